@@ -1,0 +1,1 @@
+"""The paper's statements and proofs as SymPy data (arXiv 2511.04217)."""

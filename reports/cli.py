@@ -1,0 +1,40 @@
+"""The `slth` command line.
+
+Each subcommand lives in its own module, which defines ``add_arguments(parser)`` and
+``main(args) -> int`` (the exit status). Modules are imported only when their command runs.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS = {
+    "proofs": ("reports.proofs", "verify every proof step and print the step table"),
+    "report": ("reports.build", "write the self-contained HTML report"),
+    "calibrate": ("reports.calibrate", "estimate the universal constant C of each probabilistic statement"),
+    "reproduce": ("reports.reproduce", "reproduce the paper's Figures 4, 5 and 6"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="slth",
+        description="Verification harness for the strong lottery ticket hypothesis for multi-head attention "
+        "(Otsuka et al., arXiv 2511.04217).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd.set_defaults(_module=module)
+        importlib.import_module(module).add_arguments(cmd)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(importlib.import_module(args._module).main(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

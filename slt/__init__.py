@@ -1,0 +1,1 @@
+"""Numerics that build and evaluate strong lottery tickets: subset sums, constructions, models, data."""

@@ -1,0 +1,117 @@
+"""Exponential-decay fits ``eps = gamma exp(-delta n)`` of Section 4.2 (Figures 4 and 6).
+
+The fit is done in log space, ``log eps = log gamma - delta n``, by ``scipy.optimize.curve_fit`` without weights:
+every width counts equally, whatever the size of its error (a fit of ``eps`` itself would be decided by the
+first few widths alone). Confidence intervals are Student-t intervals from the covariance of the log-space fit,
+mapped to ``gamma`` through ``exp``. Points at or below a stated ``floor`` (the floating-point or solver floor)
+are left out, and the fit says which widths it used.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+__all__ = ["PAPER", "Fit", "fit_exponential", "fit_shared_delta"]
+
+#: The paper's fit of Figure 4 (Section 4.2): eps = 0.8 exp(-0.06 n_K).
+PAPER = {"gamma": 0.8, "delta": 0.06}
+
+
+@dataclasses.dataclass(frozen=True)
+class Fit:
+    """``eps = gamma exp(-delta n)`` fitted on the widths ``n_used``, with ``level`` confidence intervals."""
+
+    gamma: float
+    delta: float
+    gamma_ci: tuple[float, float]
+    delta_ci: tuple[float, float]
+    n_used: tuple[float, ...]
+    level: float = 0.95
+    delta_fixed: bool = False
+
+    def __call__(self, n):
+        return self.gamma * np.exp(-self.delta * np.asarray(n, dtype=float))
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def _clean(n, eps, floor):
+    n = np.asarray(n, dtype=float)
+    eps = np.asarray(eps, dtype=float)
+    if n.shape != eps.shape or n.ndim != 1:
+        raise ValueError(f"n and eps must be 1-D arrays of one shape, got {n.shape} and {eps.shape}")
+    if not (np.all(np.isfinite(n)) and np.all(np.isfinite(eps))):
+        raise ValueError("n and eps must be finite (no NaN or inf)")
+    if np.any(eps < 0):
+        raise ValueError("errors eps must be non-negative")
+    floor = 0.0 if floor is None else float(floor)
+    if not floor >= 0:
+        raise ValueError(f"floor must be a non-negative number, got {floor!r}")
+    keep = eps > floor
+    return n[keep], eps[keep]
+
+
+def _t(level: float, dof: int) -> float:
+    from scipy import stats
+
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level!r}")
+    return float(stats.t.ppf(0.5 + level / 2, dof))
+
+
+def fit_exponential(n, eps, floor: float | None = None, level: float = 0.95) -> Fit:
+    """Fit ``eps = gamma exp(-delta n)`` to the points with ``eps > floor`` (at least three are needed)."""
+    from scipy.optimize import curve_fit
+
+    n_used, eps_used = _clean(n, eps, floor)
+    if n_used.size < 3:
+        raise ValueError(f"need at least 3 points above the floor {floor!r} to fit gamma and delta, got {n_used.size}")
+    line = lambda x, log_gamma, delta: log_gamma - delta * x  # noqa: E731
+    start = np.polyfit(n_used, np.log(eps_used), 1)
+    (log_gamma, delta), cov = curve_fit(line, n_used, np.log(eps_used), p0=(start[1], -start[0]))
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    t = _t(level, n_used.size - 2)
+    return Fit(
+        gamma=float(np.exp(log_gamma)),
+        delta=float(delta),
+        gamma_ci=(float(np.exp(log_gamma - t * se[0])), float(np.exp(log_gamma + t * se[0]))),
+        delta_ci=(float(delta - t * se[1]), float(delta + t * se[1])),
+        n_used=tuple(float(x) for x in n_used),
+        level=level,
+    )
+
+
+def fit_shared_delta(n, eps_by_block, floor: float | None = None, level: float = 0.95) -> list[Fit]:
+    """Figure 6's fit: ``delta`` fitted on the first block, then one ``gamma`` per block with that ``delta`` fixed.
+
+    ``eps_by_block`` is a sequence of error curves over the widths ``n``, block 1 first. The per-block ``gamma``
+    intervals are conditional on the shared ``delta`` (they do not carry its uncertainty).
+    """
+    from scipy.optimize import curve_fit
+
+    curves = list(eps_by_block)
+    if not curves:
+        raise ValueError("eps_by_block must hold at least the first block's curve")
+    first = fit_exponential(n, curves[0], floor=floor, level=level)
+    fits = [first]
+    for eps in curves[1:]:
+        n_used, eps_used = _clean(n, eps, floor)
+        if n_used.size < 2:
+            raise ValueError(f"need at least 2 points above the floor {floor!r} to fit a block's gamma, got {n_used.size}")
+        offset = lambda x, log_gamma: log_gamma - first.delta * x  # noqa: E731
+        (log_gamma,), cov = curve_fit(offset, n_used, np.log(eps_used), p0=(np.mean(np.log(eps_used) + first.delta * n_used),))
+        half = _t(level, n_used.size - 1) * float(np.sqrt(max(cov[0, 0], 0.0)))
+        fits.append(
+            Fit(
+                gamma=float(np.exp(log_gamma)),
+                delta=first.delta,
+                gamma_ci=(float(np.exp(log_gamma - half)), float(np.exp(log_gamma + half))),
+                delta_ci=first.delta_ci,
+                n_used=tuple(float(x) for x in n_used),
+                level=level,
+                delta_fixed=True,
+            )
+        )
+    return fits

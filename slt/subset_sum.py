@@ -1,0 +1,150 @@
+"""Batched subset sum: minimise |t - sum_{k in S} c_k| over subsets S, one problem per row.
+
+The problem behind every lottery-ticket construction (theorems.md §1, §3: Lueker's Cor. 3.3 and the
+Lemma 7 / Lemma 4 construction, one subset sum per target entry with items ``v_ijk * u_jk``).
+
+Algorithm (Horowitz and Sahni's meet in the middle). The items are split into two halves (even and odd
+positions); the sorted list of all subset sums of a half is built by doubling: adding item k to a sorted
+list L is the merge of L and L + c_k, done in place in O(|L|), so a half of h items costs O(2^h) and no
+list of 2^h values is ever sorted. A two-pointer scan of the two sorted lists then finds the closest
+pair sum. Modes:
+
+- ``tol=None`` (exact): for n' <= 40 the optimum, proven; n' > 40 raises unless ``best_effort=True``.
+- ``tol=<number or (m,) array>``: the two halves grow one item at a time (items in their given order) and
+  the new sums are scanned after each item; an entry stops as soon as its exactly rounded error is
+  <= tol. When tol cannot be met this ends as the exact search. ``default_tol(items)`` is
+  ``DEFAULT_RELATIVE_TOL * max_k |c_k|`` per row (1e-9, far below a mixed-integer solver's floor).
+- n' > 40 (``best_effort=True`` or a tol): block coordinate descent over windows of 40 items. Items are
+  ordered by decreasing |c_k| (stable); round r solves the 40 items at positions r*20 .. r*20 + 39 (cyclic)
+  of that order exactly (or to tol) with the other items fixed at the best subset so far; a round is
+  kept only if it strictly lowers the error; 1 + ceil((n' - 40) / 20) rounds, so every item is in a
+  window at least once. The error never increases from round to round.
+
+Rounding. Scans compare computed sums; each computed |t - a - b| is within gamma_{n'+3} * s of its exact
+value, s = |t| + sum_k |c_k|. So the exact mode returns an error <= optimum + 2 * (n' + 4) * u * s
+(u = 2^-53; about 1e-14 for the paper's instances), the honest meaning of "exact" here. The returned
+errors are always recomputed from the masks with Shewchuk's exact summation (``math.fsum`` quality:
+|t - sum| exactly rounded), not taken from the scan.
+
+Lower bounds (``return_lower_bound=True``). Valid lower bounds on the optimum of each entry:
+- target outside the hull [sum of negative items, sum of positive items]: the distance to the hull,
+  which is the optimum (the returned subset attains it: all positive or all negative items);
+- a complete search (exact mode n' <= 40, or tolerance mode that ran through all items): the smallest
+  computed key minus its rounding bound (n' + 4) * u * s, i.e. tight to about 1e-14;
+- otherwise (tolerance mode stopped early, or n' > 40 with the target inside the hull): 0. Inside the hull
+  no cheap certificate exists (subset sum is NP-hard); for random items the optimum there is ~1e-13 at
+  n' = 40 and smaller beyond, so 0 is tight to that.
+
+Memory. Per thread: two halves of 2^ceil(min(n', 40) / 2) sums (float64) and masks (int32), i.e.
+24 * 2^ceil(min(n', 40) / 2) bytes (24 MiB at n' >= 39, 6 MiB at n' = 36, 96 KiB at n' = 24), plus O(n');
+the whole call holds at most ``threads`` such buffer sets, plus the outputs. Deterministic: the result of an
+entry does not depend on the thread count or on the other entries.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import numba
+import numpy as np
+
+from slt import _subset_sum_kernels as _k
+
+MAX_EXACT = 40
+DEFAULT_RELATIVE_TOL = 1e-9
+__all__ = ["solve", "default_tol", "MAX_EXACT", "DEFAULT_RELATIVE_TOL"]
+
+
+def default_tol(items):
+    """The default tolerance of the performance targets: ``1e-9 * max_k |c_k|`` per row, shape (m,)."""
+    items = np.asarray(items, dtype=np.float64)
+    if items.ndim != 2 or items.shape[1] == 0:
+        raise ValueError(f"items must have shape (m, n') with n' >= 1, got {items.shape}")
+    return DEFAULT_RELATIVE_TOL * np.abs(items).max(axis=1)
+
+
+@contextmanager
+def num_threads(threads):
+    """Run Numba's parallel regions on ``threads`` threads inside the block (None: leave unchanged)."""
+    if threads is None:
+        yield
+        return
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ValueError(f"threads must be in [1, {numba.config.NUMBA_NUM_THREADS}], got {threads}")
+    old = numba.get_num_threads()
+    numba.set_num_threads(int(threads))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(old)
+
+
+def _validate(items, targets, tol, best_effort, window):
+    try:
+        items = np.asarray(items, dtype=np.float64)
+        targets = np.asarray(targets, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"items and targets must be real arrays: {exc}") from None
+    if items.ndim != 2:
+        raise ValueError(f"items must be 2-D (m, n'), got shape {items.shape}")
+    m, n = items.shape
+    if targets.shape != (m,):
+        raise ValueError(f"targets must have shape (m,) = ({m},) to match items {items.shape}, got {targets.shape}")
+    if n == 0:
+        raise ValueError("empty item rows: items has shape (m, 0); each subset-sum problem needs n' >= 1 items")
+    for name, arr in (("items", items), ("targets", targets)):
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise ValueError(f"{name} must be finite: {name}{list(where)} = {arr[where]}")
+    if m and not np.isfinite(np.abs(items).sum(axis=1) + np.abs(targets)).all():
+        raise ValueError("items/targets too large: |t| + sum |c_k| overflows float64")
+    if tol is None:
+        if n > window and not best_effort:
+            raise ValueError(
+                f"n' = {n} items exceeds the exact path's maximum of {window}: exactness (tol=None) cannot be "
+                f"delivered; pass best_effort=True (or a tol) for the best-effort search with a lower bound")
+        tols = np.full(m, -1.0)
+    else:
+        tols = np.asarray(tol, dtype=np.float64)
+        if tols.ndim == 0:
+            tols = np.full(m, float(tols))
+        if tols.shape != (m,):
+            raise ValueError(f"tol must be None, a number or shape ({m},), got shape {tols.shape}")
+        if not (np.isfinite(tols) & (tols >= 0)).all():
+            raise ValueError(f"tol must be finite and >= 0, got {tol!r}")
+    return np.ascontiguousarray(items), np.ascontiguousarray(targets), np.ascontiguousarray(tols)
+
+
+def solve(items, targets, tol=None, threads=None, *, best_effort=False, return_lower_bound=False,
+          _window=MAX_EXACT):
+    """Minimise |t_i - sum_{k in S} c_ik| for every row i (see the module docstring for the algorithm).
+
+    items: (m, n') float64; targets: (m,). tol: None (exact optimum; n' <= 40 unless ``best_effort``),
+    a number or an (m,) array (stop each entry as soon as its error <= tol). threads: Numba threads for
+    this call (None: Numba's current setting). Returns ``(masks, errors)``: bool (m, n') and float64 (m,),
+    errors = |t - sum(c[mask])| exactly rounded from the masks; with ``return_lower_bound=True`` also
+    ``lower_bounds`` float64 (m,), valid lower bounds on each entry's optimum.
+    Raises ValueError on non-finite or mis-shaped input, empty item rows, a negative tol, or n' > 40 with
+    tol=None and best_effort=False. ``_window`` (tests only) lowers the exact window size.
+    """
+    if not 2 <= _window <= MAX_EXACT:
+        raise ValueError(f"_window must be in [2, {MAX_EXACT}], got {_window}")
+    items, targets, tols = _validate(items, targets, tol, best_effort, _window)
+    m, n = items.shape
+    if n > _window:
+        orders = np.argsort(-np.abs(items), axis=1, kind="stable").astype(np.int64)
+    else:
+        orders = np.zeros((0, 0), np.int64)
+    masks = np.zeros((m, n), np.bool_)
+    errors = np.empty(m)
+    lower = np.empty(m)
+    proven = np.empty(m, np.bool_)
+    if m:
+        with num_threads(threads):
+            _k.solve_batch(items, targets, tols, _window, orders, numba.get_num_threads(), masks, errors, lower,
+                           proven)
+    if return_lower_bound:
+        return masks, errors, lower
+    return masks, errors

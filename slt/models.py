@@ -38,9 +38,11 @@ def _array(name, a, ndim=None, allow_neg_inf=False):
         raise ValueError(f"{name} is not a real array: {exc}") from None
     if ndim is not None and arr.ndim not in np.atleast_1d(ndim):
         raise ValueError(f"{name} must have ndim in {tuple(np.atleast_1d(ndim))}, got shape {arr.shape}")
+    if np.isfinite(arr).all():
+        return arr
     if np.isnan(arr).any():
         raise ValueError(f"{name} contains NaN at index {tuple(int(i) for i in np.argwhere(np.isnan(arr))[0])}")
-    bad = np.isposinf(arr) if allow_neg_inf else np.isinf(arr)
+    bad = (arr == np.inf) if allow_neg_inf else np.isinf(arr)
     if bad.any():
         raise ValueError(f"{name} contains inf at index {tuple(int(i) for i in np.argwhere(bad)[0])}")
     return arr
@@ -54,6 +56,14 @@ def _mask(name, mask, shape=None):
     if shape is not None and m.shape != tuple(shape):
         raise ValueError(f"{name} must have shape {tuple(shape)}, got {m.shape}")
     return m
+
+
+def _require_kept(mask):
+    """Every attention row keeps a position (``||a_i||_1 >= 1``, theorems.md §0); else name the first row."""
+    empty = ~mask.any(axis=-1)
+    if empty.any():
+        row = tuple(int(i) for i in np.argwhere(empty)[0])
+        raise ValueError(f"attention mask row {row} keeps no position (||a_i||_1 >= 1 is required)")
 
 
 # -------------------------------------------------------------------------------------------------- softmax
@@ -75,10 +85,7 @@ def masked_softmax(z, mask):
     except ValueError:
         raise ValueError(f"mask of shape {mask.shape} does not broadcast to logits of shape {z.shape}") from None
     mask = np.broadcast_to(mask, shape)
-    empty = ~mask.any(axis=-1)
-    if empty.any():
-        row = tuple(int(i) for i in np.argwhere(empty)[0])
-        raise ValueError(f"attention mask row {row} keeps no position (||a_i||_1 >= 1 is required)")
+    _require_kept(mask)
     zm = np.where(mask, z, -np.inf)
     top = zm.max(axis=-1, keepdims=True)
     dead = np.isneginf(top[..., 0])
@@ -86,8 +93,10 @@ def masked_softmax(z, mask):
         row = tuple(int(i) for i in np.argwhere(dead)[0])
         raise ValueError(f"logit row {row} has -inf at every kept position")
     with np.errstate(over="ignore"):
-        e = np.exp(zm - top)
-    return e / e.sum(axis=-1, keepdims=True)
+        np.subtract(zm, top, out=zm)  # zm is a fresh array: work in place (the T^2 arrays dominate memory)
+    np.exp(zm, out=zm)
+    zm /= zm.sum(axis=-1, keepdims=True)
+    return zm
 
 
 # ------------------------------------------------------------------------------------------------- weights
@@ -237,14 +246,27 @@ def _inputs(X, d1, mask):
         raise ValueError(f"attention mask must have shape (T, T) or (batch, T, T) with T={T}, got {mask.shape}")
     if mask.ndim == 3 and X.ndim == 3 and mask.shape[0] != X.shape[0]:
         raise ValueError(f"attention mask batch {mask.shape[0]} differs from X batch {X.shape[0]}")
+    _require_kept(mask)
     return X, mask
 
 
-def _attend(X, mask, logits_and_values):
-    """``Σ_h σ(logits_h; a_i) values_h`` with per-head ``(logits (…,T,T), values (…,T,d2))`` pairs."""
-    out = 0.0
-    for logits, values in logits_and_values:
-        out = out + masked_softmax(logits, mask) @ values
+LOGITS_PER_CHUNK = 1 << 22  # logits formed at once (32 MiB): long sequences are processed in query blocks
+
+
+def _attend(X, mask, heads):
+    """``Σ_h σ(Q_h K_h^T; a_i) V_h`` for per-head ``(Q (…,T,k), K (…,T,k), V (…,T,d2))``; the logits are
+    formed for blocks of query rows so that memory stays O(T) per row block, not O(T^2)."""
+    T = X.shape[-2]
+    lead = np.broadcast_shapes(X.shape[:-2], mask.shape[:-2])
+    rows = max(1, LOGITS_PER_CHUNK // (T * max(1, int(np.prod(lead)))))
+    out = None
+    for Q, K, V in heads:
+        if out is None:
+            out = np.zeros(lead + (T, V.shape[-1]))
+        Kt = np.swapaxes(K, -1, -2)
+        for a in range(0, T, rows):
+            rs = slice(a, a + rows)
+            out[..., rs, :] += masked_softmax(Q[..., rs, :] @ Kt, mask[..., rs, :]) @ V
     return out
 
 
@@ -257,8 +279,8 @@ def mha(X, weights: MHAWeights, mask=None):
     """
     X, mask = _inputs(X, weights.d1, mask)
     w = weights
-    return _attend(X, mask, ((w.scale * (X @ w.WQ[h]) @ np.swapaxes(X @ w.WK[h], -1, -2),
-                              (X @ w.WV[h]) @ w.WO[h]) for h in range(w.H)))
+    return _attend(X, mask, ((w.scale * (X @ w.WQ[h]), X @ w.WK[h], (X @ w.WV[h]) @ w.WO[h])
+                             for h in range(w.H)))
 
 
 def mha_merged(X, WQK, WVO, mask=None):
@@ -269,7 +291,7 @@ def mha_merged(X, WQK, WVO, mask=None):
     if WQK.shape[2] != d1 or WVO.shape[:2] != (H, d1):
         raise ValueError(f"WQK must be (H, d1, d1) and WVO (H, d1, d2); got {WQK.shape} and {WVO.shape}")
     X, mask = _inputs(X, d1, mask)
-    return _attend(X, mask, [((X @ WQK[h]) @ np.swapaxes(X, -1, -2), X @ WVO[h]) for h in range(H)])
+    return _attend(X, mask, ((X @ WQK[h], X, X @ WVO[h]) for h in range(H)))
 
 
 def relu_net(x, net):

@@ -5,7 +5,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from slt import samplers
+from slt import models, samplers
 from slt.models import (Block, BlockMasks, MHAMasks, MHAWeights, ReLUNet, Transformer, block, masked_softmax, mha,
                         mha_merged, relu_net, transformer)
 
@@ -136,6 +136,20 @@ def test_mha_matches_loop(kind):
     # 2-D input and a (T, T) mask broadcast over a batch
     np.testing.assert_allclose(mha(X[1], w, mask[1]), out[1], rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(mha(X, w, mask[0]), loop_mha(X, w, mask[0]), rtol=1e-12, atol=1e-14)
+
+
+def test_mha_query_blocks_do_not_change_the_result(monkeypatch):
+    rng = np.random.default_rng(12)
+    w = samplers.target_mha(rng, 3, H=2)
+    X = samplers.inputs(rng, 9, 3, alpha=2.0, batch=2)
+    mask = samplers.attention_mask(rng, 9, "random", batch=2)
+    whole = mha(X, w, mask)
+    monkeypatch.setattr(models, "LOGITS_PER_CHUNK", 40)  # 2 query rows per block with batch 2, T = 9
+    np.testing.assert_allclose(mha(X, w, mask), whole, rtol=1e-15, atol=1e-16)
+    empty = mask.copy()
+    empty[1, 7] = False
+    with pytest.raises(ValueError, match=r"row \(1, 7\) keeps no position"):
+        mha(X, w, empty)
 
 
 def test_mha_equals_merged_form():

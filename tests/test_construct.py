@@ -84,7 +84,7 @@ def test_lemma7_tolerance_mode():
 
 
 @pytest.mark.parametrize("shapes, match", [
-    (((2, 3), (7, 3), (2, 7)), "multiple d1·n' of d1 = 3"),
+    (((2, 3), (7, 3), (2, 7)), "Lemma 7: the hidden width n = 7 must be a positive multiple d1·n' of d1 = 3"),
     (((2, 3), (2, 3), (2, 2)), "multiple d1·n' of d1 = 3"),
     (((2, 3), (6, 2), (2, 6)), r"needs W1 \(n, 3\)"),
     (((2, 3), (6, 3), (3, 6)), r"W2 \(2, n\)"),
@@ -93,6 +93,17 @@ def test_lemma7_bad_shapes(shapes, match):
     W, W1, W2 = (np.zeros(s) for s in shapes)
     with pytest.raises(ValueError, match=match):
         construct.lemma7(W, W1, W2)
+
+
+def test_lemma7_beyond_the_exact_window_needs_an_explicit_strategy():
+    rng = np.random.default_rng(11)
+    W = rng.uniform(-1, 1, (2, 2))
+    W1, W2 = uniform_pair(rng, 2, 2, 44)
+    with pytest.raises(ValueError, match="exceeds the exact path's maximum"):
+        construct.lemma7(W, W1, W2)
+    t = construct.lemma7(W, W1, W2, best_effort=True)  # solver option passed through
+    np.testing.assert_array_equal(t.errors, np.abs(W - (W2 * t.M2) @ (W1 * t.M1)))
+    assert t.max_error < 1e-9  # 2^44 subsets of products of U[-1,1]: the optimum is ~1e-13
 
 
 def test_lemma7_bad_values():
@@ -166,6 +177,8 @@ def test_relu_net_theorem10():
     errs = [np.abs(relu_net(x, construct.relu_net(target, samplers.source_relu(rng, (3, 3 * k, 2, 2 * k, 3))).pruned)
                    - relu_net(x, target)).max() for k in (2, 6, 14)]
     assert errs[0] > errs[1] > errs[2], errs
+    with pytest.raises(ValueError, match="Theorem 10, target layer 1: the hidden width n = 5"):
+        construct.relu_net(target, ReLUNet(source.layers[:2] + (source.layers[2][:5], source.layers[3][:, :5])))
     with pytest.raises(ValueError, match="2L = 4 source layers for L = 2 target layers, got 3"):
         construct.relu_net(target, source.layers[:3])
 

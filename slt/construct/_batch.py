@@ -27,9 +27,9 @@ def run(setups, tol=None, threads=None, **solve_options):
     tickets = [None] * len(setups)
     for width in sorted({s.items.shape[1] for s in setups}):
         group = [i for i, s in enumerate(setups) if s.items.shape[1] == width]
-        masks, _ = solve(np.concatenate([setups[i].items for i in group]),
-                         np.concatenate([setups[i].targets for i in group]),
-                         tol=tol, threads=threads, **solve_options)
+        masks = solve(np.concatenate([setups[i].items for i in group]),
+                      np.concatenate([setups[i].targets for i in group]),
+                      tol=tol, threads=threads, **solve_options)[0]
         bounds = np.cumsum([0] + [len(setups[i].targets) for i in group])
         for i, a, b in zip(group, bounds[:-1], bounds[1:]):
             tickets[i] = setups[i].finish(np.asarray(masks[a:b], dtype=bool))

@@ -71,8 +71,10 @@ def _mha_setups(target: MHAWeights, source: MHAWeights):
             raise ValueError(f"Theorem 9 needs {name} = d1·n'; got {name} = {n}, d1 = {d1}")
     WQK, WVO = target.merged()
     c = np.sqrt(source.scale)  # W~' = W~ / n_K^{1/4} for the source scale 1/sqrt(n_K)
-    setups = [lemma7_setup(WQK[h], (c * source.WK[h]).T, c * source.WQ[h]) for h in range(target.H)]
-    setups += [lemma7_setup(WVO[h].T, source.WV[h].T, source.WO[h].T) for h in range(target.H)]
+    setups = [lemma7_setup(WQK[h], (c * source.WK[h]).T, c * source.WQ[h], f"Theorem 9, head {h}, W_QK")
+              for h in range(target.H)]
+    setups += [lemma7_setup(WVO[h].T, source.WV[h].T, source.WO[h].T, f"Theorem 9, head {h}, W_VO^T")
+               for h in range(target.H)]
 
     def assemble(tickets):
         qk, vo = tuple(tickets[:target.H]), tuple(tickets[target.H:])

@@ -79,9 +79,10 @@ def _block_diagonal(target, W1, W2, what):
     return W, W1, W2, n_prime, M1, u
 
 
-def lemma7_setup(target, W1, W2) -> Setup:
-    """The ``d1·d2`` subset sums of Lemma 7 and the map from their masks to a :class:`Lemma7Ticket`."""
-    W, W1, W2, n_prime, M1, u = _block_diagonal(target, W1, W2, "Lemma 7")
+def lemma7_setup(target, W1, W2, what="Lemma 7") -> Setup:
+    """The ``d1·d2`` subset sums of Lemma 7 and the map from their masks to a :class:`Lemma7Ticket`;
+    ``what`` names the problem in error messages."""
+    W, W1, W2, n_prime, M1, u = _block_diagonal(target, W1, W2, what)
     d2, d1 = W.shape
 
     def finish(masks):
@@ -100,9 +101,9 @@ def lemma7(target, W1, W2, tol=None, threads=None, **solve_options) -> Lemma7Tic
     return run([lemma7_setup(target, W1, W2)], tol, threads, **solve_options)[0]
 
 
-def lemma2_setup(target, W1, W2) -> Setup:
+def lemma2_setup(target, W1, W2, what="Lemma 2") -> Setup:
     """The ``2·d1·d2`` subset sums of Lemma 2's sign split (rows padded with zero items to a common n')."""
-    W, W1, W2, n_prime, M1, u = _block_diagonal(target, W1, W2, "Lemma 2")
+    W, W1, W2, n_prime, M1, u = _block_diagonal(target, W1, W2, what)
     d2, d1 = W.shape
     vu = W2.reshape(d2, d1, n_prime) * u[None]  # v_ijk u_jk
     classes = (u >= 0, u < 0)  # ReLU(x_j) carriers, ReLU(-x_j) carriers
@@ -142,7 +143,8 @@ def relu_net_setups(target, source):
     if len(source.layers) != 2 * L:
         raise ValueError(f"Theorem 10 needs 2L = {2 * L} source layers for L = {L} target layers, "
                          f"got {len(source.layers)}")
-    setups = [lemma2_setup(target.layers[l], source.layers[2 * l], source.layers[2 * l + 1]) for l in range(L)]
+    setups = [lemma2_setup(target.layers[l], source.layers[2 * l], source.layers[2 * l + 1],
+                           f"Theorem 10, target layer {l}") for l in range(L)]
 
     def assemble(layer_tickets):
         masks = tuple(M for t in layer_tickets for M in (t.M1, t.M2))

@@ -1,10 +1,13 @@
 """Exponential-decay fits ``eps = gamma exp(-delta n)`` of Section 4.2 (Figures 4 and 6).
 
-The fit is done in log space, ``log eps = log gamma - delta n``, by ``scipy.optimize.curve_fit`` without weights:
-every width counts equally, whatever the size of its error (a fit of ``eps`` itself would be decided by the
-first few widths alone). Confidence intervals are Student-t intervals from the covariance of the log-space fit,
-mapped to ``gamma`` through ``exp``. Points at or below a stated ``floor`` (the floating-point or solver floor)
-are left out, and the fit says which widths it used.
+By default the fit is done in log space, ``log eps = log gamma - delta n``, by ``scipy.optimize.curve_fit``
+without weights: every width counts equally, whatever the size of its error. Confidence intervals are
+Student-t intervals from the covariance of the log-space fit, mapped to ``gamma`` through ``exp``. Points at or
+below a stated ``floor`` (the floating-point or solver floor) are left out, and the fit says which widths it used.
+
+``space="linear"`` fits ``eps`` itself (unweighted ``curve_fit`` of ``gamma exp(-delta n)``, the naive SciPy
+fit): its residuals are decided by the first few widths, where the errors are largest, and the small errors of
+wide sources barely count. Intervals are then Student-t intervals on ``gamma`` and ``delta`` directly.
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ class Fit:
     n_used: tuple[float, ...]
     level: float = 0.95
     delta_fixed: bool = False
+    space: str = "log"
 
     def __call__(self, n):
         return self.gamma * np.exp(-self.delta * np.asarray(n, dtype=float))
@@ -61,18 +65,29 @@ def _t(level: float, dof: int) -> float:
     return float(stats.t.ppf(0.5 + level / 2, dof))
 
 
-def fit_exponential(n, eps, floor: float | None = None, level: float = 0.95) -> Fit:
-    """Fit ``eps = gamma exp(-delta n)`` to the points with ``eps > floor`` (at least three are needed)."""
+def fit_exponential(n, eps, floor: float | None = None, level: float = 0.95, space: str = "log") -> Fit:
+    """Fit ``eps = gamma exp(-delta n)`` to the points with ``eps > floor`` (at least three are needed), in log
+    space (default) or, with ``space="linear"``, on ``eps`` itself (see the module docstring)."""
     from scipy.optimize import curve_fit
 
+    if space not in ("log", "linear"):
+        raise ValueError(f"space must be 'log' or 'linear', got {space!r}")
     n_used, eps_used = _clean(n, eps, floor)
     if n_used.size < 3:
         raise ValueError(f"need at least 3 points above the floor {floor!r} to fit gamma and delta, got {n_used.size}")
-    line = lambda x, log_gamma, delta: log_gamma - delta * x  # noqa: E731
     start = np.polyfit(n_used, np.log(eps_used), 1)
+    t = _t(level, n_used.size - 2)
+    if space == "linear":
+        curve = lambda x, gamma, delta: gamma * np.exp(-delta * x)  # noqa: E731
+        (gamma, delta), cov = curve_fit(curve, n_used, eps_used, p0=(np.exp(start[1]), -start[0]), maxfev=20000)
+        se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+        return Fit(gamma=float(gamma), delta=float(delta),
+                   gamma_ci=(float(gamma - t * se[0]), float(gamma + t * se[0])),
+                   delta_ci=(float(delta - t * se[1]), float(delta + t * se[1])),
+                   n_used=tuple(float(x) for x in n_used), level=level, space="linear")
+    line = lambda x, log_gamma, delta: log_gamma - delta * x  # noqa: E731
     (log_gamma, delta), cov = curve_fit(line, n_used, np.log(eps_used), p0=(start[1], -start[0]))
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    t = _t(level, n_used.size - 2)
     return Fit(
         gamma=float(np.exp(log_gamma)),
         delta=float(delta),
@@ -83,7 +98,7 @@ def fit_exponential(n, eps, floor: float | None = None, level: float = 0.95) -> 
     )
 
 
-def fit_shared_delta(n, eps_by_block, floor: float | None = None, level: float = 0.95) -> list[Fit]:
+def fit_shared_delta(n, eps_by_block, floor: float | None = None, level: float = 0.95, space: str = "log") -> list[Fit]:
     """Figure 6's fit: ``delta`` fitted on the first block, then one ``gamma`` per block with that ``delta`` fixed.
 
     ``eps_by_block`` is a sequence of error curves over the widths ``n``, block 1 first. The per-block ``gamma``
@@ -94,24 +109,24 @@ def fit_shared_delta(n, eps_by_block, floor: float | None = None, level: float =
     curves = list(eps_by_block)
     if not curves:
         raise ValueError("eps_by_block must hold at least the first block's curve")
-    first = fit_exponential(n, curves[0], floor=floor, level=level)
+    first = fit_exponential(n, curves[0], floor=floor, level=level, space=space)
     fits = [first]
     for eps in curves[1:]:
         n_used, eps_used = _clean(n, eps, floor)
         if n_used.size < 2:
             raise ValueError(f"need at least 2 points above the floor {floor!r} to fit a block's gamma, got {n_used.size}")
-        offset = lambda x, log_gamma: log_gamma - first.delta * x  # noqa: E731
-        (log_gamma,), cov = curve_fit(offset, n_used, np.log(eps_used), p0=(np.mean(np.log(eps_used) + first.delta * n_used),))
-        half = _t(level, n_used.size - 1) * float(np.sqrt(max(cov[0, 0], 0.0)))
-        fits.append(
-            Fit(
-                gamma=float(np.exp(log_gamma)),
-                delta=first.delta,
-                gamma_ci=(float(np.exp(log_gamma - half)), float(np.exp(log_gamma + half))),
-                delta_ci=first.delta_ci,
-                n_used=tuple(float(x) for x in n_used),
-                level=level,
-                delta_fixed=True,
-            )
-        )
+        start = float(np.mean(np.log(eps_used) + first.delta * n_used))
+        t = _t(level, n_used.size - 1)
+        if space == "linear":
+            curve = lambda x, gamma: gamma * np.exp(-first.delta * x)  # noqa: E731
+            (gamma,), cov = curve_fit(curve, n_used, eps_used, p0=(np.exp(start),))
+            half = t * float(np.sqrt(max(cov[0, 0], 0.0)))
+            ci = (float(gamma - half), float(gamma + half))
+        else:
+            offset = lambda x, log_gamma: log_gamma - first.delta * x  # noqa: E731
+            (log_gamma,), cov = curve_fit(offset, n_used, np.log(eps_used), p0=(start,))
+            half = t * float(np.sqrt(max(cov[0, 0], 0.0)))
+            gamma, ci = np.exp(log_gamma), (float(np.exp(log_gamma - half)), float(np.exp(log_gamma + half)))
+        fits.append(Fit(gamma=float(gamma), delta=first.delta, gamma_ci=ci, delta_ci=first.delta_ci,
+                        n_used=tuple(float(x) for x in n_used), level=level, delta_fixed=True, space=space))
     return fits

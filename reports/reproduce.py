@@ -1,0 +1,78 @@
+"""`slth reproduce fig4|fig5|fig6 [--quick]`: the paper's Figures 4, 5 and 6 on the angular-velocity task.
+
+Progress goes to stderr; every (configuration, source seed) result is cached under ``--results`` as soon as it is
+computed (atomically), so an interrupted run resumes where it stopped. The summary (means, standard deviations,
+fits next to the paper's gamma = 0.8, delta = 0.06) is printed and written to
+``<results>/reproduction/<figure>[-quick].json``, which the report's "Reproduction" section reads.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("figure", choices=["fig4", "fig5", "fig6"], help="which figure to reproduce")
+    parser.add_argument("--quick", action="store_true", help="a reduced sweep (fewer widths, lengths and sources; < 2 min)")
+    parser.add_argument("--results", default="results", help="folder of cached results (default: %(default)s)")
+    parser.add_argument("--no-train", action="store_true",
+                        help="use the untrained (paper-initialised) MHA target even when PyTorch is installed")
+    parser.add_argument("--mip", default="highs", choices=["highs", "gurobi", "none"],
+                        help="mixed-integer solver of Figure 4's floor comparison (default: %(default)s)")
+
+
+def _fmt_fit(fit) -> str:
+    if "error" in fit:
+        return f"no fit ({fit['error']})"
+    lo_g, hi_g = fit["gamma_ci"]
+    lo_d, hi_d = fit["delta_ci"]
+    return (f"gamma = {fit['gamma']:.3g} [{lo_g:.3g}, {hi_g:.3g}], delta = {fit['delta']:.4g} [{lo_d:.4g}, {hi_d:.4g}]"
+            f" on n = {int(fit['n_used'][0])}..{int(fit['n_used'][-1])} ({len(fit['n_used'])} widths)")
+
+
+def format_summary(payload) -> str:
+    """Plain-text table of a figure's summary (what ``main`` prints)."""
+    lines = [f"{payload['figure']}{' (quick)' if payload['quick'] else ''}: target {payload['target']['tag']}"
+             + ("" if payload["target"]["trained"] else f" (UNTRAINED: {payload['target'].get('reason', 'as the paper')})")]
+    multi = payload["figure"] == "fig6"
+    lines.append(f"{'init':7s} {'n':>4s} {'T':>5s}  mean +- std over sources of max-over-tokens error (mean over test batch)")
+    for r in payload["summary"]:
+        mean, std = r["mean"], r["std"]
+        cells = ("  ".join(f"b{b + 1}: {m:.3e} +- {s:.1e}" for b, (m, s) in enumerate(zip(mean, std))) if multi
+                 else f"{mean:.3e} +- {std:.1e}")
+        lines.append(f"{r['init']:7s} {r['n']:4d} {r['T']:5d}  {cells}")
+    paper = payload["paper"]
+    for init, by_space in payload["fits"].items():
+        for space, fit in by_space.items():
+            label = f"fit {init:7s} {space:6s}"
+            if multi and isinstance(fit, list):
+                lines.append(f"{label}: block 1: {_fmt_fit(fit[0])}")
+                lines += [f"{'':22s}  block {b + 2}: gamma = {f['gamma']:.3g} [{f['gamma_ci'][0]:.3g}, {f['gamma_ci'][1]:.3g}]"
+                          for b, f in enumerate(fit[1:])]
+            else:
+                lines.append(f"{label}: {_fmt_fit(fit)}")
+    lines.append(f"paper (Fig. 4): gamma = {paper['gamma']}, delta = {paper['delta']}; log fits use means > {payload['fit_floor']:g}"
+                 f" (subset sums solved to {payload['tol']:g} per entry); linear fits use every width")
+    mip = payload.get("mip")
+    if mip:
+        if "error" in mip:
+            lines.append(f"mixed-integer floor ({mip['backend']}): not run: {mip['error']}")
+        else:
+            for r, q, v in zip(mip["summary"], mip["qk_entry_error"], mip["vo_entry_error"]):
+                lines.append(f"mixed-integer ({mip['backend']}) {r['init']:7s} n={r['n']:3d}: error {r['mean']:.3e} +- "
+                             f"{r['std']:.1e}; worst entry QK {q['mean']:.1e}, VO {v['mean']:.1e} (means over {r['sources']} sources)")
+    lines.append(f"wall time {payload['wall_s']:.1f} s this run; compute time of all items {payload['compute_s']:.1f} s")
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace) -> int:
+    from slt import sweeps
+
+    start = time.perf_counter()
+    log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
+    payload = sweeps.reproduce(args.figure, quick=args.quick, results_dir=args.results, train=not args.no_train,
+                               mip_backend=None if args.mip == "none" else args.mip, log=log)
+    print(format_summary(payload))
+    print(f"wrote {sweeps.summary_path(args.results, args.figure, args.quick)} ({time.perf_counter() - start:.1f} s)")
+    return 0

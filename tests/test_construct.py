@@ -4,6 +4,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from slt import construct, samplers
 from slt.models import Block, MHAWeights, ReLUNet, Transformer, block, mha, mha_merged, relu_net, transformer
@@ -58,6 +60,25 @@ def test_lemma7_structure_errors_and_optimality():
     np.testing.assert_allclose((items * chosen).sum(-1), t.product, rtol=0, atol=rounding(items, W).max())
     best = brute_force_optimum(items.reshape(-1, n_prime), W.ravel()).reshape(d2, d1)
     assert np.all(np.abs(t.errors - best) <= rounding(items, W)), np.abs(t.errors - best).max()
+
+
+@given(d1=st.integers(1, 3), d2=st.integers(1, 3), n_prime=st.integers(1, 9), seed=st.integers(0, 2**32 - 1),
+       relu=st.booleans())
+def test_drawn_shapes_are_optimal_per_entry(d1, d2, n_prime, seed, relu):
+    """Lemma 7 and Lemma 2 on drawn shapes: block-diagonal M1 and the brute-force optimum in every entry."""
+    rng = np.random.default_rng(seed)
+    W = rng.uniform(-1, 1, (d2, d1))
+    W1, W2 = uniform_pair(rng, d2, d1, n_prime)
+    t = (construct.lemma2 if relu else construct.lemma7)(W, W1, W2)
+    np.testing.assert_array_equal(t.M1, block_diagonal(d1, n_prime))
+    if relu:
+        rows = [sign_split_items(W, W1, W2, n_prime, positive) for positive in (True, False)]
+        errors = t.errors.reshape(2, -1)
+    else:
+        rows = [lemma7_items(W, W1, W2, n_prime).reshape(-1, n_prime)]
+        errors = t.errors.reshape(1, -1)
+    for items, err in zip(rows, errors):
+        assert np.all(np.abs(err - brute_force_optimum(items, W.ravel())) <= rounding(items, W.ravel()))
 
 
 def test_lemma7_error_decreases_with_n_prime():

@@ -4,6 +4,8 @@ import math
 import mpmath
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from slt import models, samplers
 from slt.models import (Block, BlockMasks, MHAMasks, MHAWeights, ReLUNet, Transformer, block, masked_softmax, mha,
@@ -136,6 +138,23 @@ def test_mha_matches_loop(kind):
     # 2-D input and a (T, T) mask broadcast over a batch
     np.testing.assert_allclose(mha(X[1], w, mask[1]), out[1], rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(mha(X, w, mask[0]), loop_mha(X, w, mask[0]), rtol=1e-12, atol=1e-14)
+
+
+@given(H=st.integers(1, 3), d1=st.integers(1, 4), dK=st.integers(1, 4), dV=st.integers(1, 4),
+       d2=st.integers(1, 4), T=st.integers(1, 6), batch=st.sampled_from([None, 2]),
+       kind=st.sampled_from(["full", "causal", "random"]), init=st.sampled_from(["spectral", "paper"]),
+       scale=st.sampled_from([1.0, 30.0]), seed=st.integers(0, 2**32 - 1))
+def test_mha_matches_loop_on_drawn_shapes(H, d1, dK, dV, d2, T, batch, kind, init, scale, seed):
+    rng = np.random.default_rng(seed)
+    w = samplers.target_mha(rng, d1, d2, H=H, dK=dK, dV=dV, init=init)
+    w = MHAWeights(w.WQ * scale, w.WK, w.WV, w.WO)  # scale 30: logits up to ~1e3
+    X = samplers.inputs(rng, T, d1, alpha=np.sqrt(d1), batch=batch)
+    mask = samplers.attention_mask(rng, T, kind, batch=batch)
+    out = mha(X, w, mask)
+    assert out.shape == X.shape[:-1] + (d2,)
+    ref = loop_mha(X, w, mask).reshape(out.shape)
+    vmax = sum(np.abs(X @ w.WV[h] @ w.WO[h]).max() for h in range(H))
+    np.testing.assert_allclose(out, ref, rtol=1e-9, atol=1e-9 * vmax + 1e-300)
 
 
 def test_mha_query_blocks_do_not_change_the_result(monkeypatch):

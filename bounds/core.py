@@ -1,0 +1,274 @@
+"""One generic ``Statement`` (data) and its numeric evaluation with hypothesis checking.
+
+A statement declares its parameters (``Param``: symbol, lower/upper bounds that ARE its hypotheses,
+integrality, and the bounded box its proof steps are certified on), a conclusion bound, width
+requirements, success probability, named terms and proof constants, and a proof builder
+``proof(statement, get) -> list[Step]`` that composes steps from the expressions of the statements
+it relies on (``get`` looks them up in a catalogue, so an edited statement breaks its users).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import mpmath
+import sympy as sp
+
+from .symbols import NAME, PARAMETER, text
+
+_REL_TOL = 1e-12  # hypotheses are checked up to this relative slack (float inputs like alpha = sqrt(d1))
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter, its hypotheses (bounds) and the box on which proof steps are certified.
+
+    ``lo``/``hi`` are tuples of SymPy bounds (all must hold); ``box`` is the numeric range of the
+    parameter itself, or of its ratio to ``Max(lo)`` when a lower bound depends on other parameters
+    (``alpha = r * max(sqrt(d1), sqrt(d2))`` with ``r`` in ``box``).  ``log`` subdivides in log scale.
+    """
+
+    name: str
+    lo: tuple = ()
+    hi: tuple = ()
+    lo_open: bool = False
+    hi_open: bool = False
+    integer: bool = False
+    box: tuple = (1, 64)
+    log: bool = False
+
+    @property
+    def symbol(self) -> sp.Symbol:
+        return PARAMETER[self.name]
+
+    @property
+    def dependent(self) -> bool:
+        """True when a lower bound involves other parameters (verified by a change of variables)."""
+        return any(sp.sympify(v).free_symbols for v in self.lo)
+
+    def hypotheses(self) -> list["Hypothesis"]:
+        out = []
+        if self.integer:
+            out.append(Hypothesis(f"{self.name} is an integer", sp.Q.integer(self.symbol)))
+        for v in self.lo:
+            rel = sp.Gt if self.lo_open else sp.Ge
+            out.append(Hypothesis(f"{self.name} {'>' if self.lo_open else '>='} {text(v)}", rel(self.symbol, v, evaluate=False)))
+        for v in self.hi:
+            rel = sp.Lt if self.hi_open else sp.Le
+            out.append(Hypothesis(f"{self.name} {'<' if self.hi_open else '<='} {text(v)}", rel(self.symbol, v, evaluate=False)))
+        return out
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    label: str
+    relation: sp.Basic
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A named elementary inequality ``lhs <= rhs`` valid on ``domain`` (a Param of the variable x)."""
+
+    name: str
+    lhs: sp.Expr
+    rhs: sp.Expr
+    domain: Param
+    note: str = ""
+
+    def apply(self, expr: sp.Expr) -> sp.Expr:
+        """Replace every instance of ``lhs`` (pattern in x) in ``expr`` by the matching ``rhs``."""
+        w = sp.Wild("w")
+        pat, rep = self.lhs.xreplace({PARAMETER["x"]: w}), self.rhs.xreplace({PARAMETER["x"]: w})
+        return expr.replace(pat, rep)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One proof step: ``lhs <= rhs`` on the statement's domain (plus ``params`` of extra variables)."""
+
+    name: str
+    lhs: sp.Expr
+    rhs: sp.Expr
+    relies_on: tuple = ()
+    note: str = ""
+    params: tuple = ()
+
+    @property
+    def inequality(self) -> sp.Basic:
+        return sp.Le(self.lhs, self.rhs, evaluate=False)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``old`` by ``new`` in one field of one statement (``where``: ``conclusion``,
+    ``probability``, ``widths.<name>``, ``terms.<name>`` or ``constants.<name>``)."""
+
+    statement: str
+    where: str
+    old: object
+    new: object
+
+    def apply(self, st: "Statement") -> "Statement":
+        old, new = sp.sympify(self.old), sp.sympify(self.new)
+        head, _, key = self.where.partition(".")
+        value = getattr(st, head)
+        target = value[key] if key else value
+        edited = target.xreplace({old: new})
+        if edited == target:
+            raise ValueError(f"edit {self}: {text(old)} does not occur in {self.statement}.{self.where}")
+        if key:
+            return dataclasses.replace(st, **{head: {**value, key: edited}})
+        return dataclasses.replace(st, **{head: edited})
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named alternative reading (e.g. the printed form) and the steps it is expected to break."""
+
+    name: str
+    description: str
+    edits: tuple
+    breaks: tuple  # ((statement, step), ...)
+
+    def apply(self, catalogue: dict) -> dict:
+        out = dict(catalogue)
+        for e in self.edits:
+            out[e.statement] = e.apply(out[e.statement])
+        return out
+
+
+@dataclass(frozen=True)
+class Statement:
+    name: str
+    title: str
+    numbering: dict
+    params: tuple
+    conclusion: sp.Expr
+    quantity: str
+    widths: dict = field(default_factory=dict)
+    probability: sp.Expr | None = None
+    terms: dict = field(default_factory=dict)
+    constants: dict = field(default_factory=dict)
+    variants: dict = field(default_factory=dict)
+    builder: Callable | None = None
+    notes: str = ""
+
+    # ----- declarative views -------------------------------------------------------------------
+    @property
+    def symbols(self) -> dict:
+        return {p.name: p.symbol for p in self.params}
+
+    @property
+    def parameters(self) -> list[str]:
+        return [p.name for p in self.params]
+
+    @property
+    def hypotheses(self) -> list[Hypothesis]:
+        return [h for p in self.params for h in p.hypotheses()]
+
+    @property
+    def domain(self) -> dict:
+        """Per parameter: ``{"lo": SymPy|None, "hi": SymPy|None, "lo_open", "hi_open", "integer"}``."""
+        def join(vals, f):
+            return None if not vals else (sp.sympify(vals[0]) if len(vals) == 1 else f(*vals))
+        return {p.name: {"lo": join(p.lo, sp.Max), "hi": join(p.hi, sp.Min), "lo_open": p.lo_open,
+                         "hi_open": p.hi_open, "integer": p.integer} for p in self.params}
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def proof(self) -> list[Step]:
+        from .catalogue import get
+        return self.steps(get)
+
+    def steps(self, get: Callable) -> list[Step]:
+        """The proof, composed from the statements that ``get`` returns (a catalogue lookup)."""
+        return [] if self.builder is None else self.builder(self, get)
+
+    # ----- numbers -----------------------------------------------------------------------------
+    def evaluate(self, **params) -> float:
+        """The conclusion's bound at ``params`` (float)."""
+        return self._eval(self.conclusion, params, "conclusion")
+
+    def width(self, width_name: str, C=None, **params) -> int:
+        """Smallest integer width (>= 1) meeting the requirement ``width_name`` at ``params``."""
+        if width_name not in self.widths:
+            raise ValueError(f"{self.name} has no width {width_name!r}; widths: {sorted(self.widths)}")
+        if C is None:
+            raise ValueError(f"{self.name}.width({width_name!r}) needs the universal constant C")
+        value = self._eval(self.widths[width_name], {**params, "C": C}, width_name, exact=True)
+        return max(1, int(mpmath.ceil(value)))
+
+    def term(self, term_name: str, **params) -> float:
+        if term_name not in self.terms:
+            raise ValueError(f"{self.name} has no term {term_name!r}; terms: {sorted(self.terms)}")
+        return self._eval(self.terms[term_name], params, term_name)
+
+    def check(self, **params) -> None:
+        """Raise ValueError naming the first violated hypothesis among the given parameters."""
+        known = {p.name: p for p in self.params}
+        for k, v in params.items():
+            if k not in known:
+                raise ValueError(f"{self.name}: unknown parameter {k!r}; parameters: {self.parameters}")
+            try:
+                fv = float(v)
+            except (TypeError, ValueError):
+                raise ValueError(f"{self.name}: parameter {k}={v!r} is not a number") from None
+            if math.isnan(fv) or math.isinf(fv):
+                raise ValueError(f"{self.name}: parameter {k} is {v!r} (hypothesis: {k} finite)")
+        values = {PARAMETER[k]: sp.Float(float(v), 30) for k, v in params.items()}
+        for p in self.params:
+            if p.name not in params:
+                continue
+            for h in p.hypotheses():
+                if not all(s in values for s in h.relation.free_symbols):
+                    continue
+                if not _holds(h, values):
+                    shown = ", ".join(f"{NAME[s]}={float(values[s])!r}" for s in sorted(h.relation.free_symbols, key=str))
+                    raise ValueError(f"{self.name}: hypothesis '{h.label}' violated ({shown})")
+
+    def _eval(self, expr, params, what, exact=False):
+        self.check(**params)
+        needed = {NAME[s] for s in sp.sympify(expr).free_symbols}
+        missing = sorted(needed - set(params))
+        if missing:
+            raise ValueError(f"{self.name}.{what} needs parameters {missing}")
+        f, names = _compiled(expr)
+        with mpmath.workdps(30):
+            value = f(*[mpmath.mpf(float(params[n])) for n in names])
+        if isinstance(value, mpmath.mpc) or value != value:
+            raise ValueError(f"{self.name}.{what} is not real at {params}")
+        return value if exact else float(value)
+
+
+def _holds(h: Hypothesis, values: dict) -> bool:
+    rel = h.relation
+    if not isinstance(rel, sp.core.relational.Relational):  # Q.integer(symbol)
+        v = float(values[rel.arguments[0]])
+        return v == int(v)
+    lhs, rhs = float(rel.lhs.xreplace(values).evalf(30)), float(rel.rhs.xreplace(values).evalf(30))
+    slack = _REL_TOL * max(abs(lhs), abs(rhs), 1.0)
+    if isinstance(rel, sp.Ge):
+        return lhs >= rhs - slack
+    if isinstance(rel, sp.Gt):
+        return lhs > rhs
+    if isinstance(rel, sp.Le):
+        return lhs <= rhs + slack
+    return lhs < rhs
+
+
+_CACHE: dict = {}
+
+
+def _compiled(expr):
+    expr = sp.sympify(expr)
+    if expr not in _CACHE:
+        names = sorted(NAME[s] for s in expr.free_symbols)
+        _CACHE[expr] = (sp.lambdify([PARAMETER[n] for n in names], expr, "mpmath"), names)
+    return _CACHE[expr]

@@ -1,0 +1,26 @@
+"""Lemma 5 (theorems.md §4): for ``eps_max <= 1/2``, ``||σ(z;a)X - σ(z+e;a)X|| <= 4 sqrt(d1) alpha eps_max``.
+
+Same left side and searches as Lemma 8 (``checks.softmax_perturbation``); deterministic, T = 2 .. 2^14.
+"""
+from __future__ import annotations
+
+from hypothesis import given
+
+from checks import strategies
+from checks.evidence import report_failures
+from checks.softmax_perturbation import cases
+
+STATEMENT = "lemma5"
+LENGTHS = [2**k for k in range(1, 15)]
+WINDOWS = dict(d1=(1, 8), alpha=(0.1, 10.0), eps_max=strategies.LogUniform(1e-3, 0.5), T=LENGTHS)
+
+
+def rerun(seed: int, d1: int, alpha: float, eps_max: float, T: int, search: str = "both"):
+    return cases(STATEMENT, T, d1, alpha, eps_max, seed)
+
+
+@strategies.examples(8)
+@given(point=strategies.parameters(STATEMENT, **WINDOWS))
+def test_lemma5_holds_for_random_and_adversarial_inputs(point):
+    found = cases(STATEMENT, point["T"], point["d1"], point["alpha"], point["eps_max"], point["seed"])
+    assert not report_failures(found), report_failures(found)

@@ -1,0 +1,124 @@
+"""Evidence carried by every measured case: statement, parameters, seed, measured value, bound, re-run command.
+
+A check collects ``Case`` objects; ``report_failures`` turns the violated ones into one assertion message that
+prints everything needed to reproduce each (``python -m checks.rerun ...`` runs exactly that case again).
+Comparisons within a few ulps of the bound are confirmed in high precision (mpmath) before being called either
+way (COMMON.md: float64 by default, mpmath near the boundary).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import shlex
+from typing import Callable
+
+ULPS = 8
+"""A comparison closer than this many ulps of the bound is re-decided in high precision."""
+
+
+@dataclasses.dataclass
+class Case:
+    """One measured instance of a statement: ``measured <= bound`` is what the statement claims."""
+
+    statement: str
+    parameters: dict
+    seed: int | None
+    measured: float
+    bound: float
+    what: str = "error"
+    violated: bool = False
+    detail: str = ""
+    counterexample: dict | None = None
+
+    @property
+    def ratio(self) -> float:
+        """Tightness: measured over bound (1 means the bound is attained)."""
+        return self.measured / self.bound if self.bound > 0 else math.inf
+
+    @property
+    def command(self) -> str:
+        return rerun_command(self.statement, self.seed, self.parameters)
+
+    def describe(self) -> str:
+        params = ", ".join(f"{k}={_fmt(v)}" for k, v in self.parameters.items())
+        verdict = "VIOLATED" if self.violated else "holds"
+        text = (
+            f"{self.statement}: {self.what} {self.measured!r} vs bound {self.bound!r} ({verdict}, "
+            f"ratio {self.ratio:.4g}) at {params}, seed={self.seed}\n  re-run: {self.command}"
+        )
+        if self.detail:
+            text += f"\n  {self.detail}"
+        if self.counterexample is not None:
+            text += "\n  counterexample: " + json.dumps(self.counterexample)
+        return text
+
+    def as_dict(self) -> dict:
+        out = dataclasses.asdict(self)
+        out["ratio"] = self.ratio
+        out["command"] = self.command
+        return out
+
+
+def exceeds(measured: float, bound: float, exact: Callable[[], tuple] | None = None) -> bool:
+    """Whether ``measured > bound``; within ``ULPS`` ulps, decided by ``exact() -> (lhs, rhs)`` in mpmath.
+
+    Without ``exact`` a near tie counts as a violation (never silently in the statement's favour).
+    """
+    if math.isnan(measured) or math.isnan(bound):
+        raise ValueError(f"NaN in comparison: measured={measured}, bound={bound}")
+    tol = ULPS * math.ulp(max(abs(measured), abs(bound), math.ulp(0.0)))
+    if measured > bound + tol:
+        return True
+    if measured < bound - tol:
+        return False
+    if exact is None:
+        return measured > bound
+    lhs, rhs = exact()
+    return bool(lhs > rhs)
+
+
+def rerun_command(statement: str, seed: int | None, parameters: dict) -> str:
+    """The one-line shell command that re-runs exactly this case."""
+    parts = ["python", "-m", "checks.rerun", statement]
+    if seed is not None:
+        parts += ["--seed", str(seed)]
+    parts += [f"{k}={_fmt(v)}" for k, v in parameters.items()]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def report_failures(cases, header: str = "") -> str:
+    """Message listing every violated case (empty string when none)."""
+    bad = [c for c in cases if c.violated]
+    if not bad:
+        return ""
+    lines = [header or f"{len(bad)} violated case(s):"] + [c.describe() for c in bad]
+    return "\n".join(lines)
+
+
+def worst(cases):
+    """The case with the largest measured/bound ratio."""
+    return max(cases, key=lambda c: c.ratio)
+
+
+def _fmt(value) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return ",".join(_fmt(v) for v in value)
+    return str(value)
+
+
+def bound_mp(statement: str, expression=None, dps: int = 40, **params):
+    """``bounds``' conclusion (or another of its SymPy expressions) of ``statement`` evaluated in mpmath."""
+    import mpmath
+    import sympy as sp
+
+    import bounds
+
+    st = bounds.get(statement)
+    st.check(**params)
+    expr = st.conclusion if expression is None else expression
+    sub = {sym: sp.Float(params[name], dps) for name, sym in st.symbols.items() if name in params}
+    with mpmath.workdps(dps):
+        return mpmath.mpf(str(sp.sympify(expr).xreplace(sub).evalf(dps)))

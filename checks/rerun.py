@@ -1,0 +1,45 @@
+"""Re-run one measured case of a statement: ``python -m checks.rerun lemma8 --seed 3 T=4096 d1=2 ...``.
+
+Every ``Case`` prints this command; it calls ``checks.check_<statement>.rerun(seed=..., **parameters)`` and exits
+with status 1 when the case violates its bound.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+
+def parse_value(text: str):
+    """``"3" -> 3``, ``"0.5" -> 0.5``, ``"1,2" -> (1, 2)``, anything else stays a string."""
+    if "," in text:
+        return tuple(parse_value(t) for t in text.split(","))
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"True": True, "False": False, "None": None}.get(text, text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m checks.rerun", description=__doc__.splitlines()[0])
+    parser.add_argument("statement", help="canonical statement name, e.g. lemma8")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE")
+    args = parser.parse_args(argv)
+    params = {}
+    for item in args.parameters:
+        name, sep, value = item.partition("=")
+        if not sep:
+            parser.error(f"parameter {item!r} is not of the form NAME=VALUE")
+        params[name] = parse_value(value)
+    module = importlib.import_module(f"checks.check_{args.statement}")
+    cases = module.rerun(seed=args.seed, **params)
+    for case in cases:
+        print(case.describe())
+    return 1 if any(c.violated for c in cases) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -61,6 +61,15 @@ def _uniform(rng, bound, shape):
     return rng.uniform(-bound, bound, size=shape)
 
 
+def _layer_shapes(dims):
+    """Layer shapes ``(dims[l+1], dims[l])`` of a net through the positive integer widths ``dims``."""
+    dims = tuple(dims)
+    _pos_int(**{f"dims[{i}]": d for i, d in enumerate(dims)})
+    if len(dims) < 2:
+        raise ValueError(f"dims needs at least 2 entries (input and output), got {dims}")
+    return [(dims[l + 1], dims[l]) for l in range(len(dims) - 1)]
+
+
 def spectral_matrices(rng, shape):
     """Gaussian matrices of shape ``(..., m, n)``, each rescaled to a spectral norm drawn from U(0, 1]."""
     rng = as_rng(rng)
@@ -87,13 +96,10 @@ def target_mha(rng, d1, d2=None, H=1, dK=None, dV=None, init="spectral") -> MHAW
 def target_relu(rng, dims, init="spectral") -> ReLUNet:
     """Target ReLU net with layer l mapping ``dims[l]`` to ``dims[l+1]`` features."""
     rng = as_rng(rng)
-    dims = tuple(dims)
-    _pos_int(**{f"dims[{i}]": d for i, d in enumerate(dims)})
-    if len(dims) < 2:
-        raise ValueError(f"dims needs at least 2 entries (input and output), got {dims}")
+    shapes = _layer_shapes(dims)
     _choice("target init", init, TARGET_INITS)
     draw = (lambda s: spectral_matrices(rng, s)) if init == "spectral" else (lambda s: _uniform(rng, 1.0, s))
-    return ReLUNet(tuple(draw((dims[l + 1], dims[l])) for l in range(len(dims) - 1)))
+    return ReLUNet(tuple(draw(shape) for shape in shapes))
 
 
 def target_block(rng, d1, H=1, dK=None, dV=None, L=2, init="spectral") -> Block:
@@ -132,13 +138,10 @@ def source_relu(rng, dims, init="theory") -> ReLUNet:
     """Source ReLU net, layer l mapping ``dims[l]`` to ``dims[l+1]``; for Theorem 10 pass
     ``(d_1, n_1, d_2, n_2, ..., n_L, d_{L+1})`` (2L layers)."""
     rng = as_rng(rng)
-    dims = tuple(dims)
-    _pos_int(**{f"dims[{i}]": d for i, d in enumerate(dims)})
-    if len(dims) < 2:
-        raise ValueError(f"dims needs at least 2 entries (input and output), got {dims}")
+    shapes = _layer_shapes(dims)
     _choice("source init", init, SOURCE_INITS)
     # stored as (out, in): fan_in = dims[l], fan_out = dims[l+1]; Xavier's bound is symmetric in the two
-    return ReLUNet(tuple(_source_matrix(rng, (dims[l + 1], dims[l]), init, 1.0) for l in range(len(dims) - 1)))
+    return ReLUNet(tuple(_source_matrix(rng, shape, init, 1.0) for shape in shapes))
 
 
 def source_block(rng, d1, H, n_MHA, n_FC, L=2, init="theory") -> Block:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = [
+    "finite_array",
+    "bool_mask",
     "masked_softmax",
     "MHAWeights",
     "MHAMasks",
@@ -30,8 +32,9 @@ __all__ = [
 
 # ----------------------------------------------------------------------------------------------- validation
 
-def _array(name, a, ndim=None, allow_neg_inf=False):
-    """``a`` as a float64 array of the given ndim(s), finite (or -inf where allowed); ValueError otherwise."""
+def finite_array(name, a, ndim=None, allow_neg_inf=False):
+    """``a`` as a float64 array of the given ndim(s), finite (or -inf where allowed); otherwise a ValueError
+    naming ``name`` and the first offending index."""
     try:
         arr = np.asarray(a, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -48,7 +51,7 @@ def _array(name, a, ndim=None, allow_neg_inf=False):
     return arr
 
 
-def _mask(name, mask, shape=None):
+def bool_mask(name, mask, shape=None):
     """``mask`` as a bool array (dtype must already be bool), optionally of an exact shape."""
     m = np.asarray(mask)
     if m.dtype != np.bool_:
@@ -76,10 +79,10 @@ def masked_softmax(z, mask):
     bool and broadcastable to ``z``; a row with no kept position, or whose kept logits are all ``-inf``,
     raises ValueError naming the row.
     """
-    z = _array("logits z", z, allow_neg_inf=True)
+    z = finite_array("logits z", z, allow_neg_inf=True)
     if z.ndim == 0:
         raise ValueError("logits z must have at least one axis")
-    mask = _mask("mask", mask)
+    mask = bool_mask("mask", mask)
     try:
         shape = np.broadcast_shapes(z.shape, mask.shape)
     except ValueError:
@@ -125,7 +128,7 @@ class MHAWeights:
     scale: float | None = None
 
     def __post_init__(self):
-        arrs = {k: _array(k, getattr(self, k), ndim=3) for k in ("WQ", "WK", "WV", "WO")}
+        arrs = {k: finite_array(k, getattr(self, k), ndim=3) for k in ("WQ", "WK", "WV", "WO")}
         H, d1, dK = arrs["WQ"].shape
         dV = arrs["WV"].shape[2]
         expect = {"WK": (H, d1, dK), "WV": (H, d1, dV), "WO": (H, dV, arrs["WO"].shape[2])}
@@ -154,7 +157,7 @@ class MHAWeights:
 
     def pruned(self, masks: MHAMasks) -> "MHAWeights":
         """``W~⊙M`` for every weight; the logit scale is kept (the source's is ``1/sqrt(n_K)`` for any mask)."""
-        return MHAWeights(*(getattr(self, "W" + k) * _mask("M" + k, getattr(masks, "M" + k),
+        return MHAWeights(*(getattr(self, "W" + k) * bool_mask("M" + k, getattr(masks, "M" + k),
                                                           getattr(self, "W" + k).shape) for k in "QKVO"),
                           scale=self.scale)
 
@@ -166,7 +169,7 @@ class ReLUNet:
     layers: tuple
 
     def __post_init__(self):
-        layers = tuple(_array(f"layer {l}", W, ndim=2) for l, W in enumerate(self.layers))
+        layers = tuple(finite_array(f"layer {l}", W, ndim=2) for l, W in enumerate(self.layers))
         if not layers:
             raise ValueError("a ReLU net needs at least one layer")
         for l in range(1, len(layers)):
@@ -182,7 +185,7 @@ class ReLUNet:
         masks = tuple(masks)
         if len(masks) != len(self.layers):
             raise ValueError(f"{len(masks)} masks for {len(self.layers)} layers")
-        return ReLUNet(tuple(W * _mask(f"mask of layer {l}", M, W.shape)
+        return ReLUNet(tuple(W * bool_mask(f"mask of layer {l}", M, W.shape)
                              for l, (W, M) in enumerate(zip(self.layers, masks))))
 
 
@@ -233,7 +236,7 @@ class Transformer:
 
 def _inputs(X, d1, mask):
     """Validated ``X`` (…, T, d1) and bool mask broadcast against its leading axes (None = full)."""
-    X = _array("X", X, ndim=(2, 3))
+    X = finite_array("X", X, ndim=(2, 3))
     if X.shape[-1] != d1:
         raise ValueError(f"X has {X.shape[-1]} features, the weights expect d1={d1}")
     T = X.shape[-2]
@@ -241,7 +244,7 @@ def _inputs(X, d1, mask):
         raise ValueError("X has no tokens (T = 0)")
     if mask is None:
         return X, np.ones((T, T), dtype=bool)
-    mask = _mask("attention mask", mask)
+    mask = bool_mask("attention mask", mask)
     if mask.ndim not in (2, 3) or mask.shape[-2:] != (T, T):
         raise ValueError(f"attention mask must have shape (T, T) or (batch, T, T) with T={T}, got {mask.shape}")
     if mask.ndim == 3 and X.ndim == 3 and mask.shape[0] != X.shape[0]:
@@ -285,8 +288,8 @@ def mha(X, weights: MHAWeights, mask=None):
 
 def mha_merged(X, WQK, WVO, mask=None):
     """Merged form ``Σ_h σ(x_i^T WQK_h X^T ; a_i) X WVO_h`` (eq. 10-11); WQK (H, d1, d1), WVO (H, d1, d2)."""
-    WQK = _array("WQK", WQK, ndim=3)
-    WVO = _array("WVO", WVO, ndim=3)
+    WQK = finite_array("WQK", WQK, ndim=3)
+    WVO = finite_array("WVO", WVO, ndim=3)
     H, d1 = WQK.shape[:2]
     if WQK.shape[2] != d1 or WVO.shape[:2] != (H, d1):
         raise ValueError(f"WQK must be (H, d1, d1) and WVO (H, d1, d2); got {WQK.shape} and {WVO.shape}")
@@ -297,7 +300,7 @@ def mha_merged(X, WQK, WVO, mask=None):
 def relu_net(x, net):
     """``W_L ReLU(... ReLU(W_1 x))`` on row vectors ``x`` (…, d_in); ``net`` a :class:`ReLUNet` or layer list."""
     net = net if isinstance(net, ReLUNet) else ReLUNet(tuple(net))
-    x = _array("x", x)
+    x = finite_array("x", x)
     if x.ndim == 0 or x.shape[-1] != net.d_in:
         raise ValueError(f"x must end in {net.d_in} features, got shape {x.shape}")
     for W in net.layers[:-1]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from slt.construct._batch import Setup, run
-from slt.models import ReLUNet, _array
+from slt.models import ReLUNet, finite_array
 
 __all__ = ["Lemma7Ticket", "Lemma2Ticket", "ReLUNetTicket", "lemma7", "lemma2", "relu_net"]
 
@@ -61,9 +61,9 @@ class ReLUNetTicket:
 
 def _block_diagonal(target, W1, W2, what):
     """Validate a (target, W1, W2) triple; return float arrays, n', the block-diagonal M1 and ``u (d1, n')``."""
-    W = _array(f"{what} target", target, ndim=2)
-    W1 = _array(f"{what} W1", W1, ndim=2)
-    W2 = _array(f"{what} W2", W2, ndim=2)
+    W = finite_array(f"{what} target", target, ndim=2)
+    W1 = finite_array(f"{what} W1", W1, ndim=2)
+    W2 = finite_array(f"{what} W2", W2, ndim=2)
     d2, d1 = W.shape
     n = W1.shape[0]
     if W1.shape[1] != d1 or W2.shape != (d2, n):

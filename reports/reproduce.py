@@ -43,7 +43,7 @@ def format_summary(payload) -> str:
                  else f"{mean:.3e} +- {std:.1e}")
         lines.append(f"{r['init']:7s} {r['n']:4d} {r['T']:5d}  {cells}")
     paper = payload["paper"]
-    for init, by_space in payload["fits"].items():
+    for init, by_space in payload.get("fits", {}).items():
         for space, fit in by_space.items():
             label = f"fit {init:7s} {space:6s}"
             if multi and isinstance(fit, list):
@@ -52,8 +52,13 @@ def format_summary(payload) -> str:
                           for b, f in enumerate(fit[1:])]
             else:
                 lines.append(f"{label}: {_fmt_fit(fit)}")
-    lines.append(f"paper (Fig. 4): gamma = {paper['gamma']}, delta = {paper['delta']}; log fits use means > {payload['fit_floor']:g}"
-                 f" (subset sums solved to {payload['tol']:g} per entry); linear fits use every width")
+    for t in payload.get("length_trend", []):
+        lo, hi = t["slope_ci"]
+        lines.append(f"length trend {t['init']:7s} n={t['n']:3d}: d log(err) / d log(T) = {t['slope']:+.3f} [{lo:+.3f}, {hi:+.3f}],"
+                     f" largest/smallest mean over T = 8..{t['T_max']}: {t['max_over_min']:.2f}")
+    if "fits" in payload:
+        lines.append(f"paper (Fig. 4): gamma = {paper['gamma']}, delta = {paper['delta']}; log fits use means > "
+                     f"{payload['fit_floor']:g} (subset sums solved to {payload['tol']:g} per entry); linear fits use every width")
     mip = payload.get("mip")
     if mip:
         if "error" in mip:

@@ -1,0 +1,102 @@
+"""slt.sweeps, slt.train and `slth reproduce`: the Figure 4-6 reproduction on the angular-velocity task."""
+import argparse
+import dataclasses
+import io
+import json
+
+import numpy as np
+import pytest
+
+from slt import sweeps
+
+
+def test_long_sequence_kernel_matches_models():
+    from slt._sweep_kernels import merged_attention
+    from slt.models import MHAWeights, mha
+    from slt.samplers import target_mha
+
+    target = target_mha(3, 2, 3, H=1, dK=8, dV=8, init="paper")
+    X = sweeps.test_inputs(37, 2)
+    WQK, WVO = target.merged()
+    for x in X:
+        np.testing.assert_allclose(merged_attention(x, WQK[0], WVO[0]), mha(x, target), rtol=0, atol=1e-13)
+    big = MHAWeights(target.WQ * 30, target.WK * 30, target.WV, target.WO, scale=target.scale)  # logits ~ 1e3
+    np.testing.assert_allclose(merged_attention(X[0], *(m[0] for m in big.merged())), mha(X[0], big), atol=1e-12)
+    with pytest.raises(ValueError, match="X"):
+        merged_attention(np.zeros((4, 3)), WQK[0], WVO[0])
+
+
+def _run_cli(argv):
+    from reports import reproduce
+
+    parser = argparse.ArgumentParser()
+    reproduce.add_arguments(parser)
+    return reproduce.main(parser.parse_args(argv))
+
+
+def test_reproduce_fig4_quick_end_to_end(tmp_path, capsys):
+    """`slth reproduce fig4 --quick` (untrained target, HiGHS floor) in a fresh results folder, then resumed."""
+    assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "fig4 quick [" in err and "ETA" in err
+    assert "UNTRAINED" in out and "gamma = 0.8, delta = 0.06" in out
+    payload = json.loads((tmp_path / "reproduction" / "fig4-quick.json").read_text())
+    plan = sweeps.plan("fig4", quick=True)
+    assert payload["target"]["trained"] is False
+    rows = payload["summary"]
+    assert {(r["init"], r["n"]) for r in rows} == {(i, n) for i in sweeps.INITS for n in plan.widths}
+    assert all(r["sources"] == plan.sources for r in rows)
+    theory = [r["mean"] for r in rows if r["init"] == "theory"]
+    assert theory[-1] < 1e-6 < theory[0]  # the theory-initialised error decays by orders of magnitude
+    assert set(payload["fits"]) == set(sweeps.INITS)
+    assert "mip" in payload
+    files = sorted(p.name for p in (tmp_path / "reproduction" / "items").iterdir())
+    # a second run reads every item from the cache: no item file is added or rewritten
+    stamps = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "reproduction" / "items").iterdir()}
+    assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert f"{len(sweeps.items(plan, payload['target']['tag']))} cached" in err
+    assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "reproduction" / "items").iterdir()} == stamps
+    assert sorted(stamps) == files
+    again = json.loads((tmp_path / "reproduction" / "fig4-quick.json").read_text())
+    assert again["summary"] == payload["summary"]
+
+
+def test_tiny_fig5_and_fig6_sweeps(tmp_path, monkeypatch):
+    monkeypatch.setitem(sweeps.PLANS, ("fig5", True), sweeps.Plan("fig5", (8,), (8, 64, 256), 2, 1))
+    monkeypatch.setitem(sweeps.PLANS, ("fig6", True), sweeps.Plan("fig6", (8, 16), (4,), 2, 3, blocks=2))
+    five = sweeps.reproduce("fig5", quick=True, results_dir=tmp_path, train=False, stream=io.StringIO())
+    assert [(r["init"], r["n"], r["T"]) for r in five["summary"]] == [
+        (i, 8, T) for i in sweeps.INITS for T in (8, 64, 256)]
+    assert {t["init"] for t in five["length_trend"]} == set(sweeps.INITS)
+    six = sweeps.reproduce("fig6", quick=True, results_dir=tmp_path, stream=io.StringIO())
+    assert all(len(r["mean"]) == 2 for r in six["summary"])
+    assert six["target"]["trained"] is False
+    assert set(six["fits"]["theory"]) == {"log", "linear"}
+
+
+def test_untrained_target_without_torch(monkeypatch, tmp_path):
+    from slt import train
+
+    monkeypatch.setattr(train, "torch_available", lambda: False)
+    weights, info = train.mha_target(0, cache_dir=tmp_path)
+    assert info == {"trained": False, "reason": "PyTorch not installed"}
+    assert (weights.d1, weights.d2, weights.dK, weights.dV, weights.H) == (2, 1, 8, 8, 1)
+    assert not (tmp_path / "targets").exists()
+
+
+def test_training_moves_query_key_only_by_weight_decay(tmp_path):
+    """The regression token is zero, so W_Q and W_K get no gradient: AdamW only decays them, by exactly
+    (1 - lr * weight_decay) per step, while W_V and W_O learn."""
+    pytest.importorskip("torch", reason="PyTorch is the optional [torch] extra")
+    from slt import train
+
+    initial, _ = train.mha_target(0, train=False)
+    recipe = dict(n_train=96, n_val=32, T_min=4, T_max=12, batch=32, epochs=2)
+    trained, info = train.train_mha(initial, 1, recipe)
+    steps = 2 * 3
+    decay = (1 - train.RECIPE["lr"] * train.RECIPE["weight_decay"]) ** steps
+    np.testing.assert_allclose(trained.WQ, initial.WQ * decay, rtol=1e-12)
+    np.testing.assert_allclose(trained.WK, initial.WK * decay, rtol=1e-12)
+    assert not np.allclose(trained.WV, initial.WV * decay)
+    assert len(info["history"]) == 2 and info["trained"]

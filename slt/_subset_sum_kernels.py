@@ -1,14 +1,19 @@
-"""Numba kernels of `slt.subset_sum`: merged subset-sum lists, two-pointer scans, exact summation.
+"""Numba kernels of `slt.subset_sum`.
 
-Inside a window of items, window item k goes to half A when k is even and to half B when k is odd; a
-half's subset is a bit pattern over its own items (bit l of A is window item 2l, bit l of B is 2l + 1).
+The search runs on integers: items and target rounded to a common fixed-point grid (``q = rint(c 2^s)``),
+so every subset sum and every comparison in it is exact. Inside a window of items, window item k goes to
+half A when k is even and to half B when k is odd. The sorted subset sums of a half are built by doubling
+(merge L with L + c); the merges and the two-pointer scans run four independent segments interleaved in
+one loop (merge-path splits), branch-free, so that the CPU overlaps their dependency chains. The lists
+hold sums only; the subset behind the best pair is recovered afterwards by an exact meet in the middle
+on each half (2^10 + 2^10 sums at most).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
-UNIT_ROUNDOFF = 2.0**-53
+_INTERLEAVE_MIN = 256  # below this list size the plain sequential loops are used
 
 
 @njit(cache=True)
@@ -60,127 +65,342 @@ def fsum_residual(c, mask, t, partials):
     return hi
 
 
-@njit(cache=True)
-def grow(sums, masks, size, c, bit):
-    """Double a sorted list in place: merge ``sums[:size]`` with ``sums[:size] + c`` into ``sums[:2 size]``.
+# A sorted list of ``size`` sums lives in ``buf[1:size + 1]`` between the sentinels buf[0] = LOW and
+# buf[size + 1] = HIGH. Values on the grid satisfy |t| + sum |q| <= 2^60 + n', so sentinels of +-2^62 win
+# every comparison, and no difference of a sentinel, a sum and a target overflows int64.
+LOW = -(2**62)
+HIGH = 2**62
 
-    A backward merge: the write position stays above every unread entry, so no second buffer is needed.
-    O(size), no sort. Returns the new size.
-    """
-    i = size - 1
-    j = size - 1
-    w = 2 * size - 1
-    while j >= 0:
-        s = sums[j] + c
-        if i >= 0 and sums[i] > s:
-            sums[w] = sums[i]
-            masks[w] = masks[i]
-            i -= 1
+
+@njit(cache=True)
+def _split_merge(src, size, c, o):
+    """Merge path: how many entries of L = src[1:size+1] are among the first o of merge(L, L + c)."""
+    lo = max(0, o - size)
+    hi = min(o, size)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if src[1 + mid] <= src[o - mid] + c:  # L[mid] <= (L + c)[o - mid - 1]
+            lo = mid + 1
         else:
-            sums[w] = s
-            masks[w] = masks[j] | bit
-            j -= 1
-        w -= 1
-    return 2 * size
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
+def _merge_steps(src, dst, c, i0, j0, w0, i1, j1, w1, i2, j2, w2, i3, j3, w3, steps):
+    """``steps`` merge steps of four independent segments in lockstep (buffer indices, unsigned).
+
+    A segment takes L[i] when L[i] <= L[j] + c (ties: unshifted first). Reads past a segment's own part
+    see the next segment's first entry (which, by the merge-path split, loses every comparison) or a
+    sentinel: no bound checks, no branches.
+    """
+    one = np.uint64(1)
+    i0, j0, w0 = np.uint64(i0), np.uint64(j0), np.uint64(w0)
+    i1, j1, w1 = np.uint64(i1), np.uint64(j1), np.uint64(w1)
+    i2, j2, w2 = np.uint64(i2), np.uint64(j2), np.uint64(w2)
+    i3, j3, w3 = np.uint64(i3), np.uint64(j3), np.uint64(w3)
+    for _ in range(steps):
+        x0 = src[i0]
+        y0 = src[j0] + c
+        x1 = src[i1]
+        y1 = src[j1] + c
+        x2 = src[i2]
+        y2 = src[j2] + c
+        x3 = src[i3]
+        y3 = src[j3] + c
+        t0 = np.uint64(x0 <= y0)
+        t1 = np.uint64(x1 <= y1)
+        t2 = np.uint64(x2 <= y2)
+        t3 = np.uint64(x3 <= y3)
+        dst[w0] = x0 if t0 else y0
+        dst[w1] = x1 if t1 else y1
+        dst[w2] = x2 if t2 else y2
+        dst[w3] = x3 if t3 else y3
+        i0 += t0
+        j0 += one - t0
+        i1 += t1
+        j1 += one - t1
+        i2 += t2
+        j2 += one - t2
+        i3 += t3
+        j3 += one - t3
+        w0 += one
+        w1 += one
+        w2 += one
+        w3 += one
+
+
+@njit(cache=True)
+def grow(src, dst, size, c):
+    """dst = sorted subset sums with one more item: merge(L, L + c) for L = src[1:size+1]. O(size).
+
+    Four merge-path segments of size/2 outputs each, interleaved (one segment below 256 entries).
+    Returns the new size.
+    """
+    n = 2 * size
+    if size < _INTERLEAVE_MIN:
+        i = 1
+        j = 1
+        for w in range(1, n + 1):
+            x = src[i]
+            y = src[j] + c
+            if x <= y:
+                dst[w] = x
+                i += 1
+            else:
+                dst[w] = y
+                j += 1
+    else:
+        q = n // 4
+        a1 = _split_merge(src, size, c, q)
+        a2 = _split_merge(src, size, c, 2 * q)
+        a3 = _split_merge(src, size, c, 3 * q)
+        _merge_steps(src, dst, c, 1, 1, 1, 1 + a1, 1 + q - a1, 1 + q, 1 + a2, 1 + 2 * q - a2, 1 + 2 * q,
+                     1 + a3, 1 + 3 * q - a3, 1 + 3 * q, q)
+    dst[0] = LOW
+    dst[n + 1] = HIGH
+    return n
+
+
+@njit(cache=True)
+def _split_scan(a, na, b, nb, t, o):
+    """Merge path of the two-pointer scan: how many entries of a are consumed in its first o steps.
+
+    The scan is the merge of X = a (ascending) with Y_k = t - b[nb - 1 - k] (ascending), taking X on
+    X <= Y, i.e. advancing in a when t - a[i] - b[j] >= 0 and in b otherwise.
+    """
+    lo = max(0, o - nb)
+    hi = min(o, na)
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if t - a[1 + mid] - b[nb - o + mid + 1] >= 0:  # X[mid] <= Y[o - mid - 1]
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
+def _scan_steps(a, b, t, best, i0, j0, i1, j1, i2, j2, i3, j3, steps):
+    """``steps`` two-pointer steps of four independent chains in lockstep (buffer indices, unsigned).
+
+    Returns per chain (best, i, j) with i = 0 when the chain did not beat ``best``. Selects, no branches.
+    """
+    one = np.uint64(1)
+    i0, j0, i1, j1 = np.uint64(i0), np.uint64(j0), np.uint64(i1), np.uint64(j1)
+    i2, j2, i3, j3 = np.uint64(i2), np.uint64(j2), np.uint64(i3), np.uint64(j3)
+    b0 = b1 = b2 = b3 = best
+    p0 = p1 = p2 = p3 = r0 = r1 = r2 = r3 = np.uint64(0)
+    for _ in range(steps):
+        d0 = t - a[i0] - b[j0]
+        d1 = t - a[i1] - b[j1]
+        d2 = t - a[i2] - b[j2]
+        d3 = t - a[i3] - b[j3]
+        ad0 = abs(d0)
+        ad1 = abs(d1)
+        ad2 = abs(d2)
+        ad3 = abs(d3)
+        u0 = ad0 < b0
+        u1 = ad1 < b1
+        u2 = ad2 < b2
+        u3 = ad3 < b3
+        b0 = ad0 if u0 else b0
+        p0 = i0 if u0 else p0
+        r0 = j0 if u0 else r0
+        b1 = ad1 if u1 else b1
+        p1 = i1 if u1 else p1
+        r1 = j1 if u1 else r1
+        b2 = ad2 if u2 else b2
+        p2 = i2 if u2 else p2
+        r2 = j2 if u2 else r2
+        b3 = ad3 if u3 else b3
+        p3 = i3 if u3 else p3
+        r3 = j3 if u3 else r3
+        n0 = np.uint64(d0 < 0)
+        n1 = np.uint64(d1 < 0)
+        n2 = np.uint64(d2 < 0)
+        n3 = np.uint64(d3 < 0)
+        j0 -= n0
+        i0 += one - n0
+        j1 -= n1
+        i1 += one - n1
+        j2 -= n2
+        i2 += one - n2
+        j3 -= n3
+        i3 += one - n3
+    return ((b0, np.int64(p0), np.int64(r0)), (b1, np.int64(p1), np.int64(r1)),
+            (b2, np.int64(p2), np.int64(r2)), (b3, np.int64(p3), np.int64(r3)))
 
 
 @njit(cache=True)
 def scan(a, na, b, nb, t, best):
-    """Two-pointer scan for min |t - a[i] - b[j]| over ascending ``a[:na]`` and ``b[:nb]``.
+    """min |t - a_i - b_j| over two sorted lists (two pointers; four interleaved merge-path chains).
 
-    Returns (best, i, j), with i = -1 when the incoming ``best`` was not strictly beaten.
+    Returns (best, i, j) as list positions (0-based); i = -1 when the incoming ``best`` was not strictly
+    beaten. Ties go to the first pair of the sequential scan.
     """
-    i = 0
-    j = nb - 1
+    total = na + nb
+    if total < 2 * _INTERLEAVE_MIN or total % 4:
+        i = 1
+        j = nb
+        bi = -1
+        bj = -1
+        for _ in range(total):
+            d = t - a[i] - b[j]
+            if abs(d) < best:
+                best, bi, bj = abs(d), i - 1, j - 1
+            if d < 0:
+                j -= 1
+            else:
+                i += 1
+        return best, bi, bj
+    q = total // 4
+    s1 = _split_scan(a, na, b, nb, t, q)
+    s2 = _split_scan(a, na, b, nb, t, 2 * q)
+    s3 = _split_scan(a, na, b, nb, t, 3 * q)
+    res = _scan_steps(a, b, t, best, 1, nb, 1 + s1, nb - q + s1, 1 + s2, nb - 2 * q + s2,
+                      1 + s3, nb - 3 * q + s3, q)
     bi = -1
     bj = -1
-    while i < na and j >= 0:
-        d = (t - a[i]) - b[j]
-        ad = abs(d)
-        if ad < best:
-            best = ad
-            bi = i
-            bj = j
-            if ad == 0.0:
-                break
-        if d < 0.0:
-            j -= 1
-        else:
-            i += 1
+    for bs, i, j in res:
+        if i and bs < best:
+            best, bi, bj = bs, i - 1, j - 1
     return best, bi, bj
 
 
 @njit(cache=True)
-def _write_window(idx, nw, pa, pb, mask):
-    for k in range(nw):
-        p = pa if k % 2 == 0 else pb
-        mask[idx[k]] = ((p >> (k // 2)) & 1) != 0
+def _sums_with_masks(v, lo, hi):
+    """All subset sums of v[lo:hi], ascending, with their bit masks (bit l = item lo + l)."""
+    size = 1
+    cap = 1 << (hi - lo)
+    s = np.zeros(cap, np.int64)
+    m = np.zeros(cap, np.int64)
+    s2 = np.empty(cap, np.int64)
+    m2 = np.empty(cap, np.int64)
+    for k in range(lo, hi):
+        c = v[k]
+        i = 0
+        j = 0
+        for w in range(2 * size):
+            if j >= size or (i < size and s[i] <= s[j] + c):
+                s2[w] = s[i]
+                m2[w] = m[i]
+                i += 1
+            else:
+                s2[w] = s[j] + c
+                m2[w] = m[j] | (1 << (k - lo))
+                j += 1
+        size *= 2
+        s, s2 = s2, s
+        m, m2 = m2, m
+    return s, m
 
 
 @njit(cache=True)
-def mitm_window(c, idx, nw, tw, t, tol, sa, ma, sb, mb, partials, mask):
-    """Meet in the middle over the window items ``c[idx[:nw]]`` with window target ``tw``.
+def recover(v, nv, value):
+    """A bit mask over v[:nv] whose subset sum is exactly ``value`` (an exact meet in the middle)."""
+    h = nv // 2
+    sa, ma = _sums_with_masks(v, 0, h)
+    sb, mb = _sums_with_masks(v, h, nv)
+    i = 0
+    j = sb.shape[0] - 1
+    while i < sa.shape[0] and j >= 0:
+        d = value - sa[i] - sb[j]
+        if d == 0:
+            return ma[i] | (mb[j] << h)
+        if d < 0:
+            j -= 1
+        else:
+            i += 1
+    raise RuntimeError("subset-sum recovery failed: the value is not a subset sum of the half")
 
-    ``mask`` holds the fixed items outside the window; on return its window entries hold the best window
-    subset found. tol < 0: exact, both halves built by merging, then one scan. tol >= 0: the halves grow
-    one item at a time (alternately), the new sums are scanned against the other half after each item,
-    and the search stops as soon as the exactly rounded |t - sum(c[mask])| is <= tol.
-    Returns (key, complete): the scan's computed |tw - a - b| for the chosen pair, and whether every
-    subset of the window was examined (then key is the window optimum up to rounding).
+
+@njit(cache=True)
+def mitm_window(q, idx, nw, tw, stop, bufs, mask):
+    """Meet in the middle over the window items ``q[idx[:nw]]`` (integers) with window target ``tw``.
+
+    stop < 0: exact; both halves are built by merging, then one scan. stop >= 0: the halves grow one item
+    at a time (alternately), the new sums are scanned against the other half after each item, and the
+    search stops as soon as |tw - a - b| <= stop. ``bufs`` is three int64 arrays of 2^ceil(nw/2) + 2 entries.
+    Writes the best window subset into ``mask[idx[:nw]]`` and returns (key, complete): key = the best
+    |tw - a - b|, complete = every subset of the window was examined.
     """
+    a = bufs[0]
+    b = bufs[1]
+    spare = bufs[2]
+    for buf in (a, b):
+        buf[0] = LOW
+        buf[1] = 0
+        buf[2] = HIGH
     na = 1
     nb = 1
-    sa[0] = 0.0
-    ma[0] = 0
-    sb[0] = 0.0
-    mb[0] = 0
     best = abs(tw)
-    pa = 0
-    pb = 0
-    if tol < 0.0:
+    va = 0
+    vb = 0
+    added = nw
+    complete = True
+    if stop < 0:
         for k in range(nw):
-            bit = np.int32(1 << (k // 2))
             if k % 2 == 0:
-                na = grow(sa, ma, na, c[idx[k]], bit)
+                na = grow(a, spare, na, q[idx[k]])
+                a, spare = spare, a
             else:
-                nb = grow(sb, mb, nb, c[idx[k]], bit)
-        best, i, j = scan(sa, na, sb, nb, tw, best)
+                nb = grow(b, spare, nb, q[idx[k]])
+                b, spare = spare, b
+        best, i, j = scan(a, na, b, nb, tw, best)
         if i >= 0:
-            pa = ma[i]
-            pb = mb[j]
-        _write_window(idx, nw, pa, pb, mask)
-        return best, True
-    _write_window(idx, nw, pa, pb, mask)
-    if best <= tol and abs(fsum_residual(c, mask, t, partials)) <= tol:
-        return best, nw == 0
+            va = a[1 + i]
+            vb = b[1 + j]
+    elif best > stop:
+        for k in range(nw):
+            ck = q[idx[k]]
+            # the new sums are (old half) + ck: scan the old halves with target tw - ck
+            best, i, j = scan(a, na, b, nb, tw - ck, best)
+            if k % 2 == 0:
+                if i >= 0:
+                    va = a[1 + i] + ck
+                    vb = b[1 + j]
+                if k < nw - 1:
+                    na = grow(a, spare, na, ck)
+                    a, spare = spare, a
+            else:
+                if i >= 0:
+                    va = a[1 + i]
+                    vb = b[1 + j] + ck
+                if k < nw - 1:
+                    nb = grow(b, spare, nb, ck)
+                    b, spare = spare, b
+            if best <= stop:
+                added = k + 1
+                complete = added == nw
+                break
+    else:
+        added = 0
+        complete = nw == 0
+    # recover the subsets behind (va, vb) and write them into the mask
+    ha = (added + 1) // 2
+    hb = added // 2
+    qa = np.empty(max(ha, 1), np.int64)
+    qb = np.empty(max(hb, 1), np.int64)
+    for k in range(ha):
+        qa[k] = q[idx[2 * k]]
+    for k in range(hb):
+        qb[k] = q[idx[2 * k + 1]]
+    pa = recover(qa, ha, va)
+    pb = recover(qb, hb, vb)
     for k in range(nw):
-        ck = c[idx[k]]
-        bit = np.int32(1 << (k // 2))
-        # the new sums are (old half) + ck: scan the old halves with target tw - ck
-        best, i, j = scan(sa, na, sb, nb, tw - ck, best)
         if k % 2 == 0:
-            if i >= 0:
-                pa = ma[i] | bit
-                pb = mb[j]
-            na = grow(sa, ma, na, ck, bit)
+            mask[idx[k]] = k < added and ((pa >> (k // 2)) & 1) != 0
         else:
-            if i >= 0:
-                pa = ma[i]
-                pb = mb[j] | bit
-            nb = grow(sb, mb, nb, ck, bit)
-        if i >= 0 and best <= tol:
-            _write_window(idx, nw, pa, pb, mask)
-            if abs(fsum_residual(c, mask, t, partials)) <= tol:
-                return best, k == nw - 1
-    _write_window(idx, nw, pa, pb, mask)
-    return best, True
+            mask[idx[k]] = k < added and ((pb >> (k // 2)) & 1) != 0
+    return best, complete
 
 
 @njit(cache=True)
-def solve_entry(c, t, tol, window, order, sa, ma, sb, mb, partials, mask, best_mask):
-    """One entry: writes the subset into ``best_mask``; returns (error, lower_bound, proven).
+def solve_entry(c, t, q, tq, inv_scale, stop, window, order, bufs, partials, mask, best_mask):
+    """One entry: writes the subset into ``best_mask``; returns (error, lower_bound).
 
-    proven: the error is the optimum up to rounding (the whole search space was covered).
+    c, t: the float64 problem; q, tq: the same on the integer grid of spacing ``inv_scale``.
     """
     n = c.shape[0]
     # Outside the hull [sum of negatives, sum of positives] the nearest end point is the optimum.
@@ -188,29 +408,23 @@ def solve_entry(c, t, tol, window, order, sa, ma, sb, mb, partials, mask, best_m
         best_mask[k] = c[k] > 0.0
     r = fsum_residual(c, best_mask, t, partials)
     if r >= 0.0:
-        return r, r, True
+        return r, r
     for k in range(n):
         best_mask[k] = c[k] < 0.0
     r = fsum_residual(c, best_mask, t, partials)
     if r <= 0.0:
-        return -r, -r, True
-    scale = abs(t)
-    for k in range(n):
-        scale += abs(c[k])
+        return -r, -r
     if n <= window:
         for k in range(n):
-            mask[k] = False
             order[k] = k
-        key, complete = mitm_window(c, order, n, t, t, tol, sa, ma, sb, mb, partials, mask)
-        err = abs(fsum_residual(c, mask, t, partials))
-        for k in range(n):
-            best_mask[k] = mask[k]
+        key, complete = mitm_window(q, order, n, tq, stop, bufs, best_mask)
+        err = abs(fsum_residual(c, best_mask, t, partials))
         if complete:
-            # every computed key is within gamma_{n+3} * scale of its exact value
-            delta = 1.01 * (n + 4) * UNIT_ROUNDOFF * scale
-            return err, max(0.0, key - delta), True
-        return err, 0.0, False
-    # n > window: block coordinate descent over windows of the items sorted by decreasing |c| (order)
+            # every subset's error is >= inv_scale * (its integer error - (n + 1) / 2)
+            lb = inv_scale * (float(key) - 0.5 * (n + 1)) * (1.0 - 2.0**-50)
+            return err, max(0.0, lb)
+        return err, 0.0
+    # n > window: block coordinate descent over windows of the items in ``order`` (decreasing |c|)
     stride = window // 2
     rounds = 1 + (n - window + stride - 1) // stride
     for k in range(n):
@@ -219,47 +433,40 @@ def solve_entry(c, t, tol, window, order, sa, ma, sb, mb, partials, mask, best_m
     err = abs(t)
     wi = np.empty(window, np.int64)
     for rnd in range(rounds):
-        start = rnd * stride
         for k in range(window):
-            wi[k] = order[(start + k) % n]
+            wi[k] = order[(rnd * stride + k) % n]
             mask[wi[k]] = False
-        tw = fsum_residual(c, mask, t, partials)
-        mitm_window(c, wi, window, tw, t, tol, sa, ma, sb, mb, partials, mask)
+        tw = tq
+        for k in range(n):
+            if mask[k]:
+                tw -= q[k]
+        mitm_window(q, wi, window, tw, stop, bufs, mask)
         e = abs(fsum_residual(c, mask, t, partials))
         if e < err:
             err = e
-            for k in range(n):
-                best_mask[k] = mask[k]
+            best_mask[:] = mask
         else:
-            for k in range(n):
-                mask[k] = best_mask[k]
-        if tol >= 0.0 and err <= tol:
+            mask[:] = best_mask
+        if stop >= 0 and err <= inv_scale * (stop + 0.5 * (n + 1)):
             break
-    return err, 0.0, False
+    return err, 0.0
 
 
 @njit(parallel=True, cache=True)
-def solve_batch(items, targets, tols, window, orders, nchunks, masks, errors, lower_bounds, proven):
-    """All entries, in parallel over contiguous chunks (one chunk and one set of buffers per thread)."""
+def solve_batch(items, targets, q, tq, inv_scale, stop, window, orders, nchunks, masks, errors, lower_bounds):
+    """All entries, in parallel over ``nchunks`` contiguous chunks, one set of buffers per chunk."""
     m, n = items.shape
-    nw = min(n, window)
-    size = 1 << ((nw + 1) // 2)
+    size = (1 << ((min(n, window) + 1) // 2)) + 2
     nch = min(m, nchunks)
     for ch in prange(nch):
-        lo = ch * m // nch
-        hi = (ch + 1) * m // nch
-        sa = np.empty(size, np.float64)
-        sb = np.empty(size, np.float64)
-        ma = np.empty(size, np.int32)
-        mb = np.empty(size, np.int32)
+        bufs = np.empty((3, size), np.int64)
         partials = np.empty(n + 2, np.float64)
         mask = np.zeros(n, np.bool_)
         order = np.empty(n, np.int64)
-        for e in range(lo, hi):
+        for e in range(ch * m // nch, (ch + 1) * m // nch):
             if n > window:
                 order[:] = orders[e]
-            err, lb, pr = solve_entry(items[e], targets[e], tols[e], window, order, sa, ma, sb, mb,
-                                      partials, mask, masks[e])
+            err, lb = solve_entry(items[e], targets[e], q[e], tq[e], inv_scale[e], stop[e], window, order,
+                                  bufs, partials, mask, masks[e])
             errors[e] = err
             lower_bounds[e] = lb
-            proven[e] = pr

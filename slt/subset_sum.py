@@ -105,7 +105,7 @@ def _validate(items, targets, tol, best_effort, window):
             raise ValueError(
                 f"n' = {n} items exceeds the exact path's maximum of {window}: exactness (tol=None) cannot be "
                 f"delivered; pass best_effort=True (or a tol) for the best-effort search with a lower bound")
-        tols = np.full(m, -1.0)
+        tols = None
     else:
         tols = np.asarray(tol, dtype=np.float64)
         if tols.ndim == 0:
@@ -114,7 +114,28 @@ def _validate(items, targets, tol, best_effort, window):
             raise ValueError(f"tol must be None, a number or shape ({m},), got shape {tols.shape}")
         if not (np.isfinite(tols) & (tols >= 0)).all():
             raise ValueError(f"tol must be finite and >= 0, got {tol!r}")
-    return np.ascontiguousarray(items), np.ascontiguousarray(targets), np.ascontiguousarray(tols)
+    return np.ascontiguousarray(items), np.ascontiguousarray(targets), tols
+
+
+def _fixed_point(items, targets, tols):
+    """Round items and targets to the grid 2^-s_i, 2^(59 - s_i) <= |t_i| + sum_k |c_ik| < 2^(60 - s_i) per row.
+
+    Then |t| + sum |q| <= 2^60 + n', and the kernels' sentinels (+-2^62) and differences fit in int64. With
+    ``tols``, also the integer stop thresholds floor(tol 2^s - (n' + 1) / 2) (-1: exact search): an
+    integer error at most the threshold certifies a float error <= tol.
+    """
+    n = items.shape[1]
+    _, e = np.frexp(np.abs(targets) + np.abs(items).sum(axis=1))
+    s = 60 - e
+    q = np.rint(np.ldexp(items, s[:, None])).astype(np.int64)
+    tq = np.rint(np.ldexp(targets, s)).astype(np.int64)
+    inv_scale = np.ldexp(1.0, -s)
+    if tols is None:
+        stop = np.full(items.shape[0], -1, np.int64)
+    else:
+        stop = np.floor(np.minimum(np.ldexp(tols, s) - 0.5 * (n + 1), 2.0**62))
+        stop = np.where(stop < 0, -1, stop).astype(np.int64)
+    return q, tq, inv_scale, stop
 
 
 def solve(items, targets, tol=None, threads=None, *, best_effort=False, return_lower_bound=False,
@@ -133,6 +154,7 @@ def solve(items, targets, tol=None, threads=None, *, best_effort=False, return_l
         raise ValueError(f"_window must be in [2, {MAX_EXACT}], got {_window}")
     items, targets, tols = _validate(items, targets, tol, best_effort, _window)
     m, n = items.shape
+    q, tq, inv_scale, stop = _fixed_point(items, targets, tols)
     if n > _window:
         orders = np.argsort(-np.abs(items), axis=1, kind="stable").astype(np.int64)
     else:
@@ -140,11 +162,10 @@ def solve(items, targets, tol=None, threads=None, *, best_effort=False, return_l
     masks = np.zeros((m, n), np.bool_)
     errors = np.empty(m)
     lower = np.empty(m)
-    proven = np.empty(m, np.bool_)
     if m:
         with num_threads(threads):
-            _k.solve_batch(items, targets, tols, _window, orders, numba.get_num_threads(), masks, errors, lower,
-                           proven)
+            _k.solve_batch(items, targets, q, tq, inv_scale, stop, _window, orders, numba.get_num_threads(),
+                           masks, errors, lower)
     if return_lower_bound:
         return masks, errors, lower
     return masks, errors

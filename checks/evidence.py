@@ -30,6 +30,7 @@ class Case:
     violated: bool = False
     detail: str = ""
     counterexample: dict | None = None
+    widths: dict | None = None
 
     @property
     def ratio(self) -> float:
@@ -47,6 +48,8 @@ class Case:
             f"{self.statement}: {self.what} {self.measured!r} vs bound {self.bound!r} ({verdict}, "
             f"ratio {self.ratio:.4g}) at {params}, seed={self.seed}\n  re-run: {self.command}"
         )
+        if self.widths:
+            text += "\n  widths: " + ", ".join(f"{k}={v}" for k, v in self.widths.items())
         if self.detail:
             text += f"\n  {self.detail}"
         if self.counterexample is not None:

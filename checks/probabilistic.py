@@ -15,7 +15,7 @@ from __future__ import annotations
 from checks.evidence import Case
 from checks.stats import CONFIDENCE, excess_test, upper_bound
 
-C_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0)
+C_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0)
 
 
 def failure_rate(trial, C: float, params: dict, trials: int, seed: int):
@@ -34,21 +34,35 @@ def trials_needed(eps: float, confidence: float = CONFIDENCE) -> int:
 
 
 def calibrate_point(trial, params: dict, trials: int, seed: int, grid=C_GRID, progress=None) -> dict:
-    """Failure counts over ``grid`` (ascending, stopping once the Clopper-Pearson criterion is met)."""
+    """Smallest grid C meeting each criterion, by bisection over the ascending grid (failure counts of the
+    same seeds are non-increasing in C up to noise); every evaluated C is kept in ``grid`` of the result."""
     eps = params["eps"]
-    rows = []
-    for C in grid:
-        cases = [trial(seed + k, C, **params) for k in range(trials)]
-        failures = sum(c.violated for c in cases)
-        rows.append({"C": C, "failures": failures, "trials": trials, "upper": upper_bound(failures, trials),
-                     "worst_ratio": max(c.ratio for c in cases), "widths": cases[0].parameters.get("widths")})
-        if progress:
-            progress(f"C={C}: {failures}/{trials} failures")
-        if rows[-1]["upper"] <= eps:
-            break
-    point = next((r["C"] for r in rows if r["failures"] <= eps * r["trials"]), None)
-    upper = next((r["C"] for r in rows if r["upper"] <= eps), None)
-    return {**params, "trials": trials, "seed": seed, "C_point": point, "C_upper": upper, "grid": rows}
+    rows = {}
+
+    def row(i):
+        if i not in rows:
+            C = grid[i]
+            cases = [trial(seed + k, C, **params) for k in range(trials)]
+            failures = sum(c.violated for c in cases)
+            rows[i] = {"C": C, "failures": failures, "trials": trials, "upper": upper_bound(failures, trials),
+                       "worst_ratio": max(c.ratio for c in cases), "widths": cases[0].widths}
+            if progress:
+                progress(f"C={C}: {failures}/{trials} failures (Clopper-Pearson upper {rows[i]['upper']:.3g})")
+        return rows[i]
+
+    def smallest(ok):
+        lo, hi = 0, len(grid) - 1
+        if not ok(row(hi)):
+            return None
+        while lo < hi:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if ok(row(mid)) else (mid + 1, hi)
+        return grid[lo]
+
+    upper = smallest(lambda r: r["upper"] <= eps)
+    point = smallest(lambda r: r["failures"] <= eps * r["trials"])
+    return {**params, "trials": trials, "seed": seed, "C_point": point, "C_upper": upper,
+            "grid": [rows[i] for i in sorted(rows)]}
 
 
 def summarise(points: list[dict]) -> dict:

@@ -98,7 +98,9 @@ def _validate(items, targets, tol, best_effort, window):
         if bad.any():
             where = tuple(int(i) for i in np.argwhere(bad)[0])
             raise ValueError(f"{name} must be finite: {name}{list(where)} = {arr[where]}")
-    if m and not np.isfinite(np.abs(items).sum(axis=1) + np.abs(targets)).all():
+    with np.errstate(over="ignore"):
+        overflow = m and not np.isfinite(np.abs(items).sum(axis=1) + np.abs(targets)).all()
+    if overflow:
         raise ValueError("items/targets too large: |t| + sum |c_k| overflows float64")
     if tol is None:
         if n > window and not best_effort:

@@ -34,13 +34,19 @@ def _run_cli(argv):
     return reproduce.main(parser.parse_args(argv))
 
 
-def test_reproduce_fig4_quick_end_to_end(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """A results folder holding `slth reproduce fig4 --quick --no-train` and tiny Fig. 5 / Fig. 6 sweeps."""
+    return tmp_path_factory.mktemp("results")
+
+
+def test_reproduce_fig4_quick_end_to_end(results, capsys):
     """`slth reproduce fig4 --quick` (untrained target, HiGHS floor) in a fresh results folder, then resumed."""
-    assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(tmp_path)]) == 0
+    assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(results)]) == 0
     out, err = capsys.readouterr()
     assert "fig4 quick [" in err and "ETA" in err
     assert "UNTRAINED" in out and "gamma = 0.8, delta = 0.06" in out
-    payload = json.loads((tmp_path / "reproduction" / "fig4-quick.json").read_text())
+    payload = json.loads((results / "reproduction" / "fig4-quick.json").read_text())
     plan = sweeps.plan("fig4", quick=True)
     assert payload["target"]["trained"] is False
     rows = payload["summary"]
@@ -50,29 +56,42 @@ def test_reproduce_fig4_quick_end_to_end(tmp_path, capsys):
     assert theory[-1] < 1e-6 < theory[0]  # the theory-initialised error decays by orders of magnitude
     assert set(payload["fits"]) == set(sweeps.INITS)
     assert "mip" in payload
-    files = sorted(p.name for p in (tmp_path / "reproduction" / "items").iterdir())
+    items_dir = results / "reproduction" / "items"
+    stamps = {p.name: p.stat().st_mtime_ns for p in items_dir.iterdir()}
     # a second run reads every item from the cache: no item file is added or rewritten
-    stamps = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "reproduction" / "items").iterdir()}
-    assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(tmp_path)]) == 0
+    assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(results)]) == 0
     err = capsys.readouterr().err
     assert f"{len(sweeps.items(plan, payload['target']['tag']))} cached" in err
-    assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "reproduction" / "items").iterdir()} == stamps
-    assert sorted(stamps) == files
-    again = json.loads((tmp_path / "reproduction" / "fig4-quick.json").read_text())
+    assert {p.name: p.stat().st_mtime_ns for p in items_dir.iterdir()} == stamps
+    again = json.loads((results / "reproduction" / "fig4-quick.json").read_text())
     assert again["summary"] == payload["summary"]
 
 
-def test_tiny_fig5_and_fig6_sweeps(tmp_path, monkeypatch):
+def test_tiny_fig5_and_fig6_sweeps(results, monkeypatch):
     monkeypatch.setitem(sweeps.PLANS, ("fig5", True), sweeps.Plan("fig5", (8,), (8, 64, 256), 2, 1))
-    monkeypatch.setitem(sweeps.PLANS, ("fig6", True), sweeps.Plan("fig6", (8, 16), (4,), 2, 3, blocks=2))
-    five = sweeps.reproduce("fig5", quick=True, results_dir=tmp_path, train=False, stream=io.StringIO())
+    monkeypatch.setitem(sweeps.PLANS, ("fig6", True), sweeps.Plan("fig6", (8, 12, 16), (4,), 2, 3, blocks=2))
+    five = sweeps.reproduce("fig5", quick=True, results_dir=results, train=False, stream=io.StringIO())
     assert [(r["init"], r["n"], r["T"]) for r in five["summary"]] == [
         (i, 8, T) for i in sweeps.INITS for T in (8, 64, 256)]
     assert {t["init"] for t in five["length_trend"]} == set(sweeps.INITS)
-    six = sweeps.reproduce("fig6", quick=True, results_dir=tmp_path, stream=io.StringIO())
+    six = sweeps.reproduce("fig6", quick=True, results_dir=results, stream=io.StringIO())
     assert all(len(r["mean"]) == 2 for r in six["summary"])
     assert six["target"]["trained"] is False
     assert set(six["fits"]["theory"]) == {"log", "linear"}
+
+
+def test_report_section_from_cached_summaries(results):
+    """The "Reproduction" section renders from the summaries above without running any sweep."""
+    from reports.build import Context
+    from reports.sections import reproduction
+
+    for figure in reproduction.FIGURES:
+        assert sweeps.summary_path(results, figure, quick=True).exists(), "run the tests of this module in order"
+    logged = []
+    section = reproduction.render(Context(results_dir=results, quick=True, log=logged.append))
+    assert section.id == "reproduction" and section.html.count("<img") == 4
+    assert "UNTRAINED" in section.html and "Error definition" in section.html and "0.8" in section.html
+    assert not any("running" in line for line in logged)
 
 
 def test_untrained_target_without_torch(monkeypatch, tmp_path):

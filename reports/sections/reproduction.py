@@ -1,0 +1,278 @@
+"""Report section "Reproduction": the paper's Figures 4, 5 and 6 on the angular-velocity task, our curves with
+the paper's fitted curve overlaid, the fits (ours with confidence intervals, the paper's), the mixed-integer floor,
+and which source initialisation reproduces the paper.
+
+Reads the summaries that ``slth reproduce`` writes under ``<results>/reproduction/`` (a full run's first, else a
+quick run's); where a figure has none, it runs the sweep (quick in the default report, resuming from the
+per-item cache either way).
+"""
+from __future__ import annotations
+
+import html
+import json
+import sys
+
+from reports.build import Context, Section
+
+FIGURES = ("fig4", "fig5", "fig6")
+COLORS = {"theory": "tab:blue", "xavier": "tab:orange"}
+
+
+def _load(ctx: Context, figure: str):
+    from slt import sweeps
+
+    for quick in (False, True) if ctx.quick else (False,):  # a full report never settles for a quick summary
+        path = sweeps.summary_path(ctx.results_dir, figure, quick)
+        if path.exists():
+            try:
+                return json.loads(path.read_text(encoding="utf-8")), f"cached {path}"
+            except json.JSONDecodeError:
+                ctx.log(f"[reproduction] unreadable {path}; recomputing")
+    ctx.log(f"[reproduction] no cached {figure} summary; running the {'quick' if ctx.quick else 'full'} sweep")
+    payload = sweeps.reproduce(figure, quick=ctx.quick, results_dir=ctx.results_dir, log=ctx.log, stream=sys.stderr)
+    return payload, "computed for this report"
+
+
+def _e(x) -> str:
+    return html.escape(str(x))
+
+
+def _ci(lo, hi, digits=3) -> str:
+    return f"[{lo:.{digits}g}, {hi:.{digits}g}]"
+
+
+def _yerr(rows):
+    """± one standard deviation, the lower bar clipped at the smallest source's error (log axes)."""
+    return [[min(r["std"], r["mean"] - r["min"]) for r in rows], [r["std"] for r in rows]]
+
+
+def _rows(payload, init, solver="exact"):
+    return [r for r in payload["summary"] if r["init"] == init and r["solver"] == solver]
+
+
+def _fig4_plot(p):
+    import numpy as np
+
+    from reports.figures import figure, img_tag
+
+    fig, ax = figure()
+    n_max = max(r["n"] for r in p["summary"])
+    grid = np.linspace(0, n_max, 200)
+    for init in ("theory", "xavier"):
+        rows = _rows(p, init)
+        n = np.array([r["n"] for r in rows])
+        m = np.array([r["mean"] for r in rows])
+        ax.errorbar(n, m, yerr=_yerr(rows), fmt="o-", ms=3, lw=1, capsize=2, color=COLORS[init], label=f"ours, {init} init")
+        fit = p["fits"].get(init, {}).get("log", {})
+        if "gamma" in fit:
+            used = np.linspace(min(fit["n_used"]), max(fit["n_used"]), 50)
+            ax.plot(used, fit["gamma"] * np.exp(-fit["delta"] * used), "--", color=COLORS[init], lw=1,
+                    label=f"our log fit ({init}): {fit['gamma']:.2g} exp(-{fit['delta']:.3g} n)")
+    mip = p.get("mip", {})
+    for init in ("theory", "xavier"):
+        rows = [r for r in mip.get("summary", []) if r["init"] == init]
+        if rows:
+            ax.plot([r["n"] for r in rows], [r["mean"] for r in rows], "s", ms=6, mfc="none", color=COLORS[init],
+                    label=f"mixed-integer ({mip['backend']}), {init}")
+    paper = p["paper"]
+    ax.plot(grid, paper["gamma"] * np.exp(-paper["delta"] * grid), "k-", lw=1.5, label="paper: 0.8 exp(-0.06 n)")
+    ax.axhline(p["fit_floor"], color="gray", lw=0.8, ls=":", label=f"fit floor {p['fit_floor']:g}")
+    ax.set_yscale("log")
+    ax.set_xlabel("source hidden dimension n = n_K = n_V")
+    ax.set_ylabel("error (mean ± sd over sources, lower bar clipped at the min)")
+    ax.set_title("Figure 4: MHA, T = 4")
+    ax.legend(fontsize=7)
+    return img_tag(fig, "Figure 4 reproduction: error against hidden dimension")
+
+
+def _fig5_plot(p):
+    from reports.figures import figure, img_tag
+
+    fig, ax = figure()
+    for init in ("theory", "xavier"):
+        for n, style in zip(sorted({r["n"] for r in p["summary"]}), ("o-", "s--")):
+            rows = [r for r in _rows(p, init) if r["n"] == n]
+            ax.errorbar([r["T"] for r in rows], [r["mean"] for r in rows], yerr=_yerr(rows), fmt=style,
+                        ms=3, lw=1, capsize=2, color=COLORS[init], label=f"{init} init, n = {n}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("input length T")
+    ax.set_ylabel("error (mean ± sd over sources)")
+    ax.set_title("Figure 5: MHA, error against input length")
+    ax.legend(fontsize=7)
+    return img_tag(fig, "Figure 5 reproduction: error against input length")
+
+
+def _fig6_plot(p, init):
+    import numpy as np
+
+    from reports.figures import figure, img_tag
+
+    fig, ax = figure()
+    rows = _rows(p, init)
+    n = np.array([r["n"] for r in rows])
+    means = np.array([r["mean"] for r in rows]).T
+    stds = np.array([r["std"] for r in rows]).T
+    lows = np.minimum(stds, means - np.array([r["min"] for r in rows]).T)
+    fits = p["fits"].get(init, {}).get("log")
+    for b, (m, s, low) in enumerate(zip(means, stds, lows)):
+        line = ax.errorbar(n, m, yerr=[low, s], fmt="o-", ms=3, lw=1, capsize=2, label=f"{b + 1} block{'s' if b else ''}")
+        if isinstance(fits, list) and b < len(fits):
+            f = fits[b]
+            used = np.linspace(min(f["n_used"]), max(f["n_used"]), 50)
+            ax.plot(used, f["gamma"] * np.exp(-f["delta"] * used), "--", lw=1, color=line[0].get_color())
+    ax.axvspan(100, 225, color="0.92", zorder=0, label="the paper's range")
+    ax.set_yscale("log")
+    ax.set_xlabel("source hidden dimension n = n_MHA = n_FC")
+    ax.set_ylabel("error after block b (mean ± sd)")
+    ax.set_title(f"Figure 6: transformer, {init} init (dashed: shared-delta log fit)")
+    ax.legend(fontsize=7)
+    return img_tag(fig, f"Figure 6 reproduction, {init} initialisation")
+
+
+def _fit_row(label, fit, note=""):
+    if "error" in fit:
+        return f"<tr><td>{_e(label)}</td><td colspan='5'>no fit: {_e(fit['error'])}</td></tr>"
+    n_used = fit["n_used"]
+    return (f"<tr><td>{_e(label)}</td><td class='num'>{fit['gamma']:.3g}</td><td class='num'>{_ci(*fit['gamma_ci'])}</td>"
+            f"<td class='num'>{fit['delta']:.4g}</td><td class='num'>{_ci(*fit['delta_ci'], digits=3)}</td>"
+            f"<td>n = {int(n_used[0])}..{int(n_used[-1])} ({len(n_used)} widths){_e(note)}</td></tr>")
+
+
+def _fig4_table(p):
+    paper = p["paper"]
+    rows = [f"<tr><td>paper (Section 4.2)</td><td class='num'>{paper['gamma']}</td><td>not reported</td>"
+            f"<td class='num'>{paper['delta']}</td><td>not reported</td><td>n_K from 0 to 100</td></tr>"]
+    for init, by_space in p["fits"].items():
+        rows.append(_fit_row(f"ours, {init} init, log space", by_space["log"], f"; means > {p['fit_floor']:g}"))
+        rows.append(_fit_row(f"ours, {init} init, linear space", by_space["linear"], "; every width"))
+    return ("<table><tr><th>fit of eps = gamma exp(-delta n)</th><th>gamma</th><th>95% CI</th><th>delta</th>"
+            "<th>95% CI</th><th>points used</th></tr>" + "".join(rows) + "</table>")
+
+
+def _fig6_table(p):
+    rows = []
+    for init, by_space in p["fits"].items():
+        for space, fits in by_space.items():
+            if isinstance(fits, dict):
+                rows.append(f"<tr><td>{init}, {space}</td><td colspan='6'>no fit: {_e(fits.get('error'))}</td></tr>")
+                continue
+            gammas = "".join(f"<td class='num'>{f['gamma']:.3g} {_ci(*f['gamma_ci'])}</td>" for f in fits)
+            d = fits[0]
+            rows.append(f"<tr><td>{init}, {space}</td><td class='num'>{d['delta']:.4g} {_ci(*d['delta_ci'])}</td>{gammas}"
+                        f"<td>n = {int(d['n_used'][0])}..{int(d['n_used'][-1])}</td></tr>")
+    blocks = p["plan"]["blocks"]
+    head = "".join(f"<th>gamma, block {b + 1}</th>" for b in range(blocks))
+    return (f"<table><tr><th>init, fit space</th><th>shared delta (block 1)</th>{head}<th>block 1 widths</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+def _mip_table(p):
+    mip = p.get("mip")
+    if not mip:
+        return "<p>The mixed-integer comparison was not run.</p>"
+    if "error" in mip:
+        return f"<p class='warn'>The mixed-integer comparison ({_e(mip['backend'])}) could not run: {_e(mip['error'])}</p>"
+    exact = {(r["init"], r["n"]): r for r in p["summary"]}
+    qk_exact = {(r["init"], r["n"]): r for r in p["qk_entry_error"]}
+    rows = []
+    for r, q, v in zip(mip["summary"], mip["qk_entry_error"], mip["vo_entry_error"]):
+        e = exact.get((r["init"], r["n"]))
+        qe = qk_exact.get((r["init"], r["n"]))
+        rows.append(f"<tr><td>{r['init']}</td><td class='num'>{r['n']}</td><td class='num'>{r['sources']}</td>"
+                    f"<td class='num'>{r['mean']:.3e}</td><td class='num'>{e['mean']:.3e}</td>"
+                    f"<td class='num'>{q['mean']:.2e}</td><td class='num'>{qe['mean']:.2e}</td>"
+                    f"<td class='num'>{v['mean']:.2e}</td></tr>")
+    return (f"<p>The same subset sums (same sources, same targets) solved by a mixed-integer solver, "
+            f"{_e(mip['backend'])} at its default tolerances (<code>slt.mip</code>), against our solver "
+            f"(exact optimum, or the first subset within {p['tol']:g} of the target). Solver time "
+            f"{mip['solver_s']:.1f} s in all.</p>"
+            "<table><tr><th>init</th><th>n</th><th>sources</th><th>MIP: mean error</th><th>ours: mean error</th>"
+            "<th>MIP: worst QK entry (mean)</th><th>ours: worst QK entry (mean)</th><th>MIP: worst VO entry (mean)</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+def _verdict(p4):
+    """Which initialisation reproduces Figure 4: an exponential decay (log-fit delta interval above 0)."""
+    lines, decays = [], {}
+    for init, by_space in p4["fits"].items():
+        fit = by_space["log"]
+        if "error" in fit:
+            decays[init] = None
+            lines.append(f"{init}: no log fit ({fit['error']})")
+            continue
+        lo, hi = fit["delta_ci"]
+        decays[init] = lo > 0
+        paper_in = lo <= p4["paper"]["delta"] <= hi
+        lines.append(f"{init}: delta = {fit['delta']:.3g} {_ci(lo, hi)}, "
+                     + ("decays exponentially" if lo > 0 else "no significant decay")
+                     + (", the paper's 0.06 inside our interval" if paper_in else ", the paper's 0.06 outside our interval"))
+    return decays, lines
+
+
+def render(ctx: Context) -> Section:
+    payloads, sources = {}, {}
+    for figure in FIGURES:
+        payloads[figure], sources[figure] = _load(ctx, figure)
+    p4, p5, p6 = (payloads[f] for f in FIGURES)
+    decays, verdict_lines = _verdict(p4)
+    reproducing = [init for init, d in decays.items() if d]
+    target = p4["target"]
+    if target["trained"]:
+        trained = (f"trained with Appendix B.1's recipe (PyTorch {_e(target.get('torch', ''))}): validation MSE "
+                   f"{target.get('val_mse', float('nan')):.4f} against {target.get('baseline_mse', float('nan')):.4f} for "
+                   "predicting the mean of omega. The target does not learn the task: the regression token is zero, "
+                   "so its logits vanish, it attends uniformly, and its output mean(X) W_V W_O cannot carry omega; "
+                   "W_Q and W_K get no gradient and change only by the weight decay.")
+    else:
+        trained = (f"<b>UNTRAINED</b> ({_e(target.get('reason', ''))}): the paper's initialisation, not trained. "
+                   "Install the <code>[torch]</code> extra to train it as in Appendix B.1.")
+    parts = [
+        "<p>Protocol (<code>slt.sweeps</code>): the angular-velocity task of Appendix B.1 (<code>slt.data</code>); "
+        "tickets built by the proofs' own construction (<code>slt.construct</code>: Lemma 7's block-diagonal mask, "
+        f"one subset sum per merged-matrix entry), every subset sum solved by <code>slt.subset_sum</code> to "
+        f"{p4['tol']:g} per entry (the exact optimum whenever that is larger; beyond 40 items the solver's windowed "
+        "best-effort search). Both source initialisations: <i>theory</i> (Section 4.1: query/key U[-n^(1/4), n^(1/4)], "
+        "value/output U[-1, 1]) and <i>xavier</i> (Appendix B.1: Xavier-uniform).</p>",
+        "<p class='note'><b>Error definition</b> (the paper does not state it): for one source and one test sequence, "
+        "the largest ||Out_S(x_i) - Out_T(x_i)|| over all T + 1 tokens, the regression token included (Theorem 3's "
+        f"quantity), full attention mask; per source the mean of that over a fixed seeded batch of "
+        f"{p4['plan']['test_batch']} test sequences (Fig. 4); per width the mean and standard deviation over the "
+        "sources (100 in a full run). The error at the regression token alone is also stored "
+        "(<code>regression_token</code> in the summaries): there the attention is uniform for any W_QK, so only "
+        "the value/output approximation counts.</p>",
+        f"<p><b>MHA target (Figs. 4, 5)</b>: single head, d1 = 2, d2 = 1, d_K = d_V = 8 (our choice), {trained}</p>",
+        "<h3>Figure 4: error against hidden dimension</h3>",
+        f"<p>{_e(sources['fig4'])}; {p4['plan']['sources']} sources per width, T = 4; wall time {p4['wall_s']:.0f} s "
+        f"for the run that wrote it, {p4['compute_s']:.0f} s of item compute time in all.</p>",
+        _fig4_plot(p4), _fig4_table(p4),
+        "<p>Log-space fits use only widths whose mean error exceeds the stated floor (the errors fall to the "
+        "solver's tolerance floor, a finding in itself: with exact subset sums the curve is far steeper than the "
+        "paper's); linear-space fits (unweighted <code>curve_fit</code> on eps itself, every width) are decided by "
+        "the first few widths, which is one way to obtain a shallow delta from a steep curve.</p>",
+        "<p><b>Which initialisation reproduces the paper:</b> "
+        + ("; ".join(_e(x) for x in verdict_lines)) + ". "
+        + (f"Only the {', '.join(reproducing)} initialisation shows the exponential decay of Fig. 4."
+           if reproducing else "Neither initialisation shows a significant exponential decay.")
+        + "</p>",
+        "<h3>Mixed-integer floor</h3>", _mip_table(p4),
+        "<h3>Figure 5: error against input length</h3>",
+        f"<p>{_e(sources['fig5'])}; {p5['plan']['sources']} sources, {p5['plan']['test_batch']} test sequences per "
+        f"length; wall time {p5['wall_s']:.0f} s, compute {p5['compute_s']:.0f} s. Slope of log(error) against "
+        "log(T) (0: bounded; a Lipschitz bound through ||X|| would allow 1/2):</p>",
+        _fig5_plot(p5),
+        "<table><tr><th>init</th><th>n</th><th>slope</th><th>95% CI</th><th>largest / smallest mean</th></tr>"
+        + "".join(f"<tr><td>{t['init']}</td><td class='num'>{t['n']}</td><td class='num'>{t['slope']:+.3f}</td>"
+                  f"<td class='num'>{_ci(*t['slope_ci'])}</td><td class='num'>{t['max_over_min']:.2f}</td></tr>"
+                  for t in p5["length_trend"]) + "</table>",
+        "<h3>Figure 6: transformer, 1 to 4 blocks</h3>",
+        f"<p>{_e(sources['fig6'])}; untrained target (as the paper), single head, d1 = 2, d_K = d_V = 8, one target "
+        "FC layer and two source FC layers (Theorem 6), T = 4; one 4-block ticket per source, the error read after "
+        f"each block. Widths below the paper's 100..225 are our extension. {p6['plan']['sources']} sources; wall "
+        f"time {p6['wall_s']:.0f} s, compute {p6['compute_s']:.0f} s. Delta is fitted on block 1 and shared; one "
+        "gamma per block.</p>",
+        _fig6_plot(p6, "theory"), _fig6_plot(p6, "xavier"), _fig6_table(p6),
+    ]
+    summary = (f"Fig. 4 decays exponentially with the {', '.join(reproducing) or 'no'} initialisation; "
+               + "; ".join(verdict_lines))
+    return Section("reproduction", "Reproduction of Figures 4, 5 and 6", "\n".join(parts), summary)

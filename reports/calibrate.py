@@ -20,9 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="statements to calibrate (default: every probabilistic statement with a grid)")
     parser.add_argument("--seed", type=int, default=20251106, help="base seed (default: %(default)s)")
     parser.add_argument("--min-trials", type=int, default=20,
-                        help="trials per (grid point, C), at least enough for a zero-failure bound <= eps "
-                             "(default: %(default)s)")
-    parser.add_argument("--restart", action="store_true", help="ignore points already in the output file")
+                        help="trials per (grid point, C); at least twice the number for which zero failures give a "
+                             "Clopper-Pearson bound <= eps (default: %(default)s)")
+    parser.add_argument("--restart", action="store_true",
+                        help="recompute the selected statements instead of resuming from the output file")
 
 
 def calibratable() -> list[str]:
@@ -46,7 +47,6 @@ def calibratable() -> list[str]:
 def main(args: argparse.Namespace) -> int:
     import importlib
     import json
-    import sys
     import time
     from pathlib import Path
 
@@ -56,9 +56,11 @@ def main(args: argparse.Namespace) -> int:
     from reports.build import write_atomic
 
     path = Path(args.output)
-    command = "slth calibrate " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else "slth calibrate"
-    data = {} if args.restart or not path.exists() else json.loads(path.read_text())
-    data.update({"command": command.strip(), "confidence": CONFIDENCE, "level": LEVEL, "safety": SAFETY,
+    command = f"slth calibrate --output {args.output} --seed {args.seed} --min-trials {args.min_trials}"
+    if args.statements:
+        command += " --statements " + " ".join(args.statements)
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data.update({"command": command, "confidence": CONFIDENCE, "level": LEVEL, "safety": SAFETY,
                  "definition": "per grid point C_upper = smallest C on the C grid whose one-sided Clopper-Pearson "
                                "upper bound on the failure rate is <= eps; C_point = smallest C whose observed rate "
                                "is <= eps; per statement C = max C_upper, uncertainty [max C_point, max C_upper]"})
@@ -66,11 +68,13 @@ def main(args: argparse.Namespace) -> int:
     names = args.statements or calibratable()
     for name in names:
         module = importlib.import_module(f"checks.check_{name}")
+        if args.restart:
+            data["statements"].pop(name, None)
         record = data["statements"].setdefault(name, {"points": []})
         done = {json.dumps({k: p[k] for k in ("trials", "seed", *module.CALIBRATION_GRID[0])}, sort_keys=True)
                 for p in record["points"]}
         for i, point in enumerate(module.CALIBRATION_GRID):
-            trials = max(args.min_trials, trials_needed(point["eps"]))
+            trials = max(args.min_trials, 2 * trials_needed(point["eps"]))
             key = json.dumps({"trials": trials, "seed": args.seed, **point}, sort_keys=True)
             label = f"[calibrate] {name} point {i + 1}/{len(module.CALIBRATION_GRID)} {point}"
             if key in done:

@@ -1,0 +1,94 @@
+"""Measurements of Lemma 12 and Lemma 13 (theorems.md §8): how far a TARGET MHA (Lemma 12) or block (Lemma 13)
+moves when every token moves by at most eps_max.
+
+Deterministic; the adversary chooses everything the statement quantifies over: tokens ``||x_i|| <= alpha``,
+perturbations ``||x_i - x'_i|| <= eps_max``, target weights with spectral norms <= 1 (a free matrix divided by
+``max(1, ||M||)``), the attention mask (full or causal). ``inside=True`` also keeps ``||x'_i|| <= alpha``
+(projection onto the ball, which never lengthens the perturbation), the assumption of Lemma 12's logit step;
+``inside=False`` is the statement as printed (``||x'_i||`` up to ``alpha + eps_max``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from checks.adversarial import ball, maximise
+
+
+def _unit_norm(M):
+    return M / max(1.0, float(np.linalg.norm(M, 2)))
+
+
+def _project(X, alpha):
+    n = np.linalg.norm(X, axis=-1, keepdims=True)
+    return X * np.minimum(1.0, alpha / np.where(n > 0, n, 1.0))
+
+
+class Layout:
+    """Unpacks a flat parameter vector into (X, X', target) for given dimensions."""
+
+    def __init__(self, kind: str, T: int, d1: int, H: int, dK: int, L: int = 2):
+        self.kind, self.T, self.d1, self.H, self.dK, self.L = kind, T, d1, H, dK, L
+        self.shapes = [("X", (T, d1)), ("D", (T, d1))]
+        self.shapes += [(f"{w}{h}", s) for h in range(H)
+                        for w, s in (("Q", (d1, dK)), ("K", (d1, dK)), ("V", (d1, dK)), ("O", (dK, d1)))]
+        if kind == "block":
+            self.shapes += [(f"F{l}", (d1, d1)) for l in range(L)]
+        self.dim = sum(int(np.prod(s)) for _, s in self.shapes)
+
+    def unpack(self, theta, alpha: float, eps_max: float, inside: bool):
+        from slt.models import Block, MHAWeights, ReLUNet
+
+        parts, at = {}, 0
+        for name, shape in self.shapes:
+            size = int(np.prod(shape))
+            parts[name] = theta[at:at + size].reshape(shape)
+            at += size
+        X = ball(parts["X"], alpha)
+        Xp = X + ball(parts["D"], eps_max)
+        if inside:
+            Xp = _project(Xp, alpha)
+        stack = {w: np.stack([_unit_norm(parts[f"{w}{h}"]) for h in range(self.H)]) for w in "QKVO"}
+        mha = MHAWeights(stack["Q"], stack["K"], stack["V"], stack["O"])
+        if self.kind == "mha":
+            return X, Xp, mha
+        return X, Xp, Block(mha, ReLUNet(tuple(_unit_norm(parts[f"F{l}"]) for l in range(self.L))))
+
+
+def left_side(kind: str, X, Xp, target, mask) -> float:
+    """``max_i ||F(x_i) - F(x'_i)||`` for F the target MHA (``kind="mha"``) or block (``"block"``)."""
+    from slt.models import block, mha
+
+    f = mha if kind == "mha" else block
+    return float(np.linalg.norm(f(X, target, mask) - f(Xp, target, mask), axis=-1).max())
+
+
+def search(kind: str, bound: float, T: int, d1: int, H: int, alpha: float, eps_max: float, seed: int,
+           inside: bool = True, restarts: int = 4, maxiter: int = 80):
+    """Largest ``left side / bound`` found: ``(ratio, value, (X, X', target), mask kind)``."""
+    from slt.samplers import attention_mask
+
+    layout = Layout(kind, T, d1, H, dK=d1)
+    best = (-np.inf, None, None, None)
+    for mask_kind in ("full", "causal"):
+        M = attention_mask(0, T, mask_kind)
+
+        def objective(theta):
+            return left_side(kind, *layout.unpack(theta, alpha, eps_max, inside), M) / bound
+
+        found = maximise(objective, layout.dim, np.random.default_rng([seed, len(mask_kind)]), restarts=restarts,
+                         maxiter=maxiter, scale=1.5)
+        if found.value > best[0]:
+            X, Xp, target = layout.unpack(found.theta, alpha, eps_max, inside)
+            best = (found.value, found.value * bound, (X, Xp, target), mask_kind)
+    return best
+
+
+def counterexample(args, mask_kind: str) -> dict:
+    """The exact inputs and target weights of a case, as nested lists (for the report and the evidence)."""
+    X, Xp, target = args
+    mha = target if hasattr(target, "WQ") else target.mha
+    out = {"X": X.tolist(), "X_prime": Xp.tolist(), "mask": mask_kind,
+           "WQ": mha.WQ.tolist(), "WK": mha.WK.tolist(), "WV": mha.WV.tolist(), "WO": mha.WO.tolist()}
+    if not hasattr(target, "WQ"):
+        out["FC"] = [W.tolist() for W in target.fc.layers]
+    return out

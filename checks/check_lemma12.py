@@ -44,7 +44,7 @@ def rerun(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, insi
 PRINTED_POINTS = [{"d1": 1, "H": 1, "alpha": 1.0, "eps_max": e, "T": T} for e in (0.01, 0.1, 0.5) for T in (2, 3)]
 
 
-@strategies.examples(4)
+@strategies.examples(3)
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_lemma12_holds_under_adversarial_search(point):
     case = measure(point["seed"], point["d1"], point["H"], point["alpha"], point["eps_max"], point["T"])

@@ -20,7 +20,7 @@ def rerun(seed: int, d1: int, alpha: float, eps_max: float, T: int, search: str 
     return cases(STATEMENT, T, d1, alpha, eps_max, seed)
 
 
-@strategies.examples(12)
+@strategies.examples(10)
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_lemma8_holds_for_random_and_adversarial_inputs(point):
     found = cases(STATEMENT, point["T"], point["d1"], point["alpha"], point["eps_max"], point["seed"])

@@ -1,0 +1,59 @@
+"""Theorem 14 / Theorem 6 (theorems.md §9): a transformer of B blocks without normalisation; at the per-block widths
+``width("n_MHA"/"n_FC", b=b, B=B)`` a ticket has ``max_i ||Tf_S(x_i) - Tf_T(x_i)|| <= eps`` w.p. >= 1 - eps.
+
+The worst-case widths grow like ``C d1 (B^2 log(4 H sqrt d1) + ...)``: to keep them buildable we use
+``C = C_THEOREM14 = 1.0`` (NOT a calibrated constant; stated choice), d1 = 2, H = 1, L = 1, B in {2, 3, 4}
+(n' up to 46 at B = 4: the solver's documented best-effort mode above 40 items). At C = 0.5, B = 4 a trial
+already exceeds eps (seed 0: error 0.32 > 0.2), so the chosen C is not far above what the construction needs.
+"""
+from __future__ import annotations
+
+from hypothesis import given
+
+from checks import strategies
+from checks.evidence import Case, exceeds
+from checks.networks import sequence_error
+from checks.probabilistic import assert_rate
+
+STATEMENT = "theorem14"
+C_THEOREM14 = 1.0
+WINDOWS = dict(d1=[2], H=[1], L=[1], B=[2, 3, 4], alpha=strategies.Scaled(1.0, 1.2),
+               eps=strategies.LogUniform(0.1, 0.5))
+
+
+def widths(C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int) -> dict:
+    import bounds
+
+    st = bounds.get(STATEMENT)
+    out = {}
+    for name in ("n_MHA", "n_FC"):
+        n = [st.width(name, C=C, d1=d1, H=H, L=L, alpha=alpha, eps=eps, B=B, b=b) for b in range(1, B + 1)]
+        out[name] = tuple(d1 * -(-v // d1) for v in n)
+    return out
+
+
+def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int, tol=None) -> Case:
+    from slt.construct import transformer as construct
+    from slt.models import transformer
+    from slt.samplers import as_rng, source_transformer, target_transformer
+
+    w = widths(C, d1, H, L, alpha, eps, B)
+    rng = as_rng(seed)
+    target = target_transformer(rng, B, d1, H, L=L)
+    source = source_transformer(rng, B, d1, H, w["n_MHA"], w["n_FC"], L=L)
+    ticket = construct(target, source, tol=tol, best_effort=max(max(v) for v in w.values()) > 40 * d1)
+    err, where = sequence_error(lambda X, M: transformer(X, ticket.pruned, M), lambda X, M: transformer(X, target, M),
+                                d1, alpha, seed, lengths=(2, 16, 64))
+    return Case(STATEMENT, {"C": C, "d1": d1, "H": H, "L": L, "alpha": alpha, "eps": eps, "B": B}, seed, err, eps,
+                what="max_i ||Tf_S - Tf_T||", violated=exceeds(err, eps), detail=f"worst at {where}", widths=w)
+
+
+def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int):
+    return [trial(seed, C, d1, H, L, alpha, eps, B)]
+
+
+@strategies.examples(2)
+@given(point=strategies.parameters(STATEMENT, **WINDOWS))
+def test_theorem14_failure_rate_at_stated_widths(point):
+    params = {k: point[k] for k in ("d1", "H", "L", "alpha", "eps", "B")}
+    assert_rate(STATEMENT, C_THEOREM14, params, trial, 4, point["seed"])

@@ -1,0 +1,50 @@
+"""Worst output error of a pruned source against its target over inputs: random (on and inside the alpha-sphere,
+every mask kind for sequence models) and adversarially optimised (L-BFGS over the ball, seeded restarts).
+Used by the checks of Lemma 2, Theorem 10 (vectors) and Theorem 11, Theorem 14 (sequences)."""
+from __future__ import annotations
+
+import numpy as np
+
+from checks.adversarial import ball, maximise
+
+
+def vector_error(f_source, f_target, d: int, alpha: float, seed: int, n_random: int = 256, restarts: int = 2,
+                 maxiter: int = 30):
+    """``(error, x)``: the largest ``||f_S(x) - f_T(x)||`` found over ``||x|| <= alpha``."""
+    from slt.samplers import inputs
+
+    rng = np.random.default_rng(seed)
+    X = np.concatenate([inputs(rng, n_random // 2, d, alpha, sphere=True), inputs(rng, n_random // 2, d, alpha)])
+    errs = np.linalg.norm(f_source(X) - f_target(X), axis=-1)
+    best = (float(errs.max()), X[int(errs.argmax())])
+    found = maximise(lambda th: float(np.linalg.norm(f_source(ball(th[None], alpha)) - f_target(ball(th[None], alpha)))),
+                     d, rng, restarts=restarts, maxiter=maxiter, starts=[best[1] / alpha])
+    if found.value > best[0]:
+        best = (found.value, ball(found.theta[None], alpha)[0])
+    return best
+
+
+def sequence_error(f_source, f_target, d: int, alpha: float, seed: int, lengths=(2, 16, 128), restarts: int = 1,
+                   maxiter: int = 20, adversarial_T: int = 4):
+    """``(error, where)``: the largest ``max_i ||f_S(X)_i - f_T(X)_i||`` over random and adversarial inputs."""
+    from checks.attention import input_battery
+    from slt.samplers import attention_mask
+
+    best = (-np.inf, "")
+    for T in lengths:
+        for kind, X, M in input_battery(np.random.default_rng([seed, T]), T, d, alpha):
+            err = float(np.linalg.norm(f_source(X, M) - f_target(X, M), axis=-1).max())
+            if err > best[0]:
+                best = (err, f"random T={T} mask={kind}")
+    for kind in ("full", "causal"):
+        M = attention_mask(0, adversarial_T, kind)
+
+        def objective(th):
+            X = ball(th.reshape(adversarial_T, d), alpha)
+            return float(np.linalg.norm(f_source(X, M) - f_target(X, M), axis=-1).max())
+
+        found = maximise(objective, adversarial_T * d, np.random.default_rng([seed, len(kind)]), restarts=restarts,
+                         maxiter=maxiter, scale=2.0)
+        if found.value > best[0]:
+            best = (found.value, f"adversarial T={adversarial_T} mask={kind}")
+    return best

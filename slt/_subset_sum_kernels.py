@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit, prange
 
 _INTERLEAVE_MIN = 256  # below this list size the plain sequential loops are used
+_DENSITY = 16.0  # tolerance mode: start scanning when 2^k * 16 * stop >= sum of |q| over the first k items
 
 
 @njit(cache=True)
@@ -181,41 +182,24 @@ def _split_scan(a, na, b, nb, t, o):
 
 
 @njit(cache=True)
-def _scan_steps(a, b, t, best, i0, j0, i1, j1, i2, j2, i3, j3, steps):
-    """``steps`` two-pointer steps of four independent chains in lockstep (buffer indices, unsigned).
+def _scan_min(a, b, t, i0, j0, i1, j1, i2, j2, i3, j3, b0, b1, b2, b3, steps):
+    """``steps`` two-pointer steps of four independent chains in lockstep, tracking only each chain's
+    smallest |t - a_i - b_j| (buffer indices, unsigned, selects instead of branches).
 
-    Returns per chain (best, i, j) with i = 0 when the chain did not beat ``best``. Selects, no branches.
+    Returns the chains' positions and minima after the steps.
     """
     one = np.uint64(1)
     i0, j0, i1, j1 = np.uint64(i0), np.uint64(j0), np.uint64(i1), np.uint64(j1)
     i2, j2, i3, j3 = np.uint64(i2), np.uint64(j2), np.uint64(i3), np.uint64(j3)
-    b0 = b1 = b2 = b3 = best
-    p0 = p1 = p2 = p3 = r0 = r1 = r2 = r3 = np.uint64(0)
     for _ in range(steps):
         d0 = t - a[i0] - b[j0]
         d1 = t - a[i1] - b[j1]
         d2 = t - a[i2] - b[j2]
         d3 = t - a[i3] - b[j3]
-        ad0 = abs(d0)
-        ad1 = abs(d1)
-        ad2 = abs(d2)
-        ad3 = abs(d3)
-        u0 = ad0 < b0
-        u1 = ad1 < b1
-        u2 = ad2 < b2
-        u3 = ad3 < b3
-        b0 = ad0 if u0 else b0
-        p0 = i0 if u0 else p0
-        r0 = j0 if u0 else r0
-        b1 = ad1 if u1 else b1
-        p1 = i1 if u1 else p1
-        r1 = j1 if u1 else r1
-        b2 = ad2 if u2 else b2
-        p2 = i2 if u2 else p2
-        r2 = j2 if u2 else r2
-        b3 = ad3 if u3 else b3
-        p3 = i3 if u3 else p3
-        r3 = j3 if u3 else r3
+        b0 = min(b0, abs(d0))
+        b1 = min(b1, abs(d1))
+        b2 = min(b2, abs(d2))
+        b3 = min(b3, abs(d3))
         n0 = np.uint64(d0 < 0)
         n1 = np.uint64(d1 < 0)
         n2 = np.uint64(d2 < 0)
@@ -228,8 +212,28 @@ def _scan_steps(a, b, t, best, i0, j0, i1, j1, i2, j2, i3, j3, steps):
         i2 += one - n2
         j3 -= n3
         i3 += one - n3
-    return ((b0, np.int64(p0), np.int64(r0)), (b1, np.int64(p1), np.int64(r1)),
-            (b2, np.int64(p2), np.int64(r2)), (b3, np.int64(p3), np.int64(r3)))
+    return (np.int64(i0), np.int64(j0), np.int64(i1), np.int64(j1), np.int64(i2), np.int64(j2),
+            np.int64(i3), np.int64(j3), b0, b1, b2, b3)
+
+
+@njit(cache=True)
+def _scan_seq(a, b, t, best, i, j, steps):
+    """``steps`` plain two-pointer steps from buffer indices (i, j); returns (best, i, j) of the first
+    strict improvement on ``best`` (i = 0 when none)."""
+    bi = 0
+    bj = 0
+    for _ in range(steps):
+        d = t - a[i] - b[j]
+        if abs(d) < best:
+            best, bi, bj = abs(d), i, j
+        if d < 0:
+            j -= 1
+        else:
+            i += 1
+    return best, bi, bj
+
+
+_SCAN_BLOCK = 2048
 
 
 @njit(cache=True)
@@ -237,35 +241,39 @@ def scan(a, na, b, nb, t, best):
     """min |t - a_i - b_j| over two sorted lists (two pointers; four interleaved merge-path chains).
 
     Returns (best, i, j) as list positions (0-based); i = -1 when the incoming ``best`` was not strictly
-    beaten. Ties go to the first pair of the sequential scan.
+    beaten. Ties go to the first pair of the sequential scan. The chains run in blocks tracking minima
+    only; the pair is then located by re-scanning the block where the winning chain reached its minimum.
     """
     total = na + nb
     if total < 2 * _INTERLEAVE_MIN or total % 4:
-        i = 1
-        j = nb
-        bi = -1
-        bj = -1
-        for _ in range(total):
-            d = t - a[i] - b[j]
-            if abs(d) < best:
-                best, bi, bj = abs(d), i - 1, j - 1
-            if d < 0:
-                j -= 1
-            else:
-                i += 1
-        return best, bi, bj
+        bs, i, j = _scan_seq(a, b, t, best, 1, nb, total)
+        return (bs, i - 1, j - 1) if i else (best, -1, -1)
     q = total // 4
     s1 = _split_scan(a, na, b, nb, t, q)
     s2 = _split_scan(a, na, b, nb, t, 2 * q)
     s3 = _split_scan(a, na, b, nb, t, 3 * q)
-    res = _scan_steps(a, b, t, best, 1, nb, 1 + s1, nb - q + s1, 1 + s2, nb - 2 * q + s2,
-                      1 + s3, nb - 3 * q + s3, q)
-    bi = -1
-    bj = -1
-    for bs, i, j in res:
-        if i and bs < best:
-            best, bi, bj = bs, i - 1, j - 1
-    return best, bi, bj
+    st = np.array([1, nb, 1 + s1, nb - q + s1, 1 + s2, nb - 2 * q + s2, 1 + s3, nb - 3 * q + s3])
+    mins = np.full(4, best)
+    found = np.zeros(12, np.int64)  # per chain: the (i, j, steps) block where its minimum was reached
+    done = 0
+    while done < q:
+        steps = min(_SCAN_BLOCK, q - done)
+        i0, j0, i1, j1, i2, j2, i3, j3, b0, b1, b2, b3 = _scan_min(
+            a, b, t, st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7],
+            mins[0], mins[1], mins[2], mins[3], steps)
+        for s, bs in enumerate((b0, b1, b2, b3)):
+            if bs < mins[s]:
+                mins[s] = bs
+                found[3 * s] = st[2 * s]
+                found[3 * s + 1] = st[2 * s + 1]
+                found[3 * s + 2] = steps
+        st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7] = i0, j0, i1, j1, i2, j2, i3, j3
+        done += steps
+    s = np.argmin(mins)  # the first chain with the smallest minimum
+    if mins[s] < best:
+        bs, i, j = _scan_seq(a, b, t, best, found[3 * s], found[3 * s + 1], found[3 * s + 2])
+        return bs, i - 1, j - 1
+    return best, -1, -1
 
 
 @njit(cache=True)
@@ -320,8 +328,8 @@ def mitm_window(q, idx, nw, tw, stop, bufs, mask):
     """Meet in the middle over the window items ``q[idx[:nw]]`` (integers) with window target ``tw``.
 
     stop < 0: exact; both halves are built by merging, then one scan. stop >= 0: the halves grow one item
-    at a time (alternately), the new sums are scanned against the other half after each item, and the
-    search stops as soon as |tw - a - b| <= stop. ``bufs`` is three int64 arrays of 2^ceil(nw/2) + 2 entries.
+    at a time (alternately), the new sums are scanned against the other half after each item (from the
+    item where the stop threshold becomes plausible), and the search stops as soon as |tw - a - b| <= stop. ``bufs`` is three int64 arrays of 2^ceil(nw/2) + 2 entries.
     Writes the best window subset into ``mask[idx[:nw]]`` and returns (key, complete): key = the best
     |tw - a - b|, complete = every subset of the window was examined.
     """
@@ -338,45 +346,53 @@ def mitm_window(q, idx, nw, tw, stop, bufs, mask):
     va = 0
     vb = 0
     added = nw
-    complete = True
-    if stop < 0:
-        for k in range(nw):
-            if k % 2 == 0:
-                na = grow(a, spare, na, q[idx[k]])
-                a, spare = spare, a
-            else:
-                nb = grow(b, spare, nb, q[idx[k]])
-                b, spare = spare, b
+    # Scans start at item ``first``: exact mode and hopeless tolerances scan once, after the last item;
+    # a tolerance starts scanning (all pairs so far, then each item's new sums) once the 2^k sums of the
+    # first k items could plausibly come within the stop threshold (density heuristic: speed only).
+    first = nw
+    if stop >= 0:
+        if best <= stop:
+            added = 0
+            first = -1
+        w = 0.0
+        for k in range(nw if first == nw else 0):
+            w += abs(q[idx[k]])
+            if 2.0 ** (k + 1) * _DENSITY * max(stop, 1) >= w:
+                first = k
+                break
+    for k in range(nw if first >= 0 else 0):
+        ck = q[idx[k]]
+        if k == first:
+            best, i, j = scan(a, na, b, nb, tw, best)
+            if i >= 0:
+                va = a[1 + i]
+                vb = b[1 + j]
+            if best <= stop:
+                added = k
+                break
+        if k >= first:
+            # the new sums are (old half) + ck: scan the old halves with target tw - ck
+            best, i, j = scan(a, na, b, nb, tw - ck, best)
+            if i >= 0:
+                va = a[1 + i] + (ck if k % 2 == 0 else 0)
+                vb = b[1 + j] + (ck if k % 2 == 1 else 0)
+            if best <= stop:
+                added = k + 1
+                break
+            if k == nw - 1:
+                break  # the last item's sums were scanned without being stored
+        if k % 2 == 0:
+            na = grow(a, spare, na, ck)
+            a, spare = spare, a
+        else:
+            nb = grow(b, spare, nb, ck)
+            b, spare = spare, b
+    if first == nw:
         best, i, j = scan(a, na, b, nb, tw, best)
         if i >= 0:
             va = a[1 + i]
             vb = b[1 + j]
-    elif best > stop:
-        for k in range(nw):
-            ck = q[idx[k]]
-            # the new sums are (old half) + ck: scan the old halves with target tw - ck
-            best, i, j = scan(a, na, b, nb, tw - ck, best)
-            if k % 2 == 0:
-                if i >= 0:
-                    va = a[1 + i] + ck
-                    vb = b[1 + j]
-                if k < nw - 1:
-                    na = grow(a, spare, na, ck)
-                    a, spare = spare, a
-            else:
-                if i >= 0:
-                    va = a[1 + i]
-                    vb = b[1 + j] + ck
-                if k < nw - 1:
-                    nb = grow(b, spare, nb, ck)
-                    b, spare = spare, b
-            if best <= stop:
-                added = k + 1
-                complete = added == nw
-                break
-    else:
-        added = 0
-        complete = nw == 0
+    complete = added == nw
     # recover the subsets behind (va, vb) and write them into the mask
     ha = (added + 1) // 2
     hb = added // 2

@@ -92,6 +92,7 @@ class Progress:
         self.stream = sys.stderr if stream is None else stream
         self.done = self.skipped = 0
         self.start = self.last = time.perf_counter()
+        self._draw(self.start)
 
     def update(self, k: int = 1, skipped: bool = False) -> None:
         self.done += k

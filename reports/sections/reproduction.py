@@ -63,6 +63,8 @@ def _fig4_plot(p):
         n = np.array([r["n"] for r in rows])
         m = np.array([r["mean"] for r in rows])
         ax.errorbar(n, m, yerr=_yerr(rows), fmt="o-", ms=3, lw=1, capsize=2, color=COLORS[init], label=f"ours, {init} init")
+        if "median" in rows[0]:
+            ax.plot(n, [r["median"] for r in rows], ":", lw=1.2, color=COLORS[init], label=f"ours, {init} init, median")
         fit = p["fits"].get(init, {}).get("log", {})
         if "gamma" in fit:
             used = np.linspace(min(fit["n_used"]), max(fit["n_used"]), 50)
@@ -144,8 +146,11 @@ def _fig4_table(p):
     rows = [f"<tr><td>paper (Section 4.2)</td><td class='num'>{paper['gamma']}</td><td>not reported</td>"
             f"<td class='num'>{paper['delta']}</td><td>not reported</td><td>n_K from 0 to 100</td></tr>"]
     for init, by_space in p["fits"].items():
-        rows.append(_fit_row(f"ours, {init} init, log space", by_space["log"], f"; means > {p['fit_floor']:g}"))
-        rows.append(_fit_row(f"ours, {init} init, linear space", by_space["linear"], "; every width"))
+        rows.append(_fit_row(f"ours, {init} init, mean, log space", by_space["log"], f"; means > {p['fit_floor']:g}"))
+        rows.append(_fit_row(f"ours, {init} init, mean, linear space", by_space["linear"], "; every width"))
+        if "log_median" in by_space:
+            rows.append(_fit_row(f"ours, {init} init, median, log space", by_space["log_median"],
+                                 f"; medians > {p['fit_floor']:g}"))
     return ("<table><tr><th>fit of eps = gamma exp(-delta n)</th><th>gamma</th><th>95% CI</th><th>delta</th>"
             "<th>95% CI</th><th>points used</th></tr>" + "".join(rows) + "</table>")
 
@@ -246,10 +251,14 @@ def render(ctx: Context) -> Section:
         f"<p>{_e(sources['fig4'])}; {p4['plan']['sources']} sources per width, T = 4; wall time {p4['wall_s']:.0f} s "
         f"for the run that wrote it, {p4['compute_s']:.0f} s of item compute time in all.</p>",
         _fig4_plot(p4), _fig4_table(p4),
-        "<p>Log-space fits use only widths whose mean error exceeds the stated floor (the errors fall to the "
-        "solver's tolerance floor, a finding in itself: with exact subset sums the curve is far steeper than the "
+        "<p>Log-space fits use only widths whose mean (or median) error exceeds the stated floor (the errors fall to "
+        "the solver's tolerance floor, a finding in itself: with exact subset sums the curve is far steeper than the "
         "paper's); linear-space fits (unweighted <code>curve_fit</code> on eps itself, every width) are decided by "
-        "the first few widths, which is one way to obtain a shallow delta from a steep curve.</p>",
+        "the first few widths, which is one way to obtain a shallow delta from a steep curve. The mean over sources "
+        "is dominated by rare sources for which a target entry lies outside the reach of its items (the sum of the "
+        "negative, or positive, items falls short of it: Lueker's failure probability), hence its large standard "
+        "deviation and non-monotone steps; the median follows the typical source, whose subset-sum error falls "
+        "like 2^(-n') = exp(-(ln 2 / 2) n), delta = 0.347.</p>",
         "<p><b>Which initialisation reproduces the paper:</b> "
         + ("; ".join(_e(x) for x in verdict_lines)) + ". "
         + (f"Only the {', '.join(reproducing)} initialisation shows the exponential decay of Fig. 4."

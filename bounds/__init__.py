@@ -5,7 +5,7 @@
 """
 from .catalogue import ALIASES, STATEMENTS, get, names
 from .core import Edit, Fact, Hypothesis, Param, Statement, Step, Variant
-from .verify import StepResult, verify
+from .verify import StepResult, verify, verify_facts
 
 __all__ = ["ALIASES", "STATEMENTS", "Edit", "Fact", "Hypothesis", "Param", "Statement", "Step", "StepResult",
-           "Variant", "get", "names", "verify"]
+           "Variant", "get", "names", "verify", "verify_facts"]

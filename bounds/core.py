@@ -99,6 +99,15 @@ class Step:
     def inequality(self) -> sp.Basic:
         return sp.Le(self.lhs, self.rhs, evaluate=False)
 
+    def evaluate(self, dps: int = 50, **params) -> tuple:
+        """(lhs, rhs) as mpmath numbers at ``params`` (parameter names), computed with ``dps`` digits."""
+        with mpmath.workdps(dps):
+            out = []
+            for side in (self.lhs, self.rhs):
+                f, names = _compiled(side)
+                out.append(f(*[mpmath.mpf(params[n]) for n in names]))
+        return tuple(out)
+
 
 @dataclass(frozen=True)
 class Edit:

@@ -68,6 +68,10 @@ def _build(e, ctx):
         return lambda env: ctx.exp(ex(env) * ctx.log(base(env)))
     if isinstance(e, sp.exp):
         return lambda env: ctx.exp(args[0](env))
+    if isinstance(e, sp.cosh):
+        return lambda env: (ctx.exp(args[0](env)) + ctx.exp(-args[0](env))) / 2
+    if isinstance(e, sp.sinh):
+        return lambda env: (ctx.exp(args[0](env)) - ctx.exp(-args[0](env))) / 2
     if isinstance(e, sp.log):
         return lambda env: ctx.log(args[0](env))
     if isinstance(e, (sp.Max, sp.Min)):

@@ -34,7 +34,7 @@ lemma8 = Statement(
     builder=_lemma8_proof,
     variants={"d1": Variant(
         "d1", "as printed in the available copy: d1 instead of sqrt(d1) (the radical was lost)",
-        (Edit("lemma8", "conclusion", sp.sqrt(d1), d1),), (("theorem9", "S2c-ii"),))},
+        (Edit("lemma8", "conclusion", sp.sqrt(d1), d1),), (("lemma5", "L5b"), ("theorem9", "S2c-ii"), ("lemma12", "L12b")))},
     notes="terms['lipschitz'] = ||p-p'||_2 ||X|| <= (exp(2 eps_max)-1) sqrt(T) alpha: the Lipschitz-through-||X|| "
           "bound, which grows like sqrt(T) while the lemma's bound does not depend on T.",
 )

@@ -11,7 +11,7 @@ CONST = Param("C", lo=(0,), lo_open=True, box=(2**-8, 2**8), log=True)
 
 
 def dim(name: str) -> Param:
-    return Param(name, lo=(1,), integer=True, box=(1, 64))
+    return Param(name, lo=(1,), integer=True, box=(1, 64), log=True)
 
 
 lueker = Statement(

@@ -47,11 +47,12 @@ def block_widths(theorem11, kappa_value=kappa) -> dict:
             for w, req in theorem11.widths.items()}
 
 
-def exponents(kappa_value=None) -> dict:
+def exponents(kappa_value=None, first: bool = False) -> dict:
     """Exponents of the log arguments of Theorem 14's widths, derived from the recursion.
 
-    For a block 2 <= b <= B the requirement is ``d1 C log(2^e2 kappa^ek alpha^ea H^eH d1^ed L^eL / eps)``;
-    returns ``{"n_MHA": {...}, "n_FC": {...}}`` mapping each base (``"2"``, ``"kappa"``, ``"alpha"``,
+    For a block 2 <= b <= B the requirement is ``d1 C log(2^e2 3^e3 kappa^ek alpha^ea H^eH d1^ed L^eL / eps)``
+    (3 only in n_FC, from Theorem 11's 24);
+    returns ``{"n_MHA": {...}, "n_FC": {...}}`` (``first=True``: block 1) mapping each base (``"2"``, ``"kappa"``, ``"alpha"``,
     ``"H"``, ``"d1"``, ``"L"``, ``"eps"``) to a SymPy polynomial in (b, B).  With a numeric ``kappa_value`` that is
     a power of two (the printed 16) kappa is folded into the base 2.  f1, f2, f3 (MHA) and g1, g2, g3 (FC)
     of theorems.md are the exponents of 2, H and d1.
@@ -59,8 +60,7 @@ def exponents(kappa_value=None) -> dict:
     from .attention import theorem11
     out = {}
     for name, req in block_widths(theorem11).items():
-        arg = sp.exp(sp.expand(sp.expand_log(sp.log(req.args[1].expr / (d1 * C)), force=True)))
-        out[name] = _log_exponents(arg.args[0] if isinstance(arg, sp.exp) else sp.log(arg))
+        out[name] = _log_exponents(req.args[0 if first else 1].expr / (d1 * C))
     if kappa_value is not None:
         k = sp.Integer(kappa_value)
         for ex in out.values():
@@ -76,7 +76,8 @@ def _log_exponents(log_expr) -> dict:
     ints = {l: sum(m * sp.log(p) for p, m in sp.factorint(l.args[0]).items())
             for l in log_expr.atoms(sp.log) if l.args[0].is_Integer}
     log_expr = sp.expand(log_expr.xreplace(ints))
-    bases = {"2": sp.Integer(2), "kappa": kappa, "alpha": alpha, "H": H, "d1": d1, "L": L, "eps": eps}
+    primes = {str(l.args[0]): l.args[0] for l in log_expr.atoms(sp.log) if l.args[0].is_Integer}
+    bases = {"2": sp.Integer(2), **primes, "kappa": kappa, "alpha": alpha, "H": H, "d1": d1, "L": L, "eps": eps}
     out = {n: sp.expand(log_expr.coeff(sp.log(v))) for n, v in bases.items()}
     rest = sp.expand(log_expr - sum(c * sp.log(bases[n]) for n, c in out.items()))
     if rest != 0:

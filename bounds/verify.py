@@ -83,6 +83,8 @@ def _verify(step: Step, dom: "_Domain", params: tuple):
     if cex:
         return "sampled", False, "lhs > rhs at a sampled point", dom.describe(), cex
     ok, detail, cex, box = _interval(lhs, rhs, dom)
+    if ok and not box:  # the certified form has no parameters left: it holds everywhere
+        return "symbolic", True, f"{detail} (a constant after simplification: holds for all parameters)", {}, None
     if ok:
         return "interval", True, detail, box, None
     if cex:
@@ -265,7 +267,8 @@ def _by_fact(step: Step, params: tuple):
             method = weakest.method if weakest else "symbolic"
             detail = (f"instance of fact '{fact.name}' at x = {_txt(args[0][1])}; argument in the fact's domain by "
                       f"{method}")
-            return method, True, detail, weakest.box if weakest else {}, None
+            box = {k: v for r in methods for k, v in r.box.items()}
+            return method, True, detail, box, None
     return None
 
 

@@ -1,0 +1,27 @@
+"""The mutation suite: every deliberate edit of a constant or exponent is caught by some proof step,
+with a counterexample that really violates that step."""
+import pytest
+
+from bounds.mutations import MUTATIONS, catalogue_with, run
+
+from bounds.catalogue import canonical
+
+
+def test_enough_mutations():
+    assert len(MUTATIONS) >= 12
+    assert len({m.name for m in MUTATIONS}) == len(MUTATIONS)
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS, ids=[m.name for m in MUTATIONS])
+def test_mutation_is_caught(mutation):
+    failed = run(mutation)
+    assert failed, f"mutation SURVIVED: {mutation.name} ({mutation.edit})"
+    assert mutation.caught_by in {(r.statement, r.step) for r in failed}, (
+        f"{mutation.name}: expected {mutation.caught_by} to fail, failed: {[(r.statement, r.step) for r in failed]}")
+    cat = catalogue_with(mutation.edit)
+    for r in failed:
+        assert r.counterexample, f"{mutation.name}: {r.step} failed without a counterexample"
+        step = next(s for s in cat[r.statement].steps(lambda n: cat[canonical(n)]) if s.name == r.step)
+        point = {k: v for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
+        lhs, rhs = step.evaluate(**point)
+        assert lhs > rhs, f"{mutation.name}: counterexample {point} does not violate {r.step}"

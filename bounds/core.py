@@ -9,6 +9,7 @@ it relies on (``get`` looks them up in a catalogue, so an edited statement break
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Callable
@@ -49,16 +50,20 @@ class Param:
         return any(sp.sympify(v).free_symbols for v in self.lo)
 
     def hypotheses(self) -> list["Hypothesis"]:
-        out = []
-        if self.integer:
-            out.append(Hypothesis(f"{self.name} is an integer", sp.Q.integer(self.symbol)))
-        for v in self.lo:
-            rel = sp.Gt if self.lo_open else sp.Ge
-            out.append(Hypothesis(f"{self.name} {'>' if self.lo_open else '>='} {text(v)}", rel(self.symbol, v, evaluate=False)))
-        for v in self.hi:
-            rel = sp.Lt if self.hi_open else sp.Le
-            out.append(Hypothesis(f"{self.name} {'<' if self.hi_open else '<='} {text(v)}", rel(self.symbol, v, evaluate=False)))
-        return out
+        return list(_hypotheses(self))
+
+
+@functools.lru_cache(maxsize=None)
+def _hypotheses(p: Param) -> tuple:
+    """The hypotheses a parameter's declaration states (integrality, lower and upper bounds)."""
+    out = [Hypothesis(f"{p.name} is an integer", sp.Q.integer(p.symbol))] if p.integer else []
+    for v in p.lo:
+        op, rel = (">", sp.Gt) if p.lo_open else (">=", sp.Ge)
+        out.append(Hypothesis(f"{p.name} {op} {text(v)}", rel(p.symbol, v, evaluate=False)))
+    for v in p.hi:
+        op, rel = ("<", sp.Lt) if p.hi_open else ("<=", sp.Le)
+        out.append(Hypothesis(f"{p.name} {op} {text(v)}", rel(p.symbol, v, evaluate=False)))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -200,6 +205,15 @@ class Statement:
         """The proof, composed from the statements that ``get`` returns (a catalogue lookup)."""
         return [] if self.builder is None else self.builder(self, get)
 
+    def variant(self, name: str) -> "Statement":
+        """This statement as edited by its variant ``name`` (e.g. ``get("lemma13").variant("printed")``)."""
+        if name not in self.variants:
+            raise ValueError(f"{self.name} has no variant {name!r}; variants: {sorted(self.variants)}")
+        st = self
+        for e in self.variants[name].edits:
+            st = e.apply(st) if e.statement == self.name else st
+        return st
+
     # ----- numbers -----------------------------------------------------------------------------
     def evaluate(self, **params) -> float:
         """The conclusion's bound at ``params`` (float)."""
@@ -231,7 +245,7 @@ class Statement:
                 raise ValueError(f"{self.name}: parameter {k}={v!r} is not a number") from None
             if math.isnan(fv) or math.isinf(fv):
                 raise ValueError(f"{self.name}: parameter {k} is {v!r} (hypothesis: {k} finite)")
-        values = {PARAMETER[k]: sp.Float(float(v), 30) for k, v in params.items()}
+        values = {PARAMETER[k]: float(v) for k, v in params.items()}
         for p in self.params:
             if p.name not in params:
                 continue
@@ -261,7 +275,9 @@ def _holds(h: Hypothesis, values: dict) -> bool:
     if not isinstance(rel, sp.core.relational.Relational):  # Q.integer(symbol)
         v = float(values[rel.arguments[0]])
         return v == int(v)
-    lhs, rhs = float(rel.lhs.xreplace(values).evalf(30)), float(rel.rhs.xreplace(values).evalf(30))
+    named = {NAME[k]: v for k, v in values.items()}
+    with mpmath.workdps(30):
+        lhs, rhs = (float(f(*[mpmath.mpf(named[n]) for n in names])) for f, names in map(_compiled, rel.args))
     slack = _REL_TOL * max(abs(lhs), abs(rhs), 1.0)
     if isinstance(rel, sp.Ge):
         return lhs >= rhs - slack

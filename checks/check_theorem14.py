@@ -2,12 +2,13 @@
 ``width("n_MHA"/"n_FC", b=b, B=B)`` a ticket has ``max_i ||Tf_S(x_i) - Tf_T(x_i)|| <= eps`` w.p. >= 1 - eps.
 
 The worst-case widths grow like ``C d1 (B^2 log(4 H sqrt d1) + ...)``: to keep them buildable we use
-``C = C_THEOREM14 = 1.0`` (NOT a calibrated constant; stated choice), d1 = 2, H = 1, L = 1, B in {2, 3, 4}
-(n' up to 46 at B = 4: the solver's documented best-effort mode above 40 items). At C = 0.5, B = 4 a trial
-already exceeds eps (seed 0: error 0.32 > 0.2), so the chosen C is not far above what the construction needs.
+``C = C_THEOREM14 = 4.0`` (NOT calibrated; stated choice), d1 = 2, H = 1, L = 1, B in {2, 3, 4} (n' up to 188 at
+B = 4: the solver's documented best-effort mode above 40 items). Smaller C fail: at C = 1, B = 2, seed 2 the
+error is 1.85 > eps = 0.105; at C = 2, B = 3, seed 0 it is 0.83 > 0.105; at C = 4 every sampled trial was < 1e-4.
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 
 from checks import strategies
@@ -16,7 +17,7 @@ from checks.networks import sequence_error
 from checks.probabilistic import assert_rate
 
 STATEMENT = "theorem14"
-C_THEOREM14 = 1.0
+C_THEOREM14 = 4.0
 WINDOWS = dict(d1=[2], H=[1], L=[1], B=[2, 3, 4], alpha=strategies.Scaled(1.0, 1.2),
                eps=strategies.LogUniform(0.1, 0.5))
 
@@ -56,4 +57,12 @@ def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_theorem14_failure_rate_at_stated_widths(point):
     params = {k: point[k] for k in ("d1", "H", "L", "alpha", "eps", "B")}
-    assert_rate(STATEMENT, C_THEOREM14, params, trial, 4, point["seed"])
+    assert_rate(STATEMENT, C_THEOREM14, params, trial, 3, point["seed"])
+
+
+@pytest.mark.slow
+@strategies.examples(6)
+@given(point=strategies.parameters(STATEMENT, **WINDOWS))
+def test_theorem14_failure_rate_many_trials(point):
+    params = {k: point[k] for k in ("d1", "H", "L", "alpha", "eps", "B")}
+    assert_rate(STATEMENT, C_THEOREM14, params, trial, 20, point["seed"])

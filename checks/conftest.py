@@ -1,0 +1,33 @@
+"""Check-specific pytest hooks: ``gpu`` checks are skipped, with the reason, when no CUDA device is present."""
+from __future__ import annotations
+
+import pytest
+
+
+def cuda_device() -> str | None:
+    """A description of the first CUDA device seen by PyTorch or CuPy, or None."""
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            return f"torch: {torch.cuda.get_device_name(0)}"
+    except Exception:  # torch missing or unusable: fall through to CuPy
+        pass
+    try:
+        import cupy
+
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            return "cupy: CUDA device 0"
+    except Exception:
+        pass
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    if cuda_device() is not None:
+        return
+    skip = pytest.mark.skip(reason="gpu check: no CUDA device visible to PyTorch or CuPy (install the [torch] extra "
+                                   "on a machine with an NVIDIA GPU to run it)")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)

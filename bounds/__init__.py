@@ -1,7 +1,12 @@
 """The paper's statements and proofs as SymPy data (arXiv 2511.04217), and the verifier of their steps.
 
-``names()``, ``get(name)`` (aliases ``lemma4``, ``theorem3``, ``theorem6``), ``Statement.evaluate/width/term``,
-``verify(name)`` -> per-step ``StepResult``.  See theorems.md for the statements and proof steps encoded here.
+- ``names()``, ``get(name)`` (aliases ``lemma4``, ``theorem3``, ``theorem6``, case/space-insensitive);
+- ``Statement``: symbols, hypotheses, conclusion, widths, probability, terms, constants, proof steps,
+  variants (printed forms), ``evaluate``/``width``/``term``/``variant``;
+- ``verify(name)`` -> per-step ``StepResult`` (symbolic / interval certificate on a box / sampled evidence);
+- ``bounds.theorem14.exponents()``: Theorem 14's width exponents, derived from the block recursion;
+- ``bounds.mutations``: the mutation suite.
+Source of truth: ``theorems.md`` of the project spec.
 """
 from .catalogue import ALIASES, STATEMENTS, get, names
 from .core import Edit, Fact, Hypothesis, Param, Statement, Step, Variant

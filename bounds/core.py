@@ -56,7 +56,7 @@ class Param:
 @functools.lru_cache(maxsize=None)
 def _hypotheses(p: Param) -> tuple:
     """The hypotheses a parameter's declaration states (integrality, lower and upper bounds)."""
-    out = [Hypothesis(f"{p.name} is an integer", sp.Q.integer(p.symbol))] if p.integer else []
+    out = [Hypothesis(f"{p.name} is an integer", sp.Contains(p.symbol, sp.Integers, evaluate=False))] if p.integer else []
     for v in p.lo:
         op, rel = (">", sp.Gt) if p.lo_open else (">=", sp.Ge)
         out.append(Hypothesis(f"{p.name} {op} {text(v)}", rel(p.symbol, v, evaluate=False)))
@@ -272,8 +272,8 @@ class Statement:
 
 def _holds(h: Hypothesis, values: dict) -> bool:
     rel = h.relation
-    if not isinstance(rel, sp.core.relational.Relational):  # Q.integer(symbol)
-        v = float(values[rel.arguments[0]])
+    if isinstance(rel, sp.Contains):  # integrality
+        v = float(values[rel.args[0]])
         return v == int(v)
     named = {NAME[k]: v for k, v in values.items()}
     with mpmath.workdps(30):

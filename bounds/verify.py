@@ -30,6 +30,7 @@ SAMPLES = 400
 SEED = 20251106
 _DEFAULTS = {"C": Param("C", lo=(0,), lo_open=True, box=(2**-8, 2**8), log=True)}
 _RESULTS: dict = {}
+_SHIFTED: dict = {}  # offset parameter name -> what it stands for ("B - b")
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ class _Domain:
                 name = p.name + _OFFSET
                 PARAMETER.setdefault(name, sp.Symbol(name, nonnegative=True))
                 NAME[PARAMETER[name]] = name
+                _SHIFTED[name] = f"{p.name} - {_txt(sp.Max(*p.lo))}"
                 q = table[name] = Param(name, lo=(0,), integer=p.integer, box=p.box)
                 del table[p.name]
                 sub[p.symbol] = q.symbol + sp.Max(*p.lo)
@@ -158,7 +160,7 @@ class _Domain:
                 rel = "*" if p.log else "+"
                 out[p.name] = f"{p.name} = {_txt(self.lo[p.name])} {rel} [{_num(lo)}, {_num(hi)}]"
             else:
-                out[p.name] = f"{p.name} in [{_num(lo)}, {_num(hi)}]"
+                out[p.name] = f"{_SHIFTED.get(p.name, p.name)} in [{_num(lo)}, {_num(hi)}]"
         return out
 
     def named(self, env) -> dict:

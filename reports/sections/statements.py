@@ -18,11 +18,7 @@ def mathml(expr, display: bool = False) -> str:
     import sympy as sp
     from sympy.printing.mathml import mathml as to_mathml
 
-    expr = sp.sympify(expr)
-    if isinstance(expr, sp.logic.boolalg.BooleanFunction) or expr.func.__name__ == "AppliedPredicate":
-        symbol = to_mathml(expr.arguments[0], printer="presentation")
-        return f"<math><mrow>{symbol}<mo>&isin;</mo><mi>&Zopf;</mi></mrow></math>"
-    body = to_mathml(expr, printer="presentation").replace("<mo><</mo>", "<mo>&lt;</mo>").replace(
+    body = to_mathml(sp.sympify(expr), printer="presentation").replace("<mo><</mo>", "<mo>&lt;</mo>").replace(
         "<mo>></mo>", "<mo>&gt;</mo>")
     attr = ' display="block"' if display else ""
     return f"<math{attr}>{body}</math>"

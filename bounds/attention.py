@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Param, Statement, Step
+from .core import Edit, Param, Statement, Step, Variant
 from .facts import EXP_LINEAR
 from .softmax import LENGTH, lemma8
 from .subset_sum import CONST, EPS, dim
@@ -117,5 +117,8 @@ theorem11 = Statement(
     constants={"split": sp.Rational(1, 4), "fc_in": 3 * alpha * H * sp.sqrt(d1)},
     terms={"attn_norm": alpha * H * sp.sqrt(d1)},
     builder=_theorem11_proof,
+    variants={"d1": Variant(
+        "d1", "as printed in the available copy: ||Attn_T(x_i)|| <= alpha H d1 (and 2(H d1 + 1) in Theorem 14)",
+        (Edit("theorem11", "terms.attn_norm", sp.sqrt(d1), d1),), (("theorem11", "B2b"), ("theorem14", "T14a")))},
     notes="The same split eps/4 budgets the MHA error and the FC error exp(eps/4) - 1; d2 = d1.",
 )

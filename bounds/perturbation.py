@@ -37,7 +37,9 @@ lemma12 = Statement(
     builder=_lemma12_proof,
     variants={"printed": Variant(
         "printed", "as printed: only ||x_i|| <= alpha, so the perturbed input may reach ||x'_i|| <= alpha + eps_max",
-        (Edit("lemma12", "constants.alpha_prime", alpha, alpha + eps_max),), (("lemma12", "L12a"),))},
+        (Edit("lemma12", "constants.alpha_prime", alpha, alpha + eps_max),), (("lemma12", "L12a"),)),
+        "d1": Variant("d1", "as printed in the available copy: H d1 instead of H sqrt(d1)",
+                      (Edit("lemma12", "conclusion", sp.sqrt(d1), d1),), (("lemma13", "L13a"),))},
 )
 
 
@@ -60,5 +62,7 @@ lemma13 = Statement(
     builder=_lemma13_proof,
     variants={"printed": Variant(
         "printed", "as printed: H sqrt(d1)(alpha(exp(4 alpha eps_max) - 1) + 2 eps_max), without the proof's factor 2",
-        (Edit("lemma13", "conclusion", _L13, _L13 / 2),), (("lemma13", "L13b"),))},
+        (Edit("lemma13", "conclusion", _L13, _L13 / 2),), (("lemma13", "L13b"),)),
+        "d1": Variant("d1", "as printed in the available copy: H d1 instead of H sqrt(d1)",
+                      (Edit("lemma13", "conclusion", sp.sqrt(d1), d1),), (("theorem14", "T14d-ii"),))},
 )

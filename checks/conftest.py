@@ -1,4 +1,5 @@
-"""Check-specific pytest hooks: ``gpu`` checks are skipped, with the reason, when no CUDA device is present."""
+"""Check-specific pytest hooks: ``gpu`` checks are skipped, with the reason, when no CUDA device is present;
+``slow`` checks run only under the ``thorough`` profile or when selected with ``-m slow``."""
 from __future__ import annotations
 
 import pytest
@@ -24,7 +25,14 @@ def cuda_device() -> str | None:
 
 
 def pytest_collection_modifyitems(config, items):
-    if cuda_device() is not None:
+    wants_slow = config.getoption("--slth-profile", "ci") == "thorough" or "slow" in (config.getoption("-m") or "")
+    if not wants_slow:
+        slow = pytest.mark.skip(reason="slow check: run with --slth-profile thorough (or SLTH_PROFILE=thorough) "
+                                       "or select it with -m slow")
+        for item in items:
+            if "slow" in item.keywords:
+                item.add_marker(slow)
+    if any("gpu" in item.keywords for item in items) and cuda_device() is not None:
         return
     skip = pytest.mark.skip(reason="gpu check: no CUDA device visible to PyTorch or CuPy (install the [torch] extra "
                                    "on a machine with an NVIDIA GPU to run it)")

@@ -57,8 +57,6 @@ def main(args: argparse.Namespace) -> int:
 
     path = Path(args.output)
     command = f"slth calibrate --output {args.output} --seed {args.seed} --min-trials {args.min_trials}"
-    if args.statements:
-        command += " --statements " + " ".join(args.statements)
     data = json.loads(path.read_text()) if path.exists() else {}
     data.update({"command": command, "confidence": CONFIDENCE, "level": LEVEL, "safety": SAFETY,
                  "definition": "per grid point C_upper = smallest C on the C grid whose one-sided Clopper-Pearson "
@@ -71,6 +69,7 @@ def main(args: argparse.Namespace) -> int:
         if args.restart:
             data["statements"].pop(name, None)
         record = data["statements"].setdefault(name, {"points": []})
+        record["command"] = f"{command} --statements {name}"
         done = {json.dumps({k: p[k] for k in ("trials", "seed", *module.CALIBRATION_GRID[0])}, sort_keys=True)
                 for p in record["points"]}
         for i, point in enumerate(module.CALIBRATION_GRID):

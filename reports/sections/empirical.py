@@ -100,6 +100,25 @@ def measure(ctx) -> dict:
         out["deterministic"]["theorem9_chain"] = [
             _case_row(c) for c in check_theorem9.chain_cases(seed, C["theorem9"], 3, 2, 2, 3**0.5, 0.2)]
         out["theorem9_length"] = _t9_length_sweep(C["theorem9"], knobs["t9_lengths"], seed, ctx.log)
+    if C.get("lemma2"):
+        from checks import check_lemma2, check_theorem10
+
+        for p in ({"d1": 2, "d2": 2, "eps": 0.1}, {"d1": 4, "d2": 3, "eps": 0.2}):
+            out["rates"].append(_rate("lemma2", check_lemma2, C["lemma2"], p, knobs["t9_trials"] * 2, seed))
+        p = {"d1": 2, "L": 2, "eps": 0.2, "alpha": 1.5}
+        out["rates"].append(_rate("theorem10", check_theorem10, C["lemma2"], p, knobs["t9_trials"] * 2, seed))
+    if C.get("theorem9"):
+        from checks import check_theorem11
+
+        p = {"d1": 2, "H": 2, "L": 1, "alpha": 2**0.5, "eps": 0.2}
+        out["rates"].append(_rate("theorem11", check_theorem11, C["theorem9"], p, knobs["t9_trials"], seed))
+    from checks import check_theorem14
+
+    for B in (2, 3, 4):
+        p = {"d1": 2, "H": 1, "L": 1, "alpha": 1.5, "eps": 0.2, "B": B}
+        out["rates"].append(_rate("theorem14", check_theorem14, check_theorem14.C_THEOREM14, p,
+                                  max(3, knobs["t9_trials"] // 2), seed))
+        ctx.log(f"[empirical] theorem14 B={B}: {out['rates'][-1]['failures']} failures")
     for name, eps_max in (("lemma8", 0.25), ("lemma5", 0.25)):
         out[f"{name}_length"] = length_sweep(name, knobs["lengths"], 2, 2**0.5, eps_max, seed, progress=ctx.log)
     r = knobs["search_restarts"]
@@ -179,7 +198,8 @@ def render(ctx):
              f"<code>{html.escape(data['calibration']['file'])}</code>, produced by "
              f"<code>{html.escape(data['calibration'].get('command', ''))}</code>); failure rates with 95% "
              f"Clopper-Pearson intervals and the one-sided binomial test at level "
-             f"{data['calibration'].get('level')}.</p>"]
+             f"{data['calibration'].get('level')}. Theorem 10 is built at Lemma 2's constant, Theorem 11 at "
+             f"Theorem 9's, Theorem 14 at the stated C = 4 (see checks/check_theorem14.py).</p>"]
     calib_rows = [{"statement": k, "C": v.get("C"), "C_low": v.get("C_low"), "C_high": v.get("C_high"),
                    "grid points": len(v.get("points", [])), "note": v.get("note", "")}
                   for k, v in data["calibration"]["statements"].items()]
@@ -187,7 +207,7 @@ def render(ctx):
                                                                       "grid points", "note"]))
     parts.append(f"<p>{html.escape(data['calibration'].get('definition', ''))}</p>")
     tight = []
-    for statement in ("lueker", "lemma7", "theorem9"):
+    for statement in ("lueker", "lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14"):
         rates = [r for r in data["rates"] if r["statement"] == statement]
         if not rates:
             continue

@@ -20,6 +20,7 @@ import os
 import platform
 import sys
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -47,6 +48,20 @@ def run_ours(c, t, tol):
     return out
 
 
+@contextmanager
+def c_stdout_to_stderr():
+    """HiGHS writes diagnostics to the C-level stdout; keep them out of the printed table."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def run_mip(c, t, backend):
     """Per entry: true error, wall seconds of the solver call, CPU seconds of the process (all threads)."""
     from slt import mip
@@ -54,7 +69,8 @@ def run_mip(c, t, backend):
     out = np.empty((3, len(t)))
     for i in range(len(t)):
         cpu = time.process_time()
-        _, e, s = mip.solve(c[i:i + 1], t[i:i + 1], backend=backend)
+        with c_stdout_to_stderr():
+            _, e, s = mip.solve(c[i:i + 1], t[i:i + 1], backend=backend)
         out[:, i] = e[0], s[0], time.process_time() - cpu
         print(".", end="", file=sys.stderr, flush=True)
     return out

@@ -469,13 +469,11 @@ def solve_entry(c, t, q, tq, inv_scale, stop, window, order, bufs, partials, mas
 
 
 @njit(parallel=True, cache=True)
-def solve_batch(items, targets, q, tq, inv_scale, stop, window, orders, nchunks, masks, errors, lower_bounds):
-    """All entries, in parallel over ``nchunks`` contiguous chunks, one set of buffers per chunk."""
+def solve_batch(items, targets, q, tq, inv_scale, stop, window, orders, bufs, masks, errors, lower_bounds):
+    """All entries, in parallel over contiguous chunks, one chunk per set of lists ``bufs[ch]``."""
     m, n = items.shape
-    size = (1 << ((min(n, window) + 1) // 2)) + 2
-    nch = min(m, nchunks)
+    nch = bufs.shape[0]
     for ch in prange(nch):
-        bufs = np.empty((3, size), np.int64)
         partials = np.empty(n + 2, np.float64)
         mask = np.zeros(n, np.bool_)
         order = np.empty(n, np.int64)
@@ -483,6 +481,6 @@ def solve_batch(items, targets, q, tq, inv_scale, stop, window, orders, nchunks,
             if n > window:
                 order[:] = orders[e]
             err, lb = solve_entry(items[e], targets[e], q[e], tq[e], inv_scale[e], stop[e], window, order,
-                                  bufs, partials, mask, masks[e])
+                                  bufs[ch], partials, mask, masks[e])
             errors[e] = err
             lower_bounds[e] = lb

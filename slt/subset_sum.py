@@ -5,40 +5,49 @@ Lemma 7 / Lemma 4 construction, one subset sum per target entry with items ``v_i
 
 Algorithm (Horowitz and Sahni's meet in the middle). The items are split into two halves (even and odd
 positions); the sorted list of all subset sums of a half is built by doubling: adding item k to a sorted
-list L is the merge of L and L + c_k, done in place in O(|L|), so a half of h items costs O(2^h) and no
-list of 2^h values is ever sorted. A two-pointer scan of the two sorted lists then finds the closest
-pair sum. Modes:
+list L is the merge of L and L + c_k in O(|L|), so a half of h items costs O(2^h) and no list of 2^h
+values is ever sorted. A two-pointer scan of the two sorted lists then finds the closest pair sum. The
+merges and the scan run as four merge-path segments interleaved branch-free; the subsets behind the
+best pair are recovered afterwards by an exact meet in the middle on each half (details in
+`slt._subset_sum_kernels`). Modes:
 
-- ``tol=None`` (exact): for n' <= 40 the optimum, proven; n' > 40 raises unless ``best_effort=True``.
-- ``tol=<number or (m,) array>``: the two halves grow one item at a time (items in their given order) and
-  the new sums are scanned after each item; an entry stops as soon as its exactly rounded error is
-  <= tol. When tol cannot be met this ends as the exact search. ``default_tol(items)`` is
-  ``DEFAULT_RELATIVE_TOL * max_k |c_k|`` per row (1e-9, far below a mixed-integer solver's floor).
+- ``tol=None`` (exact): for n' <= 40 the optimum (proven, up to the grid below); n' > 40 raises
+  unless ``best_effort=True``.
+- ``tol=<number or (m,) array>``: the two halves grow one item at a time (items in their given order)
+  and, from the item where 2^k sums could plausibly reach tol, each item's new sums are scanned; an
+  entry stops as soon as its error is certified <= tol. When tol cannot be met this ends as the exact
+  search. ``default_tol(items)`` is ``DEFAULT_RELATIVE_TOL * max_k |c_k|`` per row (1e-9, far below a
+  mixed-integer solver's floor of about 1e-7).
 - n' > 40 (``best_effort=True`` or a tol): block coordinate descent over windows of 40 items. Items are
-  ordered by decreasing |c_k| (stable); round r solves the 40 items at positions r*20 .. r*20 + 39 (cyclic)
-  of that order exactly (or to tol) with the other items fixed at the best subset so far; a round is
-  kept only if it strictly lowers the error; 1 + ceil((n' - 40) / 20) rounds, so every item is in a
-  window at least once. The error never increases from round to round.
+  ordered by decreasing |c_k| (stable); round r solves the 40 items at positions r*20 .. r*20 + 39
+  (cyclic) of that order exactly (or to tol) with the other items fixed at the best subset so far; a
+  round is kept only if it strictly lowers the error; 1 + ceil((n' - 40) / 20) rounds, so every item is in
+  a window at least once. Round 1 alone is the exact optimum over the 40 largest items with the others
+  left out, and the error never increases from round to round.
 
-Rounding. Scans compare computed sums; each computed |t - a - b| is within gamma_{n'+3} * s of its exact
-value, s = |t| + sum_k |c_k|. So the exact mode returns an error <= optimum + 2 * (n' + 4) * u * s
-(u = 2^-53; about 1e-14 for the paper's instances), the honest meaning of "exact" here. The returned
-errors are always recomputed from the masks with Shewchuk's exact summation (``math.fsum`` quality:
-|t - sum| exactly rounded), not taken from the scan.
+Exactness. The search runs on integers: per row, items and target are rounded to the grid 2^-s with
+2^(59-s) <= S = |t| + sum_k |c_k| < 2^(60-s), so all sums and comparisons are exact int64 arithmetic.
+Each subset's float error differs from its grid error by at most (n'+1) 2^-s / 2, so the exact mode's
+error is at most optimum + (n'+1) 2^-s <= optimum + (n'+1) S 2^-59 (about 1e-15 for the paper's
+instances, against optima of about 1e-12 at n' = 40). The returned errors are always recomputed from the
+masks by Shewchuk's exact summation (|t - sum| exactly rounded, as ``math.fsum``), not taken from the
+search.
 
-Lower bounds (``return_lower_bound=True``). Valid lower bounds on the optimum of each entry:
+Lower bounds (``return_lower_bound=True``), valid for each entry's optimum:
 - target outside the hull [sum of negative items, sum of positive items]: the distance to the hull,
   which is the optimum (the returned subset attains it: all positive or all negative items);
-- a complete search (exact mode n' <= 40, or tolerance mode that ran through all items): the smallest
-  computed key minus its rounding bound (n' + 4) * u * s, i.e. tight to about 1e-14;
-- otherwise (tolerance mode stopped early, or n' > 40 with the target inside the hull): 0. Inside the hull
-  no cheap certificate exists (subset sum is NP-hard); for random items the optimum there is ~1e-13 at
-  n' = 40 and smaller beyond, so 0 is tight to that.
+- a complete search (exact mode n' <= 40, or a tolerance that was never met): the smallest grid error
+  minus the grid's rounding bound, i.e. tight to (n'+1) 2^-s;
+- otherwise (a tolerance met early, or n' > 40 with the target inside the hull): 0. Inside the hull no
+  cheap certificate exists (subset sum is NP-hard); for Lemma 7 items the optimum there is ~1e-12 at
+  n' = 40 and smaller beyond, so 0 is loose by about that.
 
-Memory. Per thread: two halves of 2^ceil(min(n', 40) / 2) sums (float64) and masks (int32), i.e.
-24 * 2^ceil(min(n', 40) / 2) bytes (24 MiB at n' >= 39, 6 MiB at n' = 36, 96 KiB at n' = 24), plus O(n');
-the whole call holds at most ``threads`` such buffer sets, plus the outputs. Deterministic: the result of an
-entry does not depend on the thread count or on the other entries.
+Memory. Per thread: three int64 lists of 2^ceil(min(n', 40)/2) + 2 entries, i.e. about
+24 * 2^ceil(min(n', 40)/2) bytes (24 MiB at n' = 39, 40 and beyond, 6 MiB at n' = 36, 96 KiB at
+n' = 24), plus O(n'); at most ``threads`` such sets, kept between calls for reuse (the largest ever
+needed; ``release_buffers()`` frees them), plus a call's outputs (m n' + 16 m bytes) and the integer
+copy of its items (8 m n' bytes). Deterministic: an entry's
+result depends neither on the thread count nor on the other entries of the batch.
 """
 from __future__ import annotations
 
@@ -51,7 +60,7 @@ from slt import _subset_sum_kernels as _k
 
 MAX_EXACT = 40
 DEFAULT_RELATIVE_TOL = 1e-9
-__all__ = ["solve", "default_tol", "MAX_EXACT", "DEFAULT_RELATIVE_TOL"]
+__all__ = ["solve", "default_tol", "release_buffers", "MAX_EXACT", "DEFAULT_RELATIVE_TOL"]
 
 
 def default_tol(items):
@@ -140,6 +149,27 @@ def _fixed_point(items, targets, tols):
     return q, tq, inv_scale, stop
 
 
+_BUFFERS = [np.empty((0, 3, 0), np.int64)]
+
+
+def _buffers(nchunks, size):
+    """The search lists, kept between calls (fresh pages cost ~1 ms per call at n' = 40).
+
+    Grown on demand, never shrunk; ``release_buffers()`` frees them. Numba kernels hold the GIL, so
+    concurrent calls from Python threads run one after the other and never share them at once.
+    """
+    buf = _BUFFERS[0]
+    if buf.shape[0] < nchunks or buf.shape[2] < size:
+        buf = np.empty((max(nchunks, buf.shape[0]), 3, max(size, buf.shape[2])), np.int64)
+        _BUFFERS[0] = buf
+    return buf
+
+
+def release_buffers():
+    """Free the search lists kept between calls (up to 24 MiB per thread)."""
+    _BUFFERS[0] = np.empty((0, 3, 0), np.int64)
+
+
 def solve(items, targets, tol=None, threads=None, *, best_effort=False, return_lower_bound=False,
           _window=MAX_EXACT):
     """Minimise |t_i - sum_{k in S} c_ik| for every row i (see the module docstring for the algorithm).
@@ -166,7 +196,9 @@ def solve(items, targets, tol=None, threads=None, *, best_effort=False, return_l
     lower = np.empty(m)
     if m:
         with num_threads(threads):
-            _k.solve_batch(items, targets, q, tq, inv_scale, stop, _window, orders, numba.get_num_threads(),
+            nchunks = min(m, numba.get_num_threads())
+            bufs = _buffers(nchunks, (1 << ((min(n, _window) + 1) // 2)) + 2)
+            _k.solve_batch(items, targets, q, tq, inv_scale, stop, _window, orders, bufs[:nchunks],
                            masks, errors, lower)
     if return_lower_bound:
         return masks, errors, lower

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from slt.subset_sum import MAX_EXACT, default_tol, solve
+from slt.subset_sum import MAX_EXACT, default_tol, release_buffers, solve
 
 
 def all_sums(c):
@@ -207,3 +207,14 @@ def test_empty_batch():
 def test_bad_input(items, targets, kwargs, message):
     with pytest.raises(ValueError, match=message):
         solve(items, targets, **kwargs)
+
+
+def test_buffers_reused_and_released():
+    rng = np.random.default_rng(11)
+    c, t = lemma7_instances(rng, 4, 30)
+    first = solve(c, t)
+    solve(*lemma7_instances(rng, 2, 36))  # grows the kept lists
+    release_buffers()
+    again = solve(c, t)
+    np.testing.assert_array_equal(first[0], again[0])
+    np.testing.assert_array_equal(first[1], again[1])

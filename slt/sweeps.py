@@ -15,7 +15,9 @@ Protocol (experiments.md; the choices the paper leaves open are marked *choice*)
 - Tickets: ``slt.construct`` (Lemma 7 / Theorem 9 / 14 construction), every subset sum solved by
   ``slt.subset_sum.solve`` to the absolute tolerance ``TOL`` per entry (it returns the exact optimum whenever
   that is above ``TOL``; n' > 40 goes through the solver's windowed best-effort search). The mixed-integer
-  variant solves the same subset sums with ``slt.mip.solve`` at the solver's default tolerances.
+  variant solves the same subset sums with ``slt.mip.solve`` at the solver's default tolerances, with a
+  per-entry time limit ``MIP_TIME_LIMIT`` (HiGHS otherwise spends minutes on single entries at n' = 30; the
+  summaries count the entries that hit it).
 - Error (*choice*, theorems.md §5's quantity): for one source and one test sequence, the largest
   ``||Out_S(x_i) - Out_T(x_i)||`` over all T + 1 tokens (the regression token included), full attention mask;
   per source the mean of that over a fixed seeded batch of test sequences (``err``; its maximum is kept as
@@ -37,6 +39,8 @@ __all__ = ["TOL", "FIT_FLOOR", "PLANS", "Plan", "plan", "sweep", "mip_sweep", "s
 
 #: Absolute per-entry tolerance of the subset sums (far below a mixed-integer solver's ~1e-7 floor).
 TOL = 1e-9
+#: Per-entry time limit (s) of the mixed-integer solver (HiGHS can take minutes per entry at n' = 30).
+MIP_TIME_LIMIT = 10.0
 #: Errors at or below this are at the tolerance floor of ``TOL`` and are left out of the fits (see ``fits``).
 FIT_FLOOR = 1e-7
 D1, D_K = 2, 8
@@ -65,8 +69,8 @@ def _even(lo, hi, step):
 
 
 PLANS = {
-    ("fig4", False): Plan("fig4", _even(4, 100, 2), (4,), 100, 256, mip_widths=(20, 30, 40, 50, 60), mip_sources=10),
-    ("fig4", True): Plan("fig4", _even(4, 100, 8), (4,), 10, 64, mip_widths=(20, 30), mip_sources=3),
+    ("fig4", False): Plan("fig4", _even(4, 100, 2), (4,), 100, 256, mip_widths=(20, 40, 60), mip_sources=6),
+    ("fig4", True): Plan("fig4", _even(4, 100, 8), (4,), 10, 64, mip_widths=(20, 28), mip_sources=3),
     ("fig5", False): Plan("fig5", (20, 40), tuple(2 ** k for k in range(3, 14)), 100, 2),
     ("fig5", True): Plan("fig5", (20, 40), tuple(2 ** k for k in range(3, 11)), 10, 2),
     ("fig6", False): Plan("fig6", _even(20, 90, 10) + (100, 126, 150, 176, 200, 224), (4,), 100, 256, blocks=4),
@@ -99,7 +103,7 @@ def transformer_target(blocks, seed=0):
     return target, {"trained": False, "tag": f"transformer-paper-B{blocks}-dK{D_K}-L1-seed{seed}"}
 
 
-def test_inputs(T, batch, seed=0):
+def evaluation_inputs(T, batch, seed=0):
     """The fixed, seeded test batch of length-T sequences (plus the regression token)."""
     from slt.data import angular_velocity
 
@@ -154,11 +158,14 @@ def _mha_ticket(target, source, solver):
 
     setups, assemble = _mha_setups(target, source)
     tickets, seconds = [], 0.0
+    limits = {"highs": "time_limit", "highspy": "time_limit", "gurobi": "TimeLimit"}
+    timeouts = 0
     for s in setups:
-        masks, _, times = mip.solve(s.items, s.targets, backend=solver)
+        masks, _, times = mip.solve(s.items, s.targets, backend=solver, **{limits[solver]: MIP_TIME_LIMIT})
         tickets.append(s.finish(np.asarray(masks, dtype=bool)))
         seconds += float(np.sum(times))
-    return assemble(tickets), {"solver_s": seconds}
+        timeouts += int(np.sum(np.asarray(times) >= 0.99 * MIP_TIME_LIMIT))
+    return assemble(tickets), {"solver_s": seconds, "timeouts": timeouts}
 
 
 # ------------------------------------------------------------------------------------------------ sweeps
@@ -176,7 +183,7 @@ class _Context:
 
     def data(self, T):
         if T not in self._data:
-            X = test_inputs(T, self.plan.test_batch)
+            X = evaluation_inputs(T, self.plan.test_batch)
             if self.plan.figure == "fig6":
                 outs, Y = [], X
                 from slt.models import block
@@ -226,6 +233,8 @@ def items(plan: Plan, target_tag: str, solver="exact", widths=None, sources=None
             for T in plan.lengths:
                 config = {"figure": plan.figure, "init": init, "n": int(n), "T": int(T), "tol": TOL,
                           "solver": solver, "test_batch": plan.test_batch, "target": target_tag, "version": VERSION}
+                if solver != "exact":
+                    config["time_limit"] = MIP_TIME_LIMIT
                 out += [(config, s) for s in range(plan.sources if sources is None else sources)]
     return out
 
@@ -359,10 +368,15 @@ def reproduce(figure, quick=False, results_dir="results", train=True, mip_backen
         except (ImportError, ValueError, RuntimeError) as exc:
             payload["mip"] = {"backend": mip_backend, "error": f"{type(exc).__name__}: {exc}"}
         else:
-            payload["mip"] = {"backend": mip_backend, "summary": summarise(mip_rows),
+            same = [(c, seed, r) for c, seed, r in rows
+                    if c["n"] in p.mip_widths and c["init"] in p.mip_inits and seed < p.mip_sources]
+            payload["mip"] = {"backend": mip_backend, "summary": summarise(mip_rows), "exact_same_sources": summarise(same),
+                              "exact_qk_same_sources": summarise(same, "qk_max_error"),
                               "qk_entry_error": summarise(mip_rows, "qk_max_error"),
                               "vo_entry_error": summarise(mip_rows, "vo_max_error"),
                               "solver_s": float(sum(r.get("solver_s", 0.0) for _, _, r in mip_rows)),
+                              "time_limit": MIP_TIME_LIMIT,
+                              "timeouts": int(sum(r.get("timeouts", 0) for _, _, r in mip_rows)),
                               "compute_s": compute_seconds(mip_rows)}
     payload["wall_s"] = time.perf_counter() - start
     write_summary(summary_path(results_dir, figure, quick), payload)

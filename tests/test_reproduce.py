@@ -16,7 +16,7 @@ def test_long_sequence_kernel_matches_models():
     from slt.samplers import target_mha
 
     target = target_mha(3, 2, 3, H=1, dK=8, dV=8, init="paper")
-    X = sweeps.test_inputs(37, 2)
+    X = sweeps.evaluation_inputs(37, 2)
     WQK, WVO = target.merged()
     for x in X:
         np.testing.assert_allclose(merged_attention(x, WQK[0], WVO[0]), mha(x, target), rtol=0, atol=1e-13)
@@ -77,7 +77,7 @@ def test_tiny_fig5_and_fig6_sweeps(results, monkeypatch):
     six = sweeps.reproduce("fig6", quick=True, results_dir=results, stream=io.StringIO())
     assert all(len(r["mean"]) == 2 for r in six["summary"])
     assert six["target"]["trained"] is False
-    assert set(six["fits"]["theory"]) == {"log", "linear"}
+    assert set(six["fits"]["theory"]) == {"log", "linear", "log_median"}
 
 
 def test_report_section_from_cached_summaries(results):

@@ -329,7 +329,8 @@ def mitm_window(q, idx, nw, tw, stop, bufs, mask):
 
     stop < 0: exact; both halves are built by merging, then one scan. stop >= 0: the halves grow one item
     at a time (alternately), the new sums are scanned against the other half after each item (from the
-    item where the stop threshold becomes plausible), and the search stops as soon as |tw - a - b| <= stop. ``bufs`` is three int64 arrays of 2^ceil(nw/2) + 2 entries.
+    item where the stop threshold becomes plausible), and the search stops as soon as
+    |tw - a - b| <= stop. ``bufs`` is three int64 arrays of at least 2^ceil(nw/2) + 2 entries.
     Writes the best window subset into ``mask[idx[:nw]]`` and returns (key, complete): key = the best
     |tw - a - b|, complete = every subset of the window was examined.
     """

@@ -90,6 +90,8 @@ def num_threads(threads):
 
 
 def _validate(items, targets, tol, best_effort, window):
+    if np.iscomplexobj(items) or np.iscomplexobj(targets):
+        raise ValueError("items and targets must be real arrays, got complex values")
     try:
         items = np.asarray(items, dtype=np.float64)
         targets = np.asarray(targets, dtype=np.float64)

@@ -202,6 +202,7 @@ def test_empty_batch():
         ([[1.0, 2.0]], [0.0], {"threads": 1.5}, "threads must be a positive integer"),
         ([[1e308, 1e308]], [0.0], {}, "overflows float64"),
         ([["a", "b"]], [0.0], {}, "must be real arrays"),
+        ([[1.0 + 1j, 2.0]], [0.0], {}, "must be real arrays"),
     ],
 )
 def test_bad_input(items, targets, kwargs, message):

@@ -90,6 +90,8 @@ def num_threads(threads):
 
 
 def _validate(items, targets, tol, best_effort, window):
+    """Check the inputs (ValueError naming the problem); return contiguous float64 items (m, n'),
+    targets (m,) and per-entry tolerances (m,) or None (exact). Also used by `slt.mip`."""
     if np.iscomplexobj(items) or np.iscomplexobj(targets):
         raise ValueError("items and targets must be real arrays, got complex values")
     try:

@@ -7,8 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 
 from checks import strategies
-from checks.evidence import report_failures
-from checks.softmax_perturbation import cases
+from checks.softmax_perturbation import assert_holds, cases
 
 STATEMENT = "lemma5"
 LENGTHS = [2**k for k in range(1, 15)]
@@ -22,5 +21,4 @@ def rerun(seed: int, d1: int, alpha: float, eps_max: float, T: int, search: str 
 @strategies.examples(8)
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_lemma5_holds_for_random_and_adversarial_inputs(point):
-    found = cases(STATEMENT, point["T"], point["d1"], point["alpha"], point["eps_max"], point["seed"])
-    assert not report_failures(found), report_failures(found)
+    assert_holds(STATEMENT, point)

@@ -18,7 +18,7 @@ from checks.stats import excess_test
 
 STATEMENT = "lueker"
 MAX_ITEMS = 22
-TRIALS = 200
+TRIALS = 50
 
 
 def subset_sums(items: np.ndarray) -> np.ndarray:
@@ -85,7 +85,7 @@ def eps_floor(C: float) -> float:
     return float(next(e for e in np.geomspace(1e-3, 0.99, 400) if feasible(C, e)))
 
 
-@strategies.examples(4)
+@strategies.examples(3)
 @given(point=strategies.parameters(STATEMENT, eps=strategies.LogUniform(1e-3, 0.99)))
 def test_lueker_failure_rate_at_calibrated_width(point):
     C = calibration.check_constant(STATEMENT)

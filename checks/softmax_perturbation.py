@@ -154,3 +154,11 @@ def length_sweep(statement: str, Ts, d1: int, alpha: float, eps_max: float, seed
         if progress:
             progress(f"{statement} T={T}: worst {max(rows[-1]['random'], rows[-1]['adversarial']):.4g}")
     return rows
+
+
+def assert_holds(statement: str, point: dict) -> None:
+    """The deterministic check of one drawn point: no random or adversarial case may exceed the bound."""
+    from checks.evidence import report_failures
+
+    found = cases(statement, point["T"], point["d1"], point["alpha"], point["eps_max"], point["seed"])
+    assert not report_failures(found), report_failures(found)

@@ -6,12 +6,14 @@ checks`` runs), at the calibrated C times ``checks.calibration.SAFETY``. Measure
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import math
+import time
 
-QUICK = {"lengths": [2**k for k in range(1, 15)], "t9_lengths": [2**k for k in range(1, 13)], "rate_trials": 30,
-         "t9_trials": 8, "search_restarts": 2}
+QUICK = {"lengths": [2**k for k in range(1, 15)], "t9_lengths": [2**k for k in range(1, 13)], "rate_trials": 20,
+         "t9_trials": 6, "search_restarts": 1}
 FULL = {"lengths": [2**k for k in range(1, 15)], "t9_lengths": [2**k for k in range(1, 15)], "rate_trials": 200,
         "t9_trials": 40, "search_restarts": 6}
 
@@ -83,6 +85,9 @@ def measure(ctx) -> dict:
     C = {name: (rec.get("C") and safety * rec["C"]) for name, rec in calib["statements"].items()}
     out = {"calibration": calib, "safety": safety, "knobs": knobs, "rates": [], "deterministic": {}}
     seed = ctx.seed
+    start = time.perf_counter()
+    log = ctx.log
+    ctx = dataclasses.replace(ctx, log=lambda msg: log(f"{msg} [{time.perf_counter() - start:.0f} s]"))
     if C.get("lueker"):
         eps_lo = check_lueker.eps_floor(C["lueker"])
         for eps in sorted({max(e, eps_lo) for e in (0.9, 0.7, 0.5, 0.4, 0.3)}):

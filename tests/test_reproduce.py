@@ -1,6 +1,6 @@
 """slt.sweeps, slt.train and `slth reproduce`: the Figure 4-6 reproduction on the angular-velocity task."""
 import argparse
-import dataclasses
+import contextlib
 import io
 import json
 
@@ -34,47 +34,83 @@ def _run_cli(argv):
     return reproduce.main(parser.parse_args(argv))
 
 
-@pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    """A results folder holding `slth reproduce fig4 --quick --no-train` and tiny Fig. 5 / Fig. 6 sweeps."""
-    return tmp_path_factory.mktemp("results")
+# Tiny stand-ins for the quick plans (the real `--quick` run is the slow test at the end of this module).
+TINY = {("fig4", True): sweeps.Plan("fig4", (4, 12, 20, 28, 36, 44, 52, 60), (4,), 4, 16, mip_widths=(12,),
+                                    mip_sources=2),
+        ("fig5", True): sweeps.Plan("fig5", (8,), (8, 64, 256), 2, 1),
+        ("fig6", True): sweeps.Plan("fig6", (8, 12, 16), (4,), 2, 3, blocks=2)}
 
 
-def test_reproduce_fig4_quick_end_to_end(results, capsys):
-    """`slth reproduce fig4 --quick` (untrained target, HiGHS floor) in a fresh results folder, then resumed."""
-    assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(results)]) == 0
-    out, err = capsys.readouterr()
+def _fig4_quick(folder):
+    """`slth reproduce fig4 --quick --no-train` into ``folder``; returns (stdout, stderr, summary)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(folder)]) == 0
+    return out.getvalue(), err.getvalue(), json.loads(sweeps.summary_path(folder, "fig4", quick=True).read_text())
+
+
+def _check_fig4(out, err, payload, plan):
     assert "fig4 quick [" in err and "ETA" in err
     assert "UNTRAINED" in out and "gamma = 0.8, delta = 0.06" in out
-    payload = json.loads((results / "reproduction" / "fig4-quick.json").read_text())
-    plan = sweeps.plan("fig4", quick=True)
     assert payload["target"]["trained"] is False
     rows = payload["summary"]
     assert {(r["init"], r["n"]) for r in rows} == {(i, n) for i in sweeps.INITS for n in plan.widths}
     assert all(r["sources"] == plan.sources for r in rows)
-    theory = [r["mean"] for r in rows if r["init"] == "theory"]
+    theory = [r["median"] for r in rows if r["init"] == "theory"]
     assert theory[-1] < 1e-6 < theory[0]  # the theory-initialised error decays by orders of magnitude
     assert set(payload["fits"]) == set(sweeps.INITS)
-    assert "mip" in payload
-    items_dir = results / "reproduction" / "items"
+    mip = payload["mip"]
+    assert "error" not in mip, mip
+    assert [(r["init"], r["n"], r["sources"]) for r in mip["summary"]] == [
+        ("theory", n, plan.mip_sources) for n in plan.mip_widths]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """A fresh results folder after `slth reproduce fig4 --quick --no-train` (its output kept) and Figure 5 / 6
+    sweeps, all with the TINY plans."""
+    folder = tmp_path_factory.mktemp("results")
+    with pytest.MonkeyPatch.context() as mp:
+        for key, tiny in TINY.items():
+            mp.setitem(sweeps.PLANS, key, tiny)
+        out, err, four = _fig4_quick(folder)
+        five = sweeps.reproduce("fig5", quick=True, results_dir=folder, train=False, stream=io.StringIO())
+        six = sweeps.reproduce("fig6", quick=True, results_dir=folder, stream=io.StringIO())
+    return {"dir": folder, "out": out, "err": err, "fig4": four, "fig5": five, "fig6": six}
+
+
+def test_reproduce_fig4_command_end_to_end(results):
+    """The `slth reproduce fig4 --quick` command (untrained target, HiGHS floor) on a tiny plan, fresh folder."""
+    _check_fig4(results["out"], results["err"], results["fig4"], TINY[("fig4", True)])
+
+
+@pytest.mark.slow
+def test_reproduce_fig4_quick_real_plan(tmp_path):
+    """The real `slth reproduce fig4 --quick` from an empty results folder (about a minute on 2 idle cores)."""
+    _check_fig4(*_fig4_quick(tmp_path), sweeps.plan("fig4", quick=True))
+
+
+def test_reproduce_resumes_from_cache(results, capsys):
+    """A second run reads every item from the cache: no item file is added or rewritten, the summary is unchanged."""
+    folder = results["dir"]
+    before = json.loads(sweeps.summary_path(folder, "fig4", quick=True).read_text())
+    items_dir = folder / "reproduction" / "items"
     stamps = {p.name: p.stat().st_mtime_ns for p in items_dir.iterdir()}
-    # a second run reads every item from the cache: no item file is added or rewritten
-    assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(results)]) == 0
-    err = capsys.readouterr().err
-    assert f"{len(sweeps.items(plan, payload['target']['tag']))} cached" in err
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(sweeps.PLANS, ("fig4", True), TINY[("fig4", True)])
+        assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(folder)]) == 0
+    plan = TINY[("fig4", True)]
+    assert f"{len(sweeps.items(plan, before['target']['tag']))} cached" in capsys.readouterr().err
     assert {p.name: p.stat().st_mtime_ns for p in items_dir.iterdir()} == stamps
-    again = json.loads((results / "reproduction" / "fig4-quick.json").read_text())
-    assert again["summary"] == payload["summary"]
+    after = json.loads(sweeps.summary_path(folder, "fig4", quick=True).read_text())
+    assert after["summary"] == before["summary"] and after["mip"]["summary"] == before["mip"]["summary"]
 
 
-def test_tiny_fig5_and_fig6_sweeps(results, monkeypatch):
-    monkeypatch.setitem(sweeps.PLANS, ("fig5", True), sweeps.Plan("fig5", (8,), (8, 64, 256), 2, 1))
-    monkeypatch.setitem(sweeps.PLANS, ("fig6", True), sweeps.Plan("fig6", (8, 12, 16), (4,), 2, 3, blocks=2))
-    five = sweeps.reproduce("fig5", quick=True, results_dir=results, train=False, stream=io.StringIO())
+def test_tiny_fig5_and_fig6_sweeps(results):
+    five, six = results["fig5"], results["fig6"]
     assert [(r["init"], r["n"], r["T"]) for r in five["summary"]] == [
         (i, 8, T) for i in sweeps.INITS for T in (8, 64, 256)]
     assert {t["init"] for t in five["length_trend"]} == set(sweeps.INITS)
-    six = sweeps.reproduce("fig6", quick=True, results_dir=results, stream=io.StringIO())
     assert all(len(r["mean"]) == 2 for r in six["summary"])
     assert six["target"]["trained"] is False
     assert set(six["fits"]["theory"]) == {"log", "linear", "log_median"}
@@ -85,10 +121,8 @@ def test_report_section_from_cached_summaries(results):
     from reports.build import Context
     from reports.sections import reproduction
 
-    for figure in reproduction.FIGURES:
-        assert sweeps.summary_path(results, figure, quick=True).exists(), "run the tests of this module in order"
     logged = []
-    section = reproduction.render(Context(results_dir=results, quick=True, log=logged.append))
+    section = reproduction.render(Context(results_dir=results["dir"], quick=True, log=logged.append))
     assert section.id == "reproduction" and section.html.count("<img") == 4
     assert "UNTRAINED" in section.html and "Error definition" in section.html and "0.8" in section.html
     assert not any("running" in line for line in logged)

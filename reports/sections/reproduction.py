@@ -50,10 +50,22 @@ def _rows(payload, init, solver="exact"):
     return [r for r in payload["summary"] if r["init"] == init and r["solver"] == solver]
 
 
+def _finish(fig, ax, xlabel, ylabel, title, alt):
+    """Log error axis, labels, legend; the figure as an embedded <img>."""
+    from reports.figures import img_tag
+
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
+    return img_tag(fig, alt)
+
+
 def _fig4_plot(p):
     import numpy as np
 
-    from reports.figures import figure, img_tag
+    from reports.figures import figure
 
     fig, ax = figure()
     n_max = max(r["n"] for r in p["summary"])
@@ -81,16 +93,13 @@ def _fig4_plot(p):
     paper = p["paper"]
     ax.plot(grid, paper["gamma"] * np.exp(-paper["delta"] * grid), "k-", lw=1.5, label="paper: 0.8 exp(-0.06 n)")
     ax.axhline(p["fit_floor"], color="gray", lw=0.8, ls=":", label=f"fit floor {p['fit_floor']:g}")
-    ax.set_yscale("log")
-    ax.set_xlabel("source hidden dimension n = n_K = n_V")
-    ax.set_ylabel("error (mean ± sd over sources, lower bar clipped at the min)")
-    ax.set_title("Figure 4: MHA, T = 4")
-    ax.legend(fontsize=7)
-    return img_tag(fig, "Figure 4 reproduction: error against hidden dimension")
+    return _finish(fig, ax, "source hidden dimension n = n_K = n_V",
+                   "error (mean ± sd over sources, lower bar clipped at the min)", "Figure 4: MHA, T = 4",
+                   "Figure 4 reproduction: error against hidden dimension")
 
 
 def _fig5_plot(p):
-    from reports.figures import figure, img_tag
+    from reports.figures import figure
 
     fig, ax = figure()
     for init in ("theory", "xavier"):
@@ -99,18 +108,14 @@ def _fig5_plot(p):
             ax.errorbar([r["T"] for r in rows], [r["mean"] for r in rows], yerr=_yerr(rows), fmt=style,
                         ms=3, lw=1, capsize=2, color=COLORS[init], label=f"{init} init, n = {n}")
     ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("input length T")
-    ax.set_ylabel("error (mean ± sd over sources)")
-    ax.set_title("Figure 5: MHA, error against input length")
-    ax.legend(fontsize=7)
-    return img_tag(fig, "Figure 5 reproduction: error against input length")
+    return _finish(fig, ax, "input length T", "error (mean ± sd over sources)",
+                   "Figure 5: MHA, error against input length", "Figure 5 reproduction: error against input length")
 
 
 def _fig6_plot(p, init):
     import numpy as np
 
-    from reports.figures import figure, img_tag
+    from reports.figures import figure
 
     fig, ax = figure()
     rows = _rows(p, init)
@@ -126,12 +131,9 @@ def _fig6_plot(p, init):
             used = np.linspace(min(f["n_used"]), max(f["n_used"]), 50)
             ax.plot(used, f["gamma"] * np.exp(-f["delta"] * used), "--", lw=1, color=line[0].get_color())
     ax.axvspan(100, 225, color="0.92", zorder=0, label="the paper's range")
-    ax.set_yscale("log")
-    ax.set_xlabel("source hidden dimension n = n_MHA = n_FC")
-    ax.set_ylabel("error after block b (mean ± sd)")
-    ax.set_title(f"Figure 6: transformer, {init} init (dashed: shared-delta log fit)")
-    ax.legend(fontsize=7)
-    return img_tag(fig, f"Figure 6 reproduction, {init} initialisation")
+    return _finish(fig, ax, "source hidden dimension n = n_MHA = n_FC", "error after block b (mean ± sd)",
+                   f"Figure 6: transformer, {init} init (dashed: shared-delta log fit)",
+                   f"Figure 6 reproduction, {init} initialisation")
 
 
 def _fit_row(label, fit, note=""):

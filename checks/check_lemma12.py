@@ -26,7 +26,7 @@ def measure(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, in
     bound = bounds.get(STATEMENT).evaluate(d1=d1, H=H, alpha=alpha, eps_max=eps_max)
     ratio, value, args, mask = search(KIND, bound, T, d1, H, alpha, eps_max, seed, inside, restarts, maxiter)
     violated = exceeds(value, bound)
-    return Case(STATEMENT, {"d1": d1, "H": H, "alpha": alpha, "eps_max": eps_max, "T": T, "inside": inside}, seed,
+    return Case(STATEMENT, {"d1": d1, "H": H, "alpha": alpha, "eps_max": eps_max, "T": T, "inside": inside, "restarts": restarts, "maxiter": maxiter}, seed,
                 value, bound, what="max_i ||F(x_i) - F(x'_i)||", violated=violated,
                 detail="reading: ||x'_i|| <= alpha" if inside else "reading: as printed, ||x'_i|| <= alpha + eps_max",
                 counterexample=counterexample(args, mask) if violated else None)
@@ -37,8 +37,9 @@ def printed_search(seed: int, points, restarts: int = 4, maxiter: int = 80) -> l
     return [measure(seed, **p, inside=False, restarts=restarts, maxiter=maxiter) for p in points]
 
 
-def rerun(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, inside: bool = True):
-    return [measure(seed, d1, H, alpha, eps_max, T, inside, restarts=4, maxiter=80)]
+def rerun(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, inside: bool = True,
+          restarts: int = 2, maxiter: int = 40):
+    return [measure(seed, d1, H, alpha, eps_max, T, inside, restarts, maxiter)]
 
 
 PRINTED_POINTS = [{"d1": 1, "H": 1, "alpha": 1.0, "eps_max": e, "T": T} for e in (0.01, 0.1, 0.5) for T in (2, 3)]

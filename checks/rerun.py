@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("statement", help="canonical statement name, e.g. lemma8")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     params = {}
     for item in args.parameters:
         name, sep, value = item.partition("=")

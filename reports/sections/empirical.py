@@ -136,6 +136,7 @@ def measure(ctx) -> dict:
                                              for e in (0.01, 0.1)]
     out["deterministic"]["lemma13_printed"] = [_case_row(c) for c in check_lemma13.printed_search(
         seed, check_lemma13.PRINTED_POINTS[:: 1 if not ctx.quick else 2], restarts=r)]
+    out["deterministic"]["lemma13_printed"].append(_case_row(check_lemma13.counterexample_case()))
     from reports.build import write_atomic
 
     write_atomic(path, json.dumps(out, indent=1, default=float))

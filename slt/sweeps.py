@@ -239,7 +239,7 @@ def items(plan: Plan, target_tag: str, solver="exact", widths=None, sources=None
     return out
 
 
-def sweep(figure, quick=False, results_dir="results", train=True, log=None, stream=None, solver="exact"):
+def sweep(figure, quick=False, results_dir="results", train=True, log=None, stream=None):
     """Run (or resume) a figure's sweep; returns ``(plan, target_info, [(config, seed, record), ...])``."""
     p = plan(figure, quick)
     ctx = _Context(p, results_dir, train, log)

@@ -110,5 +110,5 @@ def test_theorem9_long_inputs_up_to_4096(point):
                 point["seed"])
 
 
-CALIBRATION_GRID = [{"d1": d1, "d2": d2, "H": H, "alpha": (max(d1, d2)) ** 0.5, "eps": eps}
-                    for d1, d2, H in ((2, 2, 2),) for eps in (0.2,)]
+CALIBRATION_GRID = [{"d1": d1, "d2": d2, "H": H, "alpha": max(d1, d2) ** 0.5, "eps": eps}
+                    for d1, d2, H, eps in ((2, 2, 2, 0.2), (2, 2, 1, 0.3), (3, 2, 4, 0.3))]

@@ -18,6 +18,9 @@ Protocol (experiments.md; the choices the paper leaves open are marked *choice*)
   variant solves the same subset sums with ``slt.mip.solve`` at the solver's default tolerances, with a
   per-entry time limit ``MIP_TIME_LIMIT`` (HiGHS otherwise spends minutes on single entries at n' = 30; the
   summaries count the entries that hit it).
+- Cache: one file per (configuration, source seed); the configuration holds every parameter, ``VERSION`` (bumped
+  when this module's computation changes) and ``code_fingerprint`` (a hash of the solver, construction, model,
+  sampler and data sources), so results of changed code are recomputed, never mixed in.
 - Error (*choice*, theorems.md §5's quantity): for one source and one test sequence, the largest
   ``||Out_S(x_i) - Out_T(x_i)||`` over all T + 1 tokens (the regression token included), full attention mask;
   per source the mean of that over a fixed seeded batch of test sequences (``err``; its maximum is kept as
@@ -70,11 +73,11 @@ def _even(lo, hi, step):
 
 PLANS = {
     ("fig4", False): Plan("fig4", _even(4, 100, 2), (4,), 100, 256, mip_widths=(20, 40, 60), mip_sources=6),
-    ("fig4", True): Plan("fig4", _even(4, 100, 8), (4,), 10, 64, mip_widths=(20, 28), mip_sources=3),
+    ("fig4", True): Plan("fig4", _even(4, 100, 8), (4,), 20, 64, mip_widths=(20, 28), mip_sources=3),
     ("fig5", False): Plan("fig5", (20, 40), tuple(2 ** k for k in range(3, 14)), 100, 2),
-    ("fig5", True): Plan("fig5", (20, 40), tuple(2 ** k for k in range(3, 11)), 10, 2),
+    ("fig5", True): Plan("fig5", (20, 40), tuple(2 ** k for k in range(3, 12)), 10, 2),
     ("fig6", False): Plan("fig6", _even(20, 90, 10) + (100, 126, 150, 176, 200, 224), (4,), 100, 256, blocks=4),
-    ("fig6", True): Plan("fig6", (20, 40, 60, 100, 150), (4,), 4, 64, blocks=4),
+    ("fig6", True): Plan("fig6", (20, 40, 60, 80, 100, 150), (4,), 8, 64, blocks=4),
 }
 
 
@@ -225,14 +228,33 @@ class _Context:
         return record
 
 
+#: The modules an item's result depends on, besides this one (whose changes bump ``VERSION``), per solver.
+_CODE = {"common": ("slt.construct._batch", "slt.construct.attention", "slt.construct.linear", "slt.models",
+                    "slt.samplers", "slt.data", "slt.train", "slt._sweep_kernels"),
+         "exact": ("slt.subset_sum", "slt._subset_sum_kernels"), "mip": ("slt.mip",)}
+
+
+def code_fingerprint(solver="exact") -> str:
+    """A short hash of the source files an item computed with ``solver`` depends on: part of every configuration,
+    so a changed solver or construction never mixes with cached results of the old one."""
+    import hashlib
+    import importlib.util
+
+    digest = hashlib.sha256()
+    for name in _CODE["common"] + _CODE["exact" if solver == "exact" else "mip"]:
+        digest.update(Path(importlib.util.find_spec(name).origin).read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def items(plan: Plan, target_tag: str, solver="exact", widths=None, sources=None, inits=None):
     """The (configuration, seed) items of a sweep, in the order they run."""
+    code = code_fingerprint(solver)
     out = []
     for init in plan.inits if inits is None else inits:
         for n in plan.widths if widths is None else widths:
             for T in plan.lengths:
                 config = {"figure": plan.figure, "init": init, "n": int(n), "T": int(T), "tol": TOL,
-                          "solver": solver, "test_batch": plan.test_batch, "target": target_tag, "version": VERSION}
+                          "solver": solver, "test_batch": plan.test_batch, "target": target_tag, "version": VERSION, "code": code}
                 if solver != "exact":
                     config["time_limit"] = MIP_TIME_LIMIT
                 out += [(config, s) for s in range(plan.sources if sources is None else sources)]
@@ -351,7 +373,7 @@ def reproduce(figure, quick=False, results_dir="results", train=True, mip_backen
     summary = summarise(rows)
     payload = {
         "figure": figure, "quick": bool(quick), "plan": dataclasses.asdict(p), "target": target_info,
-        "tol": TOL, "fit_floor": FIT_FLOOR, "paper": PAPER, "summary": summary,
+        "tol": TOL, "fit_floor": FIT_FLOOR, "paper": PAPER, "summary": summary, "code": code_fingerprint(),
         "regression_token": summarise(rows, "err_reg"), "worst_sequence": summarise(rows, "err_worst"),
         "compute_s": compute_seconds(rows),
     }

@@ -34,7 +34,7 @@ def _run_cli(argv):
     return reproduce.main(parser.parse_args(argv))
 
 
-# Tiny stand-ins for the quick plans (the real `--quick` run is the slow test at the end of this module).
+# Tiny stand-ins for the quick plans (the real `fig4 --quick` plan runs in its own test below).
 TINY = {("fig4", True): sweeps.Plan("fig4", (4, 12, 20, 28, 36, 44, 52, 60), (4,), 4, 16, mip_widths=(12,),
                                     mip_sources=2),
         ("fig5", True): sweeps.Plan("fig5", (8,), (8, 64, 256), 2, 1),
@@ -84,9 +84,8 @@ def test_reproduce_fig4_command_end_to_end(results):
     _check_fig4(results["out"], results["err"], results["fig4"], TINY[("fig4", True)])
 
 
-@pytest.mark.slow
 def test_reproduce_fig4_quick_real_plan(tmp_path):
-    """The real `slth reproduce fig4 --quick` from an empty results folder (about a minute on 2 idle cores)."""
+    """The real `slth reproduce fig4 --quick` from an empty results folder (seconds on 2 idle cores)."""
     _check_fig4(*_fig4_quick(tmp_path), sweeps.plan("fig4", quick=True))
 
 

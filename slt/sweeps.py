@@ -9,8 +9,8 @@ Protocol (experiments.md; the choices the paper leaves open are marked *choice*)
   (``init="paper"``, d1 = 2, d_K = d_V = 8, single head, *choice* one target FC layer / two source FC layers as
   in Theorem 6), n_MHA = n_FC = n; ONE 4-block ticket per source, the error read after each block b = 1..4
   (Theorem 14's masks of block b depend only on block b, so its first b blocks are the b-block ticket).
-  *Extension*: Fig. 6 also runs n = 20..90, below the paper's 100..224, where an exact solver is not yet at its
-  floor (at n >= 100 it is, for the theory initialisation).
+  *Extension*: Fig. 6 also runs n = 20..90, below the paper's 100..224, so that the decay is seen before the
+  errors reach the subset sums' tolerance floor.
 - Every sweep runs with both source initialisations, ``theory`` and ``xavier`` (Section 4.1 vs Appendix B.1).
 - Tickets: ``slt.construct`` (Lemma 7 / Theorem 9 / 14 construction), every subset sum solved by
   ``slt.subset_sum.solve`` to the absolute tolerance ``TOL`` per entry (it returns the exact optimum whenever
@@ -37,8 +37,8 @@ import numpy as np
 
 from slt.cache import ResultCache, run as run_cached
 
-__all__ = ["TOL", "FIT_FLOOR", "PLANS", "Plan", "plan", "sweep", "mip_sweep", "summarise", "fits", "reproduce",
-           "summary_path"]
+__all__ = ["TOL", "MIP_TIME_LIMIT", "FIT_FLOOR", "PLANS", "Plan", "plan", "evaluation_inputs", "code_fingerprint",
+           "items", "sweep", "mip_sweep", "summarise", "fits", "length_trend", "reproduce", "summary_path"]
 
 #: Absolute per-entry tolerance of the subset sums (far below a mixed-integer solver's ~1e-7 floor).
 TOL = 1e-9

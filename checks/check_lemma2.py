@@ -42,4 +42,4 @@ CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_lemma2_failure_rate_at_calibrated_width(point):
     params = {k: point[k] for k in ("d1", "d2", "eps")}
-    assert_rate(STATEMENT, calibration.check_constant(STATEMENT), params, trial, 10, point["seed"])
+    assert_rate(STATEMENT, calibration.check_constant(STATEMENT), params, trial, 20, point["seed"])

@@ -49,4 +49,4 @@ def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_theorem11_failure_rate_at_calibrated_widths(point):
     params = {k: point[k] for k in ("d1", "H", "L", "alpha", "eps")}
-    assert_rate(STATEMENT, check_constant(), params, trial, 10, point["seed"])
+    assert_rate(STATEMENT, check_constant(), params, trial, 14, point["seed"])

@@ -57,7 +57,7 @@ def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_theorem14_failure_rate_at_stated_widths(point):
     params = {k: point[k] for k in ("d1", "H", "L", "alpha", "eps", "B")}
-    assert_rate(STATEMENT, C_THEOREM14, params, trial, 3, point["seed"])
+    assert_rate(STATEMENT, C_THEOREM14, params, trial, 5, point["seed"])
 
 
 @pytest.mark.slow

@@ -90,7 +90,7 @@ def _params(point):
 @strategies.examples(3)
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_theorem9_failure_rate_at_calibrated_widths(point):
-    assert_rate(STATEMENT, calibration.check_constant(STATEMENT), _params(point), trial, 12, point["seed"])
+    assert_rate(STATEMENT, calibration.check_constant(STATEMENT), _params(point), trial, 24, point["seed"])
 
 
 @strategies.examples(4)

@@ -2,6 +2,8 @@
 ``slow`` checks run only under the ``thorough`` profile or when selected with ``-m slow``."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 
@@ -24,7 +26,11 @@ def cuda_device() -> str | None:
     return None
 
 
+HERE = Path(__file__).parent
+
+
 def pytest_collection_modifyitems(config, items):
+    items = [item for item in items if HERE in Path(str(item.path)).parents]  # only the checks
     wants_slow = config.getoption("--slth-profile", "ci") == "thorough" or "slow" in (config.getoption("-m") or "")
     if not wants_slow:
         slow = pytest.mark.skip(reason="slow check: run with --slth-profile thorough (or SLTH_PROFILE=thorough) "

@@ -62,25 +62,26 @@ def worst_adversarial(source, target, rng, T: int, d1: int, alpha: float, restar
     return best
 
 
-def chain(ticket, target, X, mask, alpha: float, d2: int):
-    """Per step of the a-posteriori chain: ``(measured, bound)`` maximised over heads, queries and batch.
-
-    Bounds are ``bounds.get("theorem9").term(step, dQK_max=||ΔQK_h||_max, dVO_max=||ΔVO_h||_max, ...)``
-    per head h; S3c compares the total error with the sum of the per-head ``head`` terms.
-    """
+def chain_terms(ticket, target, alpha: float, d2: int) -> list[dict]:
+    """Per head h, ``bounds.get("theorem9").term(step, dQK_max=||ΔQK_h||_max, dVO_max=||ΔVO_h||_max, ...)``."""
     import bounds
-    from slt.models import masked_softmax
 
     st = bounds.get("theorem9")
-    d1 = target.d1
+    return [{s: st.term(s, d1=target.d1, d2=d2, alpha=alpha, dQK_max=float(ticket.qk_max_error[h]),
+                        dVO_max=float(ticket.vo_max_error[h])) for s in CHAIN[:-1]} for h in range(target.H)]
+
+
+def chain(ticket, target, X, mask, terms):
+    """Per step of the a-posteriori chain: ``(measured, bound)`` at the worst head (largest ratio), maximised over
+    queries and batch; ``terms`` from ``chain_terms``. S3c compares the total error with the sum over heads of the
+    ``head`` terms."""
+    from slt.models import masked_softmax, mha
+
     WQK, WVO = target.merged()
     PQK, PVO = ticket.pruned.merged()
     X = np.asarray(X, dtype=float)
-    out = {step: [0.0, 0.0] for step in CHAIN}
-    total, total_bound = 0.0, 0.0
+    out = {step: (0.0, 1.0) for step in CHAIN}
     for h in range(target.H):
-        terms = {s: st.term(s, d1=d1, d2=d2, alpha=alpha, dQK_max=float(ticket.qk_max_error[h]),
-                            dVO_max=float(ticket.vo_max_error[h])) for s in CHAIN[:-1]}
         p = masked_softmax(X @ WQK[h] @ np.swapaxes(X, -1, -2), mask)
         q = masked_softmax(X @ PQK[h] @ np.swapaxes(X, -1, -2), mask)
         measured = {
@@ -91,11 +92,8 @@ def chain(ticket, target, X, mask, alpha: float, d2: int):
             "head": np.linalg.norm(q @ X @ PVO[h] - p @ X @ WVO[h], axis=-1).max(),
         }
         for s, v in measured.items():
-            if v / terms[s] > out[s][0] / out[s][1] if out[s][1] else True:
-                out[s] = [float(v), terms[s]]
-        total_bound += terms["head"]
-    from slt.models import mha
-
+            if v / terms[h][s] > out[s][0] / out[s][1]:
+                out[s] = (float(v), terms[h][s])
     total = float(np.linalg.norm(mha(X, ticket.pruned, mask) - mha(X, target, mask), axis=-1).max())
-    out["S3c"] = [total, total_bound]
-    return {s: tuple(v) for s, v in out.items()}
+    out["S3c"] = (total, sum(t["head"] for t in terms))
+    return out

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 
 from checks import calibration, strategies
-from checks.attention import chain, worst_adversarial, worst_random
+from checks.attention import CHAIN, chain, worst_adversarial, worst_random
 from checks.evidence import Case, exceeds, report_failures
 from checks.probabilistic import assert_rate
 from checks.sources import block_widths
@@ -51,29 +51,44 @@ def trial(seed: int, C: float, d1: int, d2: int, H: int, alpha: float, eps: floa
                 detail=f"worst at {where}", widths=widths)
 
 
-def chain_cases(seed: int, C: float, d1: int, d2: int, H: int, alpha: float, eps: float, lengths=(4, 64)):
-    """One Case per chain step: the worst measured/bound ratio over random and adversarial inputs."""
+def chain_cases(seed: int, C: float, d1: int, d2: int, H: int, alpha: float, eps: float, lengths=(4, 64),
+                adversarial_T: int = 4):
+    """One Case per chain step: the worst measured/bound ratio over random inputs (every mask kind) and over
+    inputs optimised adversarially FOR THAT STEP's ratio (full and causal masks, T = adversarial_T)."""
+    from checks.adversarial import ball, maximise
+    from checks.attention import chain_terms, input_battery
     from slt.samplers import attention_mask
 
     target, ticket, widths = build(seed, C, d1, d2, H, alpha, eps)
+    terms = chain_terms(ticket, target, alpha, d2)
     worst = {}
-    from checks.attention import input_battery
 
-    inputs = [(f"random T={T} mask={kind}", X, M) for T in lengths
-              for kind, X, M in input_battery(np.random.default_rng([seed, T]), T, d1, alpha)]
-    _, Xa, kind = worst_adversarial(ticket.pruned, target, seed, 4, d1, alpha)
-    inputs.append((f"adversarial T=4 mask={kind}", Xa, attention_mask(0, 4, kind)))
-    for where, X, M in inputs:
-        for step, (measured, bound) in chain(ticket, target, X, M, alpha, d2).items():
+    def consider(where, X, M):
+        for step, (measured, bound) in chain(ticket, target, X, M, terms).items():
             if step not in worst or measured / bound > worst[step][0] / worst[step][1]:
-                worst[step] = (measured, bound, where, X)
+                worst[step] = (measured, bound, where, np.asarray(X))
+
+    for T in lengths:
+        for kind, X, M in input_battery(np.random.default_rng([seed, T]), T, d1, alpha):
+            consider(f"random T={T} mask={kind}", X, M)
+    for kind in ("full", "causal"):
+        M = attention_mask(0, adversarial_T, kind)
+        for step in CHAIN:
+            def ratio(theta, step=step):
+                measured, bound = chain(ticket, target, ball(theta.reshape(adversarial_T, d1), alpha), M, terms)[step]
+                return measured / bound
+
+            found = maximise(ratio, adversarial_T * d1, np.random.default_rng([seed, len(kind), len(step)]),
+                             restarts=1, maxiter=20, scale=2.0)
+            consider(f"adversarial for {step}, T={adversarial_T}, mask={kind}",
+                     ball(found.theta.reshape(adversarial_T, d1), alpha), M)
     params = {"C": C, "d1": d1, "d2": d2, "H": H, "alpha": alpha, "eps": eps}
     out = []
     for step, (measured, bound, where, X) in worst.items():
         violated = exceeds(measured, bound)
         out.append(Case(STATEMENT, {**params, "step": step}, seed, measured, bound, what=f"step {step}",
-                        violated=violated, detail=f"worst at {where}",
-                        counterexample={"X": np.asarray(X).tolist()} if violated else None))
+                        violated=violated, detail=f"worst at {where}", widths=widths,
+                        counterexample={"X": X.tolist()} if violated else None))
     return out
 
 

@@ -18,9 +18,10 @@ Protocol (experiments.md; the choices the paper leaves open are marked *choice*)
   variant solves the same subset sums with ``slt.mip.solve`` at the solver's default tolerances, with a
   per-entry time limit ``MIP_TIME_LIMIT`` (HiGHS otherwise spends minutes on single entries at n' = 30; the
   summaries count the entries that hit it).
-- Cache: one file per (configuration, source seed); the configuration holds every parameter, ``VERSION`` (bumped
-  when this module's computation changes) and ``code_fingerprint`` (a hash of the solver, construction, model,
-  sampler and data sources), so results of changed code are recomputed, never mixed in.
+- Cache: one file per (configuration, source seed); the configuration holds every parameter, the target's tag
+  (with a hash of its weights), ``VERSION`` (bumped when this module's computation changes) and
+  ``code_fingerprint`` (a hash of the solver, construction, model, sampler and data sources), so results of
+  changed code or another target are recomputed, never mixed in.
 - Error (*choice*, theorems.md §5's quantity): for one source and one test sequence, the largest
   ``||Out_S(x_i) - Out_T(x_i)||`` over all T + 1 tokens (the regression token included), full attention mask;
   per source the mean of that over a fixed seeded batch of test sequences (``err``; its maximum is kept as
@@ -96,14 +97,28 @@ def mha_target(results_dir, train=True, seed=0, log=None):
 
     weights, info = make(seed, cache_dir=results_dir, train=train, log=log)
     tag = f"mha-paper-dK{D_K}-seed{seed}-" + ("trained" if info["trained"] else "untrained")
-    return weights, dict(info, tag=tag)
+    return weights, dict(info, tag=f"{tag}-{_weights_hash(weights)}")
+
+
+def _weights_hash(model) -> str:
+    """Short hash of a model's weight arrays: part of the target tag, so items follow the weights themselves."""
+    import hashlib
+
+    from slt.models import MHAWeights
+
+    digest = hashlib.sha256()
+    for mha_weights, fc in ([(model, ())] if isinstance(model, MHAWeights) else [(b.mha, b.fc.layers) for b in model.blocks]):
+        for array in (mha_weights.WQ, mha_weights.WK, mha_weights.WV, mha_weights.WO, np.float64(mha_weights.scale), *fc):
+            digest.update(np.ascontiguousarray(array, dtype=np.float64).tobytes())
+    return digest.hexdigest()[:10]
 
 
 def transformer_target(blocks, seed=0):
     from slt.samplers import target_transformer
 
     target = target_transformer(np.random.default_rng([seed, 6]), blocks, D1, 1, D_K, D_K, L=1, init="paper")
-    return target, {"trained": False, "tag": f"transformer-paper-B{blocks}-dK{D_K}-L1-seed{seed}"}
+    return target, {"trained": False,
+                    "tag": f"transformer-paper-B{blocks}-dK{D_K}-L1-seed{seed}-{_weights_hash(target)}"}
 
 
 def evaluation_inputs(T, batch, seed=0):
@@ -230,7 +245,7 @@ class _Context:
 
 #: The modules an item's result depends on, besides this one (whose changes bump ``VERSION``), per solver.
 _CODE = {"common": ("slt.construct._batch", "slt.construct.attention", "slt.construct.linear", "slt.models",
-                    "slt.samplers", "slt.data", "slt.train", "slt._sweep_kernels"),
+                    "slt.samplers", "slt.data", "slt._sweep_kernels"),
          "exact": ("slt.subset_sum", "slt._subset_sum_kernels"), "mip": ("slt.mip",)}
 
 

@@ -40,11 +40,11 @@ def torch_available() -> bool:
 def _forward_regression(torch, params, X, key_mask, scale):
     """Output at the regression token (row 0) of the single-head target, padding masked out of the softmax."""
     WQ, WK, WV, WO = params
-    q = X[:, :1, :] @ WQ                        # (b, 1, dK)
-    logits = scale * q @ (X @ WK).transpose(1, 2)  # (b, 1, T+1)
+    query = (X[:, :1, :] @ WQ) @ WK.T                  # (b, 1, d1): x_0^T W_Q W_K^T, associated to skip (b, T, dK)
+    logits = scale * query @ X.transpose(1, 2)         # (b, 1, T+1)
     logits = logits.masked_fill(~key_mask[:, None, :], float("-inf"))
     p = torch.softmax(logits, dim=-1)
-    return (p @ (X @ WV) @ WO)[:, 0, 0]
+    return ((p @ X) @ WV @ WO)[:, 0, 0]
 
 
 def train_mha(initial: MHAWeights, rng, recipe: dict | None = None, log=None) -> tuple[MHAWeights, dict]:
@@ -52,7 +52,15 @@ def train_mha(initial: MHAWeights, rng, recipe: dict | None = None, log=None) ->
     weights and a record of the run (losses per epoch, the variance of omega as the constant-predictor baseline)."""
     import torch
 
-    r = dict(RECIPE, **(recipe or {}))
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # the model is tiny: on a shared machine more threads only spin (70x slower measured)
+    try:
+        return _train(torch, initial, rng, dict(RECIPE, **(recipe or {})), log)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _train(torch, initial, rng, r, log):
     if initial.H != 1 or initial.d2 != 1 or initial.d1 != 2:
         raise ValueError(f"the angular-velocity target is single-head with d1=2, d2=1, got H={initial.H}, "
                          f"d1={initial.d1}, d2={initial.d2}")

@@ -172,18 +172,17 @@ def _mha_ticket(target, source, solver):
     if solver == "exact":
         return construct.mha(target, source, tol=TOL, best_effort=True), {}
     from slt import mip
-    from slt.construct.attention import _mha_setups
 
-    setups, assemble = _mha_setups(target, source)
-    tickets, seconds = [], 0.0
     limits = {"highs": "time_limit", "highspy": "time_limit", "gurobi": "TimeLimit"}
-    timeouts = 0
-    for s in setups:
-        masks, _, times = mip.solve(s.items, s.targets, backend=solver, **{limits[solver]: MIP_TIME_LIMIT})
-        tickets.append(s.finish(np.asarray(masks, dtype=bool)))
-        seconds += float(np.sum(times))
-        timeouts += int(np.sum(np.asarray(times) >= 0.99 * MIP_TIME_LIMIT))
-    return assemble(tickets), {"solver_s": seconds, "timeouts": timeouts}
+    spent = {"solver_s": 0.0, "timeouts": 0}
+
+    def by_mip(items, targets):
+        masks, _, times = mip.solve(items, targets, backend=solver, **{limits[solver]: MIP_TIME_LIMIT})
+        spent["solver_s"] += float(np.sum(times))
+        spent["timeouts"] += int(np.sum(np.asarray(times) >= 0.99 * MIP_TIME_LIMIT))
+        return np.asarray(masks, dtype=bool)
+
+    return construct.mha(target, source, solver=by_mip), spent
 
 
 # ------------------------------------------------------------------------------------------------ sweeps

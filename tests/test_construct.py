@@ -259,6 +259,29 @@ def test_mha_output_error_falls_with_width():
     assert errs[0] > errs[1] > errs[2], errs
 
 
+def test_mha_with_a_given_solver_uses_its_masks():
+    """A replacement solver (e.g. slt.mip) gets every subset-sum row once, and its masks are what the ticket keeps."""
+    from slt.subset_sum import solve
+
+    rng = np.random.default_rng(8)
+    target = samplers.target_mha(rng, 2, 2, H=2)
+    source = samplers.source_mha(rng, 2, 2, 2, 2 * 6, 2 * 6)
+    seen = []
+
+    def empty_subsets(items, targets):
+        seen.append(items.shape)
+        return np.zeros(items.shape, dtype=bool)
+
+    t = construct.mha(target, source, solver=empty_subsets)
+    assert seen == [(2 * 2 * 2 * 2, 6)]  # H heads x (W_QK and W_VO^T) x d1 x d2 entries, one batched call
+    assert not any(m.any() for m in (t.masks.MQ, t.masks.MO))
+    np.testing.assert_array_equal(t.dQK, -target.merged()[0])
+    exact = construct.mha(target, source, solver=lambda items, targets: solve(items, targets)[0])
+    np.testing.assert_array_equal(exact.dQK, construct.mha(target, source).dQK)
+    with pytest.raises(ValueError, match="apply to slt.subset_sum only"):
+        construct.mha(target, source, tol=1e-3, solver=empty_subsets)
+
+
 def test_mha_bad_input():
     rng = np.random.default_rng(7)
     target = samplers.target_mha(rng, 2, 2, H=2)

@@ -18,18 +18,26 @@ class Setup:
     finish: Callable
 
 
-def run(setups, tol=None, threads=None, **solve_options):
+def run(setups, tol=None, threads=None, solver=None, **solve_options):
     """Solve the rows of all ``setups`` with ``slt.subset_sum.solve``, one call per distinct n', and return
-    the finished tickets in order. ``solve_options`` (e.g. ``best_effort=True`` for n' > 40) go to the solver."""
-    from slt.subset_sum import solve
+    the finished tickets in order. ``solve_options`` (e.g. ``best_effort=True`` for n' > 40) go to the solver.
+
+    ``solver(items, targets) -> masks`` replaces ``slt.subset_sum.solve`` (e.g. a mixed-integer solver from
+    ``slt.mip``, to show what the same construction gives at that solver's tolerances)."""
+    if solver is None:
+        from slt.subset_sum import solve
+
+        def solver(items, targets):
+            return solve(items, targets, tol=tol, threads=threads, **solve_options)[0]
+    elif tol is not None or threads is not None or solve_options:
+        raise ValueError("tol, threads and solve options apply to slt.subset_sum only, not to a given solver")
 
     setups = list(setups)
     tickets = [None] * len(setups)
     for width in sorted({s.items.shape[1] for s in setups}):
         group = [i for i, s in enumerate(setups) if s.items.shape[1] == width]
-        masks = solve(np.concatenate([setups[i].items for i in group]),
-                      np.concatenate([setups[i].targets for i in group]),
-                      tol=tol, threads=threads, **solve_options)[0]
+        masks = solver(np.concatenate([setups[i].items for i in group]),
+                       np.concatenate([setups[i].targets for i in group]))
         bounds = np.cumsum([0] + [len(setups[i].targets) for i in group])
         for i, a, b in zip(group, bounds[:-1], bounds[1:]):
             tickets[i] = setups[i].finish(np.asarray(masks[a:b], dtype=bool))

@@ -8,12 +8,12 @@ import argparse
 import dataclasses
 import datetime
 import importlib
-import os
 import platform
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from slt.cache import write_atomic
 
 
 @dataclasses.dataclass
@@ -40,20 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--full", action="store_true", help="run the full empirical sweeps instead of the quick ones")
     parser.add_argument("--seed", type=int, default=0, help="base seed of every empirical section (default: %(default)s)")
     parser.add_argument("--only", nargs="*", default=None, help="render only these section modules (e.g. statements proofs)")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename, so readers never see half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def render_sections(ctx: Context, only: list[str] | None = None) -> list[Section]:

@@ -84,3 +84,12 @@ def test_progress_line_has_counts_and_eta():
     assert "2/3" in out.getvalue() and "ETA" in out.getvalue() and "1 cached" in out.getvalue()
     p.close()
     assert out.getvalue().endswith("\n")
+
+
+def test_write_atomic_gives_ordinary_permissions(tmp_path):
+    mask = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "r.html", "x")
+    finally:
+        os.umask(mask)
+    assert (tmp_path / "r.html").stat().st_mode & 0o777 == 0o644

@@ -44,5 +44,7 @@ def rerun(seed: int, C: float, d1: int, L: int, eps: float, alpha: float):
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_theorem10_failure_rate_at_calibrated_width(point):
     params = {k: point[k] for k in ("d1", "L", "eps", "alpha")}
-    # Theorem 10 is Lemma 2 layer by layer: it is checked at Lemma 2's calibrated constant (stated choice)
-    assert_rate(STATEMENT, calibration.check_constant("lemma2"), params, trial, 20, point["seed"])
+    assert_rate(STATEMENT, calibration.check_constant(STATEMENT), params, trial, 20, point["seed"])
+
+
+CALIBRATION_GRID = [{"d1": 2, "L": 2, "eps": 0.3, "alpha": 1.0}, {"d1": 3, "L": 1, "eps": 0.3, "alpha": 2.0}]

@@ -2,10 +2,9 @@
 ``max_i ||Blk_S(x_i) - Blk_T(x_i)|| <= eps`` for every input, w.p. >= 1 - eps.
 
 One trial: spectral-norm target block (H heads, FC of L layers of width d1), theory-initialised source, ticket by
-``slt.construct.block``; error over random and adversarial inputs and masks; failure-rate test. Built at
-``check_constant()``: the larger of Theorem 9's and Lemma 2's checked constants (its MHA is built by Theorem 9, its
-FC net by Theorem 10, i.e. Lemma 2 per layer); Theorem 11 is not calibrated itself. At Theorem 9's constant alone
-(C = 2.1) 4 of 8 trials failed (worst error 0.93 > eps = 0.2: d1 = 2, H = 2, L = 1, alpha = sqrt 2).
+``slt.construct.block``; error over random and adversarial inputs and masks; failure-rate test at Theorem 11's own
+calibrated constant. (Borrowing Theorem 9's constant, C = 2.1, failed 4 of 8 trials: worst error 0.93 > eps = 0.2
+at d1 = 2, H = 2, L = 1, alpha = sqrt 2: the block needs its own C.)
 """
 from __future__ import annotations
 
@@ -19,10 +18,6 @@ from checks.sources import block_widths
 
 STATEMENT = "theorem11"
 WINDOWS = dict(d1=(2, 3), H=[1, 2], L=(1, 2), alpha=strategies.Scaled(1.0, 1.5), eps=strategies.LogUniform(0.1, 0.5))
-
-
-def check_constant() -> float:
-    return max(calibration.check_constant("theorem9"), calibration.check_constant("lemma2"))
 
 
 def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, tol=None) -> Case:
@@ -49,4 +44,8 @@ def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_theorem11_failure_rate_at_calibrated_widths(point):
     params = {k: point[k] for k in ("d1", "H", "L", "alpha", "eps")}
-    assert_rate(STATEMENT, check_constant(), params, trial, 14, point["seed"])
+    assert_rate(STATEMENT, calibration.check_constant(STATEMENT), params, trial, 14, point["seed"])
+
+
+CALIBRATION_GRID = [{"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.3},
+                    {"d1": 2, "H": 2, "L": 1, "alpha": 2 ** 0.5, "eps": 0.2}]

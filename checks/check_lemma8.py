@@ -16,7 +16,9 @@ WINDOWS = dict(d1=(1, 8), alpha=(0.1, 10.0), eps_max=strategies.LogUniform(1e-3,
 
 
 def rerun(seed: int, d1: int, alpha: float, eps_max: float, T: int, search: str = "both"):
-    return cases(STATEMENT, T, d1, alpha, eps_max, seed)
+    """The case(s) a printed re-run command names: ``search`` is random, adversarial or both."""
+    found = cases(STATEMENT, T, d1, alpha, eps_max, seed, adversarial=search != "random")
+    return [c for c in found if search in ("both", c.parameters["search"])]
 
 
 @strategies.examples(10)

@@ -1,48 +1,12 @@
-"""Lemma 12 (theorems.md §8): ``||Attn_T(x_i) - Attn_T(x'_i)|| <= H sqrt(d1) (alpha (exp(4 alpha eps_max) - 1)
-+ eps_max)`` for ``||x_i|| <= alpha``, ``||x_i - x'_i|| <= eps_max``, any target with spectral norms <= 1.
+"""Checks of Lemma 12: the statement held against what the harness measures.
 
-Deterministic, adversarial search (``checks.lipschitz``). The check holds the proof's reading
-(``||x'_i|| <= alpha`` too); ``printed_search`` measures the printed reading (bounds variant ``printed``:
-``||x'_i||`` may reach alpha + eps_max) and reports its worst ratio; a ratio above 1 is a counterexample.
-"""
+The measurement lives in ``slt.measure.statements.lemma12``; this module only states what must hold."""
 from __future__ import annotations
 
 from hypothesis import given
-
-from checks import strategies
-from checks.evidence import Case, exceeds, report_failures
-from checks.lipschitz import counterexample, search
-
-STATEMENT = "lemma12"
-KIND = "mha"
-WINDOWS = dict(d1=(1, 2), H=[1, 2], alpha=strategies.Scaled(1.0, 2.0), eps_max=strategies.LogUniform(1e-3, 0.5),
-               T=[2, 3, 4])
-
-
-def measure(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, inside: bool = True,
-            restarts: int = 2, maxiter: int = 40) -> Case:
-    import bounds
-
-    bound = bounds.get(STATEMENT).evaluate(d1=d1, H=H, alpha=alpha, eps_max=eps_max)
-    ratio, value, args, mask = search(KIND, bound, T, d1, H, alpha, eps_max, seed, inside, restarts, maxiter)
-    violated = exceeds(value, bound)
-    return Case(STATEMENT, {"d1": d1, "H": H, "alpha": alpha, "eps_max": eps_max, "T": T, "inside": inside, "restarts": restarts, "maxiter": maxiter}, seed,
-                value, bound, what="max_i ||F(x_i) - F(x'_i)||", violated=violated,
-                detail="reading: ||x'_i|| <= alpha" if inside else "reading: as printed, ||x'_i|| <= alpha + eps_max",
-                counterexample=counterexample(args, mask) if violated else None)
-
-
-def printed_search(seed: int, points, restarts: int = 4, maxiter: int = 80) -> list[Case]:
-    """The printed reading at each point of ``points`` (dicts of d1, H, alpha, eps_max, T)."""
-    return [measure(seed, **p, inside=False, restarts=restarts, maxiter=maxiter) for p in points]
-
-
-def rerun(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, inside: bool = True,
-          restarts: int = 2, maxiter: int = 40):
-    return [measure(seed, d1, H, alpha, eps_max, T, inside, restarts, maxiter)]
-
-
-PRINTED_POINTS = [{"d1": 1, "H": 1, "alpha": 1.0, "eps_max": e, "T": T} for e in (0.01, 0.1, 0.5) for T in (2, 3)]
+from slt.measure import strategies
+from slt.measure.evidence import report_failures
+from slt.measure.statements.lemma12 import STATEMENT, WINDOWS, measure
 
 
 @strategies.examples(3)

@@ -1,41 +1,13 @@
-"""Lemma 2 (Pensia et al. 2020; theorems.md §2): with ``n = width("n", C)`` hidden ReLU units, w.p. >= 1 - eps a
-ticket has ``||W x - F_S(x)|| <= eps`` for every ``||x|| <= 1``.
+"""Checks of Lemma 2: the statement held against tickets built by its proof's construction.
 
-One trial: target ``||W|| <= 1``, iid U[-1,1] sources, ticket by ``slt.construct.lemma2`` (sign split), error the
-worst over random and adversarial x in the unit ball; failure-rate test as for Lemma 7.
-"""
+The measurement lives in ``slt.measure.statements.lemma2``; this module only states what must hold."""
 from __future__ import annotations
 
 from hypothesis import given
-
-from checks import calibration, strategies
-from checks.evidence import Case, exceeds
-from checks.networks import vector_error
-from checks.probabilistic import assert_rate
-from checks.sources import block_widths, lemma7_pair
-
-STATEMENT = "lemma2"
-WINDOWS = dict(d1=(1, 4), d2=(1, 4), eps=strategies.LogUniform(0.05, 0.5))
-
-
-def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=None) -> Case:
-    from slt.construct import lemma2
-    from slt.models import relu_net
-
-    widths = block_widths(STATEMENT, C, d1, d2=d2, eps=eps)
-    W, W1, W2 = lemma7_pair(seed, d1, d2, widths["n"])
-    ticket = lemma2(W, W1, W2, tol=tol, best_effort=widths["n"] > 40 * d1)
-    pruned = [W1 * ticket.M1, W2 * ticket.M2]
-    err, _ = vector_error(lambda X: relu_net(X, pruned), lambda X: X @ W.T, d1, 1.0, seed, restarts=1)
-    return Case(STATEMENT, {"C": C, "d1": d1, "d2": d2, "eps": eps}, seed, err, eps,
-                what="sup_{||x||<=1} ||Wx - F_S(x)||", violated=exceeds(err, eps), widths=widths)
-
-
-def rerun(seed: int, C: float, d1: int, d2: int, eps: float):
-    return [trial(seed, C, d1, d2, eps)]
-
-
-CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 4)) for eps in (0.1, 0.3)]
+from slt.measure import calibration
+from slt.measure import strategies
+from slt.measure.probabilistic import assert_rate
+from slt.measure.statements.lemma2 import STATEMENT, WINDOWS, trial
 
 
 @strategies.examples(2)

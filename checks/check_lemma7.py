@@ -1,36 +1,14 @@
-"""Lemma 7 / Lemma 4 (theorems.md §3): ``||W - (W~2⊙M2)(W~1⊙M1)||_max <= eps/(d1 d2)`` w.p. >= 1 - eps.
+"""Checks of Lemma 7 / Lemma 4: the statement held against tickets built by its proof's construction.
 
-One trial: target W (||W|| <= 1), iid U[-1,1] sources at ``n = width("n", C)`` rounded up to d1 n', the
-ticket by ``slt.construct.lemma7`` (block-diagonal M1, one exact subset sum per entry). The failure rate over
-independent sources must show no significant excess over eps (one-sided binomial test, ``checks.stats.LEVEL``).
-"""
+The measurement lives in ``slt.measure.statements.lemma7``; this module only states what must hold."""
 from __future__ import annotations
 
 from hypothesis import given
-
-from checks import calibration, strategies
-from checks.evidence import Case, exceeds
-from checks.probabilistic import assert_rate, trials_needed
-from checks.sources import block_widths, lemma7_pair
-
-STATEMENT = "lemma7"
-WINDOWS = dict(d1=(1, 8), d2=(1, 8), eps=strategies.LogUniform(0.05, 0.5))
-
-
-def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=None) -> Case:
-    import bounds
-    from slt.construct import lemma7
-
-    widths = block_widths(STATEMENT, C, d1, d2=d2, eps=eps)
-    W, W1, W2 = lemma7_pair(seed, d1, d2, widths["n"])
-    ticket = lemma7(W, W1, W2, tol=tol, best_effort=widths["n"] > 40 * d1)
-    bound = bounds.get(STATEMENT).evaluate(d1=d1, d2=d2, eps=eps)
-    return Case(STATEMENT, {"C": C, "d1": d1, "d2": d2, "eps": eps}, seed, ticket.max_error, bound,
-                what="||W - product||_max", violated=exceeds(ticket.max_error, bound), widths=widths)
-
-
-def rerun(seed: int, C: float, d1: int, d2: int, eps: float):
-    return [trial(seed, C, d1, d2, eps)]
+from slt.measure import calibration
+from slt.measure import strategies
+from slt.measure.probabilistic import assert_rate
+from slt.measure.probabilistic import trials_needed
+from slt.measure.statements.lemma7 import STATEMENT, WINDOWS, trial
 
 
 @strategies.examples(6)
@@ -39,6 +17,3 @@ def test_lemma7_failure_rate_at_calibrated_width(point):
     params = {k: point[k] for k in ("d1", "d2", "eps")}
     assert_rate(STATEMENT, calibration.check_constant(STATEMENT), params, trial,
                 max(40, trials_needed(params["eps"])), point["seed"])
-
-
-CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 4), (8, 4)) for eps in (0.1, 0.3)]

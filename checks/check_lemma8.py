@@ -1,24 +1,12 @@
-"""Lemma 8 (theorems.md §4): ``||σ(z;a)X - σ(z+e;a)X|| <= sqrt(d1) alpha (exp(2 eps_max) - 1)`` for EVERY T.
+"""Checks of Lemma 8: the statement held against what the harness measures.
 
-Deterministic: random and adversarially optimised logits, perturbations, tokens and masks
-(``checks.softmax_perturbation``), T = 2 .. 2^14; any violation is a counterexample.
-"""
+The measurement lives in ``slt.measure.statements.lemma8``; this module only states what must hold."""
 from __future__ import annotations
 
 from hypothesis import given
-
-from checks import strategies
-from checks.softmax_perturbation import assert_holds, cases
-
-STATEMENT = "lemma8"
-LENGTHS = [2**k for k in range(1, 15)]
-WINDOWS = dict(d1=(1, 8), alpha=(0.1, 10.0), eps_max=strategies.LogUniform(1e-3, 2.0), T=LENGTHS)
-
-
-def rerun(seed: int, d1: int, alpha: float, eps_max: float, T: int, search: str = "both"):
-    """The case(s) a printed re-run command names: ``search`` is random, adversarial or both."""
-    found = cases(STATEMENT, T, d1, alpha, eps_max, seed, adversarial=search != "random")
-    return [c for c in found if search in ("both", c.parameters["search"])]
+from slt.measure import strategies
+from slt.measure.softmax_perturbation import assert_holds
+from slt.measure.statements.lemma8 import STATEMENT, WINDOWS
 
 
 @strategies.examples(10)

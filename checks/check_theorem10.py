@@ -1,43 +1,13 @@
-"""Theorem 10 (Pensia et al., Thm 1; theorems.md §6): a 2L-layer ReLU source of hidden widths ``n_l`` contains a
-ticket with ``||F_S(x) - F_T(x)|| <= exp(alpha eps / 2) - 1`` for ``||x|| <= alpha``, w.p. >= 1 - eps.
+"""Checks of Theorem 10: the statement held against tickets built by its proof's construction.
 
-Layers of equal width d (``d1 = d2 = d`` in ``width("n_l")``); ticket by ``slt.construct.relu_net``; error the
-worst over random and adversarial inputs of norm <= alpha; failure-rate test as for Lemma 7.
-"""
+The measurement lives in ``slt.measure.statements.theorem10``; this module only states what must hold."""
 from __future__ import annotations
 
 from hypothesis import given
-
-from checks import calibration, strategies
-from checks.evidence import Case, exceeds
-from checks.networks import vector_error
-from checks.probabilistic import assert_rate
-from checks.sources import block_widths
-
-STATEMENT = "theorem10"
-WINDOWS = dict(d1=(1, 3), L=(1, 2), eps=strategies.LogUniform(0.05, 0.5), alpha=(0.5, 3.0))
-
-
-def trial(seed: int, C: float, d1: int, L: int, eps: float, alpha: float, tol=None) -> Case:
-    import bounds
-    from slt.construct import relu_net as construct
-    from slt.models import relu_net
-    from slt.samplers import as_rng, source_relu, target_relu
-
-    widths = block_widths(STATEMENT, C, d1, d2=d1, L=L, eps=eps, alpha=alpha)
-    n = widths["n_l"]
-    rng = as_rng(seed)
-    target = target_relu(rng, (d1,) * (L + 1))
-    source = source_relu(rng, (d1,) + (n, d1) * L)
-    ticket = construct(target, source, tol=tol, best_effort=n > 40 * d1)
-    err, _ = vector_error(lambda X: relu_net(X, ticket.pruned), lambda X: relu_net(X, target), d1, alpha, seed)
-    bound = bounds.get(STATEMENT).evaluate(d1=d1, d2=d1, L=L, eps=eps, alpha=alpha)
-    return Case(STATEMENT, {"C": C, "d1": d1, "L": L, "eps": eps, "alpha": alpha}, seed, err, bound,
-                what="sup ||F_S(x) - F_T(x)||", violated=exceeds(err, bound), widths=widths)
-
-
-def rerun(seed: int, C: float, d1: int, L: int, eps: float, alpha: float):
-    return [trial(seed, C, d1, L, eps, alpha)]
+from slt.measure import calibration
+from slt.measure import strategies
+from slt.measure.probabilistic import assert_rate
+from slt.measure.statements.theorem10 import STATEMENT, WINDOWS, trial
 
 
 @strategies.examples(2)
@@ -45,6 +15,3 @@ def rerun(seed: int, C: float, d1: int, L: int, eps: float, alpha: float):
 def test_theorem10_failure_rate_at_calibrated_width(point):
     params = {k: point[k] for k in ("d1", "L", "eps", "alpha")}
     assert_rate(STATEMENT, calibration.check_constant(STATEMENT), params, trial, 20, point["seed"])
-
-
-CALIBRATION_GRID = [{"d1": 2, "L": 2, "eps": 0.3, "alpha": 1.0}, {"d1": 3, "L": 1, "eps": 0.3, "alpha": 2.0}]

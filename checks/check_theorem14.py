@@ -1,56 +1,14 @@
-"""Theorem 14 / Theorem 6 (theorems.md §9): a transformer of B blocks without normalisation; at the per-block widths
-``width("n_MHA"/"n_FC", b=b, B=B)`` a ticket has ``max_i ||Tf_S(x_i) - Tf_T(x_i)|| <= eps`` w.p. >= 1 - eps.
+"""Checks of Theorem 14 / Theorem 6: the statement held against tickets built by its proof's construction.
 
-The worst-case widths grow like ``C d1 (B^2 log(4 H sqrt d1) + ...)``: to keep them buildable the checks use
-d1 = 2, H = 1, L = 1, B in {2, 3, 4} (n' up to ~190 at B = 4 and the checked C: the solver's documented
-best-effort mode above 40 items) and calibrate C on B = 2, 3, 4 with C <= 10 (``feasible``: at C = 10, B = 4
-the widths reach n' ~ 450). Small C fail: at C = 1, B = 2, seed 2 the error is 1.85 > eps = 0.105; at C = 2,
-B = 3, seed 0 it is 0.83 > 0.105.
-"""
+The measurement lives in ``slt.measure.statements.theorem14``; this module only states what must hold."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given
-
-from checks import calibration, strategies
-from checks.evidence import Case, exceeds
-from checks.networks import sequence_error
-from checks.probabilistic import assert_rate
-
-STATEMENT = "theorem14"
-WINDOWS = dict(d1=[2], H=[1], L=[1], B=[2, 3, 4], alpha=strategies.Scaled(1.0, 1.2),
-               eps=strategies.LogUniform(0.1, 0.5))
-
-
-def widths(C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int) -> dict:
-    import bounds
-
-    st = bounds.get(STATEMENT)
-    out = {}
-    for name in ("n_MHA", "n_FC"):
-        n = [st.width(name, C=C, d1=d1, H=H, L=L, alpha=alpha, eps=eps, B=B, b=b) for b in range(1, B + 1)]
-        out[name] = tuple(d1 * -(-v // d1) for v in n)
-    return out
-
-
-def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int, tol=None) -> Case:
-    from slt.construct import transformer as construct
-    from slt.models import transformer
-    from slt.samplers import as_rng, source_transformer, target_transformer
-
-    w = widths(C, d1, H, L, alpha, eps, B)
-    rng = as_rng(seed)
-    target = target_transformer(rng, B, d1, H, L=L)
-    source = source_transformer(rng, B, d1, H, w["n_MHA"], w["n_FC"], L=L)
-    ticket = construct(target, source, tol=tol, best_effort=max(max(v) for v in w.values()) > 40 * d1)
-    err, where = sequence_error(lambda X, M: transformer(X, ticket.pruned, M), lambda X, M: transformer(X, target, M),
-                                d1, alpha, seed, lengths=(2, 16, 64))
-    return Case(STATEMENT, {"C": C, "d1": d1, "H": H, "L": L, "alpha": alpha, "eps": eps, "B": B}, seed, err, eps,
-                what="max_i ||Tf_S - Tf_T||", violated=exceeds(err, eps), detail=f"worst at {where}", widths=w)
-
-
-def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int):
-    return [trial(seed, C, d1, H, L, alpha, eps, B)]
+from slt.measure import calibration
+from slt.measure import strategies
+from slt.measure.probabilistic import assert_rate
+from slt.measure.statements.theorem14 import STATEMENT, WINDOWS, trial
 
 
 @strategies.examples(2)
@@ -66,11 +24,3 @@ def test_theorem14_failure_rate_at_calibrated_widths(point):
 def test_theorem14_failure_rate_many_trials(point):
     params = {k: point[k] for k in ("d1", "H", "L", "alpha", "eps", "B")}
     assert_rate(STATEMENT, calibration.check_constant(STATEMENT), params, trial, 20, point["seed"])
-
-
-CALIBRATION_GRID = [{"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.3, "B": B} for B in (2, 3, 4)]
-
-
-def feasible(C: float, **point) -> bool:
-    """The C grid of the calibration stops at 10 (buildable widths; see the module docstring)."""
-    return C <= 10.0

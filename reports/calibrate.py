@@ -1,8 +1,8 @@
 """`slth calibrate`: the smallest universal constant C that the observed failure rates support.
 
-For every probabilistic statement whose check module (``checks.check_<name>``) declares ``CALIBRATION_GRID``
+For every probabilistic statement whose check module (``slt.measure.statements.<name>``) declares ``CALIBRATION_GRID``
 and ``trial``, and for every grid point (d1, d2, H, eps, ...): failure counts of independent seeded sources at
-the widths ``bounds`` requires for C, over an ascending grid of C (``checks.probabilistic.calibrate_point``).
+the widths ``bounds`` requires for C, over an ascending grid of C (``slt.measure.probabilistic.calibrate_point``).
 Per point, ``C_point`` (smallest C with observed failure rate <= eps) and ``C_upper`` (smallest C whose one-sided
 95% Clopper-Pearson upper bound is <= eps); per statement ``C = max C_upper`` with uncertainty
 ``[max C_point, max C_upper]``. The results file is rewritten atomically after every grid point and a re-run
@@ -36,7 +36,7 @@ def calibratable() -> list[str]:
         if bounds.get(name).probability is None:
             continue
         try:
-            module = importlib.import_module(f"checks.check_{name}")
+            module = importlib.import_module(f"slt.measure.statements.{name}")
         except ModuleNotFoundError:
             continue
         if hasattr(module, "CALIBRATION_GRID") and hasattr(module, "trial"):
@@ -50,9 +50,9 @@ def main(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from checks.calibration import SAFETY
-    from checks.probabilistic import C_GRID, calibrate_point, summarise, trials_needed
-    from checks.stats import CONFIDENCE, LEVEL
+    from slt.measure.calibration import SAFETY
+    from slt.measure.probabilistic import C_GRID, calibrate_point, summarise, trials_needed
+    from slt.measure.stats import CONFIDENCE, LEVEL
     from reports.build import write_atomic
 
     path = Path(args.output)
@@ -65,7 +65,7 @@ def main(args: argparse.Namespace) -> int:
     data.setdefault("statements", {})
     names = args.statements or calibratable()
     for name in names:
-        module = importlib.import_module(f"checks.check_{name}")
+        module = importlib.import_module(f"slt.measure.statements.{name}")
         if args.restart:
             data["statements"].pop(name, None)
         record = data["statements"].setdefault(name, {"points": []})

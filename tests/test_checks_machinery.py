@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from checks import stats
-from checks.check_lueker import covering_radius
-from checks.evidence import Case, exceeds, report_failures
-from checks.rerun import parse_value
+from slt.measure import stats
+from slt.measure.statements.lueker import covering_radius
+from slt.measure.evidence import Case, exceeds, report_failures
+from slt.measure.rerun import parse_value
 
 
 def test_clopper_pearson_known_values():
@@ -45,7 +45,7 @@ def test_exceeds_decides_near_ties_in_high_precision():
 def test_failures_carry_their_evidence():
     case = Case("lemma8", {"d1": 2, "T": 4096}, 7, 2.0, 1.0, violated=True)
     text = report_failures([case])
-    assert "lemma8" in text and "seed=7" in text and "python -m checks.rerun lemma8 --seed 7 d1=2 T=4096" in text
+    assert "lemma8" in text and "seed=7" in text and "python -m slt.measure.rerun lemma8 --seed 7 d1=2 T=4096" in text
     assert report_failures([Case("lemma8", {}, 1, 0.5, 1.0)]) == ""
 
 
@@ -68,7 +68,7 @@ def test_strategies_respect_the_statement_hypotheses():
     import bounds
     from hypothesis import find
 
-    from checks import strategies
+    from slt.measure import strategies
 
     point = find(strategies.parameters("theorem9", d1=(2, 8), d2=(2, 8), H=[1, 2, 4],
                                        alpha=strategies.Scaled(1.0, 2.0), eps=strategies.LogUniform(0.01, 0.5)),
@@ -80,8 +80,8 @@ def test_strategies_respect_the_statement_hypotheses():
 def test_weakened_lemma7_construction_fails_the_check():
     """A solver that stops early (tol = 0.05, far above eps/(d1 d2)) must make the failure-rate check FAIL,
     while the exact construction at the same seeds passes."""
-    from checks.check_lemma7 import trial
-    from checks.probabilistic import assert_rate
+    from slt.measure.statements.lemma7 import trial
+    from slt.measure.probabilistic import assert_rate
 
     params = {"d1": 3, "d2": 3, "eps": 0.1}
     assert_rate("lemma7", 6.0, params, trial, 30, seed=11)
@@ -91,8 +91,8 @@ def test_weakened_lemma7_construction_fails_the_check():
 
 
 def test_weakened_theorem9_construction_fails_the_check():
-    from checks.check_theorem9 import trial
-    from checks.probabilistic import assert_rate
+    from slt.measure.statements.theorem9 import trial
+    from slt.measure.probabilistic import assert_rate
 
     params = {"d1": 2, "d2": 2, "H": 2, "alpha": 2**0.5, "eps": 0.05}
     weakened = lambda seed, C, **p: trial(seed, C, tol=0.3, lengths=(4, 16), **p)  # noqa: E731

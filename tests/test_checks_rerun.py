@@ -5,8 +5,8 @@ import shlex
 
 import pytest
 
-from checks import rerun
-from checks.softmax_perturbation import cases
+from slt.measure import rerun
+from slt.measure.softmax_perturbation import cases
 
 
 @pytest.mark.parametrize("statement", ["lemma8", "lemma5"])
@@ -15,7 +15,7 @@ def test_printed_command_reproduces_each_case(statement, capsys):
     assert {c.parameters["search"] for c in found} == {"random", "adversarial"}
     for case in found:
         argv = shlex.split(case.command)
-        assert argv[:3] == ["python", "-m", "checks.rerun"]
+        assert argv[:3] == ["python", "-m", "slt.measure.rerun"]
         assert rerun.main(argv[3:]) == 0
         out = capsys.readouterr().out
         assert out.count("re-run:") == 1, out  # exactly the named case, not its sibling search

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from slt import construct, samplers
-from slt.models import Block, MHAWeights, ReLUNet, Transformer, block, mha, mha_merged, relu_net, transformer
+from slt.models import ReLUNet, Transformer, block, mha, mha_merged, relu_net, transformer
 
 EPS = np.finfo(np.float64).eps
 

@@ -42,7 +42,7 @@ def test_a_failed_rate_is_shown_as_a_failure_with_its_rerun_command(monkeypatch)
 
 
 def test_cache_key_changes_with_the_calibration_file(tmp_path):
-    from checks import calibration
+    from slt.measure import calibration
 
     copy = tmp_path / "calibration.json"
     shutil.copy(calibration.DEFAULT, copy)

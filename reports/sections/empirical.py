@@ -1,7 +1,7 @@
 """Report section "Bound versus empirical": per statement, what ``checks`` measures, next to the bound.
 
-Every number comes from the measurement functions of ``checks.check_<statement>`` (the same code ``pytest
-checks`` runs), at the calibrated C times ``checks.calibration.SAFETY``. Measurements are cached in
+Every number comes from the measurement functions of ``slt.measure.statements.<statement>`` (the same code ``pytest
+checks`` runs), at the calibrated C times ``slt.measure.calibration.SAFETY``. Measurements are cached in
 ``ctx.results_dir/empirical-<quick|full>-<seed>.json`` and reused when present.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ FULL = {"lengths": [2**k for k in range(1, 15)], "t9_lengths": [2**k for k in ra
 
 
 def _calibration(ctx) -> dict:
-    from checks import calibration
+    from slt.measure import calibration
 
     local = ctx.results_dir / "calibration.json"
     data = calibration.load(str(local) if local.exists() else None)
@@ -27,17 +27,16 @@ def _calibration(ctx) -> dict:
 
 
 def _fingerprint(calibration_file: str) -> str:
-    """Short hash of the calibration file and of every source file of ``bounds``, ``slt`` and ``checks``: part of
+    """Short hash of the calibration file and of every source file of ``bounds`` and ``slt``: part of
     the cache name, so an edited check, construction, bound or calibration is measured again, never reused."""
     import hashlib
     from pathlib import Path
 
     import bounds
-    import checks
     import slt
 
     digest = hashlib.sha256(Path(calibration_file).read_bytes())
-    for package in (bounds, checks, slt):
+    for package in (bounds, slt):
         for source in sorted(Path(package.__file__).parent.rglob("*.py")):
             digest.update(source.read_bytes())
     return digest.hexdigest()[:12]
@@ -50,7 +49,7 @@ def _case_row(case) -> dict:
 
 
 def _rate(statement, module, C, params, trials, seed) -> dict:
-    from checks.probabilistic import failure_rate
+    from slt.measure.probabilistic import failure_rate
 
     test, cases = failure_rate(module.trial, C, params, trials, seed)
     worst = max(cases, key=lambda c: c.ratio)
@@ -65,8 +64,8 @@ def _t9_length_sweep(C, lengths, seed, log) -> list[dict]:
     import bounds
     import numpy as np
 
-    from checks.attention import output_error, worst_adversarial, worst_random
-    from checks.check_theorem9 import build
+    from slt.measure.attention import output_error, worst_adversarial, worst_random
+    from slt.measure.statements.theorem9 import build
 
     d1, d2, H, alpha, eps = 2, 2, 2, 2**0.5, 0.2
     target, ticket, widths = build(seed, C, d1, d2, H, alpha, eps)
@@ -89,8 +88,9 @@ def _t9_length_sweep(C, lengths, seed, log) -> list[dict]:
 
 def measure(ctx) -> dict:
     """All measurements of the section (cached)."""
-    from checks import calibration, check_lemma7, check_lemma12, check_lemma13, check_lueker, check_theorem9
-    from checks.softmax_perturbation import length_sweep
+    from slt.measure import calibration
+    from slt.measure.statements import lemma7 as check_lemma7, lemma12 as check_lemma12, lemma13 as check_lemma13, lueker as check_lueker, theorem9 as check_theorem9
+    from slt.measure.softmax_perturbation import length_sweep
 
     calib = _calibration(ctx)
     path = ctx.results_dir / f"empirical-{'quick' if ctx.quick else 'full'}-{ctx.seed}-{_fingerprint(calib['file'])}.json"
@@ -123,22 +123,22 @@ def measure(ctx) -> dict:
             _case_row(c) for c in check_theorem9.chain_cases(seed, C["theorem9"], 3, 2, 2, 3**0.5, 0.2)]
         out["theorem9_length"] = _t9_length_sweep(C["theorem9"], knobs["t9_lengths"], seed, ctx.log)
     if C.get("lemma2"):
-        from checks import check_lemma2
+        from slt.measure.statements import lemma2 as check_lemma2
 
         for p in ({"d1": 2, "d2": 2, "eps": 0.1}, {"d1": 4, "d2": 3, "eps": 0.2}):
             out["rates"].append(_rate("lemma2", check_lemma2, C["lemma2"], p, knobs["t9_trials"] * 2, seed))
     if C.get("theorem10"):
-        from checks import check_theorem10
+        from slt.measure.statements import theorem10 as check_theorem10
 
         p = {"d1": 2, "L": 2, "eps": 0.2, "alpha": 1.5}
         out["rates"].append(_rate("theorem10", check_theorem10, C["theorem10"], p, knobs["t9_trials"] * 2, seed))
     if C.get("theorem11"):
-        from checks import check_theorem11
+        from slt.measure.statements import theorem11 as check_theorem11
 
         p = {"d1": 2, "H": 2, "L": 1, "alpha": 2**0.5, "eps": 0.2}
         out["rates"].append(_rate("theorem11", check_theorem11, C["theorem11"], p, knobs["t9_trials"], seed))
     if C.get("theorem14"):
-        from checks import check_theorem14
+        from slt.measure.statements import theorem14 as check_theorem14
 
         for B in (2, 3, 4):
             p = {"d1": 2, "H": 1, "L": 1, "alpha": 1.5, "eps": 0.2, "B": B}
@@ -226,7 +226,7 @@ def render(ctx):
              f"<code>{html.escape(data['calibration'].get('command', ''))}</code>); failure rates with 95% "
              f"Clopper-Pearson intervals and the one-sided binomial test at level "
              f"{data['calibration'].get('level')}. Each statement is built at its own calibrated constant; "
-             f"Theorem 14 on d1 = 2, H = 1, L = 1, B = 2..4 (see checks/check_theorem14.py).</p>"]
+             f"Theorem 14 on d1 = 2, H = 1, L = 1, B = 2..4 (see slt/measure/statements/theorem14.py).</p>"]
     calib_rows = [{"statement": k, "C": v.get("C"), "C_low": v.get("C_low"), "C_high": v.get("C_high"),
                    "grid points": len(v.get("points", [])), "note": v.get("note", "")}
                   for k, v in data["calibration"]["statements"].items()]

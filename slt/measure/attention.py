@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks.adversarial import ball, maximise
+from slt.measure.adversarial import ball, maximise
 
 MASK_KINDS = ("full", "causal", "random")
 CHAIN = ("S2b", "S2c", "S3a", "S3b", "head", "S3c")

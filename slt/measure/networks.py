@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks.adversarial import ball, maximise
+from slt.measure.adversarial import ball, maximise
 
 
 def vector_error(f_source, f_target, d: int, alpha: float, seed: int, n_random: int = 256, restarts: int = 2,
@@ -27,7 +27,7 @@ def vector_error(f_source, f_target, d: int, alpha: float, seed: int, n_random: 
 def sequence_error(f_source, f_target, d: int, alpha: float, seed: int, lengths=(2, 16, 128), restarts: int = 1,
                    maxiter: int = 20, adversarial_T: int = 4):
     """``(error, where)``: the largest ``max_i ||f_S(X)_i - f_T(X)_i||`` over random and adversarial inputs."""
-    from checks.attention import input_battery
+    from slt.measure.attention import input_battery
     from slt.samplers import attention_mask
 
     best = (-np.inf, "")

@@ -1,7 +1,7 @@
 """Evidence carried by every measured case: statement, parameters, seed, measured value, bound, re-run command.
 
 A check collects ``Case`` objects; ``report_failures`` turns the violated ones into one assertion message that
-prints everything needed to reproduce each (``python -m checks.rerun ...`` runs exactly that case again).
+prints everything needed to reproduce each (``python -m slt.measure.rerun ...`` runs exactly that case again).
 Comparisons within a few ulps of the bound are confirmed in high precision (mpmath) before being called either
 way (COMMON.md: float64 by default, mpmath near the boundary).
 """
@@ -83,7 +83,7 @@ def exceeds(measured: float, bound: float, exact: Callable[[], tuple] | None = N
 
 def rerun_command(statement: str, seed: int | None, parameters: dict) -> str:
     """The one-line shell command that re-runs exactly this case."""
-    parts = ["python", "-m", "checks.rerun", statement]
+    parts = ["python", "-m", "slt.measure.rerun", statement]
     if seed is not None:
         parts += ["--seed", str(seed)]
     parts += [f"{k}={_fmt(v)}" for k, v in parameters.items()]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks.adversarial import ball, maximise
+from slt.measure.adversarial import ball, maximise
 
 
 def _unit_norm(M):

@@ -1,6 +1,6 @@
-"""Re-run one measured case of a statement: ``python -m checks.rerun lemma8 --seed 3 T=4096 d1=2 ...``.
+"""Re-run one measured case of a statement: ``python -m slt.measure.rerun lemma8 --seed 3 T=4096 d1=2 ...``.
 
-Every ``Case`` prints this command; it calls ``checks.check_<statement>.rerun(seed=..., **parameters)`` and exits
+Every ``Case`` prints this command; it calls ``slt.measure.statements.<statement>.rerun(seed=..., **parameters)`` and exits
 with status 1 when the case violates its bound.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ def parse_value(text: str):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m checks.rerun", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m slt.measure.rerun", description=__doc__.splitlines()[0])
     parser.add_argument("statement", help="canonical statement name, e.g. lemma8")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE")
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         if not sep:
             parser.error(f"parameter {item!r} is not of the form NAME=VALUE")
         params[name] = parse_value(value)
-    module = importlib.import_module(f"checks.check_{args.statement}")
+    module = importlib.import_module(f"slt.measure.statements.{args.statement}")
     cases = module.rerun(seed=args.seed, **params)
     for case in cases:
         print(case.describe())

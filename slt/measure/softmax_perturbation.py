@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks.adversarial import box, maximise
+from slt.measure.adversarial import box, maximise
 
 FULL_T = 32
 
@@ -118,7 +118,7 @@ def cases(statement: str, T: int, d1: int, alpha: float, eps_max: float, seed: i
     """The worst random and the worst adversarial case at one parameter point, as ``Case`` objects."""
     import bounds
 
-    from checks.evidence import Case, bound_mp, exceeds
+    from slt.measure.evidence import Case, bound_mp, exceeds
 
     params = {"d1": d1, "alpha": alpha, "eps_max": eps_max}
     bound = bounds.get(statement).evaluate(**params)
@@ -158,7 +158,7 @@ def length_sweep(statement: str, Ts, d1: int, alpha: float, eps_max: float, seed
 
 def assert_holds(statement: str, point: dict) -> None:
     """The deterministic check of one drawn point: no random or adversarial case may exceed the bound."""
-    from checks.evidence import report_failures
+    from slt.measure.evidence import report_failures
 
     found = cases(statement, point["T"], point["d1"], point["alpha"], point["eps_max"], point["seed"])
     assert not report_failures(found), report_failures(found)

@@ -12,8 +12,7 @@ Calibration (``calibrate_point``): over an ascending grid of C, the failure coun
 """
 from __future__ import annotations
 
-from checks.evidence import Case
-from checks.stats import CONFIDENCE, excess_test, upper_bound
+from slt.measure.stats import CONFIDENCE, excess_test, upper_bound
 
 C_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0)
 

@@ -1,6 +1,6 @@
 """The universal constant C used by the checks: calibrated by ``slth calibrate``, times a stated safety factor.
 
-``checks/calibration.json`` is the checked-in output of ``slth calibrate`` (its command line is stored in it), so
+``slt/measure/calibration.json`` is the checked-in output of ``slth calibrate`` (its command line is stored in it), so
 ``pytest checks`` needs no calibration run. A statement missing from the file makes the check that needs it fail
 with a message naming the command to run, never silently pick a C.
 """

@@ -1,0 +1,34 @@
+"""Lemma 7 / Lemma 4 (theorems.md §3): ``||W - (W~2⊙M2)(W~1⊙M1)||_max <= eps/(d1 d2)`` w.p. >= 1 - eps.
+
+One trial: target W (||W|| <= 1), iid U[-1,1] sources at ``n = width("n", C)`` rounded up to d1 n', the
+ticket by ``slt.construct.lemma7`` (block-diagonal M1, one exact subset sum per entry). The failure rate over
+independent sources must show no significant excess over eps (one-sided binomial test, ``slt.measure.stats.LEVEL``).
+"""
+from __future__ import annotations
+
+
+from slt.measure import strategies
+from slt.measure.evidence import Case, exceeds
+from slt.measure.sources import block_widths, lemma7_pair
+
+STATEMENT = "lemma7"
+WINDOWS = dict(d1=(1, 8), d2=(1, 8), eps=strategies.LogUniform(0.05, 0.5))
+
+
+def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=None) -> Case:
+    import bounds
+    from slt.construct import lemma7
+
+    widths = block_widths(STATEMENT, C, d1, d2=d2, eps=eps)
+    W, W1, W2 = lemma7_pair(seed, d1, d2, widths["n"])
+    ticket = lemma7(W, W1, W2, tol=tol, best_effort=widths["n"] > 40 * d1)
+    bound = bounds.get(STATEMENT).evaluate(d1=d1, d2=d2, eps=eps)
+    return Case(STATEMENT, {"C": C, "d1": d1, "d2": d2, "eps": eps}, seed, ticket.max_error, bound,
+                what="||W - product||_max", violated=exceeds(ticket.max_error, bound), widths=widths)
+
+
+def rerun(seed: int, C: float, d1: int, d2: int, eps: float):
+    return [trial(seed, C, d1, d2, eps)]
+
+
+CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 4), (8, 4)) for eps in (0.1, 0.3)]

@@ -42,6 +42,8 @@ class StepResult:
     detail: str = ""
     box: dict = field(default_factory=dict)
     counterexample: dict | None = None
+    domain: str = "sampled"  # "whole" (hypothesis domain), "box: <desc>" (certified on that box only) or "sampled"
+    margin: float | None = None  # smallest rhs/lhs found (sampled points; 1.0 for an identity), None if lhs <= 0
 
     @property
     def status(self) -> str:
@@ -67,9 +69,43 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
     dom = _Domain(step, params)
     key = (sp.srepr(step.lhs), sp.srepr(step.rhs), dom.key, step.relies_on)
     if key not in _RESULTS:
-        _RESULTS[key] = _verify(step, dom, params)
-    method, ok, detail, box, cex = _RESULTS[key]
-    return StepResult(statement, step.name, method, ok, detail, box, cex)
+        method, ok, detail, box, cex = _verify(step, dom, params)
+        if method == "symbolic" or (ok and method == "interval" and not box):
+            domain = "whole"
+        elif method == "interval" and ok:
+            domain = "box: " + "; ".join(box.values())
+        else:
+            domain = "sampled"
+        _RESULTS[key] = (method, ok, detail, box, cex, domain, _margin(step, dom, detail))
+    method, ok, detail, box, cex, domain, margin = _RESULTS[key]
+    return StepResult(statement, step.name, method, ok, detail, box, cex, domain, margin)
+
+
+def _margin(step: Step, dom: "_Domain", detail: str) -> float | None:
+    """Smallest rhs/lhs over the box corners and seeded points (1.0 for an identity; None when lhs <= 0)."""
+    if detail.startswith("simplify(rhs - lhs) == 0") or detail.startswith("expand_log(log rhs - log lhs) == 0"):
+        return 1.0
+    lhs, rhs = sp.sympify(step.lhs), sp.sympify(step.rhs)
+    rng = random.Random(SEED)
+    root = dom.root()
+    points = [list(c) for c in itertools.islice(itertools.product(*root), 64)]
+    for _ in range(32):
+        points.append([lo * (hi / lo) ** rng.random() if p.log else lo + (hi - lo) * rng.random()
+                       for p, (lo, hi) in zip(dom.params, root)])
+    fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
+    best = None
+    with mpmath.workdps(30):
+        for point in points:
+            try:
+                env = dom.env([mpmath.mpf(v) for v in point], mpmath.mp)
+                l, r = fl(env), fr(env)
+            except (ZeroDivisionError, ValueError, TypeError):
+                continue
+            if isinstance(l, mpmath.mpc) or isinstance(r, mpmath.mpc) or not l > 0:
+                continue
+            ratio = r / l
+            best = ratio if best is None or ratio < best else best
+    return None if best is None else float(best)
 
 
 def _verify(step: Step, dom: "_Domain", params: tuple):

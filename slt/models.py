@@ -263,13 +263,19 @@ def _attend(X, mask, heads):
     lead = np.broadcast_shapes(X.shape[:-2], mask.shape[:-2])
     rows = max(1, LOGITS_PER_CHUNK // (T * max(1, int(np.prod(lead)))))
     out = None
-    for Q, K, V in heads:
-        if out is None:
-            out = np.zeros(lead + (T, V.shape[-1]))
-        Kt = np.swapaxes(K, -1, -2)
-        for a in range(0, T, rows):
-            rs = slice(a, a + rows)
-            out[..., rs, :] += masked_softmax(Q[..., rs, :] @ Kt, mask[..., rs, :]) @ V
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is detected below and raised with its cause
+        for h, (Q, K, V) in enumerate(heads):
+            if out is None:
+                out = np.zeros(lead + (T, V.shape[-1]))
+            if not np.isfinite(V).all():
+                raise ValueError(f"head {h}: the value path (X W_V W_O, or X WVO in the merged form) overflows "
+                                 f"float64 (max |X| = {np.abs(X).max():.3g}; the weights are too large)")
+            Kt = np.swapaxes(K, -1, -2)
+            for a in range(0, T, rows):
+                rs = slice(a, a + rows)
+                out[..., rs, :] += masked_softmax(Q[..., rs, :] @ Kt, mask[..., rs, :]) @ V
+        if not np.isfinite(out).all():
+            raise ValueError("the attention output is not finite (float64 overflow in the sum over heads)")
     return out
 
 

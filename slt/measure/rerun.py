@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import sys
 
 
@@ -24,8 +25,8 @@ def parse_value(text: str):
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m slt.measure.rerun", description=__doc__.splitlines()[0])
-    parser.add_argument("statement", help="canonical statement name, e.g. lemma8")
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("statement", help="statement name or alias, e.g. lemma8 or 'Theorem 3'")
+    parser.add_argument("--seed", type=int, required=True, help="the seed the failing case printed")
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE")
     args = parser.parse_intermixed_args(argv)
     params = {}
@@ -34,8 +35,27 @@ def main(argv: list[str] | None = None) -> int:
         if not sep:
             parser.error(f"parameter {item!r} is not of the form NAME=VALUE")
         params[name] = parse_value(value)
-    module = importlib.import_module(f"slt.measure.statements.{args.statement}")
-    cases = module.rerun(seed=args.seed, **params)
+    from bounds.catalogue import canonical
+
+    try:
+        name = canonical(args.statement)
+    except KeyError as exc:
+        parser.error(str(exc.args[0]))
+    module = importlib.import_module(f"slt.measure.statements.{name}")
+    if not hasattr(module, "rerun"):
+        parser.error(f"{name} has no re-runnable cases")
+    signature = inspect.signature(module.rerun)
+    unknown = sorted(set(params) - set(signature.parameters))
+    if unknown:
+        parser.error(f"{name} takes no parameter {unknown[0]!r}; it takes {[p for p in signature.parameters if p != 'seed']}")
+    missing = [p.name for p in signature.parameters.values()
+               if p.default is inspect.Parameter.empty and p.name != "seed" and p.name not in params]
+    if missing:
+        parser.error(f"{name} needs the parameter {missing[0]}=VALUE")
+    try:
+        cases = module.rerun(seed=args.seed, **params)
+    except ValueError as exc:
+        parser.error(f"{name}: {exc}")
     for case in cases:
         print(case.describe())
     return 1 if any(c.violated for c in cases) else 0

@@ -1,22 +1,29 @@
-"""Results cache of the long sweeps: one JSON file per (configuration, seed), written atomically.
+"""Atomic files and validated JSON records: the storage under every cache of the project.
 
-An interrupted sweep resumes where it stopped: ``run`` computes only the (configuration, seed) items that have no
-file yet. A configuration is a JSON-serialisable dict; its file name is a hash of its canonical JSON (so any change
-of a parameter is a different item) and the file also stores the configuration itself, which ``get`` checks.
+- ``write_atomic``: a temporary file in the same folder and a rename, so readers (and a resumed run after an
+  interruption) never see half a file; ``save_npz``/``load_npz`` the same for NumPy arrays.
+- ``fingerprint(*parts)``: THE fingerprint scheme of every cache (task results, trained targets, the report's
+  empirical cache): the SHA-256 of the canonical JSON of ``parts`` (sorted keys, no NaN; ``bytes`` enter as
+  their own SHA-256), truncated to 24 hex digits. ``slt.tasks`` re-exports it.
+- ``write_record``/``read_record``: one JSON object per file holding ``result`` and a ``checksum`` (the
+  fingerprint of ``result``); ``read_record`` returns the object or raises ``CorruptRecord`` naming the file and
+  the problem (garbage bytes, not an object, a missing field, a checksum that does not match), so a cache can
+  recompute the entry instead of using it or crashing.
 """
 from __future__ import annotations
 
 import hashlib
 import io
 import json
+import math
 import os
-import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Callable, Iterable
 
-__all__ = ["write_atomic", "save_npz", "load_npz", "ResultCache", "Progress", "run"]
+__all__ = ["write_atomic", "save_npz", "load_npz", "fingerprint", "canonical", "CorruptRecord", "write_record",
+           "read_record", "nonfinite_path", "ResultCache", "Progress", "run"]
+
+FINGERPRINT_DIGITS = 24
 
 
 def write_atomic(path, data: str | bytes) -> None:
@@ -30,7 +37,10 @@ def write_atomic(path, data: str | bytes) -> None:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
     except BaseException:
-        os.unlink(tmp)
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
         raise
 
 
@@ -55,6 +65,89 @@ def load_npz(path) -> dict:
     with np.load(path) as data:
         return {k: data[k] for k in data.files}
 
+
+def _plain(value):
+    """``value`` with bytes replaced by their SHA-256, tuples by lists and NumPy scalars by Python numbers."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return {"sha256": hashlib.sha256(bytes(value)).hexdigest()}
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Path):
+        return str(value)
+    if hasattr(value, "item") and not isinstance(value, (str, int, float, bool)):  # NumPy scalar
+        return value.item()
+    return value
+
+
+def canonical(value) -> str:
+    """The canonical JSON text of ``value`` (sorted keys, compact, no NaN): equal values, equal text."""
+    try:
+        return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"cannot fingerprint a value that is not JSON without NaN: {exc}") from None
+
+
+def fingerprint(*parts) -> str:
+    """The fingerprint of ``parts`` (JSON-able values or bytes): 24 hex digits of the SHA-256 of their canonical JSON."""
+    return hashlib.sha256(canonical(list(parts)).encode("utf-8")).hexdigest()[:FINGERPRINT_DIGITS]
+
+
+class CorruptRecord(ValueError):
+    """A cache file that cannot be used (the message names the file and the problem)."""
+
+
+def nonfinite_path(value, where="result"):
+    """The path of the first NaN or infinite number inside ``value``, or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return where
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found = nonfinite_path(v, f"{where}.{k}")
+            if found:
+                return found
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            found = nonfinite_path(v, f"{where}[{i}]")
+            if found:
+                return found
+    return None
+
+
+def write_record(path, record: dict) -> None:
+    """Write ``record`` (a dict with a JSON-able ``result``) atomically, with the checksum of its result."""
+    if "result" not in record:
+        raise ValueError("a record needs a 'result'")
+    body = dict(record, checksum=fingerprint(record["result"]) if nonfinite_path(record["result"]) is None
+                else fingerprint(json.dumps(record["result"], sort_keys=True, allow_nan=True)))
+    write_atomic(path, json.dumps(body, sort_keys=True, allow_nan=True))
+
+
+def read_record(path) -> dict:
+    """The record stored at ``path``; ``FileNotFoundError`` when there is none, ``CorruptRecord`` when it is unusable."""
+    path = Path(path)
+    raw = path.read_bytes()
+    try:
+        record = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CorruptRecord(f"{path}: not JSON ({exc})") from None
+    if not isinstance(record, dict):
+        raise CorruptRecord(f"{path}: a record must be a JSON object, found {type(record).__name__}")
+    for field in ("result", "checksum"):
+        if field not in record:
+            raise CorruptRecord(f"{path}: missing field {field!r}")
+    result = record["result"]
+    expected = (fingerprint(result) if nonfinite_path(result) is None
+                else fingerprint(json.dumps(result, sort_keys=True, allow_nan=True)))
+    if record["checksum"] != expected:
+        raise CorruptRecord(f"{path}: checksum mismatch (the result was changed after it was written)")
+    return record
+
+
+# --- legacy sweep cache (slt.sweeps until it moves onto slt.tasks) ---
+import sys, time, hashlib
+from typing import Callable, Iterable
 
 def _canonical(config: dict) -> str:
     if not isinstance(config, dict):

@@ -1,0 +1,351 @@
+"""One task model for every sweep: independent, cacheable tasks executed by dask.distributed.
+
+A ``Task`` names what is computed (``kind``), the function that computes it (``fn``, ``"package.module:function"``,
+called as ``function(seed=seed, **params)`` and returning a JSON-able dict), its JSON-able ``params`` and its
+``seed``. ``execute(tasks)`` returns the results in task order:
+
+- **Cache.** One file per task under ``cache_dir/<kind>/<fingerprint>.json``, written atomically by the client as
+  each result arrives (workers need no shared file system), so an interrupted run resumes with nothing computed
+  twice. The fingerprint covers the kind, the function, the parameters, the seed and the SOURCE of the code the
+  task depends on (the function's module, the modules listed in its module's ``TASK_DEPENDS`` and in
+  ``Task.deps``; a package name covers every ``.py`` file under it): edited code is recomputed, never mixed in.
+  Duplicate tasks in one call are computed once.
+- **Validated on read.** A cache file that is not JSON, not an object, lacks ``result``, has a checksum that does
+  not match, belongs to another task, holds a NaN or infinity, or does not match the schema the task function
+  declares with ``@returns(...)`` (e.g. a string where a number is expected) is recomputed with a
+  ``CacheWarning`` naming the file and the problem: never used, never a crash.
+- **Where it runs.** Default: a ``distributed.LocalCluster`` on 127.0.0.1 with one single-threaded worker process
+  per core (``workers=N`` to choose). ``scheduler="tcp://HOST:PORT"`` (or the environment variable
+  ``SLTH_SCHEDULER``) uses a running Dask cluster (``dask scheduler`` + ``dask worker ADDRESS --nthreads 1`` on
+  every node); ``workers=0`` or ``scheduler="synchronous"`` runs in this process (tests and tiny runs). Inside
+  ``with cluster(...):`` every ``execute`` shares one client (no cluster start per call).
+- **Threads.** Each worker's Numba kernels get ``cores / (worker threads on that host)`` threads
+  (``numba.set_num_threads`` in the task wrapper; ``NUMBA_NUM_THREADS``, ``OMP_NUM_THREADS`` and the BLAS
+  variables are set in a LocalCluster's worker processes), so workers do not oversubscribe the cores.
+- **Progress.** A tqdm bar on stderr (done/total, rate, ETA; cached tasks counted at the start).
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import importlib
+import importlib.util
+import json
+import math
+import os
+import re
+import sys
+import time
+import warnings
+from pathlib import Path
+
+from slt.cache import CorruptRecord, fingerprint, nonfinite_path, read_record, write_record
+
+__all__ = ["Task", "execute", "fingerprint", "code_fingerprint", "returns", "cluster", "CacheWarning",
+           "default_cache_dir", "task_path", "SCHEDULER_ENV", "CACHE_ENV"]
+
+SCHEDULER_ENV = "SLTH_SCHEDULER"
+CACHE_ENV = "SLTH_CACHE_DIR"
+_THREADS_ENV = "SLTH_NUMBA_THREADS"
+FORMAT = 1
+
+
+class CacheWarning(UserWarning):
+    """A cache record was unusable and is being recomputed."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """One independent unit of work: ``fn(seed=seed, **params)`` -> JSON-able dict."""
+
+    kind: str
+    fn: str
+    params: dict
+    seed: int
+    deps: tuple = ()
+    """Extra module (or package) names whose source the result depends on (besides ``fn``'s module)."""
+
+    def __post_init__(self):
+        if not re.fullmatch(r"[A-Za-z0-9_.]+:[A-Za-z0-9_]+", self.fn or ""):
+            raise ValueError(f"Task.fn must be 'package.module:function', got {self.fn!r}")
+        if not isinstance(self.params, dict):
+            raise ValueError(f"Task.params must be a dict, got {type(self.params).__name__}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise ValueError(f"Task.seed must be an int, got {self.seed!r}")
+
+    def fingerprint(self) -> str:
+        return fingerprint(FORMAT, self.kind, self.fn, self.params, self.seed, code_fingerprint(*self.modules()))
+
+    def modules(self) -> tuple:
+        module = self.fn.split(":")[0]
+        declared = getattr(importlib.import_module(module), "TASK_DEPENDS", ())
+        return tuple(dict.fromkeys((module, *declared, *self.deps)))
+
+    def function(self):
+        module, name = self.fn.split(":")
+        try:
+            return getattr(importlib.import_module(module), name)
+        except AttributeError:
+            raise ValueError(f"Task.fn {self.fn!r}: module {module} has no function {name}") from None
+
+
+# --------------------------------------------------------------------------------------------- fingerprints
+
+@functools.lru_cache(maxsize=None)
+def _source_digest(name: str) -> str:
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise ValueError(f"no module or package named {name!r} to fingerprint")
+    origin = Path(spec.origin)
+    if spec.submodule_search_locations:  # a package: every .py file under it
+        return fingerprint([[str(p.relative_to(loc)), p.read_bytes()]
+                            for loc in map(Path, spec.submodule_search_locations) for p in sorted(loc.rglob("*.py"))])
+    return fingerprint(origin.read_bytes())
+
+
+def code_fingerprint(*modules: str) -> str:
+    """The fingerprint of the source of ``modules`` (dotted names; a package covers every .py file under it)."""
+    return fingerprint(sorted([m, _source_digest(m)] for m in set(modules)))
+
+
+# -------------------------------------------------------------------------------------------------- schema
+
+def returns(**schema):
+    """Declare the fields of a task function's result and their types, checked on every cache read and fresh
+    result: ``@returns(failures=int, upper=float, C_point=(float, None), widths=dict)``. ``float`` accepts ints;
+    numbers must be finite; a tuple lists the allowed types (``None`` for null)."""
+    def mark(fn):
+        fn.__slth_schema__ = schema
+        return fn
+
+    return mark
+
+
+def _type_ok(value, allowed) -> bool:
+    for t in allowed if isinstance(allowed, tuple) else (allowed,):
+        if t is None and value is None:
+            return True
+        if t is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return math.isfinite(value)
+        if t is int and isinstance(value, int) and not isinstance(value, bool):
+            return True
+        if t in (str, bool, list, dict) and isinstance(value, t):
+            return True
+    return False
+
+
+def _problem(result, fn) -> str | None:
+    """Why ``result`` is not a valid result of ``fn`` (None when it is)."""
+    if not isinstance(result, dict):
+        return f"the result is a {type(result).__name__}, not an object"
+    bad = nonfinite_path(result)
+    if bad and not getattr(fn, "__slth_allow_nonfinite__", False):
+        return f"{bad} is not a finite number"
+    for key, allowed in getattr(fn, "__slth_schema__", {}).items():
+        if key not in result:
+            return f"result.{key} is missing"
+        if not _type_ok(result[key], allowed):
+            names = "/".join("null" if t is None else t.__name__ for t in (allowed if isinstance(allowed, tuple) else (allowed,)))
+            return f"result.{key} = {result[key]!r} is not a {names}"
+    return None
+
+
+# --------------------------------------------------------------------------------------------------- cache
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get(CACHE_ENV) or "results/tasks")
+
+
+def task_path(cache_dir, task: Task, key: str | None = None) -> Path:
+    kind = re.sub(r"[^A-Za-z0-9_.-]+", "_", task.kind) or "task"
+    return Path(cache_dir) / kind / f"{key or task.fingerprint()}.json"
+
+
+def _identity(task: Task, key: str) -> dict:
+    return {"format": FORMAT, "kind": task.kind, "fn": task.fn, "params": json.loads(json.dumps(task.params)),
+            "seed": task.seed, "key": key}
+
+
+def _load(path: Path, task: Task, key: str, fn):
+    """The cached result of ``task``, or None (missing, or unusable: then a CacheWarning says why)."""
+    try:
+        record = read_record(path)
+    except FileNotFoundError:
+        return None
+    except (CorruptRecord, OSError) as exc:
+        warnings.warn(f"{exc}; recomputing", CacheWarning, stacklevel=3)
+        return None
+    identity = _identity(task, key)
+    if any(record.get(k) != v for k, v in identity.items()):
+        warnings.warn(f"{path}: the record belongs to another task; recomputing", CacheWarning, stacklevel=3)
+        return None
+    problem = _problem(record["result"], fn)
+    if problem:
+        warnings.warn(f"{path}: {problem}; recomputing", CacheWarning, stacklevel=3)
+        return None
+    return record["result"]
+
+
+# ------------------------------------------------------------------------------------------------- running
+
+def _set_threads(threads: int | None = None) -> int:
+    """Numba threads of this process: ``threads``, else $SLTH_NUMBA_THREADS, else cores / worker threads."""
+    if threads is None:
+        env = os.environ.get(_THREADS_ENV)
+        if env:
+            threads = int(env)
+        else:
+            try:
+                from distributed import get_worker
+
+                threads = max(1, (os.cpu_count() or 1) // max(1, get_worker().state.nthreads))
+            except (ImportError, ValueError, AttributeError):
+                return 0
+    try:
+        import numba
+
+        threads = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(threads)
+    except ImportError:
+        pass
+    return threads
+
+
+def _call(fn: str, params: dict, seed: int, threads_per_task: int | None = None) -> dict:
+    """The task wrapper run on a worker: set the Numba threads, call the function, time it."""
+    _set_threads(threads_per_task)
+    module, name = fn.split(":")
+    start = time.perf_counter()
+    cpu = time.process_time()
+    result = getattr(importlib.import_module(module), name)(seed=seed, **params)
+    return {"result": result, "seconds": time.perf_counter() - start, "cpu_s": time.process_time() - cpu}
+
+
+_ACTIVE: list = []  # the client of the innermost ``with cluster(...)``
+
+
+def _worker_env(threads: int) -> dict:
+    return {"NUMBA_NUM_THREADS": str(threads), _THREADS_ENV: str(threads), "OMP_NUM_THREADS": "1",
+            "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+@contextlib.contextmanager
+def cluster(scheduler: str | None = None, workers: int | None = None):
+    """A dask.distributed client shared by every ``execute`` inside the block (None when running in-process).
+
+    ``scheduler``: an address (``tcp://127.0.0.1:8786``), "synchronous", or None for $SLTH_SCHEDULER, else a
+    LocalCluster of ``workers`` processes (default: one per core). ``workers=0``: in this process."""
+    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    if scheduler == "synchronous" or (workers == 0 and scheduler is None):
+        _ACTIVE.append(None)
+        try:
+            yield None
+        finally:
+            _ACTIVE.pop()
+        return
+    if workers is not None and workers < 0:
+        raise ValueError(f"workers must be >= 0, got {workers}")
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    local = None
+    if scheduler:
+        client = Client(scheduler, timeout="30s")
+    else:
+        n = workers or (os.cpu_count() or 1)
+        threads = max(1, (os.cpu_count() or 1) // n)
+        local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                             dashboard_address=None, silence_logs=logging.ERROR, env=_worker_env(threads))
+        client = Client(local)
+    try:
+        if scheduler:  # a running cluster: Numba threads = cores of the host / worker threads on that host
+            info = client.scheduler_info()["workers"]
+            cores = client.run(os.cpu_count)
+            per_host = {}
+            for addr, w in info.items():
+                per_host[w["host"]] = per_host.get(w["host"], 0) + w["nthreads"]
+            for addr, w in info.items():
+                client.run(_set_worker_threads, max(1, (cores.get(addr) or 1) // per_host[w["host"]]), workers=[addr])
+        _ACTIVE.append(client)
+        try:
+            yield client
+        finally:
+            _ACTIVE.pop()
+    finally:
+        client.close()
+        if local is not None:
+            local.close()
+
+
+def _set_worker_threads(threads: int) -> int:
+    os.environ[_THREADS_ENV] = str(threads)
+    return _set_threads(threads)
+
+
+def execute(tasks, *, cache_dir=None, scheduler=None, workers=None, progress=True, desc: str = "") -> list[dict]:
+    """Results of ``tasks`` in task order, computing only those not validly cached (see the module docstring).
+
+    ``cache_dir``: None for $SLTH_CACHE_DIR or ``results/tasks``; False for no cache. ``scheduler``/``workers``:
+    as ``cluster``; ignored inside ``with cluster(...)`` (its client is used)."""
+    from tqdm.auto import tqdm
+
+    tasks = list(tasks)
+    for t in tasks:
+        if not isinstance(t, Task):
+            raise TypeError(f"execute takes Task objects, got {type(t).__name__}")
+    keys = [t.fingerprint() for t in tasks]
+    fns = {t.fn: t.function() for t in tasks}
+    root = None if cache_dir is False else Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    results: dict[str, dict] = {}
+    todo: dict[str, Task] = {}
+    for task, key in zip(tasks, keys):
+        if key in results or key in todo:
+            continue
+        cached = _load(task_path(root, task, key), task, key, fns[task.fn]) if root is not None else None
+        if cached is None:
+            todo[key] = task
+        else:
+            results[key] = cached
+    bar = tqdm(total=len(results) + len(todo), initial=len(results), desc=desc or "tasks", unit="task",
+               disable=not progress, file=sys.stderr, dynamic_ncols=True, mininterval=0.5)
+
+    def store(key: str, out: dict) -> None:
+        task = todo[key]
+        problem = _problem(out["result"], fns[task.fn])
+        if problem:
+            raise ValueError(f"task {task.kind} {task.fn} seed={task.seed} params={task.params}: {problem}")
+        if root is not None:
+            write_record(task_path(root, task, key), {**_identity(task, key), "result": out["result"],
+                                                      "seconds": out["seconds"], "cpu_s": out["cpu_s"]})
+        results[key] = out["result"]
+        bar.update(1)
+
+    try:
+        if todo:
+            if _ACTIVE:
+                _run(todo, store, _ACTIVE[-1])
+            else:
+                with cluster(scheduler, workers) as client:
+                    _run(todo, store, client)
+    finally:
+        bar.close()
+    return [results[k] for k in keys]
+
+
+def _run(todo: dict, store, client) -> None:
+    if client is None:
+        for key, task in todo.items():
+            store(key, _call(task.fn, task.params, task.seed))
+        return
+    from distributed import as_completed
+
+    futures = {client.submit(_call, t.fn, t.params, t.seed, key=f"{t.kind}-{key}", pure=False): key
+               for key, t in todo.items()}
+    try:
+        for future in as_completed(futures):
+            store(futures[future], future.result())
+    finally:
+        for future in futures:
+            future.cancel()

@@ -1,0 +1,196 @@
+"""What changed between two run records (``slt.record``): the decisions of ``slth diff``.
+
+``compare(old, new, tolerance=...)`` returns a ``Diff`` (plain data, rendered by ``reports.diff``):
+
+- ``flipped``: proof steps whose verdict changed (ok -> FAILED with the new counterexample, or FAILED -> ok),
+  and steps that appear or disappear;
+- ``margins``: steps whose smallest rhs/lhs margin moved by more than ``tolerance`` (relative);
+- ``widths``: width requirements on the default grid that changed (old, new, new/old);
+- ``variants`` / ``mutations``: printed variants and mutations whose verdict or catching steps changed;
+- ``empirical``: statements (or printed variants) whose empirical verdict changed, and checks whose verdict
+  changed;
+- ``constants``: calibrated constants that moved outside the other record's interval [C_low, C_high].
+
+``Diff.newly_failing`` lists the steps of a supported form (or elementary facts) that fail in ``new`` but did not
+fail in ``old``: ``slth diff`` exits 1 when it is not empty.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+DEFAULT_TOLERANCE = 0.01
+"""Relative change of a step's margin (smallest rhs/lhs found) that counts as moved."""
+
+
+@dataclasses.dataclass
+class Diff:
+    old: dict
+    new: dict
+    tolerance: float
+    flipped: list = dataclasses.field(default_factory=list)
+    margins: list = dataclasses.field(default_factory=list)
+    widths: list = dataclasses.field(default_factory=list)
+    variants: list = dataclasses.field(default_factory=list)
+    mutations: list = dataclasses.field(default_factory=list)
+    empirical: list = dataclasses.field(default_factory=list)
+    checks: list = dataclasses.field(default_factory=list)
+    constants: list = dataclasses.field(default_factory=list)
+    notes: list = dataclasses.field(default_factory=list)
+
+    @property
+    def newly_failing(self) -> list:
+        return [f for f in self.flipped if f["new"] == "FAILED" and f["old"] != "FAILED" and f["supported"]]
+
+    @property
+    def changed(self) -> bool:
+        return any((self.flipped, self.margins, self.widths, self.variants, self.mutations, self.empirical,
+                    self.checks, self.constants))
+
+    @property
+    def exit_status(self) -> int:
+        return 1 if self.newly_failing else 0
+
+    def as_dict(self) -> dict:
+        out = {k: getattr(self, k) for k in ("tolerance", "flipped", "margins", "widths", "variants", "mutations",
+                                             "empirical", "checks", "constants", "notes")}
+        out["newly_failing"] = self.newly_failing
+        out["old"] = _describe(self.old)
+        out["new"] = _describe(self.new)
+        return out
+
+
+def _describe(record: dict) -> dict:
+    p = record["provenance"]
+    return {"commit": p["git_commit"], "dirty": p["git_dirty"], "profile": record["profile"],
+            "created": p["created"], "bounds_hash": p["bounds_hash"]}
+
+
+def _key(row, *fields) -> tuple:
+    return tuple(json.dumps(row[f], sort_keys=True) if isinstance(row[f], (dict, list)) else row[f] for f in fields)
+
+
+def _moved(a, b, tol: float) -> bool:
+    if a is None or b is None:
+        return (a is None) != (b is None)
+    if math.isinf(a) or math.isinf(b) or a == 0:
+        return a != b
+    return abs(b - a) / abs(a) > tol
+
+
+def compare(old: dict, new: dict, tolerance: float = DEFAULT_TOLERANCE) -> Diff:
+    if not tolerance >= 0:
+        raise ValueError(f"tolerance must be a non-negative number, got {tolerance}")
+    d = Diff(old, new, tolerance)
+    _steps(d)
+    _widths(d)
+    _variants(d)
+    _mutations(d)
+    _empirical(d)
+    _constants(d)
+    if old["profile"] != new["profile"]:
+        d.notes.append(f"profiles differ: {old['profile']} -> {new['profile']}; only the parts both records hold "
+                       "are compared")
+    return d
+
+
+def _steps(d: Diff) -> None:
+    old = {_key(s, "statement", "step"): s for s in d.old["steps"]}
+    new = {_key(s, "statement", "step"): s for s in d.new["steps"]}
+    for key in list(old) + [k for k in new if k not in old]:
+        a, b = old.get(key), new.get(key)
+        va, vb = (a["verdict"] if a else "absent"), (b["verdict"] if b else "absent")
+        if va != vb:
+            ref = b or a
+            d.flipped.append({"statement": key[0], "step": key[1], "old": va, "new": vb,
+                              "supported": ref["supported"], "method": ref["method"],
+                              "counterexample": (b or {}).get("counterexample") if vb == "FAILED" else None,
+                              "detail": (b or {}).get("detail", "")})
+        elif a and b and _moved(a["margin"], b["margin"], d.tolerance):
+            ratio = (b["margin"] / a["margin"]) if a["margin"] and b["margin"] is not None else None
+            d.margins.append({"statement": key[0], "step": key[1], "old": a["margin"], "new": b["margin"],
+                              "ratio": ratio})
+
+
+def _widths(d: Diff) -> None:
+    old = {_key(w, "statement", "width", "point"): w for w in d.old["widths"]}
+    for w in d.new["widths"]:
+        key = _key(w, "statement", "width", "point")
+        a = old.pop(key, None)
+        if a is None:
+            d.widths.append({"statement": w["statement"], "width": w["width"], "point": w["point"], "old": None,
+                             "new": w["value"], "ratio": None})
+        elif a["value"] != w["value"]:
+            d.widths.append({"statement": w["statement"], "width": w["width"], "point": w["point"],
+                             "old": a["value"], "new": w["value"], "ratio": w["value"] / a["value"]})
+    for a in old.values():
+        d.widths.append({"statement": a["statement"], "width": a["width"], "point": a["point"], "old": a["value"],
+                         "new": None, "ratio": None})
+
+
+def _variants(d: Diff) -> None:
+    old = {_key(v, "statement", "variant"): v for v in d.old["variants"]}
+    for v in d.new["variants"]:
+        a = old.get(_key(v, "statement", "variant"))
+        broken = sorted(f"{b['statement']}:{b['step']}" for b in v["broken"])
+        before = sorted(f"{b['statement']}:{b['step']}" for b in a["broken"]) if a else None
+        if a is None or a["verdict"] != v["verdict"] or before != broken:
+            d.variants.append({"variant": f"{v['statement']}:{v['variant']}", "old": a["verdict"] if a else "absent",
+                               "new": v["verdict"], "old_broken": before, "new_broken": broken})
+
+
+def _mutations(d: Diff) -> None:
+    if d.old["mutations"] is None or d.new["mutations"] is None:
+        if (d.old["mutations"] is None) != (d.new["mutations"] is None):
+            d.notes.append("the mutation suite is in only one of the records; not compared")
+        return
+    old = {m["name"]: m for m in d.old["mutations"]}
+    for m in d.new["mutations"]:
+        a = old.get(m["name"])
+        if a is None or a["verdict"] != m["verdict"] or a["caught_by"] != m["caught_by"]:
+            d.mutations.append({"mutation": m["name"], "old": a["verdict"] if a else "absent", "new": m["verdict"],
+                                "old_caught_by": a["caught_by"] if a else None, "new_caught_by": m["caught_by"]})
+
+
+def _empirical(d: Diff) -> None:
+    a, b = d.old["empirical"], d.new["empirical"]
+    if a is None or b is None:
+        if (a is None) != (b is None):
+            d.notes.append("empirical measurements are in only one of the records; not compared")
+        return
+    for name in sorted(set(a["verdicts"]) | set(b["verdicts"])):
+        va, vb = a["verdicts"].get(name, "absent"), b["verdicts"].get(name, "absent")
+        if va != vb:
+            d.empirical.append({"statement": name, "old": va, "new": vb})
+    old = {c["id"]: c for c in a["checks"]}
+    for c in b["checks"]:
+        o = old.get(c["id"])
+        if o is None or o["verdict"] != c["verdict"]:
+            d.checks.append({"check": c["id"], "old": o["verdict"] if o else "absent", "new": c["verdict"],
+                             "ratio": c["ratio"], "command": c.get("command")})
+
+
+def _inside(x, lo, hi) -> bool:
+    return lo is not None and hi is not None and lo <= x <= hi
+
+
+def _constants(d: Diff) -> None:
+    a, b = d.old["calibration"]["statements"], d.new["calibration"]["statements"]
+    for name in sorted(set(a) | set(b)):
+        o, n = a.get(name), b.get(name)
+        if o is None or n is None:
+            d.constants.append({"statement": name, "old": o and o["C"], "new": n and n["C"],
+                                "old_interval": o and [o["C_low"], o["C_high"]],
+                                "new_interval": n and [n["C_low"], n["C_high"]], "why": "calibrated in one record only"})
+            continue
+        if o["C"] == n["C"]:
+            continue
+        outside = [] if n["C"] is None or o["C"] is None else [
+            why for why, bad in (("new C outside the old interval", not _inside(n["C"], o["C_low"], o["C_high"])),
+                                 ("old C outside the new interval", not _inside(o["C"], n["C_low"], n["C_high"])))
+            if bad]
+        if outside or n["C"] is None or o["C"] is None:
+            d.constants.append({"statement": name, "old": o["C"], "new": n["C"],
+                                "old_interval": [o["C_low"], o["C_high"]], "new_interval": [n["C_low"], n["C_high"]],
+                                "why": "; ".join(outside) or "no constant in one record"})

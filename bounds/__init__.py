@@ -1,6 +1,8 @@
 """The paper's statements and proofs as SymPy data (arXiv 2511.04217), and the verifier of their steps.
 
 - ``names()``, ``get(name)`` (aliases ``lemma4``, ``theorem3``, ``theorem6``, case/space-insensitive);
+  ``proof(name, catalogue=None)``: the proof steps composed from a catalogue (passed explicitly: no import circle);
+- ``bounds.evaluate``: the one numeric evaluator of SymPy expressions (mpmath points and intervals);
 - ``Statement``: symbols, hypotheses, conclusion, widths, probability, terms, constants, proof steps,
   variants (printed forms), ``evaluate``/``width``/``term``/``variant``;
 - ``verify(name)`` -> per-step ``StepResult`` (symbolic / interval certificate on a box / sampled evidence);
@@ -8,9 +10,9 @@
 - ``bounds.mutations``: the mutation suite.
 Source of truth: ``theorems.md`` of the project spec.
 """
-from .catalogue import ALIASES, STATEMENTS, get, names
+from .catalogue import ALIASES, STATEMENTS, get, names, proof
 from .core import Edit, Fact, Hypothesis, Param, Statement, Step, Variant
 from .verify import StepResult, verify, verify_facts
 
 __all__ = ["ALIASES", "STATEMENTS", "Edit", "Fact", "Hypothesis", "Param", "Statement", "Step", "StepResult",
-           "Variant", "get", "names", "verify", "verify_facts"]
+           "Variant", "get", "names", "proof", "verify", "verify_facts"]

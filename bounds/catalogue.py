@@ -1,4 +1,7 @@
-"""The catalogue of statements: canonical names, aliases (main-text numbers) and lookup."""
+"""The catalogue of statements: canonical names, aliases (main-text numbers), lookup and proofs.
+
+The only module that imports every statement; statements and ``bounds.core`` never import it (a proof is
+composed from the catalogue it is given: ``proof(name, catalogue)``)."""
 from __future__ import annotations
 
 import re
@@ -30,3 +33,15 @@ def canonical(name: str) -> str:
 def get(name: str):
     """The statement called ``name`` (canonical name or alias such as "Theorem 3")."""
     return STATEMENTS[canonical(name)]
+
+
+def lookup(catalogue: dict | None = None):
+    """``get`` for ``catalogue`` (default: the bounds catalogue), as passed to ``Statement.steps``."""
+    cat = STATEMENTS if catalogue is None else catalogue
+    return lambda name: cat[canonical(name)]
+
+
+def proof(name: str, catalogue: dict | None = None) -> list:
+    """The proof steps of statement ``name``, composed from ``catalogue`` (default: the bounds catalogue)."""
+    get_ = lookup(catalogue)
+    return get_(name).steps(get_)

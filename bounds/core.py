@@ -5,6 +5,9 @@ integrality, and the bounded box its proof steps are certified on), a conclusion
 requirements, success probability, named terms and proof constants, and a proof builder
 ``proof(statement, get) -> list[Step]`` that composes steps from the expressions of the statements
 it relies on (``get`` looks them up in a catalogue, so an edited statement breaks its users).
+
+This module imports no statement: the catalogue is always passed explicitly (``Statement.steps(get)``;
+``bounds.proof(name, catalogue)`` composes a proof from a catalogue).  Numbers come from ``bounds.evaluate``.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from typing import Callable
 import mpmath
 import sympy as sp
 
+from .evaluate import evaluate as _evaluate
 from .symbols import NAME, PARAMETER, text
 
 _REL_TOL = 1e-12  # hypotheses are checked up to this relative slack (float inputs like alpha = sqrt(d1))
@@ -106,12 +110,7 @@ class Step:
 
     def evaluate(self, dps: int = 50, **params) -> tuple:
         """(lhs, rhs) as mpmath numbers at ``params`` (parameter names), computed with ``dps`` digits."""
-        with mpmath.workdps(dps):
-            out = []
-            for side in (self.lhs, self.rhs):
-                f, names = _compiled(side)
-                out.append(f(*[mpmath.mpf(params[n]) for n in names]))
-        return tuple(out)
+        return tuple(_evaluate(side, params, dps) for side in (self.lhs, self.rhs))
 
 
 @dataclass(frozen=True)
@@ -196,11 +195,6 @@ class Statement:
                 return p
         raise KeyError(name)
 
-    @property
-    def proof(self) -> list[Step]:
-        from .catalogue import get
-        return self.steps(get)
-
     def steps(self, get: Callable) -> list[Step]:
         """The proof, composed from the statements that ``get`` returns (a catalogue lookup)."""
         return [] if self.builder is None else self.builder(self, get)
@@ -262,9 +256,7 @@ class Statement:
         missing = sorted(needed - set(params))
         if missing:
             raise ValueError(f"{self.name}.{what} needs parameters {missing}")
-        f, names = _compiled(expr)
-        with mpmath.workdps(30):
-            value = f(*[mpmath.mpf(float(params[n])) for n in names])
+        value = _evaluate(expr, {n: float(params[n]) for n in needed}, 30)
         if isinstance(value, mpmath.mpc) or value != value:
             raise ValueError(f"{self.name}.{what} is not real at {params}")
         return value if exact else float(value)
@@ -276,8 +268,7 @@ def _holds(h: Hypothesis, values: dict) -> bool:
         v = float(values[rel.args[0]])
         return v == int(v)
     named = {NAME[k]: v for k, v in values.items()}
-    with mpmath.workdps(30):
-        lhs, rhs = (float(f(*[mpmath.mpf(named[n]) for n in names])) for f, names in map(_compiled, rel.args))
+    lhs, rhs = (float(_evaluate(side, named, 30)) for side in rel.args)
     slack = _REL_TOL * max(abs(lhs), abs(rhs), 1.0)
     if isinstance(rel, sp.Ge):
         return lhs >= rhs - slack
@@ -286,14 +277,3 @@ def _holds(h: Hypothesis, values: dict) -> bool:
     if isinstance(rel, sp.Le):
         return lhs <= rhs + slack
     return lhs < rhs
-
-
-_CACHE: dict = {}
-
-
-def _compiled(expr):
-    expr = sp.sympify(expr)
-    if expr not in _CACHE:
-        names = sorted(NAME[s] for s in expr.free_symbols)
-        _CACHE[expr] = (sp.lambdify([PARAMETER[n] for n in names], expr, "mpmath"), names)
-    return _CACHE[expr]

@@ -1,5 +1,16 @@
-"""Evaluate SymPy expressions in mpmath contexts: high-precision points (``mpmath.mp``) and rigorous
-intervals (``mpmath.iv``).  A small compiler to closures, so that a step is translated once."""
+"""THE numeric evaluator of SymPy expressions in this project (one formula, one evaluation path).
+
+Every number computed from a ``bounds`` expression goes through this module: ``Statement.evaluate/width/term``
+and the hypothesis checks (``bounds.core``), the verifier's points and interval certificates (``bounds.verify``),
+and the measuring library (``slt.measure``).  An expression is compiled once into a closure over an mpmath
+context: ``mpmath.mp`` (points at any precision; mpmath numbers have an unbounded exponent, so nothing
+underflows) or ``mpmath.iv`` (rigorous outward-rounded intervals, endpoints may be infinite).
+``exp(a) - 1`` is evaluated as ``expm1(a)``, so that it keeps its relative precision for tiny ``a``.
+
+- ``compile_expr(expr, ctx)`` -> ``f(env)`` with ``env`` mapping SymPy symbols to numbers or intervals;
+- ``evaluate(expr, values, dps)`` -> an mpmath number, ``values`` mapping parameter names to numbers;
+- ``value(expr, values)`` -> a float.
+"""
 from __future__ import annotations
 
 import mpmath
@@ -8,28 +19,83 @@ import sympy as sp
 _CACHE: dict = {}
 
 
-def compile_expr(expr: sp.Expr, ctx):
+def compile_expr(expr, ctx):
     """Closure ``f(env)`` evaluating ``expr`` in ``ctx`` (``mpmath.mp`` or ``mpmath.iv``); env: symbol -> value."""
-    key = (sp.srepr(expr), ctx is mpmath.iv)
-    if key not in _CACHE:
-        _CACHE[key] = _build(sp.sympify(expr), ctx)
-    return _CACHE[key]
+    expr = sp.sympify(expr)
+    key = (expr, ctx is mpmath.iv)
+    try:
+        return _CACHE[key]
+    except KeyError:
+        pass
+    f = _CACHE[key] = _build(expr, ctx)
+    return f
+
+
+def evaluate(expr, values: dict, dps: int = 30):
+    """``expr`` at ``values`` (parameter name -> number) as an mpmath number computed with ``dps`` digits.
+    Raises ValueError naming the missing parameters."""
+    from .symbols import NAME
+    expr = sp.sympify(expr)
+    missing = sorted({NAME.get(s, str(s)) for s in expr.free_symbols} - set(values))
+    if missing:
+        raise ValueError(f"expression {expr} needs parameters {missing}")
+    f = compile_expr(expr, mpmath.mp)
+    with mpmath.workdps(dps):
+        env = {s: _mp(values[NAME.get(s, str(s))]) for s in expr.free_symbols}
+        return +f(env)
+
+
+def value(expr, values: dict, dps: int = 30) -> float:
+    """``expr`` at ``values`` (parameter name -> number) as a float (computed with ``dps`` digits)."""
+    v = evaluate(expr, values, dps)
+    if isinstance(v, mpmath.mpc):
+        raise ValueError(f"expression {expr} is not real at {values}")
+    return float(v)
+
+
+def _mp(v):
+    if isinstance(v, (mpmath.mpf, mpmath.mpc)):
+        return v
+    if isinstance(v, sp.Basic):
+        return mpmath.mpf(str(sp.Float(v, 60)))
+    return mpmath.mpf(v if isinstance(v, (int, float, str)) else float(v))
 
 
 def _const(v, ctx):
     if isinstance(v, sp.Integer):
-        c = ctx.mpf(int(v))
-    elif isinstance(v, sp.Rational):
-        c = ctx.mpf(int(v.p)) / ctx.mpf(int(v.q))
-    elif v is sp.E:
-        c = ctx.e
-    elif v is sp.pi:
-        c = ctx.pi
-    elif v.is_Float:
-        c = ctx.mpf(str(v))
-    else:
-        raise TypeError(f"cannot evaluate constant {v!r}")
-    return lambda env: c
+        n = int(v)
+        return lambda env: ctx.mpf(n)
+    if isinstance(v, sp.Rational):
+        p, q = int(v.p), int(v.q)
+        return lambda env: ctx.mpf(p) / ctx.mpf(q)  # at the working precision
+    if v is sp.E:
+        return lambda env: ctx.e
+    if v is sp.pi:
+        return lambda env: ctx.pi
+    if v.is_Float:
+        c = str(v)
+        return lambda env: ctx.mpf(c)
+    if v in (sp.oo, -sp.oo):
+        c = ctx.inf if v is sp.oo else -ctx.inf
+        return lambda env: c
+    raise TypeError(f"cannot evaluate constant {v!r}")
+
+
+def _expm1_pairs(e):
+    """Split the terms of an Add into ``(a, k)`` pairs for ``k (exp(a) - 1)`` and the other terms."""
+    terms = list(e.args)
+    consts = [t for t in terms if t.is_Number]
+    if len(consts) != 1:
+        return [], terms
+    c = consts[0]
+    pairs, rest = [], [t for t in terms if t is not c]
+    for t in list(rest):
+        k, f = t.as_coeff_Mul()
+        if isinstance(f, sp.exp) and k.is_Number and k == -c:
+            pairs.append((f.args[0], k))
+            rest.remove(t)
+            break
+    return (pairs, rest) if pairs else ([], terms)
 
 
 def _build(e, ctx):
@@ -37,14 +103,27 @@ def _build(e, ctx):
         return lambda env: env[e]
     if e.is_Number or e in (sp.E, sp.pi):
         return _const(e, ctx)
-    args = [_build(a, ctx) for a in e.args]
     if isinstance(e, sp.Add):
+        pairs, rest = _expm1_pairs(e)
+        parts = [(lambda env, a=_build(a, ctx), k=_const(k, ctx): k(env) * ctx.expm1(a(env))) for a, k in pairs]
+        parts += [_build(t, ctx) for t in rest]
+
         def add(env):
-            s = args[0](env)
-            for a in args[1:]:
+            s = parts[0](env)
+            for a in parts[1:]:
                 s = s + a(env)
             return s
         return add
+    if isinstance(e, sp.Piecewise) and ctx is not mpmath.iv:
+        pieces = [(_build(x, ctx), _build(c, ctx)) for x, c in e.args]
+
+        def piecewise(env):
+            for x, c in pieces:
+                if c(env):
+                    return x(env)
+            raise ValueError(f"no piece of {e} applies")
+        return piecewise
+    args = [_build(a, ctx) for a in e.args]
     if isinstance(e, sp.Mul):
         def mul(env):
             s = args[0](env)
@@ -74,9 +153,21 @@ def _build(e, ctx):
         return lambda env: (ctx.exp(args[0](env)) - ctx.exp(-args[0](env))) / 2
     if isinstance(e, sp.log):
         return lambda env: ctx.log(args[0](env))
+    if isinstance(e, sp.Abs):
+        return lambda env: abs(args[0](env))
     if isinstance(e, (sp.Max, sp.Min)):
         pick = _max if isinstance(e, sp.Max) else _min
         return lambda env: pick(ctx, [a(env) for a in args])
+    if e is sp.true or e is sp.false:
+        return lambda env, t=bool(e): t
+    if isinstance(e, sp.Rel) and ctx is not mpmath.iv:
+        import operator
+        op = {sp.Eq: operator.eq, sp.Ne: operator.ne, sp.Ge: operator.ge, sp.Gt: operator.gt, sp.Le: operator.le,
+              sp.Lt: operator.lt}[type(e)]
+        return lambda env: op(args[0](env), args[1](env))
+    if isinstance(e, (sp.And, sp.Or)) and ctx is not mpmath.iv:
+        pick = all if isinstance(e, sp.And) else any
+        return lambda env: pick(a(env) for a in args)
     raise TypeError(f"cannot evaluate {type(e).__name__}: {e}")
 
 

@@ -6,7 +6,7 @@ import bounds
 from bounds.mutations import PROVED
 from bounds.verify import verify_facts, verify_step
 
-STEPS = [(name, step) for name in PROVED for step in bounds.get(name).proof]
+STEPS = [(name, step) for name in PROVED for step in bounds.proof(name)]
 
 
 @pytest.mark.parametrize("name, step", STEPS, ids=[f"{n}-{s.name}" for n, s in STEPS])
@@ -28,7 +28,7 @@ def test_steps_compose_the_statements_they_rely_on():
     """Steps that use a statement are built from its expressions: every statement a step relies on exists,
     and every proof relies on at least one earlier statement or fact."""
     for name in PROVED:
-        proof = bounds.get(name).proof
+        proof = bounds.proof(name)
         relied = {dep for s in proof for dep in s.relies_on}
         assert relied, name
         for dep in relied & set(bounds.names()):
@@ -37,5 +37,5 @@ def test_steps_compose_the_statements_they_rely_on():
 
 def test_verify_returns_one_result_per_step():
     res = bounds.verify("Theorem 3")
-    assert [r.step for r in res] == [s.name for s in bounds.get("theorem9").proof]
+    assert [r.step for r in res] == [s.name for s in bounds.proof("theorem9")]
     assert {r.statement for r in res} == {"theorem9"}

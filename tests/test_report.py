@@ -62,9 +62,8 @@ def test_report_is_written_atomically_and_self_contained(tmp_path):
 def test_proof_table_shows_every_step_with_its_method():
     from reports.sections import proofs
 
-    st = bounds.get("theorem9")
     results = bounds.verify("theorem9")
-    table = proofs.step_table({"theorem9": st.proof}, results)
+    table = proofs.step_table({"theorem9": bounds.proof("theorem9")}, results)
     for r in results:
         assert f"<td>{r.step}</td><td>" in table
         assert f"<td>{r.method}</td>" in table

@@ -114,14 +114,10 @@ def _fmt(value) -> str:
 
 def bound_mp(statement: str, expression=None, dps: int = 40, **params):
     """``bounds``' conclusion (or another of its SymPy expressions) of ``statement`` evaluated in mpmath."""
-    import mpmath
-    import sympy as sp
-
     import bounds
+    from bounds.evaluate import evaluate
 
     st = bounds.get(statement)
     st.check(**params)
     expr = st.conclusion if expression is None else expression
-    sub = {sym: sp.Float(params[name], dps) for name, sym in st.symbols.items() if name in params}
-    with mpmath.workdps(dps):
-        return mpmath.mpf(str(sp.sympify(expr).xreplace(sub).evalf(dps)))
+    return evaluate(expr, {name: params[name] for name in st.symbols if name in params}, dps)

@@ -34,12 +34,10 @@ class LogUniform:
 def _value(expr, values):
     if expr is None:
         return None
-    import sympy as sp
-
+    from bounds.evaluate import value
     from bounds.symbols import PARAMETER
 
-    sub = {PARAMETER[k]: sp.Float(v, 30) for k, v in values.items() if k in PARAMETER}
-    return float(sp.sympify(expr).xreplace(sub).evalf(30))
+    return value(expr, {k: v for k, v in values.items() if k in PARAMETER})
 
 
 def _interval(dom, values):

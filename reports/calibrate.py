@@ -1,12 +1,10 @@
 """`slth calibrate`: the smallest universal constant C that the observed failure rates support.
 
-For every probabilistic statement whose check module (``slt.measure.statements.<name>``) declares ``CALIBRATION_GRID``
-and ``trial``, and for every grid point (d1, d2, H, eps, ...): failure counts of independent seeded sources at
-the widths ``bounds`` requires for C, over an ascending grid of C (``slt.measure.probabilistic.calibrate_point``).
-Per point, ``C_point`` (smallest C with observed failure rate <= eps) and ``C_upper`` (smallest C whose one-sided
-95% Clopper-Pearson upper bound is <= eps); per statement ``C = max C_upper`` with uncertainty
-``[max C_point, max C_upper]``. The results file is rewritten atomically after every grid point and a re-run
-skips the points it already holds (resume).
+Argument parsing and printing only; the measuring, the search over C, the trend fits and the file format live in
+``slt.measure.calibrate`` (see its docstring). Tasks run on dask.distributed (a LocalCluster by default,
+``--scheduler ADDRESS`` or $SLTH_SCHEDULER for a running cluster, ``--workers N``) and are cached per task under
+``--cache-dir``: an interrupted run resumes with nothing computed twice. The results file is rewritten
+atomically after every round; points already in it are skipped (``--restart`` recomputes them).
 """
 from __future__ import annotations
 
@@ -14,83 +12,150 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", default="results/calibration.json",
-                        help="results file (JSON; default: %(default)s)")
+    parser.add_argument("-o", "--output", default=None,
+                        help="results file (JSON; default: results/calibration.json, or "
+                             "results/calibration-large.json with --grid large)")
     parser.add_argument("--statements", nargs="*", default=None,
-                        help="statements to calibrate (default: every probabilistic statement with a grid)")
+                        help="statements to calibrate, names or aliases such as 'Theorem 3' (default: every "
+                             "probabilistic statement with a grid)")
+    parser.add_argument("--grid", choices=["checks", "large"], default="checks",
+                        help="checks: each statement's CALIBRATION_GRID (what the checks read); large: issue 11's "
+                             "grid over d1, d2, H, eps, L, B (default: %(default)s)")
+    parser.add_argument("--design", choices=["ofat", "full"], default="ofat",
+                        help="with --grid large: one-factor-at-a-time around a base point plus corners, or the full "
+                             "factorial (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=20251106, help="base seed (default: %(default)s)")
-    parser.add_argument("--min-trials", type=int, default=20,
+    parser.add_argument("--min-trials", type=int, default=None,
                         help="trials per (grid point, C); at least twice the number for which zero failures give a "
-                             "Clopper-Pearson bound <= eps (default: %(default)s)")
+                             "Clopper-Pearson bound <= eps (default: 20, 50 with --grid large)")
     parser.add_argument("--restart", action="store_true",
-                        help="recompute the selected statements instead of resuming from the output file")
-
-
-def calibratable() -> list[str]:
-    import importlib
-
-    import bounds
-
-    out = []
-    for name in bounds.names():
-        if bounds.get(name).probability is None:
-            continue
-        try:
-            module = importlib.import_module(f"slt.measure.statements.{name}")
-        except ModuleNotFoundError:
-            continue
-        if hasattr(module, "CALIBRATION_GRID") and hasattr(module, "trial"):
-            out.append(name)
-    return out
+                        help="recompute the selected statements' points instead of keeping those in the output file "
+                             "(cached tasks are still reused)")
+    parser.add_argument("--scheduler", default=None,
+                        help="address of a running Dask scheduler (tcp://HOST:PORT), or 'synchronous' (default: "
+                             "$SLTH_SCHEDULER, else a LocalCluster on this machine)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="LocalCluster worker processes (default: one per core; 0: run in this process)")
+    parser.add_argument("--cache-dir", default=None,
+                        help="per-task result cache (default: $SLTH_CACHE_DIR or results/tasks)")
+    parser.add_argument("--estimate", action="store_true",
+                        help="time a few trials at every point (at the search's start C), print the estimated cost "
+                             "of the run and exit")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
 def main(args: argparse.Namespace) -> int:
-    import importlib
+    import sys
+
+    from slt.measure.calibrate import CalibrationError
+
+    try:
+        return _main(args)
+    except CalibrationError as exc:
+        print(f"slth calibrate: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _main(args: argparse.Namespace) -> int:
     import json
     import time
     from pathlib import Path
 
+    from slt.cache import write_atomic
+    from slt.measure import calibrate as cal
     from slt.measure.calibration import SAFETY
-    from slt.measure.probabilistic import C_GRID, calibrate_point, summarise, trials_needed
     from slt.measure.stats import CONFIDENCE, LEVEL
-    from reports.build import write_atomic
 
-    path = Path(args.output)
-    command = f"slth calibrate --output {args.output} --seed {args.seed} --min-trials {args.min_trials}"
-    data = json.loads(path.read_text()) if path.exists() else {}
-    data.update({"command": command, "confidence": CONFIDENCE, "level": LEVEL, "safety": SAFETY,
+    if args.workers is not None and args.workers < 0:
+        raise cal.CalibrationError(f"--workers must be >= 0, got {args.workers}")
+    min_trials = args.min_trials if args.min_trials is not None else (50 if args.grid == "large" else 20)
+    if min_trials < 1:
+        raise cal.CalibrationError(f"--min-trials must be >= 1, got {min_trials}")
+    names = cal.resolve(args.statements, args.grid)
+    output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
+    path = Path(output)
+    planned = cal.plan(names, args.grid, args.design, min_trials, args.seed)
+
+    if args.estimate:
+        total = 0.0
+        for p in planned:
+            s = cal.estimate_cost(p["statement"], p["point"], p["grid_C"][p["start"]])
+            rows = 3  # typical C values evaluated per point by the galloping search
+            total += s * p["trials"] * rows
+            print(f"{p['statement']} {p['point']}: {s:.3f} s/trial x {p['trials']} trials x ~{rows} C "
+                  f"= {s * p['trials'] * rows:.0f} s", flush=True)
+        print(f"estimated total: {total:.0f} CPU s ({total / 3600:.2f} CPU h) for {len(planned)} points")
+        return 0
+
+    command = (f"slth calibrate --grid {args.grid}" + (f" --design {args.design}" if args.grid == "large" else "")
+               + f" --output {output} --seed {args.seed} --min-trials {min_trials}")
+    data = cal.load_results(path) if path.exists() else {}
+    data.update({"command": command, "grid": args.grid, "confidence": CONFIDENCE, "level": LEVEL, "safety": SAFETY,
                  "definition": "per grid point C_upper = smallest C on the C grid whose one-sided Clopper-Pearson "
                                "upper bound on the failure rate is <= eps; C_point = smallest C whose observed rate "
-                               "is <= eps; per statement C = max C_upper, uncertainty [max C_point, max C_upper]"})
-    data.setdefault("statements", {})
-    names = args.statements or calibratable()
+                               "is <= eps; per statement C = max C_upper, uncertainty [max C_point, max C_upper]",
+                 "search": "galloping from start_C (the checks calibration's C) then bisection over the C grid; "
+                           "failure counts of the same seeds assumed non-increasing in C"})
+    if args.grid == "large":
+        data["design"] = {"name": args.design, "factors": {n: cal.LARGE[n]["factors"] for n in names},
+                          "fixed": {n: cal.LARGE[n]["fixed"] for n in names},
+                          "alpha": {n: cal.LARGE[n].get("alpha") for n in names}}
+    statements = data.setdefault("statements", {})
+
+    def key(p):
+        return json.dumps({k: v for k, v in p.items() if k not in ("grid", "C_point", "C_upper", "seconds", "cpu_s",
+                                                                  "statement", "start", "grid_C")},
+                          sort_keys=True)
+
+    todo = []
     for name in names:
-        module = importlib.import_module(f"slt.measure.statements.{name}")
         if args.restart:
-            data["statements"].pop(name, None)
-        record = data["statements"].setdefault(name, {"points": []})
+            statements.pop(name, None)
+        record = statements.setdefault(name, {"points": []})
         record["command"] = f"{command} --statements {name}"
-        done = {json.dumps({k: p[k] for k in ("trials", "seed", *module.CALIBRATION_GRID[0])}, sort_keys=True)
-                for p in record["points"]}
-        for i, point in enumerate(module.CALIBRATION_GRID):
-            trials = max(args.min_trials, 2 * trials_needed(point["eps"]))
-            key = json.dumps({"trials": trials, "seed": args.seed, **point}, sort_keys=True)
-            label = f"[calibrate] {name} point {i + 1}/{len(module.CALIBRATION_GRID)} {point}"
-            if key in done:
-                print(f"{label}: already in {path}, skipped", flush=True)
+        have = {key(p) for p in record["points"]}
+        for p in planned:
+            if p["statement"] != name:
                 continue
-            start = time.perf_counter()
-            feasible = getattr(module, "feasible", lambda C, **p: True)
-            grid_C = tuple(C for C in C_GRID if feasible(C, **point))
-            result = calibrate_point(module.trial, point, trials, args.seed, grid_C,
-                                     progress=lambda msg: print(f"{label} {msg}", flush=True))
-            result["seconds"] = time.perf_counter() - start
-            record["points"].append(result)
-            record.update({k: v for k, v in summarise(record["points"]).items() if k != "points"})
-            write_atomic(path, json.dumps(data, indent=1, default=float))
-            print(f"{label}: C_point={result['C_point']} C_upper={result['C_upper']} "
-                  f"({result['seconds']:.1f} s)", flush=True)
+            if key({**p["point"], "trials": p["trials"], "seed": p["seed"]}) in have:
+                print(f"[calibrate] {name} {p['point']}: already in {path}, skipped", flush=True)
+            else:
+                todo.append(p)
+
+    start = time.perf_counter()
+    previous = data.get("cost", {}).get("wall_s", 0.0)
+
+    def write(results):
+        fresh = {}
+        for r in results:
+            fresh.setdefault(r["statement"], []).append({k: v for k, v in r.items() if k != "statement"})
+        for name in names:
+            record = statements[name]
+            kept = [p for p in record["points"] if key(p) not in {key(q) for q in fresh.get(name, [])}]
+            points = kept + fresh.get(name, [])
+            record.update(cal.summarise(points), points=points)
+            if args.grid == "large":
+                record["trend"] = cal.trend(points)
+        rows = [row for rec in statements.values() for p in rec["points"] for row in p["grid"]]
+        data["cost"] = {"wall_s": previous + time.perf_counter() - start,
+                        "trials": int(sum(r["trials"] for r in rows)),
+                        "cpu_s": float(sum(r.get("cpu_s", 0.0) for r in rows)),
+                        "trial_s": float(sum(r.get("seconds", 0.0) for r in rows)),
+                        "note": "wall_s: summed over the runs that wrote this file; cpu_s/trial_s: CPU and wall "
+                                "seconds of the trials themselves (cached tasks counted once)"}
+        write_atomic(path, json.dumps(data, indent=1, default=float))
+
+    results = cal.calibrate(todo, cache_dir=args.cache_dir, scheduler=args.scheduler, workers=args.workers,
+                            progress=not args.no_progress, on_round=write) if todo else []
+    write(results)
+    for name in names:
+        record = statements[name]
+        for p in record["points"]:
+            params = {k: v for k, v in p.items() if k not in ("grid", "C_point", "C_upper", "seconds", "cpu_s",
+                                                            "trials", "seed")}
+            print(f"[calibrate] {name} {params}: C in [{p['C_point']}, {p['C_upper']}] ({p['trials']} trials per C)")
         print(f"[calibrate] {name}: C = {record.get('C')} (range {record.get('C_low')} .. {record.get('C_high')})")
-    write_atomic(path, json.dumps(data, indent=1, default=float))
-    print(f"wrote {path}")
+        if "trend" in record:
+            print(f"[calibrate] {name} trend: {record['trend'].get('verdict') or record['trend'].get('error')}")
+    print(f"wrote {path} ({data['cost']['trials']} trials, {data['cost']['cpu_s']:.0f} CPU s)")
     return 0

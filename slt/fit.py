@@ -1,4 +1,7 @@
-"""Exponential-decay fits ``eps = gamma exp(-delta n)`` of Section 4.2 (Figures 4 and 6).
+"""Fits with confidence intervals: the exponential decays of Section 4.2 (Figures 4 and 6), the length trend of
+Figure 5 (``slope_trend``) and the calibration's power-law trends of C (``power_trend``).
+
+Exponential-decay fits ``eps = gamma exp(-delta n)`` (Figures 4 and 6):
 
 By default the fit is done in log space, ``log eps = log gamma - delta n``, by ``scipy.optimize.curve_fit``
 without weights: every width counts equally, whatever the size of its error. Confidence intervals are
@@ -15,7 +18,7 @@ import dataclasses
 
 import numpy as np
 
-__all__ = ["PAPER", "Fit", "fit_exponential", "fit_shared_delta"]
+__all__ = ["PAPER", "Fit", "fit_exponential", "fit_shared_delta", "power_trend", "slope_trend"]
 
 #: The paper's fit of Figure 4 (Section 4.2): eps = 0.8 exp(-0.06 n_K).
 PAPER = {"gamma": 0.8, "delta": 0.06}
@@ -130,3 +133,45 @@ def fit_shared_delta(n, eps_by_block, floor: float | None = None, level: float =
         fits.append(Fit(gamma=float(gamma), delta=first.delta, gamma_ci=ci, delta_ci=first.delta_ci,
                         n_used=tuple(float(x) for x in n_used), level=level, delta_fixed=True, space=space))
     return fits
+
+
+def power_trend(X: dict, y, confidence: float = 0.95) -> dict:
+    """Ordinary least squares of ``y`` (e.g. log C) on an intercept and the columns of ``X`` (name -> values, e.g.
+    ``{"log d1": [...], "log H": [...]}``): per column the estimate, its standard error and its Student-t
+    ``confidence`` interval (residual degrees of freedom n - p - 1, at least 1), plus the residual standard deviation.
+    An exponent whose interval contains 0 is not significantly different from 0 at that level."""
+    from scipy import stats
+
+    names = list(X)
+    y = np.asarray(y, dtype=float)
+    cols = [np.asarray(X[k], dtype=float) for k in names]
+    if y.ndim != 1 or any(c.shape != y.shape for c in cols):
+        raise ValueError("every column of X and y must be 1-D arrays of one length")
+    if not (np.all(np.isfinite(y)) and all(np.all(np.isfinite(c)) for c in cols)):
+        raise ValueError("X and y must be finite (no NaN or inf)")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    A = np.column_stack([np.ones_like(y), *cols])
+    dof = y.size - A.shape[1]
+    if dof < 1:
+        raise ValueError(f"need more points than parameters: {y.size} points for {A.shape[1]} parameters")
+    if np.linalg.matrix_rank(A) < A.shape[1]:
+        raise ValueError(f"the factors {names} are collinear on these points (the design cannot separate them)")
+    beta, _, _, _ = np.linalg.lstsq(A, y, rcond=None)
+    resid = y - A @ beta
+    sigma2 = float(resid @ resid) / dof
+    cov = sigma2 * np.linalg.inv(A.T @ A)
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    t = float(stats.t.ppf(0.5 + confidence / 2, dof))
+    coef = {name: {"estimate": float(beta[j + 1]), "se": float(se[j + 1]),
+                   "ci": (float(beta[j + 1] - t * se[j + 1]), float(beta[j + 1] + t * se[j + 1]))}
+            for j, name in enumerate(names)}
+    return {"intercept": float(beta[0]), "coefficients": coef, "dof": int(dof), "residual_sd": float(np.sqrt(sigma2)),
+            "n": int(y.size)}
+
+
+def slope_trend(x, y, confidence: float = 0.95) -> dict:
+    """Slope of ``y`` against ``x`` (one column of ``power_trend``): ``{"slope", "slope_ci"}``."""
+    fit = power_trend({"x": x}, y, confidence)
+    c = fit["coefficients"]["x"]
+    return {"slope": c["estimate"], "slope_ci": c["ci"], "dof": fit["dof"]}

@@ -257,7 +257,7 @@ def cluster(scheduler: str | None = None, workers: int | None = None):
         n = workers or (os.cpu_count() or 1)
         threads = max(1, (os.cpu_count() or 1) // n)
         local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                             dashboard_address=None, silence_logs=logging.ERROR, env=_worker_env(threads))
+                             dashboard_address=":0", silence_logs=logging.ERROR, env=_worker_env(threads))
         client = Client(local)
     try:
         if scheduler:  # a running cluster: Numba threads = cores of the host / worker threads on that host

@@ -63,3 +63,28 @@ def test_bad_input(n, eps, word):
         fit_exponential(n, eps)
     with pytest.raises(ValueError, match="space"):
         fit_exponential(N, np.exp(-N), space="cubic")
+
+
+def test_power_trend_recovers_exponents_and_flags_only_real_trends():
+    from slt.fit import power_trend
+
+    rng = np.random.default_rng(3)
+    d1 = np.repeat([2.0, 4.0, 8.0, 16.0], 6)
+    H = np.tile([1.0, 2.0, 4.0, 8.0, 1.0, 2.0], 4)
+    logC = 0.2 + 0.5 * np.log(d1) + 0.0 * np.log(H) + 0.05 * rng.standard_normal(d1.size)
+    fit = power_trend({"log d1": np.log(d1), "log H": np.log(H)}, logC)
+    lo, hi = fit["coefficients"]["log d1"]["ci"]
+    assert lo < 0.5 < hi and lo > 0  # a real trend: significant, and the interval covers the truth
+    lo, hi = fit["coefficients"]["log H"]["ci"]
+    assert lo < 0 < hi  # no trend: the interval contains 0
+
+
+def test_power_trend_refuses_what_it_cannot_fit():
+    from slt.fit import power_trend
+
+    with pytest.raises(ValueError, match="more points than parameters"):
+        power_trend({"a": [1.0, 2.0]}, [0.0, 1.0])
+    with pytest.raises(ValueError, match="collinear"):
+        power_trend({"a": [1.0, 2.0, 3.0, 4.0], "b": [2.0, 4.0, 6.0, 8.0]}, [0.0, 1.0, 2.0, 2.5])
+    with pytest.raises(ValueError, match="finite"):
+        power_trend({"a": [1.0, 2.0, float("nan"), 4.0]}, [0.0, 1.0, 2.0, 2.5])

@@ -1,0 +1,410 @@
+"""Calibration of the universal constant C (``slth calibrate``): grids, tasks, the search over C, trends.
+
+For a probabilistic statement with a ``trial`` in ``slt.measure.statements.<name>`` and a grid point (d1, d2, H,
+eps, ...): failure counts of independent seeded sources at the widths ``bounds`` requires for C, over the ascending
+grid ``C_GRID`` (common random numbers across C: the same seeds at every C). Two estimates per point:
+
+- ``C_point``: the smallest grid C whose observed failure rate is <= eps;
+- ``C_upper``: the smallest grid C whose one-sided 95% Clopper-Pearson upper bound on the rate is <= eps (the C the
+  observations SUPPORT; ``[C_point, C_upper]`` is the point's interval).
+
+Per statement ``C = max C_upper`` with uncertainty ``[max C_point, max C_upper]``.
+
+Work is a list of ``slt.tasks.Task`` (one per (statement, point, C, block of ``CHUNK`` seeds)), executed by
+dask.distributed and cached per task (resume after an interruption, nothing computed twice). The search over C
+runs for every point at once, in rounds: each round submits the next C of every unfinished point. It starts at
+``start_C`` (the C of the committed checks calibration, else 1.0), walks down (or up, doubling its step) until the
+criterion flips, then bisects: a few C per point instead of the whole grid (failure counts of the same seeds are
+non-increasing in C up to noise, the assumption of every search here).
+
+Grids: ``checks`` (each statement module's ``CALIBRATION_GRID``: what ``pytest checks`` reads) and ``large``
+(``LARGE``: the issue's values of d1, d2, H, eps, L and B, as a one-factor-at-a-time design around a base point
+plus corners when the full factorial does not fit: ``large_points``). After a large grid, ``trend`` fits
+log C against log d1, log d2, log H, log L, log 1/eps (and B) with 95% intervals and states a verdict per factor.
+"""
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import math
+import time
+from pathlib import Path
+
+from slt.measure.probabilistic import C_GRID, trials_needed
+from slt.measure.stats import CONFIDENCE, LEVEL, upper_bound
+from slt.tasks import Task, cluster, execute, returns
+
+__all__ = ["CHUNK", "LARGE", "calibratable", "resolve", "grid_points", "large_points", "plan", "calibrate",
+           "trend", "load_results", "CalibrationError", "trial_block", "start_C", "trials_for", "summarise",
+           "estimate_cost", "row_tasks", "feasible_grid"]
+
+CHUNK = 10
+"""Trials per task (a block of consecutive seeds at one (point, C))."""
+
+TASK_DEPENDS = ("slt.measure.statements", "slt.measure.probabilistic", "slt.measure.stats", "slt.measure.evidence",
+                "slt.measure.sources", "slt.measure.networks", "slt.measure.attention", "slt.measure.adversarial",
+                "slt.construct", "slt.subset_sum", "slt._subset_sum_kernels", "slt.models", "slt.samplers", "bounds")
+"""What a trial's result depends on (fingerprinted into every calibration task)."""
+
+#: The large grid of issue 11: the values of every factor, per statement the factors that apply and the fixed rest.
+LARGE_VALUES = {"d1": (2, 4, 8, 16), "d2": (2, 4, 8, 16), "H": (1, 2, 4, 8), "eps": (0.3, 0.1, 0.03), "L": (1, 2, 3)}
+LARGE = {
+    "lemma7": {"factors": {k: LARGE_VALUES[k] for k in ("d1", "d2", "eps")}, "fixed": {}},
+    "lemma2": {"factors": {k: LARGE_VALUES[k] for k in ("d1", "d2", "eps")}, "fixed": {}},
+    "theorem9": {"factors": {k: LARGE_VALUES[k] for k in ("d1", "d2", "H", "eps")}, "fixed": {},
+                 "alpha": "sqrt(max(d1, d2))"},
+    "theorem10": {"factors": {k: LARGE_VALUES[k] for k in ("d1", "L", "eps")}, "fixed": {"alpha": 1.0}},
+    "theorem11": {"factors": {k: LARGE_VALUES[k] for k in ("d1", "H", "L", "eps")}, "fixed": {}, "alpha": "sqrt(d1)"},
+    "theorem14": {"factors": {"B": (2, 3, 4), "d1": (2, 4), "H": (1, 2)}, "fixed": {"L": 1, "eps": 0.3},
+                  "alpha": "sqrt(d1)"},
+}
+
+
+class CalibrationError(ValueError):
+    """Bad input to the calibration (a one-line message naming the problem)."""
+
+
+# ------------------------------------------------------------------------------------------------ statements
+
+def _module(name: str):
+    return importlib.import_module(f"slt.measure.statements.{name}")
+
+
+def calibratable() -> list[str]:
+    """Probabilistic statements whose module has a ``trial`` and a ``CALIBRATION_GRID``."""
+    import bounds
+
+    out = []
+    for name in bounds.names():
+        if bounds.get(name).probability is None:
+            continue
+        try:
+            module = _module(name)
+        except ModuleNotFoundError:
+            continue
+        if hasattr(module, "CALIBRATION_GRID") and hasattr(module, "trial"):
+            out.append(name)
+    return out
+
+
+def resolve(names, grid: str = "checks") -> list[str]:
+    """Canonical names of ``names`` (aliases such as "Theorem 3" accepted); None: every calibratable statement of
+    ``grid``. Raises ``CalibrationError`` for an unknown or uncalibratable name."""
+    import bounds
+
+    ok = calibratable() if grid == "checks" else [n for n in LARGE if n in calibratable()]
+    if not names:
+        return ok
+    out = []
+    for name in names:
+        try:
+            canon = bounds.get(name).name
+        except KeyError:
+            raise CalibrationError(f"unknown statement {name!r}; calibratable: {', '.join(ok)}") from None
+        if canon not in ok:
+            why = ("it is deterministic (no 'with probability 1 - eps')" if bounds.get(canon).probability is None
+                   else f"it has no {grid} calibration grid")
+            raise CalibrationError(f"statement {name!r} ({canon}) cannot be calibrated: {why}; "
+                                   f"calibratable: {', '.join(ok)}")
+        out.append(canon)
+    return list(dict.fromkeys(out))
+
+
+def _alpha(statement: str, point: dict) -> dict:
+    rule = LARGE[statement].get("alpha")
+    if rule == "sqrt(max(d1, d2))":
+        return {"alpha": max(point["d1"], point["d2"]) ** 0.5}
+    if rule == "sqrt(d1)":
+        return {"alpha": point["d1"] ** 0.5}
+    return {}
+
+
+def large_points(statement: str, design: str = "ofat") -> list[dict]:
+    """Points of the large grid. ``full``: the factorial. ``ofat``: the base point (every factor at its first
+    value), each factor through all its values with the others at base, and the corners where every factor takes
+    its second value and where the dimension factors (d1, d2, H) take their second value together with the
+    smallest eps (interactions seen at moderate cost)."""
+    spec = LARGE[statement]
+    factors = spec["factors"]
+    names = list(factors)
+    if design == "full":
+        combos = [dict(zip(names, values)) for values in itertools.product(*factors.values())]
+    elif design == "ofat":
+        base = {k: v[0] for k, v in factors.items()}
+        combos = [base] + [{**base, k: v} for k in names for v in factors[k][1:]]
+        combos.append({k: v[1] for k, v in factors.items()})
+        if "eps" in factors:
+            combos.append({**{k: (v[1] if k in ("d1", "d2", "H") else v[0]) for k, v in factors.items()},
+                           "eps": factors["eps"][-1]})
+    else:
+        raise CalibrationError(f"unknown design {design!r}; expected ofat or full")
+    out = []
+    for combo in combos:
+        point = {**spec["fixed"], **combo}
+        point.update(_alpha(statement, point))
+        if point not in out:
+            out.append(point)
+    return out
+
+
+def grid_points(statement: str, grid: str = "checks", design: str = "ofat") -> list[dict]:
+    if grid == "checks":
+        return [dict(p) for p in _module(statement).CALIBRATION_GRID]
+    if grid == "large":
+        return large_points(statement, design)
+    raise CalibrationError(f"unknown grid {grid!r}; expected checks or large")
+
+
+def feasible_grid(statement: str, point: dict) -> tuple:
+    feasible = getattr(_module(statement), "feasible", lambda C, **p: True)
+    return tuple(C for C in C_GRID if feasible(C, **point))
+
+
+def trials_for(eps: float, min_trials: int) -> int:
+    """Trials per (point, C): at least ``min_trials`` and twice the number for which zero failures give a
+    Clopper-Pearson upper bound <= eps."""
+    return max(int(min_trials), 2 * trials_needed(eps))
+
+
+# ------------------------------------------------------------------------------------------------------ tasks
+
+@returns(failures=int, trials=int, worst_ratio=(float, None), widths=dict, seconds=float, cpu_s=float)
+def trial_block(seed: int, statement: str, point: dict, C: float, trials: int) -> dict:
+    """``trials`` independent trials of ``statement`` at ``point`` and constant C, seeds ``seed .. seed+trials-1``
+    (with the wall and CPU seconds they took: the calibration's compute cost)."""
+    trial = _module(statement).trial
+    start, cpu = time.perf_counter(), time.process_time()
+    cases = [trial(seed + k, C, **point) for k in range(trials)]
+    ratios = [c.ratio for c in cases if math.isfinite(c.ratio)]
+    return {"failures": int(sum(bool(c.violated) for c in cases)), "trials": len(cases),
+            "worst_ratio": max(ratios) if ratios else None, "widths": _plain(cases[0].widths),
+            "seconds": time.perf_counter() - start, "cpu_s": time.process_time() - cpu}
+
+
+def _plain(widths):
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dict(widths).items()}
+
+
+def row_tasks(statement: str, point: dict, C: float, trials: int, seed: int, chunk: int = CHUNK) -> list[Task]:
+    return [Task(f"calibrate:{statement}", "slt.measure.calibrate:trial_block",
+                 {"statement": statement, "point": point, "C": C, "trials": min(chunk, trials - start)}, seed + start)
+            for start in range(0, trials, chunk)]
+
+
+def _row(C, blocks, trials) -> dict:
+    failures = sum(b["failures"] for b in blocks)
+    ratios = [b["worst_ratio"] for b in blocks if b["worst_ratio"] is not None]
+    return {"C": C, "failures": failures, "trials": trials, "upper": upper_bound(failures, trials),
+            "worst_ratio": max(ratios) if ratios else None, "widths": blocks[0]["widths"],
+            "seconds": sum(b["seconds"] for b in blocks), "cpu_s": sum(b["cpu_s"] for b in blocks)}
+
+
+# ----------------------------------------------------------------------------------------------------- search
+
+def _smallest(n: int, start: int, ok):
+    """Generator: the smallest index in range(n) satisfying ``ok`` (monotone), galloping from ``start`` and
+    bisecting; yields the indices it needs (receives their rows), returns the index or None."""
+    row = yield start
+    if ok(row):
+        good, bad, step = start, None, 1
+        while good > 0:
+            j = max(0, good - step)
+            if ok((yield j)):
+                good, step = j, step * 2
+            else:
+                bad = j
+                break
+        if bad is None:
+            return 0
+    else:
+        bad, good, step = start, None, 1
+        while bad < n - 1:
+            j = min(n - 1, bad + step)
+            if ok((yield j)):
+                good = j
+                break
+            bad, step = j, step * 2
+        if good is None:
+            return None
+    while good - bad > 1:
+        mid = (good + bad) // 2
+        if ok((yield mid)):
+            good = mid
+        else:
+            bad = mid
+    return good
+
+
+def _point_search(grid: tuple, eps: float, start: int):
+    """Generator over one point: yields grid indices, receives rows; returns (C_point, C_upper)."""
+    rows = {}
+
+    def run(ok, first):
+        gen = _smallest(len(grid), first, ok)
+        try:
+            i = next(gen)
+            while True:
+                if i not in rows:
+                    rows[i] = yield i
+                i = gen.send(rows[i])
+        except StopIteration as stop:
+            return stop.value
+
+    upper = yield from run(lambda r: r["upper"] <= eps, start)
+    point = yield from run(lambda r: r["failures"] <= eps * r["trials"], start if upper is None else upper)
+    return (None if point is None else grid[point]), (None if upper is None else grid[upper]), rows
+
+
+def start_C(statement: str) -> float:
+    """Where the search starts: the statement's C in the committed checks calibration, else 1.0."""
+    from slt.measure.calibration import DEFAULT
+
+    try:
+        return float(json.loads(Path(DEFAULT).read_text())["statements"][statement]["C"])
+    except (OSError, KeyError, TypeError, ValueError):
+        return 1.0
+
+
+def plan(statements, grid="checks", design="ofat", min_trials=20, seed=20251106) -> list[dict]:
+    """The points to calibrate: one dict per (statement, point) with its trials, C grid and start."""
+    out = []
+    for name in statements:
+        start = start_C(name)
+        for point in grid_points(name, grid, design):
+            grid_C = feasible_grid(name, point)
+            i0 = min(range(len(grid_C)), key=lambda i: abs(math.log(grid_C[i] / start)))
+            out.append({"statement": name, "point": point, "trials": trials_for(point["eps"], min_trials),
+                        "seed": seed, "grid_C": grid_C, "start": i0})
+    return out
+
+
+def calibrate(points: list[dict], *, cache_dir=None, scheduler=None, workers=None, progress=True, on_round=None,
+              chunk: int = CHUNK) -> list[dict]:
+    """Run the search of every planned point (``plan``) in rounds; returns one result per point:
+    ``{**point params, trials, seed, C_point, C_upper, grid: [rows], seconds, cpu_s}``. ``on_round(results so far)``
+    is called after every round (e.g. to write the results file)."""
+    searches = [_point_search(p["grid_C"], p["point"]["eps"], p["start"]) for p in points]
+    pending = {}
+    done: dict[int, tuple] = {}
+    for k, s in enumerate(searches):
+        pending[k] = next(s)
+    rows_of = {k: {} for k in range(len(points))}
+    rounds = 0
+    with cluster(scheduler, workers):
+        while pending:
+            rounds += 1
+            tasks, index = [], []
+            for k, i in pending.items():
+                p = points[k]
+                ts = row_tasks(p["statement"], p["point"], p["grid_C"][i], p["trials"], p["seed"], chunk)
+                tasks += ts
+                index.append((k, i, len(ts)))
+            results = execute(tasks, cache_dir=cache_dir, progress=progress,
+                              desc=f"calibrate round {rounds} ({len(pending)} points)")
+            at = 0
+            nxt = {}
+            for k, i, m in index:
+                p = points[k]
+                row = _row(p["grid_C"][i], results[at:at + m], p["trials"])
+                at += m
+                rows_of[k][i] = row
+                try:
+                    nxt[k] = searches[k].send(row)
+                except StopIteration as stop:
+                    done[k] = stop.value
+            pending = nxt
+            if on_round:
+                on_round(_results(points, done, rows_of))
+    return _results(points, done, rows_of)
+
+
+def _results(points, done, rows_of) -> list[dict]:
+    out = []
+    for k, p in enumerate(points):
+        if k not in done:
+            continue
+        c_point, c_upper, rows = done[k]
+        grid = [rows[i] for i in sorted(rows)]
+        out.append({"statement": p["statement"], **p["point"], "trials": p["trials"], "seed": p["seed"],
+                    "C_point": c_point, "C_upper": c_upper, "grid": grid,
+                    "seconds": sum(r["seconds"] for r in grid), "cpu_s": sum(r["cpu_s"] for r in grid)})
+    return out
+
+
+def summarise(points: list[dict]) -> dict:
+    """Statement-level constant: C = max over grid points of C_upper; C_low = max of C_point."""
+    ups = [p["C_upper"] for p in points]
+    if not points or any(u is None for u in ups):
+        return {"C": None, "C_low": None, "C_high": None,
+                "note": "some grid point never met the criterion within the C grid"}
+    lows = [p["C_point"] for p in points if p["C_point"] is not None]
+    return {"C": max(ups), "C_low": max(lows) if lows else None, "C_high": max(ups)}
+
+
+# ------------------------------------------------------------------------------------------------------ trend
+
+TREND_FACTORS = (("d1", "log d1"), ("d2", "log d2"), ("H", "log H"), ("L", "log L"), ("eps", "log 1/eps"),
+                 ("B", "log B"))
+
+
+def trend(points: list[dict], confidence: float = CONFIDENCE) -> dict:
+    """Does C grow with d1, d2, H, L, 1/eps (or B)? Least squares of log C_upper on the logs of the factors that
+    vary among the points (``slt.fit.power_trend``), with ``confidence`` intervals per exponent, and a verdict per
+    factor: "no significant trend" when the interval contains 0, else "grows like d1^a, a in [lo, hi]" (or
+    "shrinks like"). Points whose C_upper was not found within the C grid are left out and counted."""
+    from slt.fit import power_trend
+
+    used = [p for p in points if p.get("C_upper") is not None]
+    factors = [(k, label) for k, label in TREND_FACTORS
+               if len({p.get(k) for p in used}) > 1 and all(p.get(k) is not None for p in used)]
+    out = {"points_used": len(used), "points_left_out": len(points) - len(used), "confidence": confidence,
+           "response": "log C_upper"}
+    if not factors:
+        return {**out, "error": "no factor varies among the calibrated points"}
+    X = {label: [math.log(1 / p[k]) if k == "eps" else math.log(p[k]) for p in used] for k, label in factors}
+    try:
+        fit = power_trend(X, [math.log(p["C_upper"]) for p in used], confidence)
+    except ValueError as exc:
+        return {**out, "error": str(exc)}
+    verdicts = {}
+    for k, label in factors:
+        c = fit["coefficients"][label]
+        lo, hi = c["ci"]
+        name = "1/eps" if k == "eps" else k
+        if lo <= 0 <= hi:
+            verdicts[k] = f"no significant trend in {name} (exponent {c['estimate']:.2f}, {confidence:.0%} CI [{lo:.2f}, {hi:.2f}])"
+        else:
+            verdicts[k] = (f"{'grows' if lo > 0 else 'shrinks'} like {name}^a, a in [{lo:.2f}, {hi:.2f}] "
+                           f"(estimate {c['estimate']:.2f})")
+    out.update(fit, verdicts=verdicts,
+               verdict="; ".join(verdicts.values()),
+               significant=[k for k, v in verdicts.items() if not v.startswith("no significant")])
+    return out
+
+
+# ------------------------------------------------------------------------------------------------------- file
+
+def load_results(path) -> dict:
+    """A calibration results file, validated: ``CalibrationError`` naming the file when it is not one."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CalibrationError(f"{path}: not a calibration file (not JSON: {exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("statements", {}), dict):
+        raise CalibrationError(f"{path}: not a calibration file (expected an object with 'statements')")
+    for name, rec in data.get("statements", {}).items():
+        if not isinstance(rec, dict) or not isinstance(rec.get("points", []), list):
+            raise CalibrationError(f"{path}: statements.{name} is not a calibration record")
+    return data
+
+
+def estimate_cost(statement: str, point: dict, C: float, trials: int = 2, seed: int = 0) -> float:
+    """Seconds per trial of ``statement`` at ``point`` and C (mean over ``trials`` trials, after one warm-up)."""
+    trial = _module(statement).trial
+    trial(seed + 10_000, C, **point)  # compile / warm caches
+    start = time.perf_counter()
+    for k in range(trials):
+        trial(seed + k, C, **point)
+    return (time.perf_counter() - start) / trials

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, settings
+# One BLAS thread, set before numpy loads: scipy's L-BFGS-B (every adversarial search) calls BLAS on tiny vectors,
+# and a multithreaded OpenBLAS spent about 12 ms per call waking its threads on the shared 2-core machine (a
+# Theorem 10 trial: 1.56 s with the default threads, 0.32 s with one, at load average ~14).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
     "ci",

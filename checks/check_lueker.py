@@ -1,15 +1,18 @@
 """Checks of Lueker / Pensia subset sum: the statement held against tickets built by its proof's construction.
 
-The measurement lives in ``slt.measure.statements.lueker``; this module only states what must hold."""
+The measurement lives in ``slt.measure.statements.lueker``; this module only states what must hold. eps is drawn
+from ``lueker.window(C)`` (the range the exact covering radius supports at the checked C), never clamped."""
 from __future__ import annotations
 
 import numpy as np
 from hypothesis import given
 from slt.measure import calibration
 from slt.measure import strategies
-from slt.measure.probabilistic import assert_rate
-from slt.measure.probabilistic import trials_needed
-from slt.measure.statements.lueker import STATEMENT, TRIALS, covering_radius, eps_floor, trial
+from slt.measure.probabilistic import RateCheck
+from slt.measure.statements.lueker import STATEMENT, covering_radius, trial, window
+
+C = calibration.check_constant(STATEMENT)
+CHECK = RateCheck(STATEMENT, window(C))
 
 
 def test_covering_radius_is_exact_on_a_known_set():
@@ -18,8 +21,6 @@ def test_covering_radius_is_exact_on_a_known_set():
 
 
 @strategies.examples(3)
-@given(point=strategies.parameters(STATEMENT, eps=strategies.LogUniform(1e-3, 0.99)))
+@given(point=strategies.parameters(STATEMENT, eps=window(C)))
 def test_lueker_failure_rate_at_calibrated_width(point):
-    C = calibration.check_constant(STATEMENT)
-    eps = max(point["eps"], eps_floor(C))  # below the floor the width exceeds the exact limit MAX_ITEMS
-    assert_rate(STATEMENT, C, {"eps": eps}, trial, max(TRIALS, trials_needed(eps)), point["seed"])
+    CHECK.run(C, {"eps": point["eps"]}, trial, point["seed"])

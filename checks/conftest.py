@@ -45,3 +45,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Every rate test the probabilistic checks ran, with its power as a number (``RateTest.describe``)."""
+    from slt.measure.probabilistic import EVIDENCE
+
+    if EVIDENCE:
+        terminalreporter.section("probabilistic checks: failure rates and power (detectable rate at power 0.8)")
+        for line in EVIDENCE:
+            terminalreporter.write_line(line)

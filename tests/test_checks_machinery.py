@@ -31,6 +31,91 @@ def test_excess_test_fails_only_on_significant_excess():
         stats.excess_test(11, 10, 0.1)
 
 
+def test_critical_counts_match_the_issue_examples():
+    """5 trials: at eps = 0.1 the test needs 3 failures; above eps = 0.01^(1/5) = 0.398 even 5/5 cannot reject."""
+    assert stats.critical_failures(5, 0.1) == 3
+    assert stats.critical_failures(5, 0.398) == 5
+    with pytest.raises(stats.Unrejectable, match="cannot reject"):
+        stats.critical_failures(5, 0.4)
+    with pytest.raises(stats.Unrejectable, match="cannot reject"):
+        stats.excess_test(5, 5, 0.5)
+    assert stats.min_trials(0.5) == 7 and stats.min_trials(0.9) == 44
+
+
+@pytest.mark.parametrize("trials,p0", [(5, 0.1), (26, 0.48), (37, 0.1), (82, 0.05), (13, 0.7), (200, 0.3)])
+def test_detectable_rate_is_the_exact_power_threshold(trials, p0):
+    """detectable_rate is where the exact binomial power P(Bin(n, p) >= k) crosses 0.8, k the critical count
+    computed independently here from binomtest's p-values."""
+    from scipy.stats import binom, binomtest
+
+    k = next(k for k in range(trials + 1) if binomtest(k, trials, p0, alternative="greater").pvalue <= stats.LEVEL)
+    assert stats.critical_failures(trials, p0) == k
+    d = stats.detectable_rate(trials, p0)
+    assert binom.sf(k - 1, trials, d) == pytest.approx(stats.POWER, abs=1e-9)
+    assert binom.sf(k - 1, trials, d - 1e-6) < stats.POWER < binom.sf(k - 1, trials, d + 1e-6)
+    assert stats.power_at(trials, p0, d + 1e-6) >= stats.POWER
+
+
+def test_trials_for_power_is_the_smallest_count_reaching_the_target():
+    for eps, n in ((0.05, 82), (0.1, 37), (0.2, 26), (0.5, 27)):
+        target = stats.target_rate(eps)
+        assert target == pytest.approx(min(3 * eps, eps + 0.3))
+        assert stats.trials_for_power(eps) == n
+        assert stats.power_at(n, eps, target) >= 0.8
+        assert all(k < stats.min_trials(eps) or stats.power_at(k, eps, target) < 0.8 for k in range(1, n))
+    assert stats.target_rate(0.9) == 1.0
+
+
+def test_rate_tests_carry_their_power():
+    test = stats.excess_test(3, 37, 0.1)
+    assert test.detectable_rate == pytest.approx(stats.detectable_rate(37, 0.1)) and test.meets_target
+    assert "detects a true rate >= 0.293" in test.describe()
+    assert not stats.excess_test(0, 10, 0.1).meets_target
+
+
+def test_a_rate_check_that_cannot_fail_is_refused_when_defined():
+    """Today's configurations of issue 9 (Theorem 14: 5 trials up to eps = 0.5; Lueker: 50 trials up to 0.99)
+    raise at definition; so does a ci count below the target without a stated reason."""
+    from slt.measure.probabilistic import RateCheck
+
+    with pytest.raises(stats.Unrejectable, match="theorem14 .*5 trials cannot reject"):
+        RateCheck("theorem14", (0.1, 0.5), trials=5)
+    with pytest.raises(stats.Unrejectable, match="lueker .*50 trials cannot reject"):
+        RateCheck("lueker", (0.487, 0.99), trials=50)
+    with pytest.raises(ValueError, match="ci_reason"):
+        RateCheck("theorem14", (0.1, 0.5), ci_trials=10)
+    check = RateCheck("theorem14", (0.1, 0.5))
+    assert check.trials_at(0.1, "ci") == 37 and check.meets_target(0.5, "ci")
+    lower = RateCheck("theorem14", (0.1, 0.5), ci_trials=10, ci_reason="budget")
+    assert lower.trials_at(0.3, "ci") == 10 and lower.trials_at(0.3, "thorough") == 26
+
+
+def test_assert_rate_refuses_before_running_a_trial():
+    from slt.measure.probabilistic import assert_rate
+
+    def trial(*args, **kwargs):
+        raise RuntimeError("must not run")
+
+    with pytest.raises(stats.Unrejectable):
+        assert_rate("theorem14", 1.0, {"eps": 0.5}, trial, 5, seed=0)
+
+
+def test_lueker_window_is_drawn_from_the_exact_range():
+    """eps is drawn from [eps_floor(C), EPS_MAX]: every draw has an exact width, no draw is clamped."""
+    from hypothesis import find
+
+    from slt.measure import calibration, strategies
+    from slt.measure.statements import lueker
+
+    C = calibration.check_constant("lueker")
+    floor = lueker.eps_floor(C)
+    assert lueker.width(C, floor) <= lueker.MAX_ITEMS < lueker.width(C, floor * (1 - 1e-9))
+    low = find(strategies.parameters("lueker", eps=lueker.window(C)), lambda p: p["eps"] < floor * 1.01)
+    assert floor <= low["eps"] and lueker.feasible(C, low["eps"])
+    with pytest.raises(ValueError, match="no eps"):
+        lueker.window(200.0)
+
+
 def test_exceeds_decides_near_ties_in_high_precision():
     b = 0.1
     assert not exceeds(b * (1 - 1e-9), b)

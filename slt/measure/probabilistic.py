@@ -9,10 +9,19 @@ Calibration (``calibrate_point``): over an ascending grid of C, the failure coun
 - ``C_point``: the smallest grid C whose observed failure rate is <= eps;
 - ``C_upper``: the smallest grid C whose one-sided 95% Clopper-Pearson upper bound on the rate is <= eps
   (the C the observations SUPPORT; the value used, with ``C_point`` as its lower uncertainty end).
+
+A check of a statement is a ``RateCheck``: the statement, the eps window its strategy draws from, and how many
+trials each drawn eps gets (by default the fewest that detect ``stats.target_rate(eps)`` with power
+``stats.POWER`` at ``stats.LEVEL``). It is validated when defined: a configuration that cannot reject at the top of
+its eps window even when every trial fails raises ``stats.Unrejectable`` at import (collection) time, and a check
+that stays below the power target in the ``ci`` profile must say why (``ci_reason``).
 """
 from __future__ import annotations
 
-from slt.measure.stats import CONFIDENCE, excess_test, upper_bound
+import dataclasses
+
+from slt.measure.stats import (CONFIDENCE, LEVEL, POWER, detectable_rate, excess_test, target_rate,
+                               trials_for_power, upper_bound)
 
 C_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0)
 
@@ -74,11 +83,109 @@ def summarise(points: list[dict]) -> dict:
     return {"C": max(ups), "C_low": max(lows) if lows else None, "C_high": max(ups), "points": points}
 
 
-def assert_rate(statement: str, C: float, params: dict, trial, trials: int, seed: int) -> None:
-    """The check: no significant excess of failures over eps at constant C (message carries the evidence)."""
+EVIDENCE: list[str] = []
+"""One line per rate test run by ``assert_rate`` in this process (checks/conftest.py prints them after a run)."""
+
+
+def assert_rate(statement: str, C: float, params: dict, trial, trials: int, seed: int):
+    """The check: no significant excess of failures over eps at constant C (message carries the evidence).
+
+    Returns the ``RateTest`` (its ``detectable_rate`` is the power, as a number); raises ``stats.Unrejectable``
+    before running anything when ``trials`` could not reject even if every trial failed."""
+    detectable_rate(trials, params["eps"])  # refuse a test that cannot fail before spending any trial
     test, cases = failure_rate(trial, C, params, trials, seed)
+    line = f"{statement} at C={C:.4g} " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                                                   for k, v in params.items()) + f" (seed {seed}): {test.describe()}"
+    EVIDENCE.append(line)
     if not test.passed:
         failed = [c for c in cases if c.violated]
         worst = max(failed, key=lambda c: c.ratio)
-        raise AssertionError(f"{statement} at C={C}: {test.describe()}\n  worst failing trial:\n" + worst.describe())
+        raise AssertionError(line + "\n  worst failing trial:\n" + worst.describe())
+    return test
+
+
+@dataclasses.dataclass(frozen=True)
+class RateCheck:
+    """A statement's failure-rate check: the eps window it draws from and its trial count per drawn eps.
+
+    ``trials``: None (every profile: the fewest trials reaching the power target at the drawn eps) or a fixed
+    count. ``ci_trials``: a fixed count for the ``ci`` profile only, below the target where the CI budget does
+    not fit it; ``ci_reason`` must then say why and where the target is reached (the ``thorough`` profile).
+    Validated when defined: ``stats.Unrejectable`` if any count cannot reject at the top of the window."""
+
+    statement: str
+    eps: tuple
+    trials: int | None = None
+    ci_trials: int | None = None
+    ci_reason: str = ""
+    level: float = LEVEL
+
+    def __post_init__(self):
+        lo, hi = _bounds(self.eps)
+        if not 0.0 < lo <= hi < 1.0:
+            raise ValueError(f"{self.statement}: eps window must lie in (0, 1), got [{lo}, {hi}]")
+        object.__setattr__(self, "eps", (lo, hi))
+        for profile in ("ci", "thorough"):
+            n = self.trials_at(hi, profile)
+            try:
+                detectable_rate(n, hi, self.level)
+            except ValueError as exc:
+                raise type(exc)(f"{self.statement} ({profile} profile, eps up to {hi:.4g}): {exc}") from None
+        if self.ci_trials is not None and not self.ci_reason:
+            met = all(self.meets_target(e, "ci") for e in (lo, hi))
+            if not met:
+                raise ValueError(f"{self.statement}: ci_trials={self.ci_trials} is below the power target on "
+                                 f"[{lo:.4g}, {hi:.4g}]; say why in ci_reason")
+
+    def trials_at(self, eps: float, profile: str | None = None) -> int:
+        """Trials for a drawn ``eps`` in ``profile`` (default: the loaded hypothesis profile)."""
+        profile = profile or current_profile()
+        if profile == "ci" and self.ci_trials is not None:
+            return self.ci_trials
+        if self.trials is not None:
+            return self.trials
+        return trials_for_power(eps, level=self.level)
+
+    def detectable(self, eps: float, profile: str | None = None) -> float:
+        return detectable_rate(self.trials_at(eps, profile), eps, self.level)
+
+    def meets_target(self, eps: float, profile: str | None = None) -> bool:
+        return self.detectable(eps, profile) <= target_rate(eps)
+
+    def run(self, C: float, params: dict, trial, seed: int):
+        """``assert_rate`` at the drawn ``params["eps"]`` (which must lie in the window) with ``trials_at`` trials."""
+        eps = params["eps"]
+        lo, hi = self.eps
+        if not lo <= eps <= hi:
+            raise ValueError(f"{self.statement}: eps={eps} outside the check's window [{lo:.4g}, {hi:.4g}]")
+        return assert_rate(self.statement, C, params, trial, self.trials_at(eps), seed)
+
+    def describe(self) -> str:
+        """One line per profile: trials and detectable rate at both ends of the eps window, against the target."""
+        lines = []
+        for profile in ("ci", "thorough"):
+            parts = []
+            for e in sorted(set(self.eps)):
+                n, d = self.trials_at(e, profile), self.detectable(e, profile)
+                parts.append(f"eps={e:.3g}: {n} trials detect >= {d:.3g} (target {target_rate(e):.3g}, "
+                             + ("met)" if d <= target_rate(e) else "NOT met)"))
+            lines.append(f"{self.statement} [{profile}] power {POWER:g} at level {self.level}: " + "; ".join(parts)
+                         + (f" -- {self.ci_reason}" if profile == "ci" and self.ci_reason else ""))
+        return "\n".join(lines)
+
+
+def current_profile() -> str:
+    """The loaded hypothesis profile: "thorough" when loaded, else "ci" (the default of every run)."""
+    from hypothesis import settings
+
+    return "thorough" if getattr(settings, "_current_profile", None) == "thorough" else "ci"
+
+
+def _bounds(window) -> tuple[float, float]:
+    if hasattr(window, "lo") and hasattr(window, "hi"):
+        return float(window.lo), float(window.hi)
+    if isinstance(window, list):
+        return float(min(window)), float(max(window))
+    lo, hi = window
+    return float(lo), float(hi)
 

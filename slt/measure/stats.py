@@ -3,6 +3,14 @@
 A statement "with probability >= 1 - eps" is checked as a failure rate over independent random sources
 (theorems.md §10): the check fails only on a statistically significant EXCESS of failures over eps,
 i.e. when the one-sided exact binomial test of H0: rate <= eps against H1: rate > eps rejects at ``LEVEL``.
+
+Power, as a number: a test of ``n`` trials rejects when at least ``k`` trials fail, ``k`` the smallest count with
+``P(Bin(n, eps) >= k) <= LEVEL`` (``critical_failures``). Its power against a true failure rate ``p`` is
+``P(Bin(n, p) >= k)``, and ``detectable_rate(n, eps)`` is the smallest ``p`` with power >= ``POWER`` (exactly: the
+``POWER`` quantile of Beta(k, n - k + 1), since ``P(Bin(n, p) >= k)`` is that distribution's CDF at p). A test
+that cannot reject even when every trial fails (``eps^n > LEVEL``) is refused (``Unrejectable``). The checks'
+target (issue 9): detect ``target_rate(eps) = min(3 eps, eps + 0.3)`` with power >= ``POWER`` at ``LEVEL``;
+``trials_for_power`` gives the smallest trial count that does.
 """
 from __future__ import annotations
 
@@ -10,6 +18,9 @@ import dataclasses
 
 LEVEL = 0.01
 """Significance level of the one-sided binomial test used by every probabilistic check."""
+
+POWER = 0.8
+"""Power at which a rate test's ``detectable_rate`` is stated."""
 
 CONFIDENCE = 0.95
 """Two-sided confidence of the Clopper-Pearson intervals printed in evidence and the report."""
@@ -36,6 +47,83 @@ def upper_bound(failures: int, trials: int, confidence: float = CONFIDENCE) -> f
     return 1.0 if failures == trials else float(beta.ppf(confidence, failures + 1, trials - failures))
 
 
+class Unrejectable(ValueError):
+    """A rate test that cannot reject H0 even when every trial fails (``p0^trials > level``)."""
+
+
+def critical_failures(trials: int, p0: float, level: float = LEVEL) -> int:
+    """Smallest failure count ``k`` with ``P(Bin(trials, p0) >= k) <= level`` (the test rejects from k on).
+
+    Raises ``Unrejectable`` when even ``k = trials`` does not reach the level."""
+    from scipy.stats import binom
+
+    _validate(0, trials)
+    _probability("p0", p0)
+    _probability("level", level)
+    if p0 ** trials > level:
+        raise Unrejectable(
+            f"{trials} trials cannot reject 'failure rate <= {p0:.4g}' at level {level}: even {trials}/{trials} "
+            f"failures give p = {p0 ** trials:.3g}; need at least {min_trials(p0, level)} trials")
+    lo, hi = 0, trials  # P(X >= k) is non-increasing in k; hi satisfies the level
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if binom.sf(mid - 1, trials, p0) <= level else (mid + 1, hi)
+    return lo
+
+
+def min_trials(p0: float, level: float = LEVEL) -> int:
+    """Fewest trials for which all-fail rejects ``rate <= p0`` at ``level`` (``p0^n <= level``)."""
+    import math
+
+    if p0 <= 0.0:
+        return 1
+    if p0 >= 1.0:
+        raise Unrejectable(f"'failure rate <= {p0}' can never be rejected")
+    n = max(1, math.ceil(math.log(level) / math.log(p0)))
+    while p0 ** n > level:
+        n += 1
+    return n
+
+
+def power_at(trials: int, p0: float, rate: float, level: float = LEVEL) -> float:
+    """Probability that the test of ``trials`` trials rejects ``rate <= p0`` when the true failure rate is ``rate``."""
+    from scipy.stats import binom
+
+    _probability("rate", rate)
+    k = critical_failures(trials, p0, level)
+    return float(binom.sf(k - 1, trials, rate))
+
+
+def detectable_rate(trials: int, p0: float, level: float = LEVEL, power: float = POWER) -> float:
+    """Smallest true failure rate the test detects with probability >= ``power`` (exact, from the binomial)."""
+    from scipy.stats import beta
+
+    _probability("power", power)
+    k = critical_failures(trials, p0, level)
+    if k == 0:
+        return 0.0
+    return float(beta.ppf(power, k, trials - k + 1))
+
+
+def target_rate(eps: float) -> float:
+    """The failure rate every probabilistic check must detect (issue 9): ``min(3 eps, eps + 0.3)``, at most 1."""
+    return min(3.0 * eps, eps + 0.3, 1.0)
+
+
+def trials_for_power(p0: float, rate: float | None = None, level: float = LEVEL, power: float = POWER,
+                     limit: int = 100_000) -> int:
+    """Smallest trial count whose test detects ``rate`` (default ``target_rate(p0)``) with ``power`` at ``level``."""
+    rate = target_rate(p0) if rate is None else rate
+    if not p0 < rate <= 1.0:
+        raise ValueError(f"the rate to detect must lie in ({p0}, 1], got {rate}")
+    n = min_trials(p0, level)
+    while power_at(n, p0, rate, level) < power:
+        n += 1
+        if n > limit:
+            raise ValueError(f"more than {limit} trials needed to detect {rate} against {p0}")
+    return n
+
+
 @dataclasses.dataclass(frozen=True)
 class RateTest:
     """Outcome of the one-sided test H0: failure rate <= p0 (the statement's eps) at level ``level``."""
@@ -46,6 +134,18 @@ class RateTest:
     level: float
     pvalue: float
     interval: tuple[float, float]
+    detectable_rate: float
+    """Smallest true failure rate this test detects with probability >= ``power`` (``stats.detectable_rate``)."""
+    power: float = POWER
+
+    @property
+    def target_rate(self) -> float:
+        """The rate the checks must detect: ``target_rate(p0)``."""
+        return target_rate(self.p0)
+
+    @property
+    def meets_target(self) -> bool:
+        return self.detectable_rate <= self.target_rate
 
     @property
     def rate(self) -> float:
@@ -61,6 +161,8 @@ class RateTest:
             f"{self.failures}/{self.trials} failures (rate {self.rate:.4g}, {CONFIDENCE:.0%} CI [{lo:.4g}, {hi:.4g}]) "
             f"vs allowed {self.p0:.4g}: one-sided binomial p = {self.pvalue:.3g} at level {self.level} -> "
             + ("pass" if self.passed else "FAIL (significant excess)")
+            + f"; power: detects a true rate >= {self.detectable_rate:.3g} w.p. {self.power:g} "
+            + f"(target {self.target_rate:.3g}: " + ("met)" if self.meets_target else "NOT met)")
         )
 
 
@@ -71,8 +173,14 @@ def excess_test(failures: int, trials: int, p0: float, level: float = LEVEL) -> 
     _validate(failures, trials)
     if not 0.0 <= p0 <= 1.0:
         raise ValueError(f"allowed failure probability p0 must lie in [0, 1], got {p0}")
+    detectable = detectable_rate(trials, p0, level)  # raises Unrejectable for a test that can never fail
     pvalue = float(binomtest(failures, trials, p0, alternative="greater").pvalue)
-    return RateTest(failures, trials, float(p0), level, pvalue, clopper_pearson(failures, trials))
+    return RateTest(failures, trials, float(p0), level, pvalue, clopper_pearson(failures, trials), detectable)
+
+
+def _probability(name: str, value: float) -> None:
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must lie in [0, 1], got {value}")
 
 
 def _validate(failures: int, trials: int) -> None:

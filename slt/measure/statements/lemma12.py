@@ -19,10 +19,11 @@ WINDOWS = dict(d1=(1, 2), H=[1, 2], alpha=strategies.Scaled(1.0, 2.0), eps_max=s
 
 
 def measure(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, inside: bool = True,
-            restarts: int = 2, maxiter: int = 40) -> Case:
+            restarts: int = 2, maxiter: int = 40, bound_scale: float = 1.0) -> Case:
     import bounds
 
-    bound = bounds.get(STATEMENT).evaluate(d1=d1, H=H, alpha=alpha, eps_max=eps_max)
+    # bound_scale < 1 (a deliberately wrong bound) only in the tests that show this check failing
+    bound = bounds.get(STATEMENT).evaluate(d1=d1, H=H, alpha=alpha, eps_max=eps_max) * bound_scale
     ratio, value, args, mask = search(KIND, bound, T, d1, H, alpha, eps_max, seed, inside, restarts, maxiter)
     violated = exceeds(value, bound)
     return Case(STATEMENT, {"d1": d1, "H": H, "alpha": alpha, "eps_max": eps_max, "T": T, "inside": inside, "restarts": restarts, "maxiter": maxiter}, seed,

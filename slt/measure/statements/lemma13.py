@@ -28,8 +28,9 @@ def statement(form: str):
 
 
 def measure(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, inside: bool = True,
-            restarts: int = 2, maxiter: int = 40, form: str = "proof") -> Case:
-    bound = statement(form).evaluate(d1=d1, H=H, alpha=alpha, eps_max=eps_max)
+            restarts: int = 2, maxiter: int = 40, form: str = "proof", bound_scale: float = 1.0) -> Case:
+    # bound_scale < 1 (a deliberately wrong bound) only in the tests that show this check failing
+    bound = statement(form).evaluate(d1=d1, H=H, alpha=alpha, eps_max=eps_max) * bound_scale
     ratio, value, args, mask = search(KIND, bound, T, d1, H, alpha, eps_max, seed, inside, restarts, maxiter)
     violated = exceeds(value, bound)
     return Case(STATEMENT, {"d1": d1, "H": H, "alpha": alpha, "eps_max": eps_max, "T": T, "inside": inside, "restarts": restarts, "maxiter": maxiter, "form": form}, seed,

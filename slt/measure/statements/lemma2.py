@@ -10,19 +10,19 @@ from __future__ import annotations
 from slt.measure import strategies
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import vector_error
-from slt.measure.sources import block_widths, lemma7_pair
+from slt.measure.sources import TOL, block_widths, lemma7_pair, solve_options
 
 STATEMENT = "lemma2"
 WINDOWS = dict(d1=(1, 4), d2=(1, 4), eps=strategies.LogUniform(0.05, 0.5))
 
 
-def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=None) -> Case:
+def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=TOL, solver=None) -> Case:
     from slt.construct import lemma2
     from slt.models import relu_net
 
     widths = block_widths(STATEMENT, C, d1, d2=d2, eps=eps)
     W, W1, W2 = lemma7_pair(seed, d1, d2, widths["n"])
-    ticket = lemma2(W, W1, W2, tol=tol, best_effort=widths["n"] > 40 * d1)
+    ticket = lemma2(W, W1, W2, **solve_options(tol, solver, widths["n"] > 40 * d1))
     pruned = [W1 * ticket.M1, W2 * ticket.M2]
     err, _ = vector_error(lambda X: relu_net(X, pruned), lambda X: X @ W.T, d1, 1.0, seed, restarts=1)
     return Case(STATEMENT, {"C": C, "d1": d1, "d2": d2, "eps": eps}, seed, err, eps,

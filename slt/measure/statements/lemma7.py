@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from slt.measure import strategies
 from slt.measure.evidence import Case, exceeds
-from slt.measure.sources import block_widths, lemma7_pair
+from slt.measure.sources import TOL, block_widths, lemma7_pair, solve_options
 
 STATEMENT = "lemma7"
 WINDOWS = dict(d1=(1, 8), d2=(1, 8), eps=strategies.LogUniform(0.05, 0.5))
 
 
-def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=None) -> Case:
+def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=TOL, solver=None) -> Case:
     import bounds
     from slt.construct import lemma7
 
     widths = block_widths(STATEMENT, C, d1, d2=d2, eps=eps)
     W, W1, W2 = lemma7_pair(seed, d1, d2, widths["n"])
-    ticket = lemma7(W, W1, W2, tol=tol, best_effort=widths["n"] > 40 * d1)
+    ticket = lemma7(W, W1, W2, **solve_options(tol, solver, widths["n"] > 40 * d1))
     bound = bounds.get(STATEMENT).evaluate(d1=d1, d2=d2, eps=eps)
     return Case(STATEMENT, {"C": C, "d1": d1, "d2": d2, "eps": eps}, seed, ticket.max_error, bound,
                 what="||W - product||_max", violated=exceeds(ticket.max_error, bound), widths=widths)

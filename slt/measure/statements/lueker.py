@@ -4,17 +4,23 @@ For n' iid products ``V*U`` of two U[-1,1] variables, the covering radius
 ``sup_{z in [-1,1]} min_S |z - sum_{k in S} X_k|`` is computed exactly from all 2^n' sorted subset sums
 (n' <= 22). The statement fails for one draw when the radius exceeds eps; with n' = width("n", C, eps) the
 failure rate must not exceed eps (one-sided binomial test, slt.measure.stats.LEVEL).
+
+The check's eps window (``window(C)``) is drawn, never clamped: it starts at ``eps_floor(C)``, the smallest eps
+whose width n' = width(C, eps) is within the exact limit MAX_ITEMS, and ends at ``EPS_MAX`` = 0.7, above which the
+power target ``stats.target_rate(eps) = min(3 eps, eps + 0.3)`` would exceed 1 (and at eps >= 0.91, 50 trials
+could not fail at all).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from slt.measure.evidence import Case
+from slt.measure import strategies
 from slt.measure.stats import excess_test
 
 STATEMENT = "lueker"
 MAX_ITEMS = 22
-TRIALS = 50
+EPS_MAX = 0.7
 
 
 def subset_sums(items: np.ndarray) -> np.ndarray:
@@ -72,16 +78,34 @@ def rerun(seed: int, C: float, eps: float) -> list[Case]:
 
 
 def eps_floor(C: float) -> float:
-    """Smallest eps (on a fine log grid) whose width at C is exact (<= MAX_ITEMS): the check's eps window starts there."""
-    return float(next(e for e in np.geomspace(1e-3, 0.99, 400) if feasible(C, e)))
+    """Smallest eps (to 1e-12, by bisection on ``feasible``, which is monotone in eps) whose width at C is exact
+    (<= MAX_ITEMS): the check's eps window starts there."""
+    lo, hi = 0.0, 1.0 - 1e-12  # width -> infinity as eps -> 0; hi is feasible for any C > 0
+    if not feasible(C, hi):
+        raise ValueError(f"no eps < 1 has an exact width at C={C}")
+    while hi - lo > 1e-12:
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if mid > 0 and feasible(C, mid) else (mid, hi)
+    return hi
 
 
-def trial(seed: int, C: float, eps: float) -> Case:
-    """One draw at n' = width(C, eps): fails when the covering radius of [-1, 1] exceeds eps."""
+def window(C: float) -> strategies.LogUniform:
+    """The eps window of the check at constant C: ``[eps_floor(C), EPS_MAX]`` (drawn, never clamped)."""
+    floor = eps_floor(C)
+    if floor > EPS_MAX:
+        raise ValueError(f"at C={C} no eps <= {EPS_MAX} has an exact width (<= {MAX_ITEMS} items): floor {floor:.4g}")
+    return strategies.LogUniform(floor, EPS_MAX)
+
+
+def trial(seed: int, C: float, eps: float, solver=None) -> Case:
+    """One draw at n' = width(C, eps): fails when the covering radius of [-1, 1] exceeds eps.
+
+    ``solver(items, lo, hi) -> radius`` replaces the exact ``covering_radius`` (a weakened solver in the tests
+    that show the check failing)."""
     n = width(C, eps)
     if n > MAX_ITEMS:
         raise ValueError(f"width n'={n} for C={C}, eps={eps} exceeds the exact limit {MAX_ITEMS}")
-    radius = covering_radius(draw_items(seed, n))
+    radius = (solver or covering_radius)(draw_items(seed, n), -1.0, 1.0)
     return Case(STATEMENT, {"C": C, "eps": eps}, seed, radius, eps, what="covering radius",
                 violated=radius > eps, widths={"n": n})
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from slt.measure import strategies
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import vector_error
-from slt.measure.sources import block_widths
+from slt.measure.sources import TOL, block_widths, solve_options
 
 STATEMENT = "theorem10"
 WINDOWS = dict(d1=(1, 3), L=(1, 2), eps=strategies.LogUniform(0.05, 0.5), alpha=(0.5, 3.0))
 
 
-def trial(seed: int, C: float, d1: int, L: int, eps: float, alpha: float, tol=None) -> Case:
+def trial(seed: int, C: float, d1: int, L: int, eps: float, alpha: float, tol=TOL, solver=None) -> Case:
     import bounds
     from slt.construct import relu_net as construct
     from slt.models import relu_net
@@ -27,7 +27,7 @@ def trial(seed: int, C: float, d1: int, L: int, eps: float, alpha: float, tol=No
     rng = as_rng(seed)
     target = target_relu(rng, (d1,) * (L + 1))
     source = source_relu(rng, (d1,) + (n, d1) * L)
-    ticket = construct(target, source, tol=tol, best_effort=n > 40 * d1)
+    ticket = construct(target, source, **solve_options(tol, solver, n > 40 * d1))
     err, _ = vector_error(lambda X: relu_net(X, ticket.pruned), lambda X: relu_net(X, target), d1, alpha, seed)
     bound = bounds.get(STATEMENT).evaluate(d1=d1, d2=d1, L=L, eps=eps, alpha=alpha)
     return Case(STATEMENT, {"C": C, "d1": d1, "L": L, "eps": eps, "alpha": alpha}, seed, err, bound,

@@ -12,13 +12,14 @@ from __future__ import annotations
 from slt.measure import strategies
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import sequence_error
-from slt.measure.sources import block_widths
+from slt.measure.sources import TOL, block_widths, solve_options
 
 STATEMENT = "theorem11"
 WINDOWS = dict(d1=(2, 3), H=[1, 2], L=(1, 2), alpha=strategies.Scaled(1.0, 1.5), eps=strategies.LogUniform(0.1, 0.5))
 
 
-def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, tol=None) -> Case:
+def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, tol=TOL,
+          solver=None) -> Case:
     from slt.construct import block as construct
     from slt.models import block
     from slt.samplers import as_rng, source_block, target_block
@@ -27,7 +28,7 @@ def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float
     rng = as_rng(seed)
     target = target_block(rng, d1, H, L=L)
     source = source_block(rng, d1, H, widths["n_MHA"], widths["n_FC"], L=L)
-    ticket = construct(target, source, tol=tol, best_effort=max(widths.values()) > 40 * d1)
+    ticket = construct(target, source, **solve_options(tol, solver, max(widths.values()) > 40 * d1))
     err, where = sequence_error(lambda X, M: block(X, ticket.pruned, M), lambda X, M: block(X, target, M), d1, alpha,
                                 seed)
     return Case(STATEMENT, {"C": C, "d1": d1, "H": H, "L": L, "alpha": alpha, "eps": eps}, seed, err, eps,

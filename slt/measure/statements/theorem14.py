@@ -13,6 +13,7 @@ from __future__ import annotations
 from slt.measure import strategies
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import sequence_error
+from slt.measure.sources import TOL, solve_options
 
 STATEMENT = "theorem14"
 WINDOWS = dict(d1=[2], H=[1], L=[1], B=[2, 3, 4], alpha=strategies.Scaled(1.0, 1.2),
@@ -30,7 +31,8 @@ def widths(C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int) 
     return out
 
 
-def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int, tol=None) -> Case:
+def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int, tol=TOL,
+          solver=None) -> Case:
     from slt.construct import transformer as construct
     from slt.models import transformer
     from slt.samplers import as_rng, source_transformer, target_transformer
@@ -39,7 +41,7 @@ def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float
     rng = as_rng(seed)
     target = target_transformer(rng, B, d1, H, L=L)
     source = source_transformer(rng, B, d1, H, w["n_MHA"], w["n_FC"], L=L)
-    ticket = construct(target, source, tol=tol, best_effort=max(max(v) for v in w.values()) > 40 * d1)
+    ticket = construct(target, source, **solve_options(tol, solver, max(max(v) for v in w.values()) > 40 * d1))
     err, where = sequence_error(lambda X, M: transformer(X, ticket.pruned, M), lambda X, M: transformer(X, target, M),
                                 d1, alpha, seed, lengths=(2, 16, 64))
     return Case(STATEMENT, {"C": C, "d1": d1, "H": H, "L": L, "alpha": alpha, "eps": eps, "B": B}, seed, err, eps,

@@ -1,0 +1,144 @@
+"""Every check is able to fail (issue 9, part 2).
+
+Probabilistic statements (Lueker, Lemma 2, Lemma 7, Theorems 9, 10, 11, 14): the statement's own rate check
+(``RateCheck`` over its eps window, the trial count that reaches the power target) must FAIL
+- on tickets built at a C well below the calibrated one (a tenth of it), and
+- at the checked (calibrated) C with a deliberately weakened solver: every subset sum solved over its first
+  ``WEAK_ITEMS`` items only (the other items pruned), a valid but poor subset.
+Deterministic statements (Lemmas 5, 8, 12, 13 and Theorem 9's a-posteriori chain): the check must fail on the
+points the harness's own strategy draws (the statement's WINDOWS) when the bound is divided by ``FACTOR[name]``.
+
+Each test calls the check through its module (``probabilistic.assert_rate``, ``softmax_perturbation.assert_holds``,
+``evidence.report_failures``), so replacing the check by one that always passes turns these tests red (shown once
+in the README, "Every check able to fail").
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+
+from slt.measure import calibration, evidence, probabilistic, softmax_perturbation, strategies
+from slt.measure.probabilistic import RateCheck
+
+WEAK_ITEMS = 4
+"""The weakened solver uses only the first WEAK_ITEMS items of every subset sum."""
+
+LOW = 0.1
+"""Tickets "well below" the calibrated constant: LOW x calibrated C."""
+
+POINTS = {
+    "lueker": {"eps": 0.5},
+    "lemma7": {"d1": 2, "d2": 2, "eps": 0.2},
+    "lemma2": {"d1": 2, "d2": 2, "eps": 0.2},
+    "theorem9": {"d1": 2, "d2": 2, "H": 1, "alpha": 2 ** 0.5, "eps": 0.2},
+    "theorem10": {"d1": 2, "L": 1, "eps": 0.2, "alpha": 1.0},
+    "theorem11": {"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.2},
+    "theorem14": {"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.2, "B": 2},
+}
+"""One point per probabilistic statement, inside its check's window (the cheapest corner)."""
+
+
+def weak_solver(items, targets):
+    """Each subset sum solved exactly over its first WEAK_ITEMS items; every other item pruned."""
+    from slt.subset_sum import solve
+
+    masks = np.zeros(items.shape, dtype=bool)
+    k = min(WEAK_ITEMS, items.shape[1])
+    masks[:, :k] = solve(np.ascontiguousarray(items[:, :k]), targets)[0]
+    return masks
+
+
+def weak_radius(items, lo, hi):
+    """Lueker's covering radius when only the first WEAK_ITEMS items may be used."""
+    from slt.measure.statements.lueker import covering_radius
+
+    return covering_radius(items[:WEAK_ITEMS], lo, hi)
+
+
+def _check(name):
+    import importlib
+
+    module = importlib.import_module(f"slt.measure.statements.{name}")
+    if name == "lueker":
+        return module, RateCheck(name, module.window(calibration.check_constant(name)))
+    return module, RateCheck(name, module.WINDOWS["eps"])
+
+
+PROBABILISTIC = list(POINTS)
+
+
+@pytest.mark.parametrize("name", PROBABILISTIC)
+def test_rate_check_fails_well_below_the_calibrated_constant(name):
+    module, check = _check(name)
+    C = LOW * calibration.calibrated(name)["C"]
+    with pytest.raises(AssertionError, match="significant excess"):
+        check.run(C, dict(POINTS[name]), module.trial, seed=1)
+
+
+@pytest.mark.parametrize("name", PROBABILISTIC)
+def test_rate_check_fails_with_a_weakened_solver(name):
+    module, check = _check(name)
+    weak = weak_radius if name == "lueker" else weak_solver
+    trial = lambda seed, C, **p: module.trial(seed, C, solver=weak, **p)  # noqa: E731
+    with pytest.raises(AssertionError, match="significant excess"):
+        check.run(calibration.check_constant(name), dict(POINTS[name]), trial, seed=1)
+
+
+def test_the_same_points_pass_with_the_real_solver_at_the_checked_constant():
+    """Control: the failures above come from the weakening, not from the points (Lemma 7, one cheap statement)."""
+    module, check = _check("lemma7")
+    check.run(calibration.check_constant("lemma7"), dict(POINTS["lemma7"]), module.trial, seed=1)
+
+
+FACTOR = {"lemma5": 20.0, "lemma8": 400.0, "lemma12": 10.0, "lemma13": 10.0, "theorem9": 40.0}
+"""The bound is divided by this factor. It is at least the inverse of the worst measured/bound ratio anywhere in
+the statement's window (Lemma 8's bound is loosest at eps_max = 2, d1 = 8: ratio about 0.01)."""
+
+
+def _deterministic(name):
+    import importlib
+
+    return importlib.import_module(f"slt.measure.statements.{name}")
+
+
+@pytest.mark.parametrize("name", ["lemma5", "lemma8"])
+def test_softmax_checks_fail_on_a_divided_bound(name):
+    module = _deterministic(name)
+
+    @strategies.examples(2)
+    @given(point=strategies.parameters(name, **module.WINDOWS))
+    def run(point):
+        with pytest.raises(AssertionError, match="VIOLATED"):
+            softmax_perturbation.assert_holds(name, point, bound_scale=1 / FACTOR[name])
+
+    run()
+
+
+@pytest.mark.parametrize("name", ["lemma12", "lemma13"])
+def test_lipschitz_checks_fail_on_a_divided_bound(name):
+    module = _deterministic(name)
+
+    @strategies.examples(2)
+    @given(point=strategies.parameters(name, **module.WINDOWS))
+    def run(point):
+        case = module.measure(point["seed"], point["d1"], point["H"], point["alpha"], point["eps_max"], point["T"],
+                              restarts=1, maxiter=20, bound_scale=1 / FACTOR[name])
+        assert evidence.report_failures([case]), f"check passed at bound / {FACTOR[name]}: {case.describe()}"
+
+    run()
+
+
+def test_theorem9_chain_check_fails_on_a_divided_bound():
+    from slt.measure.statements import theorem9
+
+    @strategies.examples(1)
+    @given(point=strategies.parameters("theorem9", **theorem9.WINDOWS))
+    def run(point):
+        found = theorem9.chain_cases(point["seed"], calibration.check_constant("theorem9"), **theorem9._params(point),
+                                     bound_scale=1 / FACTOR["theorem9"])
+        failing = evidence.report_failures(found)
+        assert failing, "chain check passed at bound / %g" % FACTOR["theorem9"]
+        assert {c.parameters["step"] for c in found if c.violated} == set(theorem9.CHAIN), failing
+
+    run()

@@ -1,6 +1,8 @@
-"""`slth reproduce fig4|fig5|fig6 [--quick]`: the paper's Figures 4, 5 and 6 on the angular-velocity task.
+"""`slth reproduce NAME [--quick]`: a registered figure of the paper (``slt.figures``: Figures 4, 5 and 6 on the
+angular-velocity task, and whatever else is registered); argument parsing and printing only.
 
-Progress goes to stderr; every (configuration, source seed) result is cached under ``--results`` as soon as it is
+Tasks run on dask.distributed (LocalCluster by default, ``--scheduler``/$SLTH_SCHEDULER, ``--workers``); progress
+goes to stderr; every (configuration, source seed) result is cached under ``<results>/tasks`` as soon as it is
 computed (atomically), so an interrupted run resumes where it stopped. The summary (means, standard deviations,
 fits next to the paper's gamma = 0.8, delta = 0.06) is printed and written to
 ``<results>/reproduction/<figure>[-quick].json``, which the report's "Reproduction" section reads.
@@ -13,13 +15,20 @@ import time
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("figure", choices=["fig4", "fig5", "fig6"], help="which figure to reproduce")
+    from slt import figures
+
+    parser.add_argument("figure", choices=figures.names(), help="which figure to reproduce")
     parser.add_argument("--quick", action="store_true", help="a reduced sweep (fewer widths, lengths and sources; < 2 min)")
     parser.add_argument("--results", default="results", help="folder of cached results (default: %(default)s)")
     parser.add_argument("--no-train", action="store_true",
                         help="use the untrained (paper-initialised) MHA target even when PyTorch is installed")
     parser.add_argument("--mip", default="highs", choices=["highs", "gurobi", "none"],
                         help="mixed-integer solver of Figure 4's floor comparison (default: %(default)s)")
+    parser.add_argument("--scheduler", default=None,
+                        help="address of a running Dask scheduler, or 'synchronous' (default: $SLTH_SCHEDULER, else a "
+                             "LocalCluster on this machine)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="LocalCluster worker processes (default: one per core; 0: run in this process)")
 
 
 def _fmt_fit(fit) -> str:
@@ -35,7 +44,7 @@ def format_summary(payload) -> str:
     """Plain-text table of a figure's summary (what ``main`` prints)."""
     lines = [f"{payload['figure']}{' (quick)' if payload['quick'] else ''}: target {payload['target']['tag']}"
              + ("" if payload["target"]["trained"] else f" (UNTRAINED: {payload['target'].get('reason', 'as the paper')})")]
-    multi = payload["figure"] == "fig6"
+    multi = bool(payload["summary"]) and isinstance(payload["summary"][0]["mean"], list)  # one value per block
     lines.append(f"{'init':7s} {'n':>4s} {'T':>5s}  mean +- std over sources of max-over-tokens error (mean over test batch)")
     for r in payload["summary"]:
         mean, std = r["mean"], r["std"]
@@ -77,12 +86,18 @@ def format_summary(payload) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    from slt import sweeps
+    from slt import figures
 
+    if args.workers is not None and args.workers < 0:
+        print(f"slth reproduce: error: --workers must be >= 0, got {args.workers}", file=sys.stderr)
+        return 2
     start = time.perf_counter()
     log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
-    payload = sweeps.reproduce(args.figure, quick=args.quick, results_dir=args.results, train=not args.no_train,
-                               mip_backend=None if args.mip == "none" else args.mip, log=log)
+    payload = figures.reproduce(args.figure, quick=args.quick, results_dir=args.results, train=not args.no_train,
+                                mip_backend=None if args.mip == "none" else args.mip, log=log,
+                                scheduler=args.scheduler, workers=args.workers)
     print(format_summary(payload))
-    print(f"wrote {sweeps.summary_path(args.results, args.figure, args.quick)} ({time.perf_counter() - start:.1f} s)")
+    for line in payload.get("findings", []):
+        print(f"finding: {line}")
+    print(f"wrote {figures.summary_path(args.results, args.figure, args.quick)} ({time.perf_counter() - start:.1f} s)")
     return 0

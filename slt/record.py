@@ -365,7 +365,7 @@ def calibration(results_dir: Path | None = None) -> dict:
 def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> dict:
     """The figure summaries (fits and findings): cached ones under ``results_dir`` (a full run's first, unless
     the run is quick), else computed by the figure sweeps (resuming from their per-item caches)."""
-    from slt import sweeps
+    from slt import figures as sweeps
 
     out = {}
     for figure in FIGURES:
@@ -429,7 +429,7 @@ def provenance(seed: int, command: str, wall: dict) -> dict:
 # ------------------------------------------------------------------------------------------------ build
 
 def build(profile: str = "quick", seed: int = 0, results_dir="results", command: str = "", log=print,
-          cache_dir=None) -> dict:
+          cache_dir=None, workers=None, scheduler=None) -> dict:
     """Run the harness at ``profile`` and return its record (validated)."""
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
@@ -456,7 +456,8 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
 
         mutation_rows = timed("mutations", mutations)
         parts.append("mutations")
-        empirical = timed("empirical", emp.measure, profile, seed, calib_data, progress=log, cache_dir=cache_dir)
+        empirical = timed("empirical", emp.measure, profile, seed, calib_data, progress=log, cache_dir=cache_dir,
+                          workers=workers, scheduler=scheduler)
         parts.append("empirical")
         figs = timed("figures", figures, results_dir, profile == "quick", log)
         parts.append("figures")

@@ -1,12 +1,11 @@
-"""slt.cache: atomic writes, per-(configuration, seed) results, resume after an interruption."""
-import io
+"""slt.cache: atomic writes, the one fingerprint scheme, checksummed records validated on read."""
 import json
 import os
 
 import numpy as np
 import pytest
 
-from slt.cache import Progress, ResultCache, load_npz, run, save_npz, write_atomic
+from slt.cache import CorruptRecord, fingerprint, load_npz, read_record, save_npz, write_atomic, write_record
 
 
 def test_write_atomic_replaces_and_leaves_no_temporary(tmp_path):
@@ -33,63 +32,54 @@ def test_npz_roundtrip(tmp_path):
     assert float(data["s"]) == 0.5
 
 
-def test_cache_keys_by_configuration_and_seed(tmp_path):
-    cache = ResultCache(tmp_path)
-    a, b = {"n": 4, "init": "theory"}, {"init": "theory", "n": 6}
-    cache.put(a, 0, {"err": 1.0})
-    assert cache.get({"init": "theory", "n": 4}, 0) == {"err": 1.0}  # key order does not matter
-    assert cache.get(a, 1) is None and cache.get(b, 0) is None
-    cache.path(a, 0).write_text("{ truncated")
-    assert cache.get(a, 0) is None
-    with pytest.raises(ValueError, match="JSON"):
-        cache.put({"x": object()}, 0, {})
+def test_records_roundtrip_and_refuse_what_they_cannot_vouch_for(tmp_path):
+    path = tmp_path / "r.json"
+    write_record(path, {"result": {"err": 0.5}, "seed": 3})
+    assert read_record(path)["result"] == {"err": 0.5}
+    body = json.loads(path.read_text())
+    for text, problem in [(b"\xff\x00", "not JSON"), (b"[1]", "JSON object"), (b'{"checksum": "x"}', "'result'"),
+                          (json.dumps({**body, "result": {"err": 0.6}}).encode(), "checksum mismatch")]:
+        path.write_bytes(text)
+        with pytest.raises(CorruptRecord, match=problem) as info:
+            read_record(path)
+        assert str(path) in str(info.value)
+    with pytest.raises(FileNotFoundError):
+        read_record(tmp_path / "none.json")
 
 
-class Interrupt(Exception):
-    pass
+def test_one_fingerprint_scheme_for_every_cache():
+    """The task cache, the figure targets and the report's caches all hash through slt.cache.fingerprint."""
+    import inspect
+
+    import slt.figures.targets
+    import slt.tasks
+
+    assert slt.tasks.fingerprint is fingerprint
+    for module in (slt.tasks, slt.figures.targets):
+        assert "hashlib" not in inspect.getsource(module)
+    assert fingerprint(b"a", {"x": [1, 2]}) == fingerprint(b"a", {"x": (1, 2)})
 
 
-def test_resume_computes_only_the_rest(tmp_path):
-    cache = ResultCache(tmp_path)
-    items = [({"n": n}, s) for n in (2, 4, 6) for s in range(4)]
-    calls = []
+def test_concurrent_atomic_writers_never_leave_a_torn_file(tmp_path):
+    """Two processes rewriting one record many times: every read sees a whole record (xdist workers share caches)."""
+    import multiprocessing as mp
 
-    def compute(config, seed, stop_after=None):
-        if stop_after is not None and len(calls) == stop_after:
-            raise Interrupt
-        calls.append((config["n"], seed))
-        return {"value": config["n"] * 10 + seed}
-
-    k = 5
-    with pytest.raises(Interrupt):
-        run(cache, items, lambda c, s: compute(c, s, stop_after=k), stream=io.StringIO())
-    assert len(calls) == k
-    first = list(calls)
-    stream = io.StringIO()
-    results = run(cache, items, compute, label="t", stream=stream)
-    assert len(calls) == len(items)  # the k stored items were not recomputed
-    assert calls[k:] == [(c["n"], s) for c, s in items[k:]] and calls[:k] == first
-    assert results == [{"value": c["n"] * 10 + s} for c, s in items]
-    assert f"{len(items)}/{len(items)}" in stream.getvalue() and f"{k} cached" in stream.getvalue()
-    run(cache, items, compute, stream=io.StringIO())
-    assert len(calls) == len(items)
-    assert json.loads(cache.path(*items[0]).read_text())["config"] == items[0][0]
+    path = tmp_path / "r.json"
+    write_record(path, {"result": {"v": 0}})
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=_hammer, args=(str(path), k)) for k in (1, 2)]
+    for p in procs:
+        p.start()
+    seen = 0
+    while any(p.is_alive() for p in procs):
+        assert read_record(path)["result"]["v"] in (0, 1, 2)
+        seen += 1
+    for p in procs:
+        p.join()
+        assert p.exitcode == 0
+    assert seen > 0 and os.listdir(tmp_path) == ["r.json"]
 
 
-def test_progress_line_has_counts_and_eta():
-    out = io.StringIO()
-    p = Progress(3, "sweep", stream=out, every=0.0)
-    p.update()
-    p.update(skipped=True)
-    assert "2/3" in out.getvalue() and "ETA" in out.getvalue() and "1 cached" in out.getvalue()
-    p.close()
-    assert out.getvalue().endswith("\n")
-
-
-def test_write_atomic_gives_ordinary_permissions(tmp_path):
-    mask = os.umask(0o022)
-    try:
-        write_atomic(tmp_path / "r.html", "x")
-    finally:
-        os.umask(mask)
-    assert (tmp_path / "r.html").stat().st_mode & 0o777 == 0o644
+def _hammer(path, k):
+    for _ in range(200):
+        write_record(path, {"result": {"v": k, "pad": "x" * 5000}})

@@ -2,6 +2,12 @@
 
 Profiles: ``ci`` (derandomised, bounded example counts; the default) and ``thorough`` (hours allowed).
 Select with the environment variable ``SLTH_PROFILE=thorough`` or ``pytest --slth-profile thorough``.
+
+Parallel runs (``python -m pytest -n auto``, pytest-xdist): the ``ci`` profile keeps no example database
+(derandomised: nothing to replay, nothing shared); the ``thorough`` profile keeps one database per xdist worker
+(``.hypothesis/examples-<worker>``), so workers never write one directory at once. Every test session gets its own
+task cache (``SLTH_CACHE_DIR`` under the session's temporary folder, one per xdist worker) unless the variable is set,
+so no test writes into ``results/`` and parallel workers never share a cache folder.
 """
 from __future__ import annotations
 
@@ -13,10 +19,14 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis.database import DirectoryBasedExampleDatabase  # noqa: E402
+
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
 settings.register_profile(
     "ci",
     derandomize=True,
+    database=None,
     max_examples=25,
     deadline=None,
     print_blob=True,
@@ -25,6 +35,7 @@ settings.register_profile(
 settings.register_profile(
     "thorough",
     max_examples=2000,
+    database=DirectoryBasedExampleDatabase(f".hypothesis/examples-{_WORKER}"),
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -42,3 +53,16 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     settings.load_profile(config.getoption("--slth-profile"))
+    if not os.environ.get("SLTH_CACHE_DIR"):
+        import tempfile
+
+        os.environ["SLTH_CACHE_DIR"] = config._slth_cache = tempfile.mkdtemp(prefix=f"slth-tasks-{_WORKER}-")
+
+
+def pytest_unconfigure(config):
+    made = getattr(config, "_slth_cache", None)
+    if made:
+        import shutil
+
+        shutil.rmtree(made, ignore_errors=True)
+        os.environ.pop("SLTH_CACHE_DIR", None)

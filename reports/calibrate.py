@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="LocalCluster worker processes (default: one per core; 0: run in this process)")
     parser.add_argument("--cache-dir", default=None,
                         help="per-task result cache (default: $SLTH_CACHE_DIR or results/tasks)")
+    parser.add_argument("--where", action="append", default=[], metavar="FACTOR=V1,V2",
+                        help="keep only the grid points whose FACTOR is one of the values (repeatable; a factor a "
+                             "statement does not have is ignored for it): run a large grid in stages, cheap points first")
     parser.add_argument("--estimate", action="store_true",
                         help="time a few trials at every point (at the search's start C), print the estimated cost "
                              "of the run and exit")
@@ -74,7 +77,7 @@ def _main(args: argparse.Namespace) -> int:
     names = cal.resolve(args.statements, args.grid)
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)
-    planned = cal.plan(names, args.grid, args.design, min_trials, args.seed)
+    planned = cal.select(cal.plan(names, args.grid, args.design, min_trials, args.seed), args.where)
 
     if args.estimate:
         total = 0.0
@@ -88,7 +91,8 @@ def _main(args: argparse.Namespace) -> int:
         return 0
 
     command = (f"slth calibrate --grid {args.grid}" + (f" --design {args.design}" if args.grid == "large" else "")
-               + f" --output {output} --seed {args.seed} --min-trials {min_trials}")
+               + f" --output {output} --seed {args.seed} --min-trials {min_trials}"
+               + "".join(f" --where {w}" for w in args.where))
     data = cal.load_results(path) if path.exists() else {}
     data.update({"command": command, "grid": args.grid, "confidence": CONFIDENCE, "level": LEVEL, "safety": SAFETY,
                  "definition": "per grid point C_upper = smallest C on the C grid whose one-sided Clopper-Pearson "
@@ -97,9 +101,11 @@ def _main(args: argparse.Namespace) -> int:
                  "search": "galloping from start_C (the checks calibration's C) then bisection over the C grid; "
                            "failure counts of the same seeds assumed non-increasing in C"})
     if args.grid == "large":
-        data["design"] = {"name": args.design, "factors": {n: cal.LARGE[n]["factors"] for n in names},
-                          "fixed": {n: cal.LARGE[n]["fixed"] for n in names},
-                          "alpha": {n: cal.LARGE[n].get("alpha") for n in names}}
+        design = data.setdefault("design", {})
+        design["name"] = args.design
+        for field, value in (("factors", "factors"), ("fixed", "fixed"), ("alpha", "alpha")):
+            design.setdefault(field, {}).update({n: cal.LARGE[n].get(value) for n in names})
+        design.setdefault("where", {}).update({n: list(args.where) for n in names})
     statements = data.setdefault("statements", {})
 
     def key(p):

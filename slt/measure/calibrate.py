@@ -37,7 +37,7 @@ from slt.tasks import Task, cluster, execute, returns
 
 __all__ = ["CHUNK", "LARGE", "calibratable", "resolve", "grid_points", "large_points", "plan", "calibrate",
            "trend", "load_results", "CalibrationError", "trial_block", "start_C", "trials_for", "summarise",
-           "estimate_cost", "row_tasks", "feasible_grid"]
+           "estimate_cost", "row_tasks", "feasible_grid", "select"]
 
 CHUNK = 10
 """Trials per task (a block of consecutive seeds at one (point, C))."""
@@ -277,6 +277,22 @@ def plan(statements, grid="checks", design="ofat", min_trials=20, seed=20251106)
             out.append({"statement": name, "point": point, "trials": trials_for(point["eps"], min_trials),
                         "seed": seed, "grid_C": grid_C, "start": i0})
     return out
+
+
+def select(planned: list[dict], where: list[str]) -> list[dict]:
+    """The planned points whose factors take the listed values: ``where`` items "FACTOR=V1,V2" (a factor a point
+    does not have does not filter it). ``CalibrationError`` on a malformed item."""
+    wanted = {}
+    for item in where or ():
+        key, sep, values = item.partition("=")
+        try:
+            if not sep or not key.strip():
+                raise ValueError
+            wanted[key.strip()] = {float(v) for v in values.split(",")}
+        except ValueError:
+            raise CalibrationError(f"--where {item!r}: expected FACTOR=V1,V2 with numeric values") from None
+    return [p for p in planned
+            if all(k not in p["point"] or float(p["point"][k]) in vs for k, vs in wanted.items())]
 
 
 def calibrate(points: list[dict], *, cache_dir=None, scheduler=None, workers=None, progress=True, on_round=None,

@@ -192,7 +192,8 @@ def test_untrained_target_without_torch(monkeypatch, tmp_path):
 
     monkeypatch.setattr(train, "torch_available", lambda: False)
     weights, info = train.mha_target(0, cache_dir=tmp_path)
-    assert info == {"trained": False, "reason": "PyTorch not installed"}
+    assert info == {"trained": False, "reason": "PyTorch not installed",
+                    "regression_token": {"reading": "zero", "vector": [0.0, 0.0]}}
     assert (weights.d1, weights.d2, weights.dK, weights.dV, weights.H) == (2, 1, 8, 8, 1)
     assert not (tmp_path / "targets").exists()
 

@@ -1,0 +1,259 @@
+"""Figures 7 and 8 (Section 4.3): edge-popup tickets of a small GPT-2 with the query/key weights scaled by ``s``.
+
+Paper (experiments.md): GPT-2 mini/small/medium on WikiText-103, edge-popup keeping the top 30% of scores, 50
+epochs x 227 steps, AdamW 1e-4 -> 1e-5 cosine with one warm-up epoch, GPT-2 initialisation, 3 seeds. Fig. 7:
+tickets whose query/key weights are scaled by n_K^{1/4} (about 2.8 at n_K = 64) reach a lower validation loss than
+unscaled ones. Fig. 8: over s = 1..5 the final validation loss is lowest near n_K^{1/4}.
+
+Here (CPU, scaled down; every deviation is a *choice* recorded in each summary):
+
+- corpus: the Python standard library's source, byte tokens (``slt.gpt2.corpus``), not WikiText-103;
+- model: 2 blocks, d_model = 64, context 64, with n_head = 4 (n_K = 16, n_K^{1/4} = 2) and n_head = 1 (n_K = 64,
+  n_K^{1/4} = 2.83): two widths n_K at the same model size, so that only the query/key dimension changes;
+- initialisation: GPT-2's N(0, sigma^2) with residual projections scaled by (2 x blocks)^{-1/2}, but with
+  ``sigma = 0.02 sqrt(768 / d_model)`` (0.069): the per-coordinate scale of every pre-activation, and at n_K = 64
+  of every attention logit, is then GPT-2 small's. With the paper's sigma = 0.02 at d_model = 64 the masked
+  weights are too small to express even the byte unigram distribution (measured: validation loss 3.94 nats after
+  300 steps against the unigram model's 3.10) and s moved the loss by < 0.01 nats;
+- schedule: the paper's shape (linear warm-up over one epoch, cosine to a tenth of the peak), peak 1e-2 instead
+  of 1e-4, for 25 epochs of 12 steps of 16 windows: at this number of steps the paper's 1e-4 barely moves the
+  scores (measured at sigma = 0.02, 300 steps, n_K = 64, s = 1: 1e-4 -> 4.30, 1e-3 -> 4.03, 1e-2 -> 3.94 nats);
+- float32 on the CPU (twice as fast as float64; the validation losses of a 50-step run agreed to 1e-8);
+- ``--device cuda``: the paper's sizes (GPT-2 mini and small, n_K = 64), sigma = 0.02 and 1e-4 -> 1e-5,
+  context 256, on the same corpus (``GPU_PLAN``).
+
+Statistics: per (width, s), the mean and standard deviation (ddof = 1) over seeds of the final validation loss and
+a 95% t-interval of the mean; since seed k gives the same weights, score initialisation and batches at every s,
+differences to s = n_K^{1/4} are paired per seed, with a 95% t-interval of the mean difference. Verdict per width
+(Fig. 8): ``supported`` when the loss at n_K^{1/4} is significantly below the loss at both ends of the grid
+(s = 1 and s = 5) and no scale is significantly below it; ``contradicted`` when a scale at least 1.5x away from
+n_K^{1/4} (s <= s*/1.5 or s >= 1.5 s*) is significantly below it; ``inconclusive`` otherwise. Fig. 7: ``supported``
+when the final loss with n_K^{1/4} is significantly below the unscaled one, ``contradicted`` when significantly
+above, ``inconclusive`` otherwise.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["Plan", "PLANS", "GPU_PLAN", "SCALES", "plan", "tasks", "sweep", "summarise", "reproduce",
+           "summary_path", "PAPER_CLAIM", "theory_scale"]
+
+SCALES = (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0)
+#: *Extension* of the full CPU run beyond the paper's grid, to locate a minimum that lies above 5.
+EXTENSION = (6.0, 8.0)
+PAPER_CLAIM = {
+    "fig7": "query/key weights scaled by n_K^{1/4} (about 2.8) reach a lower validation loss than unscaled ones",
+    "fig8": "over query/key scales 1..5 the final validation loss is lowest near n_K^{1/4}",
+}
+KIND = "gpt2-qk"
+FN = "slt.gpt2.train:run_item"
+
+
+def theory_scale(n_K: int) -> float:
+    return float(n_K) ** 0.25
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    widths: tuple          # model dicts (GPTConfig fields other than vocab, qk_scale)
+    scales: tuple
+    seeds: int
+    recipe: dict
+    device: str = "cpu"
+    dtype: str = "float32"
+
+
+def _small(n_head):
+    return dict(context=64, n_layer=2, d_model=64, n_head=n_head, keep=0.3, init_std=0.02 * math.sqrt(768 / 64))
+
+
+_FULL = dict(lr=1e-2, lr_min=1e-3, weight_decay=0.01, epochs=25, steps_per_epoch=12, batch=16, val_windows=64)
+_QUICK = dict(_FULL, epochs=8, steps_per_epoch=8, val_windows=32)
+PLANS = {
+    False: Plan((_small(4), _small(1)), SCALES + EXTENSION, 3, _FULL),
+    True: Plan((_small(4), _small(1)), (1.0, 3.0, 5.0), 1, _QUICK),
+}
+#: ``--device cuda``: the paper's sizes and recipe (n_K = 64 for both), on the same corpus.
+GPU_PLAN = Plan(
+    tuple(dict(context=256, keep=0.3, init_std=0.02, **size) for size in
+          (dict(n_layer=4, d_model=256, n_head=4), dict(n_layer=12, d_model=768, n_head=12))),
+    SCALES, 3, dict(lr=1e-4, lr_min=1e-5, weight_decay=0.01, epochs=50, steps_per_epoch=227, batch=32,
+                    val_windows=512), device="cuda")
+
+
+def plan(quick: bool = False, device: str = "cpu") -> Plan:
+    if device == "cpu":
+        return PLANS[bool(quick)]
+    if quick:  # the paper's sizes, a few steps: checks that the GPU path runs
+        return dataclasses.replace(GPU_PLAN, widths=GPU_PLAN.widths[:1], scales=(1.0, 5.0), seeds=1,
+                                   recipe=dict(GPU_PLAN.recipe, epochs=2, steps_per_epoch=5, val_windows=64),
+                                   device=device)
+    return dataclasses.replace(GPU_PLAN, device=device)
+
+
+def _n_K(model):
+    return model["d_model"] // model["n_head"]
+
+
+def tasks(figure: str, p: Plan):
+    """The ``slt.tasks.Task`` items of a figure: Fig. 7 needs s = 1 and s = n_K^{1/4}, Fig. 8 every scale too."""
+    from slt.gpt2 import corpus as corpus_mod
+    from slt.gpt2.model import GPTConfig
+    from slt.tasks import Task
+
+    if figure not in ("fig7", "fig8"):
+        raise ValueError(f"unknown figure {figure!r}; expected fig7 or fig8")
+    sha = corpus_mod.load().sha256
+    out = []
+    for model in p.widths:
+        star = theory_scale(_n_K(model))
+        scales = (1.0, star) if figure == "fig7" else tuple(sorted(set(p.scales) | {star}))
+        for s in scales:
+            cfg = dataclasses.asdict(GPTConfig(vocab=corpus_mod.VOCAB, qk_scale=float(s), **model))
+            for seed in range(p.seeds):
+                out.append(Task(KIND, FN, {"model": cfg, "recipe": dict(p.recipe), "corpus_sha256": sha,
+                                           "device": p.device, "dtype": p.dtype}, seed))
+    return out
+
+
+def sweep(figure, quick=False, results_dir="results", device="cpu", workers=None, scheduler=None, progress=True):
+    """Run (or resume) a figure's items; returns ``(plan, [(task, result), ...])``."""
+    from slt.tasks import execute
+
+    p = plan(quick, device)
+    todo = tasks(figure, p)
+    if device != "cpu" and workers is None and scheduler is None:
+        workers = 0  # one GPU: run in this process
+    results = execute(todo, cache_dir=Path(results_dir) / "tasks", scheduler=scheduler, workers=workers,
+                      progress=progress, desc=f"{figure}{' quick' if quick else ''} ({device})")
+    return p, list(zip(todo, results))
+
+
+def _t_interval(values):
+    from scipy import stats
+
+    v = np.asarray(values, dtype=float)
+    mean = float(v.mean())
+    if v.size < 2:
+        return mean, float("nan"), (float("nan"), float("nan"))
+    std = float(v.std(ddof=1))
+    half = float(stats.t.ppf(0.975, v.size - 1) * std / math.sqrt(v.size))
+    return mean, std, (mean - half, mean + half)
+
+
+def _sig(ci, side):
+    """True when the 95% interval lies entirely below (side=-1) or above (side=+1) zero."""
+    lo, hi = ci
+    if math.isnan(lo):
+        return False
+    return hi < 0 if side < 0 else lo > 0
+
+
+def summarise(figure, rows):
+    """Per width: per scale the final-loss statistics and mean curve, paired differences to n_K^{1/4}, the verdict."""
+    groups = {}
+    for task, result in rows:
+        model = task.params["model"]
+        key = (model["d_model"], model["n_head"], model["n_layer"])
+        groups.setdefault(key, {}).setdefault(model["qk_scale"], {})[task.seed] = result
+    widths = []
+    for (d_model, n_head, n_layer), by_scale in sorted(groups.items(), key=lambda kv: kv[0][0] // kv[0][1]):
+        n_K = d_model // n_head
+        star = theory_scale(n_K)
+        ref = by_scale[star]
+        per_scale = []
+        for s in sorted(by_scale):
+            seeds = sorted(by_scale[s])
+            final = [by_scale[s][k]["final_val_loss"] for k in seeds]
+            mean, std, ci = _t_interval(final)
+            paired = [by_scale[s][k]["final_val_loss"] - ref[k]["final_val_loss"] for k in seeds if k in ref]
+            dmean, dstd, dci = _t_interval(paired)
+            curves = np.asarray([by_scale[s][k]["val_loss"] for k in seeds], dtype=float)
+            per_scale.append({"s": s, "theory": s == star, "seeds": len(seeds), "final": final, "mean": mean,
+                              "std": std, "ci": list(ci), "diff_to_theory": dmean, "diff_ci": list(dci),
+                              "curve_mean": curves.mean(axis=0).tolist(),
+                              "curve_std": (curves.std(axis=0, ddof=1) if len(seeds) > 1
+                                            else np.zeros(curves.shape[1])).tolist(),
+                              "weights_unchanged": all(by_scale[s][k]["weights_unchanged"] for k in seeds),
+                              "seconds": float(sum(by_scale[s][k]["seconds"] for k in seeds))})
+        best = min(per_scale, key=lambda r: r["mean"])
+        entry = {"n_K": n_K, "d_model": d_model, "n_head": n_head, "n_layer": n_layer, "theory_scale": star,
+                 "scales": per_scale, "argmin_scale": best["s"], "argmin_mean": best["mean"]}
+        entry["verdict"], entry["reason"] = (_verdict7 if figure == "fig7" else _verdict8)(per_scale, star)
+        widths.append(entry)
+    return widths
+
+
+def _verdict7(per_scale, star):
+    one = next(r for r in per_scale if r["s"] == 1.0)
+    d, ci = -one["diff_to_theory"], [-one["diff_ci"][1], -one["diff_ci"][0]]
+    text = (f"loss(n_K^1/4 = {star:.3g}) - loss(1) = {d:+.4f} nats, 95% CI [{ci[0]:+.4f}, {ci[1]:+.4f}] "
+            f"over {one['seeds']} paired seeds")
+    if _sig(ci, -1):
+        return "supported", text
+    if _sig(ci, +1):
+        return "contradicted", text
+    return "inconclusive", text
+
+
+def _verdict8(per_scale, star):
+    others = [r for r in per_scale if not r["theory"]]
+    below = [r for r in others if _sig(r["diff_ci"], -1)]   # scales significantly better than s*
+    far_below = [r for r in below if r["s"] <= star / 1.5 or r["s"] >= 1.5 * star]
+    ends = [r for r in others if r["s"] in (min(SCALES), max(SCALES))]  # the paper's grid ends, 1 and 5
+    ends_worse = len(ends) == 2 and all(_sig(r["diff_ci"], +1) for r in ends)
+    best = min(per_scale, key=lambda r: r["mean"])
+    text = (f"lowest mean loss at s = {best['s']:.3g} ({best['mean']:.4f}); n_K^1/4 = {star:.3g}; scales "
+            f"significantly below n_K^1/4 (paired 95% CI): {[round(r['s'], 3) for r in below] or 'none'}; "
+            f"s = 1 and s = 5 significantly above: {ends_worse}")
+    if far_below:
+        return "contradicted", text
+    if ends_worse and not below:
+        return "supported", text
+    return "inconclusive", text
+
+
+def summary_path(results_dir, figure, quick, device="cpu"):
+    suffix = ("-quick" if quick else "") + ("" if device == "cpu" else f"-{device}")
+    return Path(results_dir) / "reproduction" / f"{figure}{suffix}.json"
+
+
+def reproduce(figure, quick=False, results_dir="results", device="cpu", workers=None, scheduler=None,
+              progress=True):
+    """Run (or resume) Fig. 7 or 8 and write its summary (``summary_path``) atomically; returns the summary."""
+    from slt.cache import write_atomic
+    from slt.gpt2 import corpus as corpus_mod
+
+    start = time.perf_counter()
+    p, rows = sweep(figure, quick, results_dir, device, workers, scheduler, progress)
+    payload = {"figure": figure, "quick": bool(quick), "device": device, "plan": dataclasses.asdict(p),
+               "corpus": corpus_mod.load().describe(), "paper": PAPER_CLAIM[figure],
+               "widths": summarise(figure, rows), "torch": rows[0][1].get("torch") if rows else None,
+               "compute_s": float(sum(r["seconds"] for _, r in rows)), "items": len(rows)}
+    payload["wall_s"] = time.perf_counter() - start
+    write_atomic(summary_path(results_dir, figure, quick, device), json.dumps(payload, indent=1, sort_keys=True))
+    return payload
+
+
+def format_summary(payload) -> str:
+    """Plain-text table of a Fig. 7 / Fig. 8 summary (what ``slth reproduce`` prints)."""
+    lines = [f"{payload['figure']}{' (quick)' if payload['quick'] else ''} on {payload['device']}: "
+             f"{payload['corpus']['source']}, corpus SHA-256 {payload['corpus']['sha256'][:12]}",
+             f"paper: {payload['paper']}"]
+    for w in payload["widths"]:
+        lines.append(f"n_K = {w['n_K']} (d_model {w['d_model']}, {w['n_head']} heads, {w['n_layer']} blocks), "
+                     f"n_K^1/4 = {w['theory_scale']:.3g}")
+        lines.append(f"  {'s':>6s}  {'final val loss (nats/byte)':>28s}  {'minus loss at n_K^1/4 (paired)':>36s}")
+        for r in w["scales"]:
+            mark = " *" if r["theory"] else "  "
+            lines.append(f"  {r['s']:6.3f}{mark}{r['mean']:8.4f} +- {r['std']:.4f} [{r['ci'][0]:.4f}, {r['ci'][1]:.4f}]"
+                         f"  {r['diff_to_theory']:+.4f} [{r['diff_ci'][0]:+.4f}, {r['diff_ci'][1]:+.4f}]")
+        lines.append(f"  verdict: {w['verdict']}: {w['reason']}")
+    lines.append(f"{payload['items']} items; compute {payload['compute_s']:.0f} s; wall {payload['wall_s']:.0f} s")
+    return "\n".join(lines)

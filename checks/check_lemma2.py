@@ -2,20 +2,17 @@
 
 The measurement lives in ``slt.measure.statements.lemma2``; this module only states what must hold. Each drawn
 point runs as many independent trials as detect ``stats.target_rate(eps)`` with power 0.8 at level 0.01
-(``CHECK``, validated at import)."""
+(``RATE``, validated at import)."""
 from __future__ import annotations
 
 from hypothesis import given
 from slt.measure import calibration
 from slt.measure import strategies
-from slt.measure.probabilistic import RateCheck
-from slt.measure.statements.lemma2 import STATEMENT, WINDOWS, trial
-
-CHECK = RateCheck(STATEMENT, WINDOWS["eps"])
+from slt.measure.statements.lemma2 import RATE, STATEMENT, WINDOWS, trial
 
 
 @strategies.examples(2)
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_lemma2_failure_rate_at_calibrated_width(point):
     params = {k: point[k] for k in ("d1", "d2", "eps")}
-    CHECK.run(calibration.check_constant(STATEMENT), params, trial, point["seed"])
+    RATE.run(calibration.check_constant(STATEMENT), params, trial, point["seed"])

@@ -8,11 +8,10 @@ import numpy as np
 from hypothesis import given
 from slt.measure import calibration
 from slt.measure import strategies
-from slt.measure.probabilistic import RateCheck
-from slt.measure.statements.lueker import STATEMENT, covering_radius, trial, window
+from slt.measure.statements.lueker import STATEMENT, covering_radius, rate_check, trial, window
 
 C = calibration.check_constant(STATEMENT)
-CHECK = RateCheck(STATEMENT, window(C))
+RATE = rate_check(C)
 
 
 def test_covering_radius_is_exact_on_a_known_set():
@@ -23,4 +22,4 @@ def test_covering_radius_is_exact_on_a_known_set():
 @strategies.examples(3)
 @given(point=strategies.parameters(STATEMENT, eps=window(C)))
 def test_lueker_failure_rate_at_calibrated_width(point):
-    CHECK.run(C, {"eps": point["eps"]}, trial, point["seed"])
+    RATE.run(C, {"eps": point["eps"]}, trial, point["seed"])

@@ -2,7 +2,7 @@
 
 The measurement lives in ``slt.measure.statements.theorem9``; this module only states what must hold. Each drawn
 point runs as many independent trials as detect ``stats.target_rate(eps)`` with power 0.8 at level 0.01
-(``CHECK``, validated at import)."""
+(``RATE``, validated at import)."""
 from __future__ import annotations
 
 import pytest
@@ -10,17 +10,14 @@ from hypothesis import given
 from slt.measure import calibration
 from slt.measure import strategies
 from slt.measure.evidence import report_failures
-from slt.measure.probabilistic import RateCheck
-from slt.measure.statements.theorem9 import LONG_WINDOWS, STATEMENT, WINDOWS, _params, chain_cases, trial
-
-CHECK = RateCheck(STATEMENT, WINDOWS["eps"])
-LONG = RateCheck(STATEMENT, LONG_WINDOWS["eps"])
+from slt.measure.statements.theorem9 import (LONG_RATE, LONG_WINDOWS, RATE, STATEMENT, WINDOWS, _params, chain_cases,
+                                             trial)
 
 
 @strategies.examples(3)
 @given(point=strategies.parameters(STATEMENT, **WINDOWS))
 def test_theorem9_failure_rate_at_calibrated_widths(point):
-    CHECK.run(calibration.check_constant(STATEMENT), _params(point), trial, point["seed"])
+    RATE.run(calibration.check_constant(STATEMENT), _params(point), trial, point["seed"])
 
 
 @strategies.examples(4)
@@ -35,4 +32,4 @@ def test_theorem9_a_posteriori_chain_holds_for_every_input(point):
 @given(point=strategies.parameters(STATEMENT, **LONG_WINDOWS))
 def test_theorem9_long_inputs_up_to_4096(point):
     C = calibration.check_constant(STATEMENT)
-    LONG.run(C, _params(point), lambda s, c, **p: trial(s, c, lengths=(1024, 4096), **p), point["seed"])
+    LONG_RATE.run(C, _params(point), lambda s, c, **p: trial(s, c, lengths=(1024, 4096), **p), point["seed"])

@@ -11,9 +11,12 @@ import sys
 
 COMMANDS = {
     "proofs": ("reports.proofs", "verify every proof step and print the step table"),
-    "report": ("reports.build", "write the self-contained HTML report"),
+    "run": ("reports.run", "run the harness and write its run record (JSON)"),
+    "report": ("reports.build", "write the self-contained HTML report (run then render, or --from a record)"),
+    "diff": ("reports.diff", "what changed between two run records, or between the working tree and a git ref"),
     "calibrate": ("reports.calibrate", "estimate the universal constant C of each probabilistic statement"),
     "reproduce": ("reports.reproduce", "reproduce the paper's Figures 4, 5 and 6"),
+    "rate": ("reports.rate", "one failure-rate test with its power (or every check's trials and power: --plan)"),
 }
 
 

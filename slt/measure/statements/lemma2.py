@@ -8,12 +8,15 @@ from __future__ import annotations
 
 
 from slt.measure import strategies
+from slt.measure.probabilistic import RateCheck
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import vector_error
 from slt.measure.sources import TOL, block_widths, lemma7_pair, solve_options
 
 STATEMENT = "lemma2"
 WINDOWS = dict(d1=(1, 4), d2=(1, 4), eps=strategies.LogUniform(0.05, 0.5))
+RATE = RateCheck(STATEMENT, WINDOWS["eps"])
+"""The failure-rate check: trials per drawn eps reaching the power target (validated at import)."""
 
 
 def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=TOL, solver=None) -> Case:

@@ -97,6 +97,13 @@ def window(C: float) -> strategies.LogUniform:
     return strategies.LogUniform(floor, EPS_MAX)
 
 
+def rate_check(C: float):
+    """The failure-rate check at constant C over ``window(C)`` (validated when built)."""
+    from slt.measure.probabilistic import RateCheck
+
+    return RateCheck(STATEMENT, window(C))
+
+
 def trial(seed: int, C: float, eps: float, solver=None) -> Case:
     """One draw at n' = width(C, eps): fails when the covering radius of [-1, 1] exceeds eps.
 

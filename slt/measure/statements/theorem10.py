@@ -8,12 +8,15 @@ from __future__ import annotations
 
 
 from slt.measure import strategies
+from slt.measure.probabilistic import RateCheck
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import vector_error
 from slt.measure.sources import TOL, block_widths, solve_options
 
 STATEMENT = "theorem10"
 WINDOWS = dict(d1=(1, 3), L=(1, 2), eps=strategies.LogUniform(0.05, 0.5), alpha=(0.5, 3.0))
+RATE = RateCheck(STATEMENT, WINDOWS["eps"])
+"""The failure-rate check: trials per drawn eps reaching the power target (validated at import)."""
 
 
 def trial(seed: int, C: float, d1: int, L: int, eps: float, alpha: float, tol=TOL, solver=None) -> Case:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 
 from slt.measure import strategies
+from slt.measure.probabilistic import RateCheck
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import sequence_error
 from slt.measure.sources import TOL, block_widths, solve_options
 
 STATEMENT = "theorem11"
 WINDOWS = dict(d1=(2, 3), H=[1, 2], L=(1, 2), alpha=strategies.Scaled(1.0, 1.5), eps=strategies.LogUniform(0.1, 0.5))
+RATE = RateCheck(STATEMENT, WINDOWS["eps"])
+"""The failure-rate check: trials per drawn eps reaching the power target (validated at import)."""
 
 
 def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, tol=TOL,

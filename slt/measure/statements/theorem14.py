@@ -11,6 +11,7 @@ from __future__ import annotations
 
 
 from slt.measure import strategies
+from slt.measure.probabilistic import RateCheck
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import sequence_error
 from slt.measure.sources import TOL, solve_options
@@ -18,6 +19,8 @@ from slt.measure.sources import TOL, solve_options
 STATEMENT = "theorem14"
 WINDOWS = dict(d1=[2], H=[1], L=[1], B=[2, 3, 4], alpha=strategies.Scaled(1.0, 1.2),
                eps=strategies.LogUniform(0.1, 0.5))
+RATE = RateCheck(STATEMENT, WINDOWS["eps"])
+"""The failure-rate check: trials per drawn eps reaching the power target (validated at import)."""
 
 
 def widths(C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int) -> dict:

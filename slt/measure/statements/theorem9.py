@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from slt.measure import strategies
+from slt.measure.probabilistic import RateCheck
 from slt.measure.attention import CHAIN, chain, worst_adversarial, worst_random
 from slt.measure.evidence import Case, exceeds
 from slt.measure.sources import TOL, block_widths, solve_options
@@ -20,9 +21,12 @@ STATEMENT = "theorem9"
 LENGTHS = (2, 16, 256)
 WINDOWS = dict(d1=(2, 4), d2=(2, 4), H=[1, 2, 4], alpha=strategies.Scaled(1.0, 1.5),
                eps=strategies.LogUniform(0.1, 0.5))
+RATE = RateCheck(STATEMENT, WINDOWS["eps"])
+"""The failure-rate check: trials per drawn eps reaching the power target (validated at import)."""
 LONG_WINDOWS = dict(d1=(2, 8), d2=(2, 8), H=[1, 2, 4], alpha=strategies.Scaled(1.0, 2.0),
                     eps=strategies.LogUniform(0.05, 0.5))
 """The slow check's window (inputs of length 1024 and 4096)."""
+LONG_RATE = RateCheck(STATEMENT, LONG_WINDOWS["eps"])
 
 
 def build(seed: int, C: float, d1: int, d2: int, H: int, alpha: float, eps: float, tol=TOL, solver=None):

@@ -1,0 +1,84 @@
+"""`slth rate`: one failure-rate test of a probabilistic statement, printed with its power; or every check's plan.
+
+    slth rate --plan                                   # per probabilistic check and profile: eps window, trials,
+                                                       # detectable rate at power 0.8 against the target
+    slth rate theorem11 --C 2.1 --trials 8 --seed 0 d1=2 H=2 L=1 alpha=1.4142135623730951 eps=0.2
+
+One test prints each trial (measured error, bound, re-run command) and the rate test line of
+``slt.measure.stats.RateTest.describe`` (failures, interval, p-value, and the smallest true failure rate it detects
+with probability 0.8). Exit status: 0 pass, 1 significant excess (FAIL), 2 usage error (unknown statement, missing
+parameter, a trial count that cannot reject). Measuring lives in ``slt.measure.probabilistic``.
+"""
+from __future__ import annotations
+
+import argparse
+
+PROBABILISTIC = ("lueker", "lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("statement", nargs="?", help="statement name or alias (e.g. theorem11, 'Theorem 3')")
+    parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE", help="the statement's parameters, eps included")
+    parser.add_argument("--plan", action="store_true", help="print every probabilistic check's trials and power")
+    parser.add_argument("--C", type=float, default=None, help="constant C (default: the checks' calibrated C x 1.5)")
+    parser.add_argument("--trials", type=int, default=None,
+                        help="independent trials (default: the check's count at this eps in the ci profile)")
+    parser.add_argument("--seed", type=int, default=0, help="first seed; trials use seed, seed+1, ... (default 0)")
+
+
+def _rate_check(name: str):
+    import importlib
+
+    from slt.measure import calibration
+
+    module = importlib.import_module(f"slt.measure.statements.{name}")
+    return module, (module.rate_check(calibration.check_constant(name)) if name == "lueker" else module.RATE)
+
+
+def main(args: argparse.Namespace) -> int:
+    import sys
+
+    def usage(message: str) -> int:
+        print(f"slth rate: error: {message}", file=sys.stderr)
+        return 2
+
+    if args.plan:
+        for name in PROBABILISTIC:
+            print(_rate_check(name)[1].describe())
+        return 0
+    if not args.statement:
+        return usage("name a statement (or pass --plan)")
+    from bounds.catalogue import canonical
+    from slt.measure import calibration
+    from slt.measure.probabilistic import failure_rate
+    from slt.measure.rerun import parse_value
+    from slt.measure.stats import Unrejectable, detectable_rate
+
+    try:
+        name = canonical(args.statement)
+    except KeyError:
+        return usage(f"unknown statement {args.statement!r}")
+    if name not in PROBABILISTIC:
+        return usage(f"{name} is not a probabilistic statement (choose one of {', '.join(PROBABILISTIC)})")
+    params = {}
+    for item in args.parameters:
+        key, sep, value = item.partition("=")
+        if not sep:
+            return usage(f"parameter {item!r} is not of the form NAME=VALUE")
+        params[key] = parse_value(value)
+    if "eps" not in params:
+        return usage("missing parameter eps")
+    module, check = _rate_check(name)
+    C = args.C if args.C is not None else calibration.check_constant(name)
+    trials = args.trials if args.trials is not None else check.trials_at(params["eps"], "ci")
+    try:
+        detectable_rate(trials, params["eps"])
+        test, cases = failure_rate(module.trial, C, params, trials, args.seed)
+    except Unrejectable as exc:
+        return usage(str(exc))
+    except (TypeError, ValueError) as exc:
+        return usage(f"{name}: {exc}")
+    for case in cases:
+        print(case.describe())
+    print(f"{name} at C={C:.4g}: {test.describe()}")
+    return 0 if test.passed else 1

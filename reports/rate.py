@@ -2,7 +2,7 @@
 
     slth rate --plan                                   # per probabilistic check and profile: eps window, trials,
                                                        # detectable rate at power 0.8 against the target
-    slth rate theorem11 --C 2.1 --trials 8 --seed 0 d1=2 H=2 L=1 alpha=1.4142135623730951 eps=0.2
+    slth rate theorem11 d1=2 H=2 L=1 alpha=1.4142135623730951 eps=0.2 --C 2.1 --trials 8 --seed 0
 
 One test prints each trial (measured error, bound, re-run command) and the rate test line of
 ``slt.measure.stats.RateTest.describe`` (failures, interval, p-value, and the smallest true failure rate it detects
@@ -17,7 +17,8 @@ PROBABILISTIC = ("lueker", "lemma7", "lemma2", "theorem9", "theorem10", "theorem
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("statement", nargs="?", help="statement name or alias (e.g. theorem11, 'Theorem 3')")
+    parser.add_argument("statement", nargs="?", help="statement name or alias (e.g. theorem11, 'Theorem 3'); its "
+                        "NAME=VALUE parameters follow it, before any option")
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE", help="the statement's parameters, eps included")
     parser.add_argument("--plan", action="store_true", help="print every probabilistic check's trials and power")
     parser.add_argument("--C", type=float, default=None, help="constant C (default: the checks' calibrated C x 1.5)")

@@ -183,3 +183,21 @@ def test_weakened_theorem9_construction_fails_the_check():
     weakened = lambda seed, C, **p: trial(seed, C, tol=0.3, lengths=(4, 16), **p)  # noqa: E731
     with pytest.raises(AssertionError, match="significant excess"):
         assert_rate("theorem9", 6.0, params, weakened, 6, seed=3)
+
+
+def test_slth_rate_prints_power_and_refuses_bad_input(capsys):
+    from reports import cli
+
+    assert cli.main(["rate", "--plan"]) == 0
+    plan = capsys.readouterr().out
+    assert plan.count("[ci]") == 7 and "NOT met" not in plan and "detect >= 0.293" in plan
+    assert cli.main(["rate", "lemma7", "d1=2", "d2=2", "eps=0.2", "--C", "0.4", "--trials", "6"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL (significant excess)" in out and "detects a true rate >=" in out
+    for argv, message in [(["lemma8", "eps=0.1"], "not a probabilistic statement"),
+                          (["lemma7", "d1=2", "d2=2", "eps=0.5", "--trials", "5"], "cannot reject"),
+                          (["lemma7", "d1=2", "d2=2"], "missing parameter eps"),
+                          (["nosuch", "eps=0.1"], "unknown statement")]:
+        assert cli.main(["rate", *argv]) == 2
+        err = capsys.readouterr().err.strip()
+        assert message in err and len(err.splitlines()) == 1, err

@@ -4,8 +4,8 @@
 The worst-case widths grow like ``C d1 (B^2 log(4 H sqrt d1) + ...)``: to keep them buildable the checks use
 d1 = 2, H = 1, L = 1, B in {2, 3, 4} (n' up to ~190 at B = 4 and the checked C: the solver's documented
 best-effort mode above 40 items) and calibrate C on B = 2, 3, 4 with C <= 10 (``feasible``: at C = 10, B = 4
-the widths reach n' ~ 450). Small C fail: at C = 1, B = 2, seed 2 the error is 1.85 > eps = 0.105; at C = 2,
-B = 3, seed 0 it is 0.83 > 0.105.
+the widths reach n' ~ 450). Small C fail: at C = 1, B = 2, seed 2 the error is 1.41 > eps = 0.105
+(``python -m slt.measure.rerun theorem14 --seed 2 C=1.0 d1=2 H=1 L=1 alpha=1.4142135623730951 eps=0.105 B=2``).
 """
 from __future__ import annotations
 

@@ -33,3 +33,15 @@ def test_theorem9_a_posteriori_chain_holds_for_every_input(point):
 def test_theorem9_long_inputs_up_to_4096(point):
     C = calibration.check_constant(STATEMENT)
     LONG_RATE.run(C, _params(point), lambda s, c, **p: trial(s, c, lengths=(1024, 4096), **p), point["seed"])
+
+
+@pytest.mark.slow
+def test_theorem9_length_up_to_2_16_on_the_cpu(request):
+    """Thorough profile: T = 2^12, 2^14, 2^16 on the CPU in O(T) memory (``slt.measure.long_sequences``; minutes)."""
+    if request.config.getoption("--slth-profile") != "thorough":
+        pytest.skip("thorough profile only (SLTH_PROFILE=thorough): T = 2^16 takes minutes on 2 cores")
+    from slt.measure.long_sequences import theorem9_long_cases
+
+    cases, agreement = theorem9_long_cases(seed=5, d2=2, H=2, eps=0.2, lengths=(2**12, 2**14, 2**16))
+    assert agreement <= 1e-12, f"the long-sequence kernel and slt.models.mha differ by {agreement:.3g}"
+    assert not report_failures(cases), report_failures(cases)

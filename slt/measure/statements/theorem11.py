@@ -4,7 +4,8 @@
 One trial: spectral-norm target block (H heads, FC of L layers of width d1), theory-initialised source, ticket by
 ``slt.construct.block``; error over random and adversarial inputs and masks; failure-rate test at Theorem 11's own
 calibrated constant. (Borrowing Theorem 9's constant, C = 2.1, failed 4 of 8 trials: worst error 0.93 > eps = 0.2
-at d1 = 2, H = 2, L = 1, alpha = sqrt 2: the block needs its own C.)
+at d1 = 2, H = 2, L = 1, alpha = sqrt 2: the block needs its own C. Re-run: ``slth rate theorem11 d1=2 H=2 L=1
+alpha=1.4142135623730951 eps=0.2 --C 2.1 --trials 8 --seed 0``.)
 """
 from __future__ import annotations
 

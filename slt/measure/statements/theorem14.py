@@ -2,9 +2,10 @@
 ``width("n_MHA"/"n_FC", b=b, B=B)`` a ticket has ``max_i ||Tf_S(x_i) - Tf_T(x_i)|| <= eps`` w.p. >= 1 - eps.
 
 The worst-case widths grow like ``C d1 (B^2 log(4 H sqrt d1) + ...)``: to keep them buildable the checks use
-d1 = 2, H = 1, L = 1, B in {2, 3, 4} (n' up to ~190 at B = 4 and the checked C: the solver's documented
-best-effort mode above 40 items) and calibrate C on B = 2, 3, 4 with C <= 10 (``feasible``: at C = 10, B = 4
-the widths reach n' ~ 450). Small C fail: at C = 1, B = 2, seed 2 the error is 1.41 > eps = 0.105
+d1 = 2, H = 1, L = 1, B in {2, 3, 4} (n' up to 217 at B = 4, eps = 0.1, alpha = 1.2 sqrt 2 and the checked
+C = 4.5: the solver's documented best-effort mode above 40 items) and calibrate C on B = 2, 3, 4 with C <= 10
+(``feasible``: at C = 10, B = 4, eps = 0.3, alpha = sqrt 2 the widths reach n' = 453; both from
+``widths(C, 2, 1, 1, alpha, eps, 4)``). Small C fail: at C = 1, B = 2, seed 2 the error is 1.41 > eps = 0.105
 (``python -m slt.measure.rerun theorem14 --seed 2 C=1.0 d1=2 H=1 L=1 alpha=1.4142135623730951 eps=0.105 B=2``).
 """
 from __future__ import annotations

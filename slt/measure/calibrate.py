@@ -374,8 +374,13 @@ def trend(points: list[dict], confidence: float = CONFIDENCE) -> dict:
     used = [p for p in points if p.get("C_upper") is not None]
     factors = [(k, label) for k, label in TREND_FACTORS
                if len({p.get(k) for p in used}) > 1 and all(p.get(k) is not None for p in used)]
+    censored = [{k: v for k, v in p.items() if k in dict(TREND_FACTORS)} for p in used if p["C_upper"] <= C_GRID[0]]
     out = {"points_used": len(used), "points_left_out": len(points) - len(used), "confidence": confidence,
-           "response": "log C_upper"}
+           "response": "log C_upper",
+           "censored_low": censored,
+           "censoring_note": (f"{len(censored)} point(s) met the criterion at the smallest grid C = {C_GRID[0]} (their C "
+                              "is at most that; the fit uses the grid value, so a decreasing trend there is a lower "
+                              "bound on the decrease)") if censored else ""}
     if not factors:
         return {**out, "error": "no factor varies among the calibrated points"}
     X = {label: [math.log(1 / p[k]) if k == "eps" else math.log(p[k]) for p in used] for k, label in factors}

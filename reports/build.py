@@ -1,29 +1,23 @@
-"""`slth report`: assemble the sections of ``reports.sections.SECTIONS`` into one self-contained HTML file.
+"""`slth report`: render a run record (``slt.record``) as one self-contained HTML file.
 
-The file embeds its figures as PNG data URIs and its mathematics as MathML, so it opens offline.
+``slth report --from record.json`` renders a record written by ``slth run`` without measuring anything;
+``slth report`` runs first (``slth run`` at the chosen profile) and then renders. Every section is a jinja2
+template under ``reports/templates/sections/`` filled from the record by ``reports.sections.<name>.render``; the
+file embeds its figures as PNG data URIs and its mathematics as MathML (stored in the record), so it opens offline.
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import datetime
+import functools
 import importlib
-import platform
 import sys
-import time
 from pathlib import Path
 
 from slt.cache import write_atomic
 
-
-@dataclasses.dataclass
-class Context:
-    """What every section may use: where cached results live and how much work to do."""
-
-    results_dir: Path
-    quick: bool = True
-    seed: int = 0
-    log: callable = print
+__all__ = ["Section", "add_arguments", "environment", "main", "render_diff_html", "render_html", "render_sections",
+           "write_atomic"]
 
 
 @dataclasses.dataclass
@@ -34,48 +28,132 @@ class Section:
     summary: str = ""
 
 
+@functools.lru_cache(maxsize=None)
+def environment():
+    """The jinja2 environment of every template (HTML autoescaping on; ``fmt`` formats numbers)."""
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("reports", "templates"),
+                             autoescape=jinja2.select_autoescape(["html"]), undefined=jinja2.StrictUndefined,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["fmt"] = fmt
+    env.filters["ci"] = ci
+    env.globals["mathml"] = lambda html: __import__("markupsafe").Markup(html)
+    return env
+
+
+def render_template(name: str, **context) -> str:
+    return environment().get_template(name).render(**context)
+
+
+def fmt(v, digits: int = 4) -> str:
+    """Numbers to ``digits`` significant digits, dicts as ``k=v, ...``, lists as ``[...]``, None as a dash."""
+    import math
+
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, float):
+        return "inf" if math.isinf(v) else f"{v:.{digits}g}"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={fmt(x, digits)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(fmt(x, digits) for x in v) + "]"
+    return str(v)
+
+
+def ci(pair, digits: int = 3) -> str:
+    lo, hi = pair
+    return f"[{lo:.{digits}g}, {hi:.{digits}g}]"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from reports.run import add_profile_arguments
+
     parser.add_argument("-o", "--output", default="slth-report.html", help="HTML file to write (default: %(default)s)")
-    parser.add_argument("--results", default="results", help="folder of cached results (default: %(default)s)")
-    parser.add_argument("--full", action="store_true", help="run the full empirical sweeps instead of the quick ones")
-    parser.add_argument("--seed", type=int, default=0, help="base seed of every empirical section (default: %(default)s)")
-    parser.add_argument("--only", nargs="*", default=None, help="render only these section modules (e.g. statements proofs)")
+    parser.add_argument("--from", dest="source", metavar="RECORD",
+                        help="render this run record (written by slth run) instead of running")
+    parser.add_argument("--record", metavar="FILE", default=None,
+                        help="when running: also write the run record here (default: <results>/record.json)")
+    parser.add_argument("--only", nargs="*", default=None, help="render only these sections (e.g. statements proofs)")
+    add_profile_arguments(parser)
 
 
-def render_sections(ctx: Context, only: list[str] | None = None) -> list[Section]:
+def render_sections(record: dict, only: list[str] | None = None, log=lambda msg: None) -> list[Section]:
     from reports.sections import SECTIONS
 
-    sections = []
+    unknown = set(only or ()) - {m.rsplit(".", 1)[-1] for m in SECTIONS}
+    if unknown:
+        raise ValueError(f"unknown section(s) {', '.join(sorted(unknown))}; sections: "
+                         + ", ".join(m.rsplit(".", 1)[-1] for m in SECTIONS))
+    out = []
     for module in SECTIONS:
         short = module.rsplit(".", 1)[-1]
         if only and short not in only:
             continue
-        start = time.perf_counter()
-        ctx.log(f"[report] section {short} ...")
-        sections.append(importlib.import_module(module).render(ctx))
-        ctx.log(f"[report] section {short} done in {time.perf_counter() - start:.1f} s")
-    return sections
+        section = importlib.import_module(module).render(record)
+        if section is not None:
+            out.append(section)
+            log(f"[report] section {short} rendered")
+    return out
 
 
-def render_html(sections: list[Section], ctx: Context) -> str:
-    import jinja2
+def render_html(sections: list[Section], record: dict) -> str:
+    p = record["provenance"]
+    return render_template("report.html", sections=sections, record=record, provenance=p,
+                           commit=(p["git_commit"] or "no git commit")[:12] + (" (dirty)" if p["git_dirty"] else ""))
 
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("reports", "templates"), autoescape=jinja2.select_autoescape(["html"])
-    )
-    return env.get_template("report.html").render(
-        sections=sections,
-        generated=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        environment=f"Python {platform.python_version()} on {platform.platform()}",
-        mode="quick" if ctx.quick else "full",
-        seed=ctx.seed,
-        command=" ".join(["slth"] + sys.argv[1:]) if sys.argv and sys.argv[0].endswith("slth") else "slth report",
-    )
+
+def render_diff_html(d, old_name: str, new_name: str) -> str:
+    """The diff ``d`` (``slt.diff.Diff``) as a self-contained page."""
+    return render_template("diff.html", d=d, info=d.as_dict(), old_name=old_name, new_name=new_name)
 
 
 def main(args: argparse.Namespace) -> int:
-    ctx = Context(results_dir=Path(args.results), quick=not args.full, seed=args.seed)
-    sections = render_sections(ctx, args.only)
-    write_atomic(Path(args.output), render_html(sections, ctx))
-    print(f"wrote {args.output} ({len(sections)} sections)")
+    from slt import record
+
+    log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    from reports.paths import OutputError, check_outputs
+    from reports.sections import SECTIONS
+
+    known = [m.rsplit(".", 1)[-1] for m in SECTIONS]
+    unknown = [s for s in args.only or () if s not in known]
+    if unknown:  # usage errors before any work
+        print(f"slth report: error: unknown section(s) {', '.join(unknown)}; sections: {', '.join(known)}",
+              file=sys.stderr)
+        return 2
+    try:
+        check_outputs(("-o", args.output), ("--record", None if args.source else
+                                            (args.record or str(Path(args.results) / "record.json"))))
+    except OutputError as exc:
+        print(f"slth report: error: {exc}", file=sys.stderr)
+        return 2
+    if not args.source:
+        from reports.run import preflight
+
+        problem = preflight(args)
+        if problem:
+            print(f"slth report: error: {problem}", file=sys.stderr)
+            return 2
+    if args.source:
+        try:
+            rec = record.load(args.source)
+        except record.RecordError as exc:
+            print(f"slth report: {exc}", file=sys.stderr)
+            return 2
+    else:
+        from reports import run
+
+        rec = run.build(args, " ".join(["slth"] + sys.argv[1:]) if sys.argv[1:2] == ["report"] else "slth report")
+        path = Path(args.record) if args.record else Path(args.results) / "record.json"
+        record.write(path, rec)
+        log(f"wrote the run record {path}")
+    try:
+        sections = render_sections(rec, args.only, log)
+    except ValueError as exc:
+        print(f"slth report: {exc}", file=sys.stderr)
+        return 2
+    write_atomic(Path(args.output), render_html(sections, rec))
+    print(f"wrote {args.output} ({len(sections)} sections, {rec['profile']} record)")
     return 0

@@ -374,10 +374,10 @@ def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> 
             path = sweeps.summary_path(results_dir, figure, q)
             if path.exists():
                 try:
-                    payload, source = json.loads(path.read_text(encoding="utf-8")), f"cached {path}"
+                    payload, source = sweeps.load_summary(path), f"cached {path}"
                     break
-                except json.JSONDecodeError:
-                    log(f"[record] unreadable {path}; recomputing")
+                except ValueError as exc:  # garbage, not an object, no summary: named, never used
+                    log(f"[record] {exc}; recomputing")
         if payload is None:
             if not compute:
                 continue

@@ -1,6 +1,9 @@
-"""The report frame, the statements section and the `slth` command line."""
+"""The report: rendered from a run record only (jinja2 templates; no measurement), the `slth` command line, and
+the layout rules (nothing outside checks/ imports checks; nothing in reports/ imports measuring code)."""
 from __future__ import annotations
 
+import ast
+import copy
 import re
 import subprocess
 import sys
@@ -10,7 +13,10 @@ import pytest
 
 import bounds
 from reports import build, cli
-from reports.sections import statements
+from reports.sections import proofs, statements
+from slt import record
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_command_module_registers(capsys):
@@ -20,66 +26,130 @@ def test_every_command_module_registers(capsys):
     out = capsys.readouterr().out
     for name in cli.COMMANDS:
         assert name in out
+    assert {"run", "report", "diff", "proofs"} <= set(cli.COMMANDS)
 
 
 def test_console_script_is_installed():
     done = subprocess.run([sys.executable, "-m", "reports.cli", "report", "--help"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert "--output" in done.stdout
+    assert "--output" in done.stdout and "--from" in done.stdout
 
 
-def test_statements_section_renders_every_statement_as_mathml():
-    section = statements.render(build.Context(results_dir=Path("unused")))
+def test_statements_section_renders_every_statement_as_mathml(proofs_record):
+    section = statements.render(proofs_record)
     for name in bounds.names():
         st = bounds.get(name)
         assert f'id="st-{name}"' in section.html
-        assert statements.mathml(st.conclusion) in section.html
+        assert record.mathml(st.conclusion) in section.html
         for expr in st.widths.values():
-            assert statements.mathml(expr) in section.html
+            assert record.mathml(expr) in section.html
     # no raw comparison operator inside MathML (it would be parsed as a tag)
     assert "<mo><</mo>" not in section.html and "<mo>></mo>" not in section.html
 
 
-def test_width_table_takes_its_numbers_from_bounds():
+def test_width_table_takes_its_numbers_from_the_record(proofs_record):
     st = bounds.get("theorem9")
-    table = statements.width_table(st)
-    expected = st.width("n_K", C=statements.DEFAULT_C, d1=8, d2=8, H=8, alpha=8**0.5, eps=0.01)
-    assert f"{expected:,}" in table
-    rows = re.findall(r"<tr>(.*?)</tr>", table)
-    assert len(rows) == 1 + 3 * 2 * 2  # header + d1 x H x eps
+    expected = st.width("n_K", C=record.DEFAULT_C, d1=8, d2=8, H=8, alpha=8**0.5, eps=0.01)
+    html = statements.render(proofs_record).html
+    block = html.split('id="st-theorem9"')[1].split("<h3")[0]
+    assert f"{expected:,}" in block
+    assert len(re.findall(r"<tr>", block)) == 1 + 3 * 2 * 2  # header + d1 x H x eps
+    changed = copy.deepcopy(proofs_record)
+    for w in changed["widths"]:
+        if w["statement"] == "theorem9" and w["width"] == "n_K":
+            w["value"] = 987654321
+    assert "987,654,321" in statements.render(changed).html.split('id="st-theorem9"')[1].split("<h3")[0]
 
 
-def test_report_is_written_atomically_and_self_contained(tmp_path):
+def test_proof_table_shows_every_step_with_method_domain_and_margin(proofs_record):
+    html = proofs.render(proofs_record).html
+    for s in proofs_record["steps"]:
+        assert f"<td>{s['step']}</td>" in html or s["statement"] == "facts"
+    assert "<td>whole</td>" in html and ">FAILED<" not in html
+    assert "not in this record" in html  # a proof-only record holds no mutation suite
+
+
+def test_proof_table_shows_a_failing_step_with_its_counterexample(proofs_record):
+    rec = copy.deepcopy(proofs_record)
+    step = next(s for s in rec["steps"] if s["step"] == "L13a")
+    step.update(ok=False, verdict="FAILED", counterexample={"H": 1, "eps_max": 5.96e-08, "lhs": 7.2e-07})
+    html = proofs.render(rec).html
+    assert ">FAILED<" in html and "eps_max = 5.96e-08" in html and "1 step(s) FAILED" not in html
+    assert "<b>1</b> step(s) FAILED" in html
+
+
+def test_report_from_a_record_is_written_atomically_and_self_contained(tmp_path, proofs_record, monkeypatch):
+    path = tmp_path / "rec.json"
+    record.write(path, proofs_record)
+
+    def no_measuring(*a, **k):
+        raise AssertionError("slth report --from must not run anything")
+
+    monkeypatch.setattr(record, "build", no_measuring)
     out = tmp_path / "r.html"
-    ctx = build.Context(results_dir=tmp_path / "results", log=lambda *_: None)
-    build.write_atomic(out, build.render_html(build.render_sections(ctx, ["statements"]), ctx))
+    assert cli.main(["report", "--from", str(path), "-o", str(out)]) == 0
     text = out.read_text()
     assert text.startswith("<!DOCTYPE html>") and "<math" in text
+    assert proofs_record["provenance"]["bounds_hash"][:12] in text
     assert not re.search(r'(src|href)="https?://', text), "the report must open without network access"
-    assert list(tmp_path.glob(".*.tmp")) == []
+    assert [p.name for p in tmp_path.iterdir()] == sorted(["rec.json", "r.html"]) or len(list(tmp_path.iterdir())) == 2
+    assert cli.main(["report", "--from", str(tmp_path / "absent.json"), "-o", str(out)]) == 2
+    assert cli.main(["report", "--from", str(path), "--only", "nonsense", "-o", str(out)]) == 2
 
 
-def test_proof_table_shows_every_step_with_its_method():
-    from reports.sections import proofs
-
-    results = bounds.verify("theorem9")
-    table = proofs.step_table({"theorem9": bounds.proof("theorem9")}, results)
-    for r in results:
-        assert f"<td>{r.step}</td><td>" in table
-        assert f"<td>{r.method}</td>" in table
-    assert "FAILED" not in table
+def test_slth_report_runs_then_renders(tmp_path, proofs_record, monkeypatch):
+    monkeypatch.setattr(record, "build", lambda *a, **k: copy.deepcopy(proofs_record))
+    out, rec = tmp_path / "r.html", tmp_path / "rec.json"
+    assert cli.main(["report", "--proofs-only", "-o", str(out), "--record", str(rec)]) == 0
+    assert record.load(rec)["profile"] == "proofs" and "Proof steps" in out.read_text()
 
 
-def test_proof_table_shows_a_failing_step_with_its_counterexample():
-    from bounds.mutations import catalogue_with
-    from reports.sections import proofs
+# ------------------------------------------------------------------------------------------------ layout
 
-    variant = bounds.get("lemma13").variants["printed"]
-    catalogue = variant.apply(catalogue_with())
-    results = bounds.verify("lemma13", catalogue)
-    failed = [r for r in results if not r.ok]
-    assert failed, "the printed Lemma 13 (no factor 2) must break a step"
-    table = proofs.step_table({"lemma13": catalogue["lemma13"].steps(lambda n: catalogue[n])}, results)
-    assert "FAILED" in table
-    for key, value in failed[0].counterexample.items():
-        assert f"{key} = " in table
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found |= {f"{node.module}.{a.name}" for a in node.names}
+    return found
+
+
+def _python_files(*folders):
+    for folder in folders:
+        yield from sorted((ROOT / folder).rglob("*.py"))
+
+
+def test_nothing_outside_checks_imports_checks():
+    offenders = [f"{p.relative_to(ROOT)}: {m}" for p in _python_files("bounds", "slt", "reports", "tests", "benchmarks",
+                                                                        "scripts")
+                 if (ROOT / p.parts[len(ROOT.parts)]).exists()
+                 for m in sorted(_imports(p)) if m == "checks" or m.startswith("checks.")]
+    assert not offenders, offenders
+
+
+MEASURING = ("slt.measure", "slt.construct", "slt.models", "slt.samplers", "slt.subset_sum", "slt.mip", "slt.train",
+             "slt.sweeps", "slt.figures", "slt.tasks", "slt.data", "slt.fit", "bounds.verify", "bounds.mutations")
+"""Measuring code: what the report's rendering modules must never import."""
+COMMANDS = {"calibrate.py", "reproduce.py", "proofs.py"}
+"""Command-line modules of measuring commands (slth calibrate / reproduce / proofs): argument parsing and
+printing around ONE library entry point each; they may import the library but no construction or model code."""
+
+
+def test_reports_render_and_never_measure():
+    offenders = []
+    for p in _python_files("reports"):
+        imports = _imports(p)
+        if p.name in COMMANDS and p.parent.name == "reports":
+            bad = [m for m in imports if m.startswith(("slt.construct", "slt.models", "slt.samplers",
+                                                       "slt.subset_sum"))]
+        else:
+            bad = [m for m in imports if m.startswith(MEASURING) or m in ("slt.measure", "bounds.verify")]
+        offenders += [f"{p.relative_to(ROOT)}: {m}" for m in sorted(bad)]
+    assert not offenders, offenders
+    sections = [p for p in _python_files("reports/sections")]
+    for p in sections:  # sections use the record alone: not even bounds' statements
+        assert not [m for m in _imports(p) if m == "bounds" or m.startswith(("bounds.", "slt."))], p

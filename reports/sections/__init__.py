@@ -1,6 +1,8 @@
 """Report sections, in the order they appear.
 
-Each module named here defines ``render(ctx: reports.build.Context) -> reports.build.Section``.
+Each module named here defines ``render(record: dict) -> reports.build.Section | None`` (None: the record holds
+no data for it): it fills the jinja2 template ``reports/templates/sections/<name>.html`` from the run record and
+measures nothing.
 """
 SECTIONS = [
     "reports.sections.statements",

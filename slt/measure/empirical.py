@@ -18,6 +18,10 @@ import time
 
 from slt.measure import registry
 
+TASK_DEPENDS = ("bounds", "slt.measure", "slt.construct", "slt.models", "slt.samplers", "slt.subset_sum",
+                "slt._subset_sum_kernels")
+"""The code every empirical task depends on (part of each cached result's fingerprint in ``slt.tasks``)."""
+
 # --------------------------------------------------------------------------------------------- task functions
 
 
@@ -178,15 +182,16 @@ def tasks(profile: str, seed: int, C: dict) -> list:
     return out
 
 
-def execute(task_list: list, *, progress=None, cache_dir=None) -> list[dict]:
-    """Results of ``task_list`` in order: by ``slt.tasks.execute`` when the shared executor is present, else a
-    plain loop in this process."""
+def execute(task_list: list, *, progress=None, cache_dir=None, workers=None, scheduler=None) -> list[dict]:
+    """Results of ``task_list`` in order: by ``slt.tasks.execute`` (cached per task, on a dask cluster; ``workers=0``
+    runs in this process) when the shared executor is present, else a plain loop in this process."""
     try:
         from slt.tasks import execute as shared
     except ImportError:
         shared = None
     if shared is not None:
-        return shared(task_list, cache_dir=cache_dir, progress=progress is not None, desc="empirical")
+        return shared(task_list, cache_dir=cache_dir, progress=progress is not None, desc="empirical",
+                      workers=workers, scheduler=scheduler)
     out = []
     for i, t in enumerate(task_list):
         start = time.perf_counter()
@@ -258,11 +263,12 @@ def decide(task_list: list, results: list[dict]) -> dict:
     return {"checks": checks, "tightness": tightness, "length_sweeps": lengths, "verdicts": verdicts}
 
 
-def measure(profile: str, seed: int, calibration: dict, *, progress=None, cache_dir=None) -> dict:
+def measure(profile: str, seed: int, calibration: dict, *, progress=None, cache_dir=None, workers=None,
+            scheduler=None) -> dict:
     """Plan, run and decide the empirical part of a run record (``calibration``: the loaded calibration file)."""
     task_list = tasks(profile, seed, constants(calibration))
     start = time.perf_counter()
-    results = execute(task_list, progress=progress, cache_dir=cache_dir)
+    results = execute(task_list, progress=progress, cache_dir=cache_dir, workers=workers, scheduler=scheduler)
     out = decide(task_list, results)
     out["wall_s"] = time.perf_counter() - start
     out["tasks"] = len(task_list)

@@ -1,0 +1,208 @@
+"""`slth diff OLD NEW` or `slth diff --against REF`: what changed between two run records.
+
+Prints the steps that flipped (with the counterexample), margins that moved by more than ``--tolerance``,
+width requirements that changed (old, new, ratio), variants and mutations whose verdict changed, statements whose
+empirical verdict changed and calibrated constants that moved outside their intervals (``slt.diff``).
+``--against REF`` builds the record of the git ref REF in a temporary ``git worktree`` with REF's own code (cached
+by commit under ``<results>/records/``) and compares it with a record of the working tree, built at the same time.
+Proof-only by default (seconds); ``--empirical`` adds the quick empirical measurements and figure summaries.
+
+Exit status: 1 when a step of a supported form newly fails, 0 otherwise, 2 on a usage error (bad arguments, a
+record that does not validate, a ref that does not exist or predates ``slth run``).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+class UsageError(Exception):
+    pass
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("records", nargs="*", metavar="RECORD", help="OLD NEW: two record files written by slth run")
+    parser.add_argument("--against", metavar="REF",
+                        help="compare the working tree with the git ref REF (e.g. HEAD, main~3, a commit)")
+    parser.add_argument("--empirical", action="store_true",
+                        help="with --against: also run the quick empirical measurements (minutes)")
+    parser.add_argument("--tolerance", type=float, default=None,
+                        help="relative change of a step's margin (smallest rhs/lhs) reported as moved "
+                             "(default: 0.01)")
+    parser.add_argument("--html", metavar="FILE", help="also write the diff as an HTML page")
+    parser.add_argument("--results", default="results", help="folder of cached records (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="base seed of the records built (default: %(default)s)")
+
+
+def _git(root: Path, *args, check=True) -> str:
+    done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
+    if check and done.returncode != 0:
+        raise UsageError(f"git {' '.join(args)} failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}")
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def _last_line(text: str) -> str:
+    lines = [x for x in text.strip().splitlines() if x.strip()]
+    return lines[-1] if lines else "(no output)"
+
+
+def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict, dict]:
+    """``(record of REF, record of the working tree)``; REF's built by its own code in a temporary worktree
+    (in a subprocess, concurrently with the working tree's), cached by commit."""
+    from slt import record
+
+    root = record.ROOT
+    if not _git(root, "rev-parse", "--is-inside-work-tree", check=False):
+        raise UsageError(f"{root} is not a git checkout; --against needs one")
+    sha = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+    if not sha:
+        raise UsageError(f"{ref!r} is not a commit of {root}")
+    if subprocess.run(["git", "cat-file", "-e", f"{sha}:slt/record.py"], cwd=root, capture_output=True).returncode:
+        raise UsageError(f"{ref} ({sha[:10]}) predates `slth run` (no slt/record.py in its tree): it has no run record")
+    results = results if results.is_absolute() else root / results
+    cached = results / "records" / f"{sha}-{profile}.json"
+    proc = tmp = None
+    if cached.exists():
+        try:
+            old = record.load(cached)
+            log(f"[diff] {ref} ({sha[:10]}): cached record {cached}")
+        except record.RecordError as exc:
+            log(f"[diff] ignoring the cached record: {exc}")
+            old = None
+    else:
+        old = None
+    if old is None:
+        tmp = Path(tempfile.mkdtemp(prefix="slth-ref-"))
+        tree = tmp / "tree"
+        _git(root, "worktree", "add", "--detach", "--quiet", str(tree), sha)
+        out = tmp / "record.json"
+        flag = {"proofs": "--proofs-only", "quick": "--quick", "full": "--full"}[profile]
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        log(f"[diff] building the record of {ref} ({sha[:10]}) in {tree} ...")
+        logfile = open(tmp / "run.log", "w")
+        proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "run", flag, "--seed", str(seed), "-o", str(out),
+                                 "--results", str(results)], cwd=tree, env=env, stdout=logfile,
+                                stderr=subprocess.STDOUT)
+    try:
+        log("[diff] building the record of the working tree ...")
+        new = record.build(profile, seed=seed, results_dir=results, command=f"slth diff --against {ref}",
+                           log=lambda m: None)
+        if proc is not None:
+            rc = proc.wait()
+            logfile.close()
+            if not out.exists():
+                text = (tmp / "run.log").read_text()
+                raise UsageError(f"building the record of {ref} failed (exit {rc}): {_last_line(text)}")
+            old = record.load(out)
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            record.write(cached, old)
+            log(f"[diff] cached {cached}")
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+        if tmp is not None:
+            _git(root, "worktree", "remove", "--force", str(tmp / "tree"), check=False)
+            shutil.rmtree(tmp, ignore_errors=True)
+    return old, new
+
+
+def _fmt(v, digits=4) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.{digits}g}"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={_fmt(x)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+    return str(v)
+
+
+def _who(desc: dict) -> str:
+    commit = (desc["commit"] or "no commit")[:10]
+    return f"{commit}{' (dirty)' if desc['dirty'] else ''}, {desc['profile']}, {desc['created']}"
+
+
+def format_text(d, old_name: str, new_name: str) -> str:
+    info = d.as_dict()
+    lines = [f"slth diff: {old_name} [{_who(info['old'])}] -> {new_name} [{_who(info['new'])}]"]
+    sections = [
+        ("steps that flipped", d.flipped,
+         lambda f: f"  {f['statement']}:{f['step']}  {f['old']} -> {f['new']}  ({f['method']})"
+                   + (f"  counterexample: {_fmt(f['counterexample'])}" if f["counterexample"] else "")
+                   + ("" if f["supported"] else "  [not a supported form]")),
+        (f"margins (smallest rhs/lhs) moved by more than {d.tolerance:g} (relative)", d.margins,
+         lambda m: f"  {m['statement']}:{m['step']}  {_fmt(m['old'])} -> {_fmt(m['new'])}"
+                   + (f"  (x{m['ratio']:.4g})" if m["ratio"] is not None else "")),
+        ("width requirements changed on the default grid (C = 1)", d.widths,
+         lambda w: f"  {w['statement']}.{w['width']}  at {_fmt(w['point'])}: {_fmt(w['old'])} -> {_fmt(w['new'])}"
+                   + (f"  (ratio {w['ratio']:.4g})" if w["ratio"] is not None else "")),
+        ("printed variants whose verdict changed", d.variants,
+         lambda v: f"  {v['variant']}  {v['old']} -> {v['new']}; breaks {v['old_broken']} -> {v['new_broken']}"),
+        ("mutations whose verdict changed", d.mutations,
+         lambda m: f"  {m['mutation']}  {m['old']} -> {m['new']} (caught by {m['old_caught_by']} -> "
+                   f"{m['new_caught_by']})"),
+        ("statements whose empirical verdict changed", d.empirical,
+         lambda e: f"  {e['statement']}  {e['old']} -> {e['new']}"),
+        ("checks whose verdict changed", d.checks,
+         lambda c: f"  {c['check']}  {c['old']} -> {c['new']} (worst ratio {_fmt(c['ratio'])})"
+                   + (f"  re-run: {c['command']}" if c["command"] else "")),
+        ("calibrated constants outside their intervals", d.constants,
+         lambda c: f"  {c['statement']}  C {_fmt(c['old'])} {_fmt(c['old_interval'])} -> {_fmt(c['new'])} "
+                   f"{_fmt(c['new_interval'])}: {c['why']}"),
+    ]
+    for title, rows, fmt in sections:
+        if rows:
+            lines.append(f"{title} ({len(rows)}):")
+            lines += [fmt(r) for r in rows]
+    lines += [f"note: {n}" for n in d.notes]
+    if not d.changed:
+        lines.append("no change in any decision")
+    bad = d.newly_failing
+    lines.append(f"{len(bad)} step(s) of a supported form newly FAIL" + (": " + ", ".join(
+        f"{f['statement']}:{f['step']}" for f in bad) if bad else ""))
+    return "\n".join(lines)
+
+
+def main(args: argparse.Namespace) -> int:
+    from slt import diff, record
+
+    log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    tolerance = diff.DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance
+    try:
+        if not tolerance >= 0:
+            raise UsageError(f"--tolerance must be a non-negative number, got {args.tolerance}")
+        from reports.paths import output_problem
+
+        if args.html and output_problem(args.html, "--html"):
+            raise UsageError(output_problem(args.html, "--html"))
+        if args.against:
+            if args.records:
+                raise UsageError("give either two records or --against REF, not both")
+            profile = "quick" if args.empirical else "proofs"
+            old, new = against(args.against, profile, Path(args.results), args.seed, log)
+            names = (args.against, "working tree")
+        else:
+            if len(args.records) != 2:
+                raise UsageError(f"expected two records OLD NEW (or --against REF), got {len(args.records)}")
+            if args.empirical:
+                raise UsageError("--empirical applies to --against; records hold what their run measured")
+            old, new = (record.load(p) for p in args.records)
+            names = tuple(args.records)
+    except (UsageError, record.RecordError) as exc:
+        print(f"slth diff: {exc}", file=sys.stderr)
+        return 2
+    d = diff.compare(old, new, tolerance)
+    print(format_text(d, *names))
+    if args.html:
+        from reports.build import render_diff_html
+        from slt.cache import write_atomic
+
+        write_atomic(Path(args.html), render_diff_html(d, *names))
+        print(f"wrote {args.html}")
+    return d.exit_status

@@ -1,0 +1,75 @@
+"""`slth run [--proofs-only | --quick | --full] -o record.json`: run the harness and write its run record.
+
+The record (``slt.record``: versioned JSON, validated on read) holds everything the run decides; ``slth report
+--from record.json`` renders it and ``slth diff`` compares two. Exits 1 when a proof step of a supported form
+fails (the record is written either way), else 0.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_profile_arguments(parser: argparse.ArgumentParser, default: str = "quick") -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--proofs-only", dest="profile", action="store_const", const="proofs",
+                       help="only the proof part: steps, variants, widths, constants (seconds)")
+    group.add_argument("--quick", dest="profile", action="store_const", const="quick",
+                       help="add the mutation suite, the quick empirical measurements and figure summaries (default)")
+    group.add_argument("--full", dest="profile", action="store_const", const="full",
+                       help="the full empirical measurements and figure sweeps")
+    parser.set_defaults(profile=default)
+    parser.add_argument("--seed", type=int, default=0, help="base seed of every measurement (default: %(default)s)")
+    parser.add_argument("--results", default="results",
+                        help="folder of cached results: calibration, figure summaries, task caches (default: %(default)s)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--output", default="results/record.json",
+                        help="record file to write (JSON; default: %(default)s)")
+    add_profile_arguments(parser)
+
+
+def preflight(args: argparse.Namespace) -> str | None:
+    """The first problem with the inputs a run reads (the calibration file), as one line, or None: checked
+    before any work."""
+    from slt import record
+
+    try:
+        record.calibration(args.results)
+    except (OSError, ValueError) as exc:
+        return str(exc)
+    return None
+
+
+def build(args: argparse.Namespace, command: str):
+    from pathlib import Path
+
+    from slt import record
+
+    log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    return record.build(args.profile, seed=args.seed, results_dir=args.results, command=command, log=log,
+                        cache_dir=Path(args.results) / "tasks")
+
+
+def main(args: argparse.Namespace) -> int:
+    from slt import record
+
+    from reports.paths import OutputError, check_outputs
+
+    try:
+        check_outputs(("-o", args.output))
+    except OutputError as exc:
+        print(f"slth run: error: {exc}", file=sys.stderr)
+        return 2
+    problem = preflight(args)
+    if problem:
+        print(f"slth run: error: {problem}", file=sys.stderr)
+        return 2
+    command = " ".join(["slth", "run"] + [a for a in sys.argv[2:]]) if sys.argv[1:2] == ["run"] else "slth run"
+    rec = build(args, command)
+    record.write(args.output, rec)
+    failed = record.failed_steps(rec)
+    print(f"wrote {args.output} ({rec['profile']}: {len(rec['steps'])} steps, {len(failed)} failed; "
+          f"{rec['provenance']['wall_s']['total']:.1f} s)")
+    return 1 if failed else 0

@@ -1,0 +1,166 @@
+"""slt.diff and `slth diff`: what changed between two run records, exit status, and the end-to-end workflow
+"edit a constant in bounds/attention.py, run `slth diff --against HEAD`" in a temporary copy of the repository."""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from slt import diff, record
+
+
+def _step(rec, statement, step):
+    return next(s for s in rec["steps"] if s["statement"] == statement and s["step"] == step)
+
+
+def test_identical_records_differ_in_nothing(proofs_record):
+    d = diff.compare(proofs_record, copy.deepcopy(proofs_record))
+    assert not d.changed and d.exit_status == 0
+
+
+def test_a_newly_failing_step_is_reported_with_its_counterexample_and_exit_1(proofs_record):
+    new = copy.deepcopy(proofs_record)
+    _step(new, "theorem9", "S2a").update(ok=False, verdict="FAILED", counterexample={"d1": 1.0, "lhs": 2.0, "rhs": 1.0})
+    d = diff.compare(proofs_record, new)
+    assert [(f["statement"], f["step"], f["old"], f["new"]) for f in d.flipped] == [("theorem9", "S2a", "ok", "FAILED")]
+    assert d.flipped[0]["counterexample"] == {"d1": 1.0, "lhs": 2.0, "rhs": 1.0}
+    assert d.exit_status == 1
+    # the reverse direction (a step that now holds) is reported but is no failure
+    back = diff.compare(new, proofs_record)
+    assert back.flipped and back.exit_status == 0
+
+
+def test_margins_move_only_beyond_the_tolerance(proofs_record):
+    new = copy.deepcopy(proofs_record)
+    s = next(s for s in new["steps"] if s["margin"] and s["margin"] > 1.5)
+    s["margin"] *= 1.05
+    assert len(diff.compare(proofs_record, new, tolerance=0.01).margins) == 1
+    assert diff.compare(proofs_record, new, tolerance=0.1).margins == []
+    with pytest.raises(ValueError, match="tolerance"):
+        diff.compare(proofs_record, new, tolerance=-1)
+
+
+def test_width_changes_variants_empirical_verdicts_and_constants(proofs_record):
+    old = copy.deepcopy(proofs_record)
+    new = copy.deepcopy(proofs_record)
+    w = next(w for w in new["widths"] if w["statement"] == "lemma7")
+    w["value"] *= 2
+    new["variants"][0]["verdict"] = "unexpected"
+    emp = {"checks": [{"id": "rate:lemma7:d1=2", "statement": "lemma7", "kind": "rate", "verdict": "pass",
+                       "ratio": 0.5, "command": "python -m slt.measure.rerun lemma7"}],
+           "tightness": [], "length_sweeps": {}, "verdicts": {"lemma7": "holds"}, "wall_s": 1.0, "tasks": 1}
+    old["empirical"] = emp
+    new["empirical"] = copy.deepcopy(emp)
+    new["empirical"]["verdicts"]["lemma7"] = "violated"
+    new["empirical"]["checks"][0]["verdict"] = "FAIL"
+    c = new["calibration"]["statements"]["lemma7"]
+    c["C"] = c["C_high"] * 3
+    c["C_low"] = c["C_high"] = c["C"]
+    d = diff.compare(old, new)
+    assert [(x["statement"], x["width"], x["old"] * 2 == x["new"], x["ratio"]) for x in d.widths] == [
+        ("lemma7", w["width"], True, 2.0)]
+    assert d.variants and d.variants[0]["new"] == "unexpected"
+    assert d.empirical == [{"statement": "lemma7", "old": "holds", "new": "violated"}]
+    assert d.checks[0]["new"] == "FAIL"
+    assert [x["statement"] for x in d.constants] == ["lemma7"] and "outside" in d.constants[0]["why"]
+    assert d.exit_status == 0  # nothing in the proofs newly fails
+
+
+def test_cli_on_two_records_text_html_and_usage_errors(tmp_path, proofs_record, capsys):
+    from reports import cli
+
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    record.write(old, proofs_record)
+    changed = copy.deepcopy(proofs_record)
+    _step(changed, "lemma8", "L8b").update(ok=False, verdict="FAILED", counterexample={"eps_max": 8.0})
+    record.write(new, changed)
+    page = tmp_path / "diff.html"
+    assert cli.main(["diff", str(old), str(new), "--html", str(page)]) == 1
+    out = capsys.readouterr().out
+    assert "lemma8:L8b  ok -> FAILED" in out and "eps_max=8" in out and "newly FAIL: lemma8:L8b" in out
+    assert "lemma8" in page.read_text() and page.read_text().startswith("<!DOCTYPE html>")
+    assert cli.main(["diff", str(old), str(old)]) == 0
+    assert cli.main(["diff", str(old)]) == 2
+    assert cli.main(["diff", str(old), str(new), "--tolerance", "-1"]) == 2
+    bad = json.loads(old.read_text())
+    bad["schema_version"] = 99
+    old.write_text(json.dumps(bad))
+    assert cli.main(["diff", str(old), str(new)]) == 2
+    err = capsys.readouterr().err
+    assert "schema_version" in err and str(old) in err
+
+
+# ------------------------------------------------------------------------------------------ end to end
+
+def _clone(tmp_path) -> Path:
+    """A git repository holding the working tree as it is now (committed), in ``tmp_path/clone``."""
+    root = record.ROOT
+    if not (root / ".git").exists():
+        pytest.skip(f"{root} is not a git checkout")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(root), str(clone)], check=True)
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=root,
+                            check=True, capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        src, dst = root / name, clone / name
+        if src.is_file():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst)
+        elif dst.exists():
+            dst.unlink()
+    _git(clone, "add", "-A")
+    _git(clone, "commit", "--quiet", "--allow-empty", "-m", "the working tree under test")
+    return clone
+
+
+def _git(cwd, *args):
+    return subprocess.run(["git", "-c", "user.name=slth test", "-c", "user.email=test@example.invalid", *args],
+                          cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+def _slth(clone, *args):
+    env = {**os.environ, "PYTHONPATH": str(clone)}
+    return subprocess.run([sys.executable, "-m", "reports.cli", *args], cwd=clone, env=env, capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_edit_a_constant_then_diff_against_head(tmp_path):
+    """Theorem 9's n_K logarithm 8 H alpha^3 ... -> 4 H alpha^3 ... (the mutation suite's first edit): step S2a
+    newly fails and every n_K requirement on the default grid (and Theorem 11's, which uses it) is named."""
+    clone = _clone(tmp_path)
+    source = clone / "bounds" / "attention.py"
+    text = source.read_text()
+    old = "sp.log(8 * H * alpha**3"
+    assert text.count(old) == 1, "the edit site of this test moved; update the test"
+    source.write_text(text.replace(old, "sp.log(4 * H * alpha**3"))
+    page = tmp_path / "diff.html"
+    done = _slth(clone, "diff", "--against", "HEAD", "--html", str(page))
+    assert done.returncode == 1, done.stdout + done.stderr
+    out = done.stdout
+    assert "theorem9:S2a  ok -> FAILED" in out and "counterexample:" in out
+    assert "theorem9.n_K  at d1=2" in out and "ratio" in out
+    assert "theorem9.n_V" not in out  # only the edited requirement moved
+    assert "newly FAIL: theorem9:S2a" in out
+    assert "theorem9" in page.read_text()
+    sha = _git(clone, "rev-parse", "HEAD").strip()
+    assert (clone / "results" / "records" / f"{sha}-proofs.json").exists()  # REF's record, cached by commit
+    assert not _git(clone, "worktree", "list").strip().count("\n")  # the temporary worktree is gone
+
+
+def test_diff_against_a_ref_without_run_records_or_a_bad_ref_is_a_usage_error(tmp_path):
+    clone = _clone(tmp_path)
+    _git(clone, "checkout", "--quiet", "-b", "before-records")
+    _git(clone, "rm", "--quiet", "slt/record.py")
+    _git(clone, "commit", "--quiet", "-m", "a tree without run records")
+    _git(clone, "checkout", "--quiet", "-")
+    done = _slth(clone, "diff", "--against", "before-records")
+    assert done.returncode == 2 and "predates `slth run`" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    done = _slth(clone, "diff", "--against", "no-such-ref")
+    assert done.returncode == 2 and "is not a commit" in done.stderr

@@ -359,7 +359,15 @@ def calibration(results_dir: Path | None = None) -> dict:
         shown = str(path)
     return {"file": shown, "command": data.get("command", ""), "definition": data.get("definition", ""),
             "level": data.get("level", LEVEL), "confidence": data.get("confidence", CONFIDENCE),
-            "safety": cal.SAFETY, "statements": stmts, "_data": data}
+            "safety": cal.SAFETY, "statements": stmts, "_data": data,
+            "large": _large_calibration()}
+
+
+def _large_calibration():
+    """The large calibration's trends (``slt.measure.calibrate.trend_summary``), or None without the file."""
+    from slt.measure.calibrate import trend_summary
+
+    return trend_summary()
 
 
 def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> dict:

@@ -228,3 +228,23 @@ def test_calibrate_imports_only_stdlib_at_module_level():
     top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
     names = {n.module if isinstance(n, ast.ImportFrom) else a.name for n in top for a in n.names}
     assert names <= {"__future__", "argparse"}, names
+
+
+def test_the_report_shows_the_trend_verdicts(tmp_path):
+    """A large-calibration file with a planted d1 trend: its summary and the report section name the verdict."""
+    import math
+
+    from reports.sections import calibration_trend
+
+    points = [dict(p, C_upper=round(0.5 * p["d1"] ** 0.8 * (1 + 0.05 * math.sin(i)), 6), C_point=0.4, trials=50,
+                   grid=[]) for i, p in enumerate(cal.large_points("theorem11", "full"))]
+    record = {"points": points, **cal.summarise(points), "trend": cal.trend(points)}
+    path = tmp_path / "large.json"
+    path.write_text(json.dumps({"command": "slth calibrate --grid large", "statements": {"theorem11": record},
+                                "cost": {"trials": 1, "cpu_s": 2.0, "wall_s": 3.0}}))
+    summary = cal.trend_summary(path)
+    assert summary["statements"]["theorem11"]["trend"]["verdicts"]["d1"].startswith("grows like d1^a")
+    section = calibration_trend.render({"calibration": {"large": summary}})
+    assert "grows like d1^a" in section.html and "no significant trend in H" in section.html
+    assert section.html.count("<img") == 1 and "theorem11" in section.summary
+    assert calibration_trend.render({"calibration": {"large": None}}) is None

@@ -8,5 +8,6 @@ SECTIONS = [
     "reports.sections.statements",
     "reports.sections.proofs",
     "reports.sections.empirical",
+    "reports.sections.calibration_trend",
     "reports.sections.reproduction",
 ]

@@ -37,7 +37,10 @@ from slt.tasks import Task, cluster, execute, returns
 
 __all__ = ["CHUNK", "LARGE", "calibratable", "resolve", "grid_points", "large_points", "plan", "calibrate",
            "trend", "load_results", "CalibrationError", "trial_block", "start_C", "trials_for", "summarise",
-           "estimate_cost", "row_tasks", "feasible_grid", "select"]
+           "estimate_cost", "row_tasks", "feasible_grid", "select", "LARGE_FILE", "trend_summary"]
+
+LARGE_FILE = Path(__file__).with_name("calibration-large.json")
+"""The committed large calibration (``slth calibrate --grid large``): trends of C, not read by the checks."""
 
 CHUNK = 10
 """Trials per task (a block of consecutive seeds at one (point, C))."""
@@ -429,3 +432,30 @@ def estimate_cost(statement: str, point: dict, C: float, trials: int = 2, seed: 
     for k in range(trials):
         trial(seed + k, C, **point)
     return (time.perf_counter() - start) / trials
+
+
+def trend_summary(path=None) -> dict | None:
+    """What a report shows of a large calibration (JSON): per statement its C, the calibrated C of every point with
+    its interval and factor values, and the fitted trend with its verdicts; the file, command and compute cost.
+    None when there is no such file."""
+    path = Path(path) if path else LARGE_FILE
+    if not path.exists():
+        return None
+    data = load_results(path)
+    factors = dict(TREND_FACTORS)
+    out = {}
+    for name, rec in data.get("statements", {}).items():
+        points = [{**{k: p[k] for k in factors if k in p}, "C_point": p.get("C_point"), "C_upper": p.get("C_upper"),
+                   "trials": p.get("trials")} for p in rec.get("points", [])]
+        trend_ = rec.get("trend") or trend(rec.get("points", []))
+        out[name] = {"C": rec.get("C"), "C_low": rec.get("C_low"), "C_high": rec.get("C_high"), "points": points,
+                     "command": rec.get("command", ""),
+                     "trend": {k: trend_.get(k) for k in ("verdict", "verdicts", "coefficients", "dof", "residual_sd",
+                                                          "points_used", "points_left_out", "censoring_note",
+                                                          "error", "confidence")}}
+    try:
+        shown = str(path.relative_to(Path(__file__).resolve().parents[2]))
+    except ValueError:
+        shown = str(path)
+    return {"file": shown, "command": data.get("command", ""), "cost": data.get("cost", {}),
+            "design": data.get("design", {}), "statements": out}

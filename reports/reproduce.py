@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "LocalCluster on this machine)")
     parser.add_argument("--workers", type=int, default=None,
                         help="LocalCluster worker processes (default: one per core; 0: run in this process)")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"],
+                        help="device of the GPT-2 figures (fig7, fig8); cuda runs the paper's GPT-2 sizes "
+                             "(default: %(default)s)")
 
 
 def _fmt_fit(fit) -> str:
@@ -91,12 +94,29 @@ def main(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 0:
         print(f"slth reproduce: error: --workers must be >= 0, got {args.workers}", file=sys.stderr)
         return 2
+    figure = figures.get(args.figure)
+    if args.device != "cpu":
+        if not hasattr(figure, "device"):
+            print(f"slth reproduce: error: --device {args.device} applies to the GPT-2 figures only, not {args.figure}",
+                  file=sys.stderr)
+            return 2
+        figure.device = args.device
+    from reports.paths import output_problem
+
+    problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file")
+    if problem:  # before any work
+        print(f"slth reproduce: error: {problem}", file=sys.stderr)
+        return 2
     start = time.perf_counter()
     log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
-    payload = figures.reproduce(args.figure, quick=args.quick, results_dir=args.results, train=not args.no_train,
-                                mip_backend=None if args.mip == "none" else args.mip, log=log,
-                                scheduler=args.scheduler, workers=args.workers)
-    print(format_summary(payload))
+    try:
+        payload = figures.reproduce(args.figure, quick=args.quick, results_dir=args.results, train=not args.no_train,
+                                    mip_backend=None if args.mip == "none" else args.mip, log=log,
+                                    scheduler=args.scheduler, workers=args.workers)
+    except ModuleNotFoundError as exc:  # an optional extra the figure needs (the message names it)
+        print(f"slth reproduce: error: {exc}", file=sys.stderr)
+        return 2
+    print(figure.format_summary(payload) if hasattr(figure, "format_summary") else format_summary(payload))
     for line in payload.get("findings", []):
         print(f"finding: {line}")
     print(f"wrote {figures.summary_path(args.results, args.figure, args.quick)} ({time.perf_counter() - start:.1f} s)")

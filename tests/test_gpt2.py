@@ -12,7 +12,6 @@ torch = pytest.importorskip("torch", reason="PyTorch is the optional [torch] ext
 from slt.gpt2 import figures  # noqa: E402
 from slt.gpt2.model import EdgePopupGPT, GPTConfig, kept, topk_mask  # noqa: E402
 from slt.gpt2.train import lr_at, train_run  # noqa: E402
-from slt.tasks import Task  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -136,10 +135,16 @@ def _rows(losses, n_head=1, d_model=64):
         for seed, loss in enumerate(per_seed):
             model = dict(vocab=97, context=64, n_layer=2, d_model=d_model, n_head=n_head, keep=0.3, qk_scale=s,
                          init_std=0.02)
-            rows.append((Task("gpt2-qk", "slt.gpt2.train:run_item", {"model": model}, seed),
-                         {"final_val_loss": loss, "val_loss": [4.0, loss], "weights_unchanged": True,
-                          "seconds": 1.0}))
+            rows.append(({"model": model}, seed, {"final_val_loss": loss, "val_loss": [4.0, loss],
+                                                  "weights_unchanged": True, "seconds": 1.0}))
     return rows
+
+
+def test_findings_repeat_the_verdicts():
+    star = figures.theory_scale(64)
+    rows = _rows({1.0: [3.10, 3.20, 3.30], star: [3.05, 3.16, 3.24]})
+    verdict, lines = figures.findings({"figure": "fig7", "summary": figures.summarise("fig7", rows)})
+    assert verdict == {"n_K=64": "supported"} and "Fig. 7 at n_K = 64" in lines[0] and "supported" in lines[0]
 
 
 def test_fig8_verdicts_follow_the_numbers():

@@ -63,3 +63,32 @@ def test_learned_token_target_is_cached_with_its_token(tmp_path, monkeypatch):
     assert i0["regression_token"]["vector"] == [0.0, 0.0]
     assert sorted(p.name for p in (tmp_path / "targets").iterdir()) == [
         "mha_target_seed0_dK8.npz", "mha_target_seed0_dK8_learned_token.npz"]
+
+
+def test_learned_token_reaches_every_test_input_of_figures_4_and_5(monkeypatch):
+    """The learned-token figures put the target's token in row 0 of the inputs of source and target alike."""
+    import slt.train as t
+    from slt import figures
+    from slt.figures import targets
+
+    real = t.mha_target
+
+    def trained_token(seed, cache_dir=None, train=True, log=None, regression_token="zero"):
+        weights, info = real(seed, train=False, regression_token=regression_token)
+        return weights, dict(info, regression_token={"reading": regression_token, "vector": [0.3, -0.2]})
+
+    monkeypatch.setattr(t, "mha_target", trained_token)
+    for name in ("fig4-learned-token", "fig5-learned-token"):
+        fig = figures.get(name)
+        params, info = fig.target(fig.plan(True), None, True, None)
+        assert params["token"] == [0.3, -0.2] and "learned-token" in info["tag"]
+    zero_params, zero_info = figures.get("fig4").target(figures.get("fig4").plan(True), None, True, None)
+    assert "token" not in zero_params and "learned-token" not in zero_info["tag"]
+    X = targets.evaluation_inputs(4, 3, token=(0.3, -0.2))
+    assert np.all(X[:, 0] == [0.3, -0.2]) and np.all(targets.evaluation_inputs(4, 3)[:, 0] == 0)
+    fig = figures.get("fig4-learned-token")
+    params, info = fig.target(fig.plan(True), None, True, None)
+    task = next(task for task in fig.tasks(fig.plan(True), params, info) if task.params["n"] >= 20)
+    with_token = task.function()(seed=task.seed, **task.params)
+    without = task.function()(seed=task.seed, **dict(task.params, target=zero_params))
+    assert with_token["err_reg"] != without["err_reg"]

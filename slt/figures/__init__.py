@@ -43,7 +43,7 @@ __all__ = ["Figure", "REGISTRY", "MODULES", "register", "get", "names", "reprodu
            "Plan", "INITS", "TOL", "FIT_FLOOR"]
 
 #: Figure modules imported (and so registered) on first use of the registry.
-MODULES = ["slt.figures.fig4", "slt.figures.fig5", "slt.figures.fig6"]
+MODULES = ["slt.figures.fig4", "slt.figures.fig5", "slt.figures.fig6", "slt.figures.gpt2", "slt.figures.token"]
 
 REGISTRY: dict = {}
 

@@ -15,11 +15,15 @@ DEPENDS = ("slt.figures.targets", "slt.figures.plans", "slt.construct", "slt.mod
 class MHAFigure(Figure):
     """A sweep over sources of a single-head MHA target (d1 = 2, d2 = 1, d_K = d_V = 8)."""
 
+    #: Appendix B.1's regression token: "zero" (constant) or "learned" (trained with the target, then shared).
+    regression_token = "zero"
+
     def target(self, plan, results_dir, train, log):
         from slt.figures.targets import mha_params, mha_target
 
-        weights, info = mha_target(results_dir, train=train, log=log)
-        return mha_params(weights, info["tag"]), info
+        weights, info = mha_target(results_dir, train=train, log=log, regression_token=self.regression_token)
+        token = info["regression_token"]["vector"] if self.regression_token != "zero" else None
+        return mha_params(weights, info["tag"], token), info
 
     def tasks(self, plan, target_params, info, solver="exact", widths=None, sources=None, inits=None) -> list:
         out = []

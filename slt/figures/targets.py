@@ -33,19 +33,26 @@ def weights_hash(model) -> str:
     return fingerprint(*parts)[:10]
 
 
-def mha_target(results_dir, train=True, seed=0, log=None):
-    """Figures 4-5's target and a description of it (``slt.train.mha_target``, cached under ``results_dir``)."""
+def mha_target(results_dir, train=True, seed=0, log=None, regression_token="zero"):
+    """Figures 4-5's target and a description of it (``slt.train.mha_target``, cached under ``results_dir``);
+    ``regression_token``: "zero" or "learned" (``info["regression_token"]`` records the reading and the vector)."""
     from slt.train import mha_target as make
 
-    weights, info = make(seed, cache_dir=results_dir, train=train, log=log)
+    weights, info = make(seed, cache_dir=results_dir, train=train, log=log, regression_token=regression_token)
     tag = f"mha-paper-dK{D_K}-seed{seed}-" + ("trained" if info["trained"] else "untrained")
+    if regression_token != "zero":
+        tag += f"-{regression_token}-token"
     return weights, dict(info, tag=f"{tag}-{weights_hash(weights)}")
 
 
-def mha_params(weights, tag) -> dict:
-    """The target as task parameters (JSON): its weights and tag."""
-    return {"tag": tag, "WQ": weights.WQ.tolist(), "WK": weights.WK.tolist(), "WV": weights.WV.tolist(),
-            "WO": weights.WO.tolist(), "scale": float(weights.scale)}
+def mha_params(weights, tag, token=None) -> dict:
+    """The target as task parameters (JSON): its weights and tag, and the learned regression token when there is
+    one (placed in row 0 of every test input; absent: the zero token)."""
+    params = {"tag": tag, "WQ": weights.WQ.tolist(), "WK": weights.WK.tolist(), "WV": weights.WV.tolist(),
+              "WO": weights.WO.tolist(), "scale": float(weights.scale)}
+    if token is not None:
+        params["token"] = [float(v) for v in token]
+    return params
 
 
 _TARGETS: dict = {}
@@ -70,11 +77,11 @@ def transformer_target(blocks, seed=0):
 
 
 @functools.lru_cache(maxsize=32)
-def evaluation_inputs(T, batch, seed=0):
-    """The fixed, seeded test batch of length-T sequences (plus the regression token)."""
+def evaluation_inputs(T, batch, seed=0, token=None):
+    """The fixed, seeded test batch of length-T sequences (plus the regression token: zero, or ``token``)."""
     from slt.data import angular_velocity
 
-    return angular_velocity(batch, T, np.random.default_rng([seed, 1000 + T]))[0]
+    return angular_velocity(batch, T, np.random.default_rng([seed, 1000 + T]), token=token)[0]
 
 
 def target_outputs(X, target, long=False):
@@ -89,8 +96,8 @@ def target_outputs(X, target, long=False):
 
 
 @functools.lru_cache(maxsize=32)
-def _mha_data(tag, T, batch, long):
-    X = evaluation_inputs(T, batch)
+def _mha_data(tag, T, batch, long, token=None):
+    X = evaluation_inputs(T, batch, token=token)
     return X, target_outputs(X, _TARGETS[tag], long=long)
 
 
@@ -143,7 +150,8 @@ def mha_item(code, long, seed, init, n, T, test_batch, target, solver="exact", t
 
     start = time.perf_counter()
     weights = _mha_from_params(target)
-    X, target_out = _mha_data(target["tag"], T, test_batch, long)
+    token = target.get("token")
+    X, target_out = _mha_data(target["tag"], T, test_batch, long, None if token is None else tuple(token))
     source = source_mha(source_rng(code, init, n, seed), D1, 1, 1, n, n, init=init)
     ticket, extra = _mha_ticket(weights, source, solver, time_limit)
     if long:

@@ -1,0 +1,61 @@
+"""Figures 7 and 8 (Section 4.3) as registered figure definitions: edge-popup tickets of a small GPT-2 with the
+query/key weights scaled by s, on the offline standard-library corpus. The protocol, the deviations from the
+paper's (CPU-sized) and the verdict rules are in ``slt.gpt2.figures``; this module only adapts them to the
+registry. PyTorch (the ``[torch]`` extra) is required: without it ``target`` raises ``ModuleNotFoundError``
+naming the extra (``slth reproduce`` exits 2 with that line).
+
+``device``: "cpu" (default) or "cuda" (the paper's GPT-2 sizes and recipe, ``slt.gpt2.figures.GPU_PLAN``); the
+``slth reproduce --device`` option sets it on the registered object before running.
+"""
+from __future__ import annotations
+
+from slt.figures import Figure, register
+from slt.gpt2 import figures as gpt2
+
+__all__ = ["GPT2Figure", "FIG7", "FIG8"]
+
+
+class GPT2Figure(Figure):
+    task_fn = gpt2.FN
+    render = {"kind": "gpt2", "xlabel": "query/key scale s", "ylabel": "final validation loss (nats per byte)"}
+    device = "cpu"
+
+    def plan(self, quick: bool = False):
+        return gpt2.plan(quick, self.device)
+
+    def target(self, plan, results_dir, train, log):
+        gpt2.require_torch(self.name)
+        from slt.gpt2 import corpus
+
+        c = corpus.load()
+        return {}, {"tag": f"gpt2-edge-popup-stdlib-{c.sha256[:12]}", "trained": False,
+                    "reason": "edge-popup trains scores only; the weights stay at their random initialisation",
+                    "corpus": c.describe(), "device": plan.device}
+
+    def tasks(self, plan, target_params, info) -> list:
+        return gpt2.tasks(self.name, plan)
+
+    def summarise(self, plan, rows, info) -> dict:
+        return {"summary": gpt2.summarise(self.name, rows), "scales": list(gpt2.SCALES)}
+
+    def findings(self, payload):
+        return gpt2.findings(payload)
+
+    def format_summary(self, payload) -> str:
+        return gpt2.format_summary(payload)
+
+
+class Fig7(GPT2Figure):
+    name = "fig7"
+    title = "Figure 7: GPT-2 tickets, validation loss with and without the n_K^{1/4} query/key scaling"
+    paper = {"claim": gpt2.PAPER_CLAIM["fig7"]}
+
+
+class Fig8(GPT2Figure):
+    name = "fig8"
+    title = "Figure 8: GPT-2 tickets, final validation loss against the query/key scale s"
+    paper = {"claim": gpt2.PAPER_CLAIM["fig8"]}
+
+
+FIG7 = register(Fig7())
+FIG8 = register(Fig8())

@@ -10,4 +10,6 @@ SECTIONS = [
     "reports.sections.empirical",
     "reports.sections.calibration_trend",
     "reports.sections.reproduction",
+    "reports.sections.token",
+    "reports.sections.gpt2",
 ]

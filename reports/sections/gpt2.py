@@ -1,0 +1,65 @@
+"""Report section "Figures 7-8": edge-popup tickets of a small GPT-2 with the query/key weights scaled by s.
+
+Renders the summaries of ``slth reproduce fig7`` / ``fig8`` stored in the run record (``record["figures"]``; the
+verdicts are decided by ``slt.gpt2.figures`` and stored there): validation-loss curves with and without the
+n_K^{1/4} scaling, the final loss against s per width with n_K^{1/4} marked, the tables and the verdicts. A record
+without either summary gets no section.
+"""
+from __future__ import annotations
+
+from reports.build import Section, render_template
+
+
+def _fig7_plot(payload):
+    from reports.figures import figure, img_tag
+
+    fig, ax = figure()
+    for w, color in zip(payload["summary"], ("tab:blue", "tab:orange", "tab:green")):
+        for r in w["scales"]:
+            if r["s"] != 1.0 and not r["theory"]:
+                continue
+            epochs = list(range(len(r["curve_mean"])))
+            lo = [m - s for m, s in zip(r["curve_mean"], r["curve_std"])]
+            hi = [m + s for m, s in zip(r["curve_mean"], r["curve_std"])]
+            style = "-" if r["theory"] else "--"
+            label = f"n_K = {w['n_K']}, s = {'n_K^1/4 = %.3g' % r['s'] if r['theory'] else '1'}"
+            ax.plot(epochs, r["curve_mean"], style, color=color, lw=1.2, label=label)
+            ax.fill_between(epochs, lo, hi, color=color, alpha=0.15)
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("validation loss (nats per byte)")
+    ax.set_title("Fig. 7 (ours): mean over seeds, band ±1 std")
+    ax.legend(fontsize=7)
+    return img_tag(fig, "Figure 7 reproduction: validation loss curves with and without the n_K^1/4 scaling")
+
+
+def _fig8_plot(payload):
+    from reports.figures import figure, img_tag
+
+    fig, ax = figure()
+    for w, color in zip(payload["summary"], ("tab:blue", "tab:orange", "tab:green")):
+        s = [r["s"] for r in w["scales"]]
+        ax.errorbar(s, [r["mean"] for r in w["scales"]], yerr=[r["std"] for r in w["scales"]], fmt="o-", ms=3,
+                    lw=1, capsize=2, color=color, label=f"n_K = {w['n_K']}")
+        ax.axvline(w["theory_scale"], color=color, ls=":", lw=1)
+    ax.set_xlabel("query/key scale s (dotted: n_K^1/4)")
+    ax.set_ylabel("final validation loss (nats per byte)")
+    ax.set_title("Fig. 8 (ours): mean ± std over seeds")
+    ax.legend(fontsize=7)
+    return img_tag(fig, "Figure 8 reproduction: final validation loss against the query/key scale")
+
+
+def render(record: dict) -> Section | None:
+    figures = record.get("figures") or {}
+    entries = {name: figures[name] for name in ("fig7", "fig8") if name in figures}
+    if not entries:
+        return None
+    blocks = []
+    for name, entry in entries.items():
+        p = entry["payload"]
+        blocks.append({"name": name, "p": p, "source": entry["source"],
+                       "plot": (_fig7_plot if name == "fig7" else _fig8_plot)(p)})
+    plan = next(iter(entries.values()))["payload"]["plan"]
+    html = render_template("sections/gpt2.html", blocks=blocks, plan=plan)
+    summary = "; ".join(f"{b['name']}: " + ", ".join(f"n_K = {w['n_K']} {w['verdict']}" for w in b["p"]["summary"])
+                        for b in blocks)
+    return Section("gpt2", "Figures 7-8: query/key scaling of GPT-2 tickets", html, summary)

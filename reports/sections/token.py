@@ -1,0 +1,43 @@
+"""Report section "The regression token, read two ways": Figures 4 and 5 with Appendix B.1's regression token as
+a constant zero vector (``fig4``, ``fig5``) and as a learned vector trained with the target (``fig4-learned-token``,
+``fig5-learned-token``), side by side: does the target learn the task, and do the Fig. 4 fits and the Fig. 5
+length trends hold under both readings?
+
+Reads the summaries in ``record["figures"]`` (the learned-token ones are written by ``slth reproduce
+fig4-learned-token`` / ``fig5-learned-token``); the training statement of each reading is
+``slt.figures.token.training_finding`` of the summary's target. A record without a learned-token summary gets no
+section.
+"""
+from __future__ import annotations
+
+from reports.build import Section, render_template
+
+
+def _reading(entry, figure):
+    from slt.figures.token import training_finding
+
+    p = entry["payload"]
+    verdict, line = training_finding(p.get("target", {}))
+    fits = (p.get("fits") or {}).get("theory", {})
+    return {"figure": figure, "quick": p.get("quick"), "source": entry["source"], "training": line,
+            "learns": verdict.get("learns"), "fits": [(k, fits[k]) for k in ("log_median", "log", "linear") if k in fits],
+            "trend": [t for t in p.get("length_trend", []) if t["init"] == "theory"],
+            "findings": [f for f in p.get("findings", []) if not f.startswith("Target training")]}
+
+
+def render(record: dict) -> Section | None:
+    figures = record.get("figures") or {}
+    pairs = [(base, f"{base}-learned-token") for base in ("fig4", "fig5")]
+    rows = []
+    for base, learned in pairs:
+        if learned not in figures:
+            continue
+        rows.append({"base": base,
+                     "readings": [_reading(figures[name], name) for name in (base, learned) if name in figures]})
+    if not rows:
+        return None
+    html = render_template("sections/token.html", rows=rows)
+    learns = {r["figure"]: r["learns"] for row in rows for r in row["readings"]}
+    summary = ", ".join(f"{k}: target {'learns' if v else 'does not learn' if v is False else 'untrained'}"
+                        for k, v in learns.items())
+    return Section("regression-token", "The regression token, read two ways (Figures 4-5)", html, summary)

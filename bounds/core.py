@@ -235,6 +235,9 @@ class Statement:
                 raise ValueError(f"{self.name}: unknown parameter {k!r}; parameters: {self.parameters}")
             try:
                 fv = float(v)
+            except OverflowError:
+                raise ValueError(f"{self.name}: parameter {k} is too large to evaluate (beyond the float64 range, "
+                                 f"1.8e308)") from None
             except (TypeError, ValueError):
                 raise ValueError(f"{self.name}: parameter {k}={v!r} is not a number") from None
             if math.isnan(fv) or math.isinf(fv):

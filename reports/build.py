@@ -39,6 +39,12 @@ def environment():
     env.filters["fmt"] = fmt
     env.filters["ci"] = ci
     env.globals["mathml"] = lambda html: __import__("markupsafe").Markup(html)
+    from reports import plots
+    from reports.sections.summary import heading
+
+    env.globals["heading"] = heading
+    env.globals["plot_script"] = __import__("markupsafe").Markup(plots.SCRIPT)
+    env.globals["plot_style"] = __import__("markupsafe").Markup(plots.STYLE)
     return env
 
 
@@ -100,8 +106,12 @@ def render_sections(record: dict, only: list[str] | None = None, log=lambda msg:
 
 
 def render_html(sections: list[Section], record: dict) -> str:
+    from reports.layout import collapse_long_tables, subsections
+
     p = record["provenance"]
+    sections = [dataclasses.replace(s, html=collapse_long_tables(s.html)) for s in sections]
     return render_template("report.html", sections=sections, record=record, provenance=p,
+                           toc={s.id: subsections(s.html) for s in sections},
                            commit=(p["git_commit"] or "no git commit")[:12] + (" (dirty)" if p["git_dirty"] else ""))
 
 

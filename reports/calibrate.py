@@ -77,6 +77,12 @@ def _main(args: argparse.Namespace) -> int:
     names = cal.resolve(args.statements, args.grid)
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)
+    from reports.paths import OutputError, check_outputs
+
+    try:
+        check_outputs(("--output", output))
+    except OutputError as exc:
+        raise cal.CalibrationError(str(exc)) from None
     planned = cal.select(cal.plan(names, args.grid, args.design, min_trials, args.seed), args.where)
 
     if args.estimate:

@@ -210,9 +210,10 @@ def _default(obj):
 def mathml(expr, display: bool = False) -> str:
     """``expr`` (SymPy) as a self-contained MathML element."""
     import sympy as sp
-    from sympy.printing.mathml import mathml as to_mathml
 
-    body = to_mathml(sp.sympify(expr), printer="presentation").replace("<mo><</mo>", "<mo>&lt;</mo>").replace(
+    from slt.mathml import presentation
+
+    body = presentation(sp.sympify(expr)).replace("<mo><</mo>", "<mo>&lt;</mo>").replace(
         "<mo>></mo>", "<mo>&gt;</mo>")
     attr = ' display="block"' if display else ""
     return f"<math{attr}>{body}</math>"
@@ -344,6 +345,36 @@ def mutations() -> list[dict]:
     return out
 
 
+_POINT_FIELDS = ("trials", "seed", "C_point", "C_upper", "grid", "seconds", "start_C")
+
+
+def _required(name: str, C, point: dict) -> dict:
+    """The statement's width requirements at ``point`` and the calibrated ``C`` (bounds/), {} when not defined."""
+    import bounds
+
+    try:
+        st = bounds.get(name)
+        params = {k: v for k, v in point.items() if k in st.parameters}
+        return {w: int(st.width(w, C=C, **params)) for w in st.widths} if C else {}
+    except (KeyError, ValueError):
+        return {}
+
+
+def _curves(name: str, rec: dict) -> list[dict]:
+    """Per calibration grid point: its parameters, C_point / C_upper and, per C tried, the failure count, trials,
+    the Clopper-Pearson upper bound, the worst error over eps and the widths (what the report plots)."""
+    out = []
+    for pt in rec.get("points", []):
+        if not isinstance(pt, dict):
+            continue
+        point = {k: v for k, v in pt.items() if k not in _POINT_FIELDS and isinstance(v, (int, float))}
+        out.append({"point": point, "C_point": pt.get("C_point"), "C_upper": pt.get("C_upper"),
+                    "required": _required(name, rec.get("C"), point),
+                    "grid": [{k: g.get(k) for k in ("C", "failures", "trials", "upper", "worst_ratio", "widths")}
+                             for g in pt.get("grid", []) if isinstance(g, dict)]})
+    return _jsonable(out)
+
+
 def calibration(results_dir: Path | None = None) -> dict:
     """The calibrated constants the run uses (``<results>/calibration.json`` if present, else the committed file)."""
     from slt.measure import calibration as cal
@@ -354,7 +385,7 @@ def calibration(results_dir: Path | None = None) -> dict:
     data = cal.load(str(path))
     stmts = {name: {"C": rec.get("C"), "C_low": rec.get("C_low"), "C_high": rec.get("C_high"),
                     "points": len(rec.get("points", [])), "note": rec.get("note", ""),
-                    "command": rec.get("command", "")}
+                    "command": rec.get("command", ""), "curves": _curves(name, rec)}
              for name, rec in data.get("statements", {}).items()}
     try:
         shown = str(path.relative_to(ROOT))

@@ -5,9 +5,11 @@ no data for it): it fills the jinja2 template ``reports/templates/sections/<name
 measures nothing.
 """
 SECTIONS = [
+    "reports.sections.summary",
     "reports.sections.statements",
     "reports.sections.proofs",
     "reports.sections.empirical",
+    "reports.sections.evidence",
     "reports.sections.calibration_trend",
     "reports.sections.reproduction",
     "reports.sections.token",

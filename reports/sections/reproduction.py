@@ -158,8 +158,10 @@ def render(record: dict) -> Section | None:
     reproducing = verdict.get("reproducing", [])
     findings = [line for p in (p4, p5, p6) for line in p.get("findings", [])]
     target = p4["target"]
-    plots = {"fig4": _fig4_plot(p4), "fig5": _fig5_plot(p5), "fig6_theory": _fig6_plot(p6, "theory"),
-             "fig6_xavier": _fig6_plot(p6, "xavier")}
+    from reports import figure_plots  # interactive inline SVG (hover, zoom)
+
+    plots = {"fig4": figure_plots.fig4(p4), "fig5": figure_plots.fig5(p5), "fig6_theory": figure_plots.fig6(p6, "theory"),
+             "fig6_xavier": figure_plots.fig6(p6, "xavier")}
     html_text = render_template(
         "sections/reproduction.html", p4=p4, p5=p5, p6=p6, sources=sources, findings=findings, target=target,
         not_learned=target.get("val_mse", 0) > 0.95 * target.get("baseline_mse", 0), nan=float("nan"),

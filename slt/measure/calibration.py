@@ -21,7 +21,13 @@ def load(path: str | None = None) -> dict:
     path = Path(path) if path else DEFAULT
     if not path.exists():
         raise FileNotFoundError(f"no calibration file {path}; run: slth calibrate --output {path}")
-    return json.loads(path.read_text())
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: not a calibration file (not JSON: {exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("statements"), dict):
+        raise ValueError(f"{path}: not a calibration file (no 'statements' object)")
+    return data
 
 
 def calibrated(statement: str, path: str | None = None) -> dict:

@@ -1,0 +1,117 @@
+"""Report section "Summary": one row per statement, first on the page: its proof (verified, or the failing step
+and its domain), the empirical verdict with its power, the tightness, the calibrated C and the findings, each
+linking to where the report shows the evidence. Renders the run record; measures nothing.
+
+A verdict is stated only when its interval decides it: a failure-rate check "holds" when the upper end of its 95%
+interval is at most eps, "fails" when the test rejects; otherwise "undecided at this power" with the interval.
+"""
+from __future__ import annotations
+
+from reports.build import Section, fmt, render_template
+
+
+def heading(numbering: dict, name: str) -> str:
+    """"Theorem 9 (main text: Theorem 3)", "Lemma 12 (appendix only)": the appendix number first."""
+    appendix = numbering.get("appendix") or name
+    main = (numbering.get("main") or "").strip()
+    bare = main.strip("()").strip()
+    if not bare or bare == appendix:
+        return appendix
+    if bare.endswith("appendix only"):
+        return f"{appendix} (appendix only)"
+    return f"{appendix} (main text: {bare})"
+
+
+def rate_verdict(c: dict) -> dict:
+    """A failure-rate check's decision: ``{"word", "css", "text"}`` (decided only by its interval or test)."""
+    eps = c["params"].get("eps") if isinstance(c.get("params"), dict) else None
+    lo, hi = c["interval"]
+    counts = f"{c['failures']}/{c['trials']} failures"
+    power = (f"; detects a rate of {fmt(c['power'], 2)} with probability 0.8" if c.get("power") is not None else "")
+    if not c.get("passed", True) or c.get("verdict") == "FAIL":
+        return {"word": "fails", "css": "fail", "text": f"{counts}, rate above eps = {fmt(eps, 3)} (p = "
+                                                         f"{fmt(c['pvalue'], 2)}){power}"}
+    if eps is not None and hi <= eps:
+        return {"word": "holds", "css": "pass", "text": f"{counts}; 95% interval [{fmt(lo, 2)}, {fmt(hi, 2)}] "
+                                                         f"below eps = {fmt(eps, 3)}{power}"}
+    return {"word": "undecided at this power", "css": "warn",
+            "text": f"{counts}; no excess over eps = {fmt(eps, 3)}, but the 95% interval [{fmt(lo, 2)}, {fmt(hi, 2)}] "
+                    f"reaches above it{power}"}
+
+
+def _proof_cell(steps: list[dict]) -> dict:
+    if not steps:
+        return {"css": "", "text": "no proof encoded (a cited result)", "link": None}
+    failed = [s for s in steps if not s["ok"]]
+    if failed:
+        s = failed[0]
+        return {"css": "fail", "text": f"step {s['step']} FAILS ({s['domain']})"
+                + (f" and {len(failed) - 1} more" if len(failed) > 1 else ""), "link": "#proofs"}
+    methods = {m: sum(s["method"] == m for s in steps) for m in ("symbolic", "interval", "sampled")}
+    domains = sorted({s["domain"].split(":")[0] for s in steps})
+    shown = ", ".join(f"{n} {m}" for m, n in methods.items() if n)
+    return {"css": "pass", "text": f"verified: {len(steps)} steps ({shown}); domain {' / '.join(domains)}",
+            "link": "#proofs"}
+
+
+def _empirical_cell(name: str, emp: dict | None, profile: str) -> dict:
+    if emp is None:
+        return {"css": "", "text": f"not measured ({profile} profile)", "details": []}
+    checks = [c for c in emp["checks"] if c["statement"] == name]
+    if not checks:
+        return {"css": "", "text": "no empirical check in this record", "details": []}
+    rates = [c for c in checks if c["kind"] == "rate"]
+    details = []
+    if rates:
+        verdicts = [rate_verdict(c) for c in rates]
+        words = [v["word"] for v in verdicts]
+        word = "fails" if "fails" in words else ("undecided at this power" if "undecided at this power" in words
+                                                 else "holds")
+        trials = sum(c["trials"] for c in rates)
+        failures = sum(c["failures"] for c in rates)
+        widest = max(c["interval"][1] for c in rates)
+        css = {"fails": "fail", "holds": "pass"}.get(word, "warn")
+        text = (f"{word}: {failures}/{trials} failures over {len(rates)} point(s); the largest 95% upper end "
+                f"{fmt(widest, 2)}")
+        details = [f"{fmt(c['params'])}: {v['word']} ({v['text']})" for c, v in zip(rates, verdicts)]
+    else:
+        violated = [c for c in checks if c["verdict"] in ("violated", "FAIL")]
+        css, word = ("fail", "violated") if violated else ("pass", "no violation found")
+        text = f"{word} ({len(checks)} deterministic check(s), worst ratio {fmt(max(c['ratio'] for c in checks), 3)})"
+    if profile == "quick":
+        text += "; quick profile (few trials: low power)"
+    return {"css": css, "text": text, "details": details}
+
+
+def rows(record: dict) -> list[dict]:
+    emp, calib = record["empirical"], record["calibration"]["statements"]
+    out = []
+    for st in record["statements"]:
+        name = st["name"]
+        steps = [s for s in record["steps"] if s["statement"] == name and s["supported"]]
+        tight = [t for t in (emp or {}).get("tightness", []) if t["statement"] == name]
+        worst = max(tight, key=lambda t: t["ratio"]) if tight else None
+        cal = calib.get(name)
+        findings = []
+        for v in record["variants"]:
+            if v["statement"] == name and v["broken"]:
+                steps_broken = ", ".join(f"{b['statement']}:{b['step']}" for b in v["broken"][:3])
+                more = f" and {len(v['broken']) - 3} more" if len(v["broken"]) > 3 else ""
+                findings.append({"text": f"the printed reading '{v['variant']}' breaks {steps_broken}{more}",
+                                 "link": f"#variant-{v['statement']}-{v['variant']}"})
+        for key, verdict in (emp or {}).get("verdicts", {}).items():
+            if key.startswith(name + ":") and verdict == "violated":
+                findings.append({"text": f"{key} is violated by a measured counterexample", "link": "#empirical"})
+        out.append({"name": name, "heading": heading(st["numbering"], name), "title": st["title"],
+                    "probabilistic": st["probability"] is not None, "proof": _proof_cell(steps),
+                    "empirical": _empirical_cell(name, emp, record["profile"]),
+                    "tightness": worst, "calibration": cal, "findings": findings})
+    return out
+
+
+def render(record: dict) -> Section:
+    table = rows(record)
+    failed = sum(r["proof"]["css"] == "fail" for r in table)
+    html = render_template("sections/summary.html", rows=table, profile=record["profile"],
+                           calibration_file=record["calibration"]["file"], figures=record.get("figures") or {})
+    return Section("summary", "Summary", html, f"{len(table)} statements, {failed} with a failing proof step")

@@ -1,0 +1,141 @@
+"""The report opened in a real browser (headless Chromium): no console errors, every section and every figure
+rendered with a size, MathML present and laid out, every internal link resolving, and a screenshot saved
+(``$SLTH_SCREENSHOT_DIR`` or the test's temporary folder).
+
+Marker ``browser``; skipped, with the reason, when no Chromium or Chrome is installed (Debian:
+``apt-get install chromium``; ``$SLTH_BROWSER`` names another binary). The page is checked by a small script
+appended to a copy of the report that writes its findings into the DOM, which ``--dump-dom`` returns; console
+messages come from Chromium's log on stderr. Nothing leaves the machine: the page is a file URL and the browser
+runs with networking features off.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-default-apps", "--disable-extensions", "--mute-audio", "--hide-scrollbars"]
+SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"
+
+PROBE = """
+<script>
+(function () {
+  var errors = [];
+  window.addEventListener('error', function (e) { errors.push(String(e.message)); });
+  function size(el) { var r = el.getBoundingClientRect(); return [r.width, r.height]; }
+  window.addEventListener('load', function () {
+    var out = {errors: errors, sections: [], figures: [], images: [], math: 0, math_sized: 0, broken_links: [],
+               links: 0, tip: !!document.getElementById('tip')};
+    document.querySelectorAll('section').forEach(function (s) {
+      var wh = size(s); out.sections.push({id: s.id, w: wh[0], h: wh[1]});
+    });
+    document.querySelectorAll('svg.plot').forEach(function (s) {
+      var wh = size(s); out.figures.push({id: s.id || s.getAttribute('aria-label'), w: wh[0], h: wh[1],
+                                          marks: s.querySelectorAll('[data-tip]').length});
+    });
+    document.querySelectorAll('img').forEach(function (i) {
+      out.images.push({alt: i.alt, ok: i.complete && i.naturalWidth > 0});
+    });
+    var maths = document.querySelectorAll('math');
+    out.math = maths.length;
+    maths.forEach(function (m) { var wh = size(m); if (wh[0] > 0 && wh[1] > 0) out.math_sized += 1; });
+    out.mathml_namespace = maths.length ? maths[0].namespaceURI : null;
+    document.querySelectorAll('a[href^="#"]').forEach(function (a) {
+      out.links += 1;
+      var id = decodeURIComponent(a.getAttribute('href').slice(1));
+      if (!document.getElementById(id)) out.broken_links.push(a.getAttribute('href'));
+    });
+    out.external = Array.prototype.filter.call(document.querySelectorAll('[src],[href]'), function (e) {
+      var u = e.getAttribute('src') || e.getAttribute('href');
+      return /^(https?:)?\\/\\//.test(u);
+    }).length;
+    var pre = document.createElement('pre'); pre.id = 'browser-probe';
+    pre.textContent = JSON.stringify(out); document.body.appendChild(pre);
+  });
+})();
+</script>
+"""
+
+
+def _browser() -> str | None:
+    env = os.environ.get("SLTH_BROWSER")
+    if env:
+        return shutil.which(env) or (env if Path(env).exists() else None)
+    return next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    found = _browser()
+    if not found:
+        pytest.skip("no Chromium/Chrome found (apt-get install chromium, or set SLTH_BROWSER)")
+    return found
+
+
+def _run(browser: str, tmp: Path, *args: str, timeout: int = 180) -> subprocess.CompletedProcess:
+    profile = tmp / f"profile-{len(list(tmp.glob('profile-*')))}"
+    profile.mkdir()
+    return subprocess.run([browser, *FLAGS, f"--user-data-dir={profile}", *args], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def report(proofs_record, tmp_path_factory):
+    """The report of a run record: the proof part of this tree, with a quick run's empirical part."""
+    from reports.build import render_html, render_sections
+
+    rec = dict(proofs_record)
+    rec["empirical"] = json.loads(SAMPLE.read_text())
+    rec["profile"] = "quick"
+    html = render_html(render_sections(rec), rec)
+    path = tmp_path_factory.mktemp("browser") / "report.html"
+    path.write_text(html, encoding="utf-8")
+    return path
+
+
+def test_the_report_renders_in_a_real_browser(browser, report, tmp_path):
+    probe = tmp_path / "probe.html"
+    text = report.read_text(encoding="utf-8")
+    assert "</body>" in text
+    probe.write_text(text.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    done = _run(browser, tmp_path, "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000",
+                "--dump-dom", probe.as_uri())
+    assert done.returncode == 0, done.stderr[-2000:]
+    m = re.search(r'<pre id="browser-probe">(.*?)</pre>', done.stdout, re.S)
+    assert m, "the probe did not run (no result in the DOM)"
+    import html as htmllib
+
+    out = json.loads(htmllib.unescape(m.group(1)))
+    console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    assert not out["errors"] and not console, (out["errors"], console)
+    ids = [s["id"] for s in out["sections"]]
+    assert ids[:1] == ["summary"] and {"statements", "proofs", "empirical", "evidence"} <= set(ids), ids
+    assert all(s["w"] > 0 and s["h"] > 0 for s in out["sections"]), out["sections"]
+    assert out["figures"], "no figure in the report"
+    assert all(f["w"] > 100 and f["h"] > 50 and f["marks"] > 0 for f in out["figures"]), out["figures"]
+    assert all(i["ok"] for i in out["images"]), out["images"]
+    assert out["math"] > 50 and out["mathml_namespace"] == "http://www.w3.org/1998/Math/MathML"
+    assert out["math_sized"] >= 0.95 * out["math"], (out["math_sized"], out["math"])
+    assert out["links"] > 20 and not out["broken_links"], out["broken_links"]
+    assert out["external"] == 0 and out["tip"]
+
+
+def test_a_screenshot_of_the_report(browser, report, tmp_path):
+    folder = Path(os.environ.get("SLTH_SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    shot = folder / "report-screenshot.png"
+    done = _run(browser, tmp_path, "--window-size=1280,2200", f"--screenshot={shot}", "--virtual-time-budget=5000",
+                report.as_uri())
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000  # a rendered page, not a blank one

@@ -27,3 +27,19 @@ def test_printed_lemma13_is_violated_and_the_proof_form_holds_at_the_counterexam
     assert abs(lhs - float(lhs_mp)) < 1e-12
     assert lhs_mp > printed, (lhs_mp, printed)
     assert lhs_mp <= proof, (lhs_mp, proof)
+
+
+def test_printed_lemma13_clean_pattern_is_worst_at_five_tokens():
+    """The numbers of the COUNTEREXAMPLE comment: one token -1 and T - 1 tokens +1, each pulled towards 0 by eps_max;
+    over T = 2..12 the printed-form ratio is largest at T = 5: 1.0382 at eps_max = 1e-3, 1.0400 at 1e-4 (mpmath)."""
+    from slt.measure.statements.lemma13 import COUNTEREXAMPLE, counterexample_values
+
+    for eps_max, worst in ((1e-3, 1.0382), (1e-4, 1.0400)):
+        ratios = {}
+        for T in range(2, 13):
+            cx = dict(COUNTEREXAMPLE, eps_max=eps_max, X=[[-1.0]] + [[1.0]] * (T - 1),
+                      X_prime=[[-(1 - eps_max)]] + [[1 - eps_max]] * (T - 1))
+            _, lhs, printed, _ = counterexample_values(cx)
+            ratios[T] = float(lhs / printed)
+        assert max(ratios, key=ratios.get) == 5
+        assert round(ratios[5], 4) == worst

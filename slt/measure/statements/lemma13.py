@@ -57,7 +57,8 @@ PRINTED_POINTS = [{"d1": 1, "H": 1, "alpha": 1.0, "eps_max": e, "T": T} for e in
 # Found by ``printed_search`` (seed 0, T = 4, eps_max = 0.01, restarts 6, maxiter 120: ratio 1.0046), then rounded
 # to a clean point: every token on the alpha-sphere, every perturbation pulls its token towards 0 by eps_max; over
 # T = 2..12 and eps_max in 1e-4..5e-2 the ratio is largest at T = 5 (one token -1, four +1): 1.0382 at eps_max = 1e-3,
-# 1.0400 at 1e-4.
+# 1.0400 at 1e-4 (these two: ``checks/check_lemma13.py::test_printed_lemma13_clean_pattern_is_worst_at_five_tokens``;
+# the search: ``measure(0, 1, 1, 1.0, 0.01, 4, restarts=6, maxiter=120, form="printed").ratio``).
 COUNTEREXAMPLE = {"d1": 1, "H": 1, "alpha": 1.0, "eps_max": 0.001, "X": [[-1.0], [1.0], [1.0], [1.0], [1.0]],
                   "X_prime": [[-0.999], [0.999], [0.999], [0.999], [0.999]], "WQ": [[[1.0]]], "WK": [[[-1.0]]], "WV": [[[1.0]]],
                   "WO": [[[-1.0]]], "FC": [[[1.0]], [[1.0]]], "mask": "full"}

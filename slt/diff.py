@@ -130,6 +130,10 @@ def _widths(d: Diff) -> None:
 
 
 def _variants(d: Diff) -> None:
+    if d.old["variants"] is None or d.new["variants"] is None:
+        if (d.old["variants"] is None) != (d.new["variants"] is None):
+            d.notes.append("the printed variants are in only one of the records; not compared")
+        return
     old = {_key(v, "statement", "variant"): v for v in d.old["variants"]}
     for v in d.new["variants"]:
         a = old.get(_key(v, "statement", "variant"))

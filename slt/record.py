@@ -4,8 +4,9 @@
 ``load(path)`` reads one and validates it (``RecordError``: one line naming the file and the field). ``slth run``
 writes records, ``slth report --from`` renders one, ``slth diff`` compares two (``slt.diff``).
 
-Profiles: ``proofs`` (the proof part only: seconds), ``quick`` (adds the mutation suite, the quick empirical
-measurements and the quick figure summaries), ``full`` (the full measurements and figure sweeps).
+Profiles: ``proofs`` (the proof steps, widths and constants only: seconds), ``quick`` (adds the printed
+variants, the mutation suite, the quick empirical measurements and the quick figure summaries), ``full`` (the full
+measurements and figure sweeps).
 
 Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` marks fields that may be null,
 ``[...]`` lists of objects whose fields are required likewise)::
@@ -13,7 +14,7 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
     schema           "slth-run-record"
     schema_version   1
     profile          "proofs" | "quick" | "full"
-    parts            which parts were run: "proofs", "mutations", "empirical", "figures"
+    parts            which parts were run: "proofs", "variants", "mutations", "empirical", "figures"
     provenance       git_commit|null, git_dirty|null, bounds_hash (SHA-256 of bounds/*.py), packages {name:
                      version}, python, platform, seeds {base, verifier}, created (UTC, ISO 8601), command,
                      wall_s {part: seconds, total}
@@ -25,7 +26,7 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      method (symbolic | interval | sampled), domain ("whole", "box: ..." or "sampled"), ok,
                      verdict ("ok" | "FAILED"), margin (smallest rhs/lhs found)|null, detail, box {},
                      counterexample {}|null, note, relies_on [], inequality (MathML, small steps)|null
-    variants [...]   statement, variant, description, expected [[statement, step]], broken [{statement, step,
+    variants [...]|null   statement, variant, description, expected [[statement, step]], broken [{statement, step,
                      method, counterexample}], verdict ("as expected" | "unexpected")
     mutations [...]|null   name, statement, expected [statement, step], caught_by [[statement, step]],
                      verdict ("caught" | "SURVIVED"), counterexample|null
@@ -98,8 +99,8 @@ _SPEC = {
                "verdict": str, "margin": (int, float, type(None)), "detail": str, "box": dict,
                "counterexample": (dict, type(None)), "note": str, "relies_on": list,
                "inequality": _STR_OR_NONE}],
-    "variants": [{"statement": str, "variant": str, "description": str, "expected": list, "broken": list,
-                  "verdict": str}],
+    "variants": ([{"statement": str, "variant": str, "description": str, "expected": list, "broken": list,
+                   "verdict": str}], None),
     "mutations": ([{"name": str, "statement": str, "expected": list, "caught_by": list, "verdict": str,
                     "counterexample": (dict, type(None))}], None),
     "widths": [{"statement": str, "width": str, "point": dict, "C": _NUM, "value": int}],
@@ -308,18 +309,27 @@ def statements() -> tuple[list[dict], list[dict]]:
     return out, exps
 
 
-def proofs() -> dict:
-    """Every proof step of the supported forms and the elementary facts, and every printed variant."""
+def proofs() -> list[dict]:
+    """Every proof step of the supported forms and the elementary facts."""
     import bounds
-    from bounds.mutations import PROVED, catalogue_with, verify_all
+    from bounds.mutations import PROVED
 
     steps = [_step_row(r, None) for r in bounds.verify_facts()]
     for name in PROVED:
         proof = bounds.proof(name) if hasattr(bounds, "proof") else bounds.get(name).proof
         by_name = {s.name: s for s in proof}
         steps += [_step_row(r, by_name.get(r.step)) for r in bounds.verify(name)]
+    return steps
+
+
+def variants(names: list[str] | None = None) -> list[dict]:
+    """Every printed variant (of the statements ``names``, default all): the steps it breaks, against the steps it
+    is declared to break."""
+    import bounds
+    from bounds.mutations import catalogue_with, verify_all
+
     variants = []
-    for st in (bounds.get(n) for n in bounds.names()):
+    for st in (bounds.get(n) for n in (names or bounds.names())):
         for v in st.variants.values():
             broken = [r for r in verify_all(v.apply(catalogue_with())) if not r.ok]
             got = {(r.statement, r.step) for r in broken}
@@ -328,7 +338,7 @@ def proofs() -> dict:
                              "broken": [{"statement": r.statement, "step": r.step, "method": r.method,
                                          "counterexample": _jsonable(r.counterexample)} for r in broken],
                              "verdict": "as expected" if got == set(v.breaks) else "unexpected"})
-    return {"steps": steps, "variants": variants}
+    return variants
 
 
 def mutations() -> list[dict]:
@@ -404,6 +414,17 @@ def _large_calibration():
     return trend_summary()
 
 
+def figure_entry(figure: str, payload: dict, source: str) -> dict:
+    """A figure summary as the record stores it: ``{"source", "payload"}``, the payload completed by the decisions
+    the report shows but the summary does not hold (Figures 4-5: whether the target learns the task)."""
+    if figure.startswith(("fig4", "fig5")) and "target" in payload:
+        from slt.figures.token import training_finding
+
+        verdict, line = training_finding(payload["target"])
+        payload = {**payload, "training": {"verdict": verdict, "line": line}}
+    return {"source": source, "payload": _jsonable(payload)}
+
+
 def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> dict:
     """The figure summaries (fits and findings): cached ones under ``results_dir`` (a full run's first, unless
     the run is quick), else computed by the figure sweeps (resuming from their per-item caches)."""
@@ -426,7 +447,7 @@ def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> 
             log(f"[record] no cached {figure} summary; running the {'quick' if quick else 'full'} sweep")
             payload = sweeps.reproduce(figure, quick=quick, results_dir=results_dir, log=log, stream=sys.stderr)
             source = "computed for this run"
-        out[figure] = {"source": source, "payload": _jsonable(payload)}
+        out[figure] = figure_entry(figure, payload, source)
     return out
 
 
@@ -488,14 +509,16 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
         return out
 
     stmts, exps = timed("statements", statements)
-    proof = timed("proofs", proofs)
+    steps = timed("proofs", proofs)
     width_rows = timed("widths", widths)
     calib = calibration(results_dir)
     calib_data = calib.pop("_data")
-    mutation_rows = empirical = figs = None
+    variant_rows = mutation_rows = empirical = figs = None
     if profile != "proofs":
         from slt.measure import empirical as emp
 
+        variant_rows = timed("variants", variants)
+        parts.append("variants")
         mutation_rows = timed("mutations", mutations)
         parts.append("mutations")
         empirical = timed("empirical", emp.measure, profile, seed, calib_data, progress=log, cache_dir=cache_dir,
@@ -506,7 +529,7 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
     wall["total"] = time.perf_counter() - start
     record = {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "profile": profile, "parts": parts,
               "provenance": provenance(seed, command or " ".join(["slth", "run"] + sys.argv[1:]), wall),
-              "statements": stmts, "exponents": exps, "steps": proof["steps"], "variants": proof["variants"],
+              "statements": stmts, "exponents": exps, "steps": steps, "variants": variant_rows,
               "mutations": mutation_rows, "widths": width_rows, "calibration": calib, "empirical": empirical,
               "figures": figs}
     return validate(json.loads(dumps(record)))

@@ -51,7 +51,11 @@ def test_width_changes_variants_empirical_verdicts_and_constants(proofs_record):
     new = copy.deepcopy(proofs_record)
     w = next(w for w in new["widths"] if w["statement"] == "lemma7")
     w["value"] *= 2
-    new["variants"][0]["verdict"] = "unexpected"
+    old["variants"] = [{"statement": "lemma13", "variant": "printed", "description": "", "expected": [["lemma13", "L13a"]],
+                        "broken": [{"statement": "lemma13", "step": "L13a", "method": "interval", "counterexample": {}}],
+                        "verdict": "as expected"}]
+    new["variants"] = copy.deepcopy(old["variants"])
+    new["variants"][0].update(broken=[], verdict="unexpected")
     emp = {"checks": [{"id": "rate:lemma7:d1=2", "statement": "lemma7", "kind": "rate", "verdict": "pass",
                        "ratio": 0.5, "command": "python -m slt.measure.rerun lemma7"}],
            "tightness": [], "length_sweeps": {}, "verdicts": {"lemma7": "holds"}, "wall_s": 1.0, "tasks": 1}

@@ -43,8 +43,10 @@ def test_token_section_needs_a_learned_token_summary():
             "findings": ["Fig. 4: something"], "quick": True}
     learned = dict(base, target=dict(base["target"], val_mse=1.0,
                                      regression_token={"reading": "learned", "vector": [0.1, -0.1]}))
-    assert token_section.render({"figures": {"fig4": {"source": "s", "payload": base}}}) is None
-    section = token_section.render({"figures": {"fig4": {"source": "s", "payload": base},
-                                                "fig4-learned-token": {"source": "s", "payload": learned}}})
+    from slt.record import figure_entry  # the record decides whether a target learns; the section renders it
+
+    assert token_section.render({"figures": {"fig4": figure_entry("fig4", base, "s")}}) is None
+    section = token_section.render({"figures": {"fig4": figure_entry("fig4", base, "s"),
+                                                "fig4-learned-token": figure_entry("fig4-learned-token", learned, "s")}})
     assert "fig4: target does not learn" in section.summary and "fig4-learned-token: target learns" in section.summary
     assert "delta = 0.1" in section.html

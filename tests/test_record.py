@@ -23,8 +23,17 @@ def test_record_holds_every_proof_step_with_method_domain_verdict_and_margin(pro
         assert s["domain"] == "whole" or s["domain"].startswith(("box", "sampled"))
         assert s["margin"] is None or s["margin"] >= 1.0 - 1e-12  # every supported step holds on its samples
     assert not record.failed_steps(rec)
-    assert {v["verdict"] for v in rec["variants"]} == {"as expected"}
-    assert rec["mutations"] is None and rec["empirical"] is None and rec["parts"] == ["proofs"]
+    assert rec["variants"] is None and rec["mutations"] is None and rec["empirical"] is None
+    assert rec["parts"] == ["proofs"]
+
+
+def test_variants_are_recorded_with_the_steps_they_break():
+    rows = record.variants(["lemma13"])
+    assert {v["variant"] for v in rows} == set(bounds.get("lemma13").variants)
+    for v in rows:
+        assert v["verdict"] == "as expected" and v["broken"], v
+        assert {(b["statement"], b["step"]) for b in v["broken"]} == {tuple(x) for x in v["expected"]}
+        assert all(b["counterexample"] for b in v["broken"])
 
 
 def test_widths_on_the_default_grid_come_from_bounds(proofs_record):

@@ -88,7 +88,19 @@ def test_the_plan_uses_the_registry_and_each_task_names_a_function():
 
 
 def test_a_rate_task_runs_in_process_and_records_the_test():
-    out = measuring.rate(seed=0, statement="lemma7", C=6.0, params={"d1": 2, "d2": 2, "eps": 0.3}, trials=3)
-    assert out["trials"] == 3 and 0 <= out["failures"] <= 3 and out["command"].startswith("python -m slt.measure")
+    out = measuring.rate(seed=0, statement="lemma7", C=6.0, params={"d1": 2, "d2": 2, "eps": 0.3}, trials=5)
+    assert out["trials"] == 5 and 0 <= out["failures"] <= 5 and out["command"].startswith("python -m slt.measure")
     assert out["interval"][0] <= out["rate"] <= out["interval"][1]
+    assert 0.3 < out["power"]["detectable_rate"] <= 1 and out["power"]["meets_target"] is False  # 5 trials: weak
     json.dumps(out)  # JSON-able, as the task API requires
+
+
+def test_every_planned_rate_check_can_reject():
+    from slt.measure.stats import LEVEL
+
+    from slt.measure import calibration
+
+    for profile in ("quick", "full"):
+        for t in measuring.tasks(profile, 0, measuring.constants(calibration.load())):
+            if ":rate:" in t.kind:
+                assert t.params["params"]["eps"] ** t.params["trials"] <= LEVEL, t

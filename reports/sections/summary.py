@@ -93,7 +93,7 @@ def rows(record: dict) -> list[dict]:
         worst = max(tight, key=lambda t: t["ratio"]) if tight else None
         cal = calib.get(name)
         findings = []
-        for v in record["variants"]:
+        for v in record["variants"] or []:
             if v["statement"] == name and v["broken"]:
                 steps_broken = ", ".join(f"{b['statement']}:{b['step']}" for b in v["broken"][:3])
                 more = f" and {len(v['broken']) - 3} more" if len(v["broken"]) > 3 else ""

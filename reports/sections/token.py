@@ -4,8 +4,8 @@ a constant zero vector (``fig4``, ``fig5``) and as a learned vector trained with
 length trends hold under both readings?
 
 Reads the summaries in ``record["figures"]`` (the learned-token ones are written by ``slth reproduce
-fig4-learned-token`` / ``fig5-learned-token``); the training statement of each reading is
-``slt.figures.token.training_finding`` of the summary's target. A record without a learned-token summary gets no
+fig4-learned-token`` / ``fig5-learned-token``); the training statement of each reading is decided by
+``slt.figures.token.training_finding`` when the record is built (``payload["training"]``). A record without a learned-token summary gets no
 section.
 """
 from __future__ import annotations
@@ -14,10 +14,10 @@ from reports.build import Section, render_template
 
 
 def _reading(entry, figure):
-    from slt.figures.token import training_finding
-
     p = entry["payload"]
-    verdict, line = training_finding(p.get("target", {}))
+    training = p.get("training") or {"verdict": {"learns": None}, "line": "The target's training is not decided in "
+                                     "this record."}
+    verdict, line = training["verdict"], training["line"]
     fits = (p.get("fits") or {}).get("theory", {})
     return {"figure": figure, "quick": p.get("quick"), "source": entry["source"], "training": line,
             "learns": verdict.get("learns"), "fits": [(k, fits[k]) for k in ("log_median", "log", "linear") if k in fits],

@@ -31,14 +31,14 @@ def _case_row(case) -> dict:
             "command": case.command, "detail": case.detail, "counterexample": case.counterexample}
 
 
-def _power(test):
-    """The detectable failure rate of a rate test, where ``slt.measure.stats`` provides it (else None)."""
-    for name in ("power", "detectable", "detectable_rate"):
-        value = getattr(test, name, None)
-        if value is not None:
-            value = value() if callable(value) else value
-            return dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value
-    return None
+def _power(test) -> dict | None:
+    """The power of a rate test, where ``slt.measure.stats`` states it: the smallest true failure rate the test
+    detects with probability ``power``, the rate the checks must detect, and whether it does."""
+    detectable = getattr(test, "detectable_rate", None)
+    if detectable is None:
+        return None
+    return {"power": float(getattr(test, "power", float("nan"))), "detectable_rate": float(detectable),
+            "target_rate": float(test.target_rate), "meets_target": bool(test.meets_target)}
 
 
 def rate(seed: int, statement: str, C: float, params: dict, trials: int) -> dict:
@@ -143,6 +143,20 @@ def constants(calibration: dict) -> dict:
     return {name: (SAFETY * rec["C"] if rec.get("C") else None) for name, rec in calibration["statements"].items()}
 
 
+def rate_trials(statement: str, eps: float, profile: str) -> int:
+    """Trials of one failure-rate check: the registry's count for the profile, at least the fewest for which the
+    test can reject at all (``stats.min_trials``), and in the full profile at least the statement's power target
+    (``RATE.trials_at(eps, "thorough")``, the count the thorough checks draw)."""
+    from slt.measure.stats import LEVEL, min_trials
+
+    entry = registry.get(statement)
+    trials = max(entry.rates.trials[profile], min_trials(eps, LEVEL))
+    check = getattr(entry.load(), "RATE", None)
+    if profile == "full" and check is not None:
+        trials = max(trials, check.trials_at(eps, "thorough"))
+    return int(trials)
+
+
 def tasks(profile: str, seed: int, C: dict) -> list:
     """Every measurement of the empirical part at ``profile`` ("quick" or "full"), as independent tasks."""
     if profile not in registry.PROFILES:
@@ -158,7 +172,7 @@ def tasks(profile: str, seed: int, C: dict) -> list:
         for p in points:
             out.append(_task(f"empirical:rate:{name}", _HERE + "rate",
                              {"statement": name, "C": C[name], "params": dict(p),
-                              "trials": entry.rates.trials[profile]}, seed))
+                              "trials": rate_trials(name, p["eps"], profile)}, seed))
     if C.get("theorem9"):
         out.append(_task("empirical:chain:theorem9", _HERE + "theorem9_chain",
                          {"C": C["theorem9"], "point": registry.T9_CHAIN_POINT}, seed))

@@ -47,11 +47,22 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-def pytest_terminal_summary(terminalreporter):
-    """Every rate test the probabilistic checks ran, with its power as a number (``RateTest.describe``)."""
+RATE_LINES: list[str] = []
+"""The rate-test lines of the checks in this directory (not those of the unit tests that make checks fail)."""
+
+
+@pytest.fixture(autouse=True)
+def _collect_rate_lines():
     from slt.measure.probabilistic import EVIDENCE
 
-    if EVIDENCE:
+    start = len(EVIDENCE)
+    yield
+    RATE_LINES.extend(EVIDENCE[start:])
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Every rate test the probabilistic checks ran, with its power as a number (``RateTest.describe``)."""
+    if RATE_LINES:
         terminalreporter.section("probabilistic checks: failure rates and power (detectable rate at power 0.8)")
-        for line in EVIDENCE:
+        for line in RATE_LINES:
             terminalreporter.write_line(line)

@@ -93,7 +93,8 @@ def _main(args: argparse.Namespace) -> int:
             total += s * p["trials"] * rows
             print(f"{p['statement']} {p['point']}: {s:.3f} s/trial x {p['trials']} trials x ~{rows} C "
                   f"= {s * p['trials'] * rows:.0f} s", flush=True)
-        print(f"estimated total: {total:.0f} CPU s ({total / 3600:.2f} CPU h) for {len(planned)} points")
+        print(f"estimated total: {total:.0f} s of trials ({total / 3600:.2f} h on one worker at this machine's "
+              f"current load) for {len(planned)} points")
         return 0
 
     command = (f"slth calibrate --grid {args.grid}" + (f" --design {args.design}" if args.grid == "large" else "")

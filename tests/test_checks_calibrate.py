@@ -248,3 +248,15 @@ def test_the_report_shows_the_trend_verdicts(tmp_path):
     assert "grows like d1^a" in section.html and "no significant trend in H" in section.html
     assert section.html.count("<img") == 1 and "theorem11" in section.summary
     assert calibration_trend.render({"calibration": {"large": None}}) is None
+
+
+def test_the_checks_loader_names_a_corrupt_calibration_file(tmp_path):
+    from slt.measure import calibration
+
+    bad = tmp_path / "calibration.json"
+    bad.write_text("{oops")
+    with pytest.raises(ValueError, match=str(bad)):
+        calibration.load(str(bad))
+    bad.write_text("[1, 2]")
+    with pytest.raises(ValueError, match="not a calibration file"):
+        calibration.load(str(bad))  # the first call raised, so nothing was cached

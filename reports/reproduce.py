@@ -107,6 +107,11 @@ def main(args: argparse.Namespace) -> int:
     if problem:  # before any work
         print(f"slth reproduce: error: {problem}", file=sys.stderr)
         return 2
+    try:  # what the figure needs (an optional extra), checked before any work starts
+        getattr(figure, "preflight", lambda: None)()
+    except ModuleNotFoundError as exc:
+        print(f"slth reproduce: error: {exc}", file=sys.stderr)
+        return 2
     start = time.perf_counter()
     log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
     try:

@@ -20,6 +20,10 @@ class GPT2Figure(Figure):
     render = {"kind": "gpt2", "xlabel": "query/key scale s", "ylabel": "final validation loss (nats per byte)"}
     device = "cpu"
 
+    def preflight(self) -> None:
+        """``ModuleNotFoundError`` naming the ``[torch]`` extra when PyTorch is absent (before any work starts)."""
+        gpt2.require_torch(self.name)
+
     def plan(self, quick: bool = False):
         return gpt2.plan(quick, self.device)
 

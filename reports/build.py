@@ -164,6 +164,11 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"slth report: {exc}", file=sys.stderr)
         return 2
+    if args.only and len(sections) < len(set(args.only)):  # never an empty or partial report that exits 0
+        print(f"slth report: error: this {rec['profile']} record (parts: {', '.join(rec['parts'])}) has no data for "
+              f"{len(set(args.only)) - len(sections)} of the sections {', '.join(args.only)} (rendered: "
+              f"{', '.join(s.id for s in sections) or 'none'})", file=sys.stderr)
+        return 2
     write_atomic(Path(args.output), render_html(sections, rec))
     print(f"wrote {args.output} ({len(sections)} sections, {rec['profile']} record)")
     return 0

@@ -100,3 +100,38 @@ def fig6(p, init) -> str:
                     xlabel="source hidden dimension n = n_MHA = n_FC", ylabel="error after block b (mean ± sd)",
                     ylog=True, vlines=[(100, "the paper's range: 100", "#999"), (225, "to 225", "#999")],
                     plot_id=f"plot-fig6-{init}")
+
+
+def rate_checks(rates: list[dict], statement: str) -> str:
+    """Failure-rate checks of one statement as SVG: per point the observed rate, the 95% interval's upper end (what
+    the data allow) and eps (what the statement allows); the counts on hover. Zero failures show as a zero under
+    a finite upper end, not as an error bar."""
+    xs = list(range(1, len(rates) + 1))
+    names = [", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in r["params"].items()
+                       if k != "alpha") for r in rates]
+    tips = [f"{n}: {r['failures']}/{r['trials']} failures (rate {r['rate']:.3g}), 95% interval "
+            f"[{r['interval'][0]:.3g}, {r['interval'][1]:.3g}], eps = {r['params'].get('eps')}" for n, r in zip(names, rates)]
+    series = [{"label": "observed failure rate", "x": xs, "y": [r["rate"] for r in rates], "tips": tips,
+               "color": "#1f77b4"},
+              {"label": "upper end of its 95% interval", "x": xs, "y": [r["interval"][1] for r in rates],
+               "tips": tips, "marker": "square", "color": "#7fb3de"},
+              {"label": "allowed: eps", "x": xs, "y": [r["params"].get("eps") for r in rates], "tips": tips,
+               "marker": "square", "color": "#d62728"}]
+    return svg_plot(series, title=f"{statement}: failure rate at the checked width", xlabel="check number (its parameters below and on hover)",
+                    ylabel="failure rate", plot_id=f"plot-rate-{statement}", zoom=False,
+                    note="Points: " + "; ".join(f"{i}: {n}" for i, n in zip(xs, names))
+                    + ". The statement is decided to hold at a point only when the upper end lies below eps.")
+
+
+def length_sweep(rows: list[dict], title: str, series: list[tuple]) -> str:
+    """A length sweep (worst error per T, the bound, other bounds) as SVG on log-log axes."""
+    dashes = {"--": "6 3", ":": "2 3", "-.": "6 2 2 2"}
+    out = []
+    for key, label, style in series:
+        dash = next((d for k, d in dashes.items() if k in style), None)
+        marker = "square" if "s" in style else ("circle" if "o" in style else "none")
+        out.append({"label": label, "x": [r["T"] for r in rows], "y": [r[key] for r in rows], "line": True,
+                    "dash": dash, "marker": marker,
+                    "tips": [f"T = {r['T']}: {label} {r[key]:.4g}" for r in rows]})
+    return svg_plot(out, title=title, xlabel="sequence length T", xlog=True, ylabel="error", ylog=True,
+                    plot_id="plot-" + "".join(c if c.isalnum() else "-" for c in title.lower())[:60])

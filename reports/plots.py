@@ -2,8 +2,9 @@
 
 ``svg_plot`` draws series of points (optionally joined, optionally with interval bars) on linear or log axes, with
 reference lines (a bound, eps, a required width, a calibrated C) drawn and labelled; every point carries a
-``<title>`` (the browser's native tooltip) and ``data-tip`` (the report's tooltip). ``SCRIPT`` is the one small
-script of the page: tooltips on hover, wheel / drag zoom and double-click reset on every ``svg.plot.zoom``.
+``data-tip`` (shown by the report's tooltip script; lines carry a ``<title>``, the browser's own tooltip).
+``SCRIPT`` is the one small script of the page: tooltips on hover, wheel / drag zoom and double-click reset on
+every ``svg.plot.zoom``.
 ``bar_chart`` draws horizontal bars on a log axis (the tightness chart). Everything is escaped; the output is a
 string of SVG markup to embed as is.
 """
@@ -39,6 +40,7 @@ def _finite(v) -> bool:
 class _Axis:
     def __init__(self, values, lo_px, hi_px, log):
         vals = [v for v in values if _finite(v) and (v > 0 or not log)]
+        self.integer = bool(vals) and all(isinstance(v, int) for v in vals)
         if not vals:
             vals = [1.0] if log else [0.0, 1.0]
         lo, hi = min(vals), max(vals)
@@ -70,10 +72,16 @@ class _Axis:
             first, last = math.ceil(self.lo), math.floor(self.hi)
             step = max(1, math.ceil((last - first + 1) / 7))
             out = [(10.0 ** k, f"1e{k}" if abs(k) > 2 else _num(10.0 ** k)) for k in range(first, last + 1, step)]
-            if len(out) < 2:  # less than a decade: plain ticks in log position
-                lo, hi = 10 ** self.lo, 10 ** self.hi
-                out = [(v, f"{v:.3g}") for v in (lo * (hi / lo) ** (i / 4) for i in range(1, 4))]
+            if len(out) < 3:  # two decades or less: 1, 2, 5 (or every digit) times powers of ten
+                for mult in ((1, 2, 5), range(1, 10)):
+                    out = [(m * 10.0 ** k, _num(m * 10.0 ** k) if -3 < k < 4 else f"{m}e{k}")
+                           for k in range(math.floor(self.lo), math.ceil(self.hi) + 1) for m in mult
+                           if self.lo <= math.log10(m * 10.0 ** k) <= self.hi]
+                    if len(out) >= 3:
+                        break
             return out
+        if self.integer and self.hi - self.lo <= 14:  # categories 1, 2, ...: a tick at each
+            return [(float(k), str(k)) for k in range(math.ceil(self.lo), math.floor(self.hi) + 1)]
         span = self.hi - self.lo
         raw = span / 6
         mag = 10 ** math.floor(math.log10(raw))
@@ -88,11 +96,15 @@ class _Axis:
 
 
 def svg_plot(series: list[dict], *, title: str, xlabel: str, ylabel: str, xlog: bool = False, ylog: bool = False,
-             hlines=(), vlines=(), plot_id: str = "", zoom: bool = True, note: str = "") -> str:
+             hlines=(), vlines=(), plot_id: str = "", zoom: bool = True, note: str = "", legend_extra=()) -> str:
     """One plot. ``series``: ``{"label", "x", "y", "lo"?, "hi"?, "tips"?, "line"? (join points), "dash"?,
-    "marker"? ("circle" | "square" | "none"), "color"?}``; ``hlines``/``vlines``: ``(value, label, color)``."""
+    "marker"? ("circle" | "square" | "none"), "color"?, "legend"? (False: not in the legend)}``; ``hlines``:
+    ``(value, label, color)``; ``vlines``: ``(value, label, color[, in_legend])``; ``legend_extra``: more legend
+    entries ``("hline" | "vline", label, color)``."""
     width, height = W, H
-    legend_rows = (len(series) + len(hlines) + len(vlines) + 1) // 2
+    entries = (sum(s.get("legend", True) for s in series) + len(hlines) + len(legend_extra)
+               + sum(1 for v in vlines if len(v) < 4 or v[3]))
+    legend_rows = (entries + 1) // 2
     total_h = height + 16 * legend_rows + 6
     xs = [x for s in series for x in s["x"]] + [v for v, *_ in vlines]
     ys = [y for s in series for y in s["y"]] + [v for v, *_ in hlines]
@@ -131,12 +143,15 @@ def svg_plot(series: list[dict], *, title: str, xlabel: str, ylabel: str, xlog: 
             out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{width - RIGHT}" y2="{y:.1f}" stroke="{color}" '
                        f'stroke-width="1.5" stroke-dasharray="6 3"><title>{_e(label)}: {_num(value)}</title></line>')
             legend.append(("hline", label, color, None, None, None))
-    for value, label, color in vlines:
+    for value, label, color, *shown in vlines:
         if ax.ok(value):
             x = ax.px(value)
             out.append(f'<line x1="{x:.1f}" y1="{TOP}" x2="{x:.1f}" y2="{height - BOTTOM}" stroke="{color}" '
-                       f'stroke-width="1.5" stroke-dasharray="2 3"><title>{_e(label)}: {_num(value)}</title></line>')
-            legend.append(("vline", label, color, None, None, None))
+                       f'stroke-width="2" stroke-dasharray="2 3" data-tip="{_e(label)}: {_num(value)}">'
+                       f'<title>{_e(label)}: {_num(value)}</title></line>')
+            if not shown or shown[0]:
+                legend.append(("vline", label, color, None, None, None))
+    legend += [(kind, label, color, None, None, None) for kind, label, color in legend_extra]
     for i, s in enumerate(series):
         color = s.get("color") or PALETTE[i % len(PALETTE)]
         pts = [(x, y, k) for k, (x, y) in enumerate(zip(s["x"], s["y"])) if ax.ok(x) and ay.ok(y)]
@@ -155,14 +170,15 @@ def svg_plot(series: list[dict], *, title: str, xlabel: str, ylabel: str, xlog: 
             tip = (s.get("tips") or [None] * len(s["x"]))[k] or f"{s['label']}: x = {_num(x)}, y = {_num(y)}"
             if marker == "none":
                 out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4" fill="transparent" class="pt-hit" '
-                           f'data-tip="{_e(tip)}"><title>{_e(tip)}</title></circle>')
+                           f'data-tip="{_e(tip)}"/>')
             elif marker == "square":
                 out.append(f'<rect x="{px - 3.5:.1f}" y="{py - 3.5:.1f}" width="7" height="7" fill="{color}" '
-                           f'data-tip="{_e(tip)}"><title>{_e(tip)}</title></rect>')
+                           f'data-tip="{_e(tip)}"/>')
             else:
                 out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3.5" fill="{color}" data-tip="{_e(tip)}">'
-                           f'<title>{_e(tip)}</title></circle>')
-        legend.append(("series", s["label"], color, s.get("line"), s.get("dash"), marker))
+                           '</circle>')
+        if s.get("legend", True):
+            legend.append(("series", s["label"], color, s.get("line"), s.get("dash"), marker))
     out.append("</g>")
     y0 = height + 4
     for j, (kind, label, color, *style) in enumerate(legend):
@@ -216,7 +232,8 @@ def bar_chart(rows: list[dict], *, title: str, xlabel: str, plot_id: str = "", l
     if line:
         x = ax.px(line)
         out.append(f'<line x1="{x:.1f}" y1="{TOP - 4}" x2="{x:.1f}" y2="{height - BOTTOM}" stroke="#000" '
-                   f'stroke-dasharray="6 3"/><text x="{x + 4:.1f}" y="{TOP - 6}" class="lg">bound (ratio 1)</text>')
+                   f'stroke-dasharray="6 3"/><text x="{x - 4:.1f}" y="{TOP - 6}" text-anchor="end" class="lg">the bound '
+                   f'(ratio 1)</text>')
     out.append(f'<text x="{(label_w + W - RIGHT) / 2}" y="{height - 10}" text-anchor="middle" class="al">'
                f'{_e(xlabel)} (log scale)</text></svg>')
     return f'<figure class="chart">{"".join(out)}</figure>'
@@ -224,6 +241,8 @@ def bar_chart(rows: list[dict], *, title: str, xlabel: str, plot_id: str = "", l
 
 STYLE = """
 figure.chart { margin: .8rem 0; } figure.chart svg { max-width: 100%; height: auto; border: 1px solid #ddd; }
+.pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(30rem, 1fr)); gap: .6rem; }
+.pair figure.chart { margin: 0; } .pair figure.chart svg { width: 100%; }
 svg.plot text { font: 11px system-ui, sans-serif; fill: #222; } svg.plot .pt { font-size: 13px; font-weight: 600; }
 svg.plot .al { font-size: 12px; } svg.plot .lg { font-size: 11px; } svg.plot .tk { font-size: 10px; fill: #555; }
 svg.plot [data-tip]:hover { stroke: #000; stroke-width: 1.5; } svg.plot.zoom { cursor: crosshair; }

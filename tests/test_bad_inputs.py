@@ -56,6 +56,18 @@ def test_report_only_an_unknown_section(tmp_path, capsys, no_work):
     assert not out.exists()
 
 
+def test_report_only_a_section_the_record_has_no_data_for(tmp_path, capsys, proofs_record):
+    from slt import record
+
+    path = tmp_path / "rec.json"
+    record.write(path, proofs_record)  # a proofs-only record: no figure summaries
+    out = tmp_path / "r.html"
+    rc, err = _slth(capsys, "report", "--from", str(path), "--only", "reproduction", "-o", str(out))
+    assert rc == 2
+    _one_line_error(err, "reproduction", "no data")
+    assert not out.exists()
+
+
 def test_proofs_an_unknown_statement(capsys):
     rc, err = _slth(capsys, "proofs", "--statement", "nosuch")
     assert rc == 2

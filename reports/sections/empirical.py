@@ -19,37 +19,15 @@ CASE_TITLES = {
 
 
 def _length_plot(rows, title, series):
-    from reports.figures import figure, img_tag
+    from reports.figure_plots import length_sweep  # inline SVG: values on hover, zoom
 
-    fig, ax = figure()
-    Ts = [r["T"] for r in rows]
-    for key, label, style in series:
-        ax.plot(Ts, [r[key] for r in rows], style, label=label)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("sequence length T")
-    ax.set_ylabel("error")
-    ax.set_title(title)
-    ax.legend(fontsize=8)
-    return img_tag(fig, title)
+    return length_sweep(rows, title, series)
 
 
 def _rate_plot(rates, statement):
-    from reports.figures import figure, img_tag
+    from reports.figure_plots import rate_checks  # inline SVG: counts and the interval's upper end, not error bars
 
-    fig, ax = figure()
-    xs = list(range(len(rates)))
-    lo = [r["rate"] - r["interval"][0] for r in rates]
-    hi = [r["interval"][1] - r["rate"] for r in rates]
-    ax.errorbar(xs, [r["rate"] for r in rates], yerr=[lo, hi], fmt="o", capsize=3,
-                label="observed failure rate (95% Clopper-Pearson)")
-    ax.plot(xs, [r["params"]["eps"] for r in rates], "r_", markersize=20, label="allowed: eps")
-    ax.set_xticks(xs, [fmt({k: v for k, v in r["params"].items() if k != "alpha"}) for r in rates], rotation=20,
-                  fontsize=7)
-    ax.set_ylabel("failure rate")
-    ax.set_title(f"{statement}: failure rate at the calibrated width")
-    ax.legend(fontsize=8)
-    return img_tag(fig, f"{statement} failure rates")
+    return rate_checks(rates, statement)
 
 
 _SERIES = {

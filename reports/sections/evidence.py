@@ -60,26 +60,29 @@ def calibration_plots(name: str, cal: dict) -> dict | None:
         if req is None:  # the grid's own width at the calibrated C, when it was tried
             req = next((_primary(g["widths"])[1] for g in grid if C is not None and abs(g["C"] - C) < 1e-12), None)
         if req is not None:
-            vlines_w.append((req, f"required {width_name} at C = {fmt(C, 3)} ({label})", color))
+            vlines_w.append((req, f"required {width_name} at C = {fmt(C, 3)} ({label})", color, False))
         rates = [g["failures"] / g["trials"] for g in grid]
         ctips = [f"{label}; C = {fmt(g['C'], 3)}: {g['failures']}/{g['trials']} failures, 95% upper bound "
                  f"{fmt(g['upper'], 3)}" for g in grid]
-        rate_series.append({"label": f"{label}: observed rate", "x": [g["C"] for g in grid], "y": rates,
+        rate_series.append({"label": label, "x": [g["C"] for g in grid], "y": rates,
                             "tips": ctips, "color": color})
         rate_series.append({"label": f"{label}: 95% upper bound", "x": [g["C"] for g in grid],
                             "y": [g["upper"] for g in grid], "tips": ctips, "line": True, "dash": "5 3",
-                            "marker": "none", "color": color})
+                            "marker": "none", "color": color, "legend": False})
         if eps is not None:
             eps_lines[eps] = (eps, f"eps = {fmt(eps, 3)}", "#555")
     error_plot = svg_plot(
         err_series, title=f"{name}: worst error against the width, at each C tried",
-        xlabel=f"width {width_name}", ylabel="worst error / eps (max over trials)", ylog=True,
+        xlabel=f"width {width_name}", ylabel="worst error / eps (max over trials)", xlog=True, ylog=True,
         hlines=[(1.0, "eps: the bound (ratio 1)", "#000")], vlines=vlines_w, plot_id=f"plot-{name}-width",
+        legend_extra=[("vline", f"required {width_name} at the calibrated C", "#000")]
+        if vlines_w else [],
         note=f"Each point: one C of the calibration grid (its width {width_name} on the x axis); the dotted lines mark "
              f"the width the theorem requires at the calibrated C = {fmt(C, 3)}. Points above the dashed line are "
              f"trials whose error exceeded eps.")
     rate_plot = svg_plot(
-        rate_series, title=f"{name}: failure rate against C", xlabel="C", ylabel="failure rate",
+        rate_series, title=f"{name}: failure rate against C", xlabel="C", ylabel="failure rate", xlog=True,
+        legend_extra=[("hline", "dashed: 95% upper bound of the rate", "#555")],
         hlines=list(eps_lines.values()), vlines=[(C, f"calibrated C = {fmt(C, 3)}", "#000")] if C else [],
         plot_id=f"plot-{name}-rate",
         note="Dots: observed failure rate; dashed: its one-sided 95% Clopper-Pearson upper bound. The calibrated C of "

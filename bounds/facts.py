@@ -16,7 +16,16 @@ EXP_LINEAR = Fact("exp(x)-1 <= 2x on [0,1]", sp.exp(x) - 1, 2 * x,
 EXP_RATIO = Fact("1-exp(-x) <= exp(x)-1 for x >= 0", 1 - sp.exp(-x), sp.exp(x) - 1,
                  Param("x", lo=(0,), box=(2**-30, 64), log=True), "eq. 9 of Lemma 8's proof")
 
-SCALAR = (EXP_LINEAR, EXP_RATIO)
+# Sharper bounds for the small arguments of Theorem 14's block step (its readings): chords of the convex exp
+# (so the endpoint x0 decides; the box is [x0/2, x0]).
+EXP_CHORD_32 = Fact("exp(x)-1 <= (51/50)x on [0,1/32]", sp.exp(x) - 1, sp.Rational(51, 50) * x,
+                    Param("x", lo=(0,), hi=(sp.Rational(1, 32),), box=(sp.Rational(1, 64), sp.Rational(1, 32)), log=True),
+                    "convexity: exp(x)-1 <= x (exp(1/32)-1)/(1/32) = 1.0158 x <= 1.02 x on [0, 1/32]")
+EXP_CHORD_16 = Fact("exp(x)-1 <= (26/25)x on [0,1/16]", sp.exp(x) - 1, sp.Rational(26, 25) * x,
+                    Param("x", lo=(0,), hi=(sp.Rational(1, 16),), box=(sp.Rational(1, 32), sp.Rational(1, 16)), log=True),
+                    "convexity: exp(x)-1 <= x (exp(1/16)-1)/(1/16) = 1.0319 x <= 1.04 x on [0, 1/16]")
+
+SCALAR = (EXP_LINEAR, EXP_RATIO, EXP_CHORD_32, EXP_CHORD_16)
 
 STRUCTURAL = {
     "triangle": "||a + b|| <= ||a|| + ||b||",

@@ -10,6 +10,7 @@ import sympy as sp
 from .catalogue import STATEMENTS, canonical
 from .core import Edit
 from .symbols import H, alpha, d1, d2, eps, eps_max
+from .theorem14 import F1, F3, FIRST_F1, FIRST_G1, G2
 from .verify import StepResult, verify
 
 _L13 = STATEMENTS["lemma13"].constants["last_line"]
@@ -52,6 +53,13 @@ MUTATIONS = (
     _m("theorem14 kappa: 65 -> 16 (as printed)", "theorem14", "constants.kappa", 65, 16, "T14d-ii"),
     _m("theorem14 growth: 4 H sqrt(d1) -> 2 H sqrt(d1)", "theorem14", "constants.growth", 4, 2, "T14a"),
     _m("theorem14 perturbed input norm: 2 beta_b -> beta_b", "theorem14", "constants.perturbed_norm", 2, 1, "T14c"),
+    _m("theorem14 n_MHA closed form: f1 -> f1 - 1", "theorem14", "widths.n_MHA", 2**F1, 2**(F1 - 1), "T14w-n_MHA"),
+    _m("theorem14 n_MHA closed form: f3 -> f3 - 1", "theorem14", "widths.n_MHA", d1**F3, d1**(F3 - 1), "T14w-n_MHA"),
+    _m("theorem14 n_FC closed form: g2 -> g2 - 1", "theorem14", "widths.n_FC", H**G2, H**(G2 - 1), "T14w-n_FC"),
+    _m("theorem14 block-1 n_MHA: 2^(2B^2-B+4) -> 2^(2B^2-B+3)", "theorem14", "widths.n_MHA", 2**FIRST_F1,
+       2**(FIRST_F1 - 1), "T14w-n_MHA-1"),
+    _m("theorem14 block-1 n_FC: 2^(2B^2-B+2) -> 2^(2B^2-B+1)", "theorem14", "widths.n_FC", 2**FIRST_G1,
+       2**(FIRST_G1 - 1), "T14w-n_FC-1"),
 )
 
 PROVED = ("lemma7", "lemma8", "lemma5", "theorem9", "theorem11", "lemma12", "lemma13", "theorem14")

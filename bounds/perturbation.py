@@ -1,7 +1,8 @@
 """Lipschitz bounds of a TARGET MHA (Lemma 12) and block (Lemma 13) under input perturbation, §8.
 
 Supported forms: Lemma 12 assumes ||x_i|| <= alpha AND ||x'_i|| <= alpha (its logit step needs both);
-Lemma 13 carries the factor 2 its proof ends with.  The printed forms are variants.
+Lemma 13 carries the factor 2 its proof ends with.  The printed forms are variants; so is ``perturbed``
+(``PERTURBED``): only ||x_i|| <= alpha assumed, the logit step redone with ||x'_i|| <= alpha + eps_max.
 """
 from __future__ import annotations
 
@@ -28,6 +29,15 @@ def _lemma12_proof(st, get):
 
 
 _L12 = H * sp.sqrt(d1) * (alpha * (sp.exp(4 * alpha * eps_max) - 1) + eps_max)
+_EXP = sp.exp(4 * alpha * eps_max)
+_EXP_PERTURBED = sp.exp(4 * alpha * eps_max + 2 * eps_max**2)
+# Lemma 12 with only ||x_i|| <= alpha assumed: ||x'_i|| <= alpha + eps_max, so the logits move by at most
+# eps_max alpha + (alpha + eps_max) eps_max = 2 alpha eps_max + eps_max^2; Lemma 13 (built on it) follows.
+PERTURBED = (Edit("lemma12", "constants.alpha_prime", alpha, alpha + eps_max),
+             Edit("lemma12", "constants.logit", 2 * alpha * eps_max, 2 * alpha * eps_max + eps_max**2),
+             Edit("lemma12", "conclusion", _EXP, _EXP_PERTURBED),
+             Edit("lemma13", "conclusion", _EXP, _EXP_PERTURBED),
+             Edit("lemma13", "constants.last_line", _EXP, _EXP_PERTURBED))
 lemma12 = Statement(
     name="lemma12", title="Perturbation bound of a target MHA",
     numbering={"main": "(appendix only)", "appendix": "Lemma 12"},
@@ -38,6 +48,10 @@ lemma12 = Statement(
     variants={"printed": Variant(
         "printed", "as printed: only ||x_i|| <= alpha, so the perturbed input may reach ||x'_i|| <= alpha + eps_max",
         (Edit("lemma12", "constants.alpha_prime", alpha, alpha + eps_max),), (("lemma12", "L12a"),)),
+        "perturbed": Variant(
+            "perturbed", "only ||x_i|| <= alpha assumed, the logit step redone with ||x'_i|| <= alpha + eps_max: "
+            "H sqrt(d1)(alpha(exp(4 alpha eps_max + 2 eps_max^2) - 1) + eps_max), and Lemma 13 from it "
+            "(a valid reading: it breaks no step)", PERTURBED, ()),
         "d1": Variant("d1", "as printed in the available copy: H d1 instead of H sqrt(d1)",
                       (Edit("lemma12", "conclusion", sp.sqrt(d1), d1),), (("lemma13", "L13a"),))},
 )

@@ -6,19 +6,27 @@ P_j = prod_{i=j..B} kappa H sqrt(d1) beta_i^2, error budgets eps_1 = eps/(2^(B-1
 eps_b = eps/(2^(B-b+1) P_(b+1)) for 2 <= b <= B, and accumulated error delta_b = eps/(2^(B-b+1) P_b)
 entering block b >= 2.  Block b applies Theorem 11 with input norm beta_1 (b = 1) or 2 beta_b.
 
+The statement's widths are the closed forms written out (``F1..F3``, ``G1..G3`` and block 1's ``FIRST_*``);
+steps T14w-* hold them against Theorem 11 substituted at each block's norm and budget (``block_widths``).
+
 The paper prints kappa = 16.  With Lemma 13 in the form its proof supports (factor 2) at the input norm
-2 beta_b that the perturbed input can have, the block step needs (64 beta_b^2 + 4) <= kappa beta_b^2;
-beta_b >= 4 for b >= 2 makes kappa = 65 the smallest integer that closes it.  The harness encodes
-kappa = 65; the printed kappa = 16 is the variant ``printed`` (it fails step T14d-ii).
+2 beta_b that the perturbed input can have, and exp(x) - 1 <= 2x, the block step needs
+(64 beta_b^2 + 4) <= kappa beta_b^2; beta_b >= 4 for b >= 2 makes kappa = 65 the smallest integer that closes
+it.  The harness encodes kappa = 65.  Each natural reading of the constant is a variant at kappa = 16
+(``READINGS``; ``bounds.readings`` finds the smallest integer kappa of each):
+(a) ``printed``: as encoded (fails T14d-ii);  (b) ``exact-exp``: the exact exponential (a chord bound on the
+small arguments certifies it);  (c) ``perturbed-logit``: Lemma 12's logit step redone with
+||x'_i|| <= beta_b + delta_b, Lemma 13 at beta_b, a chord bound on exp;  (d) ``norm-beta``: Lemma 13 at beta_b.
 """
 from __future__ import annotations
 
 import sympy as sp
 
 from .core import Edit, Param, Statement, Step, Variant
-from .facts import EXP_LINEAR
+from .facts import EXP_CHORD_16, EXP_CHORD_32, EXP_LINEAR, SCALAR
+from .perturbation import PERTURBED
 from .subset_sum import CONST, EPS, dim
-from .symbols import B, C, H, L, alpha, b, d1, eps, eps_max, kappa
+from .symbols import B, C, H, L, alpha, b, d1, eps, eps_max, kappa, x
 
 KAPPA = sp.Integer(65)
 KAPPA_PRINTED = sp.Integer(16)
@@ -45,6 +53,33 @@ def block_widths(theorem11, kappa_value=kappa) -> dict:
     later = {alpha: r["norm"](b), eps: r["eps_block"](b)}
     return {w: sp.Piecewise((req.xreplace(first), sp.Eq(b, 1)), (req.xreplace(later), True))
             for w, req in theorem11.widths.items()}
+
+
+# The closed forms of README finding 2, typed out (not derived): block 2 <= b <= B ...
+F1 = 2 * B**2 - B - 2 * b**2 + 7 * b + 3
+F2 = B**2 - b**2 + 3 * b - 2
+F3 = (B**2 - b**2 + 3 * b) / 2
+G1 = 2 * B**2 - B - 2 * b**2 + 3 * b + 3
+G2 = B**2 - b**2 + b
+G3 = (B**2 - b**2 + b + 4) / 2
+# ... and block 1 (input norm beta_1 = alpha, budget eps_1 = eps/(2^(B-1) P_2)): only the power of 2 differs
+# from the formula above at b = 1 (2^-4 in n_MHA, 2^-2 in n_FC)
+FIRST_F1 = 2 * B**2 - B + 4
+FIRST_G1 = 2 * B**2 - B + 2
+FIRST_H = B**2
+FIRST_F3 = (B**2 + 2) / 2
+FIRST_G3 = (B**2 + 4) / 2
+
+
+def closed_form(kappa_value=kappa) -> dict:
+    """Theorem 14's width requirements written out: ``{"n_MHA": Piecewise, "n_FC": Piecewise}`` (b = 1; b >= 2)."""
+    k = sp.sympify(kappa_value)
+    mha = d1 * C * sp.log(2**F1 * k**(B - b) * alpha**(2 * (B - b) + 3) * H**F2 * d1**F3 / eps)
+    fc = d1 * C * sp.log(3 * 2**G1 * k**(B - b) * alpha**(2 * (B - b) + 1) * H**G2 * d1**G3 * L / eps)
+    mha1 = d1 * C * sp.log(2**FIRST_F1 * k**(B - 1) * alpha**(2 * B + 1) * H**FIRST_H * d1**FIRST_F3 / eps)
+    fc1 = d1 * C * sp.log(3 * 2**FIRST_G1 * k**(B - 1) * alpha**(2 * B - 1) * H**FIRST_H * d1**FIRST_G3 * L / eps)
+    return {"n_MHA": sp.Piecewise((mha1, sp.Eq(b, 1)), (mha, True)),
+            "n_FC": sp.Piecewise((fc1, sp.Eq(b, 1)), (fc, True))}
 
 
 def exponents(kappa_value=None, first: bool = False) -> dict:
@@ -85,14 +120,39 @@ def _log_exponents(log_expr) -> dict:
     return {n: c for n, c in out.items() if c != 0}
 
 
-def _theorem14_proof(st, get):
-    t11, l13, c = get("theorem11"), get("lemma13"), st.constants
+def _exp_fact(bound):
+    """The scalar fact ``exp(x) - 1 <= bound`` (``bound`` an expression in x) the block step uses."""
+    for f in SCALAR:
+        if f.lhs == sp.exp(x) - 1 and sp.simplify(f.rhs - bound) == 0:
+            return f
+    raise ValueError(f"theorem14: no fact exp(x) - 1 <= {bound} among {[f.name for f in SCALAR]}")
+
+
+def block_step(st, get) -> dict:
+    """The block step of Theorem 14 (2 <= b <= B) as expressions: ``lip`` (Lemma 13 at the block's input norm
+    and perturbation delta_b, exact exponential), its exp argument ``arg``, the fact bounding exp there, the
+    budget ``eps_b`` and the accumulated error ``delta_next`` = delta_(b+1) the step must stay within."""
+    l12, l13, c = get("lemma12"), get("lemma13"), st.constants
     r = recursion(c["kappa"], c["growth"])
-    beta, delta, eps_b, eps_1 = r["beta"], r["delta"], r["eps_block"], r["eps_first"]
-    perturbed = c["perturbed_norm"] * beta(b)
-    lip = l13.conclusion.xreplace({alpha: perturbed, eps_max: delta(b)})
+    norm, delta = c["perturbed_norm"] * r["beta"](b), r["delta"](b)
+    at = {alpha: norm, eps_max: delta}
+    lip = l13.conclusion.xreplace(at)
+    (arg,) = {e.args[0] for e in lip.atoms(sp.exp)}
+    return {"recursion": r, "norm": norm, "delta": delta, "lip": lip, "arg": arg, "fact": _exp_fact(c["exp_bound"]),
+            "x_prime": l12.constants["alpha_prime"].xreplace(at), "eps_b": r["eps_block"](b),
+            "delta_next": r["delta"](b + 1)}
+
+
+BLOCK_STEPS = ("T14d-x", "T14d-i", "T14d-ii")
+
+
+def _theorem14_proof(st, get):
+    t11, c = get("theorem11"), st.constants
+    k = block_step(st, get)
+    r, fact, lip = k["recursion"], k["fact"], k["lip"]
+    delta, eps_1 = r["delta"], r["eps_first"]
     fail = lambda e: 1 - t11.probability.xreplace({eps: e})  # noqa: E731
-    later, first = block_widths(t11, c["kappa"]), None
+    derived = block_widths(t11, c["kappa"])
     block = (Param("b", lo=(2,), integer=True, box=(2, 10)), Param("B", lo=(b,), integer=True, box=(0, 8)))
     blocks = (Param("B", lo=(2,), integer=True, box=(2, 10)),)
     geo = sp.summation(eps / (2 * 32 ** (B - _j)), (_j, 2, B))
@@ -102,30 +162,31 @@ def _theorem14_proof(st, get):
         Step("T14b", t11.conclusion.xreplace({eps: eps_1}), delta(2), ("theorem11",),
              "block 1 (exact input, norm beta_1 = alpha): error eps_1 = accumulated error entering block 2",
              params=blocks),
-        Step("T14c", beta(b) + delta(b), perturbed, ("triangle",), "||x'^(b)|| <= beta_b + delta_b <= 2 beta_b",
+        Step("T14c", r["beta"](b) + delta(b), k["x_prime"], ("triangle", "lemma12"),
+             "||x'^(b)|| <= beta_b + delta_b <= the bound on ||x'_i|| that Lemma 12's logit step uses at the "
+             "block's input norm", params=block),
+        Step("T14d-x", k["arg"], fact.domain.hi[0], (fact.name,),
+             f"Lemma 13's exp argument at the block lies in the fact's domain [0, {fact.domain.hi[0]}]", params=block),
+        Step("T14d-i", lip, fact.apply(lip), ("lemma13", fact.name),
+             f"Lemma 13 with alpha -> {c['perturbed_norm']} beta_b, eps_max -> delta_b, then {fact.name}",
              params=block),
-        Step("T14d-x", 4 * perturbed * delta(b), 1, (EXP_LINEAR.name,),
-             "Lemma 13's exp argument 4 (2 beta_b) delta_b lies in [0, 1]", params=block),
-        Step("T14d-i", lip, EXP_LINEAR.apply(lip), ("lemma13", EXP_LINEAR.name),
-             "Lemma 13 with alpha -> 2 beta_b, eps_max -> delta_b, then exp(x) - 1 <= 2x", params=block),
-        Step("T14d-ii", t11.conclusion.xreplace({eps: eps_b(b)}) + EXP_LINEAR.apply(lip), delta(b + 1),
-             ("theorem11", "lemma13", "triangle"),
+        Step("T14d-ii", k["eps_b"] + fact.apply(lip), k["delta_next"], ("theorem11", "lemma13", "triangle"),
              "block b: ||x'^(b+1) - x^(b+1)|| <= eps_b + Lemma 13 <= delta_(b+1)", params=block),
         Step("T14e", delta(B + 1), st.conclusion, (), "the error after block B is delta_(B+1) = eps", params=blocks),
     ]
     for w in st.widths:
-        first = later[w].args[0].expr
         steps += [
-            Step(f"T14w-{w}-1", first, st.widths[w].args[0].expr, ("theorem11",),
-                 f"block 1 needs Theorem 11's {w} at (alpha, eps_1)", params=blocks),
-            Step(f"T14w-{w}", later[w].args[1].expr, st.widths[w].args[1].expr, ("theorem11",),
-                 f"block b >= 2 needs Theorem 11's {w} at (2 beta_b, eps_b)", params=block),
+            Step(f"T14w-{w}-1", derived[w].args[0].expr, st.widths[w].args[0].expr, ("theorem11",),
+                 f"block 1 needs Theorem 11's {w} at (alpha, eps_1); the closed form provides it", params=blocks),
+            Step(f"T14w-{w}", derived[w].args[1].expr, st.widths[w].args[1].expr, ("theorem11",),
+                 f"block b >= 2 needs Theorem 11's {w} at (2 beta_b, eps_b); the closed form provides it",
+                 params=block),
         ]
     steps += [
         Step("U1", fail(eps_1), c["first_share"] * eps, ("theorem11",), "block 1 fails w.p. <= eps_1 <= eps/64",
              params=blocks),
         Step("U2a", 16, c["kappa"] * H * sp.sqrt(d1) * alpha**2, (), "every factor of P_j is >= 16 (beta_j >= alpha >= 1)"),
-        Step("U2b", fail(eps_b(b)), eps / (2 * 32 ** (B - b)), ("theorem11",),
+        Step("U2b", fail(k["eps_b"]), eps / (2 * 32 ** (B - b)), ("theorem11",),
              "block b >= 2 fails w.p. <= eps_b <= eps/(2 * 32^(B-b))", params=block),
         Step("U3", geo, c["later_share"] * eps, (), "sum_{b=2..B} eps/(2 * 32^(B-b)) <= (16/31) eps", params=blocks),
         Step("U4", c["first_share"] + c["later_share"], c["union"], (), "1/64 + 16/31 = 1055/1984"),
@@ -134,8 +195,31 @@ def _theorem14_proof(st, get):
     return steps
 
 
+def kappa_edits(value, old=KAPPA) -> tuple:
+    """Edits setting Theorem 14's constant kappa (in the proof constants and in the closed-form widths)."""
+    return tuple(Edit("theorem14", where, old, value) for where in ("constants.kappa", "widths.n_MHA", "widths.n_FC"))
+
+
+# The readings of the printed constant: name -> (label, description, edits other than kappa, steps that fail at 16)
+READINGS = {
+    "printed": ("(a)", "kappa = 16 as printed, Lemma 13 in its proof's form at input norm 2 beta_b, exp(x)-1 <= 2x "
+                "(today's reading)", (), (("theorem14", "T14d-ii"),)),
+    "exact-exp": ("(b)", "kappa = 16, Lemma 13 in its proof's form at 2 beta_b with the exact exponential "
+                  "(certified through the chord exp(x)-1 <= 1.02 x on [0, 1/32])",
+                  (Edit("theorem14", "constants.exp_bound", 2 * x, EXP_CHORD_32.rhs),),
+                  (("theorem14", "T14d-x"), ("theorem14", "T14d-i"), ("theorem14", "T14d-ii"))),
+    "perturbed-logit": ("(c)", "kappa = 16, Lemma 12's logit step redone with ||x'_i|| <= beta_b + delta_b "
+                        "(Lemma 12 variant 'perturbed'), Lemma 13 at input norm beta_b, "
+                        "exp(x)-1 <= 1.04 x on [0, 1/16]",
+                        PERTURBED + (Edit("theorem14", "constants.perturbed_norm", 2, 1),
+                                     Edit("theorem14", "constants.exp_bound", 2 * x, EXP_CHORD_16.rhs)), ()),
+    "norm-beta": ("(d)", "kappa = 16, Lemma 13 in its proof's form at input norm beta_b, exp(x)-1 <= 2x",
+                  (Edit("theorem14", "constants.perturbed_norm", 2, 1),),
+                  (("theorem14", "T14c"), ("theorem14", "T14d-ii"))),
+}
+
+
 def _declare():
-    from .attention import theorem11
     return Statement(
         name="theorem14", title="SLTs exist in a transformer without normalisation",
         numbering={"main": "Theorem 6", "appendix": "Theorem 14"},
@@ -143,16 +227,16 @@ def _declare():
                 Param("B", lo=(2,), integer=True, box=(2, 10)), Param("b", lo=(1,), hi=(B,), integer=True, box=(1, 10)),
                 CONST),
         conclusion=eps, quantity="max_i ||Tf_S(x_i) - Tf_T(x_i)||",
-        widths=block_widths(theorem11, KAPPA), probability=1 - eps,
+        widths=closed_form(KAPPA), probability=1 - eps,
         constants={"kappa": KAPPA, "growth": 4 * H * sp.sqrt(d1), "perturbed_norm": sp.Integer(2),
+                   "exp_bound": EXP_LINEAR.rhs,
                    "first_share": sp.Rational(1, 64), "later_share": sp.Rational(16, 31), "union": sp.Rational(1055, 1984)},
         terms={"beta": recursion(KAPPA)["beta"](b), "eps_b": sp.Piecewise(
             (recursion(KAPPA)["eps_first"], sp.Eq(b, 1)), (recursion(KAPPA)["eps_block"](b), True)),
             "delta": recursion(KAPPA)["delta"](b)},
         builder=_theorem14_proof,
-        variants={"printed": Variant(
-            "printed", "kappa = 16 as printed (P_b = prod 16 H sqrt(d1) beta_j^2)",
-            (Edit("theorem14", "constants.kappa", KAPPA, KAPPA_PRINTED),), (("theorem14", "T14d-ii"),))},
+        variants={name: Variant(name, f"{label} {text}", edits + kappa_edits(KAPPA_PRINTED), breaks)
+                  for name, (label, text, edits, breaks) in READINGS.items()},
         notes=__doc__,
     )
 

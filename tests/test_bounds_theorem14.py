@@ -64,3 +64,90 @@ def test_recursion_closed_form_matches_the_product():
 def test_union_constant():
     c = bounds.get("theorem6").constants
     assert c["first_share"] + c["later_share"] == c["union"] == sp.Rational(1055, 1984)
+
+
+# ----- the closed forms (README finding 2) against the block recursion -------------------------------------------
+def _log_argument_exponents(width_expr) -> dict:
+    from bounds.symbols import C, d1
+    from bounds.theorem14 import _log_exponents
+    return _log_exponents(width_expr / (d1 * C))
+
+
+@pytest.mark.parametrize("first", [False, True])
+def test_closed_form_equals_the_recursion(first):
+    """The typed closed form (f1..f3, g1..g3; block 1's own formula) has exactly the exponents SymPy derives
+    from Theorem 11 at the block's norm and budget."""
+    from bounds.symbols import kappa
+    from bounds.theorem14 import closed_form
+    typed = {w: _log_argument_exponents(e.args[0 if first else 1].expr) for w, e in closed_form(kappa).items()}
+    assert typed == exponents(None, first)
+
+
+def test_closed_form_exponents_are_the_readme_polynomials():
+    from bounds.theorem14 import F1, F2, F3, G1, G2, G3
+    mha, fc = exponents()["n_MHA"], exponents()["n_FC"]
+    assert [sp.expand(mha[k] - f) for k, f in (("2", F1), ("H", F2), ("d1", F3))] == [0, 0, 0]
+    assert [sp.expand(fc[k] - g) for k, g in (("2", G1), ("H", G2), ("d1", G3))] == [0, 0, 0]
+    assert sp.expand(F1 - (2 * B**2 - B - 2 * b**2 + 7 * b + 3)) == 0
+    assert sp.expand(G3 - (B**2 - b**2 + b + 4) / 2) == 0
+    assert sp.expand(mha["kappa"] - (B - b)) == 0 and sp.expand(mha["alpha"] - (2 * (B - b) + 3)) == 0
+    assert sp.expand(fc["alpha"] - (2 * (B - b) + 1)) == 0 and fc["3"] == 1 and fc["L"] == 1
+
+
+def test_block_one_formula_differs_from_the_later_blocks():
+    """Block 1 (input norm beta_1 = alpha, budget eps/(2^(B-1) P_2)), derived by SymPy:
+    n_MHA >= d1 C log(2^(2B^2-B+4) kappa^(B-1) alpha^(2B+1) H^(B^2) d1^((B^2+2)/2) / eps),
+    n_FC >= d1 C log(3 2^(2B^2-B+2) kappa^(B-1) alpha^(2B-1) H^(B^2) d1^((B^2+4)/2) L / eps):
+    the 2 <= b <= B formula at b = 1 would have 2^(f1(1)) = 2^(2B^2-B+8) and 2^(g1(1)) = 2^(2B^2-B+4)."""
+    first, later = exponents(None, first=True), exponents(None)
+    assert first["n_MHA"] == {"2": 2 * B**2 - B + 4, "kappa": B - 1, "alpha": 2 * B + 1, "H": B**2,
+                              "d1": B**2 / 2 + 1, "eps": -1}
+    assert first["n_FC"] == {"2": 2 * B**2 - B + 2, "3": 1, "kappa": B - 1, "alpha": 2 * B - 1, "H": B**2,
+                             "d1": B**2 / 2 + 2, "L": 1, "eps": -1}
+    at1 = {w: {k: sp.expand(e.subs(b, 1)) for k, e in ex.items()} for w, ex in later.items()}
+    assert {k: sp.expand(first["n_MHA"][k] - at1["n_MHA"][k]) for k in at1["n_MHA"]} == {
+        "2": -4, "kappa": 0, "alpha": 0, "H": 0, "d1": 0, "eps": 0}
+    assert {k: sp.expand(first["n_FC"][k] - at1["n_FC"][k]) for k in at1["n_FC"]} == {
+        "2": -2, "3": 0, "kappa": 0, "alpha": 0, "H": 0, "d1": 0, "L": 0, "eps": 0}
+
+
+def _width_step(cat, name):
+    from bounds.catalogue import lookup
+    get = lookup(cat)
+    return next(s for s in get("theorem14").steps(get) if s.name == name)
+
+
+@pytest.mark.parametrize("where, old, new, step", [
+    ("widths.n_MHA", "F1", -1, "T14w-n_MHA"),
+    ("widths.n_FC", "G1", -1, "T14w-n_FC"),
+    ("widths.n_MHA", "FIRST_F1", -1, "T14w-n_MHA-1"),
+    ("widths.n_FC", "FIRST_G1", -1, "T14w-n_FC-1"),
+])
+def test_width_step_fails_when_the_closed_form_is_off_by_one(where, old, new, step):
+    """T14w compares the typed closed form with Theorem 11 substituted at the block: f1 - 1 (a width too small by a
+    factor 2 inside the log) fails with a counterexample; f1 + 1 (a looser, still sufficient width) verifies."""
+    import bounds.theorem14 as t14
+    from bounds.core import Edit
+    from bounds.mutations import catalogue_with
+    from bounds.verify import verify_step
+    poly = getattr(t14, old)
+    st = bounds.get("theorem14")
+    for delta, ok in ((new, False), (1, True)):
+        cat = catalogue_with(Edit("theorem14", where, 2**poly, 2**(poly + delta)))
+        s = _width_step(cat, step)
+        r = verify_step("theorem14", s, st.params)
+        assert r.ok == ok, (delta, r)
+        if not ok:
+            point = {k: v for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
+            lhs, rhs = s.evaluate(**point)
+            assert lhs > rhs
+    assert verify_step("theorem14", _width_step(catalogue_with(), step), st.params).ok
+
+
+def test_width_steps_compare_two_derivations():
+    """Each T14w step's sides are built separately: the closed form (statement widths) and the recursion
+    (block_widths); they are different SymPy expressions that verify equal."""
+    from bounds.mutations import catalogue_with
+    for name in ("T14w-n_MHA", "T14w-n_MHA-1", "T14w-n_FC", "T14w-n_FC-1"):
+        s = _width_step(catalogue_with(), name)
+        assert s.lhs != s.rhs, name

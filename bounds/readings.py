@@ -1,0 +1,172 @@
+"""Theorem 14's constant under each reading (``bounds.theorem14.READINGS``): the verifier's verdict at the printed
+kappa = 16 and the smallest integer kappa that closes the reading, found by bisection and certified at both ends
+(kappa verified, kappa - 1 failing with a counterexample).
+
+Two thresholds per reading: ``block`` (the block step T14d-x, T14d-i, T14d-ii, where kappa enters the error
+recursion) and ``proof`` (every step of Theorem 14 and of Lemmas 12, 13 under the reading; ``None`` when some
+step fails at every kappa, e.g. T14c at input norm beta_b).  Every step is monotone in kappa: a larger kappa only
+shrinks delta_b relative to eps_b, and the widths are compared at the same kappa on both sides.  At the
+block threshold minus one the EXACT block inequality ``eps_b + Lemma 13 <= delta_(b+1)`` (no bound on exp) is
+decided too (``exact``): a counterexample there shows that kappa - 1 fails for the exponential itself; a
+certificate (through a chord bound) shows that only the reading's bound on exp fails there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .catalogue import STATEMENTS, lookup
+from .core import Edit, Step
+from .facts import EXP_CHORD_32
+from .theorem14 import (
+    BLOCK_STEPS,
+    KAPPA,
+    KAPPA_PRINTED,
+    READINGS,
+    block_step,
+    kappa_edits,
+)
+from .verify import StepResult, verify_step
+
+KAPPA_MAX = 1024
+_PROOFS = ("lemma12", "lemma13", "theorem14")
+
+
+class Undecided(RuntimeError):
+    """A step neither certified nor refuted (only sampled): the bisection cannot decide."""
+
+
+@dataclass(frozen=True)
+class Threshold:
+    kappa: int | None  # smallest integer kappa that closes the steps, None if none up to KAPPA_MAX
+    below: tuple = ()  # the failing StepResults at kappa - 1 (each with a counterexample)
+    never: tuple = ()  # when kappa is None: the failing StepResults at KAPPA_MAX
+
+
+@dataclass(frozen=True)
+class Verdict:
+    reading: str
+    label: str
+    description: str
+    printed: tuple  # failing StepResults at kappa = 16
+    block: Threshold
+    proof: Threshold
+    exact_below: Exact | None  # the block inequality with the exact exponential at block.kappa - 1
+
+    @property
+    def closes_printed(self) -> bool:
+        return not self.printed
+
+
+def catalogue(reading: str, kappa_value) -> dict:
+    """The bounds catalogue under ``reading`` with Theorem 14's constant set to ``kappa_value``."""
+    if reading not in READINGS:
+        raise ValueError(f"unknown reading {reading!r}; readings: {sorted(READINGS)}")
+    cat = dict(STATEMENTS)
+    for e in READINGS[reading][2] + (kappa_edits(kappa_value) if kappa_value != KAPPA else ()):
+        cat[e.statement] = e.apply(cat[e.statement])
+    return cat
+
+
+def results(reading: str, kappa_value, steps=None, stop: bool = False) -> list[StepResult]:
+    """The verifier's results for the reading at ``kappa_value`` (``steps``: names of Theorem 14's steps to verify;
+    default every step of Lemmas 12, 13 and Theorem 14).  ``stop``: return at the first failing step, verifying
+    the block inequality T14d-ii first (the step kappa decides; refuted in about a second)."""
+    get = lookup(catalogue(reading, kappa_value))
+    pending = [(get(name), s) for name in _PROOFS for s in get(name).steps(get)
+               if steps is None or (name == "theorem14" and s.name in steps)]
+    if stop:
+        pending.sort(key=lambda p: p[1].name != "T14d-ii")
+    out = []
+    for st, s in pending:
+        out.append(verify_step(st.name, s, st.params))
+        if stop and not out[-1].ok:
+            break
+    return out
+
+
+def closes(reading: str, kappa_value, steps=None) -> tuple[bool, list[StepResult]]:
+    """(every step certified, the first failing result); raises ``Undecided`` on a step that is only sampled."""
+    res = results(reading, kappa_value, steps, stop=True)
+    failed = [r for r in res if not r.ok]
+    if failed:
+        return False, failed
+    weak = [r for r in res if r.method not in ("symbolic", "interval")]
+    if weak:
+        raise Undecided(f"{reading} at kappa = {kappa_value}: {[r.step for r in weak]} only sampled")
+    return True, []
+
+
+def smallest_kappa(reading: str, steps=None, lo: int = 1, hi: int = KAPPA_MAX) -> Threshold:
+    """Bisection for the smallest integer kappa in [lo, hi] that closes ``steps`` (see ``results``)."""
+    ok, failed = closes(reading, hi, steps)
+    if not ok:
+        return Threshold(None, never=tuple(failed))
+    ok, below = closes(reading, lo, steps)
+    if ok:
+        return Threshold(lo)
+    while hi - lo > 1:  # invariant: lo fails (with ``below``), hi closes
+        mid = (lo + hi) // 2
+        ok, failed = closes(reading, mid, steps)
+        if ok:
+            hi = mid
+        else:
+            lo, below = mid, failed
+    return Threshold(hi, tuple(below))
+
+
+def exact_block_step(reading: str, kappa_value) -> Step:
+    """eps_b + Lemma 13 (exact exponential) <= delta_(b+1) under the reading at ``kappa_value``."""
+    get = lookup(catalogue(reading, kappa_value))
+    st = get("theorem14")
+    k = block_step(st, get)
+    block = next(s for s in st.steps(get) if s.name == "T14d-ii")
+    return Step("T14d-exact", k["eps_b"] + k["lip"], k["delta_next"], ("theorem11", "lemma13", "triangle"),
+                "the block step with the exact exponential", params=block.params)
+
+
+@dataclass(frozen=True)
+class Exact:
+    """The block inequality with the exact exponential at one kappa: ``holds`` certified through the chord
+    exp(x)-1 <= 1.02 x on [0, 1/32] (``results``: the block steps so verified), or refuted (``results``: the exact
+    step's failing result, with its counterexample)."""
+    kappa: int
+    holds: bool
+    results: tuple
+
+
+def exact(reading: str, kappa_value) -> Exact:
+    """Does the reading's block step hold at ``kappa_value`` with the exact exponential?  First the certificate
+    through the chord bound (cheap); when that does not close, the exact inequality itself is searched for a
+    counterexample; neither: ``Undecided``."""
+    cat = catalogue(reading, kappa_value)
+    bound = cat["theorem14"].constants["exp_bound"]
+    if bound != EXP_CHORD_32.rhs:
+        edit = Edit("theorem14", "constants.exp_bound", bound, EXP_CHORD_32.rhs)
+        cat["theorem14"] = edit.apply(cat["theorem14"])
+    get = lookup(cat)
+    st = get("theorem14")
+    res = []
+    for s in sorted((s for s in st.steps(get) if s.name in BLOCK_STEPS), key=lambda s: s.name != "T14d-ii"):
+        res.append(verify_step(st.name, s, st.params))
+        if not res[-1].ok:
+            break
+    if all(r.ok and r.method in ("symbolic", "interval") for r in res):
+        return Exact(int(kappa_value), True, tuple(res))
+    r = verify_step(st.name, exact_block_step(reading, kappa_value), st.params)
+    if not r.ok:
+        return Exact(int(kappa_value), False, (r,))
+    raise Undecided(f"{reading} at kappa = {kappa_value}: the exact block inequality is neither certified through "
+                    f"the chord nor refuted ({r.method}: {r.detail})")
+
+
+def verdict(reading: str) -> Verdict:
+    label, description, _, _ = READINGS[reading]
+    printed = tuple(r for r in results(reading, KAPPA_PRINTED) if not r.ok)
+    block = smallest_kappa(reading, BLOCK_STEPS)
+    below = exact(reading, block.kappa - 1) if block.kappa is not None and block.kappa > 1 else None
+    proof = smallest_kappa(reading, None, lo=block.kappa or 1) if block.kappa else smallest_kappa(reading)
+    return Verdict(reading, label, description, printed, block, proof, below)
+
+
+def verdicts() -> list[Verdict]:
+    return [verdict(name) for name in READINGS]

@@ -37,8 +37,9 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
     empirical|null   checks [{id, statement, kind, verdict, ratio, command|null, ...}] (a rate check also
                      holds params, C, widths, failures, trials, rate, interval, pvalue, level, power|null,
                      passed, worst, bound), tightness [{check, statement, ratio, where}], length_sweeps {name:
-                     {info, rows}}, verdicts {statement or "statement:printed": "holds" | "violated"}, wall_s,
-                     tasks
+                     {info, rows}}, verdicts {statement or "statement:printed": "holds" | "violated"},
+                     decisions {probabilistic statement: "holds" | "fails" | "undecided at this power"} (a rate
+                     check also holds its decision {word, text}), wall_s, tasks
     figures|null     {fig4|fig5|fig6: {source, payload (the figure summary: fits, findings when present)}}
 """
 from __future__ import annotations
@@ -109,7 +110,7 @@ _SPEC = {
     "empirical": ({"checks": [{"id": str, "statement": str, "kind": str, "verdict": str, "ratio": _NUM,
                                "command": _STR_OR_NONE}],
                    "tightness": [{"check": str, "statement": str, "ratio": _NUM, "where": _ANY}],
-                   "length_sweeps": dict, "verdicts": dict, "wall_s": _NUM, "tasks": int}, None),
+                   "length_sweeps": dict, "verdicts": dict, "decisions": dict, "wall_s": _NUM, "tasks": int}, None),
     "figures": (dict, None),
 }
 

@@ -2,8 +2,9 @@
 and its domain), the empirical verdict with its power, the tightness, the calibrated C and the findings, each
 linking to where the report shows the evidence. Renders the run record; measures nothing.
 
-A verdict is stated only when its interval decides it: a failure-rate check "holds" when the upper end of its 95%
-interval is at most eps, "fails" when the test rejects; otherwise "undecided at this power" with the interval.
+A verdict is stated only when its interval decides it (decided by ``slt.measure.empirical.rate_decision`` and
+stored in the record): a failure-rate check "holds" when the upper end of its 95% interval is at most eps, "fails"
+when the test rejects; otherwise "undecided at this power" with the interval.
 """
 from __future__ import annotations
 
@@ -23,20 +24,9 @@ def heading(numbering: dict, name: str) -> str:
 
 
 def rate_verdict(c: dict) -> dict:
-    """A failure-rate check's decision: ``{"word", "css", "text"}`` (decided only by its interval or test)."""
-    eps = c["params"].get("eps") if isinstance(c.get("params"), dict) else None
-    lo, hi = c["interval"]
-    counts = f"{c['failures']}/{c['trials']} failures"
-    power = (f"; detects a rate of {fmt(c['power'], 2)} with probability 0.8" if c.get("power") is not None else "")
-    if not c.get("passed", True) or c.get("verdict") == "FAIL":
-        return {"word": "fails", "css": "fail", "text": f"{counts}, rate above eps = {fmt(eps, 3)} (p = "
-                                                         f"{fmt(c['pvalue'], 2)}){power}"}
-    if eps is not None and hi <= eps:
-        return {"word": "holds", "css": "pass", "text": f"{counts}; 95% interval [{fmt(lo, 2)}, {fmt(hi, 2)}] "
-                                                         f"below eps = {fmt(eps, 3)}{power}"}
-    return {"word": "undecided at this power", "css": "warn",
-            "text": f"{counts}; no excess over eps = {fmt(eps, 3)}, but the 95% interval [{fmt(lo, 2)}, {fmt(hi, 2)}] "
-                    f"reaches above it{power}"}
+    """A failure-rate check's decision as the record holds it (``slt.measure.empirical.rate_decision``)."""
+    d = c["decision"]
+    return {"word": d["word"], "css": {"fails": "fail", "holds": "pass"}.get(d["word"], "warn"), "text": d["text"]}
 
 
 def _proof_cell(steps: list[dict]) -> dict:
@@ -64,9 +54,7 @@ def _empirical_cell(name: str, emp: dict | None, profile: str) -> dict:
     details = []
     if rates:
         verdicts = [rate_verdict(c) for c in rates]
-        words = [v["word"] for v in verdicts]
-        word = "fails" if "fails" in words else ("undecided at this power" if "undecided at this power" in words
-                                                 else "holds")
+        word = emp["decisions"][name]
         trials = sum(c["trials"] for c in rates)
         failures = sum(c["failures"] for c in rates)
         widest = max(c["interval"][1] for c in rates)

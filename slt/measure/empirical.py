@@ -221,6 +221,39 @@ def _verdict(violated: bool) -> str:
     return "violated" if violated else "holds"
 
 
+def rate_decision(check: dict) -> dict:
+    """A failure-rate check decided only by its test and its interval: ``{"word", "text"}`` with word "fails" (the
+    one-sided test rejects "rate <= eps"), "holds" (the upper end of the 95% interval is at most eps) or
+    "undecided at this power" (neither)."""
+    eps = check["params"]["eps"]
+    lo, hi = check["interval"]
+    counts = f"{check['failures']}/{check['trials']} failures"
+    power = check.get("power")
+    detects = (f"; detects a failure rate of {power['detectable_rate']:.2g} with probability {power['power']:.2g}"
+               if isinstance(power, dict) else "")
+    if not check["passed"]:
+        return {"word": "fails", "text": f"{counts}, rate above eps = {eps:.3g} (p = {check['pvalue']:.2g}){detects}"}
+    if hi <= eps:
+        return {"word": "holds", "text": f"{counts}; 95% interval [{lo:.2g}, {hi:.2g}] below eps = {eps:.3g}{detects}"}
+    return {"word": "undecided at this power",
+            "text": f"{counts}; no excess over eps = {eps:.3g}, but the 95% interval [{lo:.2g}, {hi:.2g}] reaches "
+                    f"above it{detects}"}
+
+
+def statement_decisions(checks: list[dict]) -> dict:
+    """Per probabilistic statement, the decision of its rate checks together: "fails" if one fails, else
+    "undecided at this power" if one is undecided, else "holds"."""
+    out: dict[str, str] = {}
+    for c in checks:
+        if c["kind"] != "rate":
+            continue
+        word = c["decision"]["word"]
+        before = out.get(c["statement"], "holds")
+        order = ("holds", "undecided at this power", "fails")
+        out[c["statement"]] = max(before, word, key=order.index)
+    return out
+
+
 def decide(task_list: list, results: list[dict]) -> dict:
     """The record's empirical decisions from the raw task results (same order as ``task_list``)."""
     checks, tightness, lengths = [], [], {}
@@ -236,7 +269,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
             check_id = f"rate:{name}:" + ",".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                                    for k, v in res["params"].items())
             checks.append({"id": check_id, "statement": name, "kind": "rate", **res,
-                           "verdict": "pass" if res["passed"] else "FAIL"})
+                           "verdict": "pass" if res["passed"] else "FAIL", "decision": rate_decision(res)})
             mark(name, not res["passed"])
             continue
         if family == "length":
@@ -274,7 +307,8 @@ def decide(task_list: list, results: list[dict]) -> dict:
             if c["ratio"] > t["ratio"]:
                 t.update(ratio=c["ratio"], where=c["params"])
     tightness = list(by_statement.values()) + tightness
-    return {"checks": checks, "tightness": tightness, "length_sweeps": lengths, "verdicts": verdicts}
+    return {"checks": checks, "tightness": tightness, "length_sweeps": lengths, "verdicts": verdicts,
+            "decisions": statement_decisions(checks)}
 
 
 def measure(profile: str, seed: int, calibration: dict, *, progress=None, cache_dir=None, workers=None,

@@ -139,3 +139,25 @@ def test_a_screenshot_of_the_report(browser, report, tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000  # a rendered page, not a blank one
+
+
+def _probe(browser: str, tmp: Path, page: Path) -> tuple[dict, list[str]]:
+    done = _run(browser, tmp, "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom",
+                page.as_uri())
+    m = re.search(r'<pre id="browser-probe">(.*?)</pre>', done.stdout, re.S)
+    import html as htmllib
+
+    return (json.loads(htmllib.unescape(m.group(1))) if m else {},
+            [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line])
+
+
+def test_the_probe_catches_a_broken_page(browser, tmp_path):
+    """The checks above can fail: a dangling link, an image that does not decode and a script error are seen."""
+    page = tmp_path / "broken.html"
+    page.write_text("<html><body><section id='s'><a href='#nowhere'>x</a><img src='data:image/png;base64,AAAA' "
+                    "alt='bad'><script>undefinedFunction();</script></section>" + PROBE + "</body></html>")
+    out, console = _probe(browser, tmp_path, page)
+    assert out["broken_links"] == ["#nowhere"]
+    assert out["images"] == [{"alt": "bad", "ok": False}]
+    assert out["math"] == 0 and not out["figures"]
+    assert any("undefinedFunction" in line for line in console), console

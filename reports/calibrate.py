@@ -44,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--estimate", action="store_true",
                         help="time a few trials at every point (at the search's start C), print the estimated cost "
                              "of the run and exit")
+    parser.add_argument("--refit", action="store_true",
+                        help="measure nothing: recompute each statement's C and (large grid) trend from the points "
+                             "stored in the output file")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
@@ -77,6 +80,8 @@ def _main(args: argparse.Namespace) -> int:
     names = cal.resolve(args.statements, args.grid)
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)
+    if args.refit:
+        return _refit(path, args.grid, args.statements and names, cal, write_atomic, json)
     from reports.paths import OutputError, check_outputs
 
     try:
@@ -171,4 +176,22 @@ def _main(args: argparse.Namespace) -> int:
         if "trend" in record:
             print(f"[calibrate] {name} trend: {record['trend'].get('verdict') or record['trend'].get('error')}")
     print(f"wrote {path} ({data['cost']['trials']} trials, {data['cost']['cpu_s']:.0f} CPU s)")
+    return 0
+
+
+def _refit(path, grid, names, cal, write_atomic, json) -> int:
+    """``--refit``: C and trend of every stored statement from its stored points; nothing measured."""
+    if not path.exists():
+        raise cal.CalibrationError(f"--refit: no calibration file {path}")
+    data = cal.load_results(path)
+    for name, record in data.get("statements", {}).items():
+        if names and name not in names:
+            continue
+        record.update(cal.summarise(record["points"]))
+        if grid == "large":
+            record["trend"] = cal.trend(record["points"])
+        print(f"[calibrate] {name}: C = {record.get('C')} ({len(record['points'])} points)"
+              + (f"; trend: {record['trend'].get('verdict') or record['trend'].get('error')}" if grid == "large" else ""))
+    write_atomic(path, json.dumps(data, indent=1, default=float))
+    print(f"wrote {path} (refitted, nothing measured)")
     return 0

@@ -260,3 +260,19 @@ def test_the_checks_loader_names_a_corrupt_calibration_file(tmp_path):
     bad.write_text("[1, 2]")
     with pytest.raises(ValueError, match="not a calibration file"):
         calibration.load(str(bad))  # the first call raised, so nothing was cached
+
+
+def test_refit_recomputes_C_and_trend_without_measuring(tmp_path, capsys):
+    import math
+
+    points = [dict(p, C_upper=round(0.5 * p["d1"] ** 0.8 * (1 + 0.05 * math.sin(i)), 6), C_point=0.4, trials=50,
+                   grid=[]) for i, p in enumerate(cal.large_points("theorem11", "full"))]
+    path = tmp_path / "large.json"
+    path.write_text(json.dumps({"statements": {"theorem11": {"points": points, "C": 1.0, "trend": {"verdict": "stale"}}}}))
+    parser = argparse.ArgumentParser()
+    calibrate.add_arguments(parser)
+    assert calibrate.main(parser.parse_args(["--grid", "large", "--refit", "--output", str(path)])) == 0
+    record = json.loads(path.read_text())["statements"]["theorem11"]
+    assert record["C"] == max(p["C_upper"] for p in points)
+    assert record["trend"]["verdicts"]["d1"].startswith("grows like d1^a")
+    assert "nothing measured" in capsys.readouterr().out

@@ -82,11 +82,12 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
         _git(root, "worktree", "add", "--detach", "--quiet", str(tree), sha)
         out = tmp / "record.json"
         flag = {"proofs": "--proofs-only", "quick": "--quick", "full": "--full"}[profile]
+        # REF's own results folder: its committed calibration, its own figure summaries (never the working tree's)
         env = {**os.environ, "PYTHONPATH": str(tree)}
         log(f"[diff] building the record of {ref} ({sha[:10]}) in {tree} ...")
         logfile = open(tmp / "run.log", "w")
         proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "run", flag, "--seed", str(seed), "-o", str(out),
-                                 "--results", str(results)], cwd=tree, env=env, stdout=logfile,
+                                 "--results", str(tmp / "results")], cwd=tree, env=env, stdout=logfile,
                                 stderr=subprocess.STDOUT)
     try:
         log("[diff] building the record of the working tree ...")

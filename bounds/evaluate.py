@@ -105,7 +105,8 @@ def _build(e, ctx):
         return _const(e, ctx)
     if isinstance(e, sp.Add):
         pairs, rest = _expm1_pairs(e)
-        parts = [(lambda env, a=_build(a, ctx), k=_const(k, ctx): k(env) * ctx.expm1(a(env))) for a, k in pairs]
+        em1 = _iv_expm1 if ctx is mpmath.iv else ctx.expm1
+        parts = [(lambda env, a=_build(a, ctx), k=_const(k, ctx): k(env) * em1(a(env))) for a, k in pairs]
         parts += [_build(t, ctx) for t in rest]
 
         def add(env):
@@ -169,6 +170,16 @@ def _build(e, ctx):
         pick = all if isinstance(e, sp.And) else any
         return lambda env: pick(a(env) for a in args)
     raise TypeError(f"cannot evaluate {type(e).__name__}: {e}")
+
+
+def _iv_expm1(v):
+    """expm1 of an interval: mpmath's series on small intervals (relative precision kept for tiny arguments),
+    exp(v) - 1 elsewhere (the series does not terminate on wide or infinite intervals)."""
+    iv = mpmath.iv
+    v = iv.mpf(v)
+    if -0.5 <= v.a and v.b <= 0.5:
+        return iv.expm1(v)
+    return iv.exp(v) - 1
 
 
 def _max(ctx, vals):

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy as sp
 
+from .catalogue import lookup
 from .core import Param, Step
 from .evaluate import compile_expr
 from .symbols import NAME, PARAMETER
@@ -27,6 +28,7 @@ from .symbols import NAME, PARAMETER
 BOX_BUDGET = 600
 _OFFSET = "_offset"
 SAMPLES = 400
+WHOLE_SAMPLES = 200
 SEED = 20251106
 _DEFAULTS = {"C": Param("C", lo=(0,), lo_open=True, box=(2**-8, 2**8), log=True)}
 _RESULTS: dict = {}
@@ -52,10 +54,9 @@ class StepResult:
 
 def verify(name: str, catalogue: dict | None = None) -> list[StepResult]:
     """Verify every step of the proof of statement ``name`` (in ``catalogue``, default the bounds catalogue)."""
-    from .catalogue import STATEMENTS, canonical
-    cat = STATEMENTS if catalogue is None else catalogue
-    st = cat[canonical(name)]
-    return [verify_step(st.name, s, st.params) for s in st.steps(lambda n: cat[canonical(n)])]
+    get = lookup(catalogue)
+    st = get(name)
+    return [verify_step(st.name, s, st.params) for s in st.steps(get)]
 
 
 def verify_facts() -> list[StepResult]:
@@ -69,16 +70,14 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
     dom = _Domain(step, params)
     key = (sp.srepr(step.lhs), sp.srepr(step.rhs), dom.key, step.relies_on)
     if key not in _RESULTS:
-        method, ok, detail, box, cex = _verify(step, dom, params)
-        if method == "symbolic" or (ok and method == "interval" and not box):
-            domain = "whole"
-        elif method == "interval" and ok:
-            domain = "box: " + "; ".join(box.values())
-        else:
-            domain = "sampled"
+        method, ok, detail, box, cex, domain = _verify(step, dom, params)
         _RESULTS[key] = (method, ok, detail, box, cex, domain, _margin(step, dom, detail))
     method, ok, detail, box, cex, domain, margin = _RESULTS[key]
     return StepResult(statement, step.name, method, ok, detail, box, cex, domain, margin)
+
+
+def _boxed(box: dict) -> str:
+    return "box: " + "; ".join(box.values())
 
 
 def _margin(step: Step, dom: "_Domain", detail: str) -> float | None:
@@ -109,27 +108,38 @@ def _margin(step: Step, dom: "_Domain", detail: str) -> float | None:
 
 
 def _verify(step: Step, dom: "_Domain", params: tuple):
+    """(method, ok, detail, box, counterexample, domain)."""
     lhs, rhs = sp.sympify(step.lhs), sp.sympify(step.rhs)
     proof = _symbolic(lhs, rhs, dom)
     if proof:
-        return "symbolic", True, proof, {}, None
+        return "symbolic", True, proof, {}, None, "whole"
     by_fact = _by_fact(step, params)
     if by_fact:
         return by_fact
     cex = _sample(lhs, rhs, dom, 64)
     if cex:
-        return "sampled", False, "lhs > rhs at a sampled point", dom.describe(), cex
+        return "sampled", False, "lhs > rhs at a sampled point", dom.describe(), cex, _boxed(dom.describe())
+    whole_ok, whole_how = _whole(lhs, rhs, dom)
+    if whole_ok:
+        return "interval", True, whole_how, {}, None, "whole"
     ok, detail, cex, box = _interval(lhs, rhs, dom)
     if ok and not box:  # the certified form has no parameters left: it holds everywhere
-        return "symbolic", True, f"{detail} (a constant after simplification: holds for all parameters)", {}, None
+        return "interval", True, f"{detail} (a constant after simplification: holds for all parameters)", {}, None, \
+            "whole"
     if ok:
-        return "interval", True, detail, box, None
+        outside = _sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
+        if outside:
+            return ("sampled", False, f"certified on the box only ({detail}); FAILS outside it", box, outside,
+                    _boxed(box))
+        return ("interval", True, f"{detail}; not certified beyond the box ({whole_how}); no violation at "
+                f"{WHOLE_SAMPLES} seeded points of the whole domain", box, None, _boxed(box))
     if cex:
-        return "interval", False, detail, box, cex
-    cex = _sample(lhs, rhs, dom, SAMPLES)
+        return "interval", False, detail, box, cex, _boxed(box)
+    cex = _sample(lhs, rhs, dom, SAMPLES) or _sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
     if cex:
-        return "sampled", False, "lhs > rhs at a sampled point; " + detail, dom.describe(), cex
-    return "sampled", True, f"evidence only: no violation at {SAMPLES} seeded points; {detail}", dom.describe(), None
+        return "sampled", False, "lhs > rhs at a sampled point; " + detail, dom.describe(), cex, "sampled"
+    return ("sampled", True, f"evidence only: no violation at {SAMPLES} seeded points of the box and "
+            f"{WHOLE_SAMPLES} of the whole domain; {detail}", dom.describe(), None, "sampled")
 
 
 # ----- the domain of a step: box variables and the change of variables -----------------------------
@@ -241,6 +251,8 @@ def _symbolic(lhs, rhs, dom: _Domain) -> str:
     diff = _simplify(rhs - lhs)
     if diff == 0:
         return "simplify(rhs - lhs) == 0"
+    if not diff.free_symbols:
+        return ""  # SymPy would decide the sign of a constant numerically: that is the interval method's job
     if lhs.is_positive and rhs.is_positive:
         logs = sp.expand(sp.expand_log(sp.log(rhs) - sp.log(lhs), force=True))
         if logs == 0:
@@ -291,7 +303,10 @@ def _by_fact(step: Step, params: tuple):
             applied = lhs.xreplace({y: fact.rhs.xreplace({x: a}) for y, a in args})
             if _simplify(applied - step.rhs) != 0:
                 continue
-            methods = []
+            certificate = verify_step("facts", Step(fact.name, fact.lhs, fact.rhs), (fact.domain,))
+            if not certificate.ok:
+                return None
+            methods = [certificate]
             for y, a in args:
                 for bound, name in ((fact.domain.lo, "lo"), (fact.domain.hi, "hi")):
                     for v in bound:
@@ -301,16 +316,256 @@ def _by_fact(step: Step, params: tuple):
                         if not r.ok:
                             return None
                         methods.append(r)
-            weakest = max(methods, key=lambda r: _RANK[r.method]) if methods else None
-            method = weakest.method if weakest else "symbolic"
-            detail = (f"instance of fact '{fact.name}' at x = {_txt(args[0][1])}; argument in the fact's domain by "
-                      f"{method}")
+            method = max((r.method for r in methods), key=_RANK.__getitem__)
+            domain = max((r.domain for r in methods), key=_DOMAIN_RANK)
+            detail = (f"instance of fact '{fact.name}' (certified on {certificate.domain} of its domain) at "
+                      f"x = {_txt(args[0][1])}; the argument stays in the fact's domain on {domain} of the step's "
+                      f"domain, by {method}")
             box = {k: v for r in methods for k, v in r.box.items()}
-            return method, True, detail, box, None
+            return method, True, detail, box, None, domain
     return None
 
 
 _RANK = {"symbolic": 0, "interval": 1, "sampled": 2}
+
+
+def _DOMAIN_RANK(domain: str) -> int:
+    return 0 if domain == "whole" else 1 if domain.startswith("box") else 2
+
+
+# ----- 2a. certificate on the whole hypothesis domain ----------------------------------------------
+# Each parameter becomes a coordinate on a compact range: a bounded parameter is its own coordinate on
+# [lo, hi]; a parameter bounded on one side only, v in [lo, oo), is v = lo + t/(1 - t) with t in [0, 1] (so
+# t = 1 is the point at infinity; interval images are exact since the map is monotone); a dependent one is
+# written symbolically as alpha = r Max(...) with r in [1, oo) or B = b + m with m in [0, oo), and a
+# Max(sqrt(d1), sqrt(d2)) is split into the cases d2 = w d1 and d1 = w d2 with w in (0, 1] (a relaxation:
+# certifying on a superset of the domain is sound).  The forms lhs/rhs <= 1, rhs - lhs >= 0 (with a
+# monotonicity test: a nonnegative partial derivative and a nonnegative lower face certify a box) and, for
+# positive sides, log rhs - log lhs >= 0 with every log collected and its coefficient factored, are then
+# certified by interval bisection over the compact coordinates.
+WHOLE_BUDGET = 200
+
+
+@dataclass(frozen=True)
+class _Coord:
+    symbol: sp.Symbol
+    lo: object  # mpmath number
+    hi: object  # mpmath number, or None for [lo, oo) (coordinate t in [0, 1])
+
+    def root(self):
+        return (mpmath.mpf(0), mpmath.mpf(1)) if self.hi is None else (mpmath.mpf(self.lo), mpmath.mpf(self.hi))
+
+    def image(self, a, b):
+        iv = mpmath.iv
+        if self.hi is not None:
+            return iv.mpf([a, b])
+        base = iv.mpf(self.lo)
+        lo = base + iv.mpf(a) / (1 - iv.mpf(a))
+        hi = iv.mpf(mpmath.inf) if b >= 1 else base + iv.mpf(b) / (1 - iv.mpf(b))
+        return iv.mpf([lo.a, hi.b])
+
+
+def _whole_cases(lhs, rhs, dom: "_Domain"):
+    """[(lhs, rhs, coords)] per case of the whole hypothesis domain in compact coordinates, or None when a
+    parameter's domain is not of a supported shape."""
+    sub, coords = {}, {}
+    for p in dom.params:
+        numeric_hi = [v for v in p.hi if not sp.sympify(v).free_symbols]
+        if p.dependent:
+            if numeric_hi or len(p.lo) > 2:
+                return None
+            lo = sp.Max(*p.lo) if len(p.lo) > 1 else sp.sympify(p.lo[0])
+            if p.log:
+                s = sp.Symbol(f"{p.name}_ratio", positive=True)
+                sub[p.symbol] = s * lo
+                coords[s] = _Coord(s, mpmath.mpf(1), None)
+            else:
+                s = sp.Symbol(f"{p.name}_offset", nonnegative=True)
+                sub[p.symbol] = lo + s
+                coords[s] = _Coord(s, mpmath.mpf(0), None)
+        else:
+            if len(p.lo) != 1 or len(numeric_hi) > 1:
+                return None
+            lo = mpmath.mpf(sp.Rational(sp.sympify(p.lo[0])))
+            hi = mpmath.mpf(sp.Rational(sp.sympify(numeric_hi[0]))) if numeric_hi else None
+            coords[p.symbol] = _Coord(p.symbol, lo, hi)
+    lhs, rhs = sp.sympify(lhs).xreplace(sub), sp.sympify(rhs).xreplace(sub)
+    maxes = {m for e in (lhs, rhs) for m in e.atoms(sp.Max)}
+    if not maxes:
+        return [(lhs, rhs, list(coords.values()))]
+    if len(maxes) > 1:
+        return None
+    (mx,) = maxes
+    base = [a.args[0] if a.is_Pow and a.exp == sp.Rational(1, 2) else a for a in mx.args]
+    if not all(v in coords for v in base) or len({coords[v].lo for v in base}) > 1:
+        return None
+    if len(base) != 2:
+        return None
+    cases = []
+    for i, di in enumerate(base):  # case: the Max is its i-th argument, d_i = d_j / w with w in (0, 1] (exact)
+        dj = base[1 - i]
+        w = sp.Symbol(f"w_{di}", positive=True)
+        rep, cs = {mx: mx.args[i]}, dict(coords)
+        del cs[di]
+        cs[w] = _Coord(w, mpmath.mpf(0), mpmath.mpf(1))
+        sub_i = {di: dj / w}
+        cases.append((lhs.xreplace(rep).xreplace(sub_i), rhs.xreplace(rep).xreplace(sub_i), list(cs.values())))
+    return cases
+
+
+def _above(v: sp.Symbol) -> sp.Symbol:
+    """The symbol of ``v - lo`` (>= 0) for a coordinate with lower end ``lo``."""
+    return sp.Symbol(f"{v.name}_above", nonnegative=True)
+
+
+def _log_form(lhs, rhs, coords=()):
+    """log rhs - log lhs, logs expanded and collected; each coefficient (a polynomial in the exponents' parameters)
+    written with every parameter shifted to its lower end, v = lo + v_above, when that makes all its coefficients
+    of one sign (e.g. 2m^2 + 4mb - m + 2b - 4 with b >= 2 is 2m^2 + 7m + 4m b_above + 2 b_above), else factored,
+    so that intervals keep its sign."""
+    g = sp.expand(sp.expand_log(sp.log(rhs) - sp.log(lhs), force=True))
+    logs = sorted(g.atoms(sp.log), key=sp.default_sort_key)
+    parts = sp.collect(g, logs, evaluate=False)
+    shift = {c.symbol: sp.Rational(sp.nsimplify(c.lo)) + _above(c.symbol) for c in coords if c.lo != 0}
+    out = []
+    for k, c in parts.items():
+        shifted = sp.expand(c.xreplace(shift))
+        try:
+            signs = {sp.sign(v) for v in sp.Poly(shifted, *shifted.free_symbols).coeffs()} if shifted.free_symbols \
+                else {sp.sign(shifted)}
+        except sp.PolynomialError:
+            signs = {0, 1, -1}
+        factored = sp.factor(c) if len(signs - {0}) > 1 else shifted
+        out.append((factored if factored.is_Mul else shifted) * k)
+    return sp.Add(*out)
+
+
+def _whole(lhs, rhs, dom: "_Domain"):
+    """(certified, detail) on the whole hypothesis domain."""
+    cases = _whole_cases(lhs, rhs, dom)
+    if cases is None:
+        return False, "the domain has a parameter shape the compactification does not cover"
+    iv, labels = mpmath.iv, []
+    for case_lhs, case_rhs, coords in cases:
+        forms = []
+        if case_rhs.is_positive:
+            ratio = sp.powsimp(_simplify(case_lhs / case_rhs), force=True)
+            forms.append(("lhs/rhs <= 1", ratio, lambda v: v.b <= 1))
+        if case_lhs.is_positive and case_rhs.is_positive:
+            forms.append(("log rhs - log lhs >= 0", _log_form(case_lhs, case_rhs, coords), lambda v: v.a >= 0))
+            terms = sp.Add.make_args(sp.expand(sp.powsimp(_simplify(case_lhs / case_rhs), force=True)))
+            if len(terms) > 1 and all(t.is_positive for t in terms):
+                logs = sp.Add(*(sp.exp(-_log_form(t, sp.Integer(1), coords), evaluate=False) for t in terms))
+                forms.append(("sum of the terms of lhs/rhs, each in log space, <= 1", logs, lambda v: v.b <= 1))
+        diff = sp.expand(sp.expand_log(case_rhs - case_lhs, force=True))
+        forms.append(("rhs - lhs >= 0", diff, lambda v: v.a >= 0))
+        if sp.count_ops(diff) <= 2 * _SMALL:
+            forms.append(("factor(rhs - lhs) >= 0", sp.factor(diff), lambda v: v.a >= 0))
+        done = False
+        # quick pass without, then a deeper pass with the monotonicity test (on small differences only)
+        for budget, mono in ((WHOLE_BUDGET // 4, False), (WHOLE_BUDGET, True)):
+            for label, expr, test in forms:
+                use_mono = mono and label.endswith("rhs - lhs >= 0") and sp.count_ops(expr) <= _SMALL
+                try:
+                    f = compile_expr(expr, iv)
+                except TypeError:
+                    continue
+                used = [c for c in coords if {c.symbol, _above(c.symbol)} & expr.free_symbols]
+                ok, count = _bisect_whole(expr, f, test, used, budget, use_mono)
+                if ok:
+                    labels.append(f"{label} by {count} interval evaluations" + (" with monotonicity" if use_mono
+                                                                                 else ""))
+                    done = True
+                    break
+            if done:
+                break
+        if not done:
+            return False, "no certificate on the whole domain"
+    how = labels[0] if len(labels) == 1 else f"{len(labels)} cases of the Max: " + "; ".join(labels)
+    return True, how + " on the whole hypothesis domain (unbounded parameters compactified)"
+
+
+def _bisect_whole(expr, f, test, coords, budget, mono):
+    iv = mpmath.iv
+    stack, count, derivs = [[c.root() for c in coords]], 0, {}
+
+    def env_of(box):
+        env = {c.symbol: c.image(a, b) for c, (a, b) in zip(coords, box)}
+        env.update({_above(c.symbol): env[c.symbol] - c.lo for c in coords if c.lo != 0})
+        return env
+
+    def holds(box):
+        try:
+            v = f(env_of(box))
+            return bool(test(v)) if v.a == v.a and v.b == v.b else False
+        except (ZeroDivisionError, ValueError, OverflowError):
+            return False
+
+    def monotone(box):
+        """A nonnegative (nonpositive) partial derivative and the lower (upper) face satisfying the test."""
+        for k, c in enumerate(coords):
+            if c.symbol not in derivs:
+                try:
+                    derivs[c.symbol] = compile_expr(sp.diff(expr, c.symbol), iv)
+                except TypeError:
+                    derivs[c.symbol] = None
+            d = derivs[c.symbol]
+            if d is None:
+                continue
+            try:
+                dv = d(env_of(box))
+            except (ZeroDivisionError, ValueError, OverflowError):
+                continue
+            a, b = box[k]
+            if dv.a >= 0 and holds(box[:k] + [(a, a)] + box[k + 1:]):
+                return True
+            if dv.b <= 0 and (c.hi is not None or b < 1) and holds(box[:k] + [(b, b)] + box[k + 1:]):
+                return True
+        return False
+
+    while stack:
+        box = stack.pop()
+        count += 1
+        if holds(box) or (mono and monotone(box)):
+            continue
+        if count >= budget or not box:
+            return False, count
+        k = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
+        a, b = box[k]
+        m = (a + b) / 2
+        stack += [box[:k] + [(a, m)] + box[k + 1:], box[:k] + [(m, b)] + box[k + 1:]]
+    return True, count
+
+
+def _sample_whole(lhs, rhs, dom: "_Domain", n: int = 200):
+    """A violation anywhere in the hypothesis domain, beyond the box: seeded points with every unbounded
+    parameter drawn log-uniformly up to 10^30 times its lower bound (and bounded ones down to 10^-300 of
+    their range near an open lower end 0)."""
+    rng = random.Random(SEED + 1)
+    worst = None
+    for _ in range(n):
+        point = []
+        for p, (blo, bhi) in zip(dom.params, dom.root()):
+            numeric_hi = [v for v in p.hi if not sp.sympify(v).free_symbols]
+            if p.dependent:
+                v = mpmath.mpf(10) ** (rng.random() * 30 * rng.random()) * (1 if p.log else 1)
+                v = v if p.log else v - 1
+            else:
+                lo = mpmath.mpf(sp.Rational(sp.sympify(p.lo[0]))) if p.lo else mpmath.mpf(0)
+                hi = mpmath.mpf(sp.Rational(sp.sympify(numeric_hi[0]))) if numeric_hi else None
+                if lo > 0:
+                    top = hi if hi is not None else lo * mpmath.mpf(10) ** (30 * rng.random())
+                    v = lo * (top / lo) ** rng.random()
+                else:
+                    top = hi if hi is not None else mpmath.mpf(10) ** (30 * rng.random() - 5)
+                    v = top * mpmath.mpf(10) ** (-300 * rng.random() ** 3)
+            if p.integer:
+                v = mpmath.mpf(max(mpmath.ceil(v), 0 if p.dependent else v))
+            point.append(v)
+        cex = _check_point(lhs, rhs, dom, point)
+        if cex and (worst is None or _excess(cex) > _excess(worst)):
+            worst = cex
+    return worst
 
 
 # ----- 2. interval certificate --------------------------------------------------------------------
@@ -397,18 +652,23 @@ def _show(box, dom):
 
 # ----- 3. points ----------------------------------------------------------------------------------
 def _check_point(lhs, rhs, dom, point):
-    """Counterexample dict at ``point`` (box coordinates) if lhs > rhs there, else None."""
+    """Counterexample dict at ``point`` (box coordinates) if lhs > rhs there, else None.
+
+    The sides are compared as numbers of unbounded exponent at 50 digits, relative to their own size
+    (``lhs - rhs > 10^-40 max(|lhs|, |rhs|)``, i.e. a ratio or a log difference), so a violation is seen at any
+    scale (1e-40 or 1e+40 alike); it is confirmed at 100 digits."""
+    fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
     with mpmath.workdps(50):
-        env = dom.env([mpmath.mpf(v) for v in point], mpmath.mp)
         try:
-            l, r = compile_expr(lhs, mpmath.mp)(env), compile_expr(rhs, mpmath.mp)(env)
-        except (ZeroDivisionError, ValueError):
+            env = dom.env([mpmath.mpf(v) for v in point], mpmath.mp)
+            l, r = fl(env), fr(env)
+        except (ZeroDivisionError, ValueError, OverflowError):
             return None
-        if not l > r + mpmath.mpf(10) ** -20 * max(abs(l), abs(r), 1):
+        if isinstance(l, mpmath.mpc) or isinstance(r, mpmath.mpc) or not l > r + mpmath.mpf(10) ** -40 * max(abs(l), abs(r)):
             return None
     with mpmath.workdps(100):  # confirm with more digits
         env = dom.env([mpmath.mpf(v) for v in point], mpmath.mp)
-        l, r = compile_expr(lhs, mpmath.mp)(env), compile_expr(rhs, mpmath.mp)(env)
+        l, r = fl(env), fr(env)
         if not l > r:
             return None
         return {**dom.named(env), "lhs": float(l), "rhs": float(r)}

@@ -1,12 +1,21 @@
 """`slth proofs`: verify every proof step of the bounds catalogue and print the step table.
 
-Columns: statement, step, method (symbolic / interval / sampled), status, and the certified box or the
-counterexample.  Exits 1 if any step of a supported form fails; with ``--variants`` also verifies the printed
-variants, each expected to fail exactly at its declared steps (exit 1 if one does not).
+Columns: statement, step, method (symbolic / interval / sampled: the method that proved the step, or for a
+failure the one that found the counterexample), domain (whole: the statement's whole hypothesis domain;
+box: only the stated box; sampled: evidence only), status, and the certificate, box or counterexample.
+The summary counts the steps by method and by domain.  Exits 1 if any step of a supported form fails, 2 on
+a usage error (an unknown statement name); with ``--variants`` also verifies the printed variants, each
+expected to fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every
+numeric constant of every encoded proof, the tightest value for which every step still closes
+(``bounds.slack.rows``).
 """
 from __future__ import annotations
 
 import argparse
+import sys
+
+METHODS = ("symbolic", "interval", "sampled")
+DOMAINS = ("whole", "box", "sampled")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,7 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also verify the printed variants (expected failures) and show where they break")
     parser.add_argument("--mutations", action="store_true",
                         help="also run the mutation suite and show which step catches each mutation")
-    parser.add_argument("--boxes", action="store_true", help="show the certified box of every interval step")
+    parser.add_argument("--boxes", action="store_true", help="show the certified box of every box-only step")
+    parser.add_argument("--slack", action="store_true",
+                        help="the tightest value of every numeric constant for which every proof still closes "
+                             "(bisection with the verifier; minutes)")
 
 
 def _cex(cex: dict | None) -> str:
@@ -25,24 +37,75 @@ def _cex(cex: dict | None) -> str:
     return ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in cex.items())
 
 
+def domain_kind(domain: str) -> str:
+    """"whole", "box" or "sampled" of a StepResult.domain."""
+    return "box" if domain.startswith("box") else domain
+
+
 def _row(r, boxes: bool) -> list[str]:
     if not r.ok:
         info = "counterexample: " + _cex(r.counterexample) if r.counterexample else r.detail
-    elif r.method == "symbolic":
-        info = r.detail
-    elif boxes or r.method == "sampled":
-        info = f"{r.detail}; box: " + "; ".join(r.box.values())
+        if r.counterexample and "outside" in r.detail:
+            info = f"{r.detail}: {_cex(r.counterexample)}"
+    elif domain_kind(r.domain) != "whole" and (boxes or r.method == "sampled" or r.domain.startswith("box")):
+        info = f"{r.detail}; {r.domain}"
     else:
         info = r.detail
-    return [r.statement, r.step, r.method, r.status, info]
+    return [r.statement, r.step, r.method, domain_kind(r.domain), r.status, info]
 
 
 def _print(rows: list[list[str]], title: str) -> None:
-    head = ["statement", "step", "method", "status", "box / counterexample / detail"]
-    widths = [max(len(x[i]) for x in rows + [head]) for i in range(4)]
+    head = ["statement", "step", "method", "domain", "status", "certificate / box / counterexample"]
+    widths = [max(len(x[i]) for x in rows + [head]) for i in range(5)]
     print(f"\n== {title}")
     for row in [head] + rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row[:4], widths)) + "  " + row[4])
+        print("  ".join(c.ljust(w) for c, w in zip(row[:5], widths)) + "  " + row[5])
+
+
+def counts(results) -> dict:
+    """Counts of the verified steps: ``{"steps", "failed", "method": {m: n}, "domain": {d: n},
+    "method_domain": {(m, d): n}}`` (only steps that hold are counted by method and domain)."""
+    ok = [r for r in results if r.ok]
+    return {
+        "steps": len(results), "failed": len(results) - len(ok),
+        "method": {m: sum(r.method == m for r in ok) for m in METHODS},
+        "domain": {d: sum(domain_kind(r.domain) == d for r in ok) for d in DOMAINS},
+        "method_domain": {(m, d): sum(r.method == m and domain_kind(r.domain) == d for r in ok)
+                          for m in METHODS for d in DOMAINS},
+    }
+
+
+def summary(results) -> str:
+    """The counts as text: by method, by domain, and the method x domain table a reader can check."""
+    c = counts(results)
+    lines = [f"{c['steps']} steps: {c['method']['symbolic']} symbolic, {c['method']['interval']} interval, "
+             f"{c['method']['sampled']} sampled (evidence only), {c['failed']} FAILED",
+             f"domains: {c['domain']['whole']} on the whole hypothesis domain, {c['domain']['box']} on a box only, "
+             f"{c['domain']['sampled']} sampled only",
+             "method x domain: " + ", ".join(f"{m}/{d} {c['method_domain'][(m, d)]}" for m in METHODS
+                                             for d in DOMAINS if c["method_domain"][(m, d)])]
+    return "\n".join(lines)
+
+
+def slack_table(rows: list[dict]) -> str:
+    """The slack rows as text (``bounds.slack.rows``)."""
+    head = ["statement", "constant", "printed", "tightest", "printed/tightest", "verdict"]
+    body = []
+    for r in rows:
+        if r["tightest"] is None:
+            verdict = r["note"]
+        elif r["forced"]:
+            verdict = f"forced: 1% tighter fails {r['fails_at']}"
+        elif r["first_failing"] is None:
+            verdict = r["note"]
+        else:
+            verdict = f"{r['direction']}; fails at {r['first_failing']:.6g} ({r['fails_at']})"
+        body.append([r["statement"], r["constant"], f"{r['printed']:.6g}",
+                     "-" if r["tightest"] is None else f"{r['tightest']:.6g}",
+                     "-" if r["ratio"] is None else f"{r['ratio']:.4g}", verdict])
+    widths = [max(len(x[i]) for x in body + [head]) for i in range(5)]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row[:5], widths)) + "  " + row[5]
+                     for row in [head] + body)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -50,16 +113,18 @@ def main(args: argparse.Namespace) -> int:
     from bounds.catalogue import canonical
     from bounds.mutations import MUTATIONS, PROVED, catalogue_with, run, verify_all
 
-    names = [canonical(n) for n in args.statement] if args.statement else list(PROVED)
+    try:
+        names = [canonical(n) for n in args.statement] if args.statement else list(PROVED)
+    except KeyError as e:
+        print(f"slth proofs: {e.args[0]}", file=sys.stderr)
+        return 2
     results = [r for n in names for r in bounds.verify(n)]
     if not args.statement:
         results = bounds.verify_facts() + results
     _print([_row(r, args.boxes) for r in results], "supported forms")
     failed = [r for r in results if not r.ok]
     status = 1 if failed else 0
-    counts = {m: sum(r.method == m and r.ok for r in results) for m in ("symbolic", "interval", "sampled")}
-    print(f"\n{len(results)} steps: {counts['symbolic']} symbolic, {counts['interval']} interval, "
-          f"{counts['sampled']} sampled (evidence only), {len(failed)} FAILED")
+    print("\n" + summary(results))
 
     if args.variants:
         for st in (bounds.get(n) for n in bounds.names()):
@@ -81,4 +146,16 @@ def main(args: argparse.Namespace) -> int:
         print("\n== mutations")
         for row in rows:
             print("  ".join(row))
+    if args.slack:
+        from bounds.slack import CONSTANTS, rows as slack_rows
+
+        def progress(constant, value, ok):
+            print(f"  {constant.statement}: {constant.label}: {float(value):.6g} {'closes' if ok else 'fails'}",
+                  file=sys.stderr, flush=True)
+
+        constants = [c for c in CONSTANTS if not args.statement or c.statement in names]
+        print(f"\n== slack of {len(constants)} constants (tightest value for which every step of every proof "
+              "still closes; bisection to 1% with the verifier)")
+        table = slack_rows(constants, progress)
+        print(slack_table(table))
     return status

@@ -17,12 +17,19 @@ def test_equality_is_symbolic():
     assert r.ok and r.method == "symbolic"
 
 
-def test_inequality_needing_the_dependent_bound_is_certified_on_a_box():
+def test_inequality_needing_the_dependent_bound_is_certified_on_the_whole_domain():
     # sqrt(d1)/alpha + sqrt(d2)/(4 alpha) <= 3/2 needs alpha >= max(sqrt d1, sqrt d2) (5/4 is attained)
     r = verify_step("t", Step("dep", sp.sqrt(d1) / alpha + sp.sqrt(d2) / (4 * alpha), sp.Rational(3, 2)), D)
-    assert r.ok and r.method in ("symbolic", "interval")
-    if r.method == "interval":
-        assert r.box["alpha"].startswith("alpha = Max(sqrt(d1), sqrt(d2)) *")
+    assert r.ok and r.method == "interval" and r.domain == "whole", r
+    assert "2 cases of the Max" in r.detail
+
+
+def test_step_true_only_on_a_bounded_box_states_the_box_and_where_it_fails():
+    """d1 eps <= 1 on d1 <= 64, eps <= 1/64 (a declared upper bound: the whole domain IS the box)."""
+    params = (Param("d1", lo=(1,), hi=(64,), integer=True, box=(1, 64), log=True),
+              Param("eps", lo=(0,), hi=(sp.Rational(1, 64),), lo_open=True, box=(2**-20, 2**-6), log=True))
+    r = verify_step("t", Step("bounded", d1 * eps, 1), params)
+    assert r.ok and r.domain == "whole", r
 
 
 def test_false_step_fails_with_a_counterexample_that_violates_it():
@@ -35,10 +42,12 @@ def test_false_step_fails_with_a_counterexample_that_violates_it():
     assert lhs > rhs
 
 
-def test_tight_at_zero_fact_needs_the_interval_box():
+def test_tight_at_zero_fact_is_certified_on_all_of_zero_one():
+    """exp(x) - 1 <= 2x is tight at x = 0: the monotonicity test (d/dx (2x - expm1 x) >= 0 near 0, and the face
+    x = 0) closes the boxes touching 0, so the certificate covers [0, 1], not [2^-30, 1]."""
     r = verify_step("t", Step("fact", sp.exp(x) - 1, 2 * x),
                     (Param("x", lo=(0,), hi=(1,), box=(2**-30, 1), log=True),))
-    assert r.ok and r.method == "interval" and "2^-30" in r.box["x"]
+    assert r.ok and r.method == "interval" and r.domain == "whole" and "monotonicity" in r.detail, r
 
 
 def test_false_fact_fails():

@@ -165,6 +165,8 @@ def verdict(reading: str) -> Verdict:
     block = smallest_kappa(reading, BLOCK_STEPS)
     below = exact(reading, block.kappa - 1) if block.kappa is not None and block.kappa > 1 else None
     proof = smallest_kappa(reading, None, lo=block.kappa or 1) if block.kappa else smallest_kappa(reading)
+    if proof.kappa is not None and proof.kappa == block.kappa:  # kappa - 1 fails the block steps, part of the proof
+        proof = Threshold(proof.kappa, block.below)
     return Verdict(reading, label, description, printed, block, proof, below)
 
 

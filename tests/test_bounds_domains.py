@@ -141,3 +141,12 @@ def test_one_numeric_evaluator():
             if "lambdify" in text or ".evalf(" in text or "sp.N(" in text:
                 offenders.append(str(path.relative_to(ROOT)))
     assert not offenders, offenders
+
+
+def test_step_certified_only_on_the_box_says_so_and_why():
+    """log(d1 + 1) - log(d1) <= 1 holds for every d1 >= 1, but the difference of two unbounded logs has no
+    interval certificate at d1 -> oo in these forms: the step is certified on the box, states it, and reports
+    that the seeded search of the whole domain found no violation."""
+    r = verify_step("t", Step("box-only", sp.log(d1 + 1) - sp.log(d1), 1), (DIM,))
+    assert r.ok and r.method == "interval" and r.domain.startswith("box: d1 in [1, 64]"), r
+    assert "not certified beyond the box" in r.detail and "no violation at" in r.detail

@@ -1,0 +1,40 @@
+"""`slth proofs`: the step table with method and domain, counts a reader can check, exit codes."""
+import bounds
+from bounds.verify import StepResult
+from reports import proofs
+from reports.cli import main
+
+
+def test_unknown_statement_is_a_usage_error(capsys):
+    assert main(["proofs", "--statement", "theorem99"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown statement" in err and len(err.strip().splitlines()) == 1
+
+
+def test_table_has_method_and_domain_and_the_counts_add_up(capsys):
+    assert main(["proofs", "--statement", "lemma7", "--statement", "lemma5"]) == 0
+    out = capsys.readouterr().out
+    results = bounds.verify("lemma7") + bounds.verify("lemma5")
+    c = proofs.counts(results)
+    assert sum(c["method"].values()) == sum(c["domain"].values()) == c["steps"] - c["failed"] == len(results)
+    assert sum(c["method_domain"].values()) == len(results)
+    assert f"{len(results)} steps: {c['method']['symbolic']} symbolic" in out
+    assert f"domains: {c['domain']['whole']} on the whole hypothesis domain" in out
+    for r in results:
+        assert r.step in out
+
+
+def test_a_failing_step_exits_1(monkeypatch, capsys):
+    bad = StepResult("lemma7", "L7x", "interval", False, "lhs > rhs", {}, {"eps": 0.5, "lhs": 2.0, "rhs": 1.0},
+                     "box: eps in [0.5, 1]", 0.5)
+    monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None: [bad])
+    assert main(["proofs", "--statement", "lemma7"]) == 1
+    assert "FAILED" in capsys.readouterr().out
+
+
+def test_slack_table_renders_rows():
+    rows = [{"statement": "lemma5", "constant": "the 4", "printed": 4.0, "tightest": 4.0, "ratio": 1.0,
+             "forced": True, "first_failing": 3.97, "fails_at": "lemma5:L5b", "direction": "smaller is tighter",
+             "note": ""}]
+    text = proofs.slack_table(rows)
+    assert "printed/tightest" in text and "forced" in text and "lemma5:L5b" in text

@@ -126,8 +126,8 @@ def main(args: argparse.Namespace) -> int:
     status = 1 if failed else 0
     print("\n" + summary(results))
 
-    if args.variants:
-        for st in (bounds.get(n) for n in bounds.names()):
+    if args.variants:  # the variants of the statements asked for (all without --statement)
+        for st in (bounds.get(n) for n in (names if args.statement else bounds.names())):
             for v in st.variants.values():
                 broken = [r for r in verify_all(v.apply(catalogue_with())) if not r.ok]
                 _print([_row(r, False) for r in broken], f"variant {st.name}:{v.name} ({v.description})")

@@ -12,30 +12,27 @@ _LABELS = {"d1": "d1", "d2": "d2", "H": "H", "L": "L", "eps": "1/eps", "B": "B"}
 
 
 def _plot(name: str, rec: dict) -> str | None:
-    """C (the supported C_upper, bar down to C_point) against each factor that varies, log-log."""
-    from reports.figures import figure, img_tag
+    """C (the supported C_upper, bar down to C_point) against each factor that varies, log-log; inline SVG with the
+    point's parameters and C on hover (``reports.plots``)."""
+    from reports.plots import svg_plot
 
     points = [p for p in rec["points"] if p.get("C_upper") is not None]
     factors = [k for k in _LABELS if len({p.get(k) for p in points if k in p}) > 1]
     if not factors:
         return None
-    fig, _ = figure()
-    fig.clf()
-    fig.set_size_inches(3.0 * len(factors), 2.8)
-    for i, k in enumerate(factors):
-        ax = fig.add_subplot(1, len(factors), i + 1)
-        xs = [1 / p[k] if k == "eps" else p[k] for p in points]
-        ups = [p["C_upper"] for p in points]
-        lows = [p["C_point"] if p.get("C_point") is not None else p["C_upper"] for p in points]
-        ax.errorbar(xs, ups, yerr=[[u - lo for u, lo in zip(ups, lows)], [0] * len(ups)], fmt="o", ms=4, capsize=2)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel(_LABELS[k])
-        if i == 0:
-            ax.set_ylabel("calibrated C")
-    fig.suptitle(f"{name}: C per grid point (bar: C_point .. C_upper)", fontsize=9)
-    fig.tight_layout()
-    return img_tag(fig, f"{name}: calibrated C against each parameter")
+    plots = []
+    for k in factors:
+        pts = [p for p in points if k in p]
+        ups = [p["C_upper"] for p in pts]
+        lows = [p["C_point"] if p.get("C_point") is not None else p["C_upper"] for p in pts]
+        tips = [", ".join(f"{f}={p[f]:.3g}" if isinstance(p[f], float) else f"{f}={p[f]}" for f in _LABELS if f in p)
+                + f": C_upper {u:.3g}, C_point {lo:.3g}" for p, u, lo in zip(pts, ups, lows)]
+        plots.append(svg_plot([{"label": "C_upper (bar down to C_point)", "x": [1 / p[k] if k == "eps" else p[k]
+                                                                                for p in pts],
+                                "y": ups, "lo": lows, "hi": ups, "tips": tips}],
+                              title=f"{name}: calibrated C against {_LABELS[k]}", xlabel=_LABELS[k], xlog=True,
+                              ylabel="calibrated C", ylog=True, plot_id=f"plot-trend-{name}-{k}"))
+    return '<div class="pair">' + "".join(plots) + "</div>"
 
 
 def render(record: dict) -> Section | None:

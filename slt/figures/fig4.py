@@ -87,7 +87,7 @@ class Fig4(MHAFigure):
             lines.append(f"{init}: delta = {fit['delta']:.3g} {ci_text(lo, hi)}, fitted curve falls to {fall:.2g} of "
                          f"its value over n = {int(min(fit['n_used']))}..{int(max(fit['n_used']))}: "
                          + ("decays exponentially" if decays[init] else "no exponential decay")
-                         + (", the paper's 0.06 inside our interval" if paper_in
+                         + (", the paper's 0.06 inside our interval (undecided at this power)" if paper_in
                             else ", the paper's 0.06 outside our interval"))
         reproducing = [init for init, d in decays.items() if d]
         items = []

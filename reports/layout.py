@@ -8,7 +8,7 @@ __all__ = ["collapse_long_tables", "subsections", "MAX_ROWS"]
 
 MAX_ROWS = 12
 _TABLE = re.compile(r"<table\b[^>]*>.*?</table>", re.S)
-_H3 = re.compile(r'<h3 id="([^"]+)">(.*?)</h3>', re.S)
+_H3 = re.compile(r'<h([34]) id="([^"]+)">(.*?)</h\1>', re.S)
 _TAG = re.compile(r"<[^>]+>")
 
 
@@ -30,5 +30,6 @@ def collapse_long_tables(html: str, max_rows: int = MAX_ROWS) -> str:
 
 
 def subsections(html: str) -> list[tuple[str, str]]:
-    """(id, text) of every ``<h3 id=...>`` in ``html``: the second level of the table of contents."""
-    return [(i, _TAG.sub("", t).strip()) for i, t in _H3.findall(html)]
+    """(id, text) of every ``<h3 id=...>`` and ``<h4 id=...>`` in ``html``: the second level of the table of
+    contents."""
+    return [(i, _TAG.sub("", t).strip()) for _, i, t in _H3.findall(html)]

@@ -31,8 +31,9 @@ REACH = 40  # at most 2^40 away from the printed value
 class Constant:
     """A number ``value`` in the fields ``where`` of ``statement``; ``tighter`` is -1 when a smaller value
     makes the statement stronger (a width's factor, a bound's factor), +1 when a larger one does (an error
-    budget handed to a sub-step); ``old`` is the SymPy sub-expression edited (default: the number itself) and
-    ``form(c)`` the expression replacing it."""
+    budget handed to a sub-step; Theorem 11's split, whose lower end is forced by the 32 of n_MHA, is searched
+    upwards to show its room); ``old`` is the SymPy sub-expression edited (default: the number itself) and
+    ``template`` the expression in ``_C`` replacing it."""
 
     statement: str
     label: str
@@ -126,10 +127,11 @@ def _catalogue(constant: Constant, c):
 
 
 def _value(x) -> sp.Rational:
-    """A candidate as an exact rational with 12 significant digits (so the edited proofs stay exact)."""
+    """A candidate as an exact dyadic rational with 10 significant bits (finer than ``TOL``; short numbers keep
+    the edited proofs cheap to simplify)."""
     x = mpmath.mpf(x)
-    e = int(mpmath.floor(mpmath.log10(x))) - 11
-    return sp.Rational(int(mpmath.nint(x / mpmath.mpf(10) ** e))) * sp.Rational(10) ** e
+    e = int(mpmath.floor(mpmath.log(x, 2))) - 9
+    return sp.Rational(int(mpmath.nint(x / mpmath.mpf(2) ** e))) * sp.Rational(2) ** e
 
 
 def slack(constant: Constant, progress=None) -> dict:
@@ -174,8 +176,9 @@ def _row(constant, printed, good, fail, bad, probes, note) -> dict:
         "printed_exact": str(printed),
         "tightest": None if good is None else float(good), "tightest_exact": None if good is None else str(good),
         "first_failing": None if fail is None else float(fail),
+        "first_failing_exact": None if fail is None else str(fail),
         "ratio": None if good is None or good == 0 else float(sp.nsimplify(printed) / good),
-        "forced": bool(forced), "direction": "smaller is tighter" if constant.tighter < 0 else "larger is tighter",
+        "forced": bool(forced), "direction": "searched downwards" if constant.tighter < 0 else "searched upwards",
         "fails_at": None if bad is None else f"{bad.statement}:{bad.step}",
         "counterexample": None if bad is None else bad.counterexample,
         "probes": probes, "note": note,

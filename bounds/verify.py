@@ -1,15 +1,23 @@
 """ONE verifier for proof steps ``lhs <= rhs``: SymPy, then interval arithmetic, then sampling.
 
+Each result states its method (the method that proved the step, or that found the counterexample) and its
+domain: ``whole`` (the statement's whole hypothesis domain), ``box: ...`` (only the stated box) or ``sampled``.
+
 1. symbolic: ``simplify(rhs - lhs) == 0``, or SymPy's assumptions prove ``rhs - lhs >= 0`` (also after
    factoring, the shift ``v = lo + t`` of every bounded-below parameter, and in the ratio form ``lhs/rhs``).
-2. interval: a certificate on a bounded box (``Param.box``) by ``mpmath.iv`` with bisection (log-scale
-   parameters are split at the geometric mean).  A lower bound depending on other parameters is handled
-   by a change of variables: ``alpha = r * max(sqrt(d1), sqrt(d2))`` with ``r`` in the box, ``B = b + m``.
-   Dimensions are relaxed to reals (a certificate for reals covers the integers).
+   A step without parameters is left to the intervals (SymPy would decide its sign numerically).
+   An instance of a scalar fact (``facts.SCALAR``) is verified as the fact's certificate plus sub-steps putting
+   its argument inside the fact's domain, over the step's domain.
+2a. interval on the whole domain (section 2a below): unbounded parameters compactified, the Max of the alpha
+   hypothesis split into exact cases, forms lhs/rhs, log rhs - log lhs, rhs - lhs (with a monotonicity test).
+2b. interval on a bounded box (``Param.box``) by ``mpmath.iv`` with bisection (log-scale parameters are split at
+   the geometric mean), only when 2a fails; then 200 seeded points of the whole domain are searched, and a
+   violation there FAILS the step.
 3. sampled: seeded points (box corners + random, integer dimensions rounded) at 50 digits: evidence only.
 
-A quick sample runs before the interval search; any point with ``lhs > rhs`` (beyond a relative 1e-20,
-confirmed at 100 digits) is a counterexample and the step FAILS with it.
+A quick sample runs before the interval search; any point with ``lhs > rhs`` (relative to the sides' own size,
+confirmed at 100 digits, so at any scale) is a counterexample and the step FAILS with it.  All numbers come from
+``bounds.evaluate``.
 """
 from __future__ import annotations
 
@@ -259,8 +267,8 @@ def _symbolic(lhs, rhs, dom: _Domain) -> str:
             return "expand_log(log rhs - log lhs) == 0"
         if logs.is_nonnegative:
             return "SymPy assumptions: expand_log(log rhs - log lhs) >= 0"
-    if not _small(diff):
-        return ""
+    if not _small(diff) or any(max(abs(q.p), q.q) > 2**16 for q in diff.atoms(sp.Rational)):
+        return ""  # (SymPy's factor crawls on long rationals, e.g. the candidates of the slack bisection)
     shift = {}
     for p in dom.params:
         if len(p.lo) == 1 and not p.lo_open:
@@ -317,7 +325,7 @@ def _by_fact(step: Step, params: tuple):
                             return None
                         methods.append(r)
             method = max((r.method for r in methods), key=_RANK.__getitem__)
-            domain = max((r.domain for r in methods), key=_DOMAIN_RANK)
+            domain = max((r.domain for r in methods), key=_domain_rank)
             detail = (f"instance of fact '{fact.name}' (certified on {certificate.domain} of its domain) at "
                       f"x = {_txt(args[0][1])}; the argument stays in the fact's domain on {domain} of the step's "
                       f"domain, by {method}")
@@ -329,7 +337,7 @@ def _by_fact(step: Step, params: tuple):
 _RANK = {"symbolic": 0, "interval": 1, "sampled": 2}
 
 
-def _DOMAIN_RANK(domain: str) -> int:
+def _domain_rank(domain: str) -> int:
     return 0 if domain == "whole" else 1 if domain.startswith("box") else 2
 
 
@@ -548,7 +556,7 @@ def _sample_whole(lhs, rhs, dom: "_Domain", n: int = 200):
         for p, (blo, bhi) in zip(dom.params, dom.root()):
             numeric_hi = [v for v in p.hi if not sp.sympify(v).free_symbols]
             if p.dependent:
-                v = mpmath.mpf(10) ** (rng.random() * 30 * rng.random()) * (1 if p.log else 1)
+                v = mpmath.mpf(10) ** (30 * rng.random() * rng.random())  # ratio r >= 1, or offset v - 1 >= 0
                 v = v if p.log else v - 1
             else:
                 lo = mpmath.mpf(sp.Rational(sp.sympify(p.lo[0]))) if p.lo else mpmath.mpf(0)
@@ -560,7 +568,7 @@ def _sample_whole(lhs, rhs, dom: "_Domain", n: int = 200):
                     top = hi if hi is not None else mpmath.mpf(10) ** (30 * rng.random() - 5)
                     v = top * mpmath.mpf(10) ** (-300 * rng.random() ** 3)
             if p.integer:
-                v = mpmath.mpf(max(mpmath.ceil(v), 0 if p.dependent else v))
+                v = mpmath.ceil(v)
             point.append(v)
         cex = _check_point(lhs, rhs, dom, point)
         if cex and (worst is None or _excess(cex) > _excess(worst)):

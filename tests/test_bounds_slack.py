@@ -34,5 +34,5 @@ def test_theorem14_first_share_has_room_and_the_bracket_is_certified():
     assert not row["forced"] and row["ratio"] > 1 and row["first_failing"] < row["tightest"]
     assert row["first_failing"] >= row["tightest"] / 1.0101
     assert _closes(c, _catalogue(c, sp.Rational(row["tightest_exact"])))[0]
-    ok, bad = _closes(c, _catalogue(c, sp.Rational(str(row["first_failing"]))))
+    ok, bad = _closes(c, _catalogue(c, sp.Rational(row["first_failing_exact"])))
     assert not ok and bad.step == "U1" and bad.counterexample

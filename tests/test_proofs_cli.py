@@ -34,7 +34,7 @@ def test_a_failing_step_exits_1(monkeypatch, capsys):
 
 def test_slack_table_renders_rows():
     rows = [{"statement": "lemma5", "constant": "the 4", "printed": 4.0, "tightest": 4.0, "ratio": 1.0,
-             "forced": True, "first_failing": 3.97, "fails_at": "lemma5:L5b", "direction": "smaller is tighter",
+             "forced": True, "first_failing": 3.97, "fails_at": "lemma5:L5b", "direction": "searched downwards",
              "note": ""}]
     text = proofs.slack_table(rows)
     assert "printed/tightest" in text and "forced" in text and "lemma5:L5b" in text

@@ -64,13 +64,13 @@ def _print(rows: list[list[str]], title: str) -> None:
 
 def counts(results) -> dict:
     """Counts of the verified steps: ``{"steps", "failed", "method": {m: n}, "domain": {d: n},
-    "method_domain": {(m, d): n}}`` (only steps that hold are counted by method and domain)."""
+    "method_domain": {"m/d": n}}`` (JSON-able; only steps that hold are counted by method and domain)."""
     ok = [r for r in results if r.ok]
     return {
         "steps": len(results), "failed": len(results) - len(ok),
         "method": {m: sum(r.method == m for r in ok) for m in METHODS},
         "domain": {d: sum(domain_kind(r.domain) == d for r in ok) for d in DOMAINS},
-        "method_domain": {(m, d): sum(r.method == m and domain_kind(r.domain) == d for r in ok)
+        "method_domain": {f"{m}/{d}": sum(r.method == m and domain_kind(r.domain) == d for r in ok)
                           for m in METHODS for d in DOMAINS},
     }
 
@@ -82,8 +82,7 @@ def summary(results) -> str:
              f"{c['method']['sampled']} sampled (evidence only), {c['failed']} FAILED",
              f"domains: {c['domain']['whole']} on the whole hypothesis domain, {c['domain']['box']} on a box only, "
              f"{c['domain']['sampled']} sampled only",
-             "method x domain: " + ", ".join(f"{m}/{d} {c['method_domain'][(m, d)]}" for m in METHODS
-                                             for d in DOMAINS if c["method_domain"][(m, d)])]
+             "method x domain: " + ", ".join(f"{k} {n}" for k, n in c["method_domain"].items() if n)]
     return "\n".join(lines)
 
 

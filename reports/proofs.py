@@ -93,12 +93,12 @@ def slack_table(rows: list[dict]) -> str:
     for r in rows:
         if r["tightest"] is None:
             verdict = r["note"]
-        elif r["forced"]:
-            verdict = f"forced: 1% tighter fails {r['fails_at']}"
         elif r["first_failing"] is None:
             verdict = r["note"]
         else:
-            verdict = f"{r['direction']}; fails at {r['first_failing']:.6g} ({r['fails_at']})"
+            how = "fails" if r.get("counterexample") else "is not certified"
+            verdict = (f"forced: 1% tighter {how} ({r['fails_at']})" if r["forced"] else
+                       f"{r['direction']}; {r['first_failing']:.6g} {how} ({r['fails_at']})")
         body.append([r["statement"], r["constant"], f"{r['printed']:.6g}",
                      "-" if r["tightest"] is None else f"{r['tightest']:.6g}",
                      "-" if r["ratio"] is None else f"{r['ratio']:.4g}", verdict])

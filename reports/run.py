@@ -1,4 +1,4 @@
-"""`slth run [--proofs-only | --quick | --full] -o record.json`: run the harness and write its run record.
+"""`slth run [--proofs-only | --quick | --full] [--slack] -o record.json`: run the harness and write its run record.
 
 The record (``slt.record``: versioned JSON, validated on read) holds everything the run decides; ``slth report
 --from record.json`` renders it and ``slth diff`` compares two. Exits 1 when a proof step of a supported form
@@ -17,8 +17,10 @@ def add_profile_arguments(parser: argparse.ArgumentParser, default: str = "quick
     group.add_argument("--quick", dest="profile", action="store_const", const="quick",
                        help="add the mutation suite, the quick empirical measurements and figure summaries (default)")
     group.add_argument("--full", dest="profile", action="store_const", const="full",
-                       help="the full empirical measurements and figure sweeps")
+                       help="the full empirical measurements and figure sweeps (and the slack table)")
     parser.set_defaults(profile=default)
+    parser.add_argument("--slack", action="store_true",
+                        help="add the slack of every proof constant (bounds.slack: ~440 s CPU; always in --full)")
     parser.add_argument("--seed", type=int, default=0, help="base seed of every measurement (default: %(default)s)")
     parser.add_argument("--results", default="results",
                         help="folder of cached results: calibration, figure summaries, task caches (default: %(default)s)")
@@ -49,7 +51,7 @@ def build(args: argparse.Namespace, command: str):
 
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     return record.build(args.profile, seed=args.seed, results_dir=args.results, command=command, log=log,
-                        cache_dir=Path(args.results) / "tasks")
+                        cache_dir=Path(args.results) / "tasks", with_slack=getattr(args, "slack", False))
 
 
 def main(args: argparse.Namespace) -> int:

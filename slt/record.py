@@ -14,7 +14,7 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
     schema           "slth-run-record"
     schema_version   1
     profile          "proofs" | "quick" | "full"
-    parts            which parts were run: "proofs", "variants", "mutations", "empirical", "figures"
+    parts            which parts were run: "proofs", "variants", "mutations", "empirical", "figures", "slack"
     provenance       git_commit|null, git_dirty|null, bounds_hash (SHA-256 of bounds/*.py), packages {name:
                      version}, python, platform, seeds {base, verifier}, created (UTC, ISO 8601), command,
                      wall_s {part: seconds, total}
@@ -41,6 +41,11 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      decisions {probabilistic statement: "holds" | "fails" | "undecided at this power"} (a rate
                      check also holds its decision {word, text}), wall_s, tasks
     figures|null     {fig4|fig5|fig6: {source, payload (the figure summary: fits, findings when present)}}
+    slack [...]|null (optional: absent or null when not computed; ``slth run --slack``, always in ``--full``) the
+                     slack of every proof constant (``bounds.slack.rows``): statement, constant, printed,
+                     printed_exact, tightest|null, tightest_exact|null, first_failing|null,
+                     first_failing_exact|null, ratio|null, forced, direction, fails_at|null,
+                     counterexample|null, probes, note
 """
 from __future__ import annotations
 
@@ -114,6 +119,13 @@ _SPEC = {
     "figures": (dict, None),
 }
 
+_NUM_OR_NONE = (int, float, type(None))
+#: The optional top-level "slack" section (absent from records written before it existed; still version 1).
+_SLACK_SPEC = ([{"statement": str, "constant": str, "printed": _NUM, "printed_exact": str,
+                 "tightest": _NUM_OR_NONE, "tightest_exact": _STR_OR_NONE, "first_failing": _NUM_OR_NONE,
+                 "first_failing_exact": _STR_OR_NONE, "ratio": _NUM_OR_NONE, "forced": bool, "direction": str,
+                 "fails_at": _STR_OR_NONE, "counterexample": (dict, type(None)), "probes": int, "note": str}], None)
+
 
 def _type_name(t) -> str:
     if isinstance(t, tuple):
@@ -169,6 +181,8 @@ def validate(record, file: str = "<record>") -> dict:
         raise RecordError(f"{file}: field 'schema_version' is {record['schema_version']!r}; this harness reads "
                           f"version {SCHEMA_VERSION} (rebuild the record with `slth run`)")
     _check(record, _SPEC, "", file)
+    if "slack" in record:
+        _check(record["slack"], _SLACK_SPEC, "slack", file)
     if record["profile"] not in PROFILES:
         raise RecordError(f"{file}: field 'profile' is {record['profile']!r}, expected one of {', '.join(PROFILES)}")
     return record
@@ -492,9 +506,24 @@ def provenance(seed: int, command: str, wall: dict) -> dict:
 
 # ------------------------------------------------------------------------------------------------ build
 
+def slack(log=print) -> list[dict]:
+    """The slack of every proof constant (``bounds.slack.rows``; minutes of CPU), progress to ``log``."""
+    from bounds.slack import CONSTANTS, rows
+
+    seen = []
+
+    def progress(constant, value, ok):
+        if constant.label not in seen:
+            seen.append(constant.label)
+            log(f"[slack] {len(seen)}/{len(CONSTANTS)} {constant.statement}: {constant.label}")
+
+    return _jsonable(rows(None, progress))
+
+
 def build(profile: str = "quick", seed: int = 0, results_dir="results", command: str = "", log=print,
-          cache_dir=None, workers=None, scheduler=None) -> dict:
-    """Run the harness at ``profile`` and return its record (validated)."""
+          cache_dir=None, workers=None, scheduler=None, with_slack: bool = False) -> dict:
+    """Run the harness at ``profile`` and return its record (validated). ``with_slack`` computes the slack
+    section (``slack()``); the full profile always does."""
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
     results_dir = Path(results_dir)
@@ -527,12 +556,16 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
         parts.append("empirical")
         figs = timed("figures", figures, results_dir, profile == "quick", log)
         parts.append("figures")
+    slack_rows = None
+    if with_slack or profile == "full":
+        slack_rows = timed("slack", slack, log)
+        parts.append("slack")
     wall["total"] = time.perf_counter() - start
     record = {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "profile": profile, "parts": parts,
               "provenance": provenance(seed, command or " ".join(["slth", "run"] + sys.argv[1:]), wall),
               "statements": stmts, "exponents": exps, "steps": steps, "variants": variant_rows,
               "mutations": mutation_rows, "widths": width_rows, "calibration": calib, "empirical": empirical,
-              "figures": figs}
+              "figures": figs, "slack": slack_rows}
     return validate(json.loads(dumps(record)))
 
 

@@ -1,5 +1,6 @@
 """Report section "Proof steps": every step of every encoded proof with the strongest method that verified it,
-its domain and margin, the printed variants and where they break, and the mutation suite (from the record)."""
+its domain and margin, the printed variants and where they break, the mutation suite and, when the record holds
+it, the slack of every proof constant (from the record)."""
 from __future__ import annotations
 
 from reports.build import Section, render_template
@@ -20,7 +21,8 @@ def render(record: dict) -> Section:
     mutations = record["mutations"]
     html = render_template("sections/proofs.html", methods=METHODS, counts=counts, failed=failed, facts=facts,
                            steps=proof, variants=record["variants"], mutations=mutations, profile=record["profile"],
-                           caught=sum(m["verdict"] == "caught" for m in mutations or []))
+                           caught=sum(m["verdict"] == "caught" for m in mutations or []),
+                           slack=record.get("slack"))
     summary = (f"{len(steps)} steps: {counts['symbolic']} symbolic, {counts['interval']} interval, "
                f"{counts['sampled']} sampled, {failed} failed")
     return Section(id="proofs", title="Proof steps", html=html, summary=summary)

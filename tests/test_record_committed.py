@@ -1,0 +1,42 @@
+"""The run record takes a figure's summary from, in order: the run's own full sweep, the committed full sweep shipped
+with the package, the run's quick sweep; and says which one it used."""
+from __future__ import annotations
+
+import json
+
+from slt import record
+from slt.figures import summaries
+
+
+def _summary(figure: str, label: str) -> dict:
+    return {"figure": figure, "summary": {"label": label}, "plan": {}}
+
+
+def _write(path, payload):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(payload))
+
+
+def test_committed_full_summary_is_used_before_a_quick_one_and_after_the_runs_own(tmp_path, monkeypatch):
+    committed = tmp_path / "committed"
+    monkeypatch.setattr(summaries, "COMMITTED", committed)
+    results = tmp_path / "results"
+    _write(summaries.summary_path(results, "fig6", True), _summary("fig6", "quick"))
+    _write(committed / "fig6.json", _summary("fig6", "committed"))
+    got = record.figures(results, quick=True, log=lambda *a: None, compute=False)["fig6"]
+    assert got["payload"]["summary"]["label"] == "committed" and str(committed) in got["source"]
+
+    _write(summaries.summary_path(results, "fig6", False), _summary("fig6", "own full"))
+    got = record.figures(results, quick=True, log=lambda *a: None, compute=False)["fig6"]
+    assert got["payload"]["summary"]["label"] == "own full"
+
+
+def test_a_corrupt_committed_summary_is_named_and_not_used(tmp_path, monkeypatch):
+    committed = tmp_path / "committed"
+    monkeypatch.setattr(summaries, "COMMITTED", committed)
+    committed.mkdir()
+    (committed / "fig6.json").write_bytes(b"\xff\xfe garbage")
+    said = []
+    got = record.figures(tmp_path / "results", quick=True, log=said.append, compute=False)
+    assert "fig6" not in got
+    assert any("fig6.json" in line and "not a figure summary" in line for line in said), said

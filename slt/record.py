@@ -441,15 +441,19 @@ def figure_entry(figure: str, payload: dict, source: str) -> dict:
 
 
 def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> dict:
-    """The figure summaries (fits and findings): cached ones under ``results_dir`` (a full run's first, unless
-    the run is quick), else computed by the figure sweeps (resuming from their per-item caches)."""
+    """The figure summaries (fits and findings), first found of: the full sweep's under ``results_dir``, the
+    committed full sweep's (``slt/figures/committed/<figure>.json``, shipped with the package), the quick sweep's
+    under ``results_dir`` (quick runs only); else computed by the figure sweeps (resuming from their per-item
+    caches). The source is stored with the payload, so the report says which one it shows."""
     from slt import figures as sweeps
 
     out = {}
     for figure in FIGURES + CACHED_FIGURES:
         payload, source = None, None
-        for q in (False, True) if quick or figure in CACHED_FIGURES else (False,):
-            path = sweeps.summary_path(results_dir, figure, q)
+        candidates = [sweeps.summary_path(results_dir, figure, False), sweeps.committed_summary_path(figure)]
+        if quick or figure in CACHED_FIGURES:
+            candidates.append(sweeps.summary_path(results_dir, figure, True))
+        for path in candidates:
             if path.exists():
                 try:
                     payload, source = sweeps.load_summary(path), f"cached {path}"

@@ -37,9 +37,10 @@ import time
 from pathlib import Path
 
 from slt.figures.plans import FIT_FLOOR, INITS, TOL, Plan
-from slt.figures.summaries import compute_seconds, load_summary, summary_path, write_summary
+from slt.figures.summaries import committed_summary_path, compute_seconds, load_summary, summary_path, write_summary
 
-__all__ = ["Figure", "REGISTRY", "MODULES", "register", "get", "names", "reproduce", "summary_path", "load_summary",
+__all__ = ["Figure", "REGISTRY", "MODULES", "register", "get", "names", "reproduce", "summary_path", "committed_summary_path",
+           "load_summary",
            "Plan", "INITS", "TOL", "FIT_FLOOR"]
 
 #: Figure modules imported (and so registered) on first use of the registry.

@@ -33,6 +33,15 @@ def summary_path(results_dir, figure, quick):
     return Path(results_dir) / "reproduction" / f"{figure}{'-quick' if quick else ''}.json"
 
 
+COMMITTED = Path(__file__).with_name("committed")
+"""Full-sweep summaries committed with the package (``slth reproduce <figure>``, then copied here), so that a fresh
+clone's report shows the full sweeps without running them; a run's own ``results/`` summaries take precedence."""
+
+
+def committed_summary_path(figure):
+    return COMMITTED / f"{figure}.json"
+
+
 def write_summary(path, payload):
     from slt.cache import write_atomic
 

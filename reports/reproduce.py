@@ -69,7 +69,9 @@ def format_summary(payload) -> str:
         lines.append(f"length trend {t['init']:7s} n={t['n']:3d}: d log(err) / d log(T) = {t['slope']:+.3f} [{lo:+.3f}, {hi:+.3f}],"
                      f" largest/smallest mean over T = 8..{t['T_max']}: {t['max_over_min']:.2f}")
     if "fits" in payload:
-        lines.append(f"paper (Fig. 4): gamma = {paper['gamma']}, delta = {paper['delta']}; log fits use means > "
+        claim = (f"gamma = {paper['gamma']}, delta = {paper['delta']}" if "gamma" in paper
+                 else f"{paper.get('claim', 'no fitted curve')} (n in {paper.get('range', '?')})")
+        lines.append(f"paper (Fig. {payload['figure'][3:]}): {claim}; log fits use means > "
                      f"{payload['fit_floor']:g} (subset sums solved to {payload['tol']:g} per entry); linear fits use every width")
     mip = payload.get("mip")
     if mip:

@@ -222,13 +222,17 @@ def test_a_corrupt_calibration_file_is_named_by_calibrate(tmp_path, capsys):
 
 @pytest.mark.parametrize("content", [b"\x00\xff garbage", b"[1, 2]", b'{"figure": "fig4"}'],
                          ids=["garbage bytes", "not an object", "no summary"])
-def test_a_corrupt_figure_summary_is_named_and_never_used(tmp_path, content):
+def test_a_corrupt_figure_summary_is_named_and_never_used(tmp_path, content, monkeypatch):
     from slt import figures, record
+    from slt.figures import summaries
 
     path = figures.summary_path(tmp_path, "fig4", False)
     path.parent.mkdir(parents=True)
     path.write_bytes(content)
     logs = []
+    out = record.figures(tmp_path, quick=False, log=logs.append, compute=False)
+    assert "fig4" in out and str(path) not in out["fig4"]["source"]  # the committed full sweep instead
+    monkeypatch.setattr(summaries, "COMMITTED", tmp_path / "none")
     out = record.figures(tmp_path, quick=False, log=logs.append, compute=False)
     assert "fig4" not in out
     assert any(str(path) in line and "recomputing" in line for line in logs), logs

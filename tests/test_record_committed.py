@@ -40,3 +40,18 @@ def test_a_corrupt_committed_summary_is_named_and_not_used(tmp_path, monkeypatch
     got = record.figures(tmp_path / "results", quick=True, log=said.append, compute=False)
     assert "fig6" not in got
     assert any("fig6.json" in line and "not a figure summary" in line for line in said), said
+
+
+def test_every_committed_summary_loads_and_prints():
+    """The committed full sweeps are real summaries of their figures, and `slth reproduce` can print each."""
+    from reports.reproduce import format_summary
+    from slt import figures
+
+    found = sorted(p.stem for p in summaries.COMMITTED.glob("*.json"))
+    assert {"fig4", "fig5", "fig6"} <= set(found), found
+    for name in found:
+        payload = summaries.load_summary(summaries.committed_summary_path(name))
+        assert payload["figure"] == name and payload["quick"] is False
+        figure = figures.get(name)
+        text = figure.format_summary(payload) if hasattr(figure, "format_summary") else format_summary(payload)
+        assert name[3:] in text or payload["figure"] in text

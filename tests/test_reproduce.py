@@ -117,10 +117,14 @@ def test_tiny_fig5_and_fig6_sweeps(results):
     assert set(six["fits"]["theory"]) == {"log", "linear", "log_median"}
 
 
-def test_report_section_from_cached_summaries(results):
-    """The "Reproduction" section renders from the summaries above without running any sweep."""
+def test_report_section_from_cached_summaries(results, monkeypatch, tmp_path):
+    """The "Reproduction" section renders from the summaries above without running any sweep (the committed full
+    sweeps, which a quick run would otherwise prefer, are hidden here)."""
     from reports.sections import reproduction
     from slt import record
+    from slt.figures import summaries
+
+    monkeypatch.setattr(summaries, "COMMITTED", tmp_path / "no-committed-summaries")
 
     logged = []
     figures = record.figures(results["dir"], quick=True, log=logged.append, compute=False)

@@ -23,6 +23,7 @@ import sympy as sp
 import bounds
 from bounds.core import Edit
 from bounds.mutations import catalogue_with
+from slt import mip
 
 
 def _failed(catalogue, *names):
@@ -45,53 +46,6 @@ def lemma7_instances(seed: int, m: int, n: int):
     return rng.uniform(-1, 1, (m, n)) * rng.uniform(-1, 1, (m, n)), rng.uniform(-1, 1, m)
 
 
-def _true_error(c, t, mask):
-    return abs(math.fsum([t] + [-v for v in c[mask]]))
-
-
-def _highs_scipy(c, t):
-    """(reported objective, true error of the returned subset) of HiGHS via scipy.optimize.milp, default options."""
-    from scipy.optimize import Bounds, LinearConstraint, milp
-
-    n = c.size
-    res = milp(np.r_[np.zeros(n), 1.0], integrality=np.r_[np.ones(n), 0],
-               constraints=LinearConstraint(np.vstack([np.r_[c, 1.0], np.r_[c, -1.0]]), [t, -np.inf], [np.inf, t]),
-               bounds=Bounds(np.zeros(n + 1), np.r_[np.ones(n), np.inf]))
-    return float(res.fun), _true_error(c, t, res.x[:n] > 0.5)
-
-
-def _gurobi(c, t):
-    import gurobipy as gp
-
-    with gp.Env(empty=True) as env:
-        env.setParam("OutputFlag", 0)
-        env.start()
-        with gp.Model(env=env) as model:
-            x = model.addMVar(c.size, vtype=gp.GRB.BINARY)
-            e = model.addVar(lb=0.0)
-            model.addConstr(c @ x + e >= t)
-            model.addConstr(c @ x - e <= t)
-            model.setObjective(e, gp.GRB.MINIMIZE)
-            model.optimize()
-            return float(model.ObjVal), _true_error(c, t, np.asarray(x.X) > 0.5)
-
-
-def _highspy(c, t):
-    import highspy
-
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    n, inf = c.size, highspy.kHighsInf
-    idx = np.arange(n + 1, dtype=np.int32)
-    h.addVars(n + 1, np.zeros(n + 1), np.r_[np.ones(n), inf])
-    h.changeColsCost(n + 1, idx, np.r_[np.zeros(n), 1.0])
-    h.changeColsIntegrality(n, idx[:n], np.array([highspy.HighsVarType.kInteger] * n))
-    h.addRow(t, inf, n + 1, idx, np.r_[c, 1.0])
-    h.addRow(-inf, t, n + 1, idx, np.r_[c, -1.0])
-    h.run()
-    return float(h.getInfo().objective_function_value), _true_error(c, t, np.asarray(h.getSolution().col_value)[:n] > 0.5)
-
-
 def test_finding6_highs_reports_zero_for_subsets_that_miss():
     """n' = 40, seed 0, entries 1 and 3 (the first entries where scipy 1.17's HiGHS reports 0): true errors 4.4e-7
     and 6.1e-8 against exact optima of 2.8e-12 and 1.2e-12."""
@@ -99,10 +53,10 @@ def test_finding6_highs_reports_zero_for_subsets_that_miss():
 
     c, t = lemma7_instances(0, 4, 40)
     _, exact = solve(c, t)
-    for i in (1, 3):
-        reported, true = _highs_scipy(c[i], float(t[i]))
-        assert reported == 0.0, (i, reported, true)
-        assert true > 1e-8 > 1e3 * exact[i], (i, true, exact[i])
+    _, true, _, reported = mip.solve(c[[1, 3]], t[[1, 3]], backend="highs", return_reported=True)
+    for k, i in enumerate((1, 3)):
+        assert reported[k] == 0.0, (i, reported[k], true[k])
+        assert true[k] > 1e-8 > 1e3 * exact[i], (i, true[k], exact[i])
 
 
 @pytest.mark.parametrize("backend, package", [("gurobi", "gurobipy"), ("highspy", "highspy")])
@@ -113,8 +67,8 @@ def test_finding6_optional_mip_solvers_hide_their_tolerances(backend, package):
 
     c, t = lemma7_instances(0, 4, 40)
     _, exact = solve(c, t)
-    rows = [(_gurobi if backend == "gurobi" else _highspy)(c[i], float(t[i])) for i in range(len(t))]
+    _, true, _, reported = mip.solve(c, t, backend=backend, return_reported=True)
     # every returned subset is far from the optimum, and on some entry the objective reported understates the
     # true error of the subset returned with it
-    assert all(true > 1e3 * e for (_, true), e in zip(rows, exact)), (rows, exact)
-    assert any(true - reported > 1e-8 for reported, true in rows), rows
+    assert all(true > 1e3 * exact), (true, exact)
+    assert any(true - reported > 1e-8), (true, reported)

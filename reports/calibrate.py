@@ -114,7 +114,13 @@ def _main(args: argparse.Namespace) -> int:
                            "failure counts of the same seeds assumed non-increasing in C"})
     if args.grid == "large":
         design = data.setdefault("design", {})
-        design["name"] = args.design
+        per = design.setdefault("per_statement", {})
+        for n in data.get("statements", {}):
+            per.setdefault(n, design.get("name", args.design))  # files written before designs were per statement
+        for n in names:  # the full factorial contains the ofat design's points: a file holding both is full
+            kept = per.get(n) if not args.restart else None
+            per[n] = "full" if "full" in (kept, args.design) else args.design
+        design["name"] = per[names[0]] if len(set(per.values())) == 1 else "mixed (see per_statement)"
         for field, value in (("factors", "factors"), ("fixed", "fixed"), ("alpha", "alpha")):
             design.setdefault(field, {}).update({n: cal.LARGE[n].get(value) for n in names})
         design.setdefault("where", {}).update({n: list(args.where) for n in names})
@@ -131,6 +137,8 @@ def _main(args: argparse.Namespace) -> int:
             statements.pop(name, None)
         record = statements.setdefault(name, {"points": []})
         record["command"] = f"{command} --statements {name}"
+        if args.grid == "large":
+            record["design"] = data["design"]["per_statement"][name]
         have = {key(p) for p in record["points"]}
         for p in planned:
             if p["statement"] != name:

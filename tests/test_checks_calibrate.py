@@ -276,3 +276,25 @@ def test_refit_recomputes_C_and_trend_without_measuring(tmp_path, capsys):
     assert record["C"] == max(p["C_upper"] for p in points)
     assert record["trend"]["verdicts"]["d1"].startswith("grows like d1^a")
     assert "nothing measured" in capsys.readouterr().out
+
+
+def test_the_design_is_recorded_per_statement(tmp_path):
+    """Statements of one large-calibration file may be run under different designs (the factorial where it is cheap):
+    each statement's record and ``design.per_statement`` say which; a full run over an ofat one is full."""
+    base = ["--grid", "large", "--where", "d1=2", "--where", "d2=2", "--where", "eps=0.3", "--where", "L=1",
+            "--workers", "0"]
+    argv = lambda *names: ["--statements", *names]  # noqa: E731
+    parser = argparse.ArgumentParser()
+    calibrate.add_arguments(parser)
+    common = ["--output", str(tmp_path / "c.json"), "--cache-dir", str(tmp_path / "tasks"), "--no-progress", *base]
+    assert calibrate.main(parser.parse_args(common + argv("lemma7"))) == 0
+    data = json.loads((tmp_path / "c.json").read_text())
+    assert data["design"]["name"] == "ofat" and data["statements"]["lemma7"]["design"] == "ofat"
+    assert calibrate.main(parser.parse_args(common + ["--design", "full"] + argv("lemma7"))) == 0
+    assert calibrate.main(parser.parse_args(common + argv("theorem10"))) == 0
+    data = json.loads((tmp_path / "c.json").read_text())
+    assert data["design"]["per_statement"] == {"lemma7": "full", "theorem10": "ofat"}
+    assert data["design"]["name"].startswith("mixed")
+    assert data["statements"]["lemma7"]["design"] == "full" and "--design full" in data["statements"]["lemma7"]["command"]
+    summary = cal.trend_summary(tmp_path / "c.json")
+    assert summary["statements"]["lemma7"]["design"] == "full"

@@ -450,6 +450,7 @@ def trend_summary(path=None) -> dict | None:
         trend_ = rec.get("trend") or trend(rec.get("points", []))
         out[name] = {"C": rec.get("C"), "C_low": rec.get("C_low"), "C_high": rec.get("C_high"), "points": points,
                      "command": rec.get("command", ""),
+                     "design": rec.get("design") or data.get("design", {}).get("name", ""),
                      "trend": {k: trend_.get(k) for k in ("verdict", "verdicts", "coefficients", "dof", "residual_sd",
                                                           "points_used", "points_left_out", "censoring_note",
                                                           "error", "confidence")}}

@@ -117,9 +117,14 @@ def _main(args: argparse.Namespace) -> int:
         per = design.setdefault("per_statement", {})
         for n in data.get("statements", {}):
             per.setdefault(n, design.get("name", args.design))  # files written before designs were per statement
-        for n in names:  # the full factorial contains the ofat design's points: a file holding both is full
+        before = dict(per)
+        this = args.design + (f" where {', '.join(args.where)}" if args.where else "")
+        for n in names:  # the whole factorial contains every other design's points: a file holding it is "full"
             kept = per.get(n) if not args.restart else None
-            per[n] = "full" if "full" in (kept, args.design) else args.design
+            if kept is None or kept == "full" or this == "full" or this in kept.split(" + "):
+                per[n] = "full" if "full" in (kept, this) else this
+            else:
+                per[n] = f"{kept} + {this}"
         design["name"] = per[names[0]] if len(set(per.values())) == 1 else "mixed (see per_statement)"
         for field, value in (("factors", "factors"), ("fixed", "fixed"), ("alpha", "alpha")):
             design.setdefault(field, {}).update({n: cal.LARGE[n].get(value) for n in names})
@@ -137,8 +142,17 @@ def _main(args: argparse.Namespace) -> int:
             statements.pop(name, None)
         record = statements.setdefault(name, {"points": []})
         record["command"] = f"{command} --statements {name}"
+        record["commands"] = list(dict.fromkeys([*record.get("commands", []), record["command"]]))
         if args.grid == "large":
             record["design"] = data["design"]["per_statement"][name]
+            # the points of every design run into this record (what "points run / in the design" counts against)
+            old = record.get("planned")
+            if old is None or args.restart:
+                old = cal.large_points(name, before.get(name, "ofat")) if record["points"] else []
+            union = {json.dumps(q, sort_keys=True): q for q in old}
+            union.update({json.dumps(p["point"], sort_keys=True): p["point"] for p in planned
+                          if p["statement"] == name})
+            record["planned"] = list(union.values())
         have = {key(p) for p in record["points"]}
         for p in planned:
             if p["statement"] != name:

@@ -279,22 +279,46 @@ def test_refit_recomputes_C_and_trend_without_measuring(tmp_path, capsys):
 
 
 def test_the_design_is_recorded_per_statement(tmp_path):
-    """Statements of one large-calibration file may be run under different designs (the factorial where it is cheap):
-    each statement's record and ``design.per_statement`` say which; a full run over an ofat one is full."""
-    base = ["--grid", "large", "--where", "d1=2", "--where", "d2=2", "--where", "eps=0.3", "--where", "L=1",
-            "--workers", "0"]
-    argv = lambda *names: ["--statements", *names]  # noqa: E731
+    """Statements of one large-calibration file may be run under different designs (the factorial where it is cheap,
+    a slice of it with --where): each statement's record says which designs and commands made it and how many points
+    they plan ("points run / in the design"); the whole factorial absorbs every other design."""
     parser = argparse.ArgumentParser()
     calibrate.add_arguments(parser)
-    common = ["--output", str(tmp_path / "c.json"), "--cache-dir", str(tmp_path / "tasks"), "--no-progress", *base]
-    assert calibrate.main(parser.parse_args(common + argv("lemma7"))) == 0
+    common = ["--output", str(tmp_path / "c.json"), "--cache-dir", str(tmp_path / "tasks"), "--no-progress",
+              "--grid", "large", "--where", "d2=2", "--where", "eps=0.3", "--where", "L=1", "--workers", "0"]
+    run = lambda *extra: calibrate.main(parser.parse_args(common + list(extra)))  # noqa: E731
+    assert run("--where", "d1=2", "--statements", "lemma7") == 0
     data = json.loads((tmp_path / "c.json").read_text())
-    assert data["design"]["name"] == "ofat" and data["statements"]["lemma7"]["design"] == "ofat"
-    assert calibrate.main(parser.parse_args(common + ["--design", "full"] + argv("lemma7"))) == 0
-    assert calibrate.main(parser.parse_args(common + argv("theorem10"))) == 0
+    lemma7 = data["statements"]["lemma7"]
+    assert lemma7["design"] == "ofat where d2=2, eps=0.3, L=1, d1=2" == data["design"]["name"]
+    assert len(lemma7["planned"]) == len(lemma7["points"]) == 1
+    assert run("--design", "full", "--where", "d1=2,4", "--statements", "lemma7") == 0
+    assert run("--where", "d1=2", "--statements", "theorem10") == 0
     data = json.loads((tmp_path / "c.json").read_text())
-    assert data["design"]["per_statement"] == {"lemma7": "full", "theorem10": "ofat"}
+    lemma7 = data["statements"]["lemma7"]
+    assert lemma7["design"] == "ofat where d2=2, eps=0.3, L=1, d1=2 + full where d2=2, eps=0.3, L=1, d1=2,4"
+    assert len(lemma7["planned"]) == len(lemma7["points"]) == 2 and len(lemma7["commands"]) == 2
+    assert data["design"]["per_statement"]["theorem10"].startswith("ofat where")
     assert data["design"]["name"].startswith("mixed")
-    assert data["statements"]["lemma7"]["design"] == "full" and "--design full" in data["statements"]["lemma7"]["command"]
     summary = cal.trend_summary(tmp_path / "c.json")
-    assert summary["statements"]["lemma7"]["design"] == "full"
+    assert summary["statements"]["lemma7"]["planned"] == 2 and len(summary["statements"]["lemma7"]["commands"]) == 2
+    from reports.sections.calibration_trend import markdown_table
+
+    assert "| lemma7 | ofat where d2=2, eps=0.3, L=1, d1=2 + full where d2=2, eps=0.3, L=1, d1=2,4 | 2 / 2 |" in (
+        markdown_table(summary))
+
+
+def test_the_readme_table_is_the_committed_large_calibration():
+    """The README's large-calibration table is what ``python -m reports.sections.calibration_trend`` prints from the
+    committed file (no number typed by hand; re-run the module after a calibration)."""
+    import re
+
+    from reports.sections.calibration_trend import markdown_table
+
+    text = (ROOT / "README.md").read_text()
+    match = re.search(r"<!-- large-calibration table: [^\n]*-->\n(.*?)\n<!-- end large-calibration table -->", text,
+                      re.S)
+    assert match, "README.md has no large-calibration table between its markers"
+    assert match.group(1).strip() == markdown_table(cal.trend_summary()).strip(), (
+        "README's large-calibration table differs from the committed file: "
+        "python -m reports.sections.calibration_trend")

@@ -52,3 +52,38 @@ def render(record: dict) -> Section | None:
     summary = (f"C varies significantly with a parameter for {', '.join(significant)}" if significant
                else "no significant trend of C in any parameter") + f" ({large['file']})"
     return Section("calibration-trend", "Does C grow? The large calibration", html, summary)
+
+
+def markdown_table(summary: dict) -> str:
+    """The README's table of the large calibration (one row per statement of ``slt.measure.calibrate.LARGE``: design,
+    points run against the points of that design, C with its range, the trend verdicts), from ``trend_summary``.
+    ``python -m reports.sections.calibration_trend`` prints it; a test holds the README to it."""
+    from slt.measure.calibrate import LARGE, large_points
+
+    cost = summary.get("cost", {})
+    lines = [f"Committed result (`{summary['file']}`): {cost.get('trials', 0)} trials, "
+             f"{cost.get('cpu_s', 0):.0f} CPU s in the trials, {cost.get('wall_s', 0):.0f} s wall over the runs that "
+             "wrote it.", "",
+             "| statement | design | points run / in the design | C (range) | trend verdict (95% intervals) |",
+             "|---|---|---|---|---|"]
+    for name in LARGE:
+        rec = summary["statements"].get(name)
+        if not rec or not rec["points"]:
+            lines.append(f"| {name} | ofat | 0 / {len(large_points(name, 'ofat'))} | not run | - |")
+            continue
+        design = rec.get("design") or "ofat"
+        planned = rec.get("planned") or "?"
+        trend = rec["trend"]
+        verdict = trend.get("verdict") or trend.get("error") or "-"
+        if trend.get("censoring_note"):
+            verdict += f"; {trend['censoring_note']}"
+        C = "none found within the C grid" if rec["C"] is None else f"{rec['C']:g} ({rec['C_low']:g} .. {rec['C_high']:g})"
+        lines.append(f"| {name} | {design} | {len(rec['points'])} / {planned} | {C} | "
+                     f"{verdict} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    from slt.measure.calibrate import trend_summary
+
+    print(markdown_table(trend_summary()))

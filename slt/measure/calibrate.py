@@ -448,9 +448,14 @@ def trend_summary(path=None) -> dict | None:
         points = [{**{k: p[k] for k in factors if k in p}, "C_point": p.get("C_point"), "C_upper": p.get("C_upper"),
                    "trials": p.get("trials")} for p in rec.get("points", [])]
         trend_ = rec.get("trend") or trend(rec.get("points", []))
+        design = (rec.get("design") or data.get("design", {}).get("per_statement", {}).get(name)
+                  or data.get("design", {}).get("name", ""))
         out[name] = {"C": rec.get("C"), "C_low": rec.get("C_low"), "C_high": rec.get("C_high"), "points": points,
                      "command": rec.get("command", ""),
-                     "design": rec.get("design") or data.get("design", {}).get("name", ""),
+                     "commands": rec.get("commands") or ([rec["command"]] if rec.get("command") else []),
+                     "design": design,
+                     "planned": len(rec["planned"]) if "planned" in rec else (
+                         len(large_points(name, design)) if design in ("ofat", "full") and name in LARGE else None),
                      "trend": {k: trend_.get(k) for k in ("verdict", "verdicts", "coefficients", "dof", "residual_sd",
                                                           "points_used", "points_left_out", "censoring_note",
                                                           "error", "confidence")}}

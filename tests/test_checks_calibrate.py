@@ -134,6 +134,23 @@ def test_trend_flags_a_planted_growth_and_not_a_flat_constant():
     assert cal.trend(flat)["significant"] == []
 
 
+def test_the_sensitivity_fit_separates_the_confidence_margin_from_a_real_trend():
+    """A C_upper that grows with 1/eps while C_point is flat (what the Clopper-Pearson margin alone would do): the
+    main fit flags 1/eps, the C_point fit does not; a growth in both is flagged by both."""
+    import math
+
+    grid = cal.large_points("theorem9", "ofat")
+    margin = [dict(p, C_upper=round(1.0 * (1 / p["eps"]) ** 0.4 * (1 + 0.03 * math.sin(i)), 6),
+                   C_point=round(0.8 * (1 + 0.03 * math.cos(i)), 6)) for i, p in enumerate(grid)]
+    fit = cal.trend(margin)
+    assert fit["significant"] == ["eps"] and fit["sensitivity"]["significant"] == []
+    assert fit["sensitivity"]["response"] == "log C_point"
+    both = [dict(p, C_point=round(0.8 * (1 / p["eps"]) ** 0.4 * (1 + 0.03 * math.cos(i)), 6)) for i, p in
+            enumerate(margin)]
+    fit = cal.trend(both)
+    assert fit["significant"] == ["eps"] == fit["sensitivity"]["significant"]
+
+
 def test_calibrate_runs_on_a_local_cluster(tmp_path):
     assert _run(tmp_path, "--workers", "2") == 0
     local = json.loads((tmp_path / "c.json").read_text())["statements"]["lueker"]["points"]

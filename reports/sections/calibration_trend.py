@@ -64,12 +64,13 @@ def markdown_table(summary: dict) -> str:
     lines = [f"Committed result (`{summary['file']}`): {cost.get('trials', 0)} trials, "
              f"{cost.get('cpu_s', 0):.0f} CPU s in the trials, {cost.get('wall_s', 0):.0f} s wall over the runs that "
              "wrote it.", "",
-             "| statement | design | points run / in the design | C (range) | trend verdict (95% intervals) |",
-             "|---|---|---|---|---|"]
+             "| statement | design | points run / in the design | C (range) | trend of C_upper (95% intervals) "
+             "| the same fit on C_point |",
+             "|---|---|---|---|---|---|"]
     for name in LARGE:
         rec = summary["statements"].get(name)
         if not rec or not rec["points"]:
-            lines.append(f"| {name} | ofat | 0 / {len(large_points(name, 'ofat'))} | not run | - |")
+            lines.append(f"| {name} | ofat | 0 / {len(large_points(name, 'ofat'))} | not run | - | - |")
             continue
         design = rec.get("design") or "ofat"
         planned = rec.get("planned") or "?"
@@ -78,8 +79,9 @@ def markdown_table(summary: dict) -> str:
         if trend.get("censoring_note"):
             verdict += f"; {trend['censoring_note']}"
         C = "none found within the C grid" if rec["C"] is None else f"{rec['C']:g} ({rec['C_low']:g} .. {rec['C_high']:g})"
+        sens = trend.get("sensitivity") or {}
         lines.append(f"| {name} | {design} | {len(rec['points'])} / {planned} | {C} | "
-                     f"{verdict} |")
+                     f"{verdict} | {sens.get('verdict') or sens.get('error') or '-'} |")
     return "\n".join(lines)
 
 

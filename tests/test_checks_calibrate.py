@@ -339,3 +339,21 @@ def test_the_readme_table_is_the_committed_large_calibration():
     assert match.group(1).strip() == markdown_table(cal.trend_summary()).strip(), (
         "README's large-calibration table differs from the committed file: "
         "python -m reports.sections.calibration_trend")
+
+
+def test_the_summary_compares_the_checks_constant_with_the_large_grid(tmp_path):
+    """Whether the C the checks build at (safety x the checks' calibrated C) covers the large grid's C: yes for a
+    small planted C, no (and said in the report) for one above it."""
+    from reports.sections import calibration_trend
+    from slt.measure import calibration
+
+    build = calibration.check_constant("theorem11")
+    for C, covers in ((build / 2, True), (build * 2, False)):
+        points = [dict(p, C_upper=C, C_point=C / 2, trials=50, grid=[]) for p in cal.large_points("theorem11", "ofat")]
+        path = tmp_path / "large.json"
+        path.write_text(json.dumps({"statements": {"theorem11": {"points": points, **cal.summarise(points)}}}))
+        summary = cal.trend_summary(path)
+        assert summary["statements"]["theorem11"]["checks"]["covers"] is covers
+        html = calibration_trend.render({"calibration": {"large": summary}}).html
+        assert ("below this grid's C" in html) is (not covers)
+        assert ("below this grid's C" in calibration_trend.markdown_table(summary)) is (not covers)

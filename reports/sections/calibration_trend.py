@@ -54,6 +54,14 @@ def render(record: dict) -> Section | None:
     return Section("calibration-trend", "Does C grow? The large calibration", html, summary)
 
 
+def _checks(checks: dict | None) -> str:
+    """'1.5 x 4 = 6: covers' (the checks' build C against the large grid's C), or '-' when not calibrated there."""
+    if not checks:
+        return "-"
+    covers = {True: "covers this grid", False: "below this grid's C", None: "-"}[checks["covers"]]
+    return f"{checks['safety']:g} x {checks['C']:g} = {checks['build_C']:g}: {covers}"
+
+
 def markdown_table(summary: dict) -> str:
     """The README's table of the large calibration (one row per statement of ``slt.measure.calibrate.LARGE``: design,
     points run against the points of that design, C with its range, the trend verdicts), from ``trend_summary``.
@@ -64,13 +72,13 @@ def markdown_table(summary: dict) -> str:
     lines = [f"Committed result (`{summary['file']}`): {cost.get('trials', 0)} trials, "
              f"{cost.get('cpu_s', 0):.0f} CPU s in the trials, {cost.get('wall_s', 0):.0f} s wall over the runs that "
              "wrote it.", "",
-             "| statement | design | points run / in the design | C (range) | trend of C_upper (95% intervals) "
-             "| the same fit on C_point |",
-             "|---|---|---|---|---|---|"]
+             "| statement | design | points run / in the design | C (range) | the checks build at | "
+             "trend of C_upper (95% intervals) | the same fit on C_point |",
+             "|---|---|---|---|---|---|---|"]
     for name in LARGE:
         rec = summary["statements"].get(name)
         if not rec or not rec["points"]:
-            lines.append(f"| {name} | ofat | 0 / {len(large_points(name, 'ofat'))} | not run | - | - |")
+            lines.append(f"| {name} | ofat | 0 / {len(large_points(name, 'ofat'))} | not run | - | - | - |")
             continue
         design = rec.get("design") or "ofat"
         planned = rec.get("planned") or "?"
@@ -80,7 +88,7 @@ def markdown_table(summary: dict) -> str:
             verdict += f"; {trend['censoring_note']}"
         C = "none found within the C grid" if rec["C"] is None else f"{rec['C']:g} ({rec['C_low']:g} .. {rec['C_high']:g})"
         sens = trend.get("sensitivity") or {}
-        lines.append(f"| {name} | {design} | {len(rec['points'])} / {planned} | {C} | "
+        lines.append(f"| {name} | {design} | {len(rec['points'])} / {planned} | {C} | {_checks(rec.get('checks'))} | "
                      f"{verdict} | {sens.get('verdict') or sens.get('error') or '-'} |")
     return "\n".join(lines)
 

@@ -443,6 +443,22 @@ def estimate_cost(statement: str, point: dict, C: float, trials: int = 2, seed: 
     return (time.perf_counter() - start) / trials
 
 
+def _checks_constant(name: str, C_large) -> dict | None:
+    """The checks' calibrated C of ``name`` (``slt/measure/calibration.json``), the C they build at (times the
+    safety factor), and whether that covers the large grid's C; None when the checks do not calibrate ``name``."""
+    from slt.measure import calibration
+
+    try:
+        C = calibration.calibrated(name)["C"]
+    except (KeyError, FileNotFoundError):
+        return None
+    if C is None:
+        return None
+    build = calibration.SAFETY * float(C)
+    return {"C": float(C), "safety": calibration.SAFETY, "build_C": build,
+            "covers": None if C_large is None else bool(build >= C_large)}
+
+
 def trend_summary(path=None) -> dict | None:
     """What a report shows of a large calibration (JSON): per statement its C, the calibrated C of every point with
     its interval and factor values, and the fitted trend with its verdicts; the file, command and compute cost.
@@ -460,6 +476,7 @@ def trend_summary(path=None) -> dict | None:
         design = (rec.get("design") or data.get("design", {}).get("per_statement", {}).get(name)
                   or data.get("design", {}).get("name", ""))
         out[name] = {"C": rec.get("C"), "C_low": rec.get("C_low"), "C_high": rec.get("C_high"), "points": points,
+                     "checks": _checks_constant(name, rec.get("C")),
                      "command": rec.get("command", ""),
                      "commands": rec.get("commands") or ([rec["command"]] if rec.get("command") else []),
                      "design": design,

@@ -47,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--refit", action="store_true",
                         help="measure nothing: recompute each statement's C and (large grid) trend from the points "
                              "stored in the output file")
+    parser.add_argument("--table", action="store_true",
+                        help="measure nothing: print the markdown table of a large calibration (the README's) from "
+                             "--output, default the committed slt/measure/calibration-large.json")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
@@ -77,6 +80,14 @@ def _main(args: argparse.Namespace) -> int:
     min_trials = args.min_trials if args.min_trials is not None else (50 if args.grid == "large" else 20)
     if min_trials < 1:
         raise cal.CalibrationError(f"--min-trials must be >= 1, got {min_trials}")
+    if args.table:
+        from reports.sections.calibration_trend import markdown_table
+
+        summary = cal.trend_summary(args.output or cal.LARGE_FILE)
+        if summary is None:
+            raise cal.CalibrationError(f"--table: no calibration file {args.output}")
+        print(markdown_table(summary))
+        return 0
     names = cal.resolve(args.statements, args.grid)
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)

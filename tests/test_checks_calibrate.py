@@ -326,8 +326,8 @@ def test_the_design_is_recorded_per_statement(tmp_path):
 
 
 def test_the_readme_table_is_the_committed_large_calibration():
-    """The README's large-calibration table is what ``python -m reports.sections.calibration_trend`` prints from the
-    committed file (no number typed by hand; re-run the module after a calibration)."""
+    """The README's large-calibration table is what ``slth calibrate --table`` prints from the committed file (no
+    number typed by hand; re-run it after a calibration)."""
     import re
 
     from reports.sections.calibration_trend import markdown_table
@@ -338,7 +338,7 @@ def test_the_readme_table_is_the_committed_large_calibration():
     assert match, "README.md has no large-calibration table between its markers"
     assert match.group(1).strip() == markdown_table(cal.trend_summary()).strip(), (
         "README's large-calibration table differs from the committed file: "
-        "python -m reports.sections.calibration_trend")
+        "slth calibrate --table")
 
 
 def test_the_summary_compares_the_checks_constant_with_the_large_grid(tmp_path):
@@ -357,3 +357,13 @@ def test_the_summary_compares_the_checks_constant_with_the_large_grid(tmp_path):
         html = calibration_trend.render({"calibration": {"large": summary}}).html
         assert ("below this grid's C" in html) is (not covers)
         assert ("below this grid's C" in calibration_trend.markdown_table(summary)) is (not covers)
+
+
+def test_table_prints_the_committed_file_and_names_a_missing_one(tmp_path, capsys):
+    parser = argparse.ArgumentParser()
+    calibrate.add_arguments(parser)
+    assert calibrate.main(parser.parse_args(["--table"])) == 0
+    assert "| theorem9 |" in capsys.readouterr().out
+    assert calibrate.main(parser.parse_args(["--table", "--output", str(tmp_path / "none.json")])) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "none.json" in err

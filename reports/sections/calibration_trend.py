@@ -63,11 +63,9 @@ def _checks(checks: dict | None) -> str:
 
 
 def markdown_table(summary: dict) -> str:
-    """The README's table of the large calibration (one row per statement of ``slt.measure.calibrate.LARGE``: design,
+    """The README's table of the large calibration (one row per statement of the large grid: design,
     points run against the points of that design, C with its range, the trend verdicts), from ``trend_summary``.
-    ``python -m reports.sections.calibration_trend`` prints it; a test holds the README to it."""
-    from slt.measure.calibrate import LARGE, large_points
-
+    ``slth calibrate --table`` prints it; a test holds the README to it."""
     cost = summary.get("cost", {})
     lines = [f"Committed result (`{summary['file']}`): {cost.get('trials', 0)} trials, "
              f"{cost.get('cpu_s', 0):.0f} CPU s in the trials, {cost.get('wall_s', 0):.0f} s wall over the runs that "
@@ -75,10 +73,11 @@ def markdown_table(summary: dict) -> str:
              "| statement | design | points run / in the design | C (range) | the checks build at | "
              "trend of C_upper (95% intervals) | the same fit on C_point |",
              "|---|---|---|---|---|---|---|"]
-    for name in LARGE:
+    for name in summary.get("order") or list(summary["statements"]):
         rec = summary["statements"].get(name)
         if not rec or not rec["points"]:
-            lines.append(f"| {name} | ofat | 0 / {len(large_points(name, 'ofat'))} | not run | - | - | - |")
+            planned = (rec or {}).get("planned") or summary.get("not_run", {}).get(name, "?")
+            lines.append(f"| {name} | ofat | 0 / {planned} | not run | - | - | - |")
             continue
         design = rec.get("design") or "ofat"
         planned = rec.get("planned") or "?"
@@ -92,8 +91,3 @@ def markdown_table(summary: dict) -> str:
                      f"{verdict} | {sens.get('verdict') or sens.get('error') or '-'} |")
     return "\n".join(lines)
 
-
-if __name__ == "__main__":
-    from slt.measure.calibrate import trend_summary
-
-    print(markdown_table(trend_summary()))

@@ -489,5 +489,8 @@ def trend_summary(path=None) -> dict | None:
         shown = str(path.relative_to(Path(__file__).resolve().parents[2]))
     except ValueError:
         shown = str(path)
+    not_run = {name: len(large_points(name, "ofat")) for name in LARGE
+               if not data.get("statements", {}).get(name, {}).get("points")}
     return {"file": shown, "command": data.get("command", ""), "cost": data.get("cost", {}),
+            "order": list(LARGE) + [n for n in out if n not in LARGE], "not_run": not_run,
             "design": data.get("design", {}), "statements": out}

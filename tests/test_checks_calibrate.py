@@ -303,7 +303,10 @@ def test_the_design_is_recorded_per_statement(tmp_path):
     calibrate.add_arguments(parser)
     common = ["--output", str(tmp_path / "c.json"), "--cache-dir", str(tmp_path / "tasks"), "--no-progress",
               "--grid", "large", "--where", "d2=2", "--where", "eps=0.3", "--where", "L=1", "--workers", "0"]
-    run = lambda *extra: calibrate.main(parser.parse_args(common + list(extra)))  # noqa: E731
+
+    def run(*extra):
+        return calibrate.main(parser.parse_args(common + list(extra)))
+
     assert run("--where", "d1=2", "--statements", "lemma7") == 0
     data = json.loads((tmp_path / "c.json").read_text())
     lemma7 = data["statements"]["lemma7"]
@@ -334,7 +337,7 @@ def test_the_readme_table_is_the_committed_large_calibration():
 
     text = (ROOT / "README.md").read_text()
     match = re.search(r"<!-- large-calibration table: [^\n]*-->\n(.*?)\n<!-- end large-calibration table -->", text,
-                      re.S)
+                      re.DOTALL)
     assert match, "README.md has no large-calibration table between its markers"
     assert match.group(1).strip() == markdown_table(cal.trend_summary()).strip(), (
         "README's large-calibration table differs from the committed file: "

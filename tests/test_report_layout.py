@@ -40,7 +40,7 @@ def test_headings_have_no_doubled_parentheses(numbering, expected):
 
 
 def test_piecewise_renders_as_cases_in_mathml():
-    from slt.record import mathml
+    from slt.mathml import mathml
 
     b = sp.Symbol("b")
     out = mathml(sp.Piecewise((2 * b, b > 1), (1, True)))

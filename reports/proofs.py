@@ -123,10 +123,10 @@ def slack_table(rows: list[dict]) -> str:
 def main(args: argparse.Namespace) -> int:
     import bounds
     from bounds.catalogue import canonical
-    from bounds.mutations import MUTATIONS, PROVED, catalogue_with, run, verify_all
+    from bounds.mutations import MUTATIONS, catalogue_with, run, verify_all
 
     try:
-        names = [canonical(n) for n in args.statement] if args.statement else list(PROVED)
+        names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
     except KeyError as e:
         print(f"slth proofs: {e.args[0]}", file=sys.stderr)
         return 2

@@ -328,10 +328,9 @@ def statements() -> tuple[list[dict], list[dict]]:
 def proofs() -> list[dict]:
     """Every proof step of the supported forms and the elementary facts."""
     import bounds
-    from bounds.mutations import PROVED
 
     steps = [_step_row(r, None) for r in bounds.verify_facts()]
-    for name in PROVED:
+    for name in bounds.proved():
         proof = bounds.proof(name) if hasattr(bounds, "proof") else bounds.get(name).proof
         by_name = {s.name: s for s in proof}
         steps += [_step_row(r, by_name.get(r.step)) for r in bounds.verify(name)]

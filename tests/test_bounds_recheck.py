@@ -10,7 +10,6 @@ import sympy as sp
 
 import bounds
 from bounds import Param, Step
-from bounds.mutations import PROVED
 from bounds.recheck import recheck, status
 from bounds.symbols import d1, eps, x
 from bounds.verify import verify_step
@@ -19,7 +18,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def _all_results():
-    return bounds.verify_facts() + [r for n in PROVED for r in bounds.verify(n)]
+    return bounds.verify_facts() + [r for n in bounds.proved() for r in bounds.verify(n)]
 
 
 def test_every_interval_certificate_of_the_tree_is_rechecked_by_arb():

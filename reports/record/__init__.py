@@ -34,7 +34,8 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
     exponents [...]  Theorem 14's per-block width exponents: width, base, text, mathml
     steps [...]      statement ("facts" for the elementary facts), step, supported (a step of a supported form),
                      method (symbolic | interval | sampled), domain ("whole", "box: ..." or "sampled"), ok,
-                     verdict ("ok" | "FAILED"), margin (smallest rhs/lhs found)|null, detail, box {},
+                     verdict ("ok" | "FAILED"), margin (smallest rhs/lhs found)|null, detail, arb (the Arb
+                     re-check of an interval certificate, optional), box {},
                      counterexample {}|null, note, relies_on [], inequality (MathML, small steps)|null
     variants [...]|null   statement, variant, description, expected [[statement, step]], broken [{statement, step,
                      method, counterexample}], verdict ("as expected" | "unexpected")

@@ -264,6 +264,7 @@ def _step_row(r, step=None, supported=True) -> dict:
     return {"statement": r.statement, "step": r.step, "supported": supported, "method": r.method,
             "domain": str(getattr(r, "domain", "unknown")), "ok": bool(r.ok), "verdict": r.status,
             "margin": None if margin is None else float(margin), "detail": str(r.detail),
+            "arb": str(getattr(r, "arb", "")),
             "box": _jsonable(dict(r.box or {})), "counterexample": _jsonable(r.counterexample),
             "note": getattr(step, "note", "") or "", "relies_on": [str(x) for x in getattr(step, "relies_on", ())],
             "inequality": (mathml(step.lhs) + " &le; " + mathml(step.rhs)) if step is not None and _small(step)
@@ -328,10 +329,9 @@ def statements() -> tuple[list[dict], list[dict]]:
 def proofs() -> list[dict]:
     """Every proof step of the supported forms and the elementary facts."""
     import bounds
-    from bounds.mutations import PROVED
 
     steps = [_step_row(r, None) for r in bounds.verify_facts()]
-    for name in PROVED:
+    for name in bounds.proved():
         proof = bounds.proof(name) if hasattr(bounds, "proof") else bounds.get(name).proof
         by_name = {s.name: s for s in proof}
         steps += [_step_row(r, by_name.get(r.step)) for r in bounds.verify(name)]

@@ -13,9 +13,7 @@ from slt import record
 
 def test_record_holds_every_proof_step_with_method_domain_verdict_and_margin(proofs_record):
     rec = proofs_record
-    from bounds.mutations import PROVED
-
-    expected = {(r.statement, r.step) for name in PROVED for r in bounds.verify(name)}
+    expected = {(r.statement, r.step) for name in bounds.proved() for r in bounds.verify(name)}
     got = {(s["statement"], s["step"]) for s in rec["steps"] if s["statement"] != "facts"}
     assert got == expected
     for s in rec["steps"]:

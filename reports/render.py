@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from reports import plots
 
-__all__ = ["Section", "ci", "environment", "fmt", "heading", "render_template"]
+__all__ = ["Section", "ci", "environment", "fmt", "heading", "render_template", "verdict_css"]
 
 
 @dataclasses.dataclass
@@ -41,7 +41,7 @@ def fmt(v, digits: int = 4) -> str:
     if v is None:
         return "-"
     if isinstance(v, bool):
-        return str(v)
+        return "yes" if v else "no"
     if isinstance(v, float):
         return "inf" if math.isinf(v) else f"{v:.{digits}g}"
     if isinstance(v, dict):
@@ -49,6 +49,12 @@ def fmt(v, digits: int = 4) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(fmt(x, digits) for x in v) + "]"
     return str(v)
+
+
+def verdict_css(word: str) -> str:
+    """The style of a verdict word stored in the record (``slt.measure.verdicts``): green only for "holds" (and a
+    proof's "certified"), red for "fails" / "refuted", amber for anything else (undecided, not proved)."""
+    return {"holds": "pass", "certified": "pass", "fails": "fail", "refuted": "fail"}.get(word, "warn")
 
 
 def ci(pair, digits: int = 3) -> str:
@@ -64,6 +70,7 @@ def environment() -> jinja2.Environment:
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["fmt"] = fmt
     env.filters["ci"] = ci
+    env.filters["verdict_css"] = verdict_css
     env.globals["mathml"] = Markup
     env.globals["heading"] = heading
     env.globals["plot_script"] = Markup(plots.SCRIPT)

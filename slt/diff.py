@@ -20,6 +20,8 @@ import dataclasses
 import json
 import math
 
+from slt.measure import verdicts
+
 DEFAULT_TOLERANCE = 0.01
 """Relative change of a step's margin (smallest rhs/lhs found) that counts as moved."""
 
@@ -163,6 +165,7 @@ def _empirical(d: Diff) -> None:
         if (a is None) != (b is None):
             d.notes.append("empirical measurements are in only one of the records; not compared")
         return
+    a, b = verdicts.normalise(a), verdicts.normalise(b)  # a record older than slt.measure.verdicts: its words
     for name in sorted(set(a["verdicts"]) | set(b["verdicts"])):
         va, vb = a["verdicts"].get(name, "absent"), b["verdicts"].get(name, "absent")
         if va != vb:

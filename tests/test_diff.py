@@ -58,13 +58,13 @@ def test_width_changes_variants_empirical_verdicts_and_constants(proofs_record):
                         "verdict": "as expected"}]
     new["variants"] = copy.deepcopy(old["variants"])
     new["variants"][0].update(broken=[], verdict="unexpected")
-    emp = {"checks": [{"id": "rate:lemma7:d1=2", "statement": "lemma7", "kind": "rate", "verdict": "pass",
+    emp = {"checks": [{"id": "rate:lemma7:d1=2", "statement": "lemma7", "kind": "rate", "verdict": "holds",
                        "ratio": 0.5, "command": "python -m slt.measure.rerun lemma7"}],
            "tightness": [], "length_sweeps": {}, "verdicts": {"lemma7": "holds"}, "wall_s": 1.0, "tasks": 1}
     old["empirical"] = emp
     new["empirical"] = copy.deepcopy(emp)
-    new["empirical"]["verdicts"]["lemma7"] = "violated"
-    new["empirical"]["checks"][0]["verdict"] = "FAIL"
+    new["empirical"]["verdicts"]["lemma7"] = "fails"
+    new["empirical"]["checks"][0]["verdict"] = "fails"
     c = new["calibration"]["statements"]["lemma7"]
     c["C"] = c["C_high"] * 3
     c["C_low"] = c["C_high"] = c["C"]
@@ -72,8 +72,8 @@ def test_width_changes_variants_empirical_verdicts_and_constants(proofs_record):
     assert [(x["statement"], x["width"], x["old"] * 2 == x["new"], x["ratio"]) for x in d.widths] == [
         ("lemma7", w["width"], True, 2.0)]
     assert d.variants and d.variants[0]["new"] == "unexpected"
-    assert d.empirical == [{"statement": "lemma7", "old": "holds", "new": "violated"}]
-    assert d.checks[0]["new"] == "FAIL"
+    assert d.empirical == [{"statement": "lemma7", "old": "holds", "new": "fails"}]
+    assert d.checks[0]["new"] == "fails"
     assert [x["statement"] for x in d.constants] == ["lemma7"] and "outside" in d.constants[0]["why"]
     assert d.exit_status == 0  # nothing in the proofs newly fails
 

@@ -48,7 +48,8 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
     empirical|null   checks [{id, statement, kind, verdict, ratio, command|null, ...}] (a rate check also
                      holds params, C, widths, failures, trials, rate, interval, pvalue, level, power|null,
                      passed, worst, bound), tightness [{check, statement, ratio, where}], length_sweeps {name:
-                     {info, rows}}, verdicts {statement or "statement:printed": "holds" | "violated"},
+                     {info, rows}}, verdicts {statement or "statement:printed": "holds" | "fails" |
+                     "undecided at this power" (slt.measure.verdicts)},
                      decisions {probabilistic statement: "holds" | "fails" | "undecided at this power"} (a rate
                      check also holds its decision {word, text}), wall_s, tasks
     figures|null     {fig4|fig5|fig6: {source, payload (the figure summary: fits, findings when present)}}

@@ -31,6 +31,7 @@ import math
 import time
 from pathlib import Path
 
+from slt.measure.calibration import problem as calibration_problem
 from slt.measure.probabilistic import C_GRID, trials_needed
 from slt.measure.stats import CONFIDENCE, LEVEL, upper_bound
 from slt.tasks import Task, cluster, execute, returns
@@ -430,6 +431,9 @@ def load_results(path) -> dict:
     for name, rec in data.get("statements", {}).items():
         if not isinstance(rec, dict) or not isinstance(rec.get("points", []), list):
             raise CalibrationError(f"{path}: statements.{name} is not a calibration record")
+    bad = calibration_problem({"statements": {}, **data})
+    if bad:
+        raise CalibrationError(f"{path}: {bad}")
     return data
 
 

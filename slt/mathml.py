@@ -6,6 +6,7 @@ followed by a table of cases (``value   if condition`` rows, the final ``True`` 
 """
 from __future__ import annotations
 
+import sympy as sp
 from sympy.printing.mathml import MathMLPresentationPrinter
 
 __all__ = ["presentation"]
@@ -43,6 +44,4 @@ class _Printer(MathMLPresentationPrinter):
 
 def presentation(expr, **settings) -> str:
     """The presentation MathML of ``expr`` (without the enclosing ``<math>``)."""
-    import sympy as sp
-
     return _Printer(settings).doprint(sp.sympify(expr))

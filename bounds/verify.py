@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from . import recheck
 from .catalogue import lookup
 from .core import Step
 from .facts import SCALAR
@@ -51,6 +52,8 @@ class StepResult:
     counterexample: dict | None = None
     domain: str = "sampled"  # "whole" (hypothesis domain), "box: <desc>" (certified on that box only) or "sampled"
     margin: float | None = None  # smallest rhs/lhs found (sampled points; 1.0 for an identity), None if lhs <= 0
+    certificate: tuple | None = None  # interval certificates as data (bounds.certificate), None if none recorded
+    arb: str = ""  # Arb re-check of the interval certificates (bounds.recheck): yes / no / failed; "" if symbolic
 
     @property
     def status(self) -> str:
@@ -74,10 +77,15 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
     dom = Domain(step, params)
     key = (sp.srepr(step.lhs), sp.srepr(step.rhs), dom.key, step.relies_on)
     if key not in _RESULTS:
-        method, ok, detail, box, cex, domain = _verify(step, dom, params)
-        _RESULTS[key] = (method, ok, detail, box, cex, domain, smallest_ratio(step, dom, detail))
-    method, ok, detail, box, cex, domain, margin = _RESULTS[key]
-    return StepResult(statement, step.name, method, ok, detail, box, cex, domain, margin)
+        method, ok, detail, box, cex, domain, *cert = _verify(step, dom, params)
+        cert = cert[0] if cert else None
+        arb = ""
+        if ok and method == "interval":  # a second arithmetic re-checks the certificate (bounds.recheck)
+            arb = recheck.status(cert) if cert else "no"
+            if arb.startswith("failed"):
+                ok, detail = False, f"{detail}; Arb re-check {arb}"
+        _RESULTS[key] = (method, ok, detail, box, cex, domain, smallest_ratio(step, dom, detail), cert, arb)
+    return StepResult(statement, step.name, *_RESULTS[key])
 
 
 def _boxed(box: dict) -> str:
@@ -97,9 +105,9 @@ def _verify(step: Step, dom: "Domain", params: tuple):
     cex = sample_box(lhs, rhs, dom, 64)
     if cex:
         return "sampled", False, "lhs > rhs at a sampled point", dom.describe(), cex, _boxed(dom.describe())
-    whole_ok, whole_how = on_whole(lhs, rhs, dom)
+    whole_ok, whole_how, certs = on_whole(lhs, rhs, dom)
     if whole_ok:
-        return "interval", True, whole_how, {}, None, "whole"
+        return "interval", True, whole_how, {}, None, "whole", certs
     ok, detail, cex, box = on_box(lhs, rhs, dom)
     if ok and not box:  # the certified form has no parameters left: it holds everywhere
         return "interval", True, f"{detail} (a constant after simplification: holds for all parameters)", {}, None, \
@@ -163,7 +171,9 @@ def _by_fact(step: Step, params: tuple):
                       f"x = {txt(args[0][1])}; the argument stays in the fact's domain on {domain} of the step's "
                       f"domain, by {method}")
             box = {k: v for r in methods for k, v in r.box.items()}
-            return method, True, detail, box, None, domain
+            parts = [r.certificate for r in methods if r.method == "interval"]
+            certs = None if any(p is None for p in parts) else tuple(c for p in parts for c in p)
+            return method, True, detail, box, None, domain, certs
     return None
 
 

@@ -9,10 +9,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath
 import sympy as sp
 
+from .certificate import INF, Certificate, Coord, Leaf
 from .evaluate import compile_expr
 from .verify_domain import OFFSET, Domain
 from .verify_search import check_point
@@ -80,7 +82,7 @@ def whole_cases(lhs, rhs, dom: "Domain"):
     lhs, rhs = sp.sympify(lhs).xreplace(sub), sp.sympify(rhs).xreplace(sub)
     maxes = {m for e in (lhs, rhs) for m in e.atoms(sp.Max)}
     if not maxes:
-        return [(lhs, rhs, list(coords.values()))]
+        return [(lhs, rhs, list(coords.values()), sub)]
     if len(maxes) > 1:
         return None
     (mx,) = maxes
@@ -97,7 +99,9 @@ def whole_cases(lhs, rhs, dom: "Domain"):
         del cs[di]
         cs[w] = _Coord(w, mpmath.mpf(0), mpmath.mpf(1))
         sub_i = {di: dj / w}
-        cases.append((lhs.xreplace(rep).xreplace(sub_i), rhs.xreplace(rep).xreplace(sub_i), list(cs.values())))
+        case_sub = {**{v: e.xreplace(sub_i) for v, e in sub.items()}, **sub_i}  # each parameter in the coordinates
+        cases.append((lhs.xreplace(rep).xreplace(sub_i), rhs.xreplace(rep).xreplace(sub_i), list(cs.values()),
+                      case_sub))
     return cases
 
 
@@ -132,9 +136,9 @@ def on_whole(lhs, rhs, dom: "Domain"):
     """(certified, detail) on the whole hypothesis domain."""
     cases = whole_cases(lhs, rhs, dom)
     if cases is None:
-        return False, "the domain has a parameter shape the compactification does not cover"
-    iv, labels = mpmath.iv, []
-    for case_lhs, case_rhs, coords in cases:
+        return False, "the domain has a parameter shape the compactification does not cover", None
+    iv, labels, certs = mpmath.iv, [], []
+    for case_lhs, case_rhs, coords, case_sub in cases:
         forms = []
         if case_rhs.is_positive:
             ratio = sp.powsimp(simplify(case_lhs / case_rhs), force=True)
@@ -159,8 +163,9 @@ def on_whole(lhs, rhs, dom: "Domain"):
                 except TypeError:
                     continue
                 used = [c for c in coords if {c.symbol, _above(c.symbol)} & expr.free_symbols]
-                ok, count = _bisect_whole(expr, f, test, used, budget, use_mono)
+                ok, count, cover = _bisect_whole(expr, f, test, used, budget, use_mono)
                 if ok:
+                    certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover))
                     labels.append(f"{label} by {count} interval evaluations" + (" with monotonicity" if use_mono
                                                                                  else ""))
                     done = True
@@ -168,14 +173,42 @@ def on_whole(lhs, rhs, dom: "Domain"):
             if done:
                 break
         if not done:
-            return False, "no certificate on the whole domain"
+            return False, "no certificate on the whole domain", None
     how = labels[0] if len(labels) == 1 else f"{len(labels)} cases of the Max: " + "; ".join(labels)
-    return True, how + " on the whole hypothesis domain (unbounded parameters compactified)"
+    return True, how + " on the whole hypothesis domain (unbounded parameters compactified)", tuple(certs)
+
+
+def _certificate(lhs, rhs, sub, label, expr, coords, used, cover) -> Certificate:
+    """The certificate as data for the re-check (bounds.certificate): coordinates, boxes and enclosures exact;
+    a coordinate the form does not use spans its whole range in every box."""
+    def frac(v):
+        v = mpmath.mpf(v)
+        if mpmath.isinf(v):
+            return INF if v > 0 else -INF
+        sign, man, exp, _ = v._mpf_  # (man_exp drops the sign)
+        q = Fraction(int(man)) * Fraction(2) ** int(exp)
+        return -q if sign else q
+
+    test = "upper <= 1" if label.endswith("<= 1") else "lower >= 0"
+    cs = tuple(Coord(c.symbol, frac(c.lo), None if c.hi is None else frac(c.hi),
+                     _above(c.symbol) if _above(c.symbol) in expr.free_symbols else None) for c in coords)
+    def full(box):
+        at = dict(zip((c.symbol for c in used), box))
+        return [at.get(c.symbol, c.root()) for c in coords]
+
+    leaves = tuple(Leaf(tuple((frac(a), frac(b)) for a, b in full(box)), (frac(v.a), frac(v.b)),
+                        None if mono is None else ([c.symbol for c in coords].index(used[mono[0]].symbol), mono[1],
+                                                   (frac(mono[2].a), frac(mono[2].b))))
+                   for box, v, mono in cover)
+    return Certificate(sp.sympify(lhs), sp.sympify(rhs), tuple(sub.items()), label, expr, test, cs,
+                       leaves)
 
 
 def _bisect_whole(expr, f, test, coords, budget, mono):
+    """(certified, evaluations, cover): the cover is [(box, enclosure, None or (k, face, derivative))], the
+    boxes that closed and how (the data of the certificate, bounds.certificate)."""
     iv = mpmath.iv
-    stack, count, derivs = [[c.root() for c in coords]], 0, {}
+    stack, count, derivs, cover = [[c.root() for c in coords]], 0, {}, []
 
     def env_of(box):
         env = {c.symbol: c.image(a, b) for c, (a, b) in zip(coords, box)}
@@ -183,11 +216,12 @@ def _bisect_whole(expr, f, test, coords, budget, mono):
         return env
 
     def holds(box):
+        """The enclosure on ``box`` if it passes the test, else None."""
         try:
             v = f(env_of(box))
-            return bool(test(v)) if v.a == v.a and v.b == v.b else False
+            return v if v.a == v.a and v.b == v.b and bool(test(v)) else None
         except (ZeroDivisionError, ValueError, OverflowError):
-            return False
+            return None
 
     def monotone(box):
         """A nonnegative (nonpositive) partial derivative and the lower (upper) face satisfying the test."""
@@ -205,24 +239,32 @@ def _bisect_whole(expr, f, test, coords, budget, mono):
             except (ZeroDivisionError, ValueError, OverflowError):
                 continue
             a, b = box[k]
-            if dv.a >= 0 and holds(box[:k] + [(a, a)] + box[k + 1:]):
-                return True
-            if dv.b <= 0 and (c.hi is not None or b < 1) and holds(box[:k] + [(b, b)] + box[k + 1:]):
-                return True
-        return False
+            v = holds(box[:k] + [(a, a)] + box[k + 1:]) if dv.a >= 0 else None
+            if v is not None:
+                return v, (k, "lo", dv)
+            v = holds(box[:k] + [(b, b)] + box[k + 1:]) if dv.b <= 0 and (c.hi is not None or b < 1) else None
+            if v is not None:
+                return v, (k, "hi", dv)
+        return None
 
     while stack:
         box = stack.pop()
         count += 1
-        if holds(box) or (mono and monotone(box)):
+        v = holds(box)
+        if v is not None:
+            cover.append((box, v, None))
+            continue
+        closed = monotone(box) if mono else None
+        if closed is not None:
+            cover.append((box, *closed))
             continue
         if count >= budget or not box:
-            return False, count
+            return False, count, None
         k = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
         a, b = box[k]
         m = (a + b) / 2
         stack += [box[:k] + [(a, m)] + box[k + 1:], box[:k] + [(m, b)] + box[k + 1:]]
-    return True, count
+    return True, count, cover
 
 
 # ----- 2. interval certificate --------------------------------------------------------------------

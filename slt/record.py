@@ -263,6 +263,7 @@ def _step_row(r, step=None, supported=True) -> dict:
     return {"statement": r.statement, "step": r.step, "supported": supported, "method": r.method,
             "domain": str(getattr(r, "domain", "unknown")), "ok": bool(r.ok), "verdict": r.status,
             "margin": None if margin is None else float(margin), "detail": str(r.detail),
+            "arb": str(getattr(r, "arb", "")),
             "box": _jsonable(dict(r.box or {})), "counterexample": _jsonable(r.counterexample),
             "note": getattr(step, "note", "") or "", "relies_on": [str(x) for x in getattr(step, "relies_on", ())],
             "inequality": (mathml(step.lhs) + " &le; " + mathml(step.rhs)) if step is not None and _small(step)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Param, Statement, Step
+from .core import Constant, Mutation, Param, Statement, Step, SLACK_C
 from .symbols import C, L, alpha, d1, d2, eps
 
 EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)
@@ -50,6 +50,12 @@ lemma7 = Statement(
     params=(dim("d1"), dim("d2"), EPS, CONST),
     conclusion=eps / (d1 * d2), quantity="||W - (W2*M2)(W1*M1)||_max",
     widths={"n": d1 * C * sp.log(d1 * d2 / eps)}, probability=1 - eps, builder=_lemma7_proof,
+    mutations=(
+        Mutation("lemma7 width: log(d1 d2/eps) -> log(d1/eps)", "widths.n", d1 * d2 / eps, d1 / eps, "L7a"),
+        Mutation("lemma7 error: eps/(d1 d2) -> eps/(d1 d2^2)", "conclusion", d2, d2**2, "L7b"),
+    ),
+    slack=(Constant("the factor of d1 d2 inside the logarithm of n = d1 C log(d1 d2/eps)", ("widths.n",), 1,
+                    old=d1 * d2 / eps, template=SLACK_C * d1 * d2 / eps),),
 )
 
 theorem10 = Statement(
@@ -58,5 +64,7 @@ theorem10 = Statement(
     params=(dim("d1"), dim("d2"), dim("L"), EPS, Param("alpha", lo=(0,), lo_open=True, box=(1, 64), log=True), CONST),
     conclusion=sp.exp(alpha * eps / 2) - 1, quantity="sup_{||x||<=alpha} ||F_S(x) - F_T(x)||",
     widths={"n_l": d1 * C * sp.log(4 * L * d1 * d2 / eps)}, probability=1 - eps,
+    mutations=(Mutation("theorem10 error: exp(alpha eps/2) -> exp(alpha eps)", "conclusion", sp.Rational(1, 2), 1,
+                        "B3b", by="theorem11"),),
     notes="Per layer l: pass d1 = d_l and d2 = d_{l+1}.",
 )

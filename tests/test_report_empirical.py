@@ -36,15 +36,19 @@ def test_every_measured_statement_gets_a_plot_a_table_and_a_verdict(rec):
     for title in ("Lemma 8: length independence", "Theorem 9: length independence of one ticket",
                   "Lemma 13 as printed", "Tightness"):
         assert title in section.html
-    assert section.html.count(">pass<") == sum(c["passed"] for c in rates)
+    for word in ("holds", "undecided at this power", "fails"):  # each row shows its own verdict, styled by it
+        shown = len(re.findall(f'<td><span class="[a-z]+">{word}</span></td>', section.html))
+        assert shown == sum(c["verdict"] == word for c in rates) + sum(
+            v == word for v in rec["empirical"]["verdicts"].values()), word
+    assert ">pass<" not in section.html
     assert "Counterexample" in section.html  # Lemma 13 as printed: the stored counterexample
 
 
 def test_a_failed_rate_is_shown_as_a_failure_with_its_rerun_command(rec):
     first = next(c for c in rec["empirical"]["checks"] if c["kind"] == "rate")
-    first.update(passed=False, verdict="FAIL")
+    first.update(passed=False, verdict="fails")
     section = empirical.render(rec)
-    assert ">FAIL<" in section.html
+    assert '<span class="fail">fails</span>' in section.html
     assert first["command"].split(" --seed")[0] in section.html
 
 
@@ -67,8 +71,8 @@ def test_decisions_verdicts_and_tightness():
                                           "violated": False}]}
     out = measuring.decide([_task("empirical:rate:lemma7"), _task("empirical:search:lemma12:printed"),
                             _task("empirical:length:lemma8")], [rate, {"cases": [case]}, sweep])
-    assert out["verdicts"] == {"lemma7": "violated", "lemma12:printed": "violated", "lemma8": "holds"}
-    assert [c["verdict"] for c in out["checks"]] == ["FAIL", "violated", "holds"]
+    assert out["verdicts"] == {"lemma7": "fails", "lemma12:printed": "fails", "lemma8": "holds"}
+    assert [c["verdict"] for c in out["checks"]] == ["fails", "fails", "holds"]
     assert {t["statement"]: t["ratio"] for t in out["tightness"]} == {"lemma7": 5.0, "lemma12:printed": 2.0,
                                                                       "lemma8": 0.2}
 

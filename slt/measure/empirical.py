@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import time
 
-from slt.measure import registry
+from slt.measure import registry, verdicts
 
 TASK_DEPENDS = ("bounds", "slt.measure", "slt.construct", "slt.models", "slt.samplers", "slt.subset_sum",
                 "slt._subset_sum_kernels")
@@ -218,49 +218,30 @@ def execute(task_list: list, *, progress=None, cache_dir=None, workers=None, sch
 # ------------------------------------------------------------------------------------------------- decisions
 
 def _verdict(violated: bool) -> str:
-    return "violated" if violated else "holds"
+    return verdicts.deterministic_word(violated)
 
 
-def rate_decision(check: dict) -> dict:
-    """A failure-rate check decided only by its test and its interval: ``{"word", "text"}`` with word "fails" (the
-    one-sided test rejects "rate <= eps"), "holds" (the upper end of the 95% interval is at most eps) or
-    "undecided at this power" (neither)."""
-    eps = check["params"]["eps"]
-    lo, hi = check["interval"]
-    counts = f"{check['failures']}/{check['trials']} failures"
-    power = check.get("power")
-    detects = (f"; detects a failure rate of {power['detectable_rate']:.2g} with probability {power['power']:.2g}"
-               if isinstance(power, dict) else "")
-    if not check["passed"]:
-        return {"word": "fails", "text": f"{counts}, rate above eps = {eps:.3g} (p = {check['pvalue']:.2g}){detects}"}
-    if hi <= eps:
-        return {"word": "holds", "text": f"{counts}; 95% interval [{lo:.2g}, {hi:.2g}] below eps = {eps:.3g}{detects}"}
-    return {"word": "undecided at this power",
-            "text": f"{counts}; no excess over eps = {eps:.3g}, but the 95% interval [{lo:.2g}, {hi:.2g}] reaches "
-                    f"above it{detects}"}
+rate_decision = verdicts.rate_decision
+"""A failure-rate check's verdict ``{"word", "text"}`` (``slt.measure.verdicts.rate_decision``)."""
 
 
 def statement_decisions(checks: list[dict]) -> dict:
-    """Per probabilistic statement, the decision of its rate checks together: "fails" if one fails, else
-    "undecided at this power" if one is undecided, else "holds"."""
-    out: dict[str, str] = {}
+    """Per probabilistic statement, the verdict of its rate checks together (``verdicts.combine``): "fails" if one
+    fails, else "undecided at this power" if one is undecided, else "holds"."""
+    out: dict[str, list] = {}
     for c in checks:
-        if c["kind"] != "rate":
-            continue
-        word = c["decision"]["word"]
-        before = out.get(c["statement"], "holds")
-        order = ("holds", "undecided at this power", "fails")
-        out[c["statement"]] = max(before, word, key=order.index)
-    return out
+        if c["kind"] == "rate":
+            out.setdefault(c["statement"], []).append(c["decision"]["word"])
+    return {k: verdicts.combine(v) for k, v in out.items()}
 
 
 def decide(task_list: list, results: list[dict]) -> dict:
     """The record's empirical decisions from the raw task results (same order as ``task_list``)."""
     checks, tightness, lengths = [], [], {}
-    verdicts: dict[str, str] = {}
+    words: dict[str, list] = {}
 
-    def mark(key, violated):
-        verdicts[key] = "violated" if violated or verdicts.get(key) == "violated" else "holds"
+    def mark(key, word):
+        words.setdefault(key, []).append(word)
 
     for task, res in zip(task_list, results):
         _, family, *rest = task.kind.split(":")
@@ -268,9 +249,10 @@ def decide(task_list: list, results: list[dict]) -> dict:
         if family == "rate":
             check_id = f"rate:{name}:" + ",".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                                    for k, v in res["params"].items())
+            decision = rate_decision(res)
             checks.append({"id": check_id, "statement": name, "kind": "rate", **res,
-                           "verdict": "pass" if res["passed"] else "FAIL", "decision": rate_decision(res)})
-            mark(name, not res["passed"])
+                           "verdict": decision["word"], "decision": decision})
+            mark(name, decision["word"])
             continue
         if family == "length":
             lengths[name] = res
@@ -283,7 +265,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
                            "bound": worst["bound"], "where": {**res["info"], "T": worst["T"]},
                            "T_max": max(r["T"] for r in rows), "command": None})
             if name != "theorem9":  # Theorem 9's sweep is one ticket: its verdict is its rate checks
-                mark(name, violated)
+                mark(name, _verdict(violated))
             tightness.append({"check": f"length:{name}", "statement": name, "ratio": ratio,
                               "where": {k: v for k, v in {**res["info"], "T": worst["T"]}.items() if k != "widths"}})
             continue
@@ -296,7 +278,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
                        "verdict": _verdict(violated), "ratio": worst["ratio"], "worst": worst["measured"],
                        "bound": worst["bound"], "where": worst["parameters"], "command": worst["command"],
                        "cases": cases})
-        mark(key, violated)
+        mark(key, _verdict(violated))
         tightness.append({"check": ":".join([family, *rest]), "statement": key, "ratio": worst["ratio"],
                           "where": worst["parameters"]})
     by_statement: dict[str, dict] = {}
@@ -307,7 +289,8 @@ def decide(task_list: list, results: list[dict]) -> dict:
             if c["ratio"] > t["ratio"]:
                 t.update(ratio=c["ratio"], where=c["params"])
     tightness = list(by_statement.values()) + tightness
-    return {"checks": checks, "tightness": tightness, "length_sweeps": lengths, "verdicts": verdicts,
+    return {"checks": checks, "tightness": tightness, "length_sweeps": lengths,
+            "verdicts": {k: verdicts.combine(v) for k, v in words.items()},
             "decisions": statement_decisions(checks)}
 
 

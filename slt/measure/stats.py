@@ -155,14 +155,26 @@ class RateTest:
     def passed(self) -> bool:
         return self.pvalue >= self.level
 
+    @property
+    def verdict(self) -> str:
+        """"holds", "fails" or "undecided at this power", by ``slt.measure.verdicts.rate_word``."""
+        from slt.measure.verdicts import rate_word  # the one verdict function (imports nothing from here)
+
+        return rate_word(not self.passed, self.interval[1], self.p0)
+
     def describe(self) -> str:
         lo, hi = self.interval
+        verdict = self.verdict
+        why = {"fails": " (a significant excess over eps)",
+               "holds": " (the interval's upper end is at most eps)",
+               }.get(verdict, " (no significant excess, but the interval reaches above eps)")
         return (
             f"{self.failures}/{self.trials} failures (rate {self.rate:.4g}, {CONFIDENCE:.0%} CI [{lo:.4g}, {hi:.4g}]) "
             f"vs allowed {self.p0:.4g}: one-sided binomial p = {self.pvalue:.3g} at level {self.level} -> "
-            + ("pass" if self.passed else "FAIL (significant excess)")
-            + f"; power: detects a true rate >= {self.detectable_rate:.3g} w.p. {self.power:g} "
-            + f"(target {self.target_rate:.3g}: " + ("met)" if self.meets_target else "NOT met)")
+            + verdict + why
+            + f"; the test detects a failure rate of {self.detectable_rate:.3g} or more with probability "
+            + f"{self.power:g} (the checks' target, {self.target_rate:.3g}, is "
+            + ("reached)" if self.meets_target else "not reached)")
         )
 
 

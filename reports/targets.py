@@ -145,9 +145,9 @@ def _main(args) -> int:
         result = {"command": argv, "statement": name, "C": C, "params": params, "target": args.target, "rows": rows}
     else:
         from slt import targets
-        from slt.measure.calibrate import _module
+        from slt.measure import catalogue
 
-        trial = _module(name).trial
+        trial = catalogue.get(name).trial
         result = targets.search(trial, C, params, range(args.seed, args.seed + args.seeds), steps=args.steps,
                                 start_seed=args.seed - 1, hypothesis=targets.HYPOTHESIS[name],
                                 draw=adversaries.random_draw(name, params), rng=args.seed,

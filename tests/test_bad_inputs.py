@@ -94,9 +94,9 @@ def test_calibrate_an_unknown_or_deterministic_statement(tmp_path, capsys, argv,
 
 
 def test_calibrate_accepts_the_aliases_proofs_accepts():
-    from slt.measure import calibrate as cal
+    from slt.measure import catalogue
 
-    assert cal.resolve(["Theorem 3"]) == ["theorem9"]
+    assert catalogue.resolve(["Theorem 3"]) == ["theorem9"]
 
 
 def test_rerun_an_unknown_statement(capsys):

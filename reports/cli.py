@@ -17,6 +17,7 @@ COMMANDS = {
     "calibrate": ("reports.calibrate", "estimate the universal constant C of each probabilistic statement"),
     "reproduce": ("reports.reproduce", "reproduce the paper's Figures 4, 5 and 6"),
     "rate": ("reports.rate", "one failure-rate test with its power (or every check's trials and power: --plan)"),
+    "targets": ("reports.targets", "targets as adversaries: failure rate per target family, worst-target C, search"),
 }
 
 

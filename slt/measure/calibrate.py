@@ -49,7 +49,7 @@ CHUNK = 10
 
 TASK_DEPENDS = ("slt.measure.statements", "slt.measure.probabilistic", "slt.measure.stats", "slt.measure.evidence",
                 "slt.measure.sources", "slt.measure.networks", "slt.measure.attention", "slt.measure.adversarial",
-                "slt.construct", "slt.subset_sum", "slt._subset_sum_kernels", "slt.models", "slt.samplers", "bounds")
+                "slt.construct", "slt.subset_sum", "slt._subset_sum_kernels", "slt.models", "slt.samplers", "slt.targets", "bounds")
 """What a trial's result depends on (fingerprinted into every calibration task)."""
 
 class CalibrationError(ValueError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 import bounds
+from slt import targets
 from slt.samplers import as_rng, inputs, spectral_matrices
 
 TOL = 1e-9
@@ -33,10 +34,13 @@ def block_widths(statement: str, C: float, d1: int, **params) -> dict:
     return out
 
 
-def lemma7_pair(rng, d1: int, d2: int, n: int):
-    """Target W (d2, d1) with ||W|| <= 1 (hence entries in [-1, 1]) and iid U[-1,1] sources W1 (n, d1), W2 (d2, n)."""
-    rng = as_rng(rng)
+def lemma7_pair(rng, d1: int, d2: int, n: int, target=None, hypothesis: str = "spectral"):
+    """Target W (d2, d1) with ||W|| <= 1 (hence entries in [-1, 1]) and iid U[-1,1] sources W1 (n, d1), W2 (d2, n).
+    ``target``: a family of ``slt.targets`` or explicit matrices replacing the drawn W (seed ``rng``, an int, also
+    seeds the family; the sources are the same whatever the target)."""
+    seed, rng = rng, as_rng(rng)
     W = spectral_matrices(rng, (d2, d1))
+    W = targets.apply(W, target, seed, hypothesis) if target is not None else W
     return W, rng.uniform(-1, 1, (n, d1)), rng.uniform(-1, 1, (d2, n))
 
 

@@ -7,6 +7,7 @@ worst over random and adversarial x in the unit ball; failure-rate test as for L
 from __future__ import annotations
 
 from slt.construct import lemma2
+from slt import targets
 from slt.measure import strategies
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import vector_error
@@ -21,18 +22,18 @@ RATE = RateCheck(STATEMENT, WINDOWS["eps"])
 """The failure-rate check: trials per drawn eps reaching the power target (validated at import)."""
 
 
-def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=TOL, solver=None) -> Case:
+def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=TOL, solver=None, target=None) -> Case:
     widths = block_widths(STATEMENT, C, d1, d2=d2, eps=eps)
-    W, W1, W2 = lemma7_pair(seed, d1, d2, widths["n"])
+    W, W1, W2 = lemma7_pair(seed, d1, d2, widths["n"], target)
     ticket = lemma2(W, W1, W2, **solve_options(tol, solver, widths["n"] > 40 * d1))
     pruned = [W1 * ticket.M1, W2 * ticket.M2]
     err, _ = vector_error(lambda X: relu_net(X, pruned), lambda X: X @ W.T, d1, 1.0, seed, restarts=1)
-    return Case(STATEMENT, {"C": C, "d1": d1, "d2": d2, "eps": eps}, seed, err, eps,
+    return Case(STATEMENT, {"C": C, "d1": d1, "d2": d2, "eps": eps, **targets.named(target)}, seed, err, eps,
                 what="sup_{||x||<=1} ||Wx - F_S(x)||", violated=exceeds(err, eps), widths=widths)
 
 
-def rerun(seed: int, C: float, d1: int, d2: int, eps: float):
-    return [trial(seed, C, d1, d2, eps)]
+def rerun(seed: int, C: float, d1: int, d2: int, eps: float, target=None):
+    return [trial(seed, C, d1, d2, eps, target=target)]
 
 
 CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 4)) for eps in (0.1, 0.3)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bounds
 from slt.construct import transformer as construct
+from slt import targets
 from slt.measure import strategies
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import sequence_error
@@ -38,20 +39,21 @@ def widths(C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int) 
 
 
 def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int, tol=TOL,
-          solver=None) -> Case:
+          solver=None, target=None) -> Case:
+    spec = target
     w = widths(C, d1, H, L, alpha, eps, B)
     rng = as_rng(seed)
-    target = target_transformer(rng, B, d1, H, L=L)
+    target = targets.apply(target_transformer(rng, B, d1, H, L=L), spec, seed)
     source = source_transformer(rng, B, d1, H, w["n_MHA"], w["n_FC"], L=L)
     ticket = construct(target, source, **solve_options(tol, solver, max(max(v) for v in w.values()) > 40 * d1))
     err, where = sequence_error(lambda X, M: transformer(X, ticket.pruned, M), lambda X, M: transformer(X, target, M),
                                 d1, alpha, seed, lengths=(2, 16, 64))
-    return Case(STATEMENT, {"C": C, "d1": d1, "H": H, "L": L, "alpha": alpha, "eps": eps, "B": B}, seed, err, eps,
+    return Case(STATEMENT, {"C": C, "d1": d1, "H": H, "L": L, "alpha": alpha, "eps": eps, "B": B, **targets.named(spec)}, seed, err, eps,
                 what="max_i ||Tf_S - Tf_T||", violated=exceeds(err, eps), detail=f"worst at {where}", widths=w)
 
 
-def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int):
-    return [trial(seed, C, d1, H, L, alpha, eps, B)]
+def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int, target=None):
+    return [trial(seed, C, d1, H, L, alpha, eps, B, target=target)]
 
 
 CALIBRATION_GRID = [{"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.3, "B": B} for B in (2, 3, 4)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 import bounds
+from slt import targets
 from slt.construct import mha
 from slt.measure import calibration, strategies
 from slt.measure.adversarial import ball, maximise
@@ -37,25 +38,27 @@ LONG_WINDOWS = dict(d1=(2, 8), d2=(2, 8), H=[1, 2, 4], alpha=strategies.Scaled(1
 LONG_RATE = RateCheck(STATEMENT, LONG_WINDOWS["eps"])
 
 
-def build(seed: int, C: float, d1: int, d2: int, H: int, alpha: float, eps: float, tol=TOL, solver=None):
+def build(seed: int, C: float, d1: int, d2: int, H: int, alpha: float, eps: float, tol=TOL, solver=None,
+          target=None):
     """``(target, ticket, widths)`` of one trial (seeded target and source)."""
     widths = block_widths(STATEMENT, C, d1, d2=d2, H=H, alpha=alpha, eps=eps)
     rng = as_rng(seed)
-    target = target_mha(rng, d1, d2, H)
+    target = targets.apply(target_mha(rng, d1, d2, H), target, seed)
     source = source_mha(rng, d1, d2, H, widths["n_K"], widths["n_V"])
     best_effort = max(widths.values()) > 40 * d1
     return target, mha(target, source, **solve_options(tol, solver, best_effort)), widths
 
 
 def trial(seed: int, C: float, d1: int, d2: int, H: int, alpha: float, eps: float, lengths=LENGTHS,
-          adversarial_T: int = 4, tol=TOL, restarts: int = 1, solver=None) -> Case:
-    target, ticket, widths = build(seed, C, d1, d2, H, alpha, eps, tol, solver)
+          adversarial_T: int = 4, tol=TOL, restarts: int = 1, solver=None, target=None) -> Case:
+    spec = target
+    target, ticket, widths = build(seed, C, d1, d2, H, alpha, eps, tol, solver, spec)
     err, where = worst_random(ticket.pruned, target, seed, lengths, d1, alpha)
     adv, X, kind = worst_adversarial(ticket.pruned, target, seed, adversarial_T, d1, alpha, restarts=restarts,
                                      maxiter=20)
     if adv > err:
         err, where = adv, f"adversarial inputs T={adversarial_T} mask={kind}"
-    params = {"C": C, "d1": d1, "d2": d2, "H": H, "alpha": alpha, "eps": eps}
+    params = {"C": C, "d1": d1, "d2": d2, "H": H, "alpha": alpha, "eps": eps, **targets.named(spec)}
     return Case(STATEMENT, params, seed, err, eps, what="max_i ||Attn_S - Attn_T||", violated=exceeds(err, eps),
                 detail=f"worst at {where}", widths=widths)
 
@@ -98,10 +101,10 @@ def chain_cases(seed: int, C: float, d1: int, d2: int, H: int, alpha: float, eps
     return out
 
 
-def rerun(seed: int, C: float, d1: int, d2: int, H: int, alpha: float, eps: float, step=None):
+def rerun(seed: int, C: float, d1: int, d2: int, H: int, alpha: float, eps: float, step=None, target=None):
     if step is not None:
         return chain_cases(seed, C, d1, d2, H, alpha, eps)
-    return [trial(seed, C, d1, d2, H, alpha, eps)]
+    return [trial(seed, C, d1, d2, H, alpha, eps, target=target)]
 
 
 def chain_task(seed: int, C: float, point: dict) -> dict:

@@ -38,6 +38,17 @@ MUTATIONS = (
     _m("lemma5: 4 -> 2", "lemma5", "conclusion", 4, 2, "L5b"),
     _m("lemma7 width: log(d1 d2/eps) -> log(d1/eps)", "lemma7", "widths.n", d1 * d2 / eps, d1 / eps, "L7a"),
     _m("lemma7 error: eps/(d1 d2) -> eps/(d1 d2^2)", "lemma7", "conclusion", d2, d2**2, "L7b"),
+    _m("lemma2 width: log(2 d1 d2/eps) -> log(d1 d2/eps)", "lemma2", "widths.n", 2 * d1 * d2 / eps, d1 * d2 / eps,
+       "L2b"),
+    _m("lemma2 per-problem budget: eps/(2 d1 d2) -> eps/(d1 d2)", "lemma2", "constants.per_problem",
+       sp.Rational(1, 2), 1, "L2e"),
+    _m("lemma2 decomposition: one problem per entry (the ReLU(-x) half forgotten)", "lemma2", "constants.problems",
+       2 * d1 * d2, d1 * d2, "L2c"),
+    _m("lemma2 error: eps -> eps/(d1 d2)", "lemma2", "conclusion", eps, eps / (d1 * d2), "L2d"),
+    _m("theorem10 width: 4 L d1 d2 -> 2 L d1 d2 in the log", "theorem10", "widths.n_l", 4, 2, "T10a"),
+    _m("theorem10 layer budget: eps/(2L) -> eps/L", "theorem10", "constants.budget", sp.Rational(1, 2), 1, "T10e"),
+    _m("theorem10 tracked scale: 1 -> 1/2 (||x'_l|| <= alpha/2 + e_l)", "theorem10", "constants.scale", 1,
+       sp.Rational(1, 2), "T10e"),
     _m("theorem10 error: exp(alpha eps/2) -> exp(alpha eps)", "theorem10", "conclusion", sp.Rational(1, 2), 1,
        "B3b", "theorem11"),
     _m("theorem11 split: eps/4 -> eps/3", "theorem11", "constants.split", sp.Rational(1, 4), sp.Rational(1, 3), "B4"),
@@ -62,7 +73,7 @@ MUTATIONS = (
        2**(FIRST_G1 - 1), "T14w-n_FC-1"),
 )
 
-PROVED = ("lemma7", "lemma8", "lemma5", "theorem9", "theorem11", "lemma12", "lemma13", "theorem14")
+PROVED = ("lemma2", "lemma7", "lemma8", "lemma5", "theorem9", "theorem10", "theorem11", "lemma12", "lemma13", "theorem14")
 
 
 def catalogue_with(*edits: Edit) -> dict:

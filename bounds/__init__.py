@@ -2,6 +2,7 @@
 
 - ``names()``, ``get(name)`` (aliases ``lemma4``, ``theorem3``, ``theorem6``, case/space-insensitive);
   ``proof(name, catalogue=None)``: the proof steps composed from a catalogue (passed explicitly: no import circle);
+  ``proved(catalogue=None)``: the statements with proof steps (what is verified), found from the catalogue;
 - ``bounds.evaluate``: the one numeric evaluator of SymPy expressions (mpmath points and intervals);
 - ``Statement``: symbols, hypotheses, conclusion, widths, probability, terms, constants, proof steps,
   variants (printed forms), ``evaluate``/``width``/``term``/``variant``;
@@ -10,9 +11,9 @@
 - ``bounds.mutations``: the mutation suite.
 Source of truth: ``theorems.md`` of the project spec.
 """
-from .catalogue import ALIASES, STATEMENTS, get, names, proof
+from .catalogue import ALIASES, STATEMENTS, get, names, proof, proved
 from .core import Edit, Fact, Hypothesis, Param, Statement, Step, Variant
 from .verify import StepResult, verify, verify_facts
 
 __all__ = ["ALIASES", "STATEMENTS", "Edit", "Fact", "Hypothesis", "Param", "Statement", "Step", "StepResult",
-           "Variant", "get", "names", "proof", "verify", "verify_facts"]
+           "Variant", "get", "names", "proof", "proved", "verify", "verify_facts"]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Edit, Param, Statement, Step, Variant
+from .core import Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .facts import EXP_LINEAR
 from .softmax import LENGTH, lemma8
 from .subset_sum import CONST, EPS, dim
@@ -75,6 +75,21 @@ theorem9 = Statement(
         "lipschitz": lemma8.terms["lipschitz"].xreplace({eps_max: _S2b}),
     },
     builder=_theorem9_proof,
+    mutations=(
+        Mutation("theorem9 n_K: 8 -> 4 in the log", "widths.n_K", 8, 4, "S2a"),
+        Mutation("theorem9 n_K: alpha^3 -> alpha^2", "widths.n_K", alpha**3, alpha**2, "S2a"),
+        Mutation("theorem9 n_V: 2 -> 1 in the log", "widths.n_V", 2, 1, "S2d"),
+        Mutation("theorem9 logit bound: 8 H -> 4 H", "constants.logit", sp.Rational(1, 8), sp.Rational(1, 4), "S2c-ii"),
+        Mutation("theorem9 eps_L of W_QK: 8 -> 16", "constants.eps_QK", sp.Rational(1, 8), sp.Rational(1, 16), "S2a"),
+    ),
+    slack=(
+        Constant("the 8 in n_K = d1 C log(8 H alpha^3 d1^(3/2)/eps)", ("widths.n_K",), 8),
+        Constant("the exponent 3 of alpha in n_K", ("widths.n_K",), 3),
+        Constant("the 2 in n_V = d1 C log(2 H alpha d1 sqrt(d2)/eps)", ("widths.n_V",), 2),
+        Constant("the 8 of the logit error budget eps/(8 H alpha sqrt(d1))", ("constants.logit",), sp.Rational(1, 8),
+                 tighter=+1),
+        Constant("the 2 of the softmax error budget eps/(2H)", ("constants.softmax",), sp.Rational(1, 2), tighter=+1),
+    ),
     notes="terms are a-posteriori per-head bounds from measured dQK_max = ||dQK||_max and dVO_max = ||dVO||_max of "
           "one head (no probability): S2b logit error, S2c = S3a softmax error (Lemma 8), S3b value error, "
           "head = S3a + S3b (sum over heads for the MHA); lipschitz is the sqrt(T)-growing alternative to S2c.",
@@ -119,6 +134,19 @@ theorem11 = Statement(
     constants={"split": sp.Rational(1, 4), "fc_in": 3 * alpha * H * sp.sqrt(d1), "mha_share": sp.Integer(1)},
     terms={"attn_norm": alpha * H * sp.sqrt(d1)},
     builder=_theorem11_proof,
+    mutations=(
+        Mutation("theorem11 split: eps/4 -> eps/3", "constants.split", sp.Rational(1, 4), sp.Rational(1, 3), "B4"),
+        Mutation("theorem11 n_MHA: 32 -> 16", "widths.n_MHA", 32, 16, "B1a"),
+        Mutation("theorem11 n_FC: 24 -> 12", "widths.n_FC", 24, 12, "B3a"),
+        Mutation("theorem11 FC input norm: 3 alpha H sqrt(d1) -> 2 alpha H sqrt(d1)", "constants.fc_in", 3, 2, "B2b"),
+    ),
+    slack=(
+        Constant("the 32 in n_MHA", ("widths.n_MHA",), 32),
+        Constant("the 24 in n_FC", ("widths.n_FC",), 24),
+        Constant("the split eps/4 (MHA error eps/4, FC error exp(eps/4) - 1)", ("constants.split",), sp.Rational(1, 4),
+                 tighter=+1),
+        Constant("the 3 in the FC input norm 3 alpha H sqrt(d1)", ("constants.fc_in",), 3),
+    ),
     variants={"d1": Variant(
         "d1", "as printed in the available copy: ||Attn_T(x_i)|| <= alpha H d1 (and 2(H d1 + 1) in Theorem 14)",
         (Edit("theorem11", "terms.attn_norm", sp.sqrt(d1), d1),), (("theorem11", "B2b"), ("theorem14", "T14a"))),

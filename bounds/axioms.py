@@ -33,10 +33,9 @@ class Axiom:
 
 def _statement_name(dep: str, catalogue: dict):
     try:
-        key = canonical(dep)
+        return canonical(dep, catalogue)
     except KeyError:
         return None
-    return key if key in catalogue else None
 
 
 def _proved(st, get) -> bool:
@@ -70,7 +69,7 @@ def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
     get = lookup(cat)
     scalar = {f.name: f for f in SCALAR}
     cited: dict = {}
-    seen, todo = set(), [canonical(name)]
+    seen, todo = set(), [canonical(name, cat)]
     while todo:
         current = todo.pop()
         if current in seen:

@@ -22,11 +22,13 @@ def names() -> list[str]:
     return list(STATEMENTS)
 
 
-def canonical(name: str) -> str:
+def canonical(name: str, catalogue: dict | None = None) -> str:
+    """The canonical name of ``name`` in ``catalogue`` (default: the bounds catalogue); KeyError if unknown."""
+    cat = STATEMENTS if catalogue is None else catalogue
     key = re.sub(r"[\s_\-.]+", "", str(name)).lower()
     key = ALIASES.get(key, key)
-    if key not in STATEMENTS:
-        raise KeyError(f"unknown statement {name!r}; known: {names()} and aliases {sorted(ALIASES)}")
+    if key not in cat:
+        raise KeyError(f"unknown statement {name!r}; known: {list(cat)} and aliases {sorted(ALIASES)}")
     return key
 
 
@@ -38,10 +40,45 @@ def get(name: str):
 def lookup(catalogue: dict | None = None):
     """``get`` for ``catalogue`` (default: the bounds catalogue), as passed to ``Statement.steps``."""
     cat = STATEMENTS if catalogue is None else catalogue
-    return lambda name: cat[canonical(name)]
+    return lambda name: cat[canonical(name, cat)]
 
 
 def proof(name: str, catalogue: dict | None = None) -> list:
     """The proof steps of statement ``name``, composed from ``catalogue`` (default: the bounds catalogue)."""
     get_ = lookup(catalogue)
     return get_(name).steps(get_)
+
+
+def proved(catalogue: dict | None = None) -> list[str]:
+    """The statements with proof steps (their builders yield steps), in catalogue order: what is verified.
+    A statement without steps is cited, no proof encoded."""
+    cat = STATEMENTS if catalogue is None else catalogue
+    return [name for name in cat if proof(name, cat)]
+
+
+def dependents(names, catalogue: dict | None = None) -> list[str]:
+    """The proved statements whose proofs use any of ``names`` (directly or through others), and ``names``
+    themselves when proved, in catalogue order."""
+    cat = STATEMENTS if catalogue is None else catalogue
+    done = proved(cat)
+    uses = {n: {d for s in proof(n, cat) for d in s.relies_on if d in cat} for n in done}
+    out, grow = {canonical(n, cat) for n in names}, True
+    while grow:
+        grow = False
+        for n, deps in uses.items():
+            if n not in out and deps & out:
+                out.add(n)
+                grow = True
+    return [n for n in done if n in out]
+
+
+def mutations(catalogue: dict | None = None) -> tuple:
+    """Every statement's planted mutations (``Statement.mutations``), in catalogue order."""
+    cat = STATEMENTS if catalogue is None else catalogue
+    return tuple(m for st in cat.values() for m in st.mutations)
+
+
+def constants(catalogue: dict | None = None) -> tuple:
+    """Every statement's slack constants (``Statement.slack``), in catalogue order."""
+    cat = STATEMENTS if catalogue is None else catalogue
+    return tuple(c for st in cat.values() for c in st.slack)

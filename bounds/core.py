@@ -173,6 +173,76 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class Mutation:
+    """A planted error in the declaring statement: ``old`` -> ``new`` in its field ``where`` (as in ``Edit``), and
+    the proof step expected to catch it: ``step`` of statement ``by`` (default: the declaring statement).
+    ``statement`` is filled in by the declaring ``Statement``."""
+
+    name: str
+    where: str
+    old: object
+    new: object
+    step: str
+    by: str = ""
+    statement: str = ""
+
+    @property
+    def edit(self) -> Edit:
+        return Edit(self.statement, self.where, self.old, self.new)
+
+    @property
+    def caught_by(self) -> tuple:
+        """(statement, step) expected to fail."""
+        return (self.by or self.statement, self.step)
+
+
+SLACK_C = sp.Symbol("_C", positive=True)  # the candidate value in a ``Constant.template``
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A number ``value`` in the fields ``where`` of the declaring statement, whose slack ``bounds.slack`` finds;
+    ``tighter`` is -1 when a smaller value makes the statement stronger (a width's factor, a bound's factor), +1 when
+    a larger one does (an error budget handed to a sub-step; Theorem 11's split, whose lower end is forced by the 32
+    of n_MHA, is searched upwards to show its room); ``old`` is the SymPy sub-expression edited (default: the number
+    itself) and ``template`` the expression in ``SLACK_C`` replacing it.  ``statement`` is filled in by the
+    declaring ``Statement``."""
+
+    label: str
+    where: tuple
+    value: object
+    tighter: int = -1
+    old: object = None
+    template: object = None
+    statement: str = ""
+
+    def edits(self, c) -> list[Edit]:
+        old = sp.sympify(self.value if self.old is None else self.old)
+        new = c if self.template is None else sp.sympify(self.template).xreplace({SLACK_C: c})
+        return [Edit(self.statement, w, old, new) for w in self.where]
+
+
+@dataclass(frozen=True)
+class Readings:
+    """The readings of one proof constant of the declaring statement (``bounds.readings`` bisects each for the
+    smallest integer value that closes it).  ``table``: reading name -> (label, description, edits other than the
+    constant, steps that fail at the printed value); ``edits(value)``: the edits setting the constant;
+    ``block_steps``: the steps the constant decides, ``decisive`` the one verified first (fails fastest);
+    ``exact_step(st, get)``: the block inequality with the exact function the reading bounds, and ``chord``
+    ``(where, bound)``: the edit of that bound certifying the exact inequality."""
+
+    constant: str
+    declared: object
+    printed: object
+    table: dict
+    edits: Callable
+    block_steps: tuple
+    decisive: str
+    exact_step: Callable
+    chord: tuple
+
+
+@dataclass(frozen=True)
 class Statement:
     name: str
     title: str
@@ -187,6 +257,14 @@ class Statement:
     variants: dict = field(default_factory=dict)
     builder: Callable | None = None
     notes: str = ""
+    mutations: tuple = ()  # planted errors (``Mutation``), each with the step that must catch it
+    slack: tuple = ()  # numeric constants (``Constant``) whose slack ``slth proofs --slack`` finds
+    readings: Readings | None = None
+
+    def __post_init__(self):
+        for attr in ("mutations", "slack"):
+            bound = tuple(dataclasses.replace(m, statement=self.name) for m in getattr(self, attr))
+            object.__setattr__(self, attr, bound)
 
     # ----- declarative views -------------------------------------------------------------------
     @property

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Edit, Param, Statement, Step, Variant
+from .core import Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .softmax import EPS_MAX
 from .subset_sum import dim
 from .symbols import H, alpha, d1, eps_max
@@ -45,6 +45,8 @@ lemma12 = Statement(
     conclusion=_L12, quantity="||Attn_T(x_i) - Attn_T(x'_i)|| for max_i ||x_i - x'_i|| <= eps_max, ||x_i||, ||x'_i|| <= alpha",
     constants={"alpha_prime": alpha, "logit": 2 * alpha * eps_max},
     builder=_lemma12_proof,
+    mutations=(Mutation("lemma12: exp(4 alpha eps_max) -> exp(2 alpha eps_max)", "conclusion", 4, 2, "L12b"),),
+    slack=(Constant("the 4 in exp(4 alpha eps_max)", ("conclusion",), 4),),
     variants={"printed": Variant(
         "printed", "as printed: only ||x_i|| <= alpha, so the perturbed input may reach ||x'_i|| <= alpha + eps_max",
         (Edit("lemma12", "constants.alpha_prime", alpha, alpha + eps_max),), (("lemma12", "L12a"),)),
@@ -74,6 +76,10 @@ lemma13 = Statement(
     conclusion=_L13, quantity="||Blk_T(x_i) - Blk_T(x'_i)|| for max_i ||x_i - x'_i|| <= eps_max, ||x_i||, ||x'_i|| <= alpha",
     constants={"last_line": _L13},
     builder=_lemma13_proof,
+    mutations=(Mutation("lemma13: drop the factor 2 in the proof's last line", "constants.last_line", _L13, _L13 / 2,
+                        "L13a"),),
+    slack=(Constant("the factor 2 of the proof's last line 2 H sqrt(d1)(...)", ("conclusion", "constants.last_line"),
+                    2),),
     variants={"printed": Variant(
         "printed", "as printed: H sqrt(d1)(alpha(exp(4 alpha eps_max) - 1) + 2 eps_max), without the proof's factor 2",
         (Edit("lemma13", "conclusion", _L13, _L13 / 2),), (("lemma13", "L13b"),)),

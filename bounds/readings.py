@@ -1,4 +1,5 @@
-"""Theorem 14's constant under each reading (``bounds.theorem14.READINGS``): the verifier's verdict at the printed
+"""Theorem 14's constant under each reading (declared beside the statement: ``Statement.readings``, the table
+``bounds.theorem14.READINGS``): the verifier's verdict at the printed
 kappa = 16 and the smallest integer kappa that closes the reading, found by bisection and certified at both ends
 (kappa verified, kappa - 1 failing with a counterexample).
 
@@ -14,21 +15,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalogue import STATEMENTS, lookup
-from .core import Edit, Step
-from .facts import EXP_CHORD_32
-from .theorem14 import (
-    BLOCK_STEPS,
-    KAPPA,
-    KAPPA_PRINTED,
-    READINGS,
-    block_step,
-    kappa_edits,
-)
+from .catalogue import STATEMENTS, dependents, lookup
+from .core import Edit, Statement
 from .verify import StepResult, verify_step
 
 KAPPA_MAX = 1024
-_PROOFS = ("lemma12", "lemma13", "theorem14")
+
+
+def owner() -> Statement:
+    """The statement that declares readings of one of its constants (``Statement.readings``)."""
+    owners = [st for st in STATEMENTS.values() if st.readings is not None]
+    if len(owners) != 1:
+        raise LookupError(f"expected one statement declaring readings, found {[st.name for st in owners]}")
+    return owners[0]
+
+
+def _proofs() -> list[str]:
+    """The proofs a reading can change: those of the statements its edits touch, and of their users."""
+    st = owner()
+    touched = {st.name} | {e.statement for _, _, edits, _ in st.readings.table.values() for e in edits}
+    return dependents(sorted(touched))
 
 
 class Undecided(RuntimeError):
@@ -59,10 +65,11 @@ class Verdict:
 
 def catalogue(reading: str, kappa_value) -> dict:
     """The bounds catalogue under ``reading`` with Theorem 14's constant set to ``kappa_value``."""
-    if reading not in READINGS:
-        raise ValueError(f"unknown reading {reading!r}; readings: {sorted(READINGS)}")
+    spec = owner().readings
+    if reading not in spec.table:
+        raise ValueError(f"unknown reading {reading!r}; readings: {sorted(spec.table)}")
     cat = dict(STATEMENTS)
-    for e in READINGS[reading][2] + (kappa_edits(kappa_value) if kappa_value != KAPPA else ()):
+    for e in spec.table[reading][2] + (spec.edits(kappa_value) if kappa_value != spec.declared else ()):
         cat[e.statement] = e.apply(cat[e.statement])
     return cat
 
@@ -71,11 +78,11 @@ def results(reading: str, kappa_value, steps=None, stop: bool = False) -> list[S
     """The verifier's results for the reading at ``kappa_value`` (``steps``: names of Theorem 14's steps to verify;
     default every step of Lemmas 12, 13 and Theorem 14).  ``stop``: return at the first failing step, verifying
     the block inequality T14d-ii first (the step kappa decides; refuted in about a second)."""
-    get = lookup(catalogue(reading, kappa_value))
-    pending = [(get(name), s) for name in _PROOFS for s in get(name).steps(get)
-               if steps is None or (name == "theorem14" and s.name in steps)]
+    get, spec, name0 = lookup(catalogue(reading, kappa_value)), owner().readings, owner().name
+    pending = [(get(name), s) for name in _proofs() for s in get(name).steps(get)
+               if steps is None or (name == name0 and s.name in steps)]
     if stop:
-        pending.sort(key=lambda p: p[1].name != "T14d-ii")
+        pending.sort(key=lambda p: p[1].name != spec.decisive)
     out = []
     for st, s in pending:
         out.append(verify_step(st.name, s, st.params))
@@ -114,14 +121,11 @@ def smallest_kappa(reading: str, steps=None, lo: int = 1, hi: int = KAPPA_MAX) -
     return Threshold(hi, tuple(below))
 
 
-def exact_block_step(reading: str, kappa_value) -> Step:
+def exact_block_step(reading: str, kappa_value):
     """eps_b + Lemma 13 (exact exponential) <= delta_(b+1) under the reading at ``kappa_value``."""
     get = lookup(catalogue(reading, kappa_value))
-    st = get("theorem14")
-    k = block_step(st, get)
-    block = next(s for s in st.steps(get) if s.name == "T14d-ii")
-    return Step("T14d-exact", k["eps_b"] + k["lip"], k["delta_next"], ("theorem11", "lemma13", "triangle"),
-                "the block step with the exact exponential", params=block.params)
+    st = get(owner().name)
+    return st.readings.exact_step(st, get)
 
 
 @dataclass(frozen=True)
@@ -138,15 +142,16 @@ def exact(reading: str, kappa_value) -> Exact:
     """Does the reading's block step hold at ``kappa_value`` with the exact exponential?  First the certificate
     through the chord bound (cheap); when that does not close, the exact inequality itself is searched for a
     counterexample; neither: ``Undecided``."""
-    cat = catalogue(reading, kappa_value)
-    bound = cat["theorem14"].constants["exp_bound"]
-    if bound != EXP_CHORD_32.rhs:
-        edit = Edit("theorem14", "constants.exp_bound", bound, EXP_CHORD_32.rhs)
-        cat["theorem14"] = edit.apply(cat["theorem14"])
+    cat, name0, spec = catalogue(reading, kappa_value), owner().name, owner().readings
+    where, chord = spec.chord
+    head, _, key = where.partition(".")
+    bound = getattr(cat[name0], head)[key]
+    if bound != chord:
+        cat[name0] = Edit(name0, where, bound, chord).apply(cat[name0])
     get = lookup(cat)
-    st = get("theorem14")
+    st = get(name0)
     res = []
-    for s in sorted((s for s in st.steps(get) if s.name in BLOCK_STEPS), key=lambda s: s.name != "T14d-ii"):
+    for s in sorted((s for s in st.steps(get) if s.name in spec.block_steps), key=lambda s: s.name != spec.decisive):
         res.append(verify_step(st.name, s, st.params))
         if not res[-1].ok:
             break
@@ -160,9 +165,10 @@ def exact(reading: str, kappa_value) -> Exact:
 
 
 def verdict(reading: str) -> Verdict:
-    label, description, _, _ = READINGS[reading]
-    printed = tuple(r for r in results(reading, KAPPA_PRINTED) if not r.ok)
-    block = smallest_kappa(reading, BLOCK_STEPS)
+    spec = owner().readings
+    label, description, _, _ = spec.table[reading]
+    printed = tuple(r for r in results(reading, spec.printed) if not r.ok)
+    block = smallest_kappa(reading, spec.block_steps)
     below = exact(reading, block.kappa - 1) if block.kappa is not None and block.kappa > 1 else None
     proof = smallest_kappa(reading, None, lo=block.kappa or 1) if block.kappa else smallest_kappa(reading)
     if proof.kappa is not None and proof.kappa == block.kappa:  # kappa - 1 fails the block steps, part of the proof
@@ -171,4 +177,4 @@ def verdict(reading: str) -> Verdict:
 
 
 def verdicts() -> list[Verdict]:
-    return [verdict(name) for name in READINGS]
+    return [verdict(name) for name in owner().readings.table]

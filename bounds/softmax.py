@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Edit, Param, Statement, Step, Variant
+from .core import SLACK_C, Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .facts import EXP_LINEAR, EXP_RATIO
 from .subset_sum import dim
 from .symbols import T, alpha, d1, eps_max, x
@@ -32,6 +32,12 @@ lemma8 = Statement(
     constants={"ratio": sp.exp(2 * eps_max) - 1},
     terms={"lipschitz": (sp.exp(2 * eps_max) - 1) * sp.sqrt(T) * alpha},
     builder=_lemma8_proof,
+    mutations=(
+        Mutation("lemma8: sqrt(d1) -> d1", "conclusion", sp.sqrt(d1), d1, "S2c-ii", by="theorem9"),
+        Mutation("lemma8: exp(2 eps_max) -> exp(eps_max)", "conclusion", 2 * eps_max, eps_max, "L8b"),
+    ),
+    slack=(Constant("the 2 in exp(2 eps_max) - 1", ("conclusion", "constants.ratio"), 2, old=2 * eps_max,
+                    template=SLACK_C * eps_max),),
     variants={"d1": Variant(
         "d1", "as printed in the available copy: d1 instead of sqrt(d1) (the radical was lost)",
         (Edit("lemma8", "conclusion", sp.sqrt(d1), d1),), (("lemma5", "L5b"), ("theorem9", "S2c-ii"), ("lemma12", "L12b")))},
@@ -54,4 +60,6 @@ lemma5 = Statement(
     params=(dim("d1"), ALPHA_ROWS, Param("eps_max", lo=(0,), hi=(sp.Rational(1, 2),), box=(2**-20, 0.5), log=True)),
     conclusion=4 * sp.sqrt(d1) * alpha * eps_max,
     quantity=lemma8.quantity, builder=_lemma5_proof,
+    mutations=(Mutation("lemma5: 4 -> 2", "conclusion", 4, 2, "L5b"),),
+    slack=(Constant("the 4 in 4 sqrt(d1) alpha eps_max", ("conclusion",), 4),),
 )

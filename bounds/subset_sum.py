@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Edit, Param, Statement, Step, Variant
+from .core import SLACK_C, Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .facts import LOG_LINEAR
 from .symbols import C, L, alpha, d1, d2, e_l, eps
 
@@ -68,6 +68,18 @@ lemma2 = Statement(
     constants={"per_problem": eps / (2 * d1 * d2), "problems": 2 * d1 * d2, "stacked_norm": sp.Integer(1),
                "input_norm": sp.Integer(1)},
     builder=_lemma2_proof,
+    mutations=(
+        Mutation("lemma2 width: log(2 d1 d2/eps) -> log(d1 d2/eps)", "widths.n", 2 * d1 * d2 / eps, d1 * d2 / eps,
+                 "L2b"),
+        Mutation("lemma2 per-problem budget: eps/(2 d1 d2) -> eps/(d1 d2)", "constants.per_problem",
+                 sp.Rational(1, 2), 1, "L2e"),
+        Mutation("lemma2 decomposition: one problem per entry (the ReLU(-x) half forgotten)", "constants.problems",
+                 2 * d1 * d2, d1 * d2, "L2c"),
+        Mutation("lemma2 error: eps -> eps/(d1 d2)", "conclusion", eps, eps / (d1 * d2), "L2d"),
+    ),
+    slack=(Constant("the 2 in n = d1 C log(2 d1 d2/eps)", ("widths.n",), 2),
+           Constant("the 2 of the per-problem budget eps/(2 d1 d2)", ("constants.per_problem",), sp.Rational(1, 2),
+                    tighter=+1)),
 )
 
 
@@ -90,6 +102,12 @@ lemma7 = Statement(
     params=(dim("d1"), dim("d2"), EPS, CONST),
     conclusion=eps / (d1 * d2), quantity="||W - (W2*M2)(W1*M1)||_max",
     widths={"n": d1 * C * sp.log(d1 * d2 / eps)}, probability=1 - eps, builder=_lemma7_proof,
+    mutations=(
+        Mutation("lemma7 width: log(d1 d2/eps) -> log(d1/eps)", "widths.n", d1 * d2 / eps, d1 / eps, "L7a"),
+        Mutation("lemma7 error: eps/(d1 d2) -> eps/(d1 d2^2)", "conclusion", d2, d2**2, "L7b"),
+    ),
+    slack=(Constant("the factor of d1 d2 inside the logarithm of n = d1 C log(d1 d2/eps)", ("widths.n",), 1,
+                    old=d1 * d2 / eps, template=SLACK_C * d1 * d2 / eps),),
 )
 
 ERR = Param("e_l", lo=(0,), box=(2**-30, 64), log=True)
@@ -146,6 +164,17 @@ theorem10 = Statement(
                                    alpha * (sp.exp(eps / 2) - 1)),
                               Edit("theorem10", "constants.scale", 1, alpha)), ()),
     },
+    mutations=(
+        Mutation("theorem10 error: exp(alpha eps/2) -> exp(alpha eps)", "conclusion", sp.Rational(1, 2), 1,
+                 "B3b", by="theorem11"),
+        Mutation("theorem10 width: 4 L d1 d2 -> 2 L d1 d2 in the log", "widths.n_l", 4, 2, "T10a"),
+        Mutation("theorem10 layer budget: eps/(2L) -> eps/L", "constants.budget", sp.Rational(1, 2), 1, "T10e"),
+        Mutation("theorem10 tracked scale: 1 -> 1/2 (||x'_l|| <= alpha/2 + e_l)", "constants.scale", 1,
+                 sp.Rational(1, 2), "T10e"),
+    ),
+    slack=(Constant("the 4 in n_l = d_l C log(4 L d_l d_(l+1)/eps)", ("widths.n_l",), 4),
+           Constant("the 2 of the layer budget eps/(2L) handed to Lemma 2", ("constants.budget",), sp.Rational(1, 2),
+                    tighter=+1)),
     notes="Per layer l: pass d1 = d_l and d2 = d_{l+1}.  alpha >= 1: see the module docstring (the printed "
           "statement has alpha > 0; variant 'printed').",
 )

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Edit, Param, Statement, Step, Variant
+from .attention import theorem11
+from .core import Constant, Edit, Mutation, Param, Readings, Statement, Step, Variant
 from .facts import EXP_CHORD_16, EXP_CHORD_32, EXP_LINEAR, SCALAR
 from .perturbation import PERTURBED
 from .subset_sum import CONST, EPS, dim
@@ -92,7 +93,6 @@ def exponents(kappa_value=None, first: bool = False) -> dict:
     a power of two (the printed 16) kappa is folded into the base 2.  f1, f2, f3 (MHA) and g1, g2, g3 (FC)
     of theorems.md are the exponents of 2, H and d1.
     """
-    from .attention import theorem11
     out = {}
     for name, req in block_widths(theorem11).items():
         out[name] = _log_exponents(req.args[0 if first else 1].expr / (d1 * C))
@@ -219,6 +219,36 @@ READINGS = {
 }
 
 
+def exact_block_step(st, get) -> Step:
+    """eps_b + Lemma 13 (exact exponential) <= delta_(b+1): the block step without the bound on exp."""
+    k = block_step(st, get)
+    block = next(s for s in st.steps(get) if s.name == "T14d-ii")
+    return Step("T14d-exact", k["eps_b"] + k["lip"], k["delta_next"], ("theorem11", "lemma13", "triangle"),
+                "the block step with the exact exponential", params=block.params)
+
+
+def _mutations() -> tuple:
+    return (
+        Mutation("theorem14 union: 1055/1984 -> 1055/2100", "constants.union", sp.Rational(1055, 1984),
+                 sp.Rational(1055, 2100), "U4"),
+        Mutation("theorem14 geometric share: 16/31 -> 1/2", "constants.later_share", sp.Rational(16, 31),
+                 sp.Rational(1, 2), "U3"),
+        Mutation("theorem14 kappa: 65 -> 16 (as printed)", "constants.kappa", 65, 16, "T14d-ii"),
+        Mutation("theorem14 growth: 4 H sqrt(d1) -> 2 H sqrt(d1)", "constants.growth", 4, 2, "T14a"),
+        Mutation("theorem14 perturbed input norm: 2 beta_b -> beta_b", "constants.perturbed_norm", 2, 1, "T14c"),
+        Mutation("theorem14 n_MHA closed form: f1 -> f1 - 1", "widths.n_MHA", 2**F1, 2**(F1 - 1), "T14w-n_MHA"),
+        Mutation("theorem14 n_MHA closed form: f3 -> f3 - 1", "widths.n_MHA", d1**F3, d1**(F3 - 1), "T14w-n_MHA"),
+        Mutation("theorem14 n_FC closed form: g2 -> g2 - 1", "widths.n_FC", H**G2, H**(G2 - 1), "T14w-n_FC"),
+        Mutation("theorem14 block-1 n_MHA: 2^(2B^2-B+4) -> 2^(2B^2-B+3)", "widths.n_MHA", 2**FIRST_F1,
+                 2**(FIRST_F1 - 1), "T14w-n_MHA-1"),
+        Mutation("theorem14 block-1 n_FC: 2^(2B^2-B+2) -> 2^(2B^2-B+1)", "widths.n_FC", 2**FIRST_G1,
+                 2**(FIRST_G1 - 1), "T14w-n_FC-1"),
+    )
+
+
+_UNION, _LATER, _FIRST = sp.Rational(1055, 1984), sp.Rational(16, 31), sp.Rational(1, 64)
+
+
 def _declare():
     return Statement(
         name="theorem14", title="SLTs exist in a transformer without normalisation",
@@ -230,11 +260,22 @@ def _declare():
         widths=closed_form(KAPPA), probability=1 - eps,
         constants={"kappa": KAPPA, "growth": 4 * H * sp.sqrt(d1), "perturbed_norm": sp.Integer(2),
                    "exp_bound": EXP_LINEAR.rhs,
-                   "first_share": sp.Rational(1, 64), "later_share": sp.Rational(16, 31), "union": sp.Rational(1055, 1984)},
+                   "first_share": _FIRST, "later_share": _LATER, "union": _UNION},
         terms={"beta": recursion(KAPPA)["beta"](b), "eps_b": sp.Piecewise(
             (recursion(KAPPA)["eps_first"], sp.Eq(b, 1)), (recursion(KAPPA)["eps_block"](b), True)),
             "delta": recursion(KAPPA)["delta"](b)},
         builder=_theorem14_proof,
+        mutations=_mutations(),
+        slack=(
+            Constant("kappa in P_j = prod kappa H sqrt(d1) beta_i^2", ("constants.kappa",), KAPPA),
+            Constant("the 4 in the growth factor 4 H sqrt(d1)", ("constants.growth",), 4),
+            Constant("the 2 of the perturbed input norm 2 beta_b", ("constants.perturbed_norm",), 2),
+            Constant("the union-bound total 1055/1984", ("constants.union",), _UNION),
+            Constant("the geometric share 16/31", ("constants.later_share",), _LATER),
+            Constant("block 1's share 1/64", ("constants.first_share",), _FIRST),
+        ),
+        readings=Readings("kappa", KAPPA, KAPPA_PRINTED, READINGS, kappa_edits, BLOCK_STEPS, "T14d-ii",
+                          exact_block_step, ("constants.exp_bound", EXP_CHORD_32.rhs)),
         variants={name: Variant(name, f"{label} {text}", edits + kappa_edits(KAPPA_PRINTED), breaks)
                   for name, (label, text, edits, breaks) in READINGS.items()},
         notes=__doc__,

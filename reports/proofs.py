@@ -2,7 +2,9 @@
 
 Columns: statement, step, method (symbolic / interval / sampled: the method that proved the step, or for a
 failure the one that found the counterexample), domain (whole: the statement's whole hypothesis domain;
-box: only the stated box; sampled: evidence only), status, and the certificate, box or counterexample.
+box: only the stated box; sampled: evidence only), status, "re-checked by Arb" (an interval certificate evaluated again
+box by box with Arb ball arithmetic, ``bounds.recheck``: yes, no (no certificate data to re-check) or failed (then
+the step FAILS); "-" for a symbolic step), and the certificate, box or counterexample.
 The summary counts the steps by method and by domain.  Exits 1 if any step of a supported form fails, 2 on
 a usage error (an unknown statement name); with ``--variants`` also verifies the printed variants, each
 expected to fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every
@@ -56,15 +58,22 @@ def _row(r, boxes: bool) -> list[str]:
         info = f"{r.detail}; {r.domain}"
     else:
         info = r.detail
-    return [r.statement, r.step, r.method, domain_kind(r.domain), r.status, info]
+    return [r.statement, r.step, r.method, domain_kind(r.domain), r.status, arb_column(r), info]
+
+
+def arb_column(r) -> str:
+    """"yes" / "no" / "failed" for a step proved (or claimed) by an interval certificate, "-" otherwise."""
+    arb = getattr(r, "arb", "")
+    return arb.split(":")[0] if arb else "-"
 
 
 def _print(rows: list[list[str]], title: str) -> None:
-    head = ["statement", "step", "method", "domain", "status", "certificate / box / counterexample"]
-    widths = [max(len(x[i]) for x in rows + [head]) for i in range(5)]
+    head = ["statement", "step", "method", "domain", "status", "re-checked by Arb",
+            "certificate / box / counterexample"]
+    widths = [max(len(x[i]) for x in rows + [head]) for i in range(6)]
     print(f"\n== {title}")
     for row in [head] + rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row[:5], widths)) + "  " + row[5])
+        print("  ".join(c.ljust(w) for c, w in zip(row[:6], widths)) + "  " + row[6])
 
 
 def counts(results) -> dict:
@@ -77,6 +86,8 @@ def counts(results) -> dict:
         "domain": {d: sum(domain_kind(r.domain) == d for r in ok) for d in DOMAINS},
         "method_domain": {f"{m}/{d}": sum(r.method == m and domain_kind(r.domain) == d for r in ok)
                           for m in METHODS for d in DOMAINS},
+        "arb": {a: sum(arb_column(r) == a for r in results) for a in ("yes", "no", "failed")},
+        "certificates": len({c for r in results for c in (getattr(r, "certificate", None) or ())}),
     }
 
 
@@ -87,7 +98,9 @@ def summary(results) -> str:
              f"{c['method']['sampled']} sampled (evidence only), {c['failed']} FAILED",
              f"domains: {c['domain']['whole']} on the whole hypothesis domain, {c['domain']['box']} on a box only, "
              f"{c['domain']['sampled']} sampled only",
-             "method x domain: " + ", ".join(f"{k} {n}" for k, n in c["method_domain"].items() if n)]
+             "method x domain: " + ", ".join(f"{k} {n}" for k, n in c["method_domain"].items() if n),
+             f"re-checked by Arb: {c['arb']['yes']} step(s) yes ({c['certificates']} interval certificates), "
+             f"{c['arb']['no']} no, {c['arb']['failed']} failed"]
     return "\n".join(lines)
 
 
@@ -140,12 +153,12 @@ def _print_axioms(name: str) -> int:
 def main(args: argparse.Namespace) -> int:
     import bounds
     from bounds.catalogue import canonical
-    from bounds.mutations import MUTATIONS, PROVED, catalogue_with, run, verify_all
+    from bounds.mutations import MUTATIONS, catalogue_with, run, verify_all
 
     if getattr(args, "axioms", None) is not None:
         return _print_axioms(args.axioms)
     try:
-        names = [canonical(n) for n in args.statement] if args.statement else list(PROVED)
+        names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
     except KeyError as e:
         print(f"slth proofs: {e.args[0]}", file=sys.stderr)
         return 2

@@ -9,9 +9,10 @@ import sympy as sp
 import bounds
 from bounds import Param, Step
 from bounds.facts import EXP_LINEAR, SCALAR
-from bounds.mutations import PROVED
 from bounds.symbols import H, alpha, d1, eps, x
 from bounds.verify import verify_facts, verify_step
+
+PROVED = bounds.proved()
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)

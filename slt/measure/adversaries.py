@@ -205,3 +205,81 @@ def holm(pvalues: list[float], level: float) -> list[bool]:
             break
         reject[i] = True
     return reject
+
+
+def failure_glm(rows: list[dict], bootstrap: int = 200, seed: int = 0, confidence: float = 0.95) -> dict:
+    """Binomial GLM of failure in the width: ``logit P(fail) = a + b C + c log(eps)`` over ``rows`` of {C, eps,
+    failures, trials}, each row's width being the statement's ``width(C, eps, ...)`` (C is the width over its
+    logarithmic factor); a bootstrap over seeds (each row's trials resampled with replacement) gives intervals.
+
+    Reading: at a fixed constant the failure probability scales like eps^c for small p, so ``c >= 1`` means the
+    rate over eps does not grow as eps falls (a constant C suffices), ``c < 1`` that C must grow like
+    ``(1 - c) log(1/eps) / b``."""
+    import numpy as np
+    from scipy.optimize import minimize
+
+    X = np.array([[1.0, float(r["C"]), math.log(r["eps"])] for r in rows])
+    k = np.array([r["failures"] for r in rows], dtype=float)
+    n = np.array([r["trials"] for r in rows], dtype=float)
+
+    def fit(k):
+        def nll(beta):
+            z = X @ beta
+            return float(np.sum(n * np.logaddexp(0.0, z) - k * z))
+
+        def grad(beta):
+            p = 1.0 / (1.0 + np.exp(-(X @ beta)))
+            return X.T @ (n * p - k)
+
+        return minimize(nll, np.zeros(3), jac=grad, method="BFGS").x
+
+    beta = fit(k)
+    rng = np.random.default_rng(seed)
+    boots = np.array([fit(rng.binomial(n.astype(int), k / n).astype(float)) for _ in range(bootstrap)])
+    a = (1 - confidence) / 2
+    lo, hi = np.quantile(boots, [a, 1 - a], axis=0)
+    names = ("intercept", "C", "log eps")
+    coef = {name: {"estimate": float(b), "ci": [float(l), float(h)]} for name, b, l, h in zip(names, beta, lo, hi)}
+    c_lo, c_hi = coef["log eps"]["ci"]
+    if c_lo >= 1.0:
+        verdict = (f"no growth: the failure probability falls at least like eps (exponent c in [{c_lo:.2f}, "
+                   f"{c_hi:.2f}], {confidence:.0%} bootstrap interval), so a constant C keeps it <= eps")
+    elif c_hi < 1.0:
+        verdict = (f"grows: the failure probability falls more slowly than eps (c in [{c_lo:.2f}, {c_hi:.2f}]), "
+                   f"so C must grow like (1 - c) log(1/eps) / b")
+    else:
+        verdict = (f"undecided: c in [{c_lo:.2f}, {c_hi:.2f}] contains 1 (no growth needs c >= 1) at this "
+                   f"number of trials")
+    return {"model": "logit P(fail) = a + b C + c log(eps)", "coefficients": coef,
+            "rows": len(rows), "trials": int(n.sum()), "bootstrap": bootstrap, "confidence": confidence,
+            "verdict": verdict}
+
+
+FAMILY_WISE = 0.05
+"""The family-wise error level the issue-21 plan states for all rate tests of one run (Holm)."""
+
+
+def power_plan(checks: list[tuple], family_wise: float = FAMILY_WISE) -> list[str]:
+    """Lines of ``slth rate --plan``'s family-wise part: ``checks`` = [(name, RateCheck, tests per run)]. With m rate
+    tests in a run, Holm at ``family_wise`` tests the smallest p-value at family_wise / m; per check and end of its
+    eps window, the trials that give power 0.8 against a true failure rate of 2 eps at that level, against the
+    trials the check runs (issue 21 part 3: the checks do not yet run at these counts where it says NOT met)."""
+    from slt.measure.stats import POWER, Unrejectable, power_at, trials_for_power
+
+    m = sum(k for _, _, k in checks)
+    level = family_wise / m
+    lines = [f"family-wise: {m} rate tests per ci run; Holm at family-wise error {family_wise} tests the smallest "
+             f"p-value at {level:.3g}; power {POWER:g} against a failure rate of 2 eps at that level needs:"]
+    for name, check, _ in checks:
+        parts = []
+        for e in sorted(set(check.eps)):
+            need = trials_for_power(e, min(2 * e, 1.0), level=level)
+            have = check.trials_at(e, "ci")
+            try:
+                power = f"{power_at(have, e, min(2 * e, 1.0), level):.2f}"
+            except Unrejectable:
+                power = "0: cannot reject at this level"
+            parts.append(f"eps={e:.3g}: {need} trials (runs {have}, power {power}"
+                         + (", met)" if have >= need else ", NOT met)"))
+        lines.append(f"  {name}: " + "; ".join(parts))
+    return lines

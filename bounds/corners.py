@@ -25,6 +25,7 @@ import itertools
 import math
 import signal
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -40,6 +41,8 @@ SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
 DECIDE_J = range(15, 21)  # after a negative limit: up to 2^(2^20) (about 10^315652)
 RATES = (1, 2)
 LIMIT_SECONDS = 2.0  # per SymPy limit (a ray whose limit takes longer is left undecided)
+SLOW = 0.5  # seconds: a ray whose point takes longer to evaluate is not followed further out
+SECONDS = 10.0  # CPU budget of the scan, and again of the decision by limits (a search that runs out finds nothing)
 REL = mpmath.mpf(10) ** -40  # a violation must exceed this relative to the sides' size (as in bounds.verify)
 
 
@@ -69,20 +72,34 @@ def search(lhs, rhs, params) -> Refutation | None:
         return None
     rays = list(_rays(table))
     fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
-    for ray in rays:
+    deadline = time.process_time() + SECONDS
+    for ray in rays:  # (the budget is spent on the smaller combinations first: rays are ordered by size)
         for j in SCAN_J:
+            start = time.process_time()
+            if start > deadline:
+                return None
             found = _try(lhs, rhs, fl, fr, table, ray, j)
+            if not found and time.process_time() - start > SLOW:
+                break  # evaluating this far out is too slow (e.g. exponents that grow with X): the next ray
             if found:
                 return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray),
                                   _leading(lhs, rhs, table, ray))
+    deadline = time.process_time() + SECONDS
     for ray in rays:  # the scan found nothing: where does the leading behaviour say the step fails?
         if ray.base != "mid" or any(r != 1 for _, _, r in ray.ends):
             continue
+        if time.process_time() > deadline:
+            return None
         lead = _leading(lhs, rhs, table, ray)
         if not lead.startswith("fails"):
             continue
         for j in DECIDE_J:
+            start = time.process_time()
+            if start > deadline:
+                return None
             found = _try(lhs, rhs, fl, fr, table, ray, j)
+            if not found and time.process_time() - start > SLOW:
+                break
             if found:
                 return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray), lead)
     return None
@@ -197,7 +214,7 @@ def _values(table, ray: _Ray, X: int) -> dict | None:
                 else:
                     v = base
             values[n] = v
-    return values if _hypotheses_hold(table, values) else None
+    return values
 
 
 def _upper(expr, values) -> Fraction:
@@ -210,6 +227,13 @@ def _upper(expr, values) -> Fraction:
             return Fraction(int(q.p), int(q.q))
     hi = recheck.enclose(expr, {PARAMETER[n]: v for n, v in values.items()}).hi
     return recheck.to_fraction(hi)
+
+
+def _inside(table, values) -> bool:
+    try:
+        return _hypotheses_hold(table, values)
+    except recheck.Undefined:
+        return False
 
 
 def _hypotheses_hold(table, values) -> bool:
@@ -239,7 +263,7 @@ def _smallest(lhs, rhs, fl, fr, table, ray, j, found):
             values = _values(table, ray, 2 ** mid)
         except (recheck.Undefined, ValueError, ZeroDivisionError, OverflowError, TypeError):
             values = None
-        if values is not None and _violated(fl, fr, values, 50):
+        if values is not None and _violated(fl, fr, values, 50) and _inside(table, values):
             hi = mid
         else:
             lo = mid
@@ -252,9 +276,9 @@ def _try(lhs, rhs, fl, fr, table, ray, j, X=None):
         values = _values(table, ray, X if X is not None else 2 ** (2 ** j))
     except (recheck.Undefined, ValueError, ZeroDivisionError, OverflowError, TypeError):
         return None
-    if values is None:
-        return None
     if not _violated(fl, fr, values, 50):
+        return None
+    if not _inside(table, values):
         return None
     if not _violated(fl, fr, values, 100):
         return None

@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="statements to calibrate, names or aliases such as 'Theorem 3' (default: every "
                              "probabilistic statement with a grid)")
     parser.add_argument("--grid", choices=["checks", "large"], default="checks",
-                        help="checks: each statement's CALIBRATION_GRID (what the checks read); large: issue 11's "
+                        help="checks: each statement's calibration grid (its Numerics; what the checks read); large: issue 11's "
                              "grid over d1, d2, H, eps, L, B (default: %(default)s)")
     parser.add_argument("--design", choices=["ofat", "full"], default="ofat",
                         help="with --grid large: one-factor-at-a-time around a base point plus corners, or the full "
@@ -57,10 +57,11 @@ def main(args: argparse.Namespace) -> int:
     import sys
 
     from slt.measure.calibrate import CalibrationError
+    from slt.measure.catalogue import CatalogueError
 
     try:
         return _main(args)
-    except CalibrationError as exc:
+    except (CalibrationError, CatalogueError) as exc:
         print(f"slth calibrate: error: {exc}", file=sys.stderr)
         return 2
 
@@ -72,6 +73,7 @@ def _main(args: argparse.Namespace) -> int:
 
     from slt.cache import write_atomic
     from slt.measure import calibrate as cal
+    from slt.measure import catalogue
     from slt.measure.calibration import SAFETY
     from slt.measure.stats import CONFIDENCE, LEVEL
 
@@ -88,7 +90,7 @@ def _main(args: argparse.Namespace) -> int:
             raise cal.CalibrationError(f"--table: no calibration file {args.output}")
         print(markdown_table(summary))
         return 0
-    names = cal.resolve(args.statements, args.grid)
+    names = catalogue.resolve(args.statements, args.grid)
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)
     if args.refit:
@@ -138,7 +140,7 @@ def _main(args: argparse.Namespace) -> int:
                 per[n] = f"{kept} + {this}"
         design["name"] = per[names[0]] if len(set(per.values())) == 1 else "mixed (see per_statement)"
         for field, value in (("factors", "factors"), ("fixed", "fixed"), ("alpha", "alpha")):
-            design.setdefault(field, {}).update({n: cal.LARGE[n].get(value) for n in names})
+            design.setdefault(field, {}).update({n: catalogue.get(n).large.get(value) for n in names})
         design.setdefault("where", {}).update({n: list(args.where) for n in names})
     statements = data.setdefault("statements", {})
 

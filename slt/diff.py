@@ -1,4 +1,4 @@
-"""What changed between two run records (``slt.record``): the decisions of ``slth diff``.
+"""What changed between two run records (``reports.record``): the decisions of ``slth diff``.
 
 ``compare(old, new, tolerance=...)`` returns a ``Diff`` (plain data, rendered by ``reports.diff``):
 
@@ -19,6 +19,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+
+from slt.measure import verdicts
 
 DEFAULT_TOLERANCE = 0.01
 """Relative change of a step's margin (smallest rhs/lhs found) that counts as moved."""
@@ -163,6 +165,7 @@ def _empirical(d: Diff) -> None:
         if (a is None) != (b is None):
             d.notes.append("empirical measurements are in only one of the records; not compared")
         return
+    a, b = verdicts.normalise(a), verdicts.normalise(b)  # a record older than slt.measure.verdicts: its words
     for name in sorted(set(a["verdicts"]) | set(b["verdicts"])):
         va, vb = a["verdicts"].get(name, "absent"), b["verdicts"].get(name, "absent")
         if va != vb:

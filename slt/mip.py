@@ -20,6 +20,7 @@ import math
 import time
 
 import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
 
 from slt.subset_sum import _validate
 
@@ -37,7 +38,6 @@ def _true_error(c, t, mask):
 
 
 def _scipy_highs(c, t, options):
-    from scipy.optimize import Bounds, LinearConstraint, milp
 
     n = c.size
     cost = np.r_[np.zeros(n), 1.0]

@@ -69,7 +69,7 @@ def test_trials_for_power_is_the_smallest_count_reaching_the_target():
 def test_rate_tests_carry_their_power():
     test = stats.excess_test(3, 37, 0.1)
     assert test.detectable_rate == pytest.approx(stats.detectable_rate(37, 0.1)) and test.meets_target
-    assert "detects a true rate >= 0.293" in test.describe()
+    assert "detects a failure rate of 0.293 or more with probability 0.8" in test.describe()
     assert not stats.excess_test(0, 10, 0.1).meets_target
 
 
@@ -193,7 +193,7 @@ def test_slth_rate_prints_power_and_refuses_bad_input(capsys):
     assert plan.count("[ci]") == 7 and "NOT met" not in plan and "detect >= 0.293" in plan
     assert cli.main(["rate", "lemma7", "d1=2", "d2=2", "eps=0.2", "--C", "0.4", "--trials", "6"]) == 1
     out = capsys.readouterr().out
-    assert "FAIL (significant excess)" in out and "detects a true rate >=" in out
+    assert "-> fails (a significant excess" in out and "detects a failure rate of" in out
     for argv, message in [(["lemma8", "eps=0.1"], "not a probabilistic statement"),
                           (["lemma7", "d1=2", "d2=2", "eps=0.5", "--trials", "5"], "cannot reject"),
                           (["lemma7", "d1=2", "d2=2"], "missing parameter eps"),

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from slt import diff, record
+from reports import record
+from reports.record import provenance
+from slt import diff
 
 
 def _step(rec, statement, step):
@@ -56,13 +58,13 @@ def test_width_changes_variants_empirical_verdicts_and_constants(proofs_record):
                         "verdict": "as expected"}]
     new["variants"] = copy.deepcopy(old["variants"])
     new["variants"][0].update(broken=[], verdict="unexpected")
-    emp = {"checks": [{"id": "rate:lemma7:d1=2", "statement": "lemma7", "kind": "rate", "verdict": "pass",
+    emp = {"checks": [{"id": "rate:lemma7:d1=2", "statement": "lemma7", "kind": "rate", "verdict": "holds",
                        "ratio": 0.5, "command": "python -m slt.measure.rerun lemma7"}],
            "tightness": [], "length_sweeps": {}, "verdicts": {"lemma7": "holds"}, "wall_s": 1.0, "tasks": 1}
     old["empirical"] = emp
     new["empirical"] = copy.deepcopy(emp)
-    new["empirical"]["verdicts"]["lemma7"] = "violated"
-    new["empirical"]["checks"][0]["verdict"] = "FAIL"
+    new["empirical"]["verdicts"]["lemma7"] = "fails"
+    new["empirical"]["checks"][0]["verdict"] = "fails"
     c = new["calibration"]["statements"]["lemma7"]
     c["C"] = c["C_high"] * 3
     c["C_low"] = c["C_high"] = c["C"]
@@ -70,8 +72,8 @@ def test_width_changes_variants_empirical_verdicts_and_constants(proofs_record):
     assert [(x["statement"], x["width"], x["old"] * 2 == x["new"], x["ratio"]) for x in d.widths] == [
         ("lemma7", w["width"], True, 2.0)]
     assert d.variants and d.variants[0]["new"] == "unexpected"
-    assert d.empirical == [{"statement": "lemma7", "old": "holds", "new": "violated"}]
-    assert d.checks[0]["new"] == "FAIL"
+    assert d.empirical == [{"statement": "lemma7", "old": "holds", "new": "fails"}]
+    assert d.checks[0]["new"] == "fails"
     assert [x["statement"] for x in d.constants] == ["lemma7"] and "outside" in d.constants[0]["why"]
     assert d.exit_status == 0  # nothing in the proofs newly fails
 
@@ -104,7 +106,7 @@ def test_cli_on_two_records_text_html_and_usage_errors(tmp_path, proofs_record, 
 
 def _clone(tmp_path) -> Path:
     """A git repository holding the working tree as it is now (committed), in ``tmp_path/clone``."""
-    root = record.ROOT
+    root = provenance.ROOT
     if not (root / ".git").exists():
         pytest.skip(f"{root} is not a git checkout")
     clone = tmp_path / "clone"
@@ -160,7 +162,7 @@ def test_edit_a_constant_then_diff_against_head(tmp_path):
 def test_diff_against_a_ref_without_run_records_or_a_bad_ref_is_a_usage_error(tmp_path):
     clone = _clone(tmp_path)
     _git(clone, "checkout", "--quiet", "-b", "before-records")
-    _git(clone, "rm", "--quiet", "slt/record.py")
+    _git(clone, "rm", "--quiet", "reports/run.py")
     _git(clone, "commit", "--quiet", "-m", "a tree without run records")
     _git(clone, "checkout", "--quiet", "-")
     done = _slth(clone, "diff", "--against", "before-records")

@@ -12,7 +12,8 @@ import pytest
 
 from reports.sections import empirical
 from slt.measure import empirical as measuring
-from slt.measure import registry
+from slt.measure import catalogue
+from slt.tasks import Task, resolve
 
 SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"
 
@@ -36,15 +37,19 @@ def test_every_measured_statement_gets_a_plot_a_table_and_a_verdict(rec):
     for title in ("Lemma 8: length independence", "Theorem 9: length independence of one ticket",
                   "Lemma 13 as printed", "Tightness"):
         assert title in section.html
-    assert section.html.count(">pass<") == sum(c["passed"] for c in rates)
+    for word in ("holds", "undecided at this power", "fails"):  # each row shows its own verdict, styled by it
+        shown = len(re.findall(f'<td><span class="[a-z]+">{word}</span></td>', section.html))
+        assert shown == sum(c["verdict"] == word for c in rates) + sum(
+            v == word for v in rec["empirical"]["verdicts"].values()), word
+    assert ">pass<" not in section.html
     assert "Counterexample" in section.html  # Lemma 13 as printed: the stored counterexample
 
 
 def test_a_failed_rate_is_shown_as_a_failure_with_its_rerun_command(rec):
     first = next(c for c in rec["empirical"]["checks"] if c["kind"] == "rate")
-    first.update(passed=False, verdict="FAIL")
+    first.update(passed=False, verdict="fails")
     section = empirical.render(rec)
-    assert ">FAIL<" in section.html
+    assert '<span class="fail">fails</span>' in section.html
     assert first["command"].split(" --seed")[0] in section.html
 
 
@@ -54,7 +59,7 @@ def test_a_proof_only_record_says_it_measured_nothing(proofs_record):
 
 
 def _task(kind):
-    return measuring._Task(kind, "slt.measure.empirical:rate", {}, 0)
+    return Task(kind, measuring.rate, {}, 0)
 
 
 def test_decisions_verdicts_and_tightness():
@@ -67,21 +72,21 @@ def test_decisions_verdicts_and_tightness():
                                           "violated": False}]}
     out = measuring.decide([_task("empirical:rate:lemma7"), _task("empirical:search:lemma12:printed"),
                             _task("empirical:length:lemma8")], [rate, {"cases": [case]}, sweep])
-    assert out["verdicts"] == {"lemma7": "violated", "lemma12:printed": "violated", "lemma8": "holds"}
-    assert [c["verdict"] for c in out["checks"]] == ["FAIL", "violated", "holds"]
+    assert out["verdicts"] == {"lemma7": "fails", "lemma12:printed": "fails", "lemma8": "holds"}
+    assert [c["verdict"] for c in out["checks"]] == ["fails", "fails", "holds"]
     assert {t["statement"]: t["ratio"] for t in out["tightness"]} == {"lemma7": 5.0, "lemma12:printed": 2.0,
                                                                       "lemma8": 0.2}
 
 
-def test_the_plan_uses_the_registry_and_each_task_names_a_function():
+def test_the_plan_uses_the_catalogue_and_each_task_names_a_function():
     from slt.measure import calibration
 
     C = measuring.constants(calibration.load())
     quick = measuring.tasks("quick", 0, C)
     assert {t.kind.split(":")[2] for t in quick if ":rate:" in t.kind} == {
-        name for name in registry.names() if registry.get(name).rates}
+        name for name in catalogue.names() if catalogue.get(name).rate_points}
     for t in quick:
-        assert callable(registry.resolve(t.fn)) and t.seed == 0
+        assert callable(resolve(t.fn)) and t.seed == 0
     full = measuring.tasks("full", 0, C)
     assert sum(t.params.get("trials", 0) for t in full) > sum(t.params.get("trials", 0) for t in quick)
     with pytest.raises(ValueError, match="profile"):

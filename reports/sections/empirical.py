@@ -2,7 +2,7 @@
 record by ``slt.measure.empirical``), next to the bound; calibrated constants, tightness, length independence."""
 from __future__ import annotations
 
-from reports.build import Section, fmt, render_template
+from reports.render import Section, fmt, render_template
 
 RATE_COLUMNS = ["params", "C", "widths", "bound", "worst", "ratio", "failures", "trials", "rate", "interval",
                 "pvalue", "power", "verdict", "command"]
@@ -63,9 +63,11 @@ def render(record: dict) -> Section:
                 case_blocks.append({"title": CASE_TITLES.get(c["id"], c["id"]), "rows": c["cases"]})
         tightness = [{"statement": t["statement"], "check": t["check"], "worst / bound": t["ratio"],
                       "where": t["where"]} for t in emp["tightness"]]
-        failed = sum(c["verdict"] == "FAIL" for c in rates)
-        violations = sum(c["verdict"] == "violated" for c in emp["checks"])
-        summary = f"{failed} failure-rate test(s) failed, {violations} deterministic check(s) violated"
+        failed = sum(c["verdict"] == "fails" for c in rates)
+        undecided = sum(c["verdict"] == "undecided at this power" for c in rates)
+        violations = sum(c["verdict"] == "fails" for c in emp["checks"] if c["kind"] != "rate")
+        summary = (f"{failed} failure-rate test(s) fail, {undecided} undecided at this power, "
+                   f"{violations} deterministic check(s) violated")
     html = render_template("sections/empirical.html", empirical=emp, calibration=calib, profile=record["profile"],
                            calibration_rows=calibration_rows, tightness=tightness, rate_blocks=rate_blocks,
                            rate_columns=RATE_COLUMNS, length_blocks=length_blocks, case_blocks=case_blocks)

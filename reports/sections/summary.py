@@ -8,25 +8,13 @@ when the test rejects; otherwise "undecided at this power" with the interval.
 """
 from __future__ import annotations
 
-from reports.build import Section, fmt, render_template
-
-
-def heading(numbering: dict, name: str) -> str:
-    """"Theorem 9 (main text: Theorem 3)", "Lemma 12 (appendix only)": the appendix number first."""
-    appendix = numbering.get("appendix") or name
-    main = (numbering.get("main") or "").strip()
-    bare = main.strip("()").strip()
-    if not bare or bare == appendix:
-        return appendix
-    if bare.endswith("appendix only"):
-        return f"{appendix} (appendix only)"
-    return f"{appendix} (main text: {bare})"
+from reports.render import Section, fmt, heading, render_template, verdict_css
 
 
 def rate_verdict(c: dict) -> dict:
     """A failure-rate check's decision as the record holds it (``slt.measure.empirical.rate_decision``)."""
     d = c["decision"]
-    return {"word": d["word"], "css": {"fails": "fail", "holds": "pass"}.get(d["word"], "warn"), "text": d["text"]}
+    return {"word": d["word"], "css": verdict_css(d["word"]), "text": d["text"]}
 
 
 def _proof_cell(steps: list[dict]) -> dict:
@@ -52,20 +40,21 @@ def _empirical_cell(name: str, emp: dict | None, profile: str) -> dict:
         return {"css": "", "text": "no empirical check in this record", "details": []}
     rates = [c for c in checks if c["kind"] == "rate"]
     details = []
+    word = emp["verdicts"][name]  # slt.measure.verdicts, stored by slt.measure.empirical.decide
+    css = verdict_css(word)
     if rates:
         verdicts = [rate_verdict(c) for c in rates]
-        word = emp["decisions"][name]
         trials = sum(c["trials"] for c in rates)
         failures = sum(c["failures"] for c in rates)
         widest = max(c["interval"][1] for c in rates)
-        css = {"fails": "fail", "holds": "pass"}.get(word, "warn")
-        text = (f"{word}: {failures}/{trials} failures over {len(rates)} point(s); the largest 95% upper end "
-                f"{fmt(widest, 2)}")
-        details = [f"{fmt(c['params'])}: {v['word']} ({v['text']})" for c, v in zip(rates, verdicts)]
+        decided = sum(v["word"] != "undecided at this power" for v in verdicts)
+        text = (f"{word}: {failures}/{trials} failures over {len(rates)} point(s), {decided} of them decided; "
+                f"the largest 95% upper end {fmt(widest, 2)}")
+        details = [{"params": c["params"], "word": v["word"], "css": v["css"], "text": v["text"]}
+                   for c, v in zip(rates, verdicts)]
     else:
-        violated = [c for c in checks if c["verdict"] in ("violated", "FAIL")]
-        css, word = ("fail", "violated") if violated else ("pass", "no violation found")
-        text = f"{word} ({len(checks)} deterministic check(s), worst ratio {fmt(max(c['ratio'] for c in checks), 3)})"
+        shown = word if word != "holds" else "holds: no violation found"
+        text = f"{shown} ({len(checks)} deterministic check(s), worst ratio {fmt(max(c['ratio'] for c in checks), 3)})"
     if profile == "quick":
         text += "; quick profile (few trials: low power)"
     return {"css": css, "text": text, "details": details}
@@ -88,7 +77,7 @@ def rows(record: dict) -> list[dict]:
                 findings.append({"text": f"the printed reading '{v['variant']}' breaks {steps_broken}{more}",
                                  "link": f"#variant-{v['statement']}-{v['variant']}"})
         for key, verdict in (emp or {}).get("verdicts", {}).items():
-            if key.startswith(name + ":") and verdict == "violated":
+            if key.startswith(name + ":") and verdict == "fails":
                 findings.append({"text": f"{key} is violated by a measured counterexample", "link": "#empirical"})
         out.append({"name": name, "heading": heading(st["numbering"], name), "title": st["title"],
                     "probabilistic": st["probability"] is not None, "proof": _proof_cell(steps),

@@ -1,238 +1,49 @@
-"""The run record: one versioned JSON document holding everything a run of the harness decides.
-
-``build(profile, ...)`` runs the harness and returns the record; ``write(path, record)`` writes it atomically;
-``load(path)`` reads one and validates it (``RecordError``: one line naming the file and the field). ``slth run``
-writes records, ``slth report --from`` renders one, ``slth diff`` compares two (``slt.diff``).
+"""Assembling a run record: ``build(profile, ...)`` runs the harness and returns the record (validated).
 
 Profiles: ``proofs`` (the proof steps, widths and constants only: seconds), ``quick`` (adds the printed
 variants, the mutation suite, the quick empirical measurements and the quick figure summaries), ``full`` (the full
-measurements and figure sweeps).
-
-Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` marks fields that may be null,
-``[...]`` lists of objects whose fields are required likewise)::
-
-    schema           "slth-run-record"
-    schema_version   1
-    profile          "proofs" | "quick" | "full"
-    parts            which parts were run: "proofs", "variants", "mutations", "empirical", "figures", "slack"
-    provenance       git_commit|null, git_dirty|null, bounds_hash (SHA-256 of bounds/*.py), packages {name:
-                     version}, python, platform, seeds {base, verifier}, created (UTC, ISO 8601), command,
-                     wall_s {part: seconds, total}
-    statements [...] name, title, numbering, quantity, hypotheses [MathML], conclusion {text, mathml},
-                     probability {text, mathml}|null, widths {name: {text, mathml}}, width_params [names],
-                     variants [{name, description}]
-    exponents [...]  Theorem 14's per-block width exponents: width, base, text, mathml
-    steps [...]      statement ("facts" for the elementary facts), step, supported (a step of a supported form),
-                     method (symbolic | interval | sampled), domain ("whole", "box: ..." or "sampled"), ok,
-                     verdict ("ok" | "FAILED"), margin (smallest rhs/lhs found)|null, detail, box {},
-                     counterexample {}|null, note, relies_on [], inequality (MathML, small steps)|null
-    variants [...]|null   statement, variant, description, expected [[statement, step]], broken [{statement, step,
-                     method, counterexample}], verdict ("as expected" | "unexpected")
-    mutations [...]|null   name, statement, expected [statement, step], caught_by [[statement, step]],
-                     verdict ("caught" | "SURVIVED"), counterexample|null
-    widths [...]     statement, width, point {parameter: value}, C, value (smallest integer width on the
-                     default grid GRID at C = DEFAULT_C)
-    calibration      file, command, definition, level, confidence, safety, statements {name: {C|null,
-                     C_low|null, C_high|null, points, note}}
-    empirical|null   checks [{id, statement, kind, verdict, ratio, command|null, ...}] (a rate check also
-                     holds params, C, widths, failures, trials, rate, interval, pvalue, level, power|null,
-                     passed, worst, bound), tightness [{check, statement, ratio, where}], length_sweeps {name:
-                     {info, rows}}, verdicts {statement or "statement:printed": "holds" | "violated"},
-                     decisions {probabilistic statement: "holds" | "fails" | "undecided at this power"} (a rate
-                     check also holds its decision {word, text}), wall_s, tasks
-    figures|null     {fig4|fig5|fig6: {source, payload (the figure summary: fits, findings when present)}}
-    slack [...]|null (optional: absent or null when not computed; ``slth run --slack``, always in ``--full``) the
-                     slack of every proof constant (``bounds.slack.rows``): statement, constant, printed,
-                     printed_exact, tightest|null, tightest_exact|null, first_failing|null,
-                     first_failing_exact|null, ratio|null, forced, direction, fails_at|null,
-                     counterexample|null, probes, note
+measurements and figure sweeps). Every part calls one entry point of ``bounds`` or the measuring library
+(``slt.measure``, ``slt.figures``); nothing here measures on its own.
 """
 from __future__ import annotations
 
-import datetime
-import hashlib
 import itertools
 import json
 import math
-import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-SCHEMA = "slth-run-record"
-SCHEMA_VERSION = 1
-PROFILES = ("proofs", "quick", "full")
-ROOT = Path(__file__).resolve().parent.parent
+import sympy as sp
+
+import bounds
+from bounds import theorem14
+from bounds.mutations import MUTATIONS, catalogue_with, verify_all
+from bounds.mutations import run as run_mutation
+from bounds.slack import CONSTANTS
+from bounds.slack import rows as constant_slack
+from bounds.symbols import NAME
+from slt import figures as sweeps
+from slt.figures.token import training_finding
+from slt.mathml import mathml
+from slt.measure import calibration as cal
+from slt.measure import empirical as emp
+from slt.measure.calibrate import trend_summary
+from slt.measure.stats import CONFIDENCE, LEVEL
+
+from reports.record.files import dumps
+from reports.record.provenance import ROOT, provenance
+from reports.record.schema import PROFILES, SCHEMA, SCHEMA_VERSION, validate
 
 GRID = {"d1": (2, 8, 64), "H": (1, 8), "eps": (0.1, 0.01), "L": (2,), "B": (3,), "b": (1, 2, 3)}
 """The default grid of the width requirements; d2 follows d1, alpha takes its smallest admissible value
 max(sqrt(d1), sqrt(d2))."""
 DEFAULT_C = 1
 WIDTH_ORDER = ["d1", "d2", "H", "L", "B", "b", "alpha", "eps"]
-PACKAGES = ("slth-harness", "numpy", "scipy", "sympy", "mpmath", "numba", "jinja2", "matplotlib", "hypothesis",
-            "dask", "distributed", "torch", "gurobipy", "highspy")
 FIGURES = ("fig4", "fig5", "fig6")
 #: Figures read into the record only when their summaries are cached, full or quick (they need the [torch] extra
 #: and long runs; ``slth reproduce NAME`` writes them): Figures 7-8 and the learned-token Figures 4-5.
 CACHED_FIGURES = ("fig7", "fig8", "fig4-learned-token", "fig5-learned-token")
-
-
-class RecordError(ValueError):
-    """A record that cannot be used: the message is one line naming the file and the field."""
-
-
-# --------------------------------------------------------------------------------------------------- schema
-
-_ANY = object()
-_NUM = (int, float)
-_STR_OR_NONE = (str, type(None))
-_FORMULA = {"text": str, "mathml": str}
-
-_SPEC = {
-    "schema": str,
-    "schema_version": int,
-    "profile": str,
-    "parts": list,
-    "provenance": {"git_commit": _STR_OR_NONE, "git_dirty": (bool, type(None)), "bounds_hash": str,
-                   "packages": dict, "python": str, "platform": str, "seeds": {"base": int, "verifier": int},
-                   "created": str, "command": str, "wall_s": {"total": _NUM}},
-    "statements": [{"name": str, "title": str, "numbering": dict, "quantity": str, "hypotheses": list,
-                    "conclusion": _FORMULA, "probability": (dict, type(None)), "widths": dict,
-                    "width_params": list, "variants": list}],
-    "exponents": [{"width": str, "base": str, "text": str, "mathml": str}],
-    "steps": [{"statement": str, "step": str, "supported": bool, "method": str, "domain": str, "ok": bool,
-               "verdict": str, "margin": (int, float, type(None)), "detail": str, "box": dict,
-               "counterexample": (dict, type(None)), "note": str, "relies_on": list,
-               "inequality": _STR_OR_NONE}],
-    "variants": ([{"statement": str, "variant": str, "description": str, "expected": list, "broken": list,
-                   "verdict": str}], None),
-    "mutations": ([{"name": str, "statement": str, "expected": list, "caught_by": list, "verdict": str,
-                    "counterexample": (dict, type(None))}], None),
-    "widths": [{"statement": str, "width": str, "point": dict, "C": _NUM, "value": int}],
-    "calibration": {"file": str, "command": str, "definition": str, "level": _NUM, "confidence": _NUM,
-                    "safety": _NUM, "statements": dict},
-    "empirical": ({"checks": [{"id": str, "statement": str, "kind": str, "verdict": str, "ratio": _NUM,
-                               "command": _STR_OR_NONE}],
-                   "tightness": [{"check": str, "statement": str, "ratio": _NUM, "where": _ANY}],
-                   "length_sweeps": dict, "verdicts": dict, "decisions": dict, "wall_s": _NUM, "tasks": int}, None),
-    "figures": (dict, None),
-}
-
-_NUM_OR_NONE = (int, float, type(None))
-#: The optional top-level "slack" section (absent from records written before it existed; still version 1).
-_SLACK_SPEC = ([{"statement": str, "constant": str, "printed": _NUM, "printed_exact": str,
-                 "tightest": _NUM_OR_NONE, "tightest_exact": _STR_OR_NONE, "first_failing": _NUM_OR_NONE,
-                 "first_failing_exact": _STR_OR_NONE, "ratio": _NUM_OR_NONE, "forced": bool, "direction": str,
-                 "fails_at": _STR_OR_NONE, "counterexample": (dict, type(None)), "probes": int, "note": str}], None)
-
-
-def _type_name(t) -> str:
-    if isinstance(t, tuple):
-        return " or ".join(_type_name(x) for x in t)
-    if t is type(None) or t is None:
-        return "null"
-    if isinstance(t, dict):
-        return "object"
-    if isinstance(t, list):
-        return "list"
-    return {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object", list: "list"}.get(t, str(t))
-
-
-def _check(value, spec, where: str, file: str) -> None:
-    if spec is _ANY:
-        return
-    if isinstance(spec, tuple) and any(isinstance(s, (dict, list)) or s is None for s in spec):
-        if value is None and None in spec:
-            return
-        structured = [s for s in spec if s is not None]
-        if len(structured) == 1:
-            return _check(value, structured[0], where, file)
-    if isinstance(spec, dict):
-        if not isinstance(value, dict):
-            raise RecordError(f"{file}: field '{where}' is {_type_name(type(value))}, expected an object")
-        for key, sub in spec.items():
-            path = f"{where}.{key}" if where else key
-            if key not in value:
-                raise RecordError(f"{file}: field '{path}' is missing")
-            _check(value[key], sub, path, file)
-        return
-    if isinstance(spec, list):
-        if not isinstance(value, list):
-            raise RecordError(f"{file}: field '{where}' is {_type_name(type(value))}, expected a list")
-        for i, item in enumerate(value):
-            _check(item, spec[0], f"{where}[{i}]", file)
-        return
-    types = spec if isinstance(spec, tuple) else (spec,)
-    ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
-    if not ok:
-        raise RecordError(f"{file}: field '{where}' is {_type_name(type(value))}, expected {_type_name(spec)}")
-
-
-def validate(record, file: str = "<record>") -> dict:
-    """``record`` if it follows the schema of version ``SCHEMA_VERSION``; else ``RecordError`` (one line)."""
-    if not isinstance(record, dict):
-        raise RecordError(f"{file}: not a run record (a JSON object expected, got {_type_name(type(record))})")
-    if record.get("schema") != SCHEMA:
-        raise RecordError(f"{file}: field 'schema' is {record.get('schema')!r}, expected {SCHEMA!r} (not a run record)")
-    if "schema_version" not in record:
-        raise RecordError(f"{file}: field 'schema_version' is missing")
-    if record["schema_version"] != SCHEMA_VERSION:
-        raise RecordError(f"{file}: field 'schema_version' is {record['schema_version']!r}; this harness reads "
-                          f"version {SCHEMA_VERSION} (rebuild the record with `slth run`)")
-    _check(record, _SPEC, "", file)
-    if "slack" in record:
-        _check(record["slack"], _SLACK_SPEC, "slack", file)
-    if record["profile"] not in PROFILES:
-        raise RecordError(f"{file}: field 'profile' is {record['profile']!r}, expected one of {', '.join(PROFILES)}")
-    return record
-
-
-def load(path) -> dict:
-    """Read and validate the record at ``path``."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such record file") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
-    return validate(data, str(path))
-
-
-def dumps(record: dict) -> str:
-    return json.dumps(record, indent=1, default=_default, allow_nan=True)
-
-
-def write(path, record: dict) -> None:
-    """Validate ``record`` and write it to ``path`` atomically."""
-    from slt.cache import write_atomic
-
-    validate(record, str(path))
-    write_atomic(Path(path), dumps(record))
-
-
-def _default(obj):
-    try:
-        return float(obj)
-    except (TypeError, ValueError):
-        return str(obj)
-
-
-# ------------------------------------------------------------------------------------------------ the parts
-
-def mathml(expr, display: bool = False) -> str:
-    """``expr`` (SymPy) as a self-contained MathML element."""
-    import sympy as sp
-
-    from slt.mathml import presentation
-
-    body = presentation(sp.sympify(expr)).replace("<mo><</mo>", "<mo>&lt;</mo>").replace(
-        "<mo>></mo>", "<mo>&gt;</mo>")
-    attr = ' display="block"' if display else ""
-    return f"<math{attr}>{body}</math>"
 
 
 def _formula(expr) -> dict:
@@ -253,8 +64,6 @@ def _jsonable(value):
 
 
 def _small(step) -> bool:
-    import sympy as sp
-
     return sp.count_ops(step.lhs) + sp.count_ops(step.rhs) <= 60
 
 
@@ -284,16 +93,12 @@ def _grid_points(params: list[str]):
 
 
 def width_params(st) -> list[str]:
-    from bounds.symbols import NAME
-
     free = {NAME[s] for w in st.widths.values() for s in w.free_symbols} - {"C"}
     return [p for p in WIDTH_ORDER if p in free] + sorted(free - set(WIDTH_ORDER))
 
 
 def widths() -> list[dict]:
     """Every width requirement of every statement on the default grid at C = DEFAULT_C."""
-    import bounds
-
     rows = []
     for name in bounds.names():
         st = bounds.get(name)
@@ -308,9 +113,6 @@ def widths() -> list[dict]:
 
 def statements() -> tuple[list[dict], list[dict]]:
     """The statements as the report shows them (MathML of their SymPy objects) and Theorem 14's exponents."""
-    import bounds
-    from bounds import theorem14
-
     out = []
     for name in bounds.names():
         st = bounds.get(name)
@@ -327,8 +129,6 @@ def statements() -> tuple[list[dict], list[dict]]:
 
 def proofs() -> list[dict]:
     """Every proof step of the supported forms and the elementary facts."""
-    import bounds
-
     steps = [_step_row(r, None) for r in bounds.verify_facts()]
     for name in bounds.proved():
         proof = bounds.proof(name) if hasattr(bounds, "proof") else bounds.get(name).proof
@@ -340,9 +140,6 @@ def proofs() -> list[dict]:
 def variants(names: list[str] | None = None) -> list[dict]:
     """Every printed variant (of the statements ``names``, default all): the steps it breaks, against the steps it
     is declared to break."""
-    import bounds
-    from bounds.mutations import catalogue_with, verify_all
-
     variants = []
     for st in (bounds.get(n) for n in (names or bounds.names())):
         for v in st.variants.values():
@@ -358,11 +155,9 @@ def variants(names: list[str] | None = None) -> list[dict]:
 
 def mutations() -> list[dict]:
     """The mutation suite: per deliberate edit, the steps that catch it."""
-    from bounds.mutations import MUTATIONS, run
-
     out = []
     for m in MUTATIONS:
-        caught = run(m)
+        caught = run_mutation(m)
         out.append({"name": m.name, "statement": m.edit.statement, "expected": list(m.caught_by),
                     "caught_by": [[r.statement, r.step] for r in caught],
                     "verdict": "caught" if caught else "SURVIVED",
@@ -375,8 +170,6 @@ _POINT_FIELDS = ("trials", "seed", "C_point", "C_upper", "grid", "seconds", "sta
 
 def _required(name: str, C, point: dict) -> dict:
     """The statement's width requirements at ``point`` and the calibrated ``C`` (bounds/), {} when not defined."""
-    import bounds
-
     try:
         st = bounds.get(name)
         params = {k: v for k, v in point.items() if k in st.parameters}
@@ -402,9 +195,6 @@ def _curves(name: str, rec: dict) -> list[dict]:
 
 def calibration(results_dir: Path | None = None) -> dict:
     """The calibrated constants the run uses (``<results>/calibration.json`` if present, else the committed file)."""
-    from slt.measure import calibration as cal
-    from slt.measure.stats import CONFIDENCE, LEVEL
-
     local = Path(results_dir) / "calibration.json" if results_dir else None
     path = local if local is not None and local.exists() else cal.DEFAULT
     data = cal.load(str(path))
@@ -424,8 +214,6 @@ def calibration(results_dir: Path | None = None) -> dict:
 
 def _large_calibration():
     """The large calibration's trends (``slt.measure.calibrate.trend_summary``), or None without the file."""
-    from slt.measure.calibrate import trend_summary
-
     return trend_summary()
 
 
@@ -433,8 +221,6 @@ def figure_entry(figure: str, payload: dict, source: str) -> dict:
     """A figure summary as the record stores it: ``{"source", "payload"}``, the payload completed by the decisions
     the report shows but the summary does not hold (Figures 4-5: whether the target learns the task)."""
     if figure.startswith(("fig4", "fig5")) and "target" in payload:
-        from slt.figures.token import training_finding
-
         verdict, line = training_finding(payload["target"])
         payload = {**payload, "training": {"verdict": verdict, "line": line}}
     return {"source": source, "payload": _jsonable(payload)}
@@ -445,8 +231,6 @@ def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> 
     committed full sweep's (``slt/figures/committed/<figure>.json``, shipped with the package), the quick sweep's
     under ``results_dir`` (quick runs only); else computed by the figure sweeps (resuming from their per-item
     caches). The source is stored with the payload, so the report says which one it shows."""
-    from slt import figures as sweeps
-
     out = {}
     for figure in FIGURES + CACHED_FIGURES:
         payload, source = None, None
@@ -470,50 +254,8 @@ def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> 
     return out
 
 
-# ------------------------------------------------------------------------------------------------ provenance
-
-def _git(*args) -> str | None:
-    try:
-        done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout if done.returncode == 0 else None
-
-
-def bounds_hash() -> str:
-    digest = hashlib.sha256()
-    base = ROOT / "bounds"
-    for source in sorted(base.rglob("*.py")):
-        digest.update(str(source.relative_to(base)).encode() + b"\0" + source.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-def provenance(seed: int, command: str, wall: dict) -> dict:
-    from importlib import metadata
-
-    from bounds.verify import SEED
-
-    packages = {}
-    for name in PACKAGES:
-        try:
-            packages[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            continue
-    commit = _git("rev-parse", "HEAD")
-    status = _git("status", "--porcelain")
-    return {"git_commit": commit.strip() if commit else None, "git_dirty": None if status is None else bool(status.strip()),
-            "bounds_hash": bounds_hash(), "packages": packages, "python": platform.python_version(),
-            "platform": platform.platform(), "seeds": {"base": int(seed), "verifier": int(SEED)},
-            "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "command": command, "wall_s": wall}
-
-
-# ------------------------------------------------------------------------------------------------ build
-
 def slack(log=print) -> list[dict]:
     """The slack of every proof constant (``bounds.slack.rows``; minutes of CPU), progress to ``log``."""
-    from bounds.slack import CONSTANTS, rows
-
     seen = []
 
     def progress(constant, value, ok):
@@ -521,7 +263,7 @@ def slack(log=print) -> list[dict]:
             seen.append(constant.label)
             log(f"[slack] {len(seen)}/{len(CONSTANTS)} {constant.statement}: {constant.label}")
 
-    return _jsonable(rows(None, progress))
+    return _jsonable(constant_slack(None, progress))
 
 
 def build(profile: str = "quick", seed: int = 0, results_dir="results", command: str = "", log=print,
@@ -549,8 +291,6 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
     calib_data = calib.pop("_data")
     variant_rows = mutation_rows = empirical = figs = None
     if profile != "proofs":
-        from slt.measure import empirical as emp
-
         variant_rows = timed("variants", variants)
         parts.append("variants")
         mutation_rows = timed("mutations", mutations)
@@ -571,8 +311,3 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
               "mutations": mutation_rows, "widths": width_rows, "calibration": calib, "empirical": empirical,
               "figures": figs, "slack": slack_rows}
     return validate(json.loads(dumps(record)))
-
-
-def failed_steps(record: dict) -> list[dict]:
-    """Steps of the supported forms (and facts) that failed."""
-    return [s for s in record["steps"] if not s["ok"]]

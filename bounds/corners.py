@@ -15,6 +15,8 @@ numbers (their exponent is a Python integer).
 3. confirm: a violating point is kept only if the violation is confirmed at 100 digits and, where Arb can evaluate
    the sides (``bounds.recheck``), rigorously: Arb's lower bound of ``lhs`` above its upper bound of ``rhs``.
 
+The scan and the decision each have a CPU budget (``SECONDS``), spent on the smaller combinations of ends first;
+a ray whose points take over ``SLOW`` seconds to evaluate (exponents that grow with X) is not followed further.
 Every point checks the hypotheses of every parameter (exactly, in rationals where they are rational).  The result
 is a ``Refutation`` (the counterexample, the ray, the leading behaviour, how it was confirmed) or None: no corner
 refutes the step (which does not prove it).

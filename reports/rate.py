@@ -43,8 +43,15 @@ def main(args: argparse.Namespace) -> int:
 
     probabilistic = catalogue.probabilistic()
     if args.plan:
+        from slt.measure.adversaries import power_plan
+
+        checks = []
         for name in probabilistic:
-            print(_rate_check(name)[1].describe())
+            numerics, check = _rate_check(name)
+            print(check.describe())
+            checks.append((name, check, int(numerics.examples.get("rate", 1))))
+        for line in power_plan(checks):
+            print(line)
         return 0
     if not args.statement:
         return usage("name a statement (or pass --plan)")

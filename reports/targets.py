@@ -4,6 +4,7 @@
                                                                       # checks' C, first checks grid point; stored
     slth targets calibrate [--statements lemma7 ...]                  # C at the worst family found, every checks
                                                                       # grid point; the random-target C kept as C_random
+    slth targets families --verify [--statements lemma7 ...]          # every family again at the new (worst) C
     slth targets fixed-c lemma7 d1=2 d2=2 --C 4 --target sign_matrix --eps 0.3,0.1,0.03,0.01,0.003 --per 30
     slth targets search lemma7 d1=2 d2=2 eps=0.3 --C 4 --seeds 40 --steps 40
 
@@ -28,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--file", default=None, help="calibration file to update (default: the committed one)")
     parser.add_argument("--trials", type=int, default=None, help="families: trials per family (default 100)")
     parser.add_argument("--C", type=float, default=None, help="constant C (default: the file's C_random or C)")
+    parser.add_argument("--verify", action="store_true",
+                        help="families: at the file's C (the worst-target C the checks read), stored as targets_verify")
     parser.add_argument("--target", default="random", help="fixed-c: target family")
     parser.add_argument("--eps", default="0.3,0.1,0.03,0.01,0.003", help="fixed-c: eps values")
     parser.add_argument("--per", type=float, default=30.0, help="fixed-c: trials = ceil(PER / eps)")
@@ -95,8 +98,10 @@ def _main(args) -> int:
             if args.mode == "families":
                 point = {k: v for k, v in rec["points"][0].items() if k in _point_keys(name)}
                 trials = args.trials or 100
-                rows = adversaries.family_rates(name, args.C or C_random, point, trials, args.seed, **kw)
-                rec["targets"] = {"command": argv, "C": args.C or C_random, "point": point, "trials": trials,
+                C = args.C or (rec["C"] if args.verify else C_random)
+                rows = adversaries.family_rates(name, C, point, trials, args.seed, **kw)
+                rec["targets_verify" if args.verify else "targets"] = {
+                                  "command": argv, "C": C, "point": point, "trials": trials,
                                   "seed": args.seed, "families": rows, "worst": rows[0]["family"],
                                   "cpu_s": sum(r["cpu_s"] for r in rows),
                                   "note": "same seeds for every family (common random numbers across families)"}
@@ -142,7 +147,18 @@ def _main(args) -> int:
             print(f"{name} C={C:g} target={args.target} eps={r['eps']:g}: {r['failures']}/{r['trials']} failures, "
                   f"rate/eps {r['rate_over_eps']:.3g} (95% CI [{r['ci_over_eps'][0]:.3g}, {r['ci_over_eps'][1]:.3g}]),"
                   f" p = {r['pvalue']:.2g}, power vs 2 eps {r['power_2eps']:.2f}")
-        result = {"command": argv, "statement": name, "C": C, "params": params, "target": args.target, "rows": rows}
+        result = {"command": argv, "statement": name, "C": C, "params": params, "target": args.target, "rows": rows,
+                  "cpu_s": sum(r["cpu_s"] for r in rows)}
+        data = json.loads(path.read_text())
+        rec = data["statements"][name]
+        glm_rows = [{"C": r["C"], "eps": r["eps"], "failures": r["failures"], "trials": r["trials"]} for r in rows]
+        if rec.get("worst_target") == args.target:  # the worst-target calibration's rows: other C, same target
+            glm_rows += [{"C": g["C"], "eps": p["eps"], "failures": g["failures"], "trials": g["trials"]}
+                         for p in rec["points"] for g in p["grid"]]
+        result["glm"] = adversaries.failure_glm(glm_rows, seed=args.seed)
+        print(f"{name}: {result['glm']['model']} over {len(glm_rows)} rows: {result['glm']['verdict']}")
+        rec["growth"] = {k: v for k, v in result.items() if k != "command"} | {"command": argv}
+        _write(path, data)
     else:
         from slt import targets
         from slt.measure import catalogue

@@ -120,3 +120,33 @@ def test_the_committed_worst_target_calibration_records_both_constants():
             continue
         assert rec["C_random"] is not None and rec["targets"]["worst"] == rec["worst_target"]
         assert all(p["target"] == rec["worst_target"] for p in rec["points"])
+
+
+@pytest.mark.parametrize("c, word", [(1.6, "no growth"), (0.4, "grows")])
+def test_failure_glm_recovers_a_planted_exponent_of_eps(c, word):
+    """Counts drawn from logit p = 6 - 1.5 C + c log eps: the fitted exponent's bootstrap interval reads growth
+    exactly when c < 1 (the GLM can fail: a planted growth is called growth)."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for eps in (0.3, 0.1, 0.03, 0.01, 0.003):
+        for C in (4.0, 6.0, 8.0):
+            p = 1 / (1 + np.exp(-(6 - 1.5 * C + c * np.log(eps))))
+            n = int(300 / eps ** 0.5)
+            rows.append({"C": C, "eps": eps, "failures": int(rng.binomial(n, p)), "trials": n})
+    glm = adversaries.failure_glm(rows, bootstrap=60)
+    lo, hi = glm["coefficients"]["log eps"]["ci"]
+    assert lo <= c <= hi or abs(glm["coefficients"]["log eps"]["estimate"] - c) < 0.15
+    assert glm["verdict"].startswith(word), glm["verdict"]
+
+
+def test_rate_plan_states_the_family_wise_level_and_the_power_against_2_eps():
+    from slt.measure.probabilistic import RateCheck
+    from slt.measure.stats import power_at
+
+    lines = adversaries.power_plan([("lemma7", RateCheck("lemma7", (0.05, 0.5)), 3),
+                                    ("theorem9", RateCheck("theorem9", (0.1, 0.5)), 2)], family_wise=0.05)
+    assert "5 rate tests" in lines[0] and "at 0.01" in lines[0]
+    assert "NOT met" in lines[1]  # 82 trials at eps = 0.05 cannot detect 0.1 at level 0.01 with power 0.8
+    assert power_at(343, 0.05, 0.1, 0.0025) >= 0.8 > power_at(342, 0.05, 0.1, 0.0025)
+    run = subprocess.run([sys.executable, "-m", "reports.cli", "rate", "--plan"], capture_output=True, text=True)
+    assert run.returncode == 0 and "family-wise" in run.stdout

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 import math
 
-from slt.measure.stats import LEVEL, excess_test, upper_bound
+import numpy as np
+from scipy.optimize import minimize
+
+from slt import targets
+from slt.measure.calibrate import row_tasks
+from slt.measure.stats import (LEVEL, POWER, Unrejectable, clopper_pearson, excess_test, power_at, trials_for_power,
+                               upper_bound)
+from slt.samplers import as_rng, spectral_matrices, target_block, target_mha, target_relu, target_transformer
+from slt.tasks import execute
 
 SEED_STRIDE = 1_000_003
 """Seed offset between grid values of C (independent seeds per C)."""
@@ -20,8 +28,6 @@ SEED_STRIDE = 1_000_003
 
 def random_draw(statement: str, params: dict):
     """``draw(seed) -> target``: the harness's random target of one trial (the search's start)."""
-    from slt.samplers import as_rng, spectral_matrices, target_block, target_mha, target_relu, target_transformer
-
     p = params
     draws = {
         "lemma7": lambda s: spectral_matrices(as_rng(s), (p["d2"], p["d1"])),
@@ -38,8 +44,6 @@ def random_draw(statement: str, params: dict):
 
 def _rows(tasks_of, *, cache_dir=None, workers=None, progress=True, desc=""):
     """Execute the row tasks ``[(key, [Task])]``; returns ``{key: {failures, trials, worst_ratio, cpu_s, ...}}``."""
-    from slt.tasks import execute
-
     tasks, index = [], []
     for key, ts in tasks_of:
         index.append((key, len(ts)))
@@ -60,8 +64,6 @@ def family_rates(statement: str, C: float, point: dict, trials: int, seed: int, 
                  cache_dir=None, workers=None, progress=True) -> list[dict]:
     """Failure rate of every target family of ``statement`` at constant C and ``point`` (the same seeds for every
     family), each with its one-sided binomial test against eps at ``level``; rows sorted worst first."""
-    from slt import targets
-    from slt.measure.calibrate import row_tasks
 
     fams = list(families or targets.families(statement))
     rows = _rows([(f, row_tasks(statement, {**point, "target": f}, C, trials, seed)) for f in fams],
@@ -119,7 +121,6 @@ def calibrate_worst(statement: str, points: list[dict], target, grid_C, start_C:
     """C of ``statement`` at ``target`` for every point, walking the C grid from ``start_C`` (independent seeds per
     C): up until ``passes`` consecutive C have Clopper-Pearson upper bound <= eps, then down from the start until
     one C fails it; the C values are read by ``antitonic_C`` (no monotonicity assumed in the counts)."""
-    from slt.measure.calibrate import row_tasks
 
     grid_C = list(grid_C)
     i0 = min(range(len(grid_C)), key=lambda i: abs(math.log(grid_C[i] / start_C)))
@@ -176,8 +177,6 @@ def fixed_C(statement: str, C: float, point: dict, eps_values, trials_per_invers
             level=LEVEL, cache_dir=None, workers=None, progress=True) -> list[dict]:
     """Fixed-C tests over eps (trials proportional to 1/eps): per eps the failures, the rate over eps with its
     exact interval, the one-sided test against eps and the power against 2 eps at ``level``."""
-    from slt.measure.calibrate import row_tasks
-    from slt.measure.stats import clopper_pearson, power_at
 
     todo = []
     for j, eps in enumerate(eps_values):
@@ -205,3 +204,78 @@ def holm(pvalues: list[float], level: float) -> list[bool]:
             break
         reject[i] = True
     return reject
+
+
+def failure_glm(rows: list[dict], bootstrap: int = 200, seed: int = 0, confidence: float = 0.95) -> dict:
+    """Binomial GLM of failure in the width: ``logit P(fail) = a + b C + c log(eps)`` over ``rows`` of {C, eps,
+    failures, trials}, each row's width being the statement's ``width(C, eps, ...)`` (C is the width over its
+    logarithmic factor); a bootstrap over seeds (each row's trials resampled with replacement) gives intervals.
+
+    Reading: at a fixed constant the failure probability scales like eps^c for small p, so ``c >= 1`` means the
+    rate over eps does not grow as eps falls (a constant C suffices), ``c < 1`` that C must grow like
+    ``(1 - c) log(1/eps) / b``."""
+
+    X = np.array([[1.0, float(r["C"]), math.log(r["eps"])] for r in rows])
+    k = np.array([r["failures"] for r in rows], dtype=float)
+    n = np.array([r["trials"] for r in rows], dtype=float)
+
+    def fit(k):
+        def nll(beta):
+            z = X @ beta
+            return float(np.sum(n * np.logaddexp(0.0, z) - k * z))
+
+        def grad(beta):
+            p = 1.0 / (1.0 + np.exp(-(X @ beta)))
+            return X.T @ (n * p - k)
+
+        return minimize(nll, np.zeros(3), jac=grad, method="BFGS").x
+
+    beta = fit(k)
+    rng = np.random.default_rng(seed)
+    boots = np.array([fit(rng.binomial(n.astype(int), k / n).astype(float)) for _ in range(bootstrap)])
+    a = (1 - confidence) / 2
+    lo, hi = np.quantile(boots, [a, 1 - a], axis=0)
+    names = ("intercept", "C", "log eps")
+    coef = {name: {"estimate": float(b), "ci": [float(l), float(h)]} for name, b, l, h in zip(names, beta, lo, hi)}
+    c_lo, c_hi = coef["log eps"]["ci"]
+    if c_lo >= 1.0:
+        verdict = (f"no growth: the failure probability falls at least like eps (exponent c in [{c_lo:.2f}, "
+                   f"{c_hi:.2f}], {confidence:.0%} bootstrap interval), so a constant C keeps it <= eps")
+    elif c_hi < 1.0:
+        verdict = (f"grows: the failure probability falls more slowly than eps (c in [{c_lo:.2f}, {c_hi:.2f}]), "
+                   f"so C must grow like (1 - c) log(1/eps) / b")
+    else:
+        verdict = (f"undecided: c in [{c_lo:.2f}, {c_hi:.2f}] contains 1 (no growth needs c >= 1) at this "
+                   f"number of trials")
+    return {"model": "logit P(fail) = a + b C + c log(eps)", "coefficients": coef,
+            "rows": len(rows), "trials": int(n.sum()), "bootstrap": bootstrap, "confidence": confidence,
+            "verdict": verdict}
+
+
+FAMILY_WISE = 0.05
+"""The family-wise error level the issue-21 plan states for all rate tests of one run (Holm)."""
+
+
+def power_plan(checks: list[tuple], family_wise: float = FAMILY_WISE) -> list[str]:
+    """Lines of ``slth rate --plan``'s family-wise part: ``checks`` = [(name, RateCheck, tests per run)]. With m rate
+    tests in a run, Holm at ``family_wise`` tests the smallest p-value at family_wise / m; per check and end of its
+    eps window, the trials that give power 0.8 against a true failure rate of 2 eps at that level, against the
+    trials the check runs (issue 21 part 3: the checks do not yet run at these counts where it says NOT met)."""
+
+    m = sum(k for _, _, k in checks)
+    level = family_wise / m
+    lines = [f"family-wise: {m} rate tests per ci run; Holm at family-wise error {family_wise} tests the smallest "
+             f"p-value at {level:.3g}; power {POWER:g} against a failure rate of 2 eps at that level needs:"]
+    for name, check, _ in checks:
+        parts = []
+        for e in sorted(set(check.eps)):
+            need = trials_for_power(e, min(2 * e, 1.0), level=level)
+            have = check.trials_at(e, "ci")
+            try:
+                power = f"{power_at(have, e, min(2 * e, 1.0), level):.2f}"
+            except Unrejectable:
+                power = "0: cannot reject at this level"
+            parts.append(f"eps={e:.3g}: {need} trials (runs {have}, power {power}"
+                         + (", met)" if have >= need else ", NOT met)"))
+        lines.append(f"  {name}: " + "; ".join(parts))
+    return lines

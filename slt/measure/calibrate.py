@@ -363,6 +363,9 @@ def load_results(path) -> dict:
     for name, rec in data.get("statements", {}).items():
         if not isinstance(rec, dict) or not isinstance(rec.get("points", []), list):
             raise CalibrationError(f"{path}: statements.{name} is not a calibration record")
+    bad = calibration.problem({"statements": {}, **data})
+    if bad:
+        raise CalibrationError(f"{path}: {bad}")
     return data
 
 

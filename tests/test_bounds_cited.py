@@ -187,3 +187,12 @@ def test_editing_theorem10s_forced_width_constant_is_named_by_slth_diff_against_
     assert done.returncode == 1, done.stdout + done.stderr
     assert "theorem10:T10a  ok -> FAILED" in done.stdout and "counterexample:" in done.stdout
     assert "theorem10.n_l  at" in done.stdout and "newly FAIL: theorem10:T10a" in done.stdout
+
+
+def test_the_summary_no_longer_shows_lemma2_or_theorem10_as_unproved(proofs_record):
+    from reports.sections import summary
+
+    cells = {r["name"]: r["proof"]["text"] for r in summary.rows(proofs_record)}
+    assert cells["lueker"] == "no proof encoded (a cited result)"
+    for name, count in (("lemma2", 6), ("theorem10", 7)):
+        assert cells[name].startswith(f"verified: {count} steps") and "whole" in cells[name], cells[name]

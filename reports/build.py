@@ -11,8 +11,11 @@ import argparse
 import dataclasses
 import functools
 import importlib
+import re
 import sys
 from pathlib import Path
+
+import markupsafe
 
 from slt.cache import write_atomic
 
@@ -39,6 +42,7 @@ def environment():
     env.filters["fmt"] = fmt
     env.filters["ci"] = ci
     env.filters["verdict_css"] = verdict_css
+    env.filters["notation"] = notation
     env.globals["mathml"] = lambda html: __import__("markupsafe").Markup(html)
     from reports import plots
     from reports.sections.summary import heading
@@ -68,6 +72,20 @@ def fmt(v, digits: int = 4) -> str:
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(fmt(x, digits) for x in v) + "]"
     return str(v)
+
+
+_SUP = re.compile(r"\^\{([^{}<>]+)\}")
+_SUB = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z])_\{?([A-Za-z0-9]{1,3})\}?(?![A-Za-z0-9_{])")
+
+
+def notation(text) -> markupsafe.Markup:
+    """Plain-text mathematics rendered: ``n_K^{1/4}`` as n<sub>K</sub><sup>1/4</sup>, ``exp(e_j)/Z`` with e<sub>j</sub>
+    (a single letter's subscript of at most 3 characters; longer names such as ``eps_max`` stay as written). The
+    text is escaped first, so nothing from a record becomes markup."""
+    out = str(markupsafe.escape("" if text is None else text))
+    out = _SUP.sub(r"<sup>\1</sup>", out)
+    out = _SUB.sub(r"\1<sub>\2</sub>", out)
+    return markupsafe.Markup(out)
 
 
 def verdict_css(word: str) -> str:

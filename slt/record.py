@@ -42,6 +42,9 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      decisions {probabilistic statement: "holds" | "fails" | "undecided at this power"} (a rate
                      check also holds its decision {word, text}), wall_s, tasks
     figures|null     {fig4|fig5|fig6: {source, payload (the figure summary: fits, findings when present)}}
+    findings|null    (optional: absent in older records) ``slt.measure.findings.decide``: banner {proofs, empirical,
+                     printed_refuted, profile}, items [{id, status, title, sentences, counterexample {columns,
+                     rows}|null, test, command|null, evidence}] (the README's findings as sentences)
     slack [...]|null (optional: absent or null when not computed; ``slth run --slack``, always in ``--full``) the
                      slack of every proof constant (``bounds.slack.rows``): statement, constant, printed,
                      printed_exact, tightest|null, tightest_exact|null, first_failing|null,
@@ -121,6 +124,10 @@ _SPEC = {
 }
 
 _NUM_OR_NONE = (int, float, type(None))
+#: The optional top-level "findings" section (``slt.measure.findings``; absent from older records, still version 1).
+_FINDINGS_SPEC = {"banner": dict, "items": [{"id": str, "status": str, "title": str, "sentences": list,
+                                             "counterexample": (dict, type(None)), "test": str,
+                                             "command": _STR_OR_NONE, "evidence": str, "statements": list}], "notes": dict}
 #: The optional top-level "slack" section (absent from records written before it existed; still version 1).
 _SLACK_SPEC = ([{"statement": str, "constant": str, "printed": _NUM, "printed_exact": str,
                  "tightest": _NUM_OR_NONE, "tightest_exact": _STR_OR_NONE, "first_failing": _NUM_OR_NONE,
@@ -184,6 +191,8 @@ def validate(record, file: str = "<record>") -> dict:
     _check(record, _SPEC, "", file)
     if "slack" in record:
         _check(record["slack"], _SLACK_SPEC, "slack", file)
+    if record.get("findings") is not None:
+        _check(record["findings"], _FINDINGS_SPEC, "findings", file)
     if record["profile"] not in PROFILES:
         raise RecordError(f"{file}: field 'profile' is {record['profile']!r}, expected one of {', '.join(PROFILES)}")
     return record
@@ -413,14 +422,22 @@ def calibration(results_dir: Path | None = None) -> dict:
                     "points": len(rec.get("points", [])), "note": rec.get("note", ""),
                     "command": rec.get("command", ""), "curves": _curves(name, rec)}
              for name, rec in data.get("statements", {}).items()}
-    try:
-        shown = str(path.relative_to(ROOT))
-    except ValueError:
-        shown = str(path)
-    return {"file": shown, "command": data.get("command", ""), "definition": data.get("definition", ""),
+    return {"file": _shown(path), "command": data.get("command", ""), "definition": data.get("definition", ""),
             "level": data.get("level", LEVEL), "confidence": data.get("confidence", CONFIDENCE),
             "safety": cal.SAFETY, "statements": stmts, "_data": data,
             "large": _large_calibration()}
+
+
+def _shown(path) -> str:
+    """``path`` as the page may show it: relative to the repository (or the working folder), never the absolute
+    path of the machine that built the record."""
+    path = Path(path)
+    for base in (ROOT, Path.cwd()):
+        try:
+            return str(path.resolve().relative_to(base.resolve()))
+        except ValueError:
+            continue
+    return path.name if path.is_absolute() else str(path)
 
 
 def _large_calibration():
@@ -457,7 +474,7 @@ def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> 
         for path in candidates:
             if path.exists():
                 try:
-                    payload, source = sweeps.load_summary(path), f"cached {path}"
+                    payload, source = sweeps.load_summary(path), f"cached {_shown(path)}"
                     break
                 except ValueError as exc:  # garbage, not an object, no summary: named, never used
                     log(f"[record] {exc}; recomputing")
@@ -571,6 +588,9 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
               "statements": stmts, "exponents": exps, "steps": steps, "variants": variant_rows,
               "mutations": mutation_rows, "widths": width_rows, "calibration": calib, "empirical": empirical,
               "figures": figs, "slack": slack_rows}
+    from slt.measure import findings  # the findings of this record's data (slt.measure.findings), stored in it
+
+    record["findings"] = findings.decide(json.loads(dumps(record)))
     return validate(json.loads(dumps(record)))
 
 

@@ -120,7 +120,7 @@ def test_every_place_of_the_page_agrees(record):
         css = {"holds": "pass", "fails": "fail"}.get(c["verdict"], "warn")
         text = markupsafe.escape(c["decision"]["text"])
         assert html.count(f'<span class="{css}">{c["verdict"]}</span> ({text})') == 1, c["id"]
-    per_point = re.findall(r'<td><span class="(\w+)">([a-z ]+)</span></td><td>rerun', html)
+    per_point = re.findall(r'<td><span class="(\w+)">([a-z ]+)</span><br><small>[^<]*</small></td><td><code>rerun', html)
     assert sorted(w for _, w in per_point) == sorted(c["verdict"] for c in emp["checks"] if c["kind"] == "rate")
     for word in ("pass", "FAIL", "violated", "True", "False"):  # no other verdict word, no Python boolean
         assert f">{word}</span>" not in html and f"<td>{word}</td>" not in html, word

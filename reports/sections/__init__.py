@@ -5,6 +5,7 @@ no data for it): it fills the jinja2 template ``reports/templates/sections/<name
 measures nothing.
 """
 SECTIONS = [
+    "reports.sections.findings",
     "reports.sections.summary",
     "reports.sections.statements",
     "reports.sections.proofs",

@@ -14,9 +14,10 @@ the length sweeps, and per statement (or printed variant) the empirical verdict.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 
-from slt.measure import registry, verdicts
+from slt.measure import findings, registry, verdicts
 
 TASK_DEPENDS = ("bounds", "slt.measure", "slt.construct", "slt.models", "slt.samplers", "slt.subset_sum",
                 "slt._subset_sum_kernels")
@@ -138,9 +139,10 @@ _HERE = "slt.measure.empirical:"
 
 def constants(calibration: dict) -> dict:
     """Per statement the C every check builds with: SAFETY x the calibrated C (None if not calibrated)."""
-    from slt.measure.calibration import SAFETY
+    from slt.measure.calibration import build_constant
 
-    return {name: (SAFETY * rec["C"] if rec.get("C") else None) for name, rec in calibration["statements"].items()}
+    return {name: (build_constant(rec["C"]) if rec.get("C") else None)
+            for name, rec in calibration["statements"].items()}
 
 
 def rate_trials(statement: str, eps: float, profile: str) -> int:
@@ -168,6 +170,7 @@ def tasks(profile: str, seed: int, C: dict) -> list:
         points = entry.rates.points
         if name == "lueker":  # the exact covering radius needs n' <= 22: no eps below the floor at this C
             floor = registry.function("lueker", "eps_floor")(C[name])
+            floor = math.ceil(floor * 1000) / 1000  # up to 3 decimals: still feasible, and a command without noise
             points = [{"eps": e} for e in sorted({max(p["eps"], floor) for p in points})]
         for p in points:
             out.append(_task(f"empirical:rate:{name}", _HERE + "rate",
@@ -193,6 +196,7 @@ def tasks(profile: str, seed: int, C: dict) -> list:
                           "points": printed[:: 1 if profile == "full" else 2], "restarts": restarts}, seed))
     out.append(_task("empirical:stored:lemma13:printed", _HERE + "stored_counterexample", {"statement": "lemma13"},
                      seed))
+    out += findings.tasks(seed, _task)  # Theorem 14's readings and the MIP tolerances (slt.measure.findings)
     return out
 
 
@@ -243,9 +247,16 @@ def decide(task_list: list, results: list[dict]) -> dict:
     def mark(key, word):
         words.setdefault(key, []).append(word)
 
+    findings_data: dict = {}
     for task, res in zip(task_list, results):
         _, family, *rest = task.kind.split(":")
         name = rest[0]
+        if family == "finding":  # data of slt.measure.findings, decided there
+            if name == "theorem14":
+                findings_data.setdefault("theorem14", []).append(res)
+            else:
+                findings_data[name] = res
+            continue
         if family == "rate":
             check_id = f"rate:{name}:" + ",".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                                    for k, v in res["params"].items())
@@ -290,7 +301,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
                 t.update(ratio=c["ratio"], where=c["params"])
     tightness = list(by_statement.values()) + tightness
     return {"checks": checks, "tightness": tightness, "length_sweeps": lengths,
-            "verdicts": {k: verdicts.combine(v) for k, v in words.items()},
+            "verdicts": {k: verdicts.combine(v) for k, v in words.items()}, "findings_data": findings_data,
             "decisions": statement_decisions(checks)}
 
 

@@ -13,8 +13,12 @@ underflows) or ``mpmath.iv`` (rigorous outward-rounded intervals, endpoints may 
 """
 from __future__ import annotations
 
+import operator
+
 import mpmath
 import sympy as sp
+
+from .symbols import NAME
 
 _CACHE: dict = {}
 
@@ -34,7 +38,6 @@ def compile_expr(expr, ctx):
 def evaluate(expr, values: dict, dps: int = 30):
     """``expr`` at ``values`` (parameter name -> number) as an mpmath number computed with ``dps`` digits.
     Raises ValueError naming the missing parameters."""
-    from .symbols import NAME
     expr = sp.sympify(expr)
     missing = sorted({NAME.get(s, str(s)) for s in expr.free_symbols} - set(values))
     if missing:
@@ -162,7 +165,6 @@ def _build(e, ctx):
     if e is sp.true or e is sp.false:
         return lambda env, t=bool(e): t
     if isinstance(e, sp.Rel) and ctx is not mpmath.iv:
-        import operator
         op = {sp.Eq: operator.eq, sp.Ne: operator.ne, sp.Ge: operator.ge, sp.Gt: operator.gt, sp.Le: operator.le,
               sp.Lt: operator.lt}[type(e)]
         return lambda env: op(args[0](env), args[1](env))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from .attention import theorem11
 from .core import Constant, Edit, Mutation, Param, Readings, Statement, Step, Variant
 from .facts import EXP_CHORD_16, EXP_CHORD_32, EXP_LINEAR, SCALAR
 from .perturbation import PERTURBED
@@ -92,7 +93,6 @@ def exponents(kappa_value=None, first: bool = False) -> dict:
     a power of two (the printed 16) kappa is folded into the base 2.  f1, f2, f3 (MHA) and g1, g2, g3 (FC)
     of theorems.md are the exponents of 2, H and d1.
     """
-    from .attention import theorem11
     out = {}
     for name, req in block_widths(theorem11).items():
         out[name] = _log_exponents(req.args[0 if first else 1].expr / (d1 * C))

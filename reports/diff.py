@@ -20,6 +20,18 @@ import sys
 import tempfile
 from pathlib import Path
 
+from slt import diff
+from slt.cache import write_atomic
+
+from reports import record
+from reports.build import render_diff_html
+from reports.paths import output_problem
+from reports.run import assembler
+
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The repository whose git refs ``--against`` names."""
+
 
 class UsageError(Exception):
     pass
@@ -54,16 +66,15 @@ def _last_line(text: str) -> str:
 def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict, dict]:
     """``(record of REF, record of the working tree)``; REF's built by its own code in a temporary worktree
     (in a subprocess, concurrently with the working tree's), cached by commit."""
-    from slt import record
-
-    root = record.ROOT
+    root = ROOT
     if not _git(root, "rev-parse", "--is-inside-work-tree", check=False):
         raise UsageError(f"{root} is not a git checkout; --against needs one")
     sha = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
     if not sha:
         raise UsageError(f"{ref!r} is not a commit of {root}")
-    if subprocess.run(["git", "cat-file", "-e", f"{sha}:slt/record.py"], cwd=root, capture_output=True).returncode:
-        raise UsageError(f"{ref} ({sha[:10]}) predates `slth run` (no slt/record.py in its tree): it has no run record")
+    # REF's record is built by REF's own `slth run` (python -m reports.cli run), whatever module assembled it then
+    if subprocess.run(["git", "cat-file", "-e", f"{sha}:reports/run.py"], cwd=root, capture_output=True).returncode:
+        raise UsageError(f"{ref} ({sha[:10]}) predates `slth run` (no reports/run.py in its tree): it has no run record")
     results = results if results.is_absolute() else root / results
     cached = results / "records" / f"{sha}-{profile}.json"
     proc = tmp = None
@@ -91,7 +102,7 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
                                 stderr=subprocess.STDOUT)
     try:
         log("[diff] building the record of the working tree ...")
-        new = record.build(profile, seed=seed, results_dir=results, command=f"slth diff --against {ref}",
+        new = assembler().build(profile, seed=seed, results_dir=results, command=f"slth diff --against {ref}",
                            log=lambda m: None)
         if proc is not None:
             rc = proc.wait()
@@ -171,15 +182,11 @@ def format_text(d, old_name: str, new_name: str) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    from slt import diff, record
-
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     tolerance = diff.DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance
     try:
         if not tolerance >= 0:
             raise UsageError(f"--tolerance must be a non-negative number, got {args.tolerance}")
-        from reports.paths import output_problem
-
         if args.html and output_problem(args.html, "--html"):
             raise UsageError(output_problem(args.html, "--html"))
         if args.against:
@@ -201,9 +208,6 @@ def main(args: argparse.Namespace) -> int:
     d = diff.compare(old, new, tolerance)
     print(format_text(d, *names))
     if args.html:
-        from reports.build import render_diff_html
-        from slt.cache import write_atomic
-
         write_atomic(Path(args.html), render_diff_html(d, *names))
         print(f"wrote {args.html}")
     return d.exit_status

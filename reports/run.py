@@ -1,6 +1,6 @@
 """`slth run [--proofs-only | --quick | --full] [--slack] -o record.json`: run the harness and write its run record.
 
-The record (``slt.record``: versioned JSON, validated on read) holds everything the run decides; ``slth report
+The record (``reports.record``: versioned JSON, validated on read) holds everything the run decides; ``slth report
 --from record.json`` renders it and ``slth diff`` compares two. Exits 1 when a proof step of a supported form
 fails (the record is written either way), else 0.
 """
@@ -8,6 +8,19 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+from reports import record
+from reports.paths import OutputError, check_outputs
+
+
+def assembler():
+    """``reports.record.assemble``, imported when a run starts, not at start-up (a measured cost: it loads
+    ``bounds``, SymPy and the measuring library, 1.2 s of the 1.5 s `slth run` takes to import, which
+    `slth report --from`, `slth diff OLD NEW` and every usage error never need)."""
+    from reports.record import assemble
+
+    return assemble
 
 
 def add_profile_arguments(parser: argparse.ArgumentParser, default: str = "quick") -> None:
@@ -35,30 +48,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def preflight(args: argparse.Namespace) -> str | None:
     """The first problem with the inputs a run reads (the calibration file), as one line, or None: checked
     before any work."""
-    from slt import record
-
     try:
-        record.calibration(args.results)
+        assembler().calibration(args.results)
     except (OSError, ValueError) as exc:
         return str(exc)
     return None
 
 
 def build(args: argparse.Namespace, command: str):
-    from pathlib import Path
-
-    from slt import record
-
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
-    return record.build(args.profile, seed=args.seed, results_dir=args.results, command=command, log=log,
+    return assembler().build(args.profile, seed=args.seed, results_dir=args.results, command=command, log=log,
                         cache_dir=Path(args.results) / "tasks", with_slack=getattr(args, "slack", False))
 
 
 def main(args: argparse.Namespace) -> int:
-    from slt import record
-
-    from reports.paths import OutputError, check_outputs
-
     try:
         check_outputs(("-o", args.output))
     except OutputError as exc:

@@ -1,4 +1,4 @@
-"""What changed between two run records (``slt.record``): the decisions of ``slth diff``.
+"""What changed between two run records (``reports.record``): the decisions of ``slth diff``.
 
 ``compare(old, new, tolerance=...)`` returns a ``Diff`` (plain data, rendered by ``reports.diff``):
 

@@ -2,13 +2,15 @@
 
 SymPy's presentation printer writes a ``Piecewise`` as the raw text ``piecewise((...), True)``; here it is a brace
 followed by a table of cases (``value   if condition`` rows, the final ``True`` as "otherwise"), as in the paper.
-``presentation(expr)`` returns the body to wrap in ``<math>``.
+``presentation(expr)`` returns the body to wrap in ``<math>``; ``mathml(expr)`` the whole ``<math>`` element (what
+the run record stores and the report shows).
 """
 from __future__ import annotations
 
+import sympy as sp
 from sympy.printing.mathml import MathMLPresentationPrinter
 
-__all__ = ["presentation"]
+__all__ = ["mathml", "presentation"]
 
 
 class _Printer(MathMLPresentationPrinter):
@@ -43,6 +45,12 @@ class _Printer(MathMLPresentationPrinter):
 
 def presentation(expr, **settings) -> str:
     """The presentation MathML of ``expr`` (without the enclosing ``<math>``)."""
-    import sympy as sp
-
     return _Printer(settings).doprint(sp.sympify(expr))
+
+
+def mathml(expr, display: bool = False) -> str:
+    """``expr`` (SymPy) as a self-contained MathML element."""
+    body = presentation(sp.sympify(expr)).replace("<mo><</mo>", "<mo>&lt;</mo>").replace(
+        "<mo>></mo>", "<mo>&gt;</mo>")
+    attr = ' display="block"' if display else ""
+    return f"<math{attr}>{body}</math>"

@@ -7,6 +7,6 @@ import pytest
 @pytest.fixture(scope="session")
 def proofs_record():
     """One proof-only run record of the working tree (``slth run --proofs-only``), built once per session."""
-    from slt import record
+    from reports.record import assemble
 
-    return record.build("proofs", seed=0, command="pytest", log=lambda msg: None)
+    return assemble.build("proofs", seed=0, command="pytest", log=lambda msg: None)

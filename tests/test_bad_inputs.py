@@ -34,13 +34,13 @@ def _one_line_error(err: list[str], *needles: str) -> str:
 @pytest.fixture
 def no_work(monkeypatch):
     """Any measurement or rendering fails the test: the error must come before the work."""
-    from slt import record
+    from reports.record import assemble
 
     def forbidden(*a, **k):
         raise AssertionError("work started before the bad input was refused")
 
     for name in ("build", "statements", "proofs", "widths"):
-        monkeypatch.setattr(record, name, forbidden)
+        monkeypatch.setattr(assemble, name, forbidden)
     import reports.build
 
     monkeypatch.setattr(reports.build, "render_sections", forbidden)
@@ -57,7 +57,7 @@ def test_report_only_an_unknown_section(tmp_path, capsys, no_work):
 
 
 def test_report_only_a_section_the_record_has_no_data_for(tmp_path, capsys, proofs_record):
-    from slt import record
+    from reports import record
 
     path = tmp_path / "rec.json"
     record.write(path, proofs_record)  # a proofs-only record: no figure summaries
@@ -223,17 +223,18 @@ def test_a_corrupt_calibration_file_is_named_by_calibrate(tmp_path, capsys):
 @pytest.mark.parametrize("content", [b"\x00\xff garbage", b"[1, 2]", b'{"figure": "fig4"}'],
                          ids=["garbage bytes", "not an object", "no summary"])
 def test_a_corrupt_figure_summary_is_named_and_never_used(tmp_path, content, monkeypatch):
-    from slt import figures, record
+    from reports.record import assemble
+    from slt import figures
     from slt.figures import summaries
 
     path = figures.summary_path(tmp_path, "fig4", False)
     path.parent.mkdir(parents=True)
     path.write_bytes(content)
     logs = []
-    out = record.figures(tmp_path, quick=False, log=logs.append, compute=False)
+    out = assemble.figures(tmp_path, quick=False, log=logs.append, compute=False)
     assert "fig4" in out and str(path) not in out["fig4"]["source"]  # the committed full sweep instead
     monkeypatch.setattr(summaries, "COMMITTED", tmp_path / "none")
-    out = record.figures(tmp_path, quick=False, log=logs.append, compute=False)
+    out = assemble.figures(tmp_path, quick=False, log=logs.append, compute=False)
     assert "fig4" not in out
     assert any(str(path) in line and "recomputing" in line for line in logs), logs
 

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from slt import diff, record
+from reports import record
+from reports.record import provenance
+from slt import diff
 
 
 def _step(rec, statement, step):
@@ -104,7 +106,7 @@ def test_cli_on_two_records_text_html_and_usage_errors(tmp_path, proofs_record, 
 
 def _clone(tmp_path) -> Path:
     """A git repository holding the working tree as it is now (committed), in ``tmp_path/clone``."""
-    root = record.ROOT
+    root = provenance.ROOT
     if not (root / ".git").exists():
         pytest.skip(f"{root} is not a git checkout")
     clone = tmp_path / "clone"
@@ -160,7 +162,7 @@ def test_edit_a_constant_then_diff_against_head(tmp_path):
 def test_diff_against_a_ref_without_run_records_or_a_bad_ref_is_a_usage_error(tmp_path):
     clone = _clone(tmp_path)
     _git(clone, "checkout", "--quiet", "-b", "before-records")
-    _git(clone, "rm", "--quiet", "slt/record.py")
+    _git(clone, "rm", "--quiet", "reports/run.py")
     _git(clone, "commit", "--quiet", "-m", "a tree without run records")
     _git(clone, "checkout", "--quiet", "-")
     done = _slth(clone, "diff", "--against", "before-records")

@@ -43,7 +43,7 @@ def test_token_section_needs_a_learned_token_summary():
             "findings": ["Fig. 4: something"], "quick": True}
     learned = dict(base, target=dict(base["target"], val_mse=1.0,
                                      regression_token={"reading": "learned", "vector": [0.1, -0.1]}))
-    from slt.record import figure_entry  # the record decides whether a target learns; the section renders it
+    from reports.record.assemble import figure_entry  # the record decides whether a target learns; the section renders it
 
     assert token_section.render({"figures": {"fig4": figure_entry("fig4", base, "s")}}) is None
     section = token_section.render({"figures": {"fig4": figure_entry("fig4", base, "s"),

@@ -1,4 +1,4 @@
-"""slt.record: the run record's contents, schema validation on read (a one-line error naming the file and the
+"""reports.record: the run record's contents, schema validation on read (a one-line error naming the file and the
 field), atomic writes, and `slth run`."""
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import json
 import pytest
 
 import bounds
-from slt import record
+from reports import record
+from reports.record import assemble, provenance
 
 
 def test_record_holds_every_proof_step_with_method_domain_verdict_and_margin(proofs_record):
@@ -26,7 +27,7 @@ def test_record_holds_every_proof_step_with_method_domain_verdict_and_margin(pro
 
 
 def test_variants_are_recorded_with_the_steps_they_break():
-    rows = record.variants(["lemma13"])
+    rows = assemble.variants(["lemma13"])
     assert {v["variant"] for v in rows} == set(bounds.get("lemma13").variants)
     for v in rows:
         assert v["verdict"] == "as expected" and v["broken"], v
@@ -43,7 +44,7 @@ def test_widths_on_the_default_grid_come_from_bounds(proofs_record):
 
 def test_provenance(proofs_record):
     p = proofs_record["provenance"]
-    assert p["bounds_hash"] == record.bounds_hash() and len(p["bounds_hash"]) == 64
+    assert p["bounds_hash"] == provenance.bounds_hash() and len(p["bounds_hash"]) == 64
     assert p["git_commit"] is None or len(p["git_commit"]) == 40
     assert p["packages"]["sympy"] and p["seeds"]["base"] == 0 and p["wall_s"]["total"] > 0
     assert proofs_record["calibration"]["statements"]["theorem9"]["C"] > 0
@@ -102,12 +103,12 @@ def test_a_wrong_type_and_garbage_are_refused(tmp_path, proofs_record):
 def test_slth_run_writes_the_record_and_exits_by_the_steps(tmp_path, monkeypatch, capsys, proofs_record):
     from reports import cli
 
-    monkeypatch.setattr(record, "build", lambda *a, **k: copy.deepcopy(proofs_record))
+    monkeypatch.setattr(assemble, "build", lambda *a, **k: copy.deepcopy(proofs_record))
     out = tmp_path / "rec.json"
     assert cli.main(["run", "--proofs-only", "-o", str(out)]) == 0
     assert record.load(out)["profile"] == "proofs"
     broken = copy.deepcopy(proofs_record)
     broken["steps"][0].update(ok=False, verdict="FAILED")
-    monkeypatch.setattr(record, "build", lambda *a, **k: broken)
+    monkeypatch.setattr(assemble, "build", lambda *a, **k: broken)
     assert cli.main(["run", "--proofs-only", "-o", str(out)]) == 1
     assert "1 failed" in capsys.readouterr().out

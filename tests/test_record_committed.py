@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from slt import record
+from reports.record import assemble
 from slt.figures import summaries
 
 
@@ -23,11 +23,11 @@ def test_committed_full_summary_is_used_before_a_quick_one_and_after_the_runs_ow
     results = tmp_path / "results"
     _write(summaries.summary_path(results, "fig6", True), _summary("fig6", "quick"))
     _write(committed / "fig6.json", _summary("fig6", "committed"))
-    got = record.figures(results, quick=True, log=lambda *a: None, compute=False)["fig6"]
+    got = assemble.figures(results, quick=True, log=lambda *a: None, compute=False)["fig6"]
     assert got["payload"]["summary"]["label"] == "committed" and str(committed) in got["source"]
 
     _write(summaries.summary_path(results, "fig6", False), _summary("fig6", "own full"))
-    got = record.figures(results, quick=True, log=lambda *a: None, compute=False)["fig6"]
+    got = assemble.figures(results, quick=True, log=lambda *a: None, compute=False)["fig6"]
     assert got["payload"]["summary"]["label"] == "own full"
 
 
@@ -37,7 +37,7 @@ def test_a_corrupt_committed_summary_is_named_and_not_used(tmp_path, monkeypatch
     committed.mkdir()
     (committed / "fig6.json").write_bytes(b"\xff\xfe garbage")
     said = []
-    got = record.figures(tmp_path / "results", quick=True, log=said.append, compute=False)
+    got = assemble.figures(tmp_path / "results", quick=True, log=said.append, compute=False)
     assert "fig6" not in got
     assert any("fig6.json" in line and "not a figure summary" in line for line in said), said
 

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from reports import cli
+from reports import cli, record
+from reports.record import assemble
 from reports.sections import proofs
-from slt import record
 
 ROWS = [
     {"statement": "theorem9", "constant": "the 8 in n_K", "printed": 8.0, "printed_exact": "8",
@@ -79,27 +79,26 @@ def test_without_slack_the_section_says_how_to_get_it(proofs_record):
 
 
 def _cheap_parts(monkeypatch, calls):
-    """Replace the slow parts of ``record.build`` (variants, mutations, measurements, figures) and the slack
+    """Replace the slow parts of ``assemble.build`` (variants, mutations, measurements, figures) and the slack
     search by stand-ins; ``calls`` counts the slack search's calls."""
-    import bounds.slack
     from slt.measure import empirical
 
-    monkeypatch.setattr(record, "variants", lambda: [])
-    monkeypatch.setattr(record, "mutations", lambda: [])
+    monkeypatch.setattr(assemble, "variants", lambda: [])
+    monkeypatch.setattr(assemble, "mutations", lambda: [])
     monkeypatch.setattr(empirical, "measure", lambda *a, **k: None)
-    monkeypatch.setattr(record, "figures", lambda *a, **k: {})
+    monkeypatch.setattr(assemble, "figures", lambda *a, **k: {})
 
     def rows(constants=None, progress=None):
         calls.append(constants)
         return copy.deepcopy(ROWS)
 
-    monkeypatch.setattr(bounds.slack, "rows", rows)
+    monkeypatch.setattr(assemble, "constant_slack", rows)
 
 
 def test_the_quick_profile_never_runs_the_slack_search(monkeypatch):
     calls = []
     _cheap_parts(monkeypatch, calls)
-    rec = record.build("quick", command="pytest", log=lambda m: None)
+    rec = assemble.build("quick", command="pytest", log=lambda m: None)
     assert calls == [] and rec["slack"] is None and "slack" not in rec["parts"]
 
 
@@ -107,7 +106,7 @@ def test_the_quick_profile_never_runs_the_slack_search(monkeypatch):
 def test_slack_is_computed_on_request_and_always_in_full(monkeypatch, profile, flag):
     calls = []
     _cheap_parts(monkeypatch, calls)
-    rec = record.build(profile, command="pytest", log=lambda m: None, with_slack=flag)
+    rec = assemble.build(profile, command="pytest", log=lambda m: None, with_slack=flag)
     assert len(calls) == 1 and rec["slack"] == ROWS and "slack" in rec["parts"]
 
 
@@ -120,7 +119,7 @@ def test_slth_run_and_report_pass_slack_to_the_record(tmp_path, monkeypatch, pro
         seen.update(k)
         return _with_slack(proofs_record) if k.get("with_slack") else copy.deepcopy(proofs_record)
 
-    monkeypatch.setattr(record, "build", build)
+    monkeypatch.setattr(assemble, "build", build)
     monkeypatch.chdir(tmp_path)
     out = ["-o", str(tmp_path / "out")] + (["--record", str(tmp_path / "r.json")] if argv[0] == "report" else [])
     assert cli.main(argv + out) == 0

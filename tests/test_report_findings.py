@@ -4,7 +4,7 @@ a table, the test that reproduces it and a link to its evidence.
 
 The data: the proof part of this tree (``proofs_record``), the empirical part of a real quick run
 (tests/data/empirical-record-sample.json) and tests/data/findings-sample.json, written by the functions whose
-output it holds: ``{"variants": slt.record.variants(), "findings_data": {"theorem14": [findings.theorem14_reading(0,
+output it holds: ``{"variants": reports.record.assemble.variants(), "findings_data": {"theorem14": [findings.theorem14_reading(0,
 r) for r in findings.READINGS], "mip": findings.mip_tolerance(0, **findings.MIP_POINT)}}``."""
 from __future__ import annotations
 

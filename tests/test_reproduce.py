@@ -121,13 +121,13 @@ def test_report_section_from_cached_summaries(results, monkeypatch, tmp_path):
     """The "Reproduction" section renders from the summaries above without running any sweep (the committed full
     sweeps, which a quick run would otherwise prefer, are hidden here)."""
     from reports.sections import reproduction
-    from slt import record
+    from reports.record import assemble
     from slt.figures import summaries
 
     monkeypatch.setattr(summaries, "COMMITTED", tmp_path / "no-committed-summaries")
 
     logged = []
-    figures = record.figures(results["dir"], quick=True, log=logged.append, compute=False)
+    figures = assemble.figures(results["dir"], quick=True, log=logged.append, compute=False)
     section = reproduction.render({"figures": figures})
     plots = section.html.count("<img") + section.html.count("<svg")  # PNG or inline SVG: four plots either way
     assert section.id == "reproduction" and plots == 4

@@ -1,18 +1,11 @@
 """Report sections, in the order they appear.
 
-Each module named here defines ``render(record: dict) -> reports.build.Section | None`` (None: the record holds
-no data for it): it fills the jinja2 template ``reports/templates/sections/<name>.html`` from the run record and
-measures nothing.
+Each module listed in ``SECTIONS`` defines ``render(record: dict) -> reports.render.Section | None`` (None: the
+record holds no data for it): it fills the jinja2 template ``reports/templates/sections/<name>.html`` from the run
+record and measures nothing. ``NAMES`` are the names ``slth report --only`` takes.
 """
-SECTIONS = [
-    "reports.sections.findings",
-    "reports.sections.summary",
-    "reports.sections.statements",
-    "reports.sections.proofs",
-    "reports.sections.empirical",
-    "reports.sections.evidence",
-    "reports.sections.calibration_trend",
-    "reports.sections.reproduction",
-    "reports.sections.token",
-    "reports.sections.gpt2",
-]
+from reports.sections import (calibration_trend, empirical, evidence, findings, gpt2, proofs, reproduction, statements,
+                              summary, token)
+
+SECTIONS = [findings, summary, statements, proofs, empirical, evidence, calibration_trend, reproduction, token, gpt2]
+NAMES = {module.__name__.rsplit(".", 1)[-1]: module for module in SECTIONS}

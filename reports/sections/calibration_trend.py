@@ -6,7 +6,7 @@ section.
 """
 from __future__ import annotations
 
-from reports.build import Section, render_template
+from reports.render import Section, render_template
 
 _LABELS = {"d1": "d1", "d2": "d2", "H": "H", "L": "L", "eps": "1/eps", "B": "B"}
 

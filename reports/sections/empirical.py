@@ -2,7 +2,7 @@
 record by ``slt.measure.empirical``), next to the bound; calibrated constants, tightness, length independence."""
 from __future__ import annotations
 
-from reports.build import Section, fmt, render_template
+from reports.render import Section, fmt, render_template
 
 RATE_COLUMNS = ["params", "C", "widths", "bound", "worst", "ratio", "failures", "trials", "interval", "verdict",
                 "command"]

@@ -13,7 +13,7 @@ Renders the run record; measures nothing.
 """
 from __future__ import annotations
 
-from reports.build import Section, fmt, render_template
+from reports.render import Section, fmt, render_template
 from reports.plots import PALETTE, bar_chart, svg_plot
 
 SKIP = {"restarts", "maxiter", "inside", "form", "stored", "C", "seed"}

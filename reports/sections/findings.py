@@ -4,7 +4,7 @@ counterexample as a small table, the test that reproduces it and a link to its e
 ``slt.measure.findings`` and stored in the run record (``record["findings"]``); this module renders it."""
 from __future__ import annotations
 
-from reports.build import Section, render_template
+from reports.render import Section, render_template
 
 
 def render(record: dict) -> Section:

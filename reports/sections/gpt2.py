@@ -7,7 +7,7 @@ without either summary gets no section.
 """
 from __future__ import annotations
 
-from reports.build import Section, render_template
+from reports.render import Section, render_template
 
 
 def _fig7_plot(payload):

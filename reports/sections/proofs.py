@@ -3,7 +3,7 @@ its domain and margin, the printed variants and where they break, the mutation s
 it, the slack of every proof constant (from the record)."""
 from __future__ import annotations
 
-from reports.build import Section, render_template
+from reports.render import Section, render_template
 
 METHODS = {
     "symbolic": "proved by SymPy",

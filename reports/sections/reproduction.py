@@ -7,7 +7,7 @@ by ``slth run``); a record without them gets no reproduction section.
 """
 from __future__ import annotations
 
-from reports.build import Section, render_template
+from reports.render import Section, render_template
 
 FIGURES = ("fig4", "fig5", "fig6")
 COLORS = {"theory": "tab:blue", "xavier": "tab:orange"}

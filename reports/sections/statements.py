@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from reports.build import Section, render_template
+from reports.render import Section, render_template
 
 
 def width_tables(record: dict) -> dict:

@@ -8,19 +8,7 @@ when the test rejects; otherwise "undecided at this power" with the interval.
 """
 from __future__ import annotations
 
-from reports.build import Section, fmt, render_template, verdict_css
-
-
-def heading(numbering: dict, name: str) -> str:
-    """"Theorem 9 (main text: Theorem 3)", "Lemma 12 (appendix only)": the appendix number first."""
-    appendix = numbering.get("appendix") or name
-    main = (numbering.get("main") or "").strip()
-    bare = main.strip("()").strip()
-    if not bare or bare == appendix:
-        return appendix
-    if bare.endswith("appendix only"):
-        return f"{appendix} (appendix only)"
-    return f"{appendix} (main text: {bare})"
+from reports.render import Section, fmt, heading, render_template, verdict_css
 
 
 def rate_verdict(c: dict) -> dict:

@@ -10,7 +10,7 @@ section.
 """
 from __future__ import annotations
 
-from reports.build import Section, render_template
+from reports.render import Section, render_template
 
 
 def _reading(entry, figure):

@@ -1,6 +1,6 @@
 """The findings of a run: what the paper got wrong, decided from the run record's data and stored in it.
 
-``decide(record)`` returns ``{"banner": ..., "items": [...]}``, which ``slt.record`` stores as ``record["findings"]``
+``decide(record)`` returns ``{"banner": ..., "items": [...]}``, which ``reports.record.assemble.build`` stores as ``record["findings"]``
 and the report renders first (``reports/sections/findings.py``; it decides nothing). The banner counts the
 statements whose encoded proof is certified (every step on the whole domain), the printed statements refuted by a
 counterexample, the statements not proved (a cited result without an encoded proof, or a step neither certified nor

@@ -1,0 +1,59 @@
+"""Method 1 of the verifier: SymPy.  ``symbolic(lhs, rhs, dom)`` proves ``lhs <= rhs`` when
+``simplify(rhs - lhs) == 0`` or SymPy's assumptions prove ``rhs - lhs >= 0`` (also after factoring, the shift
+``v = lo + t`` of every bounded-below parameter, and in the ratio form ``lhs/rhs``); a step without parameters
+is left to the intervals (SymPy would decide its sign numerically).  ``simplify`` is the normal form the
+other methods share."""
+from __future__ import annotations
+
+import sympy as sp
+
+from .verify_domain import Domain
+
+
+def simplify(e) -> sp.Expr:
+    """Full ``simplify`` on small expressions; on large ones (Theorem 14) a cheaper normal form:
+    expanded logs and products, powers with a common base combined and exponents expanded."""
+    e = sp.sympify(e)
+    if small(e):
+        return sp.simplify(e)
+    e = sp.powsimp(sp.expand(sp.expand_log(e, force=True)), force=True)
+    return e.replace(lambda t: t.is_Pow and t.exp.free_symbols, lambda t: sp.Pow(t.base, sp.expand(t.exp)))
+
+
+SMALL = 60
+
+
+def small(e) -> bool:
+    """Small enough for ``simplify``: few operations and no symbolic exponents (those make it crawl)."""
+    return sp.count_ops(e) <= SMALL and not any(p.exp.free_symbols for p in e.atoms(sp.Pow))
+
+
+def symbolic(lhs, rhs, dom: Domain) -> str:
+    diff = simplify(rhs - lhs)
+    if diff == 0:
+        return "simplify(rhs - lhs) == 0"
+    if not diff.free_symbols:
+        return ""  # SymPy would decide the sign of a constant numerically: that is the interval method's job
+    if lhs.is_positive and rhs.is_positive:
+        logs = sp.expand(sp.expand_log(sp.log(rhs) - sp.log(lhs), force=True))
+        if logs == 0:
+            return "expand_log(log rhs - log lhs) == 0"
+        if logs.is_nonnegative:
+            return "SymPy assumptions: expand_log(log rhs - log lhs) >= 0"
+    if not small(diff) or any(max(abs(q.p), q.q) > 2**16 for q in diff.atoms(sp.Rational)):
+        return ""  # (SymPy's factor crawls on long rationals, e.g. the candidates of the slack bisection)
+    shift = {}
+    for p in dom.params:
+        if len(p.lo) == 1 and not p.lo_open:
+            t = sp.Symbol(f"t_{p.name}", nonnegative=True)
+            shift[p.symbol] = sp.sympify(p.lo[0]) + t
+    forms = [("rhs - lhs", diff), ("factor(rhs - lhs)", sp.factor(diff))]
+    if shift:
+        forms.append(("rhs - lhs after v = lo + t", sp.factor(sp.simplify(diff.subs(shift)))))
+    if sp.sympify(rhs).is_positive and sp.sympify(lhs).is_nonnegative:
+        forms.append(("1 - lhs/rhs", sp.factor(1 - sp.simplify(lhs / rhs))))
+    for label, f in forms:
+        if f.is_nonnegative:
+            return f"SymPy assumptions: {label} >= 0"
+    return ""
+

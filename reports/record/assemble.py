@@ -1,0 +1,324 @@
+"""Assembling a run record: ``build(profile, ...)`` runs the harness and returns the record (validated).
+
+Profiles: ``proofs`` (the proof steps, widths and constants only: seconds), ``quick`` (adds the printed
+variants, the mutation suite, the quick empirical measurements and the quick figure summaries), ``full`` (the full
+measurements and figure sweeps). Every part calls one entry point of ``bounds`` or the measuring library
+(``slt.measure``, ``slt.figures``); nothing here measures on its own.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import sympy as sp
+
+import bounds
+from bounds import theorem14
+from bounds.mutations import MUTATIONS, catalogue_with, verify_all
+from bounds.mutations import run as run_mutation
+from bounds.slack import CONSTANTS
+from bounds.slack import rows as constant_slack
+from bounds.symbols import NAME
+from slt import figures as sweeps
+from slt.figures.token import training_finding
+from slt.mathml import mathml
+from slt.measure import calibration as cal
+from slt.measure import empirical as emp
+from slt.measure import findings
+from slt.measure.calibrate import trend_summary
+from slt.measure.stats import CONFIDENCE, LEVEL
+
+from reports.record.files import dumps
+from reports.record.provenance import ROOT, provenance
+from reports.record.schema import PROFILES, SCHEMA, SCHEMA_VERSION, validate
+
+GRID = {"d1": (2, 8, 64), "H": (1, 8), "eps": (0.1, 0.01), "L": (2,), "B": (3,), "b": (1, 2, 3)}
+"""The default grid of the width requirements; d2 follows d1, alpha takes its smallest admissible value
+max(sqrt(d1), sqrt(d2))."""
+DEFAULT_C = 1
+WIDTH_ORDER = ["d1", "d2", "H", "L", "B", "b", "alpha", "eps"]
+FIGURES = ("fig4", "fig5", "fig6")
+#: Figures read into the record only when their summaries are cached, full or quick (they need the [torch] extra
+#: and long runs; ``slth reproduce NAME`` writes them): Figures 7-8 and the learned-token Figures 4-5.
+CACHED_FIGURES = ("fig7", "fig8", "fig4-learned-token", "fig5-learned-token")
+
+
+def _formula(expr) -> dict:
+    return {"text": str(expr), "mathml": mathml(expr)}
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, str, int, float)):
+        return value
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _small(step) -> bool:
+    return sp.count_ops(step.lhs) + sp.count_ops(step.rhs) <= 60
+
+
+def _step_row(r, step=None, supported=True) -> dict:
+    margin = getattr(r, "margin", None)
+    return {"statement": r.statement, "step": r.step, "supported": supported, "method": r.method,
+            "domain": str(getattr(r, "domain", "unknown")), "ok": bool(r.ok), "verdict": r.status,
+            "margin": None if margin is None else float(margin), "detail": str(r.detail),
+            "arb": str(getattr(r, "arb", "")),
+            "box": _jsonable(dict(r.box or {})), "counterexample": _jsonable(r.counterexample),
+            "note": getattr(step, "note", "") or "", "relies_on": [str(x) for x in getattr(step, "relies_on", ())],
+            "inequality": (mathml(step.lhs) + " &le; " + mathml(step.rhs)) if step is not None and _small(step)
+            else None}
+
+
+def _grid_points(params: list[str]):
+    axes = {k: v for k, v in GRID.items() if k in params}
+    for values in itertools.product(*axes.values()):
+        point = dict(zip(axes, values))
+        if "b" in point and "B" in point and point["b"] > point["B"]:
+            continue
+        if "d2" in params:
+            point["d2"] = point.get("d1", 2)
+        if "alpha" in params:
+            point["alpha"] = math.sqrt(max(point["d1"], point.get("d2", point["d1"])))
+        yield point
+
+
+def width_params(st) -> list[str]:
+    free = {NAME[s] for w in st.widths.values() for s in w.free_symbols} - {"C"}
+    return [p for p in WIDTH_ORDER if p in free] + sorted(free - set(WIDTH_ORDER))
+
+
+def widths() -> list[dict]:
+    """Every width requirement of every statement on the default grid at C = DEFAULT_C."""
+    rows = []
+    for name in bounds.names():
+        st = bounds.get(name)
+        needed = width_params(st)
+        for pt in _grid_points(needed):
+            point = {k: pt[k] for k in needed}
+            for w in st.widths:
+                rows.append({"statement": name, "width": w, "point": point, "C": DEFAULT_C,
+                             "value": int(st.width(w, C=DEFAULT_C, **point))})
+    return rows
+
+
+def statements() -> tuple[list[dict], list[dict]]:
+    """The statements as the report shows them (MathML of their SymPy objects) and Theorem 14's exponents."""
+    out = []
+    for name in bounds.names():
+        st = bounds.get(name)
+        out.append({"name": st.name, "title": st.title, "numbering": dict(st.numbering), "quantity": st.quantity,
+                    "hypotheses": [mathml(h.relation) for h in st.hypotheses],
+                    "conclusion": _formula(st.conclusion),
+                    "probability": None if st.probability is None else _formula(st.probability),
+                    "widths": {w: _formula(e) for w, e in st.widths.items()}, "width_params": width_params(st),
+                    "variants": [{"name": v.name, "description": v.description} for v in st.variants.values()]})
+    exps = [{"width": w, "base": str(base), "text": str(poly), "mathml": mathml(poly)}
+            for w, ex in theorem14.exponents().items() for base, poly in ex.items()]
+    return out, exps
+
+
+def proofs() -> list[dict]:
+    """Every proof step of the supported forms and the elementary facts."""
+    steps = [_step_row(r, None) for r in bounds.verify_facts()]
+    for name in bounds.proved():
+        proof = bounds.proof(name) if hasattr(bounds, "proof") else bounds.get(name).proof
+        by_name = {s.name: s for s in proof}
+        steps += [_step_row(r, by_name.get(r.step)) for r in bounds.verify(name)]
+    return steps
+
+
+def variants(names: list[str] | None = None) -> list[dict]:
+    """Every printed variant (of the statements ``names``, default all): the steps it breaks, against the steps it
+    is declared to break."""
+    variants = []
+    for st in (bounds.get(n) for n in (names or bounds.names())):
+        for v in st.variants.values():
+            broken = [r for r in verify_all(v.apply(catalogue_with())) if not r.ok]
+            got = {(r.statement, r.step) for r in broken}
+            variants.append({"statement": st.name, "variant": v.name, "description": v.description,
+                             "expected": [list(x) for x in sorted(v.breaks)],
+                             "broken": [{"statement": r.statement, "step": r.step, "method": r.method,
+                                         "counterexample": _jsonable(r.counterexample)} for r in broken],
+                             "verdict": "as expected" if got == set(v.breaks) else "unexpected"})
+    return variants
+
+
+def mutations() -> list[dict]:
+    """The mutation suite: per deliberate edit, the steps that catch it."""
+    out = []
+    for m in MUTATIONS:
+        caught = run_mutation(m)
+        out.append({"name": m.name, "statement": m.edit.statement, "expected": list(m.caught_by),
+                    "caught_by": [[r.statement, r.step] for r in caught],
+                    "verdict": "caught" if caught else "SURVIVED",
+                    "counterexample": _jsonable(caught[0].counterexample) if caught else None})
+    return out
+
+
+_POINT_FIELDS = ("trials", "seed", "C_point", "C_upper", "grid", "seconds", "start_C")
+
+
+def _required(name: str, C, point: dict) -> dict:
+    """The statement's width requirements at ``point`` and the calibrated ``C`` (bounds/), {} when not defined."""
+    try:
+        st = bounds.get(name)
+        params = {k: v for k, v in point.items() if k in st.parameters}
+        return {w: int(st.width(w, C=C, **params)) for w in st.widths} if C else {}
+    except (KeyError, ValueError):
+        return {}
+
+
+def _curves(name: str, rec: dict) -> list[dict]:
+    """Per calibration grid point: its parameters, C_point / C_upper and, per C tried, the failure count, trials,
+    the Clopper-Pearson upper bound, the worst error over eps and the widths (what the report plots)."""
+    out = []
+    for pt in rec.get("points", []):
+        if not isinstance(pt, dict):
+            continue
+        point = {k: v for k, v in pt.items() if k not in _POINT_FIELDS and isinstance(v, (int, float))}
+        out.append({"point": point, "C_point": pt.get("C_point"), "C_upper": pt.get("C_upper"),
+                    "required": _required(name, rec.get("C"), point),
+                    "grid": [{k: g.get(k) for k in ("C", "failures", "trials", "upper", "worst_ratio", "widths")}
+                             for g in pt.get("grid", []) if isinstance(g, dict)]})
+    return _jsonable(out)
+
+
+def calibration(results_dir: Path | None = None) -> dict:
+    """The calibrated constants the run uses (``<results>/calibration.json`` if present, else the committed file)."""
+    local = Path(results_dir) / "calibration.json" if results_dir else None
+    path = local if local is not None and local.exists() else cal.DEFAULT
+    data = cal.load(str(path))
+    stmts = {name: {"C": rec.get("C"), "C_low": rec.get("C_low"), "C_high": rec.get("C_high"),
+                    "points": len(rec.get("points", [])), "note": rec.get("note", ""),
+                    "command": rec.get("command", ""), "curves": _curves(name, rec)}
+             for name, rec in data.get("statements", {}).items()}
+    shown = _shown(path)
+    return {"file": shown, "command": data.get("command", ""), "definition": data.get("definition", ""),
+            "level": data.get("level", LEVEL), "confidence": data.get("confidence", CONFIDENCE),
+            "safety": cal.SAFETY, "statements": stmts, "_data": data,
+            "large": _large_calibration()}
+
+
+def _large_calibration():
+    """The large calibration's trends (``slt.measure.calibrate.trend_summary``), or None without the file."""
+    return trend_summary()
+
+
+def figure_entry(figure: str, payload: dict, source: str) -> dict:
+    """A figure summary as the record stores it: ``{"source", "payload"}``, the payload completed by the decisions
+    the report shows but the summary does not hold (Figures 4-5: whether the target learns the task)."""
+    if figure.startswith(("fig4", "fig5")) and "target" in payload:
+        verdict, line = training_finding(payload["target"])
+        payload = {**payload, "training": {"verdict": verdict, "line": line}}
+    return {"source": source, "payload": _jsonable(payload)}
+
+
+def _shown(path) -> str:
+    """``path`` as the page may show it: relative to the repository (or the working folder), never the absolute
+    path of the machine that built the record."""
+    path = Path(path)
+    for base in (ROOT, Path.cwd()):
+        try:
+            return str(path.resolve().relative_to(base.resolve()))
+        except ValueError:
+            continue
+    return path.name if path.is_absolute() else str(path)
+
+
+def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> dict:
+    """The figure summaries (fits and findings), first found of: the full sweep's under ``results_dir``, the
+    committed full sweep's (``slt/figures/committed/<figure>.json``, shipped with the package), the quick sweep's
+    under ``results_dir`` (quick runs only); else computed by the figure sweeps (resuming from their per-item
+    caches). The source is stored with the payload, so the report says which one it shows."""
+    out = {}
+    for figure in FIGURES + CACHED_FIGURES:
+        payload, source = None, None
+        candidates = [sweeps.summary_path(results_dir, figure, False), sweeps.committed_summary_path(figure)]
+        if quick or figure in CACHED_FIGURES:
+            candidates.append(sweeps.summary_path(results_dir, figure, True))
+        for path in candidates:
+            if path.exists():
+                try:
+                    payload, source = sweeps.load_summary(path), f"cached {_shown(path)}"
+                    break
+                except ValueError as exc:  # garbage, not an object, no summary: named, never used
+                    log(f"[record] {exc}; recomputing")
+        if payload is None:
+            if not compute or figure in CACHED_FIGURES:
+                continue
+            log(f"[record] no cached {figure} summary; running the {'quick' if quick else 'full'} sweep")
+            payload = sweeps.reproduce(figure, quick=quick, results_dir=results_dir, log=log, stream=sys.stderr)
+            source = "computed for this run"
+        out[figure] = figure_entry(figure, payload, source)
+    return out
+
+
+def slack(log=print) -> list[dict]:
+    """The slack of every proof constant (``bounds.slack.rows``; minutes of CPU), progress to ``log``."""
+    seen = []
+
+    def progress(constant, value, ok):
+        if constant.label not in seen:
+            seen.append(constant.label)
+            log(f"[slack] {len(seen)}/{len(CONSTANTS)} {constant.statement}: {constant.label}")
+
+    return _jsonable(constant_slack(None, progress))
+
+
+def build(profile: str = "quick", seed: int = 0, results_dir="results", command: str = "", log=print,
+          cache_dir=None, workers=None, scheduler=None, with_slack: bool = False) -> dict:
+    """Run the harness at ``profile`` and return its record (validated). ``with_slack`` computes the slack
+    section (``slack()``); the full profile always does."""
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
+    results_dir = Path(results_dir)
+    wall, parts = {}, ["proofs"]
+    start = time.perf_counter()
+
+    def timed(part, fn, *a, **k):
+        t = time.perf_counter()
+        log(f"[run] {part} ...")
+        out = fn(*a, **k)
+        wall[part] = time.perf_counter() - t
+        log(f"[run] {part} done in {wall[part]:.1f} s")
+        return out
+
+    stmts, exps = timed("statements", statements)
+    steps = timed("proofs", proofs)
+    width_rows = timed("widths", widths)
+    calib = calibration(results_dir)
+    calib_data = calib.pop("_data")
+    variant_rows = mutation_rows = empirical = figs = None
+    if profile != "proofs":
+        variant_rows = timed("variants", variants)
+        parts.append("variants")
+        mutation_rows = timed("mutations", mutations)
+        parts.append("mutations")
+        empirical = timed("empirical", emp.measure, profile, seed, calib_data, progress=log, cache_dir=cache_dir,
+                          workers=workers, scheduler=scheduler)
+        parts.append("empirical")
+        figs = timed("figures", figures, results_dir, profile == "quick", log)
+        parts.append("figures")
+    slack_rows = None
+    if with_slack or profile == "full":
+        slack_rows = timed("slack", slack, log)
+        parts.append("slack")
+    wall["total"] = time.perf_counter() - start
+    record = {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "profile": profile, "parts": parts,
+              "provenance": provenance(seed, command or " ".join(["slth", "run"] + sys.argv[1:]), wall),
+              "statements": stmts, "exponents": exps, "steps": steps, "variants": variant_rows,
+              "mutations": mutation_rows, "widths": width_rows, "calibration": calib, "empirical": empirical,
+              "figures": figs, "slack": slack_rows}
+    record["findings"] = findings.decide(json.loads(dumps(record)))  # slt.measure.findings: stored, rendered later
+    return validate(json.loads(dumps(record)))

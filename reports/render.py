@@ -14,7 +14,8 @@ from markupsafe import Markup, escape
 
 from reports import plots
 
-__all__ = ["Section", "ci", "environment", "fmt", "heading", "notation", "render_template", "verdict_css"]
+__all__ = ["Section", "ci", "environment", "fmt", "heading", "empirical_source", "notation", "render_template",
+           "verdict_css"]
 
 
 @dataclasses.dataclass
@@ -70,6 +71,29 @@ def notation(text) -> Markup:
     out = _SUP.sub(r"<sup>\1</sup>", out)
     out = _SUB.sub(r"\1<sub>\2</sub>", out)
     return Markup(out)
+
+
+def empirical_source(record: dict) -> dict:
+    """Which empirical measurements the page shows (``record["empirical_source"]``, stored by the record build):
+    ``{"profile", "committed", "line"}``; the line says it in words."""
+    src = record.get("empirical_source") or {}
+    if src.get("kind") == "committed":
+        own = src.get("own_quick") or {}
+        line = (f"The empirical verdicts on this page are those of the committed full-power record "
+                f"{src['file']} (made {src['created']}"
+                + (f" at commit {src['git_commit'][:12]}" if src.get("git_commit") else "")
+                + f" by {src['command']}), at the constants this run builds with; this run's own quick measurements "
+                + (f"gave {own.get('holds', 0)} hold, {own.get('fails', 0)} fail, "
+                   f"{own.get('undecided at this power', 0)} undecided at this power." if own else "are not shown."))
+        if src.get("undecided"):
+            line += (" Still undecided in the committed record, because more trials were not run: "
+                     + "; ".join(src["undecided"]) + ".")
+        return {"profile": "full", "committed": True, "line": line}
+    profile = src.get("profile") or record["profile"]
+    line = f"The empirical verdicts on this page are this run's own ({profile} profile)."
+    if src.get("why"):
+        line += f" {src['why'][0].upper()}{src['why'][1:]}."
+    return {"profile": profile, "committed": False, "line": line}
 
 
 def ci(pair, digits: int = 3) -> str:

@@ -65,14 +65,16 @@ PROBE = """
     var body = document.body.getBoundingClientRect();
     out.page_width = page;
     out.overflow = [];
+    var closed = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) { return !d.open; });
+    closed.forEach(function (d) { d.open = true; });  // a collapsed table must fit too once opened
     document.querySelectorAll('table').forEach(function (t) {
       var r = t.getBoundingClientRect();
-      var box = t.closest('details') && !t.closest('details').open ? null : r;
-      if (box && box.width > 0 && (r.right > Math.min(page, body.right) + 1 || r.left < body.left - 1)) {
+      if (r.width > 0 && (r.right > Math.min(page, body.right) + 1 || r.left < body.left - 1)) {
         out.overflow.push({text: (t.textContent || '').slice(0, 60), left: r.left, right: r.right});
       }
     });
     out.scroll_width = document.documentElement.scrollWidth;
+    closed.forEach(function (d) { d.open = false; });
     var banner = document.getElementById('banner');
     out.banner = banner ? {text: banner.textContent, top: banner.getBoundingClientRect().top} : null;
     out.findings = Array.prototype.map.call(document.querySelectorAll('ol.findings > li'), function (li) {
@@ -173,8 +175,8 @@ def test_a_screenshot_of_the_report(browser, report, tmp_path):
 
 
 def _probe(browser: str, tmp: Path, page: Path) -> tuple[dict, list[str]]:
-    done = _run(browser, tmp, "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom",
-                page.as_uri())
+    done = _run(browser, tmp, "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000",
+                f"--window-size={WIDTH},1000", "--dump-dom", page.as_uri())
     m = re.search(r'<pre id="browser-probe">(.*?)</pre>', done.stdout, re.S)
     import html as htmllib
 
@@ -185,9 +187,12 @@ def _probe(browser: str, tmp: Path, page: Path) -> tuple[dict, list[str]]:
 def test_the_probe_catches_a_broken_page(browser, tmp_path):
     """The checks above can fail: a dangling link, an image that does not decode and a script error are seen."""
     page = tmp_path / "broken.html"
-    page.write_text("<html><body><section id='s'><a href='#nowhere'>x</a><img src='data:image/png;base64,AAAA' "
-                    "alt='bad'><script>undefinedFunction();</script></section>" + PROBE + "</body></html>")
+    page.write_text("<html><body style='max-width:1000px'><section id='s'><a href='#nowhere'>x</a>"
+                    "<img src='data:image/png;base64,AAAA' alt='bad'><script>undefinedFunction();</script>"
+                    "<div style='overflow-x:auto'><table><tr><td style='white-space:nowrap'>" + "wide " * 600
+                    + "</td></tr></table></div></section>" + PROBE + "</body></html>")
     out, console = _probe(browser, tmp_path, page)
+    assert len(out["overflow"]) == 1 and out["overflow"][0]["text"].startswith("wide")  # cut by its scroll box
     assert out["broken_links"] == ["#nowhere"]
     assert out["images"] == [{"alt": "bad", "ok": False}]
     assert out["math"] == 0 and not out["figures"]

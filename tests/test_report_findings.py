@@ -97,6 +97,7 @@ def test_a_proofs_only_record_states_nothing_it_has_not_measured(proofs_record):
 
 def test_the_page_opens_with_the_banner_and_the_findings(record):
     from reports.build import render_html, render_sections
+    from reports.render import notation
 
     html = render_html(render_sections(record), record)
     body = html[html.index("<body>"):]
@@ -109,7 +110,7 @@ def test_the_page_opens_with_the_banner_and_the_findings(record):
     assert "Lemma 13 as printed" in banner
     for f in record["findings"]["items"]:
         li = re.search(rf'<li id="findings-{f["id"]}">(.*?)</li>', body, re.S).group(1)
-        assert f["title"].replace("'", "&#39;") in li and f["test"] in li and f'href="{f["evidence"]}"' in li
+        assert str(notation(f["title"])) in li and f["test"] in li and f'href="{f["evidence"]}"' in li
         if f["counterexample"]:
             assert "<table" in li
     assert "Lemma 13 as printed is false." in body

@@ -27,6 +27,7 @@ from slt import figures as sweeps
 from slt.figures.token import training_finding
 from slt.mathml import mathml
 from slt.measure import calibration as cal
+from slt.measure import committed
 from slt.measure import empirical as emp
 from slt.measure import findings
 from slt.measure.calibrate import trend_summary
@@ -300,6 +301,7 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
     calib = calibration(results_dir)
     calib_data = calib.pop("_data")
     variant_rows = mutation_rows = empirical = figs = None
+    source = None
     if profile != "proofs":
         variant_rows = timed("variants", variants)
         parts.append("variants")
@@ -308,6 +310,10 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
         empirical = timed("empirical", emp.measure, profile, seed, calib_data, progress=log, cache_dir=cache_dir,
                           workers=workers, scheduler=scheduler)
         parts.append("empirical")
+        # a quick run shows the committed full-power measurements when they were made at this run's constants
+        empirical, source = committed.select(empirical, profile, calib_data)
+        if source["why"]:
+            log(f"[run] empirical: {source['why']}")
         figs = timed("figures", figures, results_dir, profile == "quick", log)
         parts.append("figures")
     slack_rows = None
@@ -319,6 +325,6 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
               "provenance": provenance(seed, command or " ".join(["slth", "run"] + sys.argv[1:]), wall),
               "statements": stmts, "exponents": exps, "steps": steps, "variants": variant_rows,
               "mutations": mutation_rows, "widths": width_rows, "calibration": calib, "empirical": empirical,
-              "figures": figs, "slack": slack_rows}
+              "figures": figs, "slack": slack_rows, "empirical_source": source}
     record["findings"] = findings.decide(json.loads(dumps(record)))  # slt.measure.findings: stored, rendered later
     return validate(json.loads(dumps(record)))

@@ -47,6 +47,9 @@ _SPEC = {
 }
 
 _NUM_OR_NONE = (int, float, type(None))
+#: The optional "empirical_source": which measurements "empirical" holds (``slt.measure.committed.select``).
+_SOURCE_SPEC = {"kind": str, "profile": str, "file": _STR_OR_NONE, "command": _STR_OR_NONE,
+                "created": _STR_OR_NONE, "git_commit": _STR_OR_NONE, "why": str}
 #: The optional top-level "findings" section (``slt.measure.findings``; absent from older records, still version 1).
 _FINDINGS_SPEC = {"banner": dict, "items": [{"id": str, "status": str, "title": str, "sentences": list,
                                              "counterexample": (dict, type(None)), "test": str,
@@ -115,6 +118,8 @@ def validate(record, file: str = "<record>") -> dict:
     _check(record, _SPEC, "", file)
     if "slack" in record:
         _check(record["slack"], _SLACK_SPEC, "slack", file)
+    if record.get("empirical_source") is not None:
+        _check(record["empirical_source"], _SOURCE_SPEC, "empirical_source", file)
     if record.get("findings") is not None:
         _check(record["findings"], _FINDINGS_SPEC, "findings", file)
     if record["profile"] not in PROFILES:

@@ -2,7 +2,7 @@
 record by ``slt.measure.empirical``), next to the bound; calibrated constants, tightness, length independence."""
 from __future__ import annotations
 
-from reports.render import Section, fmt, render_template
+from reports.render import Section, empirical_source, fmt, render_template
 
 RATE_COLUMNS = ["params", "C", "widths", "bound", "worst", "ratio", "failures", "trials", "interval", "verdict",
                 "command"]
@@ -78,6 +78,7 @@ def render(record: dict) -> Section:
         summary = (f"{failed} failure-rate test(s) fail, {undecided} undecided at this power, "
                    f"{violations} deterministic check(s) violated")
     html = render_template("sections/empirical.html", empirical=emp, calibration=calib, profile=record["profile"],
+                           source=empirical_source(record),
                            calibration_rows=calibration_rows, tightness=tightness, rate_blocks=rate_blocks,
                            rate_columns=RATE_COLUMNS, length_blocks=length_blocks, case_blocks=case_blocks)
     return Section("empirical", "Bound versus empirical", html, summary)

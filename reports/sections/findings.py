@@ -4,13 +4,14 @@ counterexample as a small table, the test that reproduces it and a link to its e
 ``slt.measure.findings`` and stored in the run record (``record["findings"]``); this module renders it."""
 from __future__ import annotations
 
-from reports.render import Section, render_template
+from reports.render import Section, empirical_source, render_template
 
 
 def render(record: dict) -> Section:
     found = record.get("findings")
     labels = {s["name"]: (s["numbering"].get("appendix") or s["name"]) for s in record["statements"]}
-    html = render_template("sections/findings.html", findings=found, labels=labels, profile=record["profile"])
+    html = render_template("sections/findings.html", findings=found, labels=labels, profile=record["profile"],
+                           source=empirical_source(record))
     if not found:
         return Section("findings", "Findings", html, "not decided in this record")
     p = found["banner"]["proofs"]["counts"]

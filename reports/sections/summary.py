@@ -8,7 +8,7 @@ when the test rejects; otherwise "undecided at this power" with the interval.
 """
 from __future__ import annotations
 
-from reports.render import Section, fmt, heading, render_template, verdict_css
+from reports.render import Section, empirical_source, fmt, heading, render_template, verdict_css
 
 
 def rate_verdict(c: dict) -> dict:
@@ -87,7 +87,7 @@ def rows(record: dict) -> list[dict]:
         out.append({"name": name, "heading": heading(st["numbering"], name), "title": st["title"],
                     "probabilistic": st["probability"] is not None,
                     "proof": _proof_cell(steps, (record.get("findings") or {}).get("notes", {}).get(name)),
-                    "empirical": _empirical_cell(name, emp, record["profile"]),
+                    "empirical": _empirical_cell(name, emp, empirical_source(record)["profile"]),
                     "tightness": worst, "calibration": cal, "findings": findings,
                     "below_large": {"build_C": large["checks"]["build_C"], "C": large["C"]} if below else None})
     return out
@@ -96,6 +96,6 @@ def rows(record: dict) -> list[dict]:
 def render(record: dict) -> Section:
     table = rows(record)
     failed = sum(r["proof"]["css"] == "fail" for r in table)
-    html = render_template("sections/summary.html", rows=table, profile=record["profile"],
+    html = render_template("sections/summary.html", rows=table, profile=empirical_source(record)["profile"],
                            calibration_file=record["calibration"]["file"], figures=record.get("figures") or {})
     return Section("summary", "Summary", html, f"{len(table)} statements, {failed} with a failing proof step")

@@ -137,8 +137,8 @@ def _missing(fid, title, why, test, evidence="#proofs") -> dict:
 
 
 def lemma13_printed(record) -> dict:
-    test = ("checks/check_lemma13.py::"
-            "test_printed_lemma13_is_violated_and_the_proof_form_holds_at_the_counterexample")
+    test = ("checks/test_statements.py::"
+            "test_property[lemma13-printed_is_violated_and_the_proof_form_holds_at_the_counterexample]")
     stored = _check(record, "stored:lemma13:printed")
     name = _heading(record, "lemma13")
     if stored is None:

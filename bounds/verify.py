@@ -16,6 +16,9 @@ domain: ``whole`` (the statement's whole hypothesis domain), ``box: ...`` (only 
 2b. interval on a bounded box (``Param.box``) by ``mpmath.iv`` with bisection (log-scale parameters are split at
    the geometric mean), only when 2a fails; then 200 seeded points of the whole domain are searched, and a
    violation there FAILS the step.
+2c. far corners (``bounds.corners``), when no whole-domain certificate holds: every infinite end of the domain and
+   every combination of ends, by a scan to X = 2^16384 and SymPy's limit of the leading behaviour along each ray;
+   a confirmed violation there FAILS the step (method ``corner``).
 3. sampled: seeded points (box corners + random, integer dimensions rounded) at 50 digits: evidence only.
 
 A quick sample runs before the interval search; any point with ``lhs > rhs`` (relative to the sides' own size,
@@ -28,7 +31,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from . import recheck
+from . import corners, recheck
 from .catalogue import lookup
 from .core import Step
 from .facts import SCALAR
@@ -117,6 +120,10 @@ def _verify(step: Step, dom: "Domain", params: tuple):
         if outside:
             return ("sampled", False, f"certified on the box only ({detail}); FAILS outside it", box, outside,
                     _boxed(box))
+        far = corners.search(lhs, rhs, tuple(dom.table.values()))
+        if far:
+            return ("corner", False, f"certified on the box only ({detail}); FAILS outside it: {far.describe()}",
+                    box, far.counterexample, _boxed(box))
         return ("interval", True, f"{detail}; not certified beyond the box ({whole_how}); no violation at "
                 f"{WHOLE_SAMPLES} seeded points of the whole domain", box, None, _boxed(box))
     if cex:
@@ -124,6 +131,9 @@ def _verify(step: Step, dom: "Domain", params: tuple):
     cex = sample_box(lhs, rhs, dom, SAMPLES) or sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
     if cex:
         return "sampled", False, "lhs > rhs at a sampled point; " + detail, dom.describe(), cex, "sampled"
+    far = corners.search(lhs, rhs, tuple(dom.table.values()))
+    if far:
+        return "corner", False, f"{far.describe()}; {detail}", dom.describe(), far.counterexample, "sampled"
     return ("sampled", True, f"evidence only: no violation at {SAMPLES} seeded points of the box and "
             f"{WHOLE_SAMPLES} of the whole domain; {detail}", dom.describe(), None, "sampled")
 

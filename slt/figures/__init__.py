@@ -17,7 +17,8 @@ provides:
 - ``target(plan, results_dir, train, log) -> (target_params: dict, info: dict)``: what every task needs to
   rebuild the target (JSON) and a description (``info["tag"]``, ``info["trained"]``);
 - ``tasks(plan, target_params, info) -> list[slt.tasks.Task]``: one independent task per (configuration, seed),
-  whose function (``task_fn``, "package.module:function") returns a JSON-able dict of finite numbers;
+  whose function (``task_fn``: a module-level function, as a ``staticmethod``; ``slt.tasks.Task`` stores its
+  "package.module:function" name) returns a JSON-able dict of finite numbers;
 - ``summarise(plan, rows, info) -> dict``: the payload entries computed from ``rows`` (``[(params, seed, result)]``):
   ``summary`` (``summaries.summarise``) and the fits;
 - ``extra(plan, rows, payload, **run) -> dict`` (optional): more sweeps (Figure 4's mixed-integer floor);
@@ -58,7 +59,7 @@ class Figure:
     paper: dict = {}
     plans: dict = {}
     render: dict = {}
-    task_fn: str = ""
+    task_fn = None
 
     def plan(self, quick: bool = False) -> Plan:
         try:

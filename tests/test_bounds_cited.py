@@ -79,7 +79,7 @@ def test_the_encoded_alpha_hypothesis_and_the_printed_variant_used_by_the_empiri
 def test_the_homogeneous_reading_closes_theorem10():
     cat = bounds.get("theorem10").variants["alpha-factor"].apply(catalogue_with())
     assert all(r.ok and r.method in ("symbolic", "interval") for r in verify("theorem10", cat))
-    assert all(r.ok for r in verify("theorem11", cat))
+    assert all(r.ok for r in verify("theorem11", cat))  # B3b only sampled under this reading (the description)
 
 
 def test_edit_of_a_parameter_hypothesis_must_change_it():

@@ -142,7 +142,8 @@ def _theorem10_proof(st, get):
 
 
 ALPHA10 = Param("alpha", lo=(1,), box=(1, 64), log=True)
-_PRINTED_ALPHA = (Edit("theorem10", "params.alpha.lo", 1, 0), Edit("theorem10", "params.alpha.lo_open", False, True))
+_PRINTED_ALPHA = (Edit("theorem10", "params.alpha.lo", 1, 0), Edit("theorem10", "params.alpha.lo_open", False, True),
+                  Edit("theorem10", "params.alpha.box", 1, sp.Rational(1, 64)))  # the box reaches below alpha = 1
 
 theorem10 = Statement(
     name="theorem10", title="Deep ReLU networks (Pensia et al. 2020, Theorem 1)",

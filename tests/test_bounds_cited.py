@@ -86,8 +86,8 @@ def test_edit_of_a_parameter_hypothesis_must_change_it():
     st = bounds.get("theorem10")
     with pytest.raises(ValueError, match="does not occur"):
         Edit("theorem10", "params.alpha.lo", 7, 0).apply(st)
-    with pytest.raises(ValueError, match="lo, hi, lo_open or hi_open"):
-        Edit("theorem10", "params.alpha.box", 1, 0).apply(st)
+    with pytest.raises(ValueError, match="lo, hi, lo_open, hi_open or box"):
+        Edit("theorem10", "params.alpha.integer", False, True).apply(st)
 
 
 def test_the_forced_width_constant_of_theorem10_edited_is_refuted_with_a_counterexample():

@@ -111,3 +111,12 @@ def test_a_violation_needing_two_ends_at_once_is_found():
     bounded_eps = (Param("d1", lo=(1,), integer=True, box=(1, 64), log=True),
                    Param("eps", lo=(sp.Rational(1, 2**20),), hi=(1,), box=(2**-20, 1), log=True))
     assert corners.search(lhs, rhs, bounded_d1) is None and corners.search(lhs, rhs, bounded_eps) is None
+
+
+def test_a_parameter_bounded_below_by_another_moves_off_its_bound():
+    """B >= b (additive): the ray B - b -> oo; B <= b + 10^50 is false there, b <= B never."""
+    params = (Param("b", lo=(1,), integer=True, box=(1, 10)), Param("B", lo=(b,), integer=True, box=(0, 10)))
+    r = corners.search(B, b + sp.Integer(10)**50, params)
+    assert r is not None and "B - b ~ X" in r.ray
+    assert r.counterexample["B"] - r.counterexample["b"] > 1e50
+    assert corners.search(b, B, params) is None

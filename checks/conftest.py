@@ -6,18 +6,20 @@ from pathlib import Path
 
 import pytest
 
+from slt.measure.probabilistic import EVIDENCE
+
 
 def cuda_device() -> str | None:
     """A description of the first CUDA device seen by PyTorch or CuPy, or None."""
     try:
-        import torch
+        import torch  # optional [torch] extra (heavy)
 
         if torch.cuda.is_available():
             return f"torch: {torch.cuda.get_device_name(0)}"
     except Exception:  # torch missing or unusable: fall through to CuPy
         pass
     try:
-        import cupy
+        import cupy  # optional, not a dependency
 
         if cupy.cuda.runtime.getDeviceCount() > 0:
             return "cupy: CUDA device 0"
@@ -53,8 +55,6 @@ RATE_LINES: list[str] = []
 
 @pytest.fixture(autouse=True)
 def _collect_rate_lines():
-    from slt.measure.probabilistic import EVIDENCE
-
     start = len(EVIDENCE)
     yield
     RATE_LINES.extend(EVIDENCE[start:])

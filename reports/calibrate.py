@@ -3,8 +3,10 @@
 Argument parsing and printing only; the measuring, the search over C, the trend fits and the file format live in
 ``slt.measure.calibrate`` (see its docstring). Tasks run on dask.distributed (a LocalCluster by default,
 ``--scheduler ADDRESS`` or $SLTH_SCHEDULER for a running cluster, ``--workers N``) and are cached per task under
-``--cache-dir``: an interrupted run resumes with nothing computed twice. The results file is rewritten
-atomically after every round; points already in it are skipped (``--restart`` recomputes them).
+``--cache-dir``: an interrupted run resumes with nothing computed twice. The results file is written atomically
+once, when every point is done (an interrupted run leaves the previous file, or none; a statement left without
+points is refused, never written with ``C: null``); points already in it are skipped (``--restart`` recomputes
+them).
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="statements to calibrate, names or aliases such as 'Theorem 3' (default: every "
                              "probabilistic statement with a grid)")
     parser.add_argument("--grid", choices=["checks", "large"], default="checks",
-                        help="checks: each statement's CALIBRATION_GRID (what the checks read); large: issue 11's "
+                        help="checks: each statement's calibration grid (its Numerics; what the checks read); large: issue 11's "
                              "grid over d1, d2, H, eps, L, B (default: %(default)s)")
     parser.add_argument("--design", choices=["ofat", "full"], default="ofat",
                         help="with --grid large: one-factor-at-a-time around a base point plus corners, or the full "
@@ -57,24 +59,31 @@ def main(args: argparse.Namespace) -> int:
     import sys
 
     from slt.measure.calibrate import CalibrationError
+    from slt.measure.catalogue import CatalogueError
 
     try:
         return _main(args)
-    except CalibrationError as exc:
+    except (CalibrationError, CatalogueError) as exc:
         print(f"slth calibrate: error: {exc}", file=sys.stderr)
         return 2
 
 
 def _main(args: argparse.Namespace) -> int:
     import json
+    import math
     import time
     from pathlib import Path
 
     from slt.cache import write_atomic
     from slt.measure import calibrate as cal
+    from slt.measure import catalogue
     from slt.measure.calibration import SAFETY
     from slt.measure.stats import CONFIDENCE, LEVEL
 
+    if args.cache_dir is not None:  # the first existing folder on its path must be a folder
+        existing = next(p for p in (Path(args.cache_dir), *Path(args.cache_dir).absolute().parents) if p.exists())
+        if not existing.is_dir():
+            raise cal.CalibrationError(f"--cache-dir {args.cache_dir}: {existing} is a file, not a directory")
     if args.workers is not None and args.workers < 0:
         raise cal.CalibrationError(f"--workers must be >= 0, got {args.workers}")
     min_trials = args.min_trials if args.min_trials is not None else (50 if args.grid == "large" else 20)
@@ -88,7 +97,7 @@ def _main(args: argparse.Namespace) -> int:
             raise cal.CalibrationError(f"--table: no calibration file {args.output}")
         print(markdown_table(summary))
         return 0
-    names = cal.resolve(args.statements, args.grid)
+    names = catalogue.resolve(args.statements, args.grid)
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)
     if args.refit:
@@ -99,6 +108,14 @@ def _main(args: argparse.Namespace) -> int:
         check_outputs(("--output", output))
     except OutputError as exc:
         raise cal.CalibrationError(str(exc)) from None
+    for item in args.where:  # select() names a malformed item; a value that is no finite number is refused here
+        for value in item.partition("=")[2].split(","):
+            try:
+                finite = math.isfinite(float(value))
+            except ValueError:
+                continue
+            if not finite:
+                raise cal.CalibrationError(f"--where {item!r}: {value.strip()} is not a finite number")
     planned = cal.select(cal.plan(names, args.grid, args.design, min_trials, args.seed), args.where)
 
     if args.estimate:
@@ -138,7 +155,7 @@ def _main(args: argparse.Namespace) -> int:
                 per[n] = f"{kept} + {this}"
         design["name"] = per[names[0]] if len(set(per.values())) == 1 else "mixed (see per_statement)"
         for field, value in (("factors", "factors"), ("fixed", "fixed"), ("alpha", "alpha")):
-            design.setdefault(field, {}).update({n: cal.LARGE[n].get(value) for n in names})
+            design.setdefault(field, {}).update({n: catalogue.get(n).large.get(value) for n in names})
         design.setdefault("where", {}).update({n: list(args.where) for n in names})
     statements = data.setdefault("statements", {})
 
@@ -172,6 +189,10 @@ def _main(args: argparse.Namespace) -> int:
                 print(f"[calibrate] {name} {p['point']}: already in {path}, skipped", flush=True)
             else:
                 todo.append(p)
+        if not record["points"] and not any(p["statement"] == name for p in todo):
+            raise cal.CalibrationError(f"{name}: no grid point to calibrate"
+                                       + (f" matches --where {' '.join(args.where)}" if args.where else "")
+                                       + f"; nothing written to {path}")
 
     start = time.perf_counter()
     previous = data.get("cost", {}).get("wall_s", 0.0)
@@ -197,7 +218,7 @@ def _main(args: argparse.Namespace) -> int:
         write_atomic(path, json.dumps(data, indent=1, default=float))
 
     results = cal.calibrate(todo, cache_dir=args.cache_dir, scheduler=args.scheduler, workers=args.workers,
-                            progress=not args.no_progress, on_round=write) if todo else []
+                            progress=not args.no_progress) if todo else []
     write(results)
     for name in names:
         record = statements[name]

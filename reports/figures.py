@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+import html
 import io
 
 
@@ -26,4 +27,4 @@ def png_data_uri(fig) -> str:
 
 
 def img_tag(fig, alt: str) -> str:
-    return f'<img alt="{alt}" src="{png_data_uri(fig)}">'
+    return f'<img alt="{html.escape(alt, quote=True)}" src="{png_data_uri(fig)}">'

@@ -12,7 +12,9 @@ message names each kind), 2 on a usage error (an unknown statement name); with `
 printed variants, each
 expected to fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every
 numeric constant of every encoded proof, the tightest value for which every step still closes
-(``bounds.slack.rows``).
+(``bounds.slack.rows``); with ``--axioms [NAME]`` prints, per statement (or for NAME), the results it rests on
+that the harness does not prove (``bounds.axioms``: Lueker's corollary with its constant C, the scalar facts with
+their certified domains, the structural facts cited by name) and verifies nothing else.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import argparse
 import sys
 
 import bounds
+from bounds.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
 from bounds.mutations import MUTATIONS, catalogue_with, run, verify_all
 from bounds.slack import CONSTANTS, rows as slack_rows
@@ -37,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mutations", action="store_true",
                         help="also run the mutation suite and show which step catches each mutation")
     parser.add_argument("--boxes", action="store_true", help="show the certified box of every box-only step")
+    parser.add_argument("--axioms", nargs="?", const="", default=None, metavar="NAME",
+                        help="print the results each statement (or NAME) rests on that the harness does not prove, "
+                             "found by following relies_on through the catalogue; verifies nothing else")
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "
                              "(bisection with the verifier; minutes)")
@@ -131,7 +137,30 @@ def slack_table(rows: list[dict]) -> str:
                      for row in [head] + body)
 
 
+def axioms_text(name: str, axioms: list) -> str:
+    """The axioms of one statement as text (``bounds.axioms.axioms``)."""
+    lines = [f"== axioms of {name}: {len(axioms)} results it rests on that the harness does not prove"]
+    for a in axioms:
+        by = ", ".join(f"{s}:{t}" for s, t in a.cited_by[:4]) + (f" and {len(a.cited_by) - 4} more"
+                                                                   if len(a.cited_by) > 4 else "")
+        lines.append(f"  {a.kind}: {a.name}: {a.says}")
+        lines.append(f"      {a.detail}" + (f"; cited by {by}" if by else ""))
+    return "\n".join(lines)
+
+
+def _print_axioms(name: str) -> int:
+    try:
+        names = [canonical(name)] if name else bounds.names()
+    except KeyError as e:
+        print(f"slth proofs: {e.args[0]}", file=sys.stderr)
+        return 2
+    print("\n\n".join(axioms_text(n, statement_axioms(n)) for n in names))
+    return 0
+
+
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, "axioms", None) is not None:
+        return _print_axioms(args.axioms)
     try:
         names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
     except KeyError as e:

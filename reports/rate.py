@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import argparse
 
-PROBABILISTIC = ("lueker", "lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14")
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("statement", nargs="?", help="statement name or alias (e.g. theorem11, 'Theorem 3'); its "
@@ -28,12 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _rate_check(name: str):
-    import importlib
+    from slt.measure import calibration, catalogue
 
-    from slt.measure import calibration
-
-    module = importlib.import_module(f"slt.measure.statements.{name}")
-    return module, (module.rate_check(calibration.check_constant(name)) if name == "lueker" else module.RATE)
+    numerics = catalogue.get(name)
+    return numerics, numerics.rate_check(calibration.check_constant(name))
 
 
 def main(args: argparse.Namespace) -> int:
@@ -43,9 +39,19 @@ def main(args: argparse.Namespace) -> int:
         print(f"slth rate: error: {message}", file=sys.stderr)
         return 2
 
+    from slt.measure import catalogue
+
+    probabilistic = catalogue.probabilistic()
     if args.plan:
-        for name in PROBABILISTIC:
-            print(_rate_check(name)[1].describe())
+        from slt.measure.adversaries import power_plan
+
+        checks = []
+        for name in probabilistic:
+            numerics, check = _rate_check(name)
+            print(check.describe())
+            checks.append((name, check, int(numerics.examples.get("rate", 1))))
+        for line in power_plan(checks):
+            print(line)
         return 0
     if not args.statement:
         return usage("name a statement (or pass --plan)")
@@ -59,8 +65,8 @@ def main(args: argparse.Namespace) -> int:
         name = canonical(args.statement)
     except KeyError:
         return usage(f"unknown statement {args.statement!r}")
-    if name not in PROBABILISTIC:
-        return usage(f"{name} is not a probabilistic statement (choose one of {', '.join(PROBABILISTIC)})")
+    if name not in probabilistic:
+        return usage(f"{name} is not a probabilistic statement (choose one of {', '.join(probabilistic)})")
     params = {}
     for item in args.parameters:
         key, sep, value = item.partition("=")
@@ -69,12 +75,12 @@ def main(args: argparse.Namespace) -> int:
         params[key] = parse_value(value)
     if "eps" not in params:
         return usage("missing parameter eps")
-    module, check = _rate_check(name)
+    numerics, check = _rate_check(name)
     C = args.C if args.C is not None else calibration.check_constant(name)
     trials = args.trials if args.trials is not None else check.trials_at(params["eps"], "ci")
     try:
         detectable_rate(trials, params["eps"])
-        test, cases = failure_rate(module.trial, C, params, trials, args.seed)
+        test, cases = failure_rate(numerics.trial, C, params, trials, args.seed)
     except Unrejectable as exc:
         return usage(str(exc))
     except (TypeError, ValueError) as exc:

@@ -6,14 +6,90 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import html
 import math
+from html.parser import HTMLParser
 
 import jinja2
 from markupsafe import Markup
 
 from reports import plots
 
-__all__ = ["Section", "ci", "environment", "fmt", "heading", "render_template", "verdict_css"]
+__all__ = ["Section", "ci", "environment", "fmt", "heading", "render_template", "safe_mathml", "verdict_css"]
+
+#: Presentation MathML the report shows (what ``slt.mathml`` writes, and the rest of presentation MathML's layout
+#: and token elements); anything else in a record's MathML field is dropped, its text kept as text.
+MATHML_ELEMENTS = frozenset({
+    "math", "mi", "mn", "mo", "ms", "mtext", "mspace", "mrow", "mfrac", "msqrt", "mroot", "mstyle", "merror",
+    "mpadded", "mphantom", "mfenced", "menclose", "msub", "msup", "msubsup", "munder", "mover", "munderover",
+    "mmultiscripts", "mprescripts", "none", "mtable", "mtr", "mtd", "mlabeledtr", "semantics", "annotation"})
+MATHML_ATTRIBUTES = frozenset({
+    "display", "mathvariant", "stretchy", "columnalign", "rowalign", "columnspacing", "rowspacing", "fence",
+    "separator", "separators", "open", "close", "form", "lspace", "rspace", "accent", "accentunder", "linethickness",
+    "scriptlevel", "displaystyle", "width", "height", "depth", "notation", "movablelimits", "largeop", "symmetric",
+    "minsize", "maxsize"})
+_DROP_WITH_CONTENT = frozenset({"script", "style", "iframe", "object", "embed", "template", "noscript", "title"})
+
+
+class _MathMLSanitiser(HTMLParser):
+    """Rebuilds MathML from an allow-list: allowed elements with allowed attributes (values escaped), text
+    escaped, everything else dropped (script and style with their content)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=False)
+        self.out: list[str] = []
+        self.open: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in _DROP_WITH_CONTENT:
+            self.skip += 1
+        elif tag in MATHML_ELEMENTS and not self.skip:
+            kept = "".join(f' {k}="{html.escape(v or "", quote=True)}"' for k, v in attrs
+                           if k in MATHML_ATTRIBUTES and not (v or "").lstrip().lower().startswith("javascript:"))
+            self.out.append(f"<{tag}{kept}>")
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        if tag in MATHML_ELEMENTS and tag not in _DROP_WITH_CONTENT:
+            self.handle_starttag(tag, attrs)
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if tag in _DROP_WITH_CONTENT:
+            self.skip = max(0, self.skip - 1)
+        elif tag in MATHML_ELEMENTS and not self.skip and tag in self.open:
+            while self.open:
+                last = self.open.pop()
+                self.out.append(f"</{last}>")
+                if last == tag:
+                    break
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.out.append(html.escape(data, quote=False))
+
+    def handle_entityref(self, name):  # kept as written (&le;, &InvisibleTimes;): a name is letters and digits
+        if not self.skip:
+            self.out.append(f"&{name};" if name.isalnum() else html.escape(f"&{name}", quote=False))
+
+    def handle_charref(self, name):
+        if not self.skip:
+            ok = name.isdigit() or (name[:1] in "xX" and all(c in "0123456789abcdefABCDEF" for c in name[1:]))
+            self.out.append(f"&#{name};" if ok and name.strip("xX") else html.escape(f"&#{name}", quote=False))
+
+    def result(self) -> str:
+        self.close()
+        return "".join(self.out) + "".join(f"</{t}>" for t in reversed(self.open))
+
+
+def safe_mathml(text) -> Markup:
+    """A record's MathML (any string) as markup safe to put in the page: the allow-listed MathML of
+    ``MATHML_ELEMENTS`` / ``MATHML_ATTRIBUTES``, every other tag and attribute (event handlers, links, scripts)
+    dropped, text escaped. A record comes from a file and may come from someone else."""
+    parser = _MathMLSanitiser()
+    parser.feed(str(text))
+    return Markup(parser.result())
 
 
 @dataclasses.dataclass
@@ -71,7 +147,7 @@ def environment() -> jinja2.Environment:
     env.filters["fmt"] = fmt
     env.filters["ci"] = ci
     env.filters["verdict_css"] = verdict_css
-    env.globals["mathml"] = Markup
+    env.globals["mathml"] = safe_mathml
     env.globals["heading"] = heading
     env.globals["plot_script"] = Markup(plots.SCRIPT)
     env.globals["plot_style"] = Markup(plots.STYLE)

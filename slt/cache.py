@@ -20,6 +20,8 @@ import os
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 __all__ = ["write_atomic", "save_npz", "load_npz", "fingerprint", "canonical", "CorruptRecord", "write_record",
            "read_record", "nonfinite_path"]
 
@@ -52,15 +54,12 @@ def _umask() -> int:
 
 def save_npz(path, **arrays) -> None:
     """``numpy.savez`` written atomically."""
-    import numpy as np
-
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     write_atomic(path, buf.getvalue())
 
 
 def load_npz(path) -> dict:
-    import numpy as np
 
     with np.load(path) as data:
         return {k: data[k] for k in data.files}

@@ -17,6 +17,8 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from scipy import stats
+from scipy.optimize import curve_fit
 
 __all__ = ["PAPER", "Fit", "fit_exponential", "fit_shared_delta", "power_trend", "slope_trend"]
 
@@ -27,7 +29,6 @@ PAPER = {"gamma": 0.8, "delta": 0.06}
 @dataclasses.dataclass(frozen=True)
 class Fit:
     """``eps = gamma exp(-delta n)`` fitted on the widths ``n_used``, with ``level`` confidence intervals."""
-
     gamma: float
     delta: float
     gamma_ci: tuple[float, float]
@@ -61,7 +62,6 @@ def _clean(n, eps, floor):
 
 
 def _t(level: float, dof: int) -> float:
-    from scipy import stats
 
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
@@ -71,7 +71,6 @@ def _t(level: float, dof: int) -> float:
 def fit_exponential(n, eps, floor: float | None = None, level: float = 0.95, space: str = "log") -> Fit:
     """Fit ``eps = gamma exp(-delta n)`` to the points with ``eps > floor`` (at least three are needed), in log
     space (default) or, with ``space="linear"``, on ``eps`` itself (see the module docstring)."""
-    from scipy.optimize import curve_fit
 
     if space not in ("log", "linear"):
         raise ValueError(f"space must be 'log' or 'linear', got {space!r}")
@@ -107,7 +106,6 @@ def fit_shared_delta(n, eps_by_block, floor: float | None = None, level: float =
     ``eps_by_block`` is a sequence of error curves over the widths ``n``, block 1 first. The per-block ``gamma``
     intervals are conditional on the shared ``delta`` (they do not carry its uncertainty).
     """
-    from scipy.optimize import curve_fit
 
     curves = list(eps_by_block)
     if not curves:
@@ -140,7 +138,6 @@ def power_trend(X: dict, y, confidence: float = 0.95) -> dict:
     ``{"log d1": [...], "log H": [...]}``): per column the estimate, its standard error and its Student-t
     ``confidence`` interval (residual degrees of freedom n - p - 1, at least 1), plus the residual standard deviation.
     An exponent whose interval contains 0 is not significantly different from 0 at that level."""
-    from scipy import stats
 
     names = list(X)
     y = np.asarray(y, dtype=float)

@@ -1,8 +1,8 @@
 """One task model for every sweep: independent, cacheable tasks executed by dask.distributed.
 
-A ``Task`` names what is computed (``kind``), the function that computes it (``fn``, ``"package.module:function"``,
-called as ``function(seed=seed, **params)`` and returning a JSON-able dict), its JSON-able ``params`` and its
-``seed``. ``execute(tasks)`` returns the results in task order:
+A ``Task`` names what is computed (``kind``), the function that computes it (``fn``: a module-level function, stored
+as its name ``"package.module:function"``, which is what is fingerprinted and sent to the workers; called as
+``function(seed=seed, **params)`` and returning a JSON-able dict), its JSON-able ``params`` and its ``seed``. ``execute(tasks)`` returns the results in task order:
 
 - **Cache.** One file per task under ``cache_dir/<kind>/<fingerprint>.json``, written atomically by the client as
   each result arrives (workers need no shared file system), so an interrupted run resumes with nothing computed
@@ -12,7 +12,8 @@ called as ``function(seed=seed, **params)`` and returning a JSON-able dict), its
   Duplicate tasks in one call are computed once.
 - **Validated on read.** A cache file that is not JSON, not an object, lacks ``result``, has a checksum that does
   not match, belongs to another task, holds a NaN or infinity, or does not match the schema the task function
-  declares with ``@returns(...)`` (e.g. a string where a number is expected) is recomputed with a
+  declares with ``@returns(...)`` (e.g. a string where a number is expected), or holds a value that makes no sense
+  (a negative count, failures > trials, a probability outside [0, 1]: ``COUNTS``, ``RATES``) is recomputed with a
   ``CacheWarning`` naming the file and the problem: never used, never a crash.
 - **Where it runs.** Default: a ``distributed.LocalCluster`` on 127.0.0.1 with one single-threaded worker process
   per core (``workers=N`` to choose). ``scheduler="tcp://HOST:PORT"`` (or the environment variable
@@ -32,6 +33,7 @@ import functools
 import importlib
 import importlib.util
 import json
+import logging
 import math
 import os
 import re
@@ -40,9 +42,11 @@ import time
 import warnings
 from pathlib import Path
 
+from tqdm.auto import tqdm
+
 from slt.cache import CorruptRecord, fingerprint, nonfinite_path, read_record, write_record
 
-__all__ = ["Task", "execute", "fingerprint", "code_fingerprint", "returns", "cluster", "CacheWarning",
+__all__ = ["Task", "execute", "function_name", "resolve", "fingerprint", "code_fingerprint", "returns", "cluster", "CacheWarning",
            "default_cache_dir", "task_path", "SCHEDULER_ENV", "CACHE_ENV"]
 
 SCHEDULER_ENV = "SLTH_SCHEDULER"
@@ -57,7 +61,8 @@ class CacheWarning(UserWarning):
 
 @dataclasses.dataclass(frozen=True)
 class Task:
-    """One independent unit of work: ``fn(seed=seed, **params)`` -> JSON-able dict."""
+    """One independent unit of work: ``fn(seed=seed, **params)`` -> JSON-able dict. ``fn``: the function (a
+    module-level one; stored as ``function_name(fn)``) or its ``"package.module:function"`` name."""
 
     kind: str
     fn: str
@@ -67,6 +72,8 @@ class Task:
     """Extra module (or package) names whose source the result depends on (besides ``fn``'s module)."""
 
     def __post_init__(self):
+        if callable(self.fn):
+            object.__setattr__(self, "fn", function_name(self.fn))
         if not re.fullmatch(r"[A-Za-z0-9_.]+:[A-Za-z0-9_]+", self.fn or ""):
             raise ValueError(f"Task.fn must be 'package.module:function', got {self.fn!r}")
         if not isinstance(self.params, dict):
@@ -83,11 +90,22 @@ class Task:
         return tuple(dict.fromkeys((module, *declared, *self.deps)))
 
     def function(self):
-        module, name = self.fn.split(":")
-        try:
-            return getattr(importlib.import_module(module), name)
-        except AttributeError:
-            raise ValueError(f"Task.fn {self.fn!r}: module {module} has no function {name}") from None
+        return resolve(self.fn)
+
+
+def function_name(fn) -> str:
+    """``"package.module:function"`` of a module-level function (the one place a task's function becomes a name)."""
+    return f"{fn.__module__}:{fn.__qualname__}"
+
+
+def resolve(fn: str):
+    """The function named ``"package.module:function"`` (imported by name: a task's function is known by its name
+    on the workers and in the cache)."""
+    module, name = fn.split(":")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except AttributeError:
+        raise ValueError(f"Task.fn {fn!r}: module {module} has no function {name}") from None
 
 
 # --------------------------------------------------------------------------------------------- fingerprints
@@ -148,6 +166,28 @@ def _problem(result, fn) -> str | None:
         if not _type_ok(result[key], allowed):
             names = "/".join("null" if t is None else t.__name__ for t in (allowed if isinstance(allowed, tuple) else (allowed,)))
             return f"result.{key} = {result[key]!r} is not a {names}"
+    return _value_problem(result)
+
+
+COUNTS = ("failures", "trials")
+"""Result fields that count (integers >= 0, failures <= trials) wherever a task returns them."""
+RATES = ("upper", "rate", "pvalue")
+"""Result fields that are probabilities (in [0, 1]) wherever a task returns them."""
+
+
+def _value_problem(result: dict) -> str | None:
+    """Values that make no sense although their types do (a forged entry with a valid checksum, say)."""
+    for key in COUNTS:
+        v = result.get(key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0:
+            return f"result.{key} = {v!r} is negative (a count)"
+    failures, trials = result.get("failures"), result.get("trials")
+    if isinstance(failures, int) and isinstance(trials, int) and failures > trials:
+        return f"result.failures = {failures} exceeds result.trials = {trials}"
+    for key in RATES:
+        v = result.get(key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and not 0 <= v <= 1:
+            return f"result.{key} = {v!r} is not in [0, 1]"
     return None
 
 
@@ -197,13 +237,13 @@ def _set_threads(threads: int | None = None) -> int:
             threads = int(env)
         else:
             try:
-                from distributed import get_worker
+                from distributed import get_worker  # dask: heavy (0.7 s to import, -X importtime, loaded machine)
 
                 threads = max(1, (os.cpu_count() or 1) // max(1, get_worker().state.nthreads))
             except (ImportError, ValueError, AttributeError):
                 return 0
     try:
-        import numba
+        import numba  # imported by the task's own code when it needs kernels; not every task does
 
         threads = max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
         numba.set_num_threads(threads)
@@ -215,10 +255,10 @@ def _set_threads(threads: int | None = None) -> int:
 def _call(fn: str, params: dict, seed: int, threads_per_task: int | None = None) -> dict:
     """The task wrapper run on a worker: set the Numba threads, call the function, time it."""
     _set_threads(threads_per_task)
-    module, name = fn.split(":")
+    function = resolve(fn)
     start = time.perf_counter()
     cpu = time.process_time()
-    result = getattr(importlib.import_module(module), name)(seed=seed, **params)
+    result = function(seed=seed, **params)
     return {"result": result, "seconds": time.perf_counter() - start, "cpu_s": time.process_time() - cpu}
 
 
@@ -246,9 +286,7 @@ def cluster(scheduler: str | None = None, workers: int | None = None):
         return
     if workers is not None and workers < 0:
         raise ValueError(f"workers must be >= 0, got {workers}")
-    import logging
-
-    from distributed import Client, LocalCluster
+    from distributed import Client, LocalCluster  # dask: heavy, only when a cluster is started
 
     local = None
     if scheduler:
@@ -289,8 +327,6 @@ def execute(tasks, *, cache_dir=None, scheduler=None, workers=None, progress=Tru
 
     ``cache_dir``: None for $SLTH_CACHE_DIR or ``results/tasks``; False for no cache. ``scheduler``/``workers``:
     as ``cluster``; ignored inside ``with cluster(...)`` (its client is used)."""
-    from tqdm.auto import tqdm
-
     tasks = list(tasks)
     for t in tasks:
         if not isinstance(t, Task):
@@ -339,7 +375,7 @@ def _run(todo: dict, store, client) -> None:
         for key, task in todo.items():
             store(key, _call(task.fn, task.params, task.seed))
         return
-    from distributed import as_completed
+    from distributed import as_completed  # dask: heavy, only with a cluster
 
     futures = {client.submit(_call, t.fn, t.params, t.seed, key=f"{t.kind}-{key}", pure=False): key
                for key, t in todo.items()}

@@ -15,6 +15,7 @@ import pytest
 
 from reports import calibrate
 from slt.measure import calibrate as cal
+from slt.measure import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -100,7 +101,7 @@ def test_bad_input_is_a_one_line_error_exit_2(tmp_path, capsys, argv, message):
 
 
 def test_aliases_are_accepted():
-    assert cal.resolve(["Theorem 3", "lemma4", "Theorem 6"]) == ["theorem9", "lemma7", "theorem14"]
+    assert catalogue.resolve(["Theorem 3", "lemma4", "Theorem 6"]) == ["theorem9", "lemma7", "theorem14"]
 
 
 def test_a_corrupt_results_file_is_named(tmp_path, capsys):
@@ -113,11 +114,12 @@ def test_a_corrupt_results_file_is_named(tmp_path, capsys):
 
 
 def test_large_grid_covers_every_listed_value():
-    for name, spec in cal.LARGE.items():
+    for name in catalogue.calibratable("large"):
+        spec = catalogue.get(name).large
         points = cal.large_points(name, "ofat")
-        for factor, values in spec["factors"].items():
+        for factor, values in spec.factors.items():
             assert {p[factor] for p in points} == set(values), (name, factor)
-        assert len(cal.large_points(name, "full")) == __import__("math").prod(len(v) for v in spec["factors"].values())
+        assert len(cal.large_points(name, "full")) == __import__("math").prod(len(v) for v in spec.factors.values())
 
 
 def test_trend_flags_a_planted_growth_and_not_a_flat_constant():

@@ -18,7 +18,7 @@ def test_the_long_check_fails_on_a_too_narrow_ticket():
     """The check the thorough profile runs can fail: at C = 0.1 (widths n_K = n_V = 2) and eps = 0.02 the ticket
     misses the bound; at the checks' constant it holds (short T here; the thorough check goes to 2^16)."""
     from slt.measure.evidence import report_failures
-    from slt.measure.long_sequences import theorem9_long_cases
+    from slt.measure.statements.theorem9 import long_cases as theorem9_long_cases
 
     weak, agreement = theorem9_long_cases(seed=5, d2=2, H=2, eps=0.02, lengths=(64, 256), C=0.1)
     assert agreement <= 1e-12 and all(c.violated for c in weak) and report_failures(weak)

@@ -135,9 +135,10 @@ def test_nothing_outside_checks_imports_checks():
 MEASURING = ("slt.measure", "slt.construct", "slt.models", "slt.samplers", "slt.subset_sum", "slt.mip", "slt.train",
              "slt.sweeps", "slt.figures", "slt.tasks", "slt.data", "slt.fit", "bounds.verify", "bounds.mutations")
 """Measuring code: what the report's rendering modules must never import."""
-COMMANDS = {"calibrate.py", "reproduce.py", "proofs.py", "rate.py"}
-"""Command-line modules of measuring commands (slth calibrate / reproduce / proofs / rate): argument parsing and
-printing around ONE library entry point each; they may import the library but no construction or model code."""
+COMMANDS = {"calibrate.py", "reproduce.py", "proofs.py", "rate.py", "targets.py"}
+"""Command-line modules of measuring commands (slth calibrate / reproduce / proofs / rate / targets): argument
+parsing and printing around ONE library entry point each; they may import the library but no construction or model
+code."""
 ASSEMBLING = {"assemble.py", "provenance.py"}
 """``reports/record/``'s modules that build a run record: they call the library's entry points (proof steps,
 mutations, measurements, figure summaries; the verifier's seed) and, like the commands, no construction or model

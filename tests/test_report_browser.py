@@ -161,3 +161,38 @@ def test_the_probe_catches_a_broken_page(browser, tmp_path):
     assert out["images"] == [{"alt": "bad", "ok": False}]
     assert out["math"] == 0 and not out["figures"]
     assert any("undefinedFunction" in line for line in console), console
+
+
+INJECTION_PROBE = """
+<script>
+window.addEventListener('load', function () {
+  setTimeout(function () {
+    var pre = document.createElement('pre'); pre.id = 'injection-probe';
+    pre.textContent = JSON.stringify({ran: window.__injected || 0});
+    document.body.appendChild(pre);
+  }, 500);
+});
+</script>
+"""
+
+
+def _injection_count(browser: str, tmp: Path, html: str) -> int:
+    page = tmp / "injected.html"
+    page.write_text(html.replace("<head>", "<head>" + INJECTION_PROBE, 1), encoding="utf-8")
+    done = _run(browser, tmp, "--virtual-time-budget=5000", "--dump-dom", page.as_uri())
+    m = re.search(r'<pre id="injection-probe">(.*?)</pre>', done.stdout, re.S)
+    assert m, "the injection probe did not run"
+    return json.loads(m.group(1).replace("&quot;", '"'))["ran"]
+
+
+def test_no_string_of_a_record_runs_as_script(browser, proofs_record, tmp_path):
+    """Issue 23 part 5: a script appended to every string field of a record (its MathML included) renders as
+    text: nothing runs in Chromium. The probe counts what does run: the same payload outside the escaping runs."""
+    from reports.build import render_html, render_sections
+    from reports.record import validate
+    from tests._inject import PAYLOAD, injected_record
+
+    rec = validate(injected_record(proofs_record, tmp_path))
+    html = render_html(render_sections(rec), rec)
+    assert _injection_count(browser, tmp_path, html) == 0
+    assert _injection_count(browser, tmp_path, html.replace("</body>", PAYLOAD + "</body>")) > 0  # the probe sees it

@@ -12,7 +12,8 @@ import pytest
 
 from reports.sections import empirical
 from slt.measure import empirical as measuring
-from slt.measure import registry
+from slt.measure import catalogue
+from slt.tasks import Task, resolve
 
 SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"
 
@@ -58,7 +59,7 @@ def test_a_proof_only_record_says_it_measured_nothing(proofs_record):
 
 
 def _task(kind):
-    return measuring._Task(kind, "slt.measure.empirical:rate", {}, 0)
+    return Task(kind, measuring.rate, {}, 0)
 
 
 def test_decisions_verdicts_and_tightness():
@@ -77,15 +78,15 @@ def test_decisions_verdicts_and_tightness():
                                                                       "lemma8": 0.2}
 
 
-def test_the_plan_uses_the_registry_and_each_task_names_a_function():
+def test_the_plan_uses_the_catalogue_and_each_task_names_a_function():
     from slt.measure import calibration
 
     C = measuring.constants(calibration.load())
     quick = measuring.tasks("quick", 0, C)
     assert {t.kind.split(":")[2] for t in quick if ":rate:" in t.kind} == {
-        name for name in registry.names() if registry.get(name).rates}
+        name for name in catalogue.names() if catalogue.get(name).rate_points}
     for t in quick:
-        assert callable(registry.resolve(t.fn)) and t.seed == 0
+        assert callable(resolve(t.fn)) and t.seed == 0
     full = measuring.tasks("full", 0, C)
     assert sum(t.params.get("trials", 0) for t in full) > sum(t.params.get("trials", 0) for t in quick)
     with pytest.raises(ValueError, match="profile"):

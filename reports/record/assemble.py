@@ -194,12 +194,30 @@ def _curves(name: str, rec: dict) -> list[dict]:
     return _jsonable(out)
 
 
+def _target_columns(rec: dict) -> dict:
+    """Issue 21: the random-target C (``C_random``, the column the worst-target C replaced), the worst target
+    family, and the failure rate per target family (at the C the families were run at, and at the checks' C when
+    verified): what the report shows per statement. Empty for a statement without target families."""
+    out = {}
+    if "C_random" in rec:
+        out.update(C_random=rec.get("C_random"), worst_target=rec.get("worst_target"))
+    for key in ("targets", "targets_verify"):
+        t = rec.get(key)
+        if isinstance(t, dict):
+            out[key] = {"C": t.get("C"), "point": t.get("point"), "trials": t.get("trials"), "worst": t.get("worst"),
+                        "command": t.get("command", ""), "families": [
+                            {k: f.get(k) for k in ("family", "failures", "trials", "rate", "pvalue", "passed")}
+                            for f in t.get("families", [])]}
+    return out
+
+
 def calibration(results_dir: Path | None = None) -> dict:
     """The calibrated constants the run uses (``<results>/calibration.json`` if present, else the committed file)."""
     local = Path(results_dir) / "calibration.json" if results_dir else None
     path = local if local is not None and local.exists() else cal.DEFAULT
     data = cal.load(str(path))
     stmts = {name: {"C": rec.get("C"), "C_low": rec.get("C_low"), "C_high": rec.get("C_high"),
+                    **_target_columns(rec),
                     "points": len(rec.get("points", [])), "note": rec.get("note", ""),
                     "command": rec.get("command", ""), "curves": _curves(name, rec)}
              for name, rec in data.get("statements", {}).items()}

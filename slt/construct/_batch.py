@@ -8,11 +8,12 @@ from typing import Callable
 
 import numpy as np
 
+from slt.subset_sum import solve
+
 
 @dataclass(frozen=True)
 class Setup:
     """Subset-sum rows ``items (m, n')``, ``targets (m,)``, and ``finish(masks (m, n')) -> ticket``."""
-
     items: np.ndarray
     targets: np.ndarray
     finish: Callable
@@ -25,7 +26,6 @@ def run(setups, tol=None, threads=None, solver=None, **solve_options):
     ``solver(items, targets) -> masks`` replaces ``slt.subset_sum.solve`` (e.g. a mixed-integer solver from
     ``slt.mip``, to show what the same construction gives at that solver's tolerances)."""
     if solver is None:
-        from slt.subset_sum import solve
 
         def solver(items, targets):
             return solve(items, targets, tol=tol, threads=threads, **solve_options)[0]

@@ -32,12 +32,14 @@ there), ``summarise``, ``extra``, ``findings``, and writes the summary atomicall
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import time
 from pathlib import Path
 
-from slt.figures.plans import FIT_FLOOR, INITS, TOL, Plan
+import importlib
+
+from slt.figures.plans import FIT_FLOOR, INITS, Plan, TOL
 from slt.figures.summaries import committed_summary_path, compute_seconds, load_summary, summary_path, write_summary
+from slt.tasks import cluster, code_fingerprint, execute
 
 __all__ = ["Figure", "REGISTRY", "MODULES", "register", "get", "names", "reproduce", "summary_path", "committed_summary_path",
            "load_summary",
@@ -51,7 +53,6 @@ REGISTRY: dict = {}
 
 class Figure:
     """Base of a figure definition (see the module docstring for the interface)."""
-
     name: str = ""
     title: str = ""
     paper: dict = {}
@@ -108,8 +109,6 @@ def get(name: str) -> Figure:
 
 def run_tasks(tasks, results_dir, desc, scheduler=None, workers=None, progress=True):
     """``slt.tasks.execute`` with the figures' cache folder (``<results>/tasks``); returns ``[(params, seed, result)]``."""
-    from slt.tasks import execute
-
     results = execute(tasks, cache_dir=Path(results_dir) / "tasks", scheduler=scheduler, workers=workers,
                       progress=progress, desc=desc)
     return [(t.params, t.seed, r) for t, r in zip(tasks, results)]
@@ -119,7 +118,6 @@ def reproduce(name, quick=False, results_dir="results", train=True, mip_backend=
               workers=None, progress=True, stream=None):
     """Run (or resume) figure ``name`` and write its summary (``summary_path``) atomically; returns the summary.
     ``stream`` is accepted for compatibility and ignored (progress goes through tqdm to stderr)."""
-    from slt.tasks import cluster, code_fingerprint
 
     figure = get(name)
     log = log or (lambda msg: None)

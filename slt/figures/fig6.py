@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from slt.figures import Figure, register
 from slt.figures.fits import decay_fits, drop
-from slt.figures.plans import TOL, VERSION, Plan, even
+from slt.figures.plans import Plan, TOL, VERSION, even
 from slt.figures.summaries import summarise
-from slt.figures.targets import transformer_item
+from slt.figures.targets import transformer_item, transformer_target
 from slt.tasks import Task
 
 TASK_DEPENDS = ("slt.figures.targets", "slt.figures.plans", "slt.construct", "slt.models", "slt.samplers", "slt.data",
@@ -36,7 +36,6 @@ class Fig6(Figure):
               "paper_range": [100, 225]}
 
     def target(self, plan, results_dir, train, log):
-        from slt.figures.targets import transformer_target
 
         _, info = transformer_target(plan.blocks)
         return {"blocks": plan.blocks, "tag": info["tag"]}, dict(info)

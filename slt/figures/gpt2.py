@@ -10,7 +10,7 @@ naming the extra (``slth reproduce`` exits 2 with that line).
 from __future__ import annotations
 
 from slt.figures import Figure, register
-from slt.gpt2 import figures as gpt2
+from slt.gpt2 import corpus, figures as gpt2
 
 __all__ = ["GPT2Figure", "FIG7", "FIG8"]
 
@@ -29,7 +29,6 @@ class GPT2Figure(Figure):
 
     def target(self, plan, results_dir, train, log):
         gpt2.require_torch(self.name)
-        from slt.gpt2 import corpus
 
         c = corpus.load()
         return {}, {"tag": f"gpt2-edge-popup-stdlib-{c.sha256[:12]}", "trained": False,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from scipy.optimize import minimize
 
 
 def box(u: np.ndarray, radius: float) -> np.ndarray:
@@ -46,7 +47,6 @@ def maximise(objective, dim: int, rng, restarts: int = 4, maxiter: int = 60, sca
 
     ``theta`` is unconstrained (use ``box``/``ball`` inside ``objective``); ``rng`` a numpy Generator or seed.
     """
-    from scipy.optimize import minimize
 
     rng = np.random.default_rng(rng)
     best = SearchResult(-np.inf, np.zeros(dim), 0)

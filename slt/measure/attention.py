@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
+import bounds
 from slt.measure.adversarial import ball, maximise
+from slt.models import masked_softmax, mha
+from slt.samplers import attention_mask, inputs
 
 MASK_KINDS = ("full", "causal", "random")
 CHAIN = ("S2b", "S2c", "S3a", "S3b", "head", "S3c")
@@ -16,16 +19,12 @@ CHAIN = ("S2b", "S2c", "S3a", "S3b", "head", "S3c")
 
 def output_error(source, target, X, mask=None, forward=None) -> float:
     """``max_{i, batch} ||F_S(x_i) - F_T(x_i)||`` for a forward pass ``forward`` (default ``slt.models.mha``)."""
-    from slt.models import mha
-
     forward = forward or mha
     return float(np.linalg.norm(forward(X, source, mask) - forward(X, target, mask), axis=-1).max())
 
 
 def input_battery(rng, T: int, d1: int, alpha: float, batch: int = 2):
     """Random inputs with ``||x_i|| <= alpha`` (on and inside the sphere) paired with each mask kind."""
-    from slt.samplers import attention_mask, inputs
-
     rng = np.random.default_rng(rng)
     for kind in MASK_KINDS:
         for sphere in (True, False):
@@ -46,8 +45,6 @@ def worst_random(source, target, rng, Ts, d1: int, alpha: float, batch: int = 2,
 def worst_adversarial(source, target, rng, T: int, d1: int, alpha: float, restarts: int = 2, maxiter: int = 30,
                       forward=None):
     """``(error, X, kind)``: inputs in the alpha-ball optimised (L-BFGS, seeded restarts) for the output error."""
-    from slt.samplers import attention_mask
-
     best = (-np.inf, None, None)
     for kind in ("full", "causal"):
         M = attention_mask(0, T, kind)
@@ -64,8 +61,6 @@ def worst_adversarial(source, target, rng, T: int, d1: int, alpha: float, restar
 
 def chain_terms(ticket, target, alpha: float, d2: int) -> list[dict]:
     """Per head h, ``bounds.get("theorem9").term(step, dQK_max=||ΔQK_h||_max, dVO_max=||ΔVO_h||_max, ...)``."""
-    import bounds
-
     st = bounds.get("theorem9")
     return [{s: st.term(s, d1=target.d1, d2=d2, alpha=alpha, dQK_max=float(ticket.qk_max_error[h]),
                         dVO_max=float(ticket.vo_max_error[h])) for s in CHAIN[:-1]} for h in range(target.H)]
@@ -75,7 +70,6 @@ def chain(ticket, target, X, mask, terms):
     """Per step of the a-posteriori chain: ``(measured, bound)`` at the worst head (largest ratio), maximised over
     queries and batch; ``terms`` from ``chain_terms``. S3c compares the total error with the sum over heads of the
     ``head`` terms."""
-    from slt.models import masked_softmax, mha
 
     WQK, WVO = target.merged()
     PQK, PVO = ticket.pruned.merged()

@@ -17,25 +17,27 @@ runs for every point at once, in rounds: each round submits the next C of every 
 criterion flips, then bisects: a few C per point instead of the whole grid (failure counts of the same seeds are
 non-increasing in C up to noise, the assumption of every search here).
 
-Grids: ``checks`` (each statement module's ``CALIBRATION_GRID``: what ``pytest checks`` reads) and ``large``
-(``LARGE``: the issue's values of d1, d2, H, eps, L and B, as a one-factor-at-a-time design around a base point
-plus corners when the full factorial does not fit: ``large_points``). After a large grid, ``trend`` fits
+Grids (declared by each statement's ``Numerics``, found through ``slt.measure.catalogue``): ``checks``
+(``calibration``: what ``pytest checks`` reads) and ``large`` (``large``: the issue's values of d1, d2, H, eps, L
+and B, as a one-factor-at-a-time design around a base point plus corners when the full factorial does not fit:
+``large_points``). After a large grid, ``trend`` fits
 log C against log d1, log d2, log H, log L, log 1/eps (and B) with 95% intervals and states a verdict per factor.
 """
 from __future__ import annotations
 
-import importlib
 import itertools
 import json
 import math
 import time
 from pathlib import Path
 
+from slt.fit import power_trend
+from slt.measure import calibration, catalogue
 from slt.measure.probabilistic import C_GRID, trials_needed
 from slt.measure.stats import CONFIDENCE, LEVEL, upper_bound
 from slt.tasks import Task, cluster, execute, returns
 
-__all__ = ["CHUNK", "LARGE", "calibratable", "resolve", "grid_points", "large_points", "plan", "calibrate",
+__all__ = ["CHUNK", "grid_points", "large_points", "plan", "calibrate",
            "trend", "load_results", "CalibrationError", "trial_block", "start_C", "trials_for", "summarise",
            "estimate_cost", "row_tasks", "feasible_grid", "select", "LARGE_FILE", "trend_summary"]
 
@@ -47,89 +49,24 @@ CHUNK = 10
 
 TASK_DEPENDS = ("slt.measure.statements", "slt.measure.probabilistic", "slt.measure.stats", "slt.measure.evidence",
                 "slt.measure.sources", "slt.measure.networks", "slt.measure.attention", "slt.measure.adversarial",
-                "slt.construct", "slt.subset_sum", "slt._subset_sum_kernels", "slt.models", "slt.samplers", "bounds")
+                "slt.construct", "slt.subset_sum", "slt._subset_sum_kernels", "slt.models", "slt.samplers", "slt.targets", "bounds")
 """What a trial's result depends on (fingerprinted into every calibration task)."""
-
-#: The large grid of issue 11: the values of every factor, per statement the factors that apply and the fixed rest.
-LARGE_VALUES = {"d1": (2, 4, 8, 16), "d2": (2, 4, 8, 16), "H": (1, 2, 4, 8), "eps": (0.3, 0.1, 0.03), "L": (1, 2, 3)}
-LARGE = {
-    "lemma7": {"factors": {k: LARGE_VALUES[k] for k in ("d1", "d2", "eps")}, "fixed": {}},
-    "lemma2": {"factors": {k: LARGE_VALUES[k] for k in ("d1", "d2", "eps")}, "fixed": {}},
-    "theorem9": {"factors": {k: LARGE_VALUES[k] for k in ("d1", "d2", "H", "eps")}, "fixed": {},
-                 "alpha": "sqrt(max(d1, d2))"},
-    "theorem10": {"factors": {k: LARGE_VALUES[k] for k in ("d1", "L", "eps")}, "fixed": {"alpha": 1.0}},
-    "theorem11": {"factors": {k: LARGE_VALUES[k] for k in ("d1", "H", "L", "eps")}, "fixed": {}, "alpha": "sqrt(d1)"},
-    "theorem14": {"factors": {"B": (2, 3, 4), "d1": (2, 4), "H": (1, 2)}, "fixed": {"L": 1, "eps": 0.3},
-                  "alpha": "sqrt(d1)"},
-}
-
 
 class CalibrationError(ValueError):
     """Bad input to the calibration (a one-line message naming the problem)."""
 
 
-# ------------------------------------------------------------------------------------------------ statements
-
-def _module(name: str):
-    return importlib.import_module(f"slt.measure.statements.{name}")
-
-
-def calibratable() -> list[str]:
-    """Probabilistic statements whose module has a ``trial`` and a ``CALIBRATION_GRID``."""
-    import bounds
-
-    out = []
-    for name in bounds.names():
-        if bounds.get(name).probability is None:
-            continue
-        try:
-            module = _module(name)
-        except ModuleNotFoundError:
-            continue
-        if hasattr(module, "CALIBRATION_GRID") and hasattr(module, "trial"):
-            out.append(name)
-    return out
-
-
-def resolve(names, grid: str = "checks") -> list[str]:
-    """Canonical names of ``names`` (aliases such as "Theorem 3" accepted); None: every calibratable statement of
-    ``grid``. Raises ``CalibrationError`` for an unknown or uncalibratable name."""
-    import bounds
-
-    ok = calibratable() if grid == "checks" else [n for n in LARGE if n in calibratable()]
-    if not names:
-        return ok
-    out = []
-    for name in names:
-        try:
-            canon = bounds.get(name).name
-        except KeyError:
-            raise CalibrationError(f"unknown statement {name!r}; calibratable: {', '.join(ok)}") from None
-        if canon not in ok:
-            why = ("it is deterministic (no 'with probability 1 - eps')" if bounds.get(canon).probability is None
-                   else f"it has no {grid} calibration grid")
-            raise CalibrationError(f"statement {name!r} ({canon}) cannot be calibrated: {why}; "
-                                   f"calibratable: {', '.join(ok)}")
-        out.append(canon)
-    return list(dict.fromkeys(out))
-
-
-def _alpha(statement: str, point: dict) -> dict:
-    rule = LARGE[statement].get("alpha")
-    if rule == "sqrt(max(d1, d2))":
-        return {"alpha": max(point["d1"], point["d2"]) ** 0.5}
-    if rule == "sqrt(d1)":
-        return {"alpha": point["d1"] ** 0.5}
-    return {}
-
+# ------------------------------------------------------------------------------------------------------ grids
 
 def large_points(statement: str, design: str = "ofat") -> list[dict]:
     """Points of the large grid. ``full``: the factorial. ``ofat``: the base point (every factor at its first
     value), each factor through all its values with the others at base, and the corners where every factor takes
     its second value and where the dimension factors (d1, d2, H) take their second value together with the
     smallest eps (interactions seen at moderate cost)."""
-    spec = LARGE[statement]
-    factors = spec["factors"]
+    spec = catalogue.get(statement).large
+    if spec is None:
+        raise CalibrationError(f"{statement} has no large calibration grid")
+    factors = spec.factors
     names = list(factors)
     if design == "full":
         combos = [dict(zip(names, values)) for values in itertools.product(*factors.values())]
@@ -144,8 +81,8 @@ def large_points(statement: str, design: str = "ofat") -> list[dict]:
         raise CalibrationError(f"unknown design {design!r}; expected ofat or full")
     out = []
     for combo in combos:
-        point = {**spec["fixed"], **combo}
-        point.update(_alpha(statement, point))
+        point = {**spec.fixed, **combo}
+        point.update(spec.alpha_of(point))
         if point not in out:
             out.append(point)
     return out
@@ -153,15 +90,15 @@ def large_points(statement: str, design: str = "ofat") -> list[dict]:
 
 def grid_points(statement: str, grid: str = "checks", design: str = "ofat") -> list[dict]:
     if grid == "checks":
-        return [dict(p) for p in _module(statement).CALIBRATION_GRID]
+        return [dict(p) for p in catalogue.get(statement).calibration]
     if grid == "large":
         return large_points(statement, design)
     raise CalibrationError(f"unknown grid {grid!r}; expected checks or large")
 
 
 def feasible_grid(statement: str, point: dict) -> tuple:
-    feasible = getattr(_module(statement), "feasible", lambda C, **p: True)
-    return tuple(C for C in C_GRID if feasible(C, **point))
+    numerics = catalogue.get(statement)
+    return tuple(C for C in C_GRID if numerics.allows(C, point))
 
 
 def trials_for(eps: float, min_trials: int) -> int:
@@ -176,7 +113,7 @@ def trials_for(eps: float, min_trials: int) -> int:
 def trial_block(seed: int, statement: str, point: dict, C: float, trials: int) -> dict:
     """``trials`` independent trials of ``statement`` at ``point`` and constant C, seeds ``seed .. seed+trials-1``
     (with the wall and CPU seconds they took: the calibration's compute cost)."""
-    trial = _module(statement).trial
+    trial = catalogue.get(statement).trial
     start, cpu = time.perf_counter(), time.process_time()
     cases = [trial(seed + k, C, **point) for k in range(trials)]
     ratios = [c.ratio for c in cases if math.isfinite(c.ratio)]
@@ -190,7 +127,7 @@ def _plain(widths):
 
 
 def row_tasks(statement: str, point: dict, C: float, trials: int, seed: int, chunk: int = CHUNK) -> list[Task]:
-    return [Task(f"calibrate:{statement}", "slt.measure.calibrate:trial_block",
+    return [Task(f"calibrate:{statement}", trial_block,
                  {"statement": statement, "point": point, "C": C, "trials": min(chunk, trials - start)}, seed + start)
             for start in range(0, trials, chunk)]
 
@@ -261,10 +198,8 @@ def _point_search(grid: tuple, eps: float, start: int):
 
 def start_C(statement: str) -> float:
     """Where the search starts: the statement's C in the committed checks calibration, else 1.0."""
-    from slt.measure.calibration import DEFAULT
-
     try:
-        return float(json.loads(Path(DEFAULT).read_text())["statements"][statement]["C"])
+        return float(json.loads(Path(calibration.DEFAULT).read_text())["statements"][statement]["C"])
     except (OSError, KeyError, TypeError, ValueError):
         return 1.0
 
@@ -377,8 +312,6 @@ def trend(points: list[dict], confidence: float = CONFIDENCE, response: str = "C
     C_upper's Clopper-Pearson margin is relatively stricter at small eps (at eps = 0.3 with 50 trials it allows about
     18% observed failures, at eps = 0.03 with 198 trials about 0.5%), which by itself could make C_upper grow with
     1/eps; C_point has no margin (but more noise). A trend both responses show is not that artefact."""
-    from slt.fit import power_trend
-
     used = [p for p in points if p.get(response) is not None]
     factors = [(k, label) for k, label in TREND_FACTORS
                if len({p.get(k) for p in used}) > 1 and all(p.get(k) is not None for p in used)]
@@ -430,12 +363,15 @@ def load_results(path) -> dict:
     for name, rec in data.get("statements", {}).items():
         if not isinstance(rec, dict) or not isinstance(rec.get("points", []), list):
             raise CalibrationError(f"{path}: statements.{name} is not a calibration record")
+    bad = calibration.problem({"statements": {}, **data})
+    if bad:
+        raise CalibrationError(f"{path}: {bad}")
     return data
 
 
 def estimate_cost(statement: str, point: dict, C: float, trials: int = 2, seed: int = 0) -> float:
     """Seconds per trial of ``statement`` at ``point`` and C (mean over ``trials`` trials, after one warm-up)."""
-    trial = _module(statement).trial
+    trial = catalogue.get(statement).trial
     trial(seed + 10_000, C, **point)  # compile / warm caches
     start = time.perf_counter()
     for k in range(trials):
@@ -446,8 +382,6 @@ def estimate_cost(statement: str, point: dict, C: float, trials: int = 2, seed: 
 def _checks_constant(name: str, C_large) -> dict | None:
     """The checks' calibrated C of ``name`` (``slt/measure/calibration.json``), the C they build at (times the
     safety factor), and whether that covers the large grid's C; None when the checks do not calibrate ``name``."""
-    from slt.measure import calibration
-
     try:
         C = calibration.calibrated(name)["C"]
     except (KeyError, FileNotFoundError):
@@ -467,6 +401,7 @@ def trend_summary(path=None) -> dict | None:
     if not path.exists():
         return None
     data = load_results(path)
+    large = catalogue.calibratable("large")
     factors = dict(TREND_FACTORS)
     out = {}
     for name, rec in data.get("statements", {}).items():
@@ -481,7 +416,7 @@ def trend_summary(path=None) -> dict | None:
                      "commands": rec.get("commands") or ([rec["command"]] if rec.get("command") else []),
                      "design": design,
                      "planned": len(rec["planned"]) if "planned" in rec else (
-                         len(large_points(name, design)) if design in ("ofat", "full") and name in LARGE else None),
+                         len(large_points(name, design)) if design in ("ofat", "full") and name in large else None),
                      "trend": {k: trend_.get(k) for k in ("verdict", "verdicts", "coefficients", "dof", "residual_sd",
                                                           "points_used", "points_left_out", "censoring_note",
                                                           "error", "confidence", "sensitivity")}}
@@ -489,8 +424,8 @@ def trend_summary(path=None) -> dict | None:
         shown = str(path.relative_to(Path(__file__).resolve().parents[2]))
     except ValueError:
         shown = str(path)
-    not_run = {name: len(large_points(name, "ofat")) for name in LARGE
+    not_run = {name: len(large_points(name, "ofat")) for name in large
                if not data.get("statements", {}).get(name, {}).get("points")}
     return {"file": shown, "command": data.get("command", ""), "cost": data.get("cost", {}),
-            "order": list(LARGE) + [n for n in out if n not in LARGE], "not_run": not_run,
+            "order": large + [n for n in out if n not in large], "not_run": not_run,
             "design": data.get("design", {}), "statements": out}

@@ -13,6 +13,9 @@ import math
 import shlex
 from typing import Callable
 
+import bounds
+from bounds.evaluate import evaluate
+
 ULPS = 8
 """A comparison closer than this many ulps of the bound is re-decided in high precision."""
 
@@ -99,6 +102,18 @@ def report_failures(cases, header: str = "") -> str:
     return "\n".join(lines)
 
 
+def case_row(case: Case) -> dict:
+    """A case as a JSON-able row of the run record (parameters, seed, measured, bound, ratio, verdict, command)."""
+    return {"parameters": dict(case.parameters), "seed": case.seed, "measured": float(case.measured),
+            "bound": float(case.bound), "ratio": float(case.ratio), "violated": bool(case.violated),
+            "command": case.command, "detail": case.detail, "counterexample": case.counterexample}
+
+
+def cases_result(cases) -> dict:
+    """The result of a task that measures a list of cases: ``{"cases": [case_row, ...]}``."""
+    return {"cases": [case_row(c) for c in cases]}
+
+
 def worst(cases):
     """The case with the largest measured/bound ratio."""
     return max(cases, key=lambda c: c.ratio)
@@ -114,9 +129,6 @@ def _fmt(value) -> str:
 
 def bound_mp(statement: str, expression=None, dps: int = 40, **params):
     """``bounds``' conclusion (or another of its SymPy expressions) of ``statement`` evaluated in mpmath."""
-    import bounds
-    from bounds.evaluate import evaluate
-
     st = bounds.get(statement)
     st.check(**params)
     expr = st.conclusion if expression is None else expression

@@ -11,12 +11,15 @@ import numpy as np
 
 from slt.measure import calibration
 from slt.measure.evidence import Case, exceeds
+from slt.measure.statements.theorem9 import build
+from slt.models import mha
+from slt.samplers import attention_mask, inputs
 
 
 def require_torch():
     """The torch module, or an ImportError naming the extra that provides it."""
     try:
-        import torch
+        import torch  # optional [torch] extra (heavy)
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("PyTorch is not installed: pip install -e .[torch]") from exc
     return torch
@@ -45,10 +48,6 @@ def length_cases(seed: int, d1: int, d2: int, H: int, eps: float, lengths, devic
     """Theorem 9 tickets at the checked C, evaluated on unit-sphere inputs scaled to alpha = sqrt(d1) for every
     T in ``lengths`` and every mask kind; returns the cases and the largest torch-vs-numpy difference on a short
     input (the agreement the long evaluations rest on)."""
-    from slt.measure.statements.theorem9 import build
-    from slt.models import mha
-    from slt.samplers import attention_mask, inputs
-
     alpha = float(np.sqrt(max(d1, d2)))
     C = calibration.check_constant("theorem9")
     target, ticket, widths = build(seed, C, d1, d2, H, alpha, eps)

@@ -12,6 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from slt.measure.adversarial import ball, maximise
+from slt.measure.evidence import cases_result
+from slt.measure.numerics import Search
+from slt.models import Block, MHAWeights, ReLUNet, block, mha
+from slt.samplers import attention_mask
+
+RESTARTS = {"quick": 1, "full": 6}
+"""Restarts of the run record's adversarial searches of Lemmas 12 and 13, per profile."""
+PROOF_POINTS = [{"d1": 1, "H": 1, "alpha": 1.0, "eps_max": e, "T": 3} for e in (0.01, 0.1)]
+"""The run record's searches of Lemmas 12 and 13 in the form their proofs support."""
 
 
 def _unit_norm(M):
@@ -36,8 +45,6 @@ class Layout:
         self.dim = sum(int(np.prod(s)) for _, s in self.shapes)
 
     def unpack(self, theta, alpha: float, eps_max: float, inside: bool):
-        from slt.models import Block, MHAWeights, ReLUNet
-
         parts, at = {}, 0
         for name, shape in self.shapes:
             size = int(np.prod(shape))
@@ -56,8 +63,6 @@ class Layout:
 
 def left_side(kind: str, X, Xp, target, mask) -> float:
     """``max_i ||F(x_i) - F(x'_i)||`` for F the target MHA (``kind="mha"``) or block (``"block"``)."""
-    from slt.models import block, mha
-
     f = mha if kind == "mha" else block
     return float(np.linalg.norm(f(X, target, mask) - f(Xp, target, mask), axis=-1).max())
 
@@ -65,8 +70,6 @@ def left_side(kind: str, X, Xp, target, mask) -> float:
 def search(kind: str, bound: float, T: int, d1: int, H: int, alpha: float, eps_max: float, seed: int,
            inside: bool = True, restarts: int = 4, maxiter: int = 80):
     """Largest ``left side / bound`` found: ``(ratio, value, (X, X', target), mask kind)``."""
-    from slt.samplers import attention_mask
-
     layout = Layout(kind, T, d1, H, dK=d1)
     best = (-np.inf, None, None, None)
     for mask_kind in ("full", "causal"):
@@ -92,3 +95,30 @@ def counterexample(args, mask_kind: str) -> dict:
     if not hasattr(target, "WQ"):
         out["FC"] = [W.tolist() for W in target.fc.layers]
     return out
+
+
+def drawn_cases(measure, point: dict, bound_scale: float = 1.0, restarts: int = 2, maxiter: int = 40) -> list:
+    """The check at one drawn point (``seed``, ``d1``, ``H``, ``alpha``, ``eps_max``, ``T``): ``measure``'s case, the
+    bound times ``bound_scale`` (1 in the checks)."""
+    return [measure(point["seed"], point["d1"], point["H"], point["alpha"], point["eps_max"], point["T"],
+                    restarts=restarts, maxiter=maxiter, bound_scale=bound_scale)]
+
+
+def searches(statement: str, task, printed_points: list) -> tuple:
+    """The run record's two searches of Lemma 12 / 13 (``task(seed, form, points, restarts)``): the proof's reading
+    at ``PROOF_POINTS`` and the printed one at ``printed_points`` (every other point in the quick profile)."""
+    return (Search(f"search:{statement}", task,
+                   lambda profile, C: {"form": "proof", "points": PROOF_POINTS, "restarts": RESTARTS[profile]}),
+            Search(f"search:{statement}:printed", task,
+                   lambda profile, C: {"form": "printed", "points": printed_points[:: 1 if profile == "full" else 2],
+                                       "restarts": RESTARTS[profile]}))
+
+
+def search_result(measure, printed_search, seed: int, form: str, points: list, restarts: int, module: str) -> dict:
+    """A run-record search task of Lemma 12 / 13: ``form`` "proof" (``measure`` at each point, the reading the proofs
+    support) or "printed" (``printed_search``); the cases with the measuring module's name."""
+    if form == "proof":
+        found = [measure(seed, **p, restarts=restarts) for p in points]
+    else:
+        found = printed_search(seed, points, restarts=restarts)
+    return {**cases_result(found), "module": module}

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from slt.measure.adversarial import ball, maximise
+from slt.measure.attention import input_battery
+from slt.samplers import attention_mask, inputs
 
 
 def vector_error(f_source, f_target, d: int, alpha: float, seed: int, n_random: int = 256, restarts: int = 2,
                  maxiter: int = 30):
     """``(error, x)``: the largest ``||f_S(x) - f_T(x)||`` found over ``||x|| <= alpha``."""
-    from slt.samplers import inputs
-
     rng = np.random.default_rng(seed)
     X = np.concatenate([inputs(rng, n_random // 2, d, alpha, sphere=True), inputs(rng, n_random // 2, d, alpha)])
     errs = np.linalg.norm(f_source(X) - f_target(X), axis=-1)
@@ -27,9 +27,6 @@ def vector_error(f_source, f_target, d: int, alpha: float, seed: int, n_random: 
 def sequence_error(f_source, f_target, d: int, alpha: float, seed: int, lengths=(2, 16, 128), restarts: int = 1,
                    maxiter: int = 20, adversarial_T: int = 4):
     """``(error, where)``: the largest ``max_i ||f_S(X)_i - f_T(X)_i||`` over random and adversarial inputs."""
-    from slt.measure.attention import input_battery
-    from slt.samplers import attention_mask
-
     best = (-np.inf, "")
     for T in lengths:
         for kind, X, M in input_battery(np.random.default_rng([seed, T]), T, d, alpha):

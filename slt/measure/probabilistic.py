@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from slt.measure.stats import (CONFIDENCE, LEVEL, POWER, detectable_rate, excess_test, target_rate,
-                               trials_for_power, upper_bound)
+from hypothesis import settings
+
+from slt.measure.stats import (CONFIDENCE, LEVEL, POWER, detectable_rate, excess_test, target_rate, trials_for_power,
+                               upper_bound)
 
 C_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0)
 
@@ -176,8 +178,6 @@ class RateCheck:
 
 def current_profile() -> str:
     """The loaded hypothesis profile: "thorough" when loaded, else "ci" (the default of every run)."""
-    from hypothesis import settings
-
     return "thorough" if getattr(settings, "_current_profile", None) == "thorough" else "ci"
 
 

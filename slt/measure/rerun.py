@@ -1,14 +1,16 @@
 """Re-run one measured case of a statement: ``python -m slt.measure.rerun lemma8 --seed 3 T=4096 d1=2 ...``.
 
-Every ``Case`` prints this command; it calls ``slt.measure.statements.<statement>.rerun(seed=..., **parameters)`` and exits
-with status 1 when the case violates its bound.
+Every ``Case`` prints this command; it calls the statement's ``rerun(seed=..., **parameters)`` (its ``Numerics`` in
+``slt.measure.catalogue``) and exits with status 1 when the case violates its bound.
 """
 from __future__ import annotations
 
 import argparse
-import importlib
 import inspect
 import sys
+
+from bounds.catalogue import canonical
+from slt.measure import catalogue
 
 
 def parse_value(text: str):
@@ -35,16 +37,14 @@ def main(argv: list[str] | None = None) -> int:
         if not sep:
             parser.error(f"parameter {item!r} is not of the form NAME=VALUE")
         params[name] = parse_value(value)
-    from bounds.catalogue import canonical
-
     try:
         name = canonical(args.statement)
     except KeyError as exc:
         parser.error(str(exc.args[0]))
-    module = importlib.import_module(f"slt.measure.statements.{name}")
-    if not hasattr(module, "rerun"):
+    rerun = catalogue.NUMERICS[name].rerun if name in catalogue.NUMERICS else None
+    if rerun is None:
         parser.error(f"{name} has no re-runnable cases")
-    signature = inspect.signature(module.rerun)
+    signature = inspect.signature(rerun)
     unknown = sorted(set(params) - set(signature.parameters))
     if unknown:
         parser.error(f"{name} takes no parameter {unknown[0]!r}; it takes {[p for p in signature.parameters if p != 'seed']}")
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         parser.error(f"{name} needs the parameter {missing[0]}=VALUE")
     try:
-        cases = module.rerun(seed=args.seed, **params)
+        cases = rerun(seed=args.seed, **params)
     except ValueError as exc:
         parser.error(f"{name}: {exc}")
     for case in cases:

@@ -1,7 +1,7 @@
 """Measurements of Lemma 8 / Lemma 5 (theorems.md §4): ``||σ(z;a)X - σ(z+e;a)X||`` for ``||e||_max <= eps_max``,
 ``||x_i|| <= alpha``, any logits z and any mask a, at any length T.
 
-Shared by ``check_lemma8`` and ``check_lemma5`` (same left side, different right sides). Three sources of cases:
+Shared by ``slt.measure.statements.lemma8`` and ``lemma5`` (same left side, different right sides). Three sources of cases:
 - random: logits at several scales, perturbations at the box's corners and inside, tokens on and inside the
   alpha-sphere, full / causal / random mask rows;
 - adversarial, full dimension (T <= FULL_T): L-BFGS over (z, e) of every token;
@@ -12,17 +12,21 @@ For given (z, e, a) the tokens are set to the exact maximiser ``x_j = alpha sign
 """
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 
+import bounds
 from slt.measure.adversarial import box, maximise
+from slt.measure.evidence import Case, bound_mp, exceeds
+from slt.measure.numerics import Search
+from slt.models import masked_softmax
+from slt.samplers import inputs
 
 FULL_T = 32
 
 
 def left_side(z, e, X, a) -> np.ndarray:
     """``||σ(z;a) X - σ(z+e;a) X||`` per leading index; z, e (…, T), X (…, T, d1), a (…, T) bool."""
-    from slt.models import masked_softmax
-
     p = masked_softmax(z, a)
     q = masked_softmax(np.asarray(z) + np.asarray(e), a)
     return np.linalg.norm(np.einsum("...t,...td->...d", p - q, X), axis=-1)
@@ -30,8 +34,6 @@ def left_side(z, e, X, a) -> np.ndarray:
 
 def left_side_mp(z, e, X, a, dps: int = 50):
     """The same left side in mpmath (for comparisons within a few ulps of a bound)."""
-    import mpmath
-
     with mpmath.workdps(dps):
         keep = [j for j in range(len(z)) if a[j]]
         w = [mpmath.exp(mpmath.mpf(z[j])) for j in keep]
@@ -44,8 +46,6 @@ def left_side_mp(z, e, X, a, dps: int = 50):
 
 def worst_tokens(z, e, a, alpha: float, d1: int) -> np.ndarray:
     """The tokens maximising the left side for given (z, e, a): ``alpha sign(p_j - p'_j) e_1``."""
-    from slt.models import masked_softmax
-
     s = np.sign(masked_softmax(z, a) - masked_softmax(np.asarray(z) + np.asarray(e), a))
     X = np.zeros(np.shape(z) + (d1,))
     X[..., 0] = alpha * np.where(s == 0, 1.0, s)
@@ -54,8 +54,6 @@ def worst_tokens(z, e, a, alpha: float, d1: int) -> np.ndarray:
 
 def random_cases(rng, T: int, d1: int, alpha: float, eps_max: float, n: int):
     """``n`` random cases at length T: returns (values, (z, e, X, a))."""
-    from slt.samplers import inputs
-
     rng = np.random.default_rng(rng)
     scale = np.exp(rng.uniform(np.log(1e-2), np.log(30.0), (n, 1)))
     z = rng.normal(size=(n, T)) * scale
@@ -119,10 +117,6 @@ def cases(statement: str, T: int, d1: int, alpha: float, eps_max: float, seed: i
 
     ``bound_scale`` multiplies the bound (1: the statement; < 1: a deliberately wrong, smaller bound, used by the
     tests that show this check failing)."""
-    import bounds
-
-    from slt.measure.evidence import Case, bound_mp, exceeds
-
     params = {"d1": d1, "alpha": alpha, "eps_max": eps_max}
     bound = bounds.get(statement).evaluate(**params) * bound_scale
     found = []
@@ -146,8 +140,6 @@ def cases(statement: str, T: int, d1: int, alpha: float, eps_max: float, seed: i
 def length_sweep(statement: str, Ts, d1: int, alpha: float, eps_max: float, seed: int, n_random: int = 64,
                  progress=None):
     """Per T: the worst observed left side (random and adversarial), the bound and the Lipschitz term (√T)."""
-    import bounds
-
     rows = []
     for T in Ts:
         found = cases(statement, T, d1, alpha, eps_max, seed + T, n_random)
@@ -159,11 +151,28 @@ def length_sweep(statement: str, Ts, d1: int, alpha: float, eps_max: float, seed
     return rows
 
 
-def assert_holds(statement: str, point: dict, bound_scale: float = 1.0) -> None:
-    """The deterministic check of one drawn point: no random or adversarial case may exceed the bound
-    (times ``bound_scale``, 1 in the checks)."""
-    from slt.measure.evidence import report_failures
+def drawn_cases(statement: str, point: dict, bound_scale: float = 1.0) -> list:
+    """The deterministic check's cases at one drawn point (``T``, ``d1``, ``alpha``, ``eps_max``, ``seed``): the worst
+    random and adversarial case, against the bound times ``bound_scale`` (1 in the checks)."""
+    return cases(statement, point["T"], point["d1"], point["alpha"], point["eps_max"], point["seed"],
+                 bound_scale=bound_scale)
 
-    found = cases(statement, point["T"], point["d1"], point["alpha"], point["eps_max"], point["seed"],
-                  bound_scale=bound_scale)
-    assert not report_failures(found), report_failures(found)
+
+def length_task(seed: int, statement: str, lengths: list, d1: int, alpha: float, eps_max: float) -> dict:
+    """The run record's length sweep of Lemma 8 / Lemma 5 (a task): worst random and adversarial left side per T,
+    the bound, and the Lipschitz term through ||X|| (grows like sqrt T)."""
+    rows = length_sweep(statement, lengths, d1, alpha, eps_max, seed)
+    return {"info": {"d1": d1, "alpha": alpha, "eps_max": eps_max},
+            "rows": [{k: (bool(v) if k == "violated" else float(v) if k != "T" else int(v)) for k, v in r.items()}
+                     for r in rows]}
+
+
+SWEEP_LENGTHS = {"quick": [2**k for k in range(1, 15)], "full": [2**k for k in range(1, 15)]}
+"""The run record's length sweeps of Lemmas 8 and 5: T per profile at ``SWEEP_POINT``."""
+SWEEP_POINT = {"d1": 2, "alpha": 2**0.5, "eps_max": 0.25}
+
+
+def length_search(statement: str) -> Search:
+    """The run record's length sweep of ``statement`` (Lemma 8 or 5), as its ``Numerics`` declares it."""
+    return Search(f"length:{statement}", length_task,
+                  lambda profile, C: {"statement": statement, "lengths": SWEEP_LENGTHS[profile], **SWEEP_POINT})

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
+import bounds
+from slt import targets
+from slt.samplers import as_rng, inputs, spectral_matrices
+
 TOL = 1e-9
 """Per-entry subset-sum tolerance of the probabilistic trials (``slt.subset_sum.solve(tol=TOL)``): each entry stops
 as soon as its error is certified <= 1e-9, the performance target's tolerance. Most of a trial's time was the exact
@@ -22,8 +26,6 @@ def solve_options(tol, solver, best_effort: bool) -> dict:
 
 def block_widths(statement: str, C: float, d1: int, **params) -> dict:
     """Every width requirement of ``statement`` at C, rounded up to a multiple of d1 (n = d1 n')."""
-    import bounds
-
     st = bounds.get(statement)
     out = {}
     for name in st.widths:
@@ -32,19 +34,18 @@ def block_widths(statement: str, C: float, d1: int, **params) -> dict:
     return out
 
 
-def lemma7_pair(rng, d1: int, d2: int, n: int):
-    """Target W (d2, d1) with ||W|| <= 1 (hence entries in [-1, 1]) and iid U[-1,1] sources W1 (n, d1), W2 (d2, n)."""
-    from slt.samplers import as_rng, spectral_matrices
-
-    rng = as_rng(rng)
+def lemma7_pair(rng, d1: int, d2: int, n: int, target=None, hypothesis: str = "spectral"):
+    """Target W (d2, d1) with ||W|| <= 1 (hence entries in [-1, 1]) and iid U[-1,1] sources W1 (n, d1), W2 (d2, n).
+    ``target``: a family of ``slt.targets`` or explicit matrices replacing the drawn W (seed ``rng``, an int, also
+    seeds the family; the sources are the same whatever the target)."""
+    seed, rng = rng, as_rng(rng)
     W = spectral_matrices(rng, (d2, d1))
+    W = targets.apply(W, target, seed, hypothesis) if target is not None else W
     return W, rng.uniform(-1, 1, (n, d1)), rng.uniform(-1, 1, (d2, n))
 
 
 def unit_ball(rng, n: int, d: int, sphere_fraction: float = 0.5) -> np.ndarray:
     """``n`` points in the closed unit ball of R^d (a fraction on the sphere)."""
-    from slt.samplers import inputs
-
     rng = np.random.default_rng(rng)
     k = int(n * sphere_fraction)
     return np.concatenate([inputs(rng, k, d, 1.0, sphere=True), inputs(rng, n - k, d, 1.0)])

@@ -15,6 +15,11 @@ target (issue 9): detect ``target_rate(eps) = min(3 eps, eps + 0.3)`` with power
 from __future__ import annotations
 
 import dataclasses
+import math
+
+from scipy.stats import beta, binom, binomtest
+
+from slt.measure.verdicts import rate_word
 
 LEVEL = 0.01
 """Significance level of the one-sided binomial test used by every probabilistic check."""
@@ -28,8 +33,6 @@ CONFIDENCE = 0.95
 
 def clopper_pearson(failures: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """Exact (Clopper-Pearson) two-sided interval for a binomial proportion."""
-    from scipy.stats import beta
-
     _validate(failures, trials)
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
@@ -41,8 +44,6 @@ def clopper_pearson(failures: int, trials: int, confidence: float = CONFIDENCE) 
 
 def upper_bound(failures: int, trials: int, confidence: float = CONFIDENCE) -> float:
     """One-sided Clopper-Pearson upper confidence bound on the failure rate."""
-    from scipy.stats import beta
-
     _validate(failures, trials)
     return 1.0 if failures == trials else float(beta.ppf(confidence, failures + 1, trials - failures))
 
@@ -55,7 +56,6 @@ def critical_failures(trials: int, p0: float, level: float = LEVEL) -> int:
     """Smallest failure count ``k`` with ``P(Bin(trials, p0) >= k) <= level`` (the test rejects from k on).
 
     Raises ``Unrejectable`` when even ``k = trials`` does not reach the level."""
-    from scipy.stats import binom
 
     _validate(0, trials)
     _probability("p0", p0)
@@ -73,8 +73,6 @@ def critical_failures(trials: int, p0: float, level: float = LEVEL) -> int:
 
 def min_trials(p0: float, level: float = LEVEL) -> int:
     """Fewest trials for which all-fail rejects ``rate <= p0`` at ``level`` (``p0^n <= level``)."""
-    import math
-
     if p0 <= 0.0:
         return 1
     if p0 >= 1.0:
@@ -87,8 +85,6 @@ def min_trials(p0: float, level: float = LEVEL) -> int:
 
 def power_at(trials: int, p0: float, rate: float, level: float = LEVEL) -> float:
     """Probability that the test of ``trials`` trials rejects ``rate <= p0`` when the true failure rate is ``rate``."""
-    from scipy.stats import binom
-
     _probability("rate", rate)
     k = critical_failures(trials, p0, level)
     return float(binom.sf(k - 1, trials, rate))
@@ -96,8 +92,6 @@ def power_at(trials: int, p0: float, rate: float, level: float = LEVEL) -> float
 
 def detectable_rate(trials: int, p0: float, level: float = LEVEL, power: float = POWER) -> float:
     """Smallest true failure rate the test detects with probability >= ``power`` (exact, from the binomial)."""
-    from scipy.stats import beta
-
     _probability("power", power)
     k = critical_failures(trials, p0, level)
     if k == 0:
@@ -127,7 +121,6 @@ def trials_for_power(p0: float, rate: float | None = None, level: float = LEVEL,
 @dataclasses.dataclass(frozen=True)
 class RateTest:
     """Outcome of the one-sided test H0: failure rate <= p0 (the statement's eps) at level ``level``."""
-
     failures: int
     trials: int
     p0: float
@@ -158,8 +151,6 @@ class RateTest:
     @property
     def verdict(self) -> str:
         """"holds", "fails" or "undecided at this power", by ``slt.measure.verdicts.rate_word``."""
-        from slt.measure.verdicts import rate_word  # the one verdict function (imports nothing from here)
-
         return rate_word(not self.passed, self.interval[1], self.p0)
 
     def describe(self) -> str:
@@ -180,8 +171,6 @@ class RateTest:
 
 def excess_test(failures: int, trials: int, p0: float, level: float = LEVEL) -> RateTest:
     """One-sided exact binomial test of an excess of failures over ``p0`` (scipy.stats.binomtest)."""
-    from scipy.stats import binomtest
-
     _validate(failures, trials)
     if not 0.0 <= p0 <= 1.0:
         raise ValueError(f"allowed failure probability p0 must lie in [0, 1], got {p0}")

@@ -10,7 +10,11 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
+
+import bounds
+from bounds.evaluate import value
+from bounds.symbols import PARAMETER
 
 SEEDS = st.integers(0, 2**31 - 1)
 
@@ -34,9 +38,6 @@ class LogUniform:
 def _value(expr, values):
     if expr is None:
         return None
-    from bounds.evaluate import value
-    from bounds.symbols import PARAMETER
-
     return value(expr, {k: v for k, v in values.items() if k in PARAMETER})
 
 
@@ -84,8 +85,6 @@ def parameters(statement: str, **windows):
     intersected with the parameter's domain in bounds. Parameters that are not the statement's (e.g. ``T``
     of Lemma 5, mask kinds) must be given as lists of choices.
     """
-    import bounds
-
     st_ = bounds.get(statement)
     domain = st_.domain
     free = {"lo": None, "hi": None, "lo_open": False, "hi_open": False, "integer": False}
@@ -113,7 +112,18 @@ def powers_of_two(lo: int, hi: int):
 
 def examples(ci: int):
     """``settings`` with ``ci`` examples under the ci profile, the loaded profile's count otherwise (thorough)."""
-    from hypothesis import settings
-
     current = settings.default.max_examples
     return settings(max_examples=ci if current <= 25 else current)
+
+
+def hold(statement: str, windows: dict, ci_examples: int, body, key: str = "") -> None:
+    """Run ``body(point)`` on the points ``parameters(statement, **windows)`` draws (``examples(ci_examples)`` of
+    them, in the loaded hypothesis profile); a failing point is shrunk and reported by hypothesis as in a test.
+    ``key`` tells apart the checks of one statement in hypothesis's example database (and its derandomised seed)."""
+    @examples(ci_examples)
+    @given(point=parameters(statement, **windows))
+    def check(point):
+        body(point)
+
+    check.hypothesis.inner_test._hypothesis_internal_add_digest = f"slth:{statement}:{key}".encode()
+    check()

@@ -7,10 +7,13 @@ Deterministic, adversarial search (``slt.measure.lipschitz``). The check holds t
 """
 from __future__ import annotations
 
+import functools
 
+import bounds
 from slt.measure import strategies
 from slt.measure.evidence import Case, exceeds
-from slt.measure.lipschitz import counterexample, search
+from slt.measure.lipschitz import counterexample, drawn_cases, search, search_result, searches
+from slt.measure.numerics import Numerics
 
 STATEMENT = "lemma12"
 KIND = "mha"
@@ -20,8 +23,6 @@ WINDOWS = dict(d1=(1, 2), H=[1, 2], alpha=strategies.Scaled(1.0, 2.0), eps_max=s
 
 def measure(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, inside: bool = True,
             restarts: int = 2, maxiter: int = 40, bound_scale: float = 1.0) -> Case:
-    import bounds
-
     # bound_scale < 1 (a deliberately wrong bound) only in the tests that show this check failing
     bound = bounds.get(STATEMENT).evaluate(d1=d1, H=H, alpha=alpha, eps_max=eps_max) * bound_scale
     ratio, value, args, mask = search(KIND, bound, T, d1, H, alpha, eps_max, seed, inside, restarts, maxiter)
@@ -43,3 +44,15 @@ def rerun(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, insi
 
 
 PRINTED_POINTS = [{"d1": 1, "H": 1, "alpha": 1.0, "eps_max": e, "T": T} for e in (0.01, 0.1, 0.5) for T in (2, 3)]
+
+
+def search_task(seed: int, form: str, points: list, restarts: int) -> dict:
+    """The run record's adversarial search (a task): ``form`` "proof" or "printed"."""
+    return search_result(measure, printed_search, seed, form, points, restarts, __name__)
+
+
+NUMERICS = Numerics(
+    STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, measure), rerun=rerun,
+    searches=searches(STATEMENT, search_task, PRINTED_POINTS),
+    examples={"holds": 3},
+)

@@ -8,10 +8,17 @@ printed form.
 """
 from __future__ import annotations
 
+import functools
 
+import mpmath
+import numpy as np
+
+import bounds
 from slt.measure import strategies
-from slt.measure.evidence import Case, exceeds
-from slt.measure.lipschitz import counterexample, search
+from slt.measure.evidence import Case, bound_mp, cases_result, exceeds
+from slt.measure.lipschitz import counterexample, drawn_cases, search, search_result, searches
+from slt.measure.numerics import Numerics, Property, Search
+from slt.models import Block, MHAWeights, ReLUNet, block
 
 STATEMENT = "lemma13"
 KIND = "block"
@@ -21,8 +28,6 @@ WINDOWS = dict(d1=(1, 2), H=[1, 2], alpha=strategies.Scaled(1.0, 2.0), eps_max=s
 
 def statement(form: str):
     """The Statement of the proof's form (``"proof"``) or the printed one (``"printed"``, a bounds variant)."""
-    import bounds
-
     st = bounds.get(STATEMENT)
     return st if form == "proof" else st.variants[form].apply({STATEMENT: st})[STATEMENT]
 
@@ -57,7 +62,8 @@ PRINTED_POINTS = [{"d1": 1, "H": 1, "alpha": 1.0, "eps_max": e, "T": T} for e in
 # Found by ``printed_search`` (seed 0, T = 4, eps_max = 0.01, restarts 6, maxiter 120: ratio 1.0046), then rounded
 # to a clean point: every token on the alpha-sphere, every perturbation pulls its token towards 0 by eps_max; over
 # T = 2..12 and eps_max in 1e-4..5e-2 the ratio is largest at T = 5 (one token -1, four +1): 1.0382 at eps_max = 1e-3,
-# 1.0400 at 1e-4 (these two: ``checks/check_lemma13.py::test_printed_lemma13_clean_pattern_is_worst_at_five_tokens``;
+# 1.0400 at 1e-4 (these two: ``printed_clean_pattern_is_worst_at_five_tokens``, checked by
+# ``checks/test_statements.py::test_property[lemma13-printed_clean_pattern_is_worst_at_five_tokens]``;
 # the search: ``measure(0, 1, 1, 1.0, 0.01, 4, restarts=6, maxiter=120, form="printed").ratio``).
 COUNTEREXAMPLE = {"d1": 1, "H": 1, "alpha": 1.0, "eps_max": 0.001, "X": [[-1.0], [1.0], [1.0], [1.0], [1.0]],
                   "X_prime": [[-0.999], [0.999], [0.999], [0.999], [0.999]], "WQ": [[[1.0]]], "WK": [[[-1.0]]], "WV": [[[1.0]]],
@@ -66,8 +72,6 @@ COUNTEREXAMPLE = {"d1": 1, "H": 1, "alpha": 1.0, "eps_max": 0.001, "X": [[-1.0],
 
 def _block_1d_mp(X, wqk, wvo, fc, dps=50):
     """Block output of a one-dimensional, one-head block with a full mask, in mpmath (exact reference)."""
-    import mpmath
-
     with mpmath.workdps(dps):
         xs = [mpmath.mpf(x) for x in X]
         out = []
@@ -83,12 +87,6 @@ def _block_1d_mp(X, wqk, wvo, fc, dps=50):
 
 def counterexample_values(cx=COUNTEREXAMPLE):
     """``(lhs float64 via slt.models.block, lhs mpmath, printed bound mpmath, proof bound mpmath)``."""
-    import mpmath
-    import numpy as np
-
-    from slt.measure.evidence import bound_mp
-    from slt.models import Block, MHAWeights, ReLUNet, block
-
     target = Block(MHAWeights(*(np.array(cx[k]) for k in ("WQ", "WK", "WV", "WO"))),
                    ReLUNet(tuple(np.array(W) for W in cx["FC"])))
     X, Xp = np.array(cx["X"]), np.array(cx["X_prime"])
@@ -113,3 +111,48 @@ def counterexample_case() -> Case:
                 what="max_i ||Blk(x_i) - Blk(x'_i)||", violated=bool(lhs_mp > printed),
                 detail="stored counterexample (slt/measure/statements/lemma13.py COUNTEREXAMPLE), evaluated in mpmath",
                 counterexample=cx)
+
+
+def printed_is_violated_and_the_proof_form_holds_at_the_counterexample():
+    """FINDING: Lemma 13 as printed (without the proof's factor 2) is false; the proof's form holds here."""
+    cx = COUNTEREXAMPLE
+    assert max(np.linalg.norm(np.array(cx["X"]), axis=1)) <= cx["alpha"]
+    assert max(np.linalg.norm(np.array(cx["X"]) - np.array(cx["X_prime"]), axis=1)) <= cx["eps_max"] + 1e-15
+    lhs, lhs_mp, printed, proof = counterexample_values()
+    assert abs(lhs - float(lhs_mp)) < 1e-12
+    assert lhs_mp > printed, (lhs_mp, printed)
+    assert lhs_mp <= proof, (lhs_mp, proof)
+
+
+def printed_clean_pattern_is_worst_at_five_tokens():
+    """The numbers of the COUNTEREXAMPLE comment: one token -1 and T - 1 tokens +1, each pulled towards 0 by eps_max;
+    over T = 2..12 the printed-form ratio is largest at T = 5: 1.0382 at eps_max = 1e-3, 1.0400 at 1e-4 (mpmath)."""
+    for eps_max, worst in ((1e-3, 1.0382), (1e-4, 1.0400)):
+        ratios = {}
+        for T in range(2, 13):
+            cx = dict(COUNTEREXAMPLE, eps_max=eps_max, X=[[-1.0]] + [[1.0]] * (T - 1),
+                      X_prime=[[-(1 - eps_max)]] + [[1 - eps_max]] * (T - 1))
+            _, lhs, printed, _ = counterexample_values(cx)
+            ratios[T] = float(lhs / printed)
+        assert max(ratios, key=ratios.get) == 5
+        assert round(ratios[5], 4) == worst
+
+
+def search_task(seed: int, form: str, points: list, restarts: int) -> dict:
+    """The run record's adversarial search (a task): ``form`` "proof" or "printed"."""
+    return search_result(measure, printed_search, seed, form, points, restarts, __name__)
+
+
+def stored_task(seed: int) -> dict:
+    """The run record's stored counterexample, re-evaluated in mpmath (a task; ``seed`` is unused)."""
+    return cases_result([counterexample_case()])
+
+
+NUMERICS = Numerics(
+    STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, measure), rerun=rerun,
+    searches=(*searches(STATEMENT, search_task, PRINTED_POINTS),
+              Search("stored:lemma13:printed", stored_task, lambda profile, C: {})),
+    examples={"holds": 3},
+    properties=(Property(printed_is_violated_and_the_proof_form_holds_at_the_counterexample),
+                Property(printed_clean_pattern_is_worst_at_five_tokens)),
+)

@@ -6,10 +6,13 @@ independent sources must show no significant excess over eps (one-sided binomial
 """
 from __future__ import annotations
 
-
+import bounds
+from slt.construct import lemma7
+from slt import targets
 from slt.measure import strategies
-from slt.measure.probabilistic import RateCheck
 from slt.measure.evidence import Case, exceeds
+from slt.measure.numerics import LARGE_VALUES, Large, Numerics, trials
+from slt.measure.probabilistic import RateCheck
 from slt.measure.sources import TOL, block_widths, lemma7_pair, solve_options
 
 STATEMENT = "lemma7"
@@ -18,20 +21,26 @@ RATE = RateCheck(STATEMENT, WINDOWS["eps"])
 """The failure-rate check: trials per drawn eps reaching the power target (validated at import)."""
 
 
-def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=TOL, solver=None) -> Case:
-    import bounds
-    from slt.construct import lemma7
-
+def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=TOL, solver=None, target=None) -> Case:
     widths = block_widths(STATEMENT, C, d1, d2=d2, eps=eps)
-    W, W1, W2 = lemma7_pair(seed, d1, d2, widths["n"])
+    W, W1, W2 = lemma7_pair(seed, d1, d2, widths["n"], target, "max")
     ticket = lemma7(W, W1, W2, **solve_options(tol, solver, widths["n"] > 40 * d1))
     bound = bounds.get(STATEMENT).evaluate(d1=d1, d2=d2, eps=eps)
-    return Case(STATEMENT, {"C": C, "d1": d1, "d2": d2, "eps": eps}, seed, ticket.max_error, bound,
+    return Case(STATEMENT, {"C": C, "d1": d1, "d2": d2, "eps": eps, **targets.named(target)}, seed, ticket.max_error, bound,
                 what="||W - product||_max", violated=exceeds(ticket.max_error, bound), widths=widths)
 
 
-def rerun(seed: int, C: float, d1: int, d2: int, eps: float):
-    return [trial(seed, C, d1, d2, eps)]
+def rerun(seed: int, C: float, d1: int, d2: int, eps: float, target=None):
+    return [trial(seed, C, d1, d2, eps, target=target)]
 
 
 CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 4), (8, 4)) for eps in (0.1, 0.3)]
+
+NUMERICS = Numerics(
+    STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
+    rate_points=({"d1": 2, "d2": 2, "eps": 0.1}, {"d1": 4, "d2": 4, "eps": 0.1}, {"d1": 8, "d2": 8, "eps": 0.2}),
+    rate_trials=trials(quick=20, full=200),
+    calibration=CALIBRATION_GRID,
+    large=Large(factors={k: LARGE_VALUES[k] for k in ("d1", "d2", "eps")}),
+    examples={"rate": 6},
+)

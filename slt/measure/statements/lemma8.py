@@ -5,9 +5,11 @@ Deterministic: random and adversarially optimised logits, perturbations, tokens 
 """
 from __future__ import annotations
 
+import functools
 
 from slt.measure import strategies
-from slt.measure.softmax_perturbation import cases
+from slt.measure.numerics import Numerics
+from slt.measure.softmax_perturbation import cases, drawn_cases, length_search
 
 STATEMENT = "lemma8"
 LENGTHS = [2**k for k in range(1, 15)]
@@ -18,3 +20,10 @@ def rerun(seed: int, d1: int, alpha: float, eps_max: float, T: int, search: str 
     """The case(s) a printed re-run command names: ``search`` is random, adversarial or both."""
     found = cases(STATEMENT, T, d1, alpha, eps_max, seed, adversarial=search != "random")
     return [c for c in found if search in ("both", c.parameters["search"])]
+
+
+NUMERICS = Numerics(
+    STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, STATEMENT), rerun=rerun,
+    searches=(length_search(STATEMENT),),
+    examples={"holds": 10},
+)

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from slt.measure.evidence import Case
+import bounds
 from slt.measure import strategies
+from slt.measure.evidence import Case
+from slt.measure.numerics import Numerics, Property, trials
+from slt.measure.probabilistic import RateCheck
 from slt.measure.stats import excess_test
 
 STATEMENT = "lueker"
@@ -57,8 +60,6 @@ def draw_items(rng, n: int) -> np.ndarray:
 
 
 def width(C: float, eps: float) -> int:
-    import bounds
-
     return bounds.get(STATEMENT).width("n", C=C, eps=eps)
 
 
@@ -99,8 +100,6 @@ def window(C: float) -> strategies.LogUniform:
 
 def rate_check(C: float):
     """The failure-rate check at constant C over ``window(C)`` (validated when built)."""
-    from slt.measure.probabilistic import RateCheck
-
     return RateCheck(STATEMENT, window(C))
 
 
@@ -123,3 +122,19 @@ CALIBRATION_GRID = [{"eps": e} for e in (0.5, 0.3, 0.2)]
 def feasible(C: float, eps: float) -> bool:
     """Whether the width at (C, eps) is within the exact limit MAX_ITEMS (the calibration's C grid stops there)."""
     return width(C, eps) <= MAX_ITEMS
+
+
+def covering_radius_is_exact_on_a_known_set():
+    """Items {0.5, 0.25}: sums {0, .25, .5, .75}; on [-1, 1] the farthest target is z = -1 (distance 1)."""
+    assert covering_radius(np.array([0.5, 0.25])) == 1.0
+
+
+NUMERICS = Numerics(
+    STATEMENT, trial=trial, rerun=rerun, rate_at=rate_check, feasible=feasible,
+    rate_points=tuple({"eps": e} for e in (0.9, 0.7, 0.5, 0.4, 0.3)),
+    rate_trials=trials(quick=20, full=200),
+    rate_floor=eps_floor,
+    calibration=CALIBRATION_GRID,
+    examples={"rate": 3},
+    properties=(Property(covering_radius_is_exact_on_a_known_set),),
+)

@@ -10,12 +10,17 @@ C = 4.5: the solver's documented best-effort mode above 40 items) and calibrate 
 """
 from __future__ import annotations
 
-
+import bounds
+from slt.construct import transformer as construct
+from slt import targets
 from slt.measure import strategies
-from slt.measure.probabilistic import RateCheck
 from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import sequence_error
+from slt.measure.numerics import Large, Numerics, trials
+from slt.measure.probabilistic import RateCheck
 from slt.measure.sources import TOL, solve_options
+from slt.models import transformer
+from slt.samplers import as_rng, source_transformer, target_transformer
 
 STATEMENT = "theorem14"
 WINDOWS = dict(d1=[2], H=[1], L=[1], B=[2, 3, 4], alpha=strategies.Scaled(1.0, 1.2),
@@ -25,8 +30,6 @@ RATE = RateCheck(STATEMENT, WINDOWS["eps"])
 
 
 def widths(C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int) -> dict:
-    import bounds
-
     st = bounds.get(STATEMENT)
     out = {}
     for name in ("n_MHA", "n_FC"):
@@ -36,24 +39,21 @@ def widths(C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int) 
 
 
 def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int, tol=TOL,
-          solver=None) -> Case:
-    from slt.construct import transformer as construct
-    from slt.models import transformer
-    from slt.samplers import as_rng, source_transformer, target_transformer
-
+          solver=None, target=None) -> Case:
+    spec = target
     w = widths(C, d1, H, L, alpha, eps, B)
     rng = as_rng(seed)
-    target = target_transformer(rng, B, d1, H, L=L)
+    target = targets.apply(target_transformer(rng, B, d1, H, L=L), spec, seed)
     source = source_transformer(rng, B, d1, H, w["n_MHA"], w["n_FC"], L=L)
     ticket = construct(target, source, **solve_options(tol, solver, max(max(v) for v in w.values()) > 40 * d1))
     err, where = sequence_error(lambda X, M: transformer(X, ticket.pruned, M), lambda X, M: transformer(X, target, M),
                                 d1, alpha, seed, lengths=(2, 16, 64))
-    return Case(STATEMENT, {"C": C, "d1": d1, "H": H, "L": L, "alpha": alpha, "eps": eps, "B": B}, seed, err, eps,
+    return Case(STATEMENT, {"C": C, "d1": d1, "H": H, "L": L, "alpha": alpha, "eps": eps, "B": B, **targets.named(spec)}, seed, err, eps,
                 what="max_i ||Tf_S - Tf_T||", violated=exceeds(err, eps), detail=f"worst at {where}", widths=w)
 
 
-def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int):
-    return [trial(seed, C, d1, H, L, alpha, eps, B)]
+def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int, target=None):
+    return [trial(seed, C, d1, H, L, alpha, eps, B, target=target)]
 
 
 CALIBRATION_GRID = [{"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.3, "B": B} for B in (2, 3, 4)]
@@ -62,3 +62,13 @@ CALIBRATION_GRID = [{"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.3, "B"
 def feasible(C: float, **point) -> bool:
     """The C grid of the calibration stops at 10 (buildable widths; see the module docstring)."""
     return C <= 10.0
+
+
+NUMERICS = Numerics(
+    STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE, feasible=feasible,
+    rate_points=tuple({"d1": 2, "H": 1, "L": 1, "alpha": 1.5, "eps": 0.2, "B": B} for B in (2, 3, 4)),
+    rate_trials=trials(quick=3, full=20),
+    calibration=CALIBRATION_GRID,
+    large=Large(factors={"B": (2, 3, 4), "d1": (2, 4), "H": (1, 2)}, fixed={"L": 1, "eps": 0.3}, alpha="sqrt(d1)"),
+    examples={"rate": 2},
+)

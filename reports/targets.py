@@ -1,0 +1,187 @@
+"""`slth targets`: targets as adversaries (issue 21). Measuring lives in ``slt.measure.adversaries``.
+
+    slth targets families [--statements lemma7 ...] [--trials N]     # failure rate per target family at the
+                                                                      # checks' C, first checks grid point; stored
+    slth targets calibrate [--statements lemma7 ...]                  # C at the worst family found, every checks
+                                                                      # grid point; the random-target C kept as C_random
+    slth targets families --verify [--statements lemma7 ...]          # every family again at the new (worst) C
+    slth targets fixed-c lemma7 d1=2 d2=2 --C 4 --target sign_matrix --eps 0.3,0.1,0.03,0.01,0.003 --per 30
+    slth targets search lemma7 d1=2 d2=2 eps=0.3 --C 4 --seeds 40 --steps 40
+
+``families`` and ``calibrate`` update the calibration file (default: the committed ``slt/measure/calibration.json``)
+in place, atomically: per statement ``targets`` (the family table, its command, the worst family) and, after
+``calibrate``, ``C`` (the worst-target C, what the checks read), ``C_random`` (the random-target C it replaced),
+``points_random`` and ``worst_target``. Every trial is a cached ``slt.tasks`` task (resumable, with progress);
+the CPU seconds are stored. Exit status: 0 done (a family failing its rate test is a finding, printed), 2 usage.
+"""
+from __future__ import annotations
+
+import argparse
+
+WITH_TARGETS = ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("mode", choices=["families", "calibrate", "fixed-c", "search"])
+    parser.add_argument("statement", nargs="?", help="fixed-c / search: the statement")
+    parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE")
+    parser.add_argument("--statements", nargs="*", default=None, help="families / calibrate: which statements")
+    parser.add_argument("--file", default=None, help="calibration file to update (default: the committed one)")
+    parser.add_argument("--trials", type=int, default=None, help="families: trials per family (default 100)")
+    parser.add_argument("--C", type=float, default=None, help="constant C (default: the file's C_random or C)")
+    parser.add_argument("--verify", action="store_true",
+                        help="families: at the file's C (the worst-target C the checks read), stored as targets_verify")
+    parser.add_argument("--target", default="random", help="fixed-c: target family")
+    parser.add_argument("--eps", default="0.3,0.1,0.03,0.01,0.003", help="fixed-c: eps values")
+    parser.add_argument("--per", type=float, default=30.0, help="fixed-c: trials = ceil(PER / eps)")
+    parser.add_argument("--seeds", type=int, default=40, help="search: seeds every candidate is scored on")
+    parser.add_argument("--steps", type=int, default=40, help="search: hill-climbing steps")
+    parser.add_argument("--seed", type=int, default=20260121, help="base seed (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=None, help="dask workers (0: in this process)")
+    parser.add_argument("--cache-dir", default=None, help="task cache (default: the harness's)")
+    parser.add_argument("--output", default=None, help="fixed-c / search: write the result (JSON) here")
+    parser.add_argument("--no-progress", action="store_true")
+
+
+def _params(items):
+    from slt.measure.rerun import parse_value
+
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"parameter {item!r} is not of the form NAME=VALUE")
+        out[key] = parse_value(value)
+    return out
+
+
+def main(args: argparse.Namespace) -> int:
+    import sys
+
+    try:
+        return _main(args)
+    except (ValueError, KeyError) as exc:
+        print(f"slth targets: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _write(path, data):
+    import json
+
+    from slt.cache import write_atomic
+
+    write_atomic(path, json.dumps(data, indent=1) + "\n")
+
+
+def _main(args) -> int:
+    import json
+    import time
+    from pathlib import Path
+
+    from slt.measure import adversaries, calibration
+    from slt.measure.calibrate import feasible_grid, trials_for
+
+    kw = dict(cache_dir=args.cache_dir, workers=args.workers, progress=not args.no_progress)
+    path = Path(args.file) if args.file else calibration.DEFAULT
+    names = args.statements or list(WITH_TARGETS)
+    for n in names:
+        if n not in WITH_TARGETS:
+            raise ValueError(f"{n} has no target family (choose from {', '.join(WITH_TARGETS)})")
+    argv = " ".join(sys_argv())
+
+    if args.mode in ("families", "calibrate"):
+        data = json.loads(path.read_text())
+        for name in names:
+            rec = data["statements"][name]
+            C_random = rec.get("C_random", rec["C"])
+            start = time.process_time()
+            if args.mode == "families":
+                point = {k: v for k, v in rec["points"][0].items() if k in _point_keys(name)}
+                trials = args.trials or 100
+                C = args.C or (rec["C"] if args.verify else C_random)
+                rows = adversaries.family_rates(name, C, point, trials, args.seed, **kw)
+                rec["targets_verify" if args.verify else "targets"] = {
+                                  "command": argv, "C": C, "point": point, "trials": trials,
+                                  "seed": args.seed, "families": rows, "worst": rows[0]["family"],
+                                  "cpu_s": sum(r["cpu_s"] for r in rows),
+                                  "note": "same seeds for every family (common random numbers across families)"}
+                for r in rows:
+                    print(f"{name} C={r['C']:g} {point}: {r['family']:>18}: {r['failures']}/{r['trials']} "
+                          f"(rate {r['rate']:.3g}, p = {r['pvalue']:.2g}) " + ("pass" if r["passed"] else "FAIL"))
+            else:
+                worst = rec.get("targets", {}).get("worst")
+                if worst is None:
+                    raise ValueError(f"{name}: run `slth targets families --statements {name}` first")
+                points = [{k: v for k, v in p.items() if k in _point_keys(name)}
+                          for p in rec.get("points_random", rec["points"])]
+                grid = feasible_grid(name, points[0])
+                out = adversaries.calibrate_worst(name, points, worst, grid, C_random,
+                                                  lambda eps: trials_for(eps, 14), args.seed, **kw)
+                ups = [p["C_upper"] for p in out]
+                rec.setdefault("points_random", rec["points"])
+                rec.update({"C_random": C_random, "C_low_random": rec.get("C_low_random", rec.get("C_low")),
+                            "worst_target": worst, "points": out, "worst_command": argv,
+                            "C": None if None in ups else max(ups),
+                            "C_low": max((p["C_point"] for p in out if p["C_point"] is not None), default=None),
+                            "C_high": None if None in ups else max(ups),
+                            "worst_cpu_s": sum(p["cpu_s"] for p in out)})
+                print(f"{name}: C at target {worst} = {rec['C']} (random targets: {C_random}); "
+                      + "; ".join(f"{ {k: p[k] for k in _point_keys(name) if k in p} }: C_point {p['C_point']}, "
+                                  f"C_upper {p['C_upper']}" for p in out))
+            data.setdefault("cpu_s", {})[f"targets {args.mode} {name}"] = time.process_time() - start
+            _write(path, data)
+            calibration.load.cache_clear()
+        return 0
+
+    if not args.statement:
+        raise ValueError(f"{args.mode}: name a statement")
+    params = _params(args.parameters)
+    name = args.statement
+    if name not in WITH_TARGETS:
+        raise ValueError(f"{name} has no target family")
+    C = args.C if args.C is not None else calibration.calibrated(name)["C"]
+    if args.mode == "fixed-c":
+        eps_values = [float(e) for e in args.eps.split(",")]
+        rows = adversaries.fixed_C(name, C, {**params, "target": args.target}, eps_values, args.per, args.seed, **kw)
+        for r in rows:
+            print(f"{name} C={C:g} target={args.target} eps={r['eps']:g}: {r['failures']}/{r['trials']} failures, "
+                  f"rate/eps {r['rate_over_eps']:.3g} (95% CI [{r['ci_over_eps'][0]:.3g}, {r['ci_over_eps'][1]:.3g}]),"
+                  f" p = {r['pvalue']:.2g}, power vs 2 eps {r['power_2eps']:.2f}")
+        result = {"command": argv, "statement": name, "C": C, "params": params, "target": args.target, "rows": rows,
+                  "cpu_s": sum(r["cpu_s"] for r in rows)}
+        data = json.loads(path.read_text())
+        rec = data["statements"][name]
+        glm_rows = [{"C": r["C"], "eps": r["eps"], "failures": r["failures"], "trials": r["trials"]} for r in rows]
+        if rec.get("worst_target") == args.target:  # the worst-target calibration's rows: other C, same target
+            glm_rows += [{"C": g["C"], "eps": p["eps"], "failures": g["failures"], "trials": g["trials"]}
+                         for p in rec["points"] for g in p["grid"]]
+        result["glm"] = adversaries.failure_glm(glm_rows, seed=args.seed)
+        print(f"{name}: {result['glm']['model']} over {len(glm_rows)} rows: {result['glm']['verdict']}")
+        rec["growth"] = {k: v for k, v in result.items() if k != "command"} | {"command": argv}
+        _write(path, data)
+    else:
+        from slt import targets
+        from slt.measure import catalogue
+
+        trial = catalogue.get(name).trial
+        result = targets.search(trial, C, params, range(args.seed, args.seed + args.seeds), steps=args.steps,
+                                start_seed=args.seed - 1, hypothesis=targets.HYPOTHESIS[name],
+                                draw=adversaries.random_draw(name, params), rng=args.seed,
+                                progress=None if args.no_progress else print)
+        result["command"] = argv
+        print(f"{name} C={C:g}: found {result['kinds']} with {result['failures']}/{result['trials']} failures")
+    if args.output:
+        _write(Path(args.output), result)
+    return 0
+
+
+def _point_keys(name):
+    return {"lemma7": ("d1", "d2", "eps"), "lemma2": ("d1", "d2", "eps"),
+            "theorem9": ("d1", "d2", "H", "alpha", "eps"), "theorem10": ("d1", "L", "eps", "alpha"),
+            "theorem11": ("d1", "H", "L", "alpha", "eps"), "theorem14": ("d1", "H", "L", "alpha", "eps", "B")}[name]
+
+
+def sys_argv():
+    import sys
+
+    return ["slth", "targets"] + sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "targets" else ["slth"] + sys.argv[1:]

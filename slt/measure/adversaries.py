@@ -1,0 +1,281 @@
+"""Targets as adversaries, measured (issue 21): failure rate per target family, the worst-target search, the
+worst-target C search without a monotonicity assumption, fixed-C tests over eps, and Holm's family-wise control.
+
+Every trial here is a ``slt.measure.calibrate.trial_block`` task (``slt.tasks``: cached per block of seeds,
+resumable, with progress); a target family rides in the point as ``target`` (the trial's keyword), so the
+sources of seed s are the same for every family (common random numbers across families, deliberately: the
+families are compared on the same sources). Across C, the worst-target C search uses INDEPENDENT seeds
+(``seed + SEED_STRIDE * grid index``), so the rows of different C are independent binomial counts, and reads
+them through an antitonic (isotonic, non-increasing in C) fit instead of assuming the counts fall with C.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.optimize import minimize
+
+from slt import targets
+from slt.measure.calibrate import row_tasks
+from slt.measure.stats import (LEVEL, POWER, Unrejectable, clopper_pearson, excess_test, power_at, trials_for_power,
+                               upper_bound)
+from slt.samplers import as_rng, spectral_matrices, target_block, target_mha, target_relu, target_transformer
+from slt.tasks import execute
+
+SEED_STRIDE = 1_000_003
+"""Seed offset between grid values of C (independent seeds per C)."""
+
+
+def random_draw(statement: str, params: dict):
+    """``draw(seed) -> target``: the harness's random target of one trial (the search's start)."""
+    p = params
+    draws = {
+        "lemma7": lambda s: spectral_matrices(as_rng(s), (p["d2"], p["d1"])),
+        "lemma2": lambda s: spectral_matrices(as_rng(s), (p["d2"], p["d1"])),
+        "theorem9": lambda s: target_mha(as_rng(s), p["d1"], p["d2"], p["H"]),
+        "theorem10": lambda s: target_relu(as_rng(s), (p["d1"],) * (p["L"] + 1)),
+        "theorem11": lambda s: target_block(as_rng(s), p["d1"], p["H"], L=p["L"]),
+        "theorem14": lambda s: target_transformer(as_rng(s), p["B"], p["d1"], p["H"], L=p["L"]),
+    }
+    if statement not in draws:
+        raise ValueError(f"{statement} has no target matrix (no target families)")
+    return draws[statement]
+
+
+def _rows(tasks_of, *, cache_dir=None, workers=None, progress=True, desc=""):
+    """Execute the row tasks ``[(key, [Task])]``; returns ``{key: {failures, trials, worst_ratio, cpu_s, ...}}``."""
+    tasks, index = [], []
+    for key, ts in tasks_of:
+        index.append((key, len(ts)))
+        tasks += ts
+    results = execute(tasks, cache_dir=cache_dir, workers=workers, progress=progress, desc=desc)
+    out, at = {}, 0
+    for key, m in index:
+        blocks = results[at:at + m]
+        at += m
+        ratios = [b["worst_ratio"] for b in blocks if b["worst_ratio"] is not None]
+        out[key] = {"failures": sum(b["failures"] for b in blocks), "trials": sum(b["trials"] for b in blocks),
+                    "worst_ratio": max(ratios) if ratios else None, "widths": blocks[0]["widths"],
+                    "cpu_s": sum(b["cpu_s"] for b in blocks), "seconds": sum(b["seconds"] for b in blocks)}
+    return out
+
+
+def family_rates(statement: str, C: float, point: dict, trials: int, seed: int, families=None, *, level=LEVEL,
+                 cache_dir=None, workers=None, progress=True) -> list[dict]:
+    """Failure rate of every target family of ``statement`` at constant C and ``point`` (the same seeds for every
+    family), each with its one-sided binomial test against eps at ``level``; rows sorted worst first."""
+
+    fams = list(families or targets.families(statement))
+    rows = _rows([(f, row_tasks(statement, {**point, "target": f}, C, trials, seed)) for f in fams],
+                 cache_dir=cache_dir, workers=workers, progress=progress, desc=f"{statement} target families")
+    out = []
+    for f in fams:
+        r = rows[f]
+        test = excess_test(r["failures"], r["trials"], point["eps"], level)
+        out.append({"family": f, "C": C, "point": dict(point), "seed": seed, "failures": r["failures"],
+                    "trials": r["trials"], "rate": r["failures"] / r["trials"], "pvalue": test.pvalue,
+                    "upper": upper_bound(r["failures"], r["trials"]), "passed": test.passed,
+                    "worst_ratio": r["worst_ratio"], "cpu_s": r["cpu_s"]})
+    return sorted(out, key=lambda r: (-r["rate"], r["family"]))
+
+
+def antitonic(rows: list[dict]) -> list[dict]:
+    """Pool-adjacent-violators fit of a failure rate non-increasing in C (weights: trials). ``rows``: dicts with C,
+    failures, trials in ascending C. Returns per row the fitted rate and its pooled block's failures/trials."""
+    blocks = []  # [failures, trials, [indices]]
+    for i, r in enumerate(rows):
+        blocks.append([r["failures"], r["trials"], [i]])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] < blocks[-1][0] / blocks[-1][1]:
+            f, t, idx = blocks.pop()
+            blocks[-1][0] += f
+            blocks[-1][1] += t
+            blocks[-1][2] += idx
+    out = [None] * len(rows)
+    for f, t, idx in blocks:
+        for i in idx:
+            out[i] = {**rows[i], "fit_rate": f / t, "pooled_failures": f, "pooled_trials": t}
+    return out
+
+
+def antitonic_C(rows: list[dict], eps: float) -> dict:
+    """From rows at ascending C (independent seeds): ``C_point``, the smallest C whose fitted (antitonic) rate and
+    every larger C's are <= eps; ``C_upper``, the smallest C whose pooled Clopper-Pearson upper bound and every
+    larger C's are <= eps (None when no evaluated C qualifies)."""
+    fit = antitonic(rows)
+
+    def smallest(ok):
+        best = None
+        for r in reversed(fit):
+            if not ok(r):
+                break
+            best = r["C"]
+        return best
+
+    return {"C_point": smallest(lambda r: r["fit_rate"] <= eps),
+            "C_upper": smallest(lambda r: upper_bound(r["pooled_failures"], r["pooled_trials"]) <= eps),
+            "fit": fit}
+
+
+def calibrate_worst(statement: str, points: list[dict], target, grid_C, start_C: float, trials_of, seed: int, *,
+                    passes: int = 2, cache_dir=None, workers=None, progress=True) -> list[dict]:
+    """C of ``statement`` at ``target`` for every point, walking the C grid from ``start_C`` (independent seeds per
+    C): up until ``passes`` consecutive C have Clopper-Pearson upper bound <= eps, then down from the start until
+    one C fails it; the C values are read by ``antitonic_C`` (no monotonicity assumed in the counts)."""
+
+    grid_C = list(grid_C)
+    i0 = min(range(len(grid_C)), key=lambda i: abs(math.log(grid_C[i] / start_C)))
+    state = [{"point": {**p, "target": target}, "rows": {}, "up": i0, "down": None, "done": False} for p in points]
+    rounds = 0
+    while not all(s["done"] for s in state):
+        rounds += 1
+        todo = []
+        for k, s in enumerate(state):
+            if s["done"]:
+                continue
+            i = s["up"] if s["down"] is None else s["down"]
+            s["next"] = i
+            n = trials_of(s["point"]["eps"])
+            todo.append((k, row_tasks(statement, s["point"], grid_C[i], n, seed + SEED_STRIDE * i)))
+        rows = _rows(todo, cache_dir=cache_dir, workers=workers, progress=progress,
+                     desc=f"{statement} worst-target C, round {rounds}")
+        for k, row in rows.items():
+            s = state[k]
+            i = s["next"]
+            eps = s["point"]["eps"]
+            s["rows"][i] = {"C": grid_C[i], **row, "seed": seed + SEED_STRIDE * i,
+                            "upper": upper_bound(row["failures"], row["trials"])}
+            ok = s["rows"][i]["upper"] <= eps
+            if s["down"] is None:
+                run = 0
+                for j in range(i, i0 - 1, -1):
+                    if s["rows"][j]["upper"] <= eps:
+                        run += 1
+                    else:
+                        break
+                if run >= passes or i == len(grid_C) - 1:
+                    if s["rows"][i0]["upper"] <= eps and i0 > 0:
+                        s["down"] = i0 - 1
+                    else:
+                        s["done"] = True
+                else:
+                    s["up"] = i + 1
+            elif ok and i > 0:
+                s["down"] = i - 1
+            else:
+                s["done"] = True
+    out = []
+    for s in state:
+        rows = [s["rows"][i] for i in sorted(s["rows"])]
+        est = antitonic_C(rows, s["point"]["eps"])
+        out.append({**s["point"], "trials": rows[0]["trials"], "seed": seed, "seeds": "seed + %d x grid index"
+                    % SEED_STRIDE, "C_point": est["C_point"], "C_upper": est["C_upper"], "grid": est["fit"],
+                    "cpu_s": sum(r["cpu_s"] for r in rows), "seconds": sum(r["seconds"] for r in rows)})
+    return out
+
+
+def fixed_C(statement: str, C: float, point: dict, eps_values, trials_per_inverse_eps: float, seed: int, *,
+            level=LEVEL, cache_dir=None, workers=None, progress=True) -> list[dict]:
+    """Fixed-C tests over eps (trials proportional to 1/eps): per eps the failures, the rate over eps with its
+    exact interval, the one-sided test against eps and the power against 2 eps at ``level``."""
+
+    todo = []
+    for j, eps in enumerate(eps_values):
+        n = max(1, math.ceil(trials_per_inverse_eps / eps))
+        todo.append((eps, row_tasks(statement, {**point, "eps": eps}, C, n, seed + SEED_STRIDE * j, chunk=50)))
+    rows = _rows(todo, cache_dir=cache_dir, workers=workers, progress=progress, desc=f"{statement} fixed C={C}")
+    out = []
+    for eps, r in rows.items():
+        test = excess_test(r["failures"], r["trials"], eps, level)
+        lo, hi = clopper_pearson(r["failures"], r["trials"])
+        out.append({"eps": eps, "C": C, "failures": r["failures"], "trials": r["trials"],
+                    "rate_over_eps": r["failures"] / r["trials"] / eps, "ci_over_eps": [lo / eps, hi / eps],
+                    "pvalue": test.pvalue, "passed": test.passed, "power_2eps": power_at(r["trials"], eps, 2 * eps, level),
+                    "widths": r["widths"], "cpu_s": r["cpu_s"]})
+    return out
+
+
+def holm(pvalues: list[float], level: float) -> list[bool]:
+    """Holm's step-down procedure: which hypotheses are rejected with family-wise error <= ``level``."""
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    reject = [False] * len(pvalues)
+    m = len(pvalues)
+    for rank, i in enumerate(order):
+        if pvalues[i] > level / (m - rank):
+            break
+        reject[i] = True
+    return reject
+
+
+def failure_glm(rows: list[dict], bootstrap: int = 200, seed: int = 0, confidence: float = 0.95) -> dict:
+    """Binomial GLM of failure in the width: ``logit P(fail) = a + b C + c log(eps)`` over ``rows`` of {C, eps,
+    failures, trials}, each row's width being the statement's ``width(C, eps, ...)`` (C is the width over its
+    logarithmic factor); a bootstrap over seeds (each row's trials resampled with replacement) gives intervals.
+
+    Reading: at a fixed constant the failure probability scales like eps^c for small p, so ``c >= 1`` means the
+    rate over eps does not grow as eps falls (a constant C suffices), ``c < 1`` that C must grow like
+    ``(1 - c) log(1/eps) / b``."""
+
+    X = np.array([[1.0, float(r["C"]), math.log(r["eps"])] for r in rows])
+    k = np.array([r["failures"] for r in rows], dtype=float)
+    n = np.array([r["trials"] for r in rows], dtype=float)
+
+    def fit(k):
+        def nll(beta):
+            z = X @ beta
+            return float(np.sum(n * np.logaddexp(0.0, z) - k * z))
+
+        def grad(beta):
+            p = 1.0 / (1.0 + np.exp(-(X @ beta)))
+            return X.T @ (n * p - k)
+
+        return minimize(nll, np.zeros(3), jac=grad, method="BFGS").x
+
+    beta = fit(k)
+    rng = np.random.default_rng(seed)
+    boots = np.array([fit(rng.binomial(n.astype(int), k / n).astype(float)) for _ in range(bootstrap)])
+    a = (1 - confidence) / 2
+    lo, hi = np.quantile(boots, [a, 1 - a], axis=0)
+    names = ("intercept", "C", "log eps")
+    coef = {name: {"estimate": float(b), "ci": [float(l), float(h)]} for name, b, l, h in zip(names, beta, lo, hi)}
+    c_lo, c_hi = coef["log eps"]["ci"]
+    if c_lo >= 1.0:
+        verdict = (f"no growth: the failure probability falls at least like eps (exponent c in [{c_lo:.2f}, "
+                   f"{c_hi:.2f}], {confidence:.0%} bootstrap interval), so a constant C keeps it <= eps")
+    elif c_hi < 1.0:
+        verdict = (f"grows: the failure probability falls more slowly than eps (c in [{c_lo:.2f}, {c_hi:.2f}]), "
+                   f"so C must grow like (1 - c) log(1/eps) / b")
+    else:
+        verdict = (f"undecided: c in [{c_lo:.2f}, {c_hi:.2f}] contains 1 (no growth needs c >= 1) at this "
+                   f"number of trials")
+    return {"model": "logit P(fail) = a + b C + c log(eps)", "coefficients": coef,
+            "rows": len(rows), "trials": int(n.sum()), "bootstrap": bootstrap, "confidence": confidence,
+            "verdict": verdict}
+
+
+FAMILY_WISE = 0.05
+"""The family-wise error level the issue-21 plan states for all rate tests of one run (Holm)."""
+
+
+def power_plan(checks: list[tuple], family_wise: float = FAMILY_WISE) -> list[str]:
+    """Lines of ``slth rate --plan``'s family-wise part: ``checks`` = [(name, RateCheck, tests per run)]. With m rate
+    tests in a run, Holm at ``family_wise`` tests the smallest p-value at family_wise / m; per check and end of its
+    eps window, the trials that give power 0.8 against a true failure rate of 2 eps at that level, against the
+    trials the check runs (issue 21 part 3: the checks do not yet run at these counts where it says NOT met)."""
+
+    m = sum(k for _, _, k in checks)
+    level = family_wise / m
+    lines = [f"family-wise: {m} rate tests per ci run; Holm at family-wise error {family_wise} tests the smallest "
+             f"p-value at {level:.3g}; power {POWER:g} against a failure rate of 2 eps at that level needs:"]
+    for name, check, _ in checks:
+        parts = []
+        for e in sorted(set(check.eps)):
+            need = trials_for_power(e, min(2 * e, 1.0), level=level)
+            have = check.trials_at(e, "ci")
+            try:
+                power = f"{power_at(have, e, min(2 * e, 1.0), level):.2f}"
+            except Unrejectable:
+                power = "0: cannot reject at this level"
+            parts.append(f"eps={e:.3g}: {need} trials (runs {have}, power {power}"
+                         + (", met)" if have >= need else ", NOT met)"))
+        lines.append(f"  {name}: " + "; ".join(parts))
+    return lines

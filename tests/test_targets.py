@@ -1,0 +1,152 @@
+"""Targets as adversaries (issue 21): the families lie in each statement's hypothesis set, a family changes the target
+and nothing else (common random numbers), the worst-target search finds the identity-type targets of Lemma 7 and
+Theorem 9 from the harness's random start, and the C search reads non-monotone counts through an antitonic fit."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from slt import targets
+from slt.measure import adversaries
+from slt.measure.sources import lemma7_pair
+from slt.samplers import as_rng, spectral_matrices, target_mha
+
+
+@pytest.mark.parametrize("hypothesis", ["spectral", "max"])
+def test_every_family_lies_in_the_hypothesis_set_and_is_what_it_says(hypothesis):
+    rng = np.random.default_rng(0)
+    fams = [f for f in targets.FAMILIES if f != "random" and (hypothesis == "max" or f not in targets.MAX_ONLY)]
+    for shape in ((2, 2), (3, 2), (2, 4)):
+        for f in fams:
+            M = targets.family_matrix(f, rng, shape, hypothesis)
+            norm = np.abs(M).max() if hypothesis == "max" else np.linalg.norm(M, 2)
+            assert norm <= 1 + 1e-12 and (hypothesis == "max" or norm == pytest.approx(1.0)), (f, shape, M)
+            if f in ("identity", "signed_permutation"):
+                assert targets.classify(M) == ("signed_permutation" if min(shape) > 1 else "single_entry")
+                assert targets.identity_type(M)
+            if f in ("single_entry", "sign_matrix", "orthogonal"):
+                assert targets.classify(M) == f, (f, M)
+    with pytest.raises(targets.TargetError, match="outside the spectral ball"):
+        targets.family_matrix("sign_matrix", rng, (2, 2), "spectral")
+    with pytest.raises(targets.TargetError, match="unknown target family"):
+        targets.family_matrix("nope", rng, (2, 2))
+
+
+def test_a_family_replaces_the_target_and_keeps_the_sources():
+    W0, A0, B0 = lemma7_pair(5, 2, 3, 12)
+    W, A, B = lemma7_pair(5, 2, 3, 12, "identity")
+    assert np.array_equal(A, A0) and np.array_equal(B, B0)
+    assert np.array_equal(W, np.eye(3, 2)) and not np.array_equal(W0, W)
+    mha = targets.apply(target_mha(as_rng(1), 2, 2, 2), "signed_permutation", 1)
+    assert all(targets.classify(M) == "signed_permutation" for M in targets.matrices(mha))
+    with pytest.raises(targets.TargetError, match="outside the spectral unit ball"):
+        targets.apply(np.zeros((2, 2)), [[[2.0, 0.0], [0.0, 0.0]]], 0)
+    assert targets.named("identity") == {"target": "identity"} and targets.named(None) == {}
+
+
+def test_worst_target_search_finds_identity_type_targets_for_lemma7():
+    """From the harness's random draw (seed 3) at the old calibrated C = 4, eps = 0.3, 2 x 2: in Lemma 4's set
+    (||W|| <= 1) the search ends at a signed permutation up to a small rotation; in Lemma 7's (entries in [-1, 1]) at
+    a matrix with every entry +-1. Both fail far more often than the random start on the same 40 sources."""
+    from slt.measure.statements import lemma7
+
+    draw = adversaries.random_draw("lemma7", {"d1": 2, "d2": 2})
+    for hypothesis, found in (("spectral", targets.identity_type), ("max", lambda M: targets.classify(M) == "sign_matrix")):
+        r = targets.search(lemma7.trial, 4.0, {"d1": 2, "d2": 2, "eps": 0.3}, range(100, 140), start_seed=3, steps=40,
+                           hypothesis=hypothesis, draw=draw, rng=1)
+        start = r["history"][0]["failures"]
+        assert all(found(np.array(M)) for M in r["target"]), (hypothesis, r["target"])
+        assert r["failures"] >= start + 10, (hypothesis, start, r["failures"])
+
+
+def test_worst_target_search_finds_identity_type_targets_for_theorem9():
+    """Theorem 9 at its old calibrated C = 1.4 (d1 = d2 = 2, H = 1, eps = 0.3): from the random draw every weight
+    matrix (W_Q, W_K, W_V, W_O) ends orthogonal with one entry near +-1 per row, and fails on most of the seeds."""
+    from slt.measure.statements import theorem9
+
+    params = {"d1": 2, "d2": 2, "H": 1, "alpha": 2 ** 0.5, "eps": 0.3}
+    r = targets.search(theorem9.trial, 1.4, params, range(100, 108), start_seed=3, steps=16,
+                       draw=adversaries.random_draw("theorem9", params), rng=1)
+    assert all(targets.identity_type(np.array(M), tol=0.1) for M in r["target"]), r["kinds"]
+    assert r["failures"] >= 6 > r["history"][0]["failures"]
+
+
+def test_antitonic_fit_pools_non_monotone_counts_and_reads_C_from_every_larger_C():
+    rows = [{"C": 2.0, "failures": 20, "trials": 50}, {"C": 2.5, "failures": 11, "trials": 50},
+            {"C": 3.0, "failures": 12, "trials": 50}, {"C": 4.0, "failures": 4, "trials": 60},
+            {"C": 5.0, "failures": 0, "trials": 60}]
+    fit = adversaries.antitonic(rows)
+    assert fit[1]["fit_rate"] == fit[2]["fit_rate"] == pytest.approx(23 / 100)
+    assert all(a["fit_rate"] >= b["fit_rate"] for a, b in zip(fit, fit[1:]))
+    est = adversaries.antitonic_C(rows, 0.1)
+    assert est["C_point"] == 4.0 and est["C_upper"] == 5.0  # 4/60: rate 0.067 <= 0.1 but upper 0.15 > 0.1
+    # a pass below a fail does not count: the smallest C from which every larger C passes
+    est = adversaries.antitonic_C([{"C": 1.0, "failures": 0, "trials": 60}] + rows, 0.1)
+    assert est["C_point"] == 4.0
+
+
+def test_holm_controls_the_family_wise_error():
+    assert adversaries.holm([0.001, 0.03, 0.04], 0.05) == [True, False, False]
+    assert adversaries.holm([0.001, 0.02, 0.024], 0.05) == [True, True, True]
+    assert adversaries.holm([0.2, 0.001], 0.01) == [False, True]
+
+
+def test_family_rates_and_fixed_C_run_through_tasks(tmp_path):
+    rows = adversaries.family_rates("lemma7", 4.0, {"d1": 2, "d2": 2, "eps": 0.3}, 20, 0,
+                                    families=["random", "sign_matrix"], cache_dir=tmp_path, workers=0, progress=False)
+    assert {r["family"] for r in rows} == {"random", "sign_matrix"} and rows[0]["family"] == "sign_matrix"
+    assert rows[0]["failures"] > rows[1]["failures"]
+    fixed = adversaries.fixed_C("lemma7", 4.0, {"d1": 2, "d2": 2, "target": "identity"}, [0.3, 0.1], 3.0, 0,
+                                cache_dir=tmp_path, workers=0, progress=False)
+    assert [r["trials"] for r in fixed] == [10, 30]
+
+
+def test_slth_targets_usage_errors_exit_2():
+    run = subprocess.run([sys.executable, "-m", "reports.cli", "targets", "families", "--statements", "lueker"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "no target family" in run.stderr
+
+
+def test_the_committed_worst_target_calibration_records_both_constants():
+    from slt.measure import calibration
+
+    data = json.loads(calibration.DEFAULT.read_text())
+    for name, rec in data["statements"].items():
+        if "worst_target" not in rec:
+            continue
+        assert rec["C_random"] is not None and rec["targets"]["worst"] == rec["worst_target"]
+        assert all(p["target"] == rec["worst_target"] for p in rec["points"])
+
+
+@pytest.mark.parametrize("c, word", [(1.6, "no growth"), (0.4, "grows")])
+def test_failure_glm_recovers_a_planted_exponent_of_eps(c, word):
+    """Counts drawn from logit p = 6 - 1.5 C + c log eps: the fitted exponent's bootstrap interval reads growth
+    exactly when c < 1 (the GLM can fail: a planted growth is called growth)."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for eps in (0.3, 0.1, 0.03, 0.01, 0.003):
+        for C in (4.0, 6.0, 8.0):
+            p = 1 / (1 + np.exp(-(6 - 1.5 * C + c * np.log(eps))))
+            n = int(300 / eps ** 0.5)
+            rows.append({"C": C, "eps": eps, "failures": int(rng.binomial(n, p)), "trials": n})
+    glm = adversaries.failure_glm(rows, bootstrap=60)
+    lo, hi = glm["coefficients"]["log eps"]["ci"]
+    assert lo <= c <= hi or abs(glm["coefficients"]["log eps"]["estimate"] - c) < 0.15
+    assert glm["verdict"].startswith(word), glm["verdict"]
+
+
+def test_rate_plan_states_the_family_wise_level_and_the_power_against_2_eps():
+    from slt.measure.probabilistic import RateCheck
+    from slt.measure.stats import power_at
+
+    lines = adversaries.power_plan([("lemma7", RateCheck("lemma7", (0.05, 0.5)), 3),
+                                    ("theorem9", RateCheck("theorem9", (0.1, 0.5)), 2)], family_wise=0.05)
+    assert "5 rate tests" in lines[0] and "at 0.01" in lines[0]
+    assert "NOT met" in lines[1]  # 82 trials at eps = 0.05 cannot detect 0.1 at level 0.01 with power 0.8
+    assert power_at(343, 0.05, 0.1, 0.0025) >= 0.8 > power_at(342, 0.05, 0.1, 0.0025)
+    run = subprocess.run([sys.executable, "-m", "reports.cli", "rate", "--plan"], capture_output=True, text=True)
+    assert run.returncode == 0 and "family-wise" in run.stdout

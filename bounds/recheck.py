@@ -517,3 +517,38 @@ def _mag(v: Iv) -> Fraction:
         raise Undefined("an unbounded value at an interior point")
     mid, exp = m.man_exp()
     return Fraction(int(mid)) * Fraction(2) ** int(exp)
+
+
+# ----- points (bounds.corners confirms its counterexamples here) ----------------------------------
+POINT_PREC = 256
+
+
+def enclose(expr, values: dict) -> Iv:
+    """An Arb enclosure of ``expr`` at ``values`` (symbol -> Fraction or int), at ``POINT_PREC`` bits."""
+    old = flint.ctx.prec
+    flint.ctx.prec = POINT_PREC
+    try:
+        return _compile(expr)({s: _const(Fraction(v)) for s, v in values.items()})
+    finally:
+        flint.ctx.prec = old
+
+
+def to_fraction(end) -> Fraction:
+    """An exact endpoint as a Fraction (Undefined for an infinite one)."""
+    if _is_inf(end):
+        raise Undefined("an infinite endpoint")
+    man, exp = end.man_exp()
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def certainly(bound, v, values: dict, strict: bool, below: bool) -> bool:
+    """Arb proves ``bound <= v`` (``below``) or ``v <= bound`` (strict: ``<``) at ``values``."""
+    b, x = enclose(bound, values), _const(Fraction(v))
+    if below:
+        return _lt(b.hi, x.lo) if strict else _le(b.hi, x.lo)
+    return _lt(x.hi, b.lo) if strict else _le(x.hi, b.lo)
+
+
+def certainly_greater(lhs, rhs, values: dict) -> bool:
+    """Arb proves ``lhs > rhs`` at ``values``: the lower bound of lhs above the upper bound of rhs."""
+    return _gt(enclose(lhs, values).lo, enclose(rhs, values).hi)

@@ -25,7 +25,11 @@ Constants enter exactly: every Float of a step is replaced by the rational it st
    hypothesis split into exact cases, forms lhs/rhs, log rhs - log lhs, rhs - lhs (with a monotonicity test).
 2b. interval on a bounded box (``Param.box``) by ``mpmath.iv`` with bisection (log-scale parameters are split at
    the geometric mean), only when 2a fails; then 200 seeded points of the whole domain are searched, and a
-   violation there refutes the step; without one the step is not proved (certified on the box only).
+   violation there refutes the step; without one, and without a far-corner refutation (2c), the step is not
+   proved (certified on the box only).
+2c. far corners (``bounds.corners``), when no whole-domain certificate holds: every infinite end of the domain and
+   every combination of ends, by a scan to X = 2^16384 and SymPy's limit of the leading behaviour along each ray;
+   a confirmed violation there refutes the step (method ``corner``).
 3. sampled: seeded points (box corners + random, integer dimensions rounded) at 50 digits: a violation refutes,
    no violation is evidence only (not proved).
 
@@ -40,7 +44,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from . import recheck
+from . import corners, recheck
 from .catalogue import lookup
 from .core import Step
 from .facts import SCALAR
@@ -146,15 +150,24 @@ def _verify(step: Step, dom: "Domain", params: tuple):
         if outside:
             return ("sampled", False, f"certified on the box only ({detail}); FAILS outside it", box, outside,
                     _boxed(box))
+        far = corners.search(lhs, rhs, tuple(dom.table.values()))
+        if far:
+            return ("corner", False, f"certified on the box only ({detail}); FAILS outside it: {far.describe()}",
+                    box, far.counterexample, _boxed(box))
         return ("interval", False, f"not proved: {detail} on the box only, not on the whole domain ({whole_how}); "
-                f"no violation at {WHOLE_SAMPLES} seeded points of the whole domain", box, None, _boxed(box))
+                f"no violation at {WHOLE_SAMPLES} seeded points of the whole domain nor in its far corners", box,
+                None, _boxed(box))
     if cex:
         return "interval", False, detail, box, cex, _boxed(box)
     cex = sample_box(lhs, rhs, dom, SAMPLES) or sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
     if cex:
         return "sampled", False, "lhs > rhs at a sampled point; " + detail, dom.describe(), cex, "sampled"
+    far = corners.search(lhs, rhs, tuple(dom.table.values()))
+    if far:
+        return "corner", False, f"{far.describe()}; {detail}", dom.describe(), far.counterexample, "sampled"
     return ("sampled", False, f"not proved: no certificate, and no violation at {SAMPLES} seeded points of the box "
-            f"and {WHOLE_SAMPLES} of the whole domain (evidence only); {detail}", dom.describe(), None, "sampled")
+            f"and {WHOLE_SAMPLES} of the whole domain nor in its far corners (evidence only); {detail}",
+            dom.describe(), None, "sampled")
 
 
 def _cancel_common_factor(step: Step, params: tuple):

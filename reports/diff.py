@@ -27,7 +27,7 @@ from pathlib import Path
 from slt import diff
 from slt.cache import write_atomic
 
-from reports import record
+from reports import record, terminal
 from reports.build import render_diff_html
 from reports.paths import output_problem
 from reports.run import assembler
@@ -221,10 +221,10 @@ def main(args: argparse.Namespace) -> int:
             old, new = (record.load(p) for p in args.records)
             names = tuple(args.records)
     except (UsageError, record.RecordError) as exc:
-        print(f"slth diff: {exc}", file=sys.stderr)
+        print(terminal.safe(f"slth diff: {exc}"), file=sys.stderr)
         return 2
     d = diff.compare(old, new, tolerance)
-    print(format_text(d, *names))
+    print(terminal.safe(format_text(d, *names)))  # a record's strings may hold escape sequences
     if args.html:
         write_atomic(Path(args.html), render_diff_html(d, *names))
         print(f"wrote {args.html}")

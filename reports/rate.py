@@ -59,6 +59,7 @@ def main(args: argparse.Namespace) -> int:
     from slt.measure import calibration
     from slt.measure.probabilistic import failure_rate
     from slt.measure.rerun import parse_value
+    from slt.measure.resources import RequestError, check_request
     from slt.measure.stats import Unrejectable, detectable_rate
 
     try:
@@ -79,9 +80,10 @@ def main(args: argparse.Namespace) -> int:
     C = args.C if args.C is not None else calibration.check_constant(name)
     trials = args.trials if args.trials is not None else check.trials_at(params["eps"], "ci")
     try:
+        check_request(name, C, params)  # before any trial: widths, memory, float64's resolution
         detectable_rate(trials, params["eps"])
         test, cases = failure_rate(numerics.trial, C, params, trials, args.seed)
-    except Unrejectable as exc:
+    except (Unrejectable, RequestError) as exc:
         return usage(str(exc))
     except (TypeError, ValueError) as exc:
         return usage(f"{name}: {exc}")

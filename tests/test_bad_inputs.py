@@ -527,3 +527,85 @@ def test_a_syntax_error_in_bounds_is_its_own_exit_status(tmp_path):
     assert done.returncode == 3, done.stderr[-2000:]
     err = [line for line in done.stderr.splitlines() if line.strip()]
     _one_line_error(err, "bounds/core.py", "line")
+
+
+# ------------------------------------------------------------------- issue 23 part 6: one line, never a traceback
+
+THEOREM11 = ["rate", "theorem11", "d1=2", "H=2", "L=1", "alpha=1.4142135623730951", "eps=0.2", "--trials", "2"]
+
+
+@pytest.fixture
+def no_trials(monkeypatch):
+    """A trial that starts fails the test: the request must be refused before."""
+    from slt.measure import probabilistic
+
+    def forbidden(*a, **k):
+        raise AssertionError("a trial ran before the request was refused")
+
+    monkeypatch.setattr(probabilistic, "failure_rate", forbidden)
+    import reports.rate  # noqa: F401 (its late import reads the patched attribute)
+
+
+def test_rate_with_a_C_whose_widths_cannot_be_built(capsys, no_trials):
+    """--C 1e308: an OverflowError traceback before; now one line naming the width."""
+    rc, err = _slth(capsys, *THEOREM11, "--C", "1e308")
+    assert rc == 2
+    _one_line_error(err, "n_MHA", "more than 2^53")
+
+
+@pytest.mark.parametrize("argv", [THEOREM11 + ["--C", "1e7"],
+                                  ["rate", "theorem11", "d1=100000", "H=2", "L=1", "alpha=316.3", "eps=0.2",
+                                   "--trials", "2"]],
+                         ids=["C=1e7", "d1=100000"])
+def test_rate_that_needs_more_memory_than_the_machine_has(capsys, monkeypatch, no_trials, argv):
+    """A MemoryError traceback before; now refused up front with the memory it would need (the machine is
+    given 8 GiB here, so the test does not depend on this machine's memory)."""
+    from slt.measure import resources
+
+    monkeypatch.setattr(resources, "available_bytes", lambda: 8 * 2 ** 30)
+    rc, err = _slth(capsys, *argv)
+    assert rc == 2
+    _one_line_error(err, "needs at least", "GiB" if "1e7" in argv else "TiB", "8.0 GiB available")
+
+
+def test_rate_below_float64_resolution(capsys, no_trials):
+    """eps=1e-300 reported 3/3 VIOLATED (errors of 2e-9: rounding, not the theorem); now refused."""
+    argv = [a if not a.startswith("eps=") else "eps=1e-300" for a in THEOREM11]
+    rc, err = _slth(capsys, *argv)
+    assert rc == 2
+    _one_line_error(err, "eps=1e-300", "float64")
+
+
+def test_the_memory_estimate_counts_the_sources_shapes():
+    """The estimate is the exact count of the weights slt.samplers draws for these widths."""
+    from slt import samplers
+    from slt.measure.resources import source_floats
+
+    block = samplers.source_block(0, d1=3, H=2, n_MHA=5, n_FC=7, L=2)
+    m = block.mha
+    drawn = m.WQ.size + m.WK.size + m.WV.size + m.WO.size + sum(W.size for W in block.fc.layers)
+    assert source_floats({"n_MHA": 5, "n_FC": 7}, {"d1": 3, "H": 2, "L": 2}) == drawn
+    mha = samplers.source_mha(0, d1=3, d2=2, H=2, nK=5, nV=4)
+    assert source_floats({"n_K": 5, "n_V": 4}, {"d1": 3, "d2": 2, "H": 2}) == (
+        mha.WQ.size + mha.WK.size + mha.WV.size + mha.WO.size)
+
+
+def test_slth_diff_never_sends_a_records_control_characters_to_the_terminal(tmp_path, capsys, proofs_record):
+    """Terminal escape sequences in a record (a counterexample, a detail) are printed escaped."""
+    from reports import record
+
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    record.write(old, proofs_record)
+    changed = json.loads(json.dumps(proofs_record))
+    step = changed["steps"][0]
+    step.update(ok=False, verdict="FAILED", detail="\x1b[2J\x1b]0;owned\x07 cleared",
+                counterexample={"x\x1b[31m": "\x1b[5mblink\r"})
+    record.write(new, changed)
+    try:
+        rc = cli.main(["diff", str(old), str(new)])
+    except SystemExit as exc:
+        rc = exc.code
+    out = capsys.readouterr()
+    assert rc == 1  # a step of a supported form newly fails
+    assert not any(c in out.out + out.err for c in "\x1b\x07\r"), repr(out.out[-500:])
+    assert "\\x1b[31m" in out.out or "\\x1b[5m" in out.out

@@ -159,3 +159,18 @@ def test_cli_axioms(capsys):
     assert "exp(x)-1 <= (51/50)x" not in out
     assert cli.main(["proofs", "--axioms", "nope"]) == 2
     assert "unknown statement" in capsys.readouterr().err
+
+
+def test_the_record_and_the_statements_section_show_the_same_axioms(proofs_record):
+    from reports.sections import statements
+
+    rec = {st["name"]: st for st in proofs_record["statements"]}
+    assert rec["theorem14"]["axioms"] == [a.as_dict() for a in axioms("theorem14")]
+    html = statements.render(proofs_record).html
+    section = html[html.index('id="st-theorem14"'):]
+    assert "slth proofs --axioms theorem14" in section and "<code>lueker</code>" in section
+    assert "log(1+x) &lt;= x for x &gt;= 0" in section or "log(1+x) <= x for x >= 0" in section
+    # a record of older code (no axioms field) still renders
+    old = {**proofs_record, "statements": [{k: v for k, v in st.items() if k != "axioms"}
+                                           for st in proofs_record["statements"]]}
+    assert "slth proofs --axioms" not in statements.render(old).html

@@ -30,7 +30,8 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      wall_s {part: seconds, total}
     statements [...] name, title, numbering, quantity, hypotheses [MathML], conclusion {text, mathml},
                      probability {text, mathml}|null, widths {name: {text, mathml}}, width_params [names],
-                     variants [{name, description}]
+                     variants [{name, description}], axioms [{kind, name, says, detail, cited_by}] (optional: the
+                     results it rests on that the harness does not prove, bounds.axioms; absent in older records)
     exponents [...]  Theorem 14's per-block width exponents: width, base, text, mathml
     steps [...]      statement ("facts" for the elementary facts), step, supported (a step of a supported form),
                      method (symbolic | interval | sampled), domain ("whole", "box: ..." or "sampled"), ok,

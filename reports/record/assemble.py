@@ -18,6 +18,7 @@ import sympy as sp
 
 import bounds
 from bounds import theorem14
+from bounds.axioms import axioms
 from bounds.mutations import MUTATIONS, catalogue_with, verify_all
 from bounds.mutations import run as run_mutation
 from bounds.slack import CONSTANTS
@@ -122,7 +123,8 @@ def statements() -> tuple[list[dict], list[dict]]:
                     "conclusion": _formula(st.conclusion),
                     "probability": None if st.probability is None else _formula(st.probability),
                     "widths": {w: _formula(e) for w, e in st.widths.items()}, "width_params": width_params(st),
-                    "variants": [{"name": v.name, "description": v.description} for v in st.variants.values()]})
+                    "variants": [{"name": v.name, "description": v.description} for v in st.variants.values()],
+                    "axioms": [a.as_dict() for a in axioms(name)]})
     exps = [{"width": w, "base": str(base), "text": str(poly), "mathml": mathml(poly)}
             for w, ex in theorem14.exponents().items() for base, poly in ex.items()]
     return out, exps

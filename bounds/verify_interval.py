@@ -168,7 +168,7 @@ def on_whole(lhs, rhs, dom: "Domain"):
                 used = [c for c in coords if {c.symbol, _above(c.symbol)} & expr.free_symbols]
                 ok, count, cover = _bisect_whole(expr, f, test, used, budget, use_mono)
                 if ok:
-                    certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover))
+                    certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover, dom))
                     labels.append(f"{label} by {count} interval evaluations" + (" with monotonicity" if use_mono
                                                                                  else ""))
                     done = True
@@ -181,9 +181,9 @@ def on_whole(lhs, rhs, dom: "Domain"):
     return True, how + " on the whole hypothesis domain (unbounded parameters compactified)", tuple(certs)
 
 
-def _certificate(lhs, rhs, sub, label, expr, coords, used, cover) -> Certificate:
+def _certificate(lhs, rhs, sub, label, expr, coords, used, cover, dom) -> Certificate:
     """The certificate as data for the re-check (bounds.certificate): coordinates, boxes and enclosures exact;
-    a coordinate the form does not use spans its whole range in every box."""
+    a coordinate the form does not use spans its whole range in every box; the declared domain it covers."""
     def frac(v):
         v = mpmath.mpf(v)
         if mpmath.isinf(v):
@@ -204,7 +204,7 @@ def _certificate(lhs, rhs, sub, label, expr, coords, used, cover) -> Certificate
                                                    (frac(mono[2].a), frac(mono[2].b))))
                    for box, v, mono in cover)
     return Certificate(sp.sympify(lhs), sp.sympify(rhs), tuple(sub.items()), label, expr, test, cs,
-                       leaves)
+                       leaves, tuple(dom.table.values()))
 
 
 def _bisect_whole(expr, f, test, coords, budget, mono):

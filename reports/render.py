@@ -8,14 +8,16 @@ import dataclasses
 import functools
 import html
 import math
+import re
 from html.parser import HTMLParser
 
 import jinja2
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from reports import plots
 
-__all__ = ["Section", "ci", "environment", "fmt", "heading", "render_template", "safe_mathml", "verdict_css"]
+__all__ = ["Section", "ci", "empirical_source", "environment", "fmt", "heading", "notation", "render_template",
+           "safe_mathml", "verdict_css"]
 
 #: Presentation MathML the report shows (what ``slt.mathml`` writes, and the rest of presentation MathML's layout
 #: and token elements); anything else in a record's MathML field is dropped, its text kept as text.
@@ -133,6 +135,43 @@ def verdict_css(word: str) -> str:
     return {"holds": "pass", "certified": "pass", "fails": "fail", "refuted": "fail"}.get(word, "warn")
 
 
+_SUP = re.compile(r"\^\{([^{}<>]+)\}")
+_SUB = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z])_\{?([A-Za-z0-9]{1,3})\}?(?![A-Za-z0-9_{])")
+
+
+def notation(text) -> Markup:
+    """Plain-text mathematics rendered: ``n_K^{1/4}`` as n<sub>K</sub><sup>1/4</sup>, ``exp(e_j)/Z`` with e<sub>j</sub>
+    (a single letter's subscript of at most 3 characters; longer names such as ``eps_max`` stay as written). The
+    text is escaped first, so nothing from a record becomes markup."""
+    out = str(escape("" if text is None else text))
+    out = _SUP.sub(r"<sup>\1</sup>", out)
+    out = _SUB.sub(r"\1<sub>\2</sub>", out)
+    return Markup(out)
+
+
+def empirical_source(record: dict) -> dict:
+    """Which empirical measurements the page shows (``record["empirical_source"]``, stored by the record build):
+    ``{"profile", "committed", "line"}``; the line says it in words."""
+    src = record.get("empirical_source") or {}
+    if src.get("kind") == "committed":
+        own = src.get("own_quick") or {}
+        line = (f"The empirical verdicts on this page are those of the committed full-power record "
+                f"{src['file']} (made {src['created']}"
+                + (f" at commit {src['git_commit'][:12]}" if src.get("git_commit") else "")
+                + f" by {src['command']}), at the constants this run builds with; this run's own quick measurements "
+                + (f"gave {own.get('holds', 0)} hold, {own.get('fails', 0)} fail, "
+                   f"{own.get('undecided at this power', 0)} undecided at this power." if own else "are not shown."))
+        if src.get("undecided"):
+            line += (" Still undecided in the committed record, because more trials were not run: "
+                     + "; ".join(src["undecided"]) + ".")
+        return {"profile": "full", "committed": True, "line": line}
+    profile = src.get("profile") or record["profile"]
+    line = f"The empirical verdicts on this page are this run's own ({profile} profile)."
+    if src.get("why"):
+        line += f" {src['why'][0].upper()}{src['why'][1:]}."
+    return {"profile": profile, "committed": False, "line": line}
+
+
 def ci(pair, digits: int = 3) -> str:
     lo, hi = pair
     return f"[{lo:.{digits}g}, {hi:.{digits}g}]"
@@ -147,6 +186,7 @@ def environment() -> jinja2.Environment:
     env.filters["fmt"] = fmt
     env.filters["ci"] = ci
     env.filters["verdict_css"] = verdict_css
+    env.filters["notation"] = notation
     env.globals["mathml"] = safe_mathml
     env.globals["heading"] = heading
     env.globals["plot_script"] = Markup(plots.SCRIPT)

@@ -542,8 +542,7 @@ def no_trials(monkeypatch):
     def forbidden(*a, **k):
         raise AssertionError("a trial ran before the request was refused")
 
-    monkeypatch.setattr(probabilistic, "failure_rate", forbidden)
-    import reports.rate  # noqa: F401 (its late import reads the patched attribute)
+    monkeypatch.setattr(probabilistic, "failure_rate", forbidden)  # reports.rate calls it through the module
 
 
 def test_rate_with_a_C_whose_widths_cannot_be_built(capsys, no_trials):
@@ -609,3 +608,20 @@ def test_slth_diff_never_sends_a_records_control_characters_to_the_terminal(tmp_
     assert rc == 1  # a step of a supported form newly fails
     assert not any(c in out.out + out.err for c in "\x1b\x07\r"), repr(out.out[-500:])
     assert "\\x1b[31m" in out.out or "\\x1b[5m" in out.out
+
+
+@pytest.mark.parametrize("figure, field", [("fig6", "fits"), ("fig6", "summary"), ("fig5", "compute_s"),
+                                           ("fig4", "plan")])
+def test_a_figure_summary_of_the_wrong_shape_inside_a_record_is_one_line(proofs_record, tmp_path, capsys, figure,
+                                                                       field):
+    """Deeper than the schema looks (a figure summary's own fields): the section names itself, exit 2, no
+    traceback."""
+    from tests._inject import full_record
+
+    rec = full_record(proofs_record, tmp_path)
+    rec["figures"][figure]["payload"][field] = "oops"
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(rec))
+    rc, err = _slth(capsys, "report", "--from", str(path), "-o", str(tmp_path / "r.html"))
+    assert rc == 2
+    _one_line_error(err, str(path), "section reproduction")

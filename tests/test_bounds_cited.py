@@ -90,8 +90,8 @@ def test_edit_of_a_parameter_hypothesis_must_change_it():
     st = bounds.get("theorem10")
     with pytest.raises(ValueError, match="does not occur"):
         Edit("theorem10", "params.alpha.lo", 7, 0).apply(st)
-    with pytest.raises(ValueError, match="lo, hi, lo_open or hi_open"):
-        Edit("theorem10", "params.alpha.box", 1, 0).apply(st)
+    with pytest.raises(ValueError, match="lo, hi, lo_open, hi_open or box"):
+        Edit("theorem10", "params.alpha.integer", False, True).apply(st)
 
 
 def test_the_forced_width_constant_of_theorem10_edited_is_refuted_with_a_counterexample():
@@ -174,3 +174,29 @@ def test_the_record_and_the_statements_section_show_the_same_axioms(proofs_recor
     old = {**proofs_record, "statements": [{k: v for k, v in st.items() if k != "axioms"}
                                            for st in proofs_record["statements"]]}
     assert "slth proofs --axioms" not in statements.render(old).html
+
+
+def test_editing_theorem10s_forced_width_constant_is_named_by_slth_diff_against_head(tmp_path):
+    """Issue 22's last criterion: the 4 of n_l (forced in the slack table) edited to 3 in bounds/subset_sum.py is
+    refuted by the verifier (T10a, with a counterexample) and named by `slth diff --against HEAD` (exit 1)."""
+    from tests.test_diff import _clone, _slth
+
+    clone = _clone(tmp_path)
+    source = clone / "bounds" / "subset_sum.py"
+    text = source.read_text()
+    old = "sp.log(4 * L * d1 * d2 / eps)"
+    assert text.count(old) == 1, "the edit site of this test moved; update the test"
+    source.write_text(text.replace(old, "sp.log(3 * L * d1 * d2 / eps)"))
+    done = _slth(clone, "diff", "--against", "HEAD")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "theorem10:T10a  ok -> FAILED" in done.stdout and "counterexample:" in done.stdout
+    assert "theorem10.n_l  at" in done.stdout and "newly FAIL: theorem10:T10a" in done.stdout
+
+
+def test_the_summary_no_longer_shows_lemma2_or_theorem10_as_unproved(proofs_record):
+    from reports.sections import summary
+
+    cells = {r["name"]: r["proof"]["text"] for r in summary.rows(proofs_record)}
+    assert cells["lueker"] == "no proof encoded (a cited result)"
+    for name, count in (("lemma2", 6), ("theorem10", 7)):
+        assert cells[name].startswith(f"verified: {count} steps") and "whole" in cells[name], cells[name]

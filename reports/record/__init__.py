@@ -56,6 +56,13 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      decisions {probabilistic statement: "holds" | "fails" | "undecided at this power"} (a rate
                      check also holds its decision {word, text}), wall_s, tasks
     figures|null     {fig4|fig5|fig6: {source, payload (the figure summary: fits, findings when present)}}
+    empirical_source|null  (optional) which measurements "empirical" holds: kind ("this run" | "committed"),
+                     profile, file|null, command|null, created|null, git_commit|null, why (why the committed
+                     full-power record was not used, or ""), own_quick (the run's own quick counts, when committed)
+    findings|null    (optional: absent in older records) ``slt.measure.findings.decide``: banner {proofs, empirical,
+                     printed_refuted, profile}, items [{id, status, title, sentences, counterexample {columns,
+                     rows}|null, test, command|null, evidence, statements}], notes {statement: text} (the README's
+                     findings as sentences)
     slack [...]|null (optional: absent or null when not computed; ``slth run --slack``, always in ``--full``) the
                      slack of every proof constant (``bounds.slack.rows``): statement, constant, printed,
                      printed_exact, tightest|null, tightest_exact|null, first_failing|null,

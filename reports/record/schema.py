@@ -78,6 +78,14 @@ _SPEC = {
     "figures": (dict, None),
 }
 
+#: The optional "empirical_source": which measurements "empirical" holds (``slt.measure.committed.select``).
+_SOURCE_SPEC = {"kind": str, "profile": str, "file": _STR_OR_NONE, "command": _STR_OR_NONE,
+                "created": _STR_OR_NONE, "git_commit": _STR_OR_NONE, "why": str}
+#: The optional top-level "findings" section (``slt.measure.findings``; absent from older records, still version 1).
+_FINDINGS_SPEC = {"banner": dict, "items": [{"id": str, "status": str, "title": str, "sentences": list,
+                                             "counterexample": (dict, type(None)), "test": str,
+                                             "command": _STR_OR_NONE, "evidence": str, "statements": list}],
+                  "notes": dict}
 #: The optional top-level "slack" section (absent from records written before it existed; still version 1).
 _SLACK_SPEC = ([{"statement": str, "constant": str, "printed": _NUM, "printed_exact": str,
                  "tightest": _NUM_OR_NONE, "tightest_exact": _STR_OR_NONE, "first_failing": _NUM_OR_NONE,
@@ -269,6 +277,10 @@ def validate(record, file: str = "<record>") -> dict:
     _check(record, _SPEC, "", file)
     if "slack" in record:
         _check(record["slack"], _SLACK_SPEC, "slack", file)
+    if record.get("empirical_source") is not None:
+        _check(record["empirical_source"], _SOURCE_SPEC, "empirical_source", file)
+    if record.get("findings") is not None:
+        _check(record["findings"], _FINDINGS_SPEC, "findings", file)
     if record["profile"] not in PROFILES:
         raise RecordError(f"{file}: field 'profile' is {record['profile']!r}, expected one of {', '.join(PROFILES)}")
     _values(record, file)

@@ -30,7 +30,7 @@ def item(seed: int, **params) -> dict:
 class Fig4(MHAFigure):
     name = "fig4"
     title = "Figure 4: MHA, error against the source width (T = 4)"
-    task_fn = "slt.figures.fig4:item"
+    task_fn = staticmethod(item)
     plans = {False: Plan("fig4", even(4, 100, 2), (4,), 100, 256, mip_widths=(20, 40, 60), mip_sources=6),
              True: Plan("fig4", even(4, 100, 8), (4,), 20, 64, mip_widths=(20, 28), mip_sources=3)}
     render = {"kind": "decay", "x": "n", "xlabel": "source hidden dimension n = n_K = n_V", "log_y": True}

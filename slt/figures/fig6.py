@@ -28,7 +28,7 @@ def item(seed: int, **params) -> dict:
 class Fig6(Figure):
     name = "fig6"
     title = "Figure 6: transformer, error after each block against the source width"
-    task_fn = "slt.figures.fig6:item"
+    task_fn = staticmethod(item)
     paper = {"range": [100, 224], "claim": "the error decays exponentially in n and grows with the number of blocks"}
     plans = {False: Plan("fig6", even(20, 90, 10) + (100, 126, 150, 176, 200, 224), (4,), 100, 256, blocks=4),
              True: Plan("fig6", (20, 40, 60, 80, 100, 150), (4,), 8, 64, blocks=4)}

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from slt.figures import Figure, register
 from slt.gpt2 import corpus, figures as gpt2
+from slt.gpt2.train import run_item
 
 __all__ = ["GPT2Figure", "FIG7", "FIG8"]
 
 
 class GPT2Figure(Figure):
-    task_fn = gpt2.FN
+    task_fn = staticmethod(run_item)
     render = {"kind": "gpt2", "xlabel": "query/key scale s", "ylabel": "final validation loss (nats per byte)"}
     device = "cpu"
 

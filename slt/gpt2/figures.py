@@ -42,6 +42,7 @@ import numpy as np
 from scipy import stats
 
 from slt.gpt2 import corpus as corpus_mod
+from slt.gpt2.train import run_item
 from slt.tasks import Task
 from slt import train
 
@@ -54,7 +55,6 @@ PAPER_CLAIM = {
     "fig8": "over query/key scales 1..5 the final validation loss is lowest near n_K^{1/4}",
 }
 KIND = "gpt2-qk"
-FN = "slt.gpt2.train:run_item"
 
 
 def theory_scale(n_K: int) -> float:
@@ -117,7 +117,7 @@ def tasks(figure: str, p: Plan):
         for s in scales:
             cfg = dataclasses.asdict(GPTConfig(vocab=corpus_mod.VOCAB, qk_scale=float(s), **model))
             for seed in range(p.seeds):
-                out.append(Task(KIND, FN, {"model": cfg, "recipe": dict(p.recipe), "corpus_sha256": sha,
+                out.append(Task(KIND, run_item, {"model": cfg, "recipe": dict(p.recipe), "corpus_sha256": sha,
                                            "device": p.device, "dtype": p.dtype}, seed))
     return out
 

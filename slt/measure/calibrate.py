@@ -388,7 +388,7 @@ def _checks_constant(name: str, C_large) -> dict | None:
         return None
     if C is None:
         return None
-    build = calibration.SAFETY * float(C)
+    build = calibration.build_constant(C)
     return {"C": float(C), "safety": calibration.SAFETY, "build_C": build,
             "covers": None if C_large is None else bool(build >= C_large)}
 

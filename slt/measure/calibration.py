@@ -109,6 +109,13 @@ def calibrated(statement: str, path: str | None = None) -> dict:
     return data["statements"][statement]
 
 
+def build_constant(C: float) -> float:
+    """``SAFETY x C`` to 12 significant digits: the constant a check builds with, printed in its re-run command
+    without float noise (1.5 x 1.4 is 2.0999999999999996 in float64; the checks build at 2.1, which the command
+    then reproduces exactly)."""
+    return float(f"{SAFETY * float(C):.12g}")
+
+
 def check_constant(statement: str, path: str | None = None) -> float:
-    """``SAFETY x`` the calibrated C of ``statement`` (the C every check of it builds with)."""
-    return SAFETY * float(calibrated(statement, path)["C"])
+    """``SAFETY x`` the calibrated C of ``statement`` (the C every check of it builds with; ``build_constant``)."""
+    return build_constant(calibrated(statement, path)["C"])

@@ -189,8 +189,9 @@ def test_editing_theorem10s_forced_width_constant_is_named_by_slth_diff_against_
     source.write_text(text.replace(old, "sp.log(3 * L * d1 * d2 / eps)"))
     done = _slth(clone, "diff", "--against", "HEAD")
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "theorem10:T10a  ok -> FAILED" in done.stdout and "counterexample:" in done.stdout
-    assert "theorem10.n_l  at" in done.stdout and "newly FAIL: theorem10:T10a" in done.stdout
+    assert "theorem10:T10a  certified -> refuted" in done.stdout and "counterexample:" in done.stdout
+    assert "theorem10.n_l  at" in done.stdout
+    assert "downgrade(s) of a supported form: theorem10:T10a certified -> refuted" in done.stdout
 
 
 def test_the_summary_no_longer_shows_lemma2_or_theorem10_as_unproved(proofs_record):

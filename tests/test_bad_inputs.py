@@ -625,3 +625,53 @@ def test_a_figure_summary_of_the_wrong_shape_inside_a_record_is_one_line(proofs_
     rc, err = _slth(capsys, "report", "--from", str(path), "-o", str(tmp_path / "r.html"))
     assert rc == 2
     _one_line_error(err, str(path), "section reproduction")
+
+
+def test_ctrl_c_during_a_real_calibration_run(tmp_path):
+    """SIGINT to `slth calibrate` while its trials run (in this process: --workers 0): exit 130, no traceback,
+    and no calibration file (the run had none before; it writes only when complete)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out, cache = tmp_path / "c.json", tmp_path / "tasks"
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "calibrate", "--statements", "lueker",
+                             "--min-trials", "40", "--workers", "0", "--no-progress", "--output", str(out),
+                             "--cache-dir", str(cache)], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        deadline = time.monotonic() + 300
+        while not list(cache.rglob("*.json")) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("slth calibrate: interrupted"), err
+    assert not out.exists()
+
+
+def test_a_full_disk_while_slth_run_writes_its_record(tmp_path, capsys, proofs_record, monkeypatch):
+    import copy
+    import errno
+    import os
+
+    from reports.record import assemble, files
+
+    out = tmp_path / "rec.json"
+
+    def full(target, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
+
+    monkeypatch.setattr(assemble, "build", lambda *a, **k: copy.deepcopy(proofs_record))
+    monkeypatch.setattr(files, "write_atomic", full)
+    rc, err = _slth(capsys, "run", "--proofs-only", "-o", str(out))
+    assert rc == 2
+    _one_line_error(err, str(out), os.strerror(errno.ENOSPC))
+    assert not out.exists()

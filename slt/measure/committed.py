@@ -196,6 +196,7 @@ def select(own: dict | None, profile: str, calibration: dict, path: Path = PATH)
     data["tightness"] = _tightness({**data, "tightness": own["tightness"]})
     return data, {"kind": "committed", "profile": "full", "file": shown(path), "command": p["command"],
                   "created": p["created"], "git_commit": p.get("git_commit"), "why": "",
+                  "note": p.get("reused", ""),
                   "own_quick": own_counts,
                   "undecided": [f"{c['id']} ({c['failures']}/{c['trials']} failures, 95% upper end "
                                 f"{c['interval'][1]:.2g} above eps = {c['params']['eps']:.3g} at the trial cap)"
@@ -214,15 +215,17 @@ def reuse(tasks: list, cache_dir) -> tuple[list, list]:
     parameters and seed (whatever code fingerprint it was stored under; checksum verified), None where none is."""
     from slt.cache import CorruptRecord, read_record
 
-    found = {}
+    found, seconds = {}, {}
     for path in sorted(Path(cache_dir).glob("empirical_rate_*/*.json")):
         try:
             rec = read_record(path)
         except (CorruptRecord, OSError, ValueError):
             continue
-        found[(rec.get("kind"), rec.get("fn"), json.dumps(rec.get("params"), sort_keys=True), rec.get("seed"))] = \
-            rec["result"]
-    results = [found.get((t.kind, t.fn, json.dumps(t.params, sort_keys=True), t.seed)) for t in tasks]
+        key = (rec.get("kind"), rec.get("fn"), json.dumps(rec.get("params"), sort_keys=True), rec.get("seed"))
+        found[key], seconds[key] = rec["result"], float(rec.get("seconds") or 0.0)
+    keys = [(t.kind, t.fn, json.dumps(t.params, sort_keys=True), t.seed) for t in tasks]
+    results = [found.get(k) for k in keys]
+    reuse.seconds = sum(seconds.get(k, 0.0) for k in keys)  # the reused tasks' own wall seconds
     return results, [t for t, r in zip(tasks, results) if r is None]
 
 
@@ -261,7 +264,8 @@ def main(argv=None) -> int:
     if args.reuse:
         doc["provenance"]["reused"] = (f"{len(tasks) - len(missing)} of {len(tasks)} rate tasks taken from "
                                        f"{shown(Path(args.reuse))}: identical tasks (kind, function, parameters, "
-                                       f"seed) computed by an earlier version of the code")
+                                       f"seed) computed by an earlier version of the code, "
+                                       f"{reuse.seconds:.0f} s of trials")
     write(Path(args.output), doc)
     left = undecided(out)
     log(f"wrote {args.output}: " + ", ".join(f"{k} {v}" for k, v in out["verdicts"].items())

@@ -655,3 +655,23 @@ def test_ctrl_c_during_a_real_calibration_run(tmp_path):
     assert proc.returncode == 130, err[-2000:]
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("slth calibrate: interrupted"), err
     assert not out.exists()
+
+
+def test_a_full_disk_while_slth_run_writes_its_record(tmp_path, capsys, proofs_record, monkeypatch):
+    import copy
+    import errno
+    import os
+
+    from reports.record import assemble, files
+
+    out = tmp_path / "rec.json"
+
+    def full(target, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
+
+    monkeypatch.setattr(assemble, "build", lambda *a, **k: copy.deepcopy(proofs_record))
+    monkeypatch.setattr(files, "write_atomic", full)
+    rc, err = _slth(capsys, "run", "--proofs-only", "-o", str(out))
+    assert rc == 2
+    _one_line_error(err, str(out), os.strerror(errno.ENOSPC))
+    assert not out.exists()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .catalogue import STATEMENTS, canonical, lookup
 from .facts import SCALAR, STRUCTURAL
 from .symbols import text
+from .verify import verify_facts
 
 KINDS = ("statement", "scalar fact", "structural fact")
 
@@ -54,7 +55,6 @@ def _statement_axiom(st, cited_by) -> Axiom:
 
 
 def _fact_domain(fact) -> str:
-    from .verify import verify_facts
     result = {r.step: r for r in verify_facts()}[fact.name]
     hyps = ", ".join(h.label for h in fact.domain.hypotheses())
     how = f"certified on its whole domain ({result.method})" if result.ok and result.domain == "whole" else \

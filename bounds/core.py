@@ -139,17 +139,18 @@ class Edit:
 
     def _apply_param(self, st: "Statement", key: str) -> "Statement":
         """``where = "params.<name>.<field>"``: a hypothesis of parameter <name> (``lo``/``hi``: ``old`` replaced
-        by ``new`` in its bounds; ``lo_open``/``hi_open``: the flag ``old`` set to ``new``)."""
+        by ``new`` in its bounds; ``lo_open``/``hi_open``: the flag ``old`` set to ``new``), or the box its steps
+        are sampled on (``box``: ``old`` replaced by ``new`` in it)."""
         name, _, attr = key.partition(".")
         p = st.param(name)
-        if attr in ("lo", "hi"):
+        if attr in ("lo", "hi", "box"):
             cur = getattr(p, attr)
             edited = tuple(sp.sympify(v).xreplace({sp.sympify(self.old): sp.sympify(self.new)}) for v in cur)
             changed = edited != tuple(sp.sympify(v) for v in cur)
         elif attr in ("lo_open", "hi_open"):
             edited, changed = bool(self.new), getattr(p, attr) == bool(self.old) and bool(self.old) != bool(self.new)
         else:
-            raise ValueError(f"edit {self}: a parameter's hypothesis is lo, hi, lo_open or hi_open, not {attr!r}")
+            raise ValueError(f"edit {self}: a parameter's field is lo, hi, lo_open, hi_open or box, not {attr!r}")
         if not changed:
             raise ValueError(f"edit {self}: {self.old!r} does not occur in {self.statement}.{self.where}")
         q = dataclasses.replace(p, **{attr: edited})

@@ -42,9 +42,9 @@ from .symbols import NAME, PARAMETER, text
 SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
 DECIDE_J = range(15, 21)  # after a negative limit: up to 2^(2^20) (about 10^315652)
 RATES = (1, 2)
-LIMIT_SECONDS = 2.0  # per SymPy limit (a ray whose limit takes longer is left undecided)
-SLOW = 0.5  # seconds: a ray whose point takes longer to evaluate is not followed further out
-SECONDS = 10.0  # CPU budget of the scan, and again of the decision by limits (a search that runs out finds nothing)
+LIMIT_SECONDS = 1.0  # per SymPy limit (a ray whose limit takes longer is left undecided)
+SLOW = 0.2  # seconds: a ray whose point takes longer to evaluate is not followed further out
+SECONDS = 5.0  # CPU budget of the scan, and again of the decision by limits (a search that runs out finds nothing)
 REL = mpmath.mpf(10) ** -40  # a violation must exceed this relative to the sides' size (as in bounds.verify)
 
 

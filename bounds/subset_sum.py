@@ -11,7 +11,8 @@ bound does not follow: F_S - F_T is positively homogeneous, so the printed bound
 ``sup_{||x||<=1} ||F_S(x) - F_T(x)|| <= lim (exp(alpha eps/2) - 1)/alpha = eps/2``, strictly stronger than its
 own instance at alpha = 1 (``exp(eps/2) - 1``).  Variants: ``printed`` (alpha > 0; breaks T10b with a
 counterexample at alpha < 1) and ``alpha-factor`` (the homogeneous reading ``alpha (exp(eps/2) - 1)`` for every
-alpha > 0, tracking ``alpha + e_l``: closes, and Theorem 11 still closes).
+alpha > 0, tracking ``alpha + e_l``: closes; Theorem 11 refutes nothing under it, but its B3b,
+K (exp(eps/(4K)) - 1) <= exp(eps/4) - 1 for K = 3 alpha H sqrt(d1) >= 3, true by convexity, is not proved: only sampled).
 """
 from __future__ import annotations
 
@@ -142,7 +143,8 @@ def _theorem10_proof(st, get):
 
 
 ALPHA10 = Param("alpha", lo=(1,), box=(1, 64), log=True)
-_PRINTED_ALPHA = (Edit("theorem10", "params.alpha.lo", 1, 0), Edit("theorem10", "params.alpha.lo_open", False, True))
+_PRINTED_ALPHA = (Edit("theorem10", "params.alpha.lo", 1, 0), Edit("theorem10", "params.alpha.lo_open", False, True),
+                  Edit("theorem10", "params.alpha.box", 1, sp.Rational(1, 64)))  # the box reaches below alpha = 1
 
 theorem10 = Statement(
     name="theorem10", title="Deep ReLU networks (Pensia et al. 2020, Theorem 1)",
@@ -159,7 +161,9 @@ theorem10 = Statement(
             _PRINTED_ALPHA, (("theorem10", "T10b"),)),
         "alpha-factor": Variant(
             "alpha-factor", "the homogeneous reading alpha (exp(eps/2) - 1) for any alpha > 0 (the proof tracking "
-            "alpha + e_l): closes, and Theorem 11 still closes (its FC input norm is >= 3)",
+            "alpha + e_l): closes; Theorem 11 refutes nothing (its FC input norm is >= 3), but its B3b is not "
+            "proved (a (exp(x/a) - 1) <= exp(x) - 1 with a = 3 alpha H sqrt(d1) >= 3, true by convexity, only "
+            "sampled)",
             _PRINTED_ALPHA + (Edit("theorem10", "conclusion", sp.exp(alpha * eps / 2) - 1,
                                    alpha * (sp.exp(eps / 2) - 1)),
                               Edit("theorem10", "constants.scale", 1, alpha)), ()),

@@ -16,12 +16,18 @@ def _is_name(key, path: str) -> bool:
                                                              and path.endswith("].name"))
 
 
+MAPS = ("params", "box", "counterexample", "required", "where")
+"""Objects whose keys are data (parameter names of a check, a box, a counterexample): their keys get the payload
+too. Other keys are the schema's own field names."""
+
+
 def inject(value, key=None, path=""):
-    """``value`` with ``PAYLOAD`` appended to every string that is not a name (dict keys unchanged)."""
+    """``value`` with ``PAYLOAD`` appended to every string that is not a name, and to the keys of ``MAPS``."""
     if isinstance(value, str):
         return value if _is_name(key, path) else value + PAYLOAD
     if isinstance(value, dict):
-        return {k: inject(v, k, f"{path}.{k}" if path else k) for k, v in value.items()}
+        return {(k + PAYLOAD if key in MAPS else k): inject(v, k, f"{path}.{k}" if path else k)
+                for k, v in value.items()}
     if isinstance(value, list):
         return [inject(v, key, f"{path}[{i}]") for i, v in enumerate(value)]
     return value

@@ -542,8 +542,7 @@ def no_trials(monkeypatch):
     def forbidden(*a, **k):
         raise AssertionError("a trial ran before the request was refused")
 
-    monkeypatch.setattr(probabilistic, "failure_rate", forbidden)
-    import reports.rate  # noqa: F401 (its late import reads the patched attribute)
+    monkeypatch.setattr(probabilistic, "failure_rate", forbidden)  # reports.rate calls it through the module
 
 
 def test_rate_with_a_C_whose_widths_cannot_be_built(capsys, no_trials):
@@ -609,3 +608,70 @@ def test_slth_diff_never_sends_a_records_control_characters_to_the_terminal(tmp_
     assert rc == 1  # a step of a supported form newly fails
     assert not any(c in out.out + out.err for c in "\x1b\x07\r"), repr(out.out[-500:])
     assert "\\x1b[31m" in out.out or "\\x1b[5m" in out.out
+
+
+@pytest.mark.parametrize("figure, field", [("fig6", "fits"), ("fig6", "summary"), ("fig5", "compute_s"),
+                                           ("fig4", "plan")])
+def test_a_figure_summary_of_the_wrong_shape_inside_a_record_is_one_line(proofs_record, tmp_path, capsys, figure,
+                                                                       field):
+    """Deeper than the schema looks (a figure summary's own fields): the section names itself, exit 2, no
+    traceback."""
+    from tests._inject import full_record
+
+    rec = full_record(proofs_record, tmp_path)
+    rec["figures"][figure]["payload"][field] = "oops"
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(rec))
+    rc, err = _slth(capsys, "report", "--from", str(path), "-o", str(tmp_path / "r.html"))
+    assert rc == 2
+    _one_line_error(err, str(path), "section reproduction")
+
+
+def test_ctrl_c_during_a_real_calibration_run(tmp_path):
+    """SIGINT to `slth calibrate` while its trials run (in this process: --workers 0): exit 130, no traceback,
+    and no calibration file (the run had none before; it writes only when complete)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out, cache = tmp_path / "c.json", tmp_path / "tasks"
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "calibrate", "--statements", "lueker",
+                             "--min-trials", "40", "--workers", "0", "--no-progress", "--output", str(out),
+                             "--cache-dir", str(cache)], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        deadline = time.monotonic() + 300
+        while not list(cache.rglob("*.json")) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before it could be interrupted"
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("slth calibrate: interrupted"), err
+    assert not out.exists()
+
+
+def test_a_full_disk_while_slth_run_writes_its_record(tmp_path, capsys, proofs_record, monkeypatch):
+    import copy
+    import errno
+    import os
+
+    from reports.record import assemble, files
+
+    out = tmp_path / "rec.json"
+
+    def full(target, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
+
+    monkeypatch.setattr(assemble, "build", lambda *a, **k: copy.deepcopy(proofs_record))
+    monkeypatch.setattr(files, "write_atomic", full)
+    rc, err = _slth(capsys, "run", "--proofs-only", "-o", str(out))
+    assert rc == 2
+    _one_line_error(err, str(out), os.strerror(errno.ENOSPC))
+    assert not out.exists()

@@ -95,3 +95,28 @@ def test_the_refutation_says_where_and_how():
     assert "d1 ~ X" in r.ray and r.leading.startswith("fails") and r.confirmed == "Arb (rigorous)"
     assert corners.refute(eps / (d1 * d2), eps * sp.Min(1, sp.Integer(10)**40 / d1) / (d1 * d2), L7) == \
         r.counterexample
+
+
+def test_a_violation_needing_two_ends_at_once_is_found():
+    """min(d1, 1/eps) <= 10^35 fails only where d1 and 1/eps are both beyond 10^35: no single end reaches it."""
+    lhs, rhs = sp.Min(d1, 1 / eps), sp.Integer(10)**35
+    r = corners.search(lhs, rhs, L7)
+    assert r is not None
+    assert "d1 ~" in r.ray and "eps ~" in r.ray
+    cex = r.counterexample
+    assert cex["d1"] > 1e35 and _value(cex["eps"]) < 1e-35
+    # each end alone finds nothing: the other parameter bounded (d1 <= 64, or eps >= 2^-20)
+    bounded_d1 = (Param("d1", lo=(1,), hi=(64,), integer=True, box=(1, 64), log=True),
+                  Param("eps", lo=(0,), hi=(1,), lo_open=True, box=(2**-20, 1), log=True))
+    bounded_eps = (Param("d1", lo=(1,), integer=True, box=(1, 64), log=True),
+                   Param("eps", lo=(sp.Rational(1, 2**20),), hi=(1,), box=(2**-20, 1), log=True))
+    assert corners.search(lhs, rhs, bounded_d1) is None and corners.search(lhs, rhs, bounded_eps) is None
+
+
+def test_a_parameter_bounded_below_by_another_moves_off_its_bound():
+    """B >= b (additive): the ray B - b -> oo; B <= b + 10^50 is false there, b <= B never."""
+    params = (Param("b", lo=(1,), integer=True, box=(1, 10)), Param("B", lo=(b,), integer=True, box=(0, 10)))
+    r = corners.search(B, b + sp.Integer(10)**50, params)
+    assert r is not None and "B - b ~ X" in r.ray
+    assert r.counterexample["B"] - r.counterexample["b"] > 1e50
+    assert corners.search(b, B, params) is None

@@ -23,7 +23,7 @@ from bounds.mutations import MUTATIONS, catalogue_with, verify_all
 from bounds.mutations import run as run_mutation
 from bounds.slack import CONSTANTS
 from bounds.slack import rows as constant_slack
-from bounds.symbols import NAME
+from bounds.symbols import NAME, text
 from slt import figures as sweeps
 from slt.figures.token import training_finding
 from slt.mathml import mathml
@@ -79,7 +79,8 @@ def _step_row(r, step=None, supported=True) -> dict:
             "box": _jsonable(dict(r.box or {})), "counterexample": _jsonable(r.counterexample),
             "note": getattr(step, "note", "") or "", "relies_on": [str(x) for x in getattr(step, "relies_on", ())],
             "inequality": (mathml(step.lhs) + " &le; " + mathml(step.rhs)) if step is not None and _small(step)
-            else None}
+            else None,
+            "text": None if step is None else f"{text(step.lhs)} <= {text(step.rhs)}"}
 
 
 def _grid_points(params: list[str]):
@@ -147,7 +148,7 @@ def variants(names: list[str] | None = None) -> list[dict]:
     variants = []
     for st in (bounds.get(n) for n in (names or bounds.names())):
         for v in st.variants.values():
-            broken = [r for r in verify_all(v.apply(catalogue_with())) if not r.ok]
+            broken = [r for r in verify_all(v.apply(catalogue_with())) if r.verdict == "refuted"]
             got = {(r.statement, r.step) for r in broken}
             variants.append({"statement": st.name, "variant": v.name, "description": v.description,
                              "expected": [list(x) for x in sorted(v.breaks)],

@@ -2,6 +2,8 @@
 record by ``slt.measure.empirical``), next to the bound; calibrated constants, tightness, length independence."""
 from __future__ import annotations
 
+# inline SVG plots: values on hover, zoom; counts and the interval's upper end, not error bars
+from reports.figure_plots import length_sweep, rate_checks
 from reports.render import Section, empirical_source, fmt, render_template
 
 RATE_COLUMNS = ["params", "C", "widths", "bound", "worst", "ratio", "failures", "trials", "interval", "verdict",
@@ -21,14 +23,10 @@ CASE_TITLES = {
 
 
 def _length_plot(rows, title, series):
-    from reports.figure_plots import length_sweep  # inline SVG: values on hover, zoom
-
     return length_sweep(rows, title, series)
 
 
 def _rate_plot(rates, statement):
-    from reports.figure_plots import rate_checks  # inline SVG: counts and the interval's upper end, not error bars
-
     return rate_checks(rates, statement)
 
 

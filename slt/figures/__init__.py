@@ -9,7 +9,7 @@ Layout (one job per module, no branching on figure names):
 - ``fits``: exponential decays, length trends.
 
 THE REGISTRY: ``REGISTRY`` maps a name to a ``Figure`` object; ``register(figure)`` adds one (a figure module
-registers itself when imported; ``MODULES`` lists the modules imported on first use, add yours there). A figure
+registers itself when imported; ``_load_all`` imports the modules on first use, add yours there). A figure
 provides:
 
 - ``name`` (e.g. "fig4"), ``title``, ``paper`` (the paper's numbers it is compared with, a dict);
@@ -36,18 +36,14 @@ import dataclasses
 import time
 from pathlib import Path
 
-import importlib
 
 from slt.figures.plans import FIT_FLOOR, INITS, Plan, TOL
 from slt.figures.summaries import committed_summary_path, compute_seconds, load_summary, summary_path, write_summary
 from slt.tasks import cluster, code_fingerprint, execute
 
-__all__ = ["Figure", "REGISTRY", "MODULES", "register", "get", "names", "reproduce", "summary_path", "committed_summary_path",
+__all__ = ["Figure", "REGISTRY", "register", "get", "names", "reproduce", "summary_path", "committed_summary_path",
            "load_summary",
            "Plan", "INITS", "TOL", "FIT_FLOOR"]
-
-#: Figure modules imported (and so registered) on first use of the registry.
-MODULES = ["slt.figures.fig4", "slt.figures.fig5", "slt.figures.fig6", "slt.figures.gpt2", "slt.figures.token"]
 
 REGISTRY: dict = {}
 
@@ -91,8 +87,9 @@ def register(figure: Figure) -> Figure:
 
 
 def _load_all():
-    for module in MODULES:
-        importlib.import_module(module)
+    """Import (and so register) every figure module, on first use of the registry: each imports ``register`` from
+    this package, so they cannot be imported at its top."""
+    from slt.figures import fig4, fig5, fig6, gpt2, token  # noqa: F401  (import cycle: see the docstring)
 
 
 def names() -> list[str]:

@@ -27,8 +27,9 @@ import sys
 import time
 from pathlib import Path
 
-from slt.measure import empirical as emp
-from slt.measure import stats, verdicts
+from slt.cache import write_atomic
+from slt.measure import calibration, empirical as emp, stats, verdicts
+from slt.tasks import execute
 
 SCHEMA = "slth-committed-empirical"
 VERSION = 1
@@ -115,7 +116,6 @@ def document(empirical: dict, constants: dict, command: str, seed: int, wall_s: 
 
 
 def write(path: Path, doc: dict) -> None:
-    from slt.cache import write_atomic
 
     validate(doc, str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -240,8 +240,6 @@ def main(argv=None) -> int:
     parser.add_argument("--max-trials", type=int, default=2000,
                         help="most trials per point when extending undecided points (default %(default)s)")
     args = parser.parse_args(argv)
-    from slt.measure import calibration
-    from slt.tasks import execute
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)

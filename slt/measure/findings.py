@@ -20,7 +20,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from bounds import readings
+from slt import mip
 from slt.measure import verdicts
+from slt.subset_sum import solve
 
 TASK_DEPENDS = ("bounds", "slt.mip", "slt.subset_sum", "slt._subset_sum_kernels")
 """The code the findings' tasks depend on (part of each cached result's fingerprint in ``slt.tasks``)."""
@@ -53,7 +58,6 @@ def theorem14_reading(seed: int, reading: str) -> dict:
     """One reading of Theorem 14's block step (``bounds.readings.verdict``): the steps failing at the printed
     kappa (with counterexamples), the smallest kappa closing the block step and every step, and the failing steps
     one below (``seed`` unused: the verifier is deterministic)."""
-    from bounds import readings
 
     v = readings.verdict(reading)
     printed_kappa = int(readings.owner().readings.printed)
@@ -72,10 +76,7 @@ def theorem14_reading(seed: int, reading: str) -> dict:
 def mip_tolerance(seed: int, n: int, m: int) -> dict:
     """Lemma 7's ``m`` subset sums of ``n`` items (``seed``), solved by HiGHS through scipy: per entry the objective
     the solver reports, the true error of the subset it returns, and the exact optimum (``slt.subset_sum``)."""
-    import numpy as np
 
-    from slt import mip
-    from slt.subset_sum import solve
 
     rng = np.random.default_rng([seed, n])
     c = rng.uniform(-1, 1, (m, n)) * rng.uniform(-1, 1, (m, n))
@@ -89,10 +90,8 @@ def mip_tolerance(seed: int, n: int, m: int) -> dict:
 
 def tasks(seed: int, make_task) -> list:
     """The findings' measurements as tasks (``make_task(kind, fn, params, seed)``), for the empirical plan."""
-    here = "slt.measure.findings:"
-    out = [make_task(f"empirical:finding:theorem14:{r}", here + "theorem14_reading", {"reading": r}, seed)
-           for r in READINGS]
-    out.append(make_task("empirical:finding:mip", here + "mip_tolerance", dict(MIP_POINT), 0))
+    out = [make_task(f"empirical:finding:theorem14:{r}", theorem14_reading, {"reading": r}, seed) for r in READINGS]
+    out.append(make_task("empirical:finding:mip", mip_tolerance, dict(MIP_POINT), 0))
     return out
 
 

@@ -7,11 +7,11 @@
 - the source network those widths need does not fit in this machine's memory (``--C 1e7``, ``d1=100000``): the
   message states the memory, counted from the shapes ``slt.samplers`` allocates (a lower bound: the construction
   and the forward pass need more);
-- ``eps`` is below what float64 resolves in a ticket's error: ``RESOLUTION`` = sqrt(float64 epsilon) = 1.5e-8. A
-  ticket's output is a sum of thousands of rounded products and its subset sums are solved over at most 40 items
-  (``slt.subset_sum.MAX_EXACT``), so measured errors of order 1e-9 are rounding (``slth rate theorem11 ...
-  eps=1e-300`` reported 3/3 violations at errors of 2e-9); half of float64's digits is the classical bound below
-  which a difference of two computed results is not a measurement.
+- ``eps`` is below what a trial can resolve: ``RESOLUTION``, the larger of 10 x the trials' subset-sum tolerance
+  (``slt.measure.sources.TOL`` = 1e-9: every entry is solved only to it, so a ticket's error is of that order by
+  construction; ``slth rate theorem11 ... eps=1e-300`` reported 3/3 violations at errors of 2e-9) and
+  sqrt(float64 epsilon) = 1.5e-8 (half of float64's digits, below which a difference of computed results is
+  rounding, not a measurement).
 """
 from __future__ import annotations
 
@@ -21,9 +21,10 @@ import os
 import numpy as np
 
 import bounds
+from slt.measure.sources import TOL
 
-RESOLUTION = math.sqrt(np.finfo(np.float64).eps)
-"""The smallest eps a failure-rate test accepts: sqrt(float64 epsilon), about 1.5e-8 (see the module docstring)."""
+RESOLUTION = max(math.sqrt(np.finfo(np.float64).eps), 10 * TOL)
+"""The smallest eps a failure-rate test accepts, 1.5e-8 (see the module docstring)."""
 MAX_WIDTH = 2 ** 53
 """Widths above this cannot even be counted exactly in float64."""
 
@@ -89,9 +90,9 @@ def check_request(statement: str, C: float, params: dict, available: int | None 
     ``RequestError``; ``available`` bytes default to ``available_bytes()``."""
     eps = params.get("eps")
     if isinstance(eps, (int, float)) and 0 < eps < RESOLUTION:
-        raise RequestError(f"eps={eps:g} is below what float64 resolves in a ticket's error (sqrt(float64 epsilon) "
-                           f"= {RESOLUTION:.2g}): measured errors that small are rounding, not the theorem; choose "
-                           f"eps >= {RESOLUTION:.2g}")
+        raise RequestError(f"eps={eps:g} is below what a trial resolves ({RESOLUTION:.2g}: the subset sums are "
+                           f"solved to {TOL:g} and float64 keeps about 16 digits): errors that small are the "
+                           f"solver's tolerance and rounding, not the theorem; choose eps >= {RESOLUTION:.2g}")
     if not (isinstance(C, (int, float)) and math.isfinite(C) and C > 0):
         raise RequestError(f"C={C} must be a finite number > 0")
     st = bounds.get(statement)

@@ -84,6 +84,11 @@ def test_antitonic_fit_pools_non_monotone_counts_and_reads_C_from_every_larger_C
     assert all(a["fit_rate"] >= b["fit_rate"] for a, b in zip(fit, fit[1:]))
     est = adversaries.antitonic_C(rows, 0.1)
     assert est["C_point"] == 4.0 and est["C_upper"] == 5.0  # 4/60: rate 0.067 <= 0.1 but upper 0.15 > 0.1
+    # a failing C above passing ones moves C_upper above it (each C's own interval; no pooling across C)
+    est = adversaries.antitonic_C(rows[:3] + [{"C": 4.0, "failures": 0, "trials": 60},
+                                             {"C": 5.0, "failures": 5, "trials": 60},
+                                             {"C": 6.0, "failures": 0, "trials": 60}], 0.1)
+    assert est["C_upper"] == 6.0 and est["C_point"] == 4.0
     # a pass below a fail does not count: the smallest C from which every larger C passes
     est = adversaries.antitonic_C([{"C": 1.0, "failures": 0, "trials": 60}] + rows, 0.1)
     assert est["C_point"] == 4.0
@@ -150,3 +155,17 @@ def test_rate_plan_states_the_family_wise_level_and_the_power_against_2_eps():
     assert power_at(343, 0.05, 0.1, 0.0025) >= 0.8 > power_at(342, 0.05, 0.1, 0.0025)
     run = subprocess.run([sys.executable, "-m", "reports.cli", "rate", "--plan"], capture_output=True, text=True)
     assert run.returncode == 0 and "family-wise" in run.stdout
+
+
+def test_the_worst_target_walk_gallops_up_confirms_and_fills_down():
+    """Rows fail below index 5 and pass from 5 on: from index 1 the walk visits 1, 2, 4, 8 (first pass), 9
+    (confirmation), then 7, 6, 5 (passes) down to 4 (the last failure, already seen): it stops there."""
+    gen = adversaries._walk(12, 1, lambda r: r["i"] >= 5, passes=2)
+    seen, i = [], next(gen)
+    try:
+        while True:
+            seen.append(i)
+            i = gen.send({"i": i})
+    except StopIteration:
+        pass
+    assert seen == [1, 2, 4, 8, 9, 7, 6, 5]

@@ -169,3 +169,14 @@ def test_the_worst_target_walk_gallops_up_confirms_and_fills_down():
     except StopIteration:
         pass
     assert seen == [1, 2, 4, 8, 9, 7, 6, 5]
+
+
+def test_slth_rate_reports_the_failure_rate_per_target_family():
+    """At the old Lemma 7 constant C = 4 the every-entry-+-1 target fails its rate test (exit 1) while the random
+    targets pass, on the same 60 seeds."""
+    run = subprocess.run([sys.executable, "-m", "reports.cli", "rate", "lemma7", "d1=2", "d2=2", "eps=0.1", "--C", "4",
+                          "--trials", "60", "--families"], capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr
+    lines = {line.split("target ")[1].split(":")[0]: line for line in run.stdout.splitlines() if "target " in line}
+    assert set(lines) == set(targets.families("lemma7"))
+    assert "-> fails" in lines["sign_matrix"] and "-> fails" not in lines["random"]

@@ -180,3 +180,17 @@ def test_slth_rate_reports_the_failure_rate_per_target_family():
     lines = {line.split("target ")[1].split(":")[0]: line for line in run.stdout.splitlines() if "target " in line}
     assert set(lines) == set(targets.families("lemma7"))
     assert "-> fails" in lines["sign_matrix"] and "-> fails" not in lines["random"]
+
+
+def test_the_run_record_carries_the_random_target_C_and_the_rate_per_family():
+    from reports.record.assemble import _target_columns
+
+    rec = {"C": 8.0, "C_random": 4.0, "worst_target": "sign_matrix", "worst_command": "slth targets calibrate",
+           "targets": {"C": 4.0, "point": {"d1": 2, "d2": 2, "eps": 0.1}, "trials": 200, "worst": "sign_matrix",
+                       "families": [{"family": "sign_matrix", "failures": 79, "trials": 200, "rate": 0.395,
+                                     "pvalue": 1e-28, "passed": False, "cpu_s": 1.0}]}}
+    out = _target_columns(rec)
+    assert out["C_random"] == 4.0 and out["worst_target"] == "sign_matrix"
+    assert out["targets"]["families"] == [{"family": "sign_matrix", "failures": 79, "trials": 200, "rate": 0.395,
+                                           "pvalue": 1e-28, "passed": False}]
+    assert _target_columns({"C": 20.0}) == {}

@@ -112,6 +112,8 @@ def _theorem11_proof(st, get):
         Step("B3a", t10.widths["n_l"].xreplace(fc), st.widths["n_FC"], ("theorem10",),
              "Theorem 10 with input norm 3 alpha H sqrt(d1) and eps_10 = eps/(6 alpha H sqrt(d1))"),
         Step("B3-eps", eps_10, 1, ("theorem10",), "Theorem 10's hypothesis eps_10 < 1"),
+        Step("B3-alpha", t10.domain["alpha"]["lo"], c["fc_in"], ("theorem10",),
+             "Theorem 10's hypothesis on its input norm alpha (alpha >= 1) at 3 alpha H sqrt(d1)"),
         Step("B3b", t10.conclusion.xreplace({alpha: c["fc_in"], eps: eps_10}), fc_err, ("theorem10",),
              "FC error <= exp(eps/4) - 1"),
         Step("B4", fc_err + 2 * t9.conclusion.xreplace(mha), st.conclusion, ("triangle", "1-Lipschitz ReLU net"),

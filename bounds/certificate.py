@@ -11,6 +11,8 @@ A certificate of a step ``lhs <= rhs`` on its whole hypothesis domain (one per c
 - ``coords``: the compact coordinates: a bounded one is the parameter itself on ``[lo, hi]``; one bounded below only
   is ``v = lo + t/(1 - t)`` with ``t`` in ``[0, 1]`` (``t = 1`` is the point at infinity); ``above`` names the
   symbol that stands for ``v - lo`` in ``expr`` when the form uses one;
+- ``params``: the declared domain (``bounds.core.Param``) the certificate claims; the re-check checks that the
+  coordinates and ``sub`` cover it (each case of a Max split covering one ordering, both cases present);
 - ``cover``: the boxes of the final bisection (compact coordinates, exact binary fractions) and the enclosure the
   verifier found on each; a box closed by the monotonicity test also records the coordinate, the face and the
   enclosure of the partial derivative (the enclosure is then the form's on that face).
@@ -53,6 +55,7 @@ class Certificate:
     test: str
     coords: tuple  # (Coord, ...)
     cover: tuple  # (Leaf, ...)
+    params: tuple = ()  # the declared domain (bounds.core.Param of each parameter) the cover must cover
 
     def describe(self) -> str:
         return f"{self.form} on {len(self.cover)} box(es) of {len(self.coords)} coordinate(s)"

@@ -124,8 +124,10 @@ class Edit:
     new: object
 
     def apply(self, st: "Statement") -> "Statement":
-        old, new = sp.sympify(self.old), sp.sympify(self.new)
         head, _, key = self.where.partition(".")
+        if head == "params":
+            return self._apply_param(st, key)
+        old, new = sp.sympify(self.old), sp.sympify(self.new)
         value = getattr(st, head)
         target = value[key] if key else value
         edited = target.xreplace({old: new})
@@ -134,6 +136,25 @@ class Edit:
         if key:
             return dataclasses.replace(st, **{head: {**value, key: edited}})
         return dataclasses.replace(st, **{head: edited})
+
+    def _apply_param(self, st: "Statement", key: str) -> "Statement":
+        """``where = "params.<name>.<field>"``: a hypothesis of parameter <name> (``lo``/``hi``: ``old`` replaced
+        by ``new`` in its bounds; ``lo_open``/``hi_open``: the flag ``old`` set to ``new``), or the box its steps
+        are sampled on (``box``: ``old`` replaced by ``new`` in it)."""
+        name, _, attr = key.partition(".")
+        p = st.param(name)
+        if attr in ("lo", "hi", "box"):
+            cur = getattr(p, attr)
+            edited = tuple(sp.sympify(v).xreplace({sp.sympify(self.old): sp.sympify(self.new)}) for v in cur)
+            changed = edited != tuple(sp.sympify(v) for v in cur)
+        elif attr in ("lo_open", "hi_open"):
+            edited, changed = bool(self.new), getattr(p, attr) == bool(self.old) and bool(self.old) != bool(self.new)
+        else:
+            raise ValueError(f"edit {self}: a parameter's field is lo, hi, lo_open, hi_open or box, not {attr!r}")
+        if not changed:
+            raise ValueError(f"edit {self}: {self.old!r} does not occur in {self.statement}.{self.where}")
+        q = dataclasses.replace(p, **{attr: edited})
+        return dataclasses.replace(st, params=tuple(q if r.name == name else r for r in st.params))
 
 
 @dataclass(frozen=True)

@@ -75,9 +75,10 @@ def _const(v, ctx):
         return lambda env: ctx.e
     if v is sp.pi:
         return lambda env: ctx.pi
-    if v.is_Float:
-        c = str(v)
-        return lambda env: ctx.mpf(c)
+    if v.is_Float:  # the exact binary value it stores (its 15-digit string would round: Float(1/3) != 0.333333333333333)
+        q = sp.Rational(v)
+        p, d = int(q.p), int(q.q)
+        return lambda env: ctx.mpf(p) / ctx.mpf(d)
     if v in (sp.oo, -sp.oo):
         c = ctx.inf if v is sp.oo else -ctx.inf
         return lambda env: c

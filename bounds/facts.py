@@ -25,7 +25,11 @@ EXP_CHORD_16 = Fact("exp(x)-1 <= (26/25)x on [0,1/16]", sp.exp(x) - 1, sp.Ration
                     Param("x", lo=(0,), hi=(sp.Rational(1, 16),), box=(sp.Rational(1, 32), sp.Rational(1, 16)), log=True),
                     "convexity: exp(x)-1 <= x (exp(1/16)-1)/(1/16) = 1.0319 x <= 1.04 x on [0, 1/16]")
 
-SCALAR = (EXP_LINEAR, EXP_RATIO, EXP_CHORD_32, EXP_CHORD_16)
+# Theorem 10's product of per-layer factors: prod_l (1 + t) = exp(L log(1 + t)) <= exp(L t)
+LOG_LINEAR = Fact("log(1+x) <= x for x >= 0", sp.log(1 + x), x, Param("x", lo=(0,), box=(2**-30, 64), log=True),
+                  "concavity of log: the tangent at 1")
+
+SCALAR = (EXP_LINEAR, EXP_RATIO, EXP_CHORD_32, EXP_CHORD_16, LOG_LINEAR)
 
 STRUCTURAL = {
     "triangle": "||a + b|| <= ||a|| + ||b||",
@@ -34,4 +38,7 @@ STRUCTURAL = {
     "convex combination": "||p X|| <= max_k ||x_k|| for a probability vector p",
     "union bound": "P(any of A_1..A_k fails) <= sum_i P(A_i fails)",
     "1-Lipschitz ReLU net": "a ReLU net with spectral norms <= 1 is 1-Lipschitz",
+    "ReLU decomposition": "x = ReLU(x) - ReLU(-x) and ||ReLU(x)||^2 + ||ReLU(-x)||^2 = ||x||^2",
+    "positive homogeneity": "a bias-free ReLU net F satisfies F(c x) = c F(x) for c >= 0, so a bound on the unit "
+                            "ball scales with the input norm",
 }

@@ -1,7 +1,7 @@
 """The mutation suite: deliberate edits of constants and exponents in the encoded statements and proof
 constants, each declared beside its statement (``Statement.mutations``) with the step expected to catch it.
 ``run(m)`` applies one edit to a copy of the catalogue and verifies every proof (every statement with proof
-steps, ``bounds.catalogue.proved``); a mutation survives when no step fails."""
+steps, ``bounds.catalogue.proved``); a mutation survives when no step is refuted."""
 from __future__ import annotations
 
 from .catalogue import STATEMENTS, canonical, mutations, proved
@@ -24,5 +24,6 @@ def verify_all(catalogue: dict) -> list[StepResult]:
 
 
 def run(mutation: Mutation) -> list[StepResult]:
-    """The failing steps of all proofs after applying ``mutation``."""
-    return [r for r in verify_all(catalogue_with(mutation.edit)) if not r.ok]
+    """The steps of all proofs refuted after applying ``mutation`` (what catches it; a step the edit leaves true but
+    not certifiable is not proved, no catch)."""
+    return [r for r in verify_all(catalogue_with(mutation.edit)) if r.verdict == "refuted"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .catalogue import STATEMENTS, dependents, lookup
 from .core import Edit, Statement
-from .verify import StepResult, verify_step
+from .verify import NOT_PROVED, REFUTED, StepResult, verify_step
 
 KAPPA_MAX = 1024
 
@@ -38,7 +38,7 @@ def _proofs() -> list[str]:
 
 
 class Undecided(RuntimeError):
-    """A step neither certified nor refuted (only sampled): the bisection cannot decide."""
+    """A step neither certified nor refuted (not proved): the bisection cannot decide."""
 
 
 @dataclass(frozen=True)
@@ -92,14 +92,14 @@ def results(reading: str, kappa_value, steps=None, stop: bool = False) -> list[S
 
 
 def closes(reading: str, kappa_value, steps=None) -> tuple[bool, list[StepResult]]:
-    """(every step certified, the first failing result); raises ``Undecided`` on a step that is only sampled."""
+    """(every step certified, the refuted results); raises ``Undecided`` on a step that is not proved."""
     res = results(reading, kappa_value, steps, stop=True)
-    failed = [r for r in res if not r.ok]
+    failed = [r for r in res if r.verdict == REFUTED]
     if failed:
         return False, failed
-    weak = [r for r in res if r.method not in ("symbolic", "interval")]
+    weak = [r for r in res if r.verdict == NOT_PROVED]
     if weak:
-        raise Undecided(f"{reading} at kappa = {kappa_value}: {[r.step for r in weak]} only sampled")
+        raise Undecided(f"{reading} at kappa = {kappa_value}: {[r.step for r in weak]} not proved")
     return True, []
 
 
@@ -155,10 +155,10 @@ def exact(reading: str, kappa_value) -> Exact:
         res.append(verify_step(st.name, s, st.params))
         if not res[-1].ok:
             break
-    if all(r.ok and r.method in ("symbolic", "interval") for r in res):
+    if all(r.ok for r in res):
         return Exact(int(kappa_value), True, tuple(res))
     r = verify_step(st.name, exact_block_step(reading, kappa_value), st.params)
-    if not r.ok:
+    if r.verdict == REFUTED:
         return Exact(int(kappa_value), False, (r,))
     raise Undecided(f"{reading} at kappa = {kappa_value}: the exact block inequality is neither certified through "
                     f"the chord nor refuted ({r.method}: {r.detail})")

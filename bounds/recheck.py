@@ -65,14 +65,87 @@ def recheck(cert: Certificate) -> Recheck:
 
 
 def status(certificates) -> str:
-    """"yes" (every certificate re-checked), "failed" (one rejected: the reason follows) or "no" (no data)."""
+    """"yes" (every certificate re-checked, and together they cover their declared domain), "failed" (one
+    rejected: the reason follows) or "no" (no data)."""
     if not certificates:
         return "no"
     for c in certificates:
         r = recheck(c)
         if not r.ok:
             return "failed: " + r.reason
+        gap = domain_gap(c, [d for d in certificates if (d.lhs, d.rhs) == (c.lhs, c.rhs)])
+        if gap:
+            return "failed: " + gap
     return "yes"
+
+
+# ----- the declared domain --------------------------------------------------------------------------
+def domain_gap(cert: Certificate, siblings=()) -> str:
+    """"" if the coordinates and ``sub`` of ``cert`` cover the declared domain ``cert.params`` of every parameter
+    of the step (a superset is fine), with ``siblings`` (the certificates of the same step) holding the other
+    case of each Max split; else what is missing."""
+    if not cert.params:
+        return "the certificate does not state the declared domain it covers"
+    table = {p.symbol: p for p in cert.params}
+    coords = {c.symbol: c for c in cert.coords}
+    sub = dict(cert.sub)
+    for s in sorted(cert.lhs.free_symbols | cert.rhs.free_symbols, key=str):
+        p = table.get(s)
+        if p is None:
+            return f"no declared domain for {s}"
+        why = _covers(p, s, coords, sub, siblings)
+        if why:
+            return why
+    return ""
+
+
+def _rational(v):
+    v = sp.sympify(v)
+    return Fraction(int(v.p), int(v.q)) if v.is_Rational else None
+
+
+def _covers(p, s, coords, sub, siblings) -> str:
+    numeric_lo = [_rational(v) for v in p.lo if not sp.sympify(v).free_symbols]
+    symbolic_lo = [v for v in p.lo if sp.sympify(v).free_symbols]
+    numeric_hi = [_rational(v) for v in p.hi if not sp.sympify(v).free_symbols]
+    if None in numeric_lo or None in numeric_hi:
+        return f"{p.name}: a bound that is not a rational number"
+    if s in coords and s not in sub:
+        c = coords[s]
+        if symbolic_lo or not numeric_lo:
+            return f"{p.name}: bounded below by other parameters, but a free coordinate"
+        if c.lo > max(numeric_lo):
+            return f"{p.name}: the coordinate starts at {c.lo}, the domain at {max(numeric_lo)}"
+        if c.hi is not None and (not numeric_hi or c.hi < min(numeric_hi)):
+            return f"{p.name}: the coordinate ends at {c.hi}, the domain does not"
+        return ""
+    if s not in sub:
+        return f"{p.name}: neither a coordinate nor written in the coordinates"
+    e, others = sub[s], {q: v for q, v in sub.items() if q != s}
+    if symbolic_lo:  # v = r Max(lo) (log) or Max(lo) + o, r in [<= 1, oo), o in [<= 0, oo)
+        bound = sp.Max(*p.lo) if len(p.lo) > 1 else sp.sympify(p.lo[0])
+        bound = bound.xreplace(others)
+        for r, c in coords.items():
+            start = 1 if p.log else 0
+            if c.hi is not None or c.lo > start:
+                continue
+            want = r * bound if p.log else bound + r
+            if e == want or sp.expand(e - want) == 0:
+                return ""
+        return f"{p.name}: written as {e}, not as its lower bound times (or plus) an unbounded coordinate"
+    # the case P >= Q of a Max split: P = Q / w, w in (0, 1], Q a coordinate covering its own domain
+    num, den = e.as_numer_denom()
+    if num in coords and den in coords and coords[den].lo <= 0 and coords[den].hi is not None and \
+            coords[den].hi >= 1:
+        pair = (s, num)
+        for d in siblings:
+            dsub = dict(d.sub)
+            n2, d2 = dsub[num].as_numer_denom() if num in dsub else (None, None)
+            dc = {c.symbol: c for c in d.coords}
+            if n2 == s and d2 in dc and dc[d2].lo <= 0 and dc[d2].hi is not None and dc[d2].hi >= 1:
+                return ""
+        return f"{p.name}: the case {pair[0]} >= {pair[1]} of a Max split without the case {pair[1]} >= {pair[0]}"
+    return f"{p.name}: written as {e}, which the re-check does not read as a cover of its domain"
 
 
 def _recheck(cert: Certificate) -> Recheck:
@@ -517,3 +590,38 @@ def _mag(v: Iv) -> Fraction:
         raise Undefined("an unbounded value at an interior point")
     mid, exp = m.man_exp()
     return Fraction(int(mid)) * Fraction(2) ** int(exp)
+
+
+# ----- points (bounds.corners confirms its counterexamples here) ----------------------------------
+POINT_PREC = 256
+
+
+def enclose(expr, values: dict) -> Iv:
+    """An Arb enclosure of ``expr`` at ``values`` (symbol -> Fraction or int), at ``POINT_PREC`` bits."""
+    old = flint.ctx.prec
+    flint.ctx.prec = POINT_PREC
+    try:
+        return _compile(expr)({s: _const(Fraction(v)) for s, v in values.items()})
+    finally:
+        flint.ctx.prec = old
+
+
+def to_fraction(end) -> Fraction:
+    """An exact endpoint as a Fraction (Undefined for an infinite one)."""
+    if _is_inf(end):
+        raise Undefined("an infinite endpoint")
+    man, exp = end.man_exp()
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def certainly(bound, v, values: dict, strict: bool, below: bool) -> bool:
+    """Arb proves ``bound <= v`` (``below``) or ``v <= bound`` (strict: ``<``) at ``values``."""
+    b, x = enclose(bound, values), _const(Fraction(v))
+    if below:
+        return _lt(b.hi, x.lo) if strict else _le(b.hi, x.lo)
+    return _lt(x.hi, b.lo) if strict else _le(x.hi, b.lo)
+
+
+def certainly_greater(lhs, rhs, values: dict) -> bool:
+    """Arb proves ``lhs > rhs`` at ``values``: the lower bound of lhs above the upper bound of rhs."""
+    return _gt(enclose(lhs, values).lo, enclose(rhs, values).hi)

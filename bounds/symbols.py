@@ -24,10 +24,12 @@ dQK_max = sp.Symbol("Delta_QK", nonnegative=True)
 dVO_max = sp.Symbol("Delta_VO", nonnegative=True)
 kappa = sp.Symbol("kappa", positive=True)
 x = sp.Symbol("x", nonnegative=True)
+e_l = sp.Symbol("e_l", nonnegative=True)  # Theorem 10's proof: the error entering layer l
 
 PARAMETER = {
     "d1": d1, "d2": d2, "d_K": dK, "H": H, "L": L, "B": B, "b": b, "T": T, "eps": eps,
     "eps_max": eps_max, "alpha": alpha, "C": C, "dQK_max": dQK_max, "dVO_max": dVO_max, "x": x,
+    "e_l": e_l,
 }
 NAME = {s: n for n, s in PARAMETER.items()}
 

@@ -3,8 +3,18 @@ arithmetic, then sampling).  Each method is a module of its own: ``bounds.verify
 ``bounds.verify_interval`` (2a and 2b, with the compactification of the whole domain), ``bounds.verify_search``
 (the counterexample search and the margin), over the step's domain (``bounds.verify_domain``).
 
-Each result states its method (the method that proved the step, or that found the counterexample) and its
-domain: ``whole`` (the statement's whole hypothesis domain), ``box: ...`` (only the stated box) or ``sampled``.
+Each result has one of three verdicts (``StepResult.verdict``), against the step's declared domain (the hypotheses
+of its statement's parameters and of its own ``Step.params``; a step whose hypotheses really are a box declares
+that box as its parameters' bounds):
+
+- ``certified``: proved symbolically or by intervals on the WHOLE declared domain (``ok`` is True only then);
+- ``refuted``: a counterexample, confirmed at 100 digits relative to the sides' size (or a complex side);
+- ``not proved``: neither; e.g. certified on the search box only, or no violation at sampled points.  This is
+  never a pass: ``slth proofs`` exits 1 on it.
+
+It also states its method (the method that proved the step, or that found the counterexample) and the domain the
+method covered: ``whole`` (the declared domain), ``box: ...`` (only the stated box) or ``sampled``.
+Constants enter exactly: every Float of a step is replaced by the rational it stores before any method runs.
 
 1. symbolic: ``simplify(rhs - lhs) == 0``, or SymPy's assumptions prove ``rhs - lhs >= 0`` (also after
    factoring, the shift ``v = lo + t`` of every bounded-below parameter, and in the ratio form ``lhs/rhs``).
@@ -15,8 +25,13 @@ domain: ``whole`` (the statement's whole hypothesis domain), ``box: ...`` (only 
    hypothesis split into exact cases, forms lhs/rhs, log rhs - log lhs, rhs - lhs (with a monotonicity test).
 2b. interval on a bounded box (``Param.box``) by ``mpmath.iv`` with bisection (log-scale parameters are split at
    the geometric mean), only when 2a fails; then 200 seeded points of the whole domain are searched, and a
-   violation there FAILS the step.
-3. sampled: seeded points (box corners + random, integer dimensions rounded) at 50 digits: evidence only.
+   violation there refutes the step; without one, and without a far-corner refutation (2c), the step is not
+   proved (certified on the box only).
+2c. far corners (``bounds.corners``), when no whole-domain certificate holds: every infinite end of the domain and
+   every combination of ends, by a scan to X = 2^16384 and SymPy's limit of the leading behaviour along each ray;
+   a confirmed violation there refutes the step (method ``corner``).
+3. sampled: seeded points (box corners + random, integer dimensions rounded) at 50 digits: a violation refutes,
+   no violation is evidence only (not proved).
 
 A quick sample runs before the interval search; any point with ``lhs > rhs`` (relative to the sides' own size,
 confirmed at 100 digits, so at any scale) is a counterexample and the step FAILS with it.  All numbers come from
@@ -24,11 +39,12 @@ confirmed at 100 digits, so at any scale) is a counterexample and the step FAILS
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import sympy as sp
 
-from . import recheck
+from . import corners, recheck
 from .catalogue import lookup
 from .core import Step
 from .facts import SCALAR
@@ -39,6 +55,14 @@ from .verify_search import SAMPLES, SEED, WHOLE_SAMPLES, sample_box, sample_whol
 from .verify_symbolic import simplify, symbolic
 
 _RESULTS: dict = {}
+CERTIFIED, REFUTED, NOT_PROVED = "certified", "refuted", "not proved"
+VERDICTS = (CERTIFIED, REFUTED, NOT_PROVED)
+
+
+def exact(expr) -> sp.Expr:
+    """``expr`` with every Float replaced by the exact rational it stores (its binary value, not its digits)."""
+    expr = sp.sympify(expr)
+    return expr.xreplace({f: sp.Rational(f) for f in expr.atoms(sp.Float)})
 
 
 @dataclass(frozen=True)
@@ -56,8 +80,13 @@ class StepResult:
     arb: str = ""  # Arb re-check of the interval certificates (bounds.recheck): yes / no / failed; "" if symbolic
 
     @property
+    def verdict(self) -> str:
+        """``certified`` (on the whole declared domain), ``refuted`` (with its counterexample) or ``not proved``."""
+        return CERTIFIED if self.ok else REFUTED if self.counterexample else NOT_PROVED
+
+    @property
     def status(self) -> str:
-        return "ok" if self.ok else "FAILED"
+        return self.verdict
 
 
 def verify(name: str, catalogue: dict | None = None) -> list[StepResult]:
@@ -94,8 +123,9 @@ def _boxed(box: dict) -> str:
 
 
 def _verify(step: Step, dom: "Domain", params: tuple):
-    """(method, ok, detail, box, counterexample, domain)."""
-    lhs, rhs = sp.sympify(step.lhs), sp.sympify(step.rhs)
+    """(method, ok, detail, box, counterexample, domain[, certificates]); ``ok``: certified on the whole domain."""
+    lhs, rhs = exact(step.lhs), exact(step.rhs)
+    step = dataclasses.replace(step, lhs=lhs, rhs=rhs)
     proof = symbolic(lhs, rhs, dom)
     if proof:
         return "symbolic", True, proof, {}, None, "whole"
@@ -108,6 +138,9 @@ def _verify(step: Step, dom: "Domain", params: tuple):
     whole_ok, whole_how, certs = on_whole(lhs, rhs, dom)
     if whole_ok:
         return "interval", True, whole_how, {}, None, "whole", certs
+    reduced = _cancel_common_factor(step, params)
+    if reduced is not None:
+        return reduced
     ok, detail, cex, box = on_box(lhs, rhs, dom)
     if ok and not box:  # the certified form has no parameters left: it holds everywhere
         return "interval", True, f"{detail} (a constant after simplification: holds for all parameters)", {}, None, \
@@ -117,15 +150,47 @@ def _verify(step: Step, dom: "Domain", params: tuple):
         if outside:
             return ("sampled", False, f"certified on the box only ({detail}); FAILS outside it", box, outside,
                     _boxed(box))
-        return ("interval", True, f"{detail}; not certified beyond the box ({whole_how}); no violation at "
-                f"{WHOLE_SAMPLES} seeded points of the whole domain", box, None, _boxed(box))
+        far = corners.search(lhs, rhs, tuple(dom.table.values()))
+        if far:
+            return ("corner", False, f"certified on the box only ({detail}); FAILS outside it: {far.describe()}",
+                    box, far.counterexample, _boxed(box))
+        return ("interval", False, f"not proved: {detail} on the box only, not on the whole domain ({whole_how}); "
+                f"no violation at {WHOLE_SAMPLES} seeded points of the whole domain nor in its far corners", box,
+                None, _boxed(box))
     if cex:
         return "interval", False, detail, box, cex, _boxed(box)
     cex = sample_box(lhs, rhs, dom, SAMPLES) or sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
     if cex:
         return "sampled", False, "lhs > rhs at a sampled point; " + detail, dom.describe(), cex, "sampled"
-    return ("sampled", True, f"evidence only: no violation at {SAMPLES} seeded points of the box and "
-            f"{WHOLE_SAMPLES} of the whole domain; {detail}", dom.describe(), None, "sampled")
+    far = corners.search(lhs, rhs, tuple(dom.table.values()))
+    if far:
+        return "corner", False, f"{far.describe()}; {detail}", dom.describe(), far.counterexample, "sampled"
+    return ("sampled", False, f"not proved: no certificate, and no violation at {SAMPLES} seeded points of the box "
+            f"and {WHOLE_SAMPLES} of the whole domain nor in its far corners (evidence only); {detail}",
+            dom.describe(), None, "sampled")
+
+
+def _cancel_common_factor(step: Step, params: tuple):
+    """F g <= F h follows from g <= h when F >= 0: a factor common to both sides that SymPy proves nonnegative, or
+    whose 0 <= F is certified as a sub-step (e.g. exp(eps_max) - 1, zero at eps_max = 0, where interval forms meet
+    0 times infinity), is cancelled and the rest verified as a sub-step; certified only when every sub-step is."""
+    lf, rf = sp.Mul.make_args(sp.factor(step.lhs)), list(sp.Mul.make_args(sp.factor(step.rhs)))
+    common = []
+    for f in lf:
+        if f in rf and f.free_symbols and (f.is_nonnegative or verify_step(
+                "", Step(f"{step.name}[0 <= {txt(f)}]", sp.Integer(0), f, params=step.params), params).ok):
+            rf.remove(f)
+            common.append(f)
+    if not common:
+        return None
+    factor = sp.Mul(*common)
+    sub = Step(f"{step.name}[/{txt(factor)}]", sp.factor(step.lhs) / factor, sp.Mul(*rf), step.relies_on,
+               params=step.params)
+    r = verify_step("", sub, params)
+    if not r.ok:
+        return None
+    detail = f"the common nonnegative factor {txt(factor)} cancelled, then {r.detail}"
+    return r.method, True, detail, r.box, None, r.domain, r.certificate
 
 
 def _by_fact(step: Step, params: tuple):

@@ -18,7 +18,7 @@ from .certificate import INF, Certificate, Coord, Leaf
 from .evaluate import compile_expr
 from .verify_domain import OFFSET, Domain
 from .verify_search import check_point
-from .verify_symbolic import SMALL, simplify
+from .verify_symbolic import SMALL, positive_args, simplify
 
 BOX_BUDGET = 600
 
@@ -115,7 +115,8 @@ def _log_form(lhs, rhs, coords=()):
     written with every parameter shifted to its lower end, v = lo + v_above, when that makes all its coefficients
     of one sign (e.g. 2m^2 + 4mb - m + 2b - 4 with b >= 2 is 2m^2 + 7m + 4m b_above + 2 b_above), else factored,
     so that intervals keep its sign."""
-    g = sp.expand(sp.expand_log(sp.log(rhs) - sp.log(lhs), force=True))
+    g = sp.log(rhs) - sp.log(lhs)
+    g = sp.expand(sp.expand_log(g, force=positive_args(g)))
     logs = sorted(g.atoms(sp.log), key=sp.default_sort_key)
     parts = sp.collect(g, logs, evaluate=False)
     shift = {c.symbol: sp.Rational(sp.nsimplify(c.lo)) + _above(c.symbol) for c in coords if c.lo != 0}
@@ -141,15 +142,17 @@ def on_whole(lhs, rhs, dom: "Domain"):
     for case_lhs, case_rhs, coords, case_sub in cases:
         forms = []
         if case_rhs.is_positive:
-            ratio = sp.powsimp(simplify(case_lhs / case_rhs), force=True)
+            ratio = simplify(case_lhs / case_rhs)
+            ratio = sp.powsimp(ratio, force=positive_args(ratio))
             forms.append(("lhs/rhs <= 1", ratio, lambda v: v.b <= 1))
         if case_lhs.is_positive and case_rhs.is_positive:
             forms.append(("log rhs - log lhs >= 0", _log_form(case_lhs, case_rhs, coords), lambda v: v.a >= 0))
-            terms = sp.Add.make_args(sp.expand(sp.powsimp(simplify(case_lhs / case_rhs), force=True)))
+            terms = sp.Add.make_args(sp.expand(ratio))
             if len(terms) > 1 and all(t.is_positive for t in terms):
                 logs = sp.Add(*(sp.exp(-_log_form(t, sp.Integer(1), coords), evaluate=False) for t in terms))
                 forms.append(("sum of the terms of lhs/rhs, each in log space, <= 1", logs, lambda v: v.b <= 1))
-        diff = sp.expand(sp.expand_log(case_rhs - case_lhs, force=True))
+        diff = case_rhs - case_lhs
+        diff = sp.expand(sp.expand_log(diff, force=positive_args(diff)))
         forms.append(("rhs - lhs >= 0", diff, lambda v: v.a >= 0))
         if sp.count_ops(diff) <= 2 * SMALL:
             forms.append(("factor(rhs - lhs) >= 0", sp.factor(diff), lambda v: v.a >= 0))
@@ -165,7 +168,7 @@ def on_whole(lhs, rhs, dom: "Domain"):
                 used = [c for c in coords if {c.symbol, _above(c.symbol)} & expr.free_symbols]
                 ok, count, cover = _bisect_whole(expr, f, test, used, budget, use_mono)
                 if ok:
-                    certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover))
+                    certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover, dom))
                     labels.append(f"{label} by {count} interval evaluations" + (" with monotonicity" if use_mono
                                                                                  else ""))
                     done = True
@@ -178,9 +181,9 @@ def on_whole(lhs, rhs, dom: "Domain"):
     return True, how + " on the whole hypothesis domain (unbounded parameters compactified)", tuple(certs)
 
 
-def _certificate(lhs, rhs, sub, label, expr, coords, used, cover) -> Certificate:
+def _certificate(lhs, rhs, sub, label, expr, coords, used, cover, dom) -> Certificate:
     """The certificate as data for the re-check (bounds.certificate): coordinates, boxes and enclosures exact;
-    a coordinate the form does not use spans its whole range in every box."""
+    a coordinate the form does not use spans its whole range in every box; the declared domain it covers."""
     def frac(v):
         v = mpmath.mpf(v)
         if mpmath.isinf(v):
@@ -201,7 +204,7 @@ def _certificate(lhs, rhs, sub, label, expr, coords, used, cover) -> Certificate
                                                    (frac(mono[2].a), frac(mono[2].b))))
                    for box, v, mono in cover)
     return Certificate(sp.sympify(lhs), sp.sympify(rhs), tuple(sub.items()), label, expr, test, cs,
-                       leaves)
+                       leaves, tuple(dom.table.values()))
 
 
 def _bisect_whole(expr, f, test, coords, budget, mono):

@@ -82,7 +82,9 @@ def check_point(lhs, rhs, dom, point):
 
     The sides are compared as numbers of unbounded exponent at 50 digits, relative to their own size
     (``lhs - rhs > 10^-40 max(|lhs|, |rhs|)``, i.e. a ratio or a log difference), so a violation is seen at any
-    scale (1e-40 or 1e+40 alike); it is confirmed at 100 digits."""
+    scale (1e-40 or 1e+40 alike); it is confirmed at 100 digits.  A side that is not real there (an imaginary
+    part beyond rounding, e.g. sqrt of a negative number) is a counterexample too: the inequality is false at a
+    point of its domain; its sides are then reported as strings."""
     fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
     with mpmath.workdps(50):
         try:
@@ -90,14 +92,22 @@ def check_point(lhs, rhs, dom, point):
             l, r = fl(env), fr(env)
         except (ZeroDivisionError, ValueError, OverflowError):
             return None
-        if isinstance(l, mpmath.mpc) or isinstance(r, mpmath.mpc) or not l > r + mpmath.mpf(10) ** -40 * max(abs(l), abs(r)):
+        if not (_complex(l, 40) or _complex(r, 40)) and not \
+                mpmath.re(l) > mpmath.re(r) + mpmath.mpf(10) ** -40 * max(abs(l), abs(r)):
             return None
     with mpmath.workdps(100):  # confirm with more digits
         env = dom.env([mpmath.mpf(v) for v in point], mpmath.mp)
         l, r = fl(env), fr(env)
-        if not l > r:
+        if _complex(l, 80) or _complex(r, 80):
+            return {**dom.named(env), "lhs": mpmath.nstr(l, 15), "rhs": mpmath.nstr(r, 15)}
+        if not mpmath.re(l) > mpmath.re(r):
             return None
-        return {**dom.named(env), "lhs": float(l), "rhs": float(r)}
+        return {**dom.named(env), "lhs": float(mpmath.re(l)), "rhs": float(mpmath.re(r))}
+
+
+def _complex(v, digits: int) -> bool:
+    """``v`` has an imaginary part beyond rounding at ``digits`` digits (relative to its size)."""
+    return isinstance(v, mpmath.mpc) and abs(v.imag) > mpmath.mpf(10) ** -digits * abs(v)
 
 
 def sample_box(lhs, rhs, dom: Domain, n: int):
@@ -123,4 +133,6 @@ def sample_box(lhs, rhs, dom: Domain, n: int):
 
 def excess(cex):
     l, r = cex["lhs"], cex["rhs"]
+    if isinstance(l, str) or isinstance(r, str):  # a side that is not real: the worst kind of violation
+        return float("inf")
     return l / r if r > 0 else float("inf") if l > 0 else l - r

@@ -10,13 +10,27 @@ import sympy as sp
 from .verify_domain import Domain
 
 
+def positive_args(e) -> bool:
+    """True when SymPy proves the arguments that forced rewriting assumes positive: every factor of every log's
+    argument (log(ab) = log a + log b, log(a^p) = p log a) and every base of a power with a non-integer exponent
+    (a^p b^p = (ab)^p).  Only then may ``expand_log``/``powsimp`` run with ``force=True``: on quantities of
+    unknown sign they are false (sqrt(eps - 2) sqrt(eps - 3) is not sqrt((eps - 2)(eps - 3)) for eps < 2)."""
+    e = sp.sympify(e)
+    for lg in e.atoms(sp.log):
+        for f in sp.Mul.make_args(lg.args[0]):
+            if not (f.base.is_positive if f.is_Pow else f.is_positive):
+                return False
+    return all(p.exp.is_integer or p.base.is_nonnegative for p in e.atoms(sp.Pow))
+
+
 def simplify(e) -> sp.Expr:
     """Full ``simplify`` on small expressions; on large ones (Theorem 14) a cheaper normal form:
     expanded logs and products, powers with a common base combined and exponents expanded."""
     e = sp.sympify(e)
     if small(e):
         return sp.simplify(e)
-    e = sp.powsimp(sp.expand(sp.expand_log(e, force=True)), force=True)
+    force = positive_args(e)
+    e = sp.powsimp(sp.expand(sp.expand_log(e, force=force)), force=force)
     return e.replace(lambda t: t.is_Pow and t.exp.free_symbols, lambda t: sp.Pow(t.base, sp.expand(t.exp)))
 
 
@@ -35,13 +49,16 @@ def symbolic(lhs, rhs, dom: Domain) -> str:
     if not diff.free_symbols:
         return ""  # SymPy would decide the sign of a constant numerically: that is the interval method's job
     if lhs.is_positive and rhs.is_positive:
-        logs = sp.expand(sp.expand_log(sp.log(rhs) - sp.log(lhs), force=True))
+        logs = sp.log(rhs) - sp.log(lhs)
+        logs = sp.expand(sp.expand_log(logs, force=positive_args(logs)))
         if logs == 0:
             return "expand_log(log rhs - log lhs) == 0"
         if logs.is_nonnegative:
             return "SymPy assumptions: expand_log(log rhs - log lhs) >= 0"
     if not small(diff) or any(max(abs(q.p), q.q) > 2**16 for q in diff.atoms(sp.Rational)):
         return ""  # (SymPy's factor crawls on long rationals, e.g. the candidates of the slack bisection)
+    if any(q.q > 64 for e in diff.atoms(sp.exp) for q in e.args[0].atoms(sp.Rational)):
+        return ""  # exp(517 x/1024) - exp(x/2) is a degree-1024 polynomial to factor: it hangs (Theorem 10's slack)
     shift = {}
     for p in dom.params:
         if len(p.lo) == 1 and not p.lo_open:

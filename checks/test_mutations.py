@@ -1,5 +1,6 @@
-"""The mutation suite: every deliberate edit of a constant or exponent is caught by some proof step,
-with a counterexample that really violates that step."""
+"""The mutation suite: every deliberate edit of a constant or exponent is caught: its declared step is REFUTED,
+with a counterexample that really violates it (so is every other refuted step).  A step the edit leaves true but
+no longer certifiable is "not proved": not a catch, and allowed beside the catch (it fails `slth proofs` too)."""
 import pytest
 
 from bounds.mutations import MUTATIONS, catalogue_with, run
@@ -16,11 +17,12 @@ def test_enough_mutations():
 def test_mutation_is_caught(mutation):
     failed = run(mutation)
     assert failed, f"mutation SURVIVED: {mutation.name} ({mutation.edit})"
-    assert mutation.caught_by in {(r.statement, r.step) for r in failed}, (
-        f"{mutation.name}: expected {mutation.caught_by} to fail, failed: {[(r.statement, r.step) for r in failed]}")
+    refuted = [r for r in failed if r.verdict == "refuted"]
+    assert mutation.caught_by in {(r.statement, r.step) for r in refuted}, (
+        f"{mutation.name}: expected {mutation.caught_by} to be refuted, "
+        f"got: {[(r.statement, r.step, r.verdict) for r in failed]}")
     cat = catalogue_with(mutation.edit)
-    for r in failed:
-        assert r.counterexample, f"{mutation.name}: {r.step} failed without a counterexample"
+    for r in refuted:
         step = next(s for s in cat[r.statement].steps(lambda n: cat[canonical(n)]) if s.name == r.step)
         point = {k: v for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
         lhs, rhs = step.evaluate(**point)

@@ -13,6 +13,8 @@ import dataclasses
 import sys
 from pathlib import Path
 
+import jinja2
+
 from slt.cache import write_atomic
 
 from reports import record, run
@@ -21,7 +23,15 @@ from reports.paths import OutputError, check_outputs
 from reports.render import Section, render_template
 from reports.sections import NAMES
 
-__all__ = ["Section", "add_arguments", "main", "render_diff_html", "render_html", "render_sections"]
+__all__ = ["Section", "SectionError", "add_arguments", "main", "render_diff_html", "render_html", "render_sections"]
+
+#: What a section raises when a record's nested data is not of the shape it reads (the schema checks the levels
+#: the report looks up by name; a figure summary's inside is the figure's own).
+_SHAPE_ERRORS = (KeyError, TypeError, AttributeError, IndexError, ValueError, jinja2.UndefinedError)
+
+
+class SectionError(ValueError):
+    """A section that cannot render the record it was given (one line naming the section and the problem)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +52,11 @@ def render_sections(rec: dict, only: list[str] | None = None, log=lambda msg: No
     for short, module in NAMES.items():
         if only and short not in only:
             continue
-        section = module.render(rec)
+        try:
+            section = module.render(rec)
+        except _SHAPE_ERRORS as exc:
+            raise SectionError(f"section {short}: the record's data is not of the shape it reads "
+                               f"({type(exc).__name__}: {exc})") from exc
         if section is not None:
             out.append(section)
             log(f"[report] section {short} rendered")
@@ -93,6 +107,11 @@ def main(args: argparse.Namespace) -> int:
         log(f"wrote the run record {path}")
     try:
         sections = render_sections(rec, args.only, log)
+    except SectionError as exc:
+        if not args.source:  # the run's own record: a bug of the harness, shown as one
+            raise
+        print(f"slth report: error: {args.source}: {exc}", file=sys.stderr)
+        return 2
     except ValueError as exc:
         print(f"slth report: {exc}", file=sys.stderr)
         return 2

@@ -3,8 +3,10 @@
 Argument parsing and printing only; the measuring, the search over C, the trend fits and the file format live in
 ``slt.measure.calibrate`` (see its docstring). Tasks run on dask.distributed (a LocalCluster by default,
 ``--scheduler ADDRESS`` or $SLTH_SCHEDULER for a running cluster, ``--workers N``) and are cached per task under
-``--cache-dir``: an interrupted run resumes with nothing computed twice. The results file is rewritten
-atomically after every round; points already in it are skipped (``--restart`` recomputes them).
+``--cache-dir``: an interrupted run resumes with nothing computed twice. The results file is written atomically
+once, when every point is done (an interrupted run leaves the previous file, or none; a statement left without
+points is refused, never written with ``C: null``); points already in it are skipped (``--restart`` recomputes
+them).
 """
 from __future__ import annotations
 
@@ -68,6 +70,7 @@ def main(args: argparse.Namespace) -> int:
 
 def _main(args: argparse.Namespace) -> int:
     import json
+    import math
     import time
     from pathlib import Path
 
@@ -77,6 +80,10 @@ def _main(args: argparse.Namespace) -> int:
     from slt.measure.calibration import SAFETY
     from slt.measure.stats import CONFIDENCE, LEVEL
 
+    if args.cache_dir is not None:  # the first existing folder on its path must be a folder
+        existing = next(p for p in (Path(args.cache_dir), *Path(args.cache_dir).absolute().parents) if p.exists())
+        if not existing.is_dir():
+            raise cal.CalibrationError(f"--cache-dir {args.cache_dir}: {existing} is a file, not a directory")
     if args.workers is not None and args.workers < 0:
         raise cal.CalibrationError(f"--workers must be >= 0, got {args.workers}")
     min_trials = args.min_trials if args.min_trials is not None else (50 if args.grid == "large" else 20)
@@ -101,6 +108,14 @@ def _main(args: argparse.Namespace) -> int:
         check_outputs(("--output", output))
     except OutputError as exc:
         raise cal.CalibrationError(str(exc)) from None
+    for item in args.where:  # select() names a malformed item; a value that is no finite number is refused here
+        for value in item.partition("=")[2].split(","):
+            try:
+                finite = math.isfinite(float(value))
+            except ValueError:
+                continue
+            if not finite:
+                raise cal.CalibrationError(f"--where {item!r}: {value.strip()} is not a finite number")
     planned = cal.select(cal.plan(names, args.grid, args.design, min_trials, args.seed), args.where)
 
     if args.estimate:
@@ -174,6 +189,10 @@ def _main(args: argparse.Namespace) -> int:
                 print(f"[calibrate] {name} {p['point']}: already in {path}, skipped", flush=True)
             else:
                 todo.append(p)
+        if not record["points"] and not any(p["statement"] == name for p in todo):
+            raise cal.CalibrationError(f"{name}: no grid point to calibrate"
+                                       + (f" matches --where {' '.join(args.where)}" if args.where else "")
+                                       + f"; nothing written to {path}")
 
     start = time.perf_counter()
     previous = data.get("cost", {}).get("wall_s", 0.0)
@@ -199,7 +218,7 @@ def _main(args: argparse.Namespace) -> int:
         write_atomic(path, json.dumps(data, indent=1, default=float))
 
     results = cal.calibrate(todo, cache_dir=args.cache_dir, scheduler=args.scheduler, workers=args.workers,
-                            progress=not args.no_progress, on_round=write) if todo else []
+                            progress=not args.no_progress) if todo else []
     write(results)
     for name in names:
         record = statements[name]

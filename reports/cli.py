@@ -2,12 +2,27 @@
 
 Each subcommand lives in its own module, which defines ``add_arguments(parser)`` and
 ``main(args) -> int`` (the exit status). A command's module is imported only when that command runs.
+
+Exit status: 0 done, 1 a proof step failed or a bound was violated, 2 a usage error (a bad name or value, a file
+that is not what it should be, an output that cannot be written: a full disk or a read-only folder included),
+3 the harness's own code cannot be imported (a syntax error in ``bounds/``, say: not a failed proof step),
+130 interrupted (Ctrl-C). Every error is one line on stderr, never a traceback.
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN_CODE = 3
+"""Exit status when the harness's own source cannot be imported (distinct from 1, a failed proof step)."""
+INTERRUPTED = 130
+#: Errors of the machine's storage, reported as one line (exit 2) instead of a traceback.
+STORAGE = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EISDIR, errno.ENOTDIR,
+           errno.EFBIG}
 
 COMMANDS = {
     "proofs": ("reports.proofs", "verify every proof step and print the step table"),
@@ -39,11 +54,37 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _where(exc: SyntaxError) -> str:
+    try:
+        return f"{Path(exc.filename).resolve().relative_to(ROOT)}, line {exc.lineno}"
+    except (TypeError, ValueError):
+        return f"{exc.filename}, line {exc.lineno}"
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    args = build_parser(command if command in COMMANDS else "").parse_args(argv)
-    return int(importlib.import_module(args._module).main(args) or 0)
+    name = f"slth {command}" if command in COMMANDS else "slth"
+    try:
+        args = build_parser(command if command in COMMANDS else "").parse_args(argv)
+        return int(importlib.import_module(args._module).main(args) or 0)
+    except KeyboardInterrupt:
+        print(f"{name}: interrupted; nothing half-written was kept (every output is written atomically)",
+              file=sys.stderr)
+        return INTERRUPTED
+    except SyntaxError as exc:  # the harness's own code (bounds/, slt/, reports/) does not parse
+        print(f"{name}: error: the harness's code does not parse: {_where(exc)}: {exc.msg} (exit {BROKEN_CODE}: "
+              "broken code, not a failed proof step)", file=sys.stderr)
+        return BROKEN_CODE
+    except MemoryError:
+        print(f"{name}: error: out of memory (use smaller parameters)", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        if exc.errno not in STORAGE:
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"{name}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

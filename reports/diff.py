@@ -1,13 +1,17 @@
 """`slth diff OLD NEW` or `slth diff --against REF`: what changed between two run records.
 
-Prints the steps that flipped (with the counterexample), margins that moved by more than ``--tolerance``,
+Prints every proof step whose verdict (certified / refuted / not proved) or domain (whole / box / sampled) changed,
+and steps or statements added or removed, each with its inequality before and after, the counterexample and the
+statements that rely on it; margins that moved by more than ``--tolerance``,
 width requirements that changed (old, new, ratio), variants and mutations whose verdict changed, statements whose
 empirical verdict changed and calibrated constants that moved outside their intervals (``slt.diff``).
 ``--against REF`` builds the record of the git ref REF in a temporary ``git worktree`` with REF's own code (cached
 by commit under ``<results>/records/``) and compares it with a record of the working tree, built at the same time.
 Proof-only by default (seconds); ``--empirical`` adds the quick empirical measurements and figure summaries.
 
-Exit status: 1 when a step of a supported form newly fails, 0 otherwise, 2 on a usage error (bad arguments, a
+Exit status: 1 on any downgrade of a step of a supported form (a verdict worse than before, e.g. certified -> not
+proved, a narrower domain, a new step that is not certified, a statement whose proof is gone), 0 otherwise, 2 on a
+usage error (bad arguments, a
 record that does not validate, a ref that does not exist or predates ``slth run``).
 """
 from __future__ import annotations
@@ -23,7 +27,7 @@ from pathlib import Path
 from slt import diff
 from slt.cache import write_atomic
 
-from reports import record
+from reports import record, terminal
 from reports.build import render_diff_html
 from reports.paths import output_problem
 from reports.run import assembler
@@ -144,10 +148,7 @@ def format_text(d, old_name: str, new_name: str) -> str:
     info = d.as_dict()
     lines = [f"slth diff: {old_name} [{_who(info['old'])}] -> {new_name} [{_who(info['new'])}]"]
     sections = [
-        ("steps that flipped", d.flipped,
-         lambda f: f"  {f['statement']}:{f['step']}  {f['old']} -> {f['new']}  ({f['method']})"
-                   + (f"  counterexample: {_fmt(f['counterexample'])}" if f["counterexample"] else "")
-                   + ("" if f["supported"] else "  [not a supported form]")),
+        ("proof steps whose verdict or domain changed", d.flipped, _flipped),
         (f"margins (smallest rhs/lhs) moved by more than {d.tolerance:g} (relative)", d.margins,
          lambda m: f"  {m['statement']}:{m['step']}  {_fmt(m['old'])} -> {_fmt(m['new'])}"
                    + (f"  (x{m['ratio']:.4g})" if m["ratio"] is not None else "")),
@@ -176,9 +177,26 @@ def format_text(d, old_name: str, new_name: str) -> str:
     if not d.changed:
         lines.append("no change in any decision")
     bad = d.newly_failing
-    lines.append(f"{len(bad)} step(s) of a supported form newly FAIL" + (": " + ", ".join(
-        f"{f['statement']}:{f['step']}" for f in bad) if bad else ""))
+    lines.append(f"{len(bad)} downgrade(s) of a supported form" + (": " + ", ".join(
+        f"{f['statement']}:{f['step']} {f['old']} -> {f['new']}" for f in bad) if bad else ""))
     return "\n".join(lines)
+
+
+def _flipped(f) -> str:
+    """One changed step: verdicts and domains, DOWNGRADE, counterexample, inequality before/after, who relies on it."""
+    def side(verdict, domain):
+        return verdict if domain in ("absent", "whole") or verdict == "refuted" else f"{verdict} ({domain})"
+    out = [f"  {f['statement']}:{f['step']}  {side(f['old'], f['old_domain'])} -> {side(f['new'], f['new_domain'])}"
+           f"  ({f['method']})" + ("  DOWNGRADE" if f["downgrade"] else "")
+           + (f"  counterexample: {_fmt(f['counterexample'])}" if f["counterexample"] else "")
+           + ("" if f["supported"] else "  [not a supported form]")]
+    before, after = f.get("old_inequality"), f.get("new_inequality")
+    if before != after or f["downgrade"]:
+        out.append(f"    before: {before if before is not None else '(absent or not recorded)'}")
+        out.append(f"    after:  {after if after is not None else '(absent or not recorded)'}")
+    if f.get("relied_on_by"):
+        out.append(f"    relied on by: {', '.join(f['relied_on_by'])}")
+    return "\n".join(out)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -203,10 +221,10 @@ def main(args: argparse.Namespace) -> int:
             old, new = (record.load(p) for p in args.records)
             names = tuple(args.records)
     except (UsageError, record.RecordError) as exc:
-        print(f"slth diff: {exc}", file=sys.stderr)
+        print(terminal.safe(f"slth diff: {exc}"), file=sys.stderr)
         return 2
     d = diff.compare(old, new, tolerance)
-    print(format_text(d, *names))
+    print(terminal.safe(format_text(d, *names)))  # a record's strings may hold escape sequences
     if args.html:
         write_atomic(Path(args.html), render_diff_html(d, *names))
         print(f"wrote {args.html}")

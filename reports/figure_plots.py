@@ -106,7 +106,10 @@ def rate_checks(rates: list[dict], statement: str) -> str:
     """Failure-rate checks of one statement as SVG: per point the observed rate, the 95% interval's upper end (what
     the data allow) and eps (what the statement allows); the counts on hover. Zero failures show as a zero under
     a finite upper end, not as an error bar."""
-    xs = list(range(1, len(rates) + 1))
+    numeric = [k for k in rates[0]["params"] if all(isinstance(r["params"].get(k), (int, float)) for r in rates)]
+    # against the parameter that varies most over the points (eps when none does): never a "check number"
+    axis = max(numeric, key=lambda k: (len({r["params"][k] for r in rates}), k == "eps")) if numeric else None
+    xs = [r["params"][axis] for r in rates] if axis else list(range(1, len(rates) + 1))
     names = [", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}" for k, v in r["params"].items()
                        if k != "alpha") for r in rates]
     tips = [f"{n}: {r['failures']}/{r['trials']} failures (rate {r['rate']:.3g}), 95% interval "
@@ -117,10 +120,13 @@ def rate_checks(rates: list[dict], statement: str) -> str:
                "tips": tips, "marker": "square", "color": "#7fb3de"},
               {"label": "allowed: eps", "x": xs, "y": [r["params"].get("eps") for r in rates], "tips": tips,
                "marker": "square", "color": "#d62728"}]
-    return svg_plot(series, title=f"{statement}: failure rate at the checked width", xlabel="check number (its parameters below and on hover)",
-                    ylabel="failure rate", plot_id=f"plot-rate-{statement}", zoom=False,
-                    note="Points: " + "; ".join(f"{i}: {n}" for i, n in zip(xs, names))
-                    + ". The statement is decided to hold at a point only when the upper end lies below eps.")
+    others = [k for k in numeric if k != axis and len({r["params"][k] for r in rates}) > 1]
+    return svg_plot(series, title=f"{statement}: failure rate at the checked width against {axis or 'the point'}",
+                    xlabel=axis or "point", ylabel="failure rate", plot_id=f"plot-rate-{statement}", zoom=False,
+                    note="Points: " + "; ".join(names)
+                    + (f" ({', '.join(others)} vary too: hover a point for its parameters)" if others else "")
+                    + ". The statement is decided to hold at a point only when the upper end of its interval is "
+                    "at most eps.")
 
 
 def length_sweep(rows: list[dict], title: str, series: list[tuple]) -> str:

@@ -1,20 +1,32 @@
 """`slth proofs`: verify every proof step of the bounds catalogue and print the step table.
 
-Columns: statement, step, method (symbolic / interval / sampled: the method that proved the step, or for a
-failure the one that found the counterexample), domain (whole: the statement's whole hypothesis domain;
-box: only the stated box; sampled: evidence only), status, "re-checked by Arb" (an interval certificate evaluated again
-box by box with Arb ball arithmetic, ``bounds.recheck``: yes, no (no certificate data to re-check) or failed (then
-the step FAILS); "-" for a symbolic step), and the certificate, box or counterexample.
-The summary counts the steps by method and by domain.  Exits 1 if any step of a supported form fails, 2 on
-a usage error (an unknown statement name); with ``--variants`` also verifies the printed variants, each
+Every statement with proof steps is verified (``bounds.proved()``, found from the catalogue); a statement without
+steps is listed as "cited, no proof encoded".  Columns: statement, step, verdict (certified: symbolic or interval on
+the whole declared domain; refuted: a counterexample confirmed at high precision; not proved: neither), method
+(symbolic / interval / sampled: the method that proved the step, or that found the counterexample), domain (whole:
+the declared domain; box: only the stated box; sampled), "re-checked by Arb" (an interval certificate evaluated
+again box by box with Arb ball arithmetic, ``bounds.recheck``: yes, no (no certificate data to re-check) or failed
+(then the step is not proved); "-" for a symbolic step), and the certificate, box or counterexample.
+The summary counts the steps by verdict, method and domain.  Exits 1 if any step is refuted or not proved (the
+message names each kind), 2 on a usage error (an unknown statement name); with ``--variants`` also verifies the
+printed variants, each
 expected to fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every
 numeric constant of every encoded proof, the tightest value for which every step still closes
-(``bounds.slack.rows``).
+(``bounds.slack.rows``); with ``--axioms [NAME]`` prints, per statement (or for NAME), the results it rests on
+that the harness does not prove (``bounds.axioms``: Lueker's corollary with its constant C, the scalar facts with
+their certified domains, the structural facts cited by name) and verifies nothing else.
 """
 from __future__ import annotations
 
 import argparse
 import sys
+
+import bounds
+from bounds.axioms import axioms as statement_axioms
+from bounds.catalogue import canonical
+from bounds.mutations import MUTATIONS, catalogue_with, run, verify_all
+from bounds.slack import CONSTANTS, rows as slack_rows
+from bounds.verify import NOT_PROVED, REFUTED, VERDICTS
 
 METHODS = ("symbolic", "interval", "sampled")
 DOMAINS = ("whole", "box", "sampled")
@@ -28,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mutations", action="store_true",
                         help="also run the mutation suite and show which step catches each mutation")
     parser.add_argument("--boxes", action="store_true", help="show the certified box of every box-only step")
+    parser.add_argument("--axioms", nargs="?", const="", default=None, metavar="NAME",
+                        help="print the results each statement (or NAME) rests on that the harness does not prove, "
+                             "found by following relies_on through the catalogue; verifies nothing else")
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "
                              "(bisection with the verifier; minutes)")
@@ -45,15 +60,15 @@ def domain_kind(domain: str) -> str:
 
 
 def _row(r, boxes: bool) -> list[str]:
-    if not r.ok:
-        info = "counterexample: " + _cex(r.counterexample) if r.counterexample else r.detail
-        if r.counterexample and "outside" in r.detail:
+    if r.counterexample:
+        info = "counterexample: " + _cex(r.counterexample)
+        if "outside" in r.detail:
             info = f"{r.detail}: {_cex(r.counterexample)}"
     elif domain_kind(r.domain) != "whole" and (boxes or r.method == "sampled" or r.domain.startswith("box")):
         info = f"{r.detail}; {r.domain}"
     else:
         info = r.detail
-    return [r.statement, r.step, r.method, domain_kind(r.domain), r.status, arb_column(r), info]
+    return [r.statement, r.step, r.verdict, r.method, domain_kind(r.domain), arb_column(r), info]
 
 
 def arb_column(r) -> str:
@@ -63,7 +78,7 @@ def arb_column(r) -> str:
 
 
 def _print(rows: list[list[str]], title: str) -> None:
-    head = ["statement", "step", "method", "domain", "status", "re-checked by Arb",
+    head = ["statement", "step", "verdict", "method", "domain", "re-checked by Arb",
             "certificate / box / counterexample"]
     widths = [max(len(x[i]) for x in rows + [head]) for i in range(6)]
     print(f"\n== {title}")
@@ -72,11 +87,13 @@ def _print(rows: list[list[str]], title: str) -> None:
 
 
 def counts(results) -> dict:
-    """Counts of the verified steps: ``{"steps", "failed", "method": {m: n}, "domain": {d: n},
-    "method_domain": {"m/d": n}}`` (JSON-able; only steps that hold are counted by method and domain)."""
+    """Counts of the verified steps: ``{"steps", "failed", "verdict": {v: n}, "method": {m: n}, "domain": {d: n},
+    "method_domain": {"m/d": n}}`` (JSON-able; ``failed``: refuted or not proved; only certified steps are counted
+    by method and domain)."""
     ok = [r for r in results if r.ok]
     return {
         "steps": len(results), "failed": len(results) - len(ok),
+        "verdict": {v: sum(r.verdict == v for r in results) for v in VERDICTS},
         "method": {m: sum(r.method == m for r in ok) for m in METHODS},
         "domain": {d: sum(domain_kind(r.domain) == d for r in ok) for d in DOMAINS},
         "method_domain": {f"{m}/{d}": sum(r.method == m and domain_kind(r.domain) == d for r in ok)
@@ -89,10 +106,10 @@ def counts(results) -> dict:
 def summary(results) -> str:
     """The counts as text: by method, by domain, and the method x domain table a reader can check."""
     c = counts(results)
-    lines = [f"{c['steps']} steps: {c['method']['symbolic']} symbolic, {c['method']['interval']} interval, "
-             f"{c['method']['sampled']} sampled (evidence only), {c['failed']} FAILED",
-             f"domains: {c['domain']['whole']} on the whole hypothesis domain, {c['domain']['box']} on a box only, "
-             f"{c['domain']['sampled']} sampled only",
+    v = c["verdict"]
+    lines = [f"{c['steps']} steps: {v['certified']} certified, {v['refuted']} refuted, {v['not proved']} not proved",
+             f"certified by: {c['method']['symbolic']} symbolic, {c['method']['interval']} interval; "
+             f"domains: {c['domain']['whole']} on the whole hypothesis domain",
              "method x domain: " + ", ".join(f"{k} {n}" for k, n in c["method_domain"].items() if n),
              f"re-checked by Arb: {c['arb']['yes']} step(s) yes ({c['certificates']} interval certificates), "
              f"{c['arb']['no']} no, {c['arb']['failed']} failed"]
@@ -120,11 +137,30 @@ def slack_table(rows: list[dict]) -> str:
                      for row in [head] + body)
 
 
-def main(args: argparse.Namespace) -> int:
-    import bounds
-    from bounds.catalogue import canonical
-    from bounds.mutations import MUTATIONS, catalogue_with, run, verify_all
+def axioms_text(name: str, axioms: list) -> str:
+    """The axioms of one statement as text (``bounds.axioms.axioms``)."""
+    lines = [f"== axioms of {name}: {len(axioms)} results it rests on that the harness does not prove"]
+    for a in axioms:
+        by = ", ".join(f"{s}:{t}" for s, t in a.cited_by[:4]) + (f" and {len(a.cited_by) - 4} more"
+                                                                   if len(a.cited_by) > 4 else "")
+        lines.append(f"  {a.kind}: {a.name}: {a.says}")
+        lines.append(f"      {a.detail}" + (f"; cited by {by}" if by else ""))
+    return "\n".join(lines)
 
+
+def _print_axioms(name: str) -> int:
+    try:
+        names = [canonical(name)] if name else bounds.names()
+    except KeyError as e:
+        print(f"slth proofs: {e.args[0]}", file=sys.stderr)
+        return 2
+    print("\n\n".join(axioms_text(n, statement_axioms(n)) for n in names))
+    return 0
+
+
+def main(args: argparse.Namespace) -> int:
+    if getattr(args, "axioms", None) is not None:
+        return _print_axioms(args.axioms)
     try:
         names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
     except KeyError as e:
@@ -137,12 +173,20 @@ def main(args: argparse.Namespace) -> int:
     failed = [r for r in results if not r.ok]
     status = 1 if failed else 0
     print("\n" + summary(results))
+    if not args.statement:
+        cited = [n for n in bounds.names() if n not in names]
+        print("cited, no proof encoded: " + (", ".join(cited) if cited else "none"))
+    for kind in (REFUTED, NOT_PROVED):
+        bad = [f"{r.statement}:{r.step}" for r in results if r.verdict == kind]
+        if bad:
+            print(f"{kind.upper()}: {len(bad)} step(s) {kind}: {', '.join(bad)}", file=sys.stderr)
 
     if args.variants:  # the variants of the statements asked for (all without --statement)
         for st in (bounds.get(n) for n in (names if args.statement else bounds.names())):
             for v in st.variants.values():
-                broken = [r for r in verify_all(v.apply(catalogue_with())) if not r.ok]
-                _print([_row(r, False) for r in broken], f"variant {st.name}:{v.name} ({v.description})")
+                changed = [r for r in verify_all(v.apply(catalogue_with())) if not r.ok]
+                _print([_row(r, False) for r in changed], f"variant {st.name}:{v.name} ({v.description})")
+                broken = [r for r in changed if r.verdict == REFUTED]
                 got, want = {(r.statement, r.step) for r in broken}, set(v.breaks)
                 verdict = "as expected" if got == want else f"UNEXPECTED: expected {sorted(want)}"
                 print(f"breaks {sorted(got)}: {verdict}")
@@ -159,8 +203,6 @@ def main(args: argparse.Namespace) -> int:
         for row in rows:
             print("  ".join(row))
     if args.slack:
-        from bounds.slack import CONSTANTS, rows as slack_rows
-
         def progress(constant, value, ok):
             print(f"  {constant.statement}: {constant.label}: {float(value):.6g} {'closes' if ok else 'fails'}",
                   file=sys.stderr, flush=True)

@@ -14,6 +14,14 @@ parameter, a trial count that cannot reject). Measuring lives in ``slt.measure.p
 from __future__ import annotations
 
 import argparse
+import sys
+
+from bounds.catalogue import canonical
+from slt.measure import calibration, catalogue, probabilistic
+from slt.measure.adversaries import power_plan
+from slt.measure.rerun import parse_value
+from slt.measure.resources import RequestError, check_request
+from slt.measure.stats import Unrejectable, detectable_rate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,25 +39,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _rate_check(name: str):
-    from slt.measure import calibration, catalogue
-
     numerics = catalogue.get(name)
     return numerics, numerics.rate_check(calibration.check_constant(name))
 
 
 def main(args: argparse.Namespace) -> int:
-    import sys
-
     def usage(message: str) -> int:
         print(f"slth rate: error: {message}", file=sys.stderr)
         return 2
 
-    from slt.measure import catalogue
-
     probabilistic = catalogue.probabilistic()
     if args.plan:
-        from slt.measure.adversaries import power_plan
-
         checks = []
         for name in probabilistic:
             numerics, check = _rate_check(name)
@@ -60,12 +60,6 @@ def main(args: argparse.Namespace) -> int:
         return 0
     if not args.statement:
         return usage("name a statement (or pass --plan)")
-    from bounds.catalogue import canonical
-    from slt.measure import calibration
-    from slt.measure.probabilistic import failure_rate
-    from slt.measure.rerun import parse_value
-    from slt.measure.stats import Unrejectable, detectable_rate
-
     try:
         name = canonical(args.statement)
     except KeyError:
@@ -102,9 +96,10 @@ def main(args: argparse.Namespace) -> int:
             return usage(f"{name}: {exc}")
         return 1 if failed else 0
     try:
+        check_request(name, C, params)  # before any trial: widths, memory, float64's resolution
         detectable_rate(trials, params["eps"])
-        test, cases = failure_rate(numerics.trial, C, params, trials, args.seed)
-    except Unrejectable as exc:
+        test, cases = probabilistic.failure_rate(numerics.trial, C, params, trials, args.seed)
+    except (Unrejectable, RequestError) as exc:
         return usage(str(exc))
     except (TypeError, ValueError) as exc:
         return usage(f"{name}: {exc}")

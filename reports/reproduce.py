@@ -13,10 +13,12 @@ import argparse
 import sys
 import time
 
+from slt import figures
+
+from reports.paths import output_problem
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from slt import figures
-
     parser.add_argument("figure", choices=figures.names(), help="which figure to reproduce")
     parser.add_argument("--quick", action="store_true", help="a reduced sweep (fewer widths, lengths and sources; < 2 min)")
     parser.add_argument("--results", default="results", help="folder of cached results (default: %(default)s)")
@@ -91,8 +93,6 @@ def format_summary(payload) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    from slt import figures
-
     if args.workers is not None and args.workers < 0:
         print(f"slth reproduce: error: --workers must be >= 0, got {args.workers}", file=sys.stderr)
         return 2
@@ -103,8 +103,6 @@ def main(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         figure.device = args.device
-    from reports.paths import output_problem
-
     problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file")
     if problem:  # before any work
         print(f"slth reproduce: error: {problem}", file=sys.stderr)

@@ -75,6 +75,7 @@ def main(args: argparse.Namespace) -> int:
     rec = build(args, command)
     record.write(args.output, rec)
     failed = record.failed_steps(rec)
-    print(f"wrote {args.output} ({rec['profile']}: {len(rec['steps'])} steps, {len(failed)} failed; "
-          f"{rec['provenance']['wall_s']['total']:.1f} s)")
+    words = {v: sum(s["verdict"] == v for s in rec["steps"]) for v in ("certified", "refuted", "not proved")}
+    print(f"wrote {args.output} ({rec['profile']}: {len(rec['steps'])} steps: {words['certified']} certified, "
+          f"{words['refuted']} refuted, {words['not proved']} not proved; {rec['provenance']['wall_s']['total']:.1f} s)")
     return 1 if failed else 0

@@ -2,8 +2,11 @@
 
 ``compare(old, new, tolerance=...)`` returns a ``Diff`` (plain data, rendered by ``reports.diff``):
 
-- ``flipped``: proof steps whose verdict changed (ok -> FAILED with the new counterexample, or FAILED -> ok),
-  and steps that appear or disappear;
+- ``flipped``: proof steps whose verdict (certified / refuted / not proved) or domain (whole / box / sampled)
+  changed, and steps that appear or disappear ("absent"), each with the step's inequality before and after, the new
+  counterexample and the statements that rely on the step's statement; ``downgrade`` marks a change for the worse
+  (a verdict worse than before, a narrower domain, a new step that is not certified, a statement whose every step
+  is gone);
 - ``margins``: steps whose smallest rhs/lhs margin moved by more than ``tolerance`` (relative);
 - ``widths``: width requirements on the default grid that changed (old, new, new/old);
 - ``variants`` / ``mutations``: printed variants and mutations whose verdict or catching steps changed;
@@ -11,8 +14,10 @@
   changed;
 - ``constants``: calibrated constants that moved outside the other record's interval [C_low, C_high].
 
-``Diff.newly_failing`` lists the steps of a supported form (or elementary facts) that fail in ``new`` but did not
-fail in ``old``: ``slth diff`` exits 1 when it is not empty.
+``Diff.newly_failing`` lists the downgraded steps of a supported form (or elementary facts): ``slth diff`` exits 1
+when it is not empty.  Records written before the three verdicts ("ok" / "FAILED") are read as: ok on the whole
+domain by symbolic or interval -> certified, other ok -> not proved, FAILED -> refuted (with a counterexample) or
+not proved.
 """
 from __future__ import annotations
 
@@ -43,7 +48,7 @@ class Diff:
 
     @property
     def newly_failing(self) -> list:
-        return [f for f in self.flipped if f["new"] == "FAILED" and f["old"] != "FAILED" and f["supported"]]
+        return [f for f in self.flipped if f["downgrade"] and f["supported"]]
 
     @property
     def changed(self) -> bool:
@@ -97,18 +102,67 @@ def compare(old: dict, new: dict, tolerance: float = DEFAULT_TOLERANCE) -> Diff:
     return d
 
 
+CERTIFIED, REFUTED, NOT_PROVED, ABSENT = "certified", "refuted", "not proved", "absent"
+_RANK = {CERTIFIED: 0, NOT_PROVED: 1, REFUTED: 2}
+_DOMAIN_RANK = {"whole": 0, "box": 1, "sampled": 2}
+
+
+def verdict(row: dict | None) -> str:
+    """A step row's verdict: certified / refuted / not proved (also of a record from before the three verdicts)."""
+    if row is None:
+        return ABSENT
+    v = row["verdict"]
+    if v in _RANK:
+        return v
+    if row["ok"]:  # "ok": certified only when symbolic or interval on the whole domain
+        return CERTIFIED if row["domain"] == "whole" and row["method"] in ("symbolic", "interval") else NOT_PROVED
+    return REFUTED if row.get("counterexample") else NOT_PROVED
+
+
+def domain_kind(row: dict | None) -> str:
+    if row is None:
+        return ABSENT
+    return "box" if row["domain"].startswith("box") else row["domain"]
+
+
+def _relying(record: dict, statement: str) -> list[str]:
+    """The statements whose proofs rely on ``statement`` (directly or through others), from the record's steps."""
+    uses: dict = {}
+    for s in record["steps"]:
+        uses.setdefault(s["statement"], set()).update(s.get("relies_on", ()))
+    out, grow = {statement}, True
+    while grow:
+        grow = False
+        for n, deps in uses.items():
+            if n not in out and deps & out:
+                out.add(n)
+                grow = True
+    return sorted(out - {statement})
+
+
 def _steps(d: Diff) -> None:
     old = {_key(s, "statement", "step"): s for s in d.old["steps"]}
     new = {_key(s, "statement", "step"): s for s in d.new["steps"]}
+    still = {s["statement"] for s in d.new["steps"]}
     for key in list(old) + [k for k in new if k not in old]:
         a, b = old.get(key), new.get(key)
-        va, vb = (a["verdict"] if a else "absent"), (b["verdict"] if b else "absent")
-        if va != vb:
+        va, vb = verdict(a), verdict(b)
+        da, db = domain_kind(a), domain_kind(b)
+        if va != vb or da != db:
             ref = b or a
+            if b is None:  # removed: a downgrade when its statement has no step left (its proof is gone)
+                down = key[0] not in still and va == CERTIFIED
+            elif a is None:  # added: must be certified
+                down = vb != CERTIFIED
+            else:
+                down = _RANK[vb] > _RANK[va] or _DOMAIN_RANK.get(db, 2) > _DOMAIN_RANK.get(da, 2)
             d.flipped.append({"statement": key[0], "step": key[1], "old": va, "new": vb,
+                              "old_domain": da, "new_domain": db, "downgrade": down,
                               "supported": ref["supported"], "method": ref["method"],
-                              "counterexample": (b or {}).get("counterexample") if vb == "FAILED" else None,
-                              "detail": (b or {}).get("detail", "")})
+                              "counterexample": (b or {}).get("counterexample") if vb == REFUTED else None,
+                              "detail": (b or {}).get("detail", ""),
+                              "old_inequality": (a or {}).get("text"), "new_inequality": (b or {}).get("text"),
+                              "relied_on_by": _relying(d.new if b else d.old, key[0])})
         elif a and b and _moved(a["margin"], b["margin"], d.tolerance):
             ratio = (b["margin"] / a["margin"]) if a["margin"] and b["margin"] is not None else None
             d.margins.append({"statement": key[0], "step": key[1], "old": a["margin"], "new": b["margin"],

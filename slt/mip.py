@@ -53,7 +53,7 @@ def _scipy_highs(c, t, options):
 
 def _highspy(c, t, options):
     try:
-        import highspy
+        import highspy  # optional [mip] extra
     except ImportError:
         raise _missing("highspy", "highspy") from None
     n = c.size
@@ -83,7 +83,7 @@ _GUROBI_ENV = None
 def _gurobi(c, t, options):
     global _GUROBI_ENV
     try:
-        import gurobipy as gp
+        import gurobipy as gp  # optional [mip] extra
     except ImportError:
         raise _missing("gurobipy", "gurobi") from None
     if _GUROBI_ENV is None:

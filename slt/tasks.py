@@ -12,7 +12,8 @@ as its name ``"package.module:function"``, which is what is fingerprinted and se
   Duplicate tasks in one call are computed once.
 - **Validated on read.** A cache file that is not JSON, not an object, lacks ``result``, has a checksum that does
   not match, belongs to another task, holds a NaN or infinity, or does not match the schema the task function
-  declares with ``@returns(...)`` (e.g. a string where a number is expected) is recomputed with a
+  declares with ``@returns(...)`` (e.g. a string where a number is expected), or holds a value that makes no sense
+  (a negative count, failures > trials, a probability outside [0, 1]: ``COUNTS``, ``RATES``) is recomputed with a
   ``CacheWarning`` naming the file and the problem: never used, never a crash.
 - **Where it runs.** Default: a ``distributed.LocalCluster`` on 127.0.0.1 with one single-threaded worker process
   per core (``workers=N`` to choose). ``scheduler="tcp://HOST:PORT"`` (or the environment variable
@@ -165,6 +166,28 @@ def _problem(result, fn) -> str | None:
         if not _type_ok(result[key], allowed):
             names = "/".join("null" if t is None else t.__name__ for t in (allowed if isinstance(allowed, tuple) else (allowed,)))
             return f"result.{key} = {result[key]!r} is not a {names}"
+    return _value_problem(result)
+
+
+COUNTS = ("failures", "trials")
+"""Result fields that count (integers >= 0, failures <= trials) wherever a task returns them."""
+RATES = ("upper", "rate", "pvalue")
+"""Result fields that are probabilities (in [0, 1]) wherever a task returns them."""
+
+
+def _value_problem(result: dict) -> str | None:
+    """Values that make no sense although their types do (a forged entry with a valid checksum, say)."""
+    for key in COUNTS:
+        v = result.get(key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0:
+            return f"result.{key} = {v!r} is negative (a count)"
+    failures, trials = result.get("failures"), result.get("trials")
+    if isinstance(failures, int) and isinstance(trials, int) and failures > trials:
+        return f"result.failures = {failures} exceeds result.trials = {trials}"
+    for key in RATES:
+        v = result.get(key)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and not 0 <= v <= 1:
+            return f"result.{key} = {v!r} is not in [0, 1]"
     return None
 
 

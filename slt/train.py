@@ -40,7 +40,7 @@ TOKEN_READINGS = ("zero", "learned")
 
 def torch_available() -> bool:
     try:
-        import torch  # noqa: F401
+        import torch  # noqa: F401  (optional [torch] extra: is it there?)
     except ImportError:
         return False
     return True
@@ -62,7 +62,7 @@ def _forward_regression(torch, params, X, key_mask, scale, token=None):
 def train_mha(initial: MHAWeights, rng, recipe: dict | None = None, log=None) -> tuple[MHAWeights, dict]:
     """Train a single-head MHA target (d2 = 1) from ``initial`` with Appendix B.1's recipe; returns the trained
     weights and a record of the run (losses per epoch, the variance of omega as the constant-predictor baseline)."""
-    import torch
+    import torch  # optional [torch] extra (heavy)
 
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # the model is tiny: on a shared machine more threads only spin (70x slower measured)

@@ -144,10 +144,11 @@ def test_one_numeric_evaluator():
     assert not offenders, offenders
 
 
-def test_step_certified_only_on_the_box_says_so_and_why():
+def test_step_certified_only_on_the_box_is_not_proved_and_says_why():
     """log(d1 + 1) - log(d1) <= 1 holds for every d1 >= 1, but the difference of two unbounded logs has no
-    interval certificate at d1 -> oo in these forms: the step is certified on the box, states it, and reports
-    that the seeded search of the whole domain found no violation."""
+    interval certificate at d1 -> oo in these forms: certified on the box only, so NOT PROVED (never ok), stating
+    the box and that the seeded search of the whole domain found no violation."""
     r = verify_step("t", Step("box-only", sp.log(d1 + 1) - sp.log(d1), 1), (DIM,))
-    assert r.ok and r.method == "interval" and r.domain.startswith("box: d1 in [1, 64]"), r
-    assert "not certified beyond the box" in r.detail and "no violation at" in r.detail
+    assert not r.ok and r.verdict == "not proved" and r.counterexample is None, r
+    assert r.method == "interval" and r.domain.startswith("box: d1 in [1, 64]"), r
+    assert "on the box only, not on the whole domain" in r.detail and "no violation at" in r.detail

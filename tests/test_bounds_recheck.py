@@ -140,3 +140,32 @@ def test_the_recheck_imports_nothing_from_the_mpmath_verifier(module):
 
 def test_status_without_data_is_no():
     assert status(()) == "no" and status(None) == "no"
+
+
+def test_a_certificate_must_cover_the_declared_domain():
+    """The cover is checked against the step's declared domain, not only against its own coordinates."""
+    from bounds.recheck import domain_gap
+    cert = _fact_certificate()
+    assert domain_gap(cert) == "" and status((cert,)) == "yes"
+    wider = tuple(dataclasses.replace(p, lo=(-1,)) if p.name == "x" else p for p in cert.params)  # x from -1
+    assert "the coordinate starts at 0" in domain_gap(dataclasses.replace(cert, params=wider))
+    assert status((dataclasses.replace(cert, params=wider),)).startswith("failed")
+    unbounded = tuple(dataclasses.replace(p, hi=()) if p.name == "x" else p for p in cert.params)  # x up to oo
+    assert "ends at 1" in domain_gap(dataclasses.replace(cert, params=unbounded))
+    assert "does not state" in domain_gap(dataclasses.replace(cert, params=()))
+
+
+def test_each_case_of_a_max_split_needs_the_other():
+    from bounds.symbols import alpha, d2
+    D = (Param("d1", lo=(1,), integer=True, box=(1, 64), log=True),
+         Param("d2", lo=(1,), integer=True, box=(1, 64), log=True),
+         Param("alpha", lo=(sp.sqrt(d1), sp.sqrt(d2)), box=(1, 64), log=True))
+    r = verify_step("t", Step("dep", sp.sqrt(d1) / alpha + sp.sqrt(d2) / (4 * alpha), sp.Rational(3, 2)), D)
+    assert r.arb == "yes" and len(r.certificate) == 2
+    for one in r.certificate:
+        assert "of a Max split without the case" in status((one,))
+    # alpha written from a ratio that starts above 1 leaves alpha in [max, 2 max) uncovered
+    first = r.certificate[0]
+    ratio = next(c for c in first.coords if c.symbol.name == "alpha_ratio")
+    moved = tuple(dataclasses.replace(c, lo=Fraction(2)) if c is ratio else c for c in first.coords)
+    assert "not as its lower bound" in status((dataclasses.replace(first, coords=moved), r.certificate[1]))

@@ -28,9 +28,10 @@ def test_identical_records_differ_in_nothing(proofs_record):
 
 def test_a_newly_failing_step_is_reported_with_its_counterexample_and_exit_1(proofs_record):
     new = copy.deepcopy(proofs_record)
-    _step(new, "theorem9", "S2a").update(ok=False, verdict="FAILED", counterexample={"d1": 1.0, "lhs": 2.0, "rhs": 1.0})
+    _step(new, "theorem9", "S2a").update(ok=False, verdict="refuted", counterexample={"d1": 1.0, "lhs": 2.0, "rhs": 1.0})
     d = diff.compare(proofs_record, new)
-    assert [(f["statement"], f["step"], f["old"], f["new"]) for f in d.flipped] == [("theorem9", "S2a", "ok", "FAILED")]
+    assert [(f["statement"], f["step"], f["old"], f["new"]) for f in d.flipped] == [("theorem9", "S2a", "certified",
+                                                                                       "refuted")]
     assert d.flipped[0]["counterexample"] == {"d1": 1.0, "lhs": 2.0, "rhs": 1.0}
     assert d.exit_status == 1
     # the reverse direction (a step that now holds) is reported but is no failure
@@ -84,12 +85,13 @@ def test_cli_on_two_records_text_html_and_usage_errors(tmp_path, proofs_record, 
     old, new = tmp_path / "old.json", tmp_path / "new.json"
     record.write(old, proofs_record)
     changed = copy.deepcopy(proofs_record)
-    _step(changed, "lemma8", "L8b").update(ok=False, verdict="FAILED", counterexample={"eps_max": 8.0})
+    _step(changed, "lemma8", "L8b").update(ok=False, verdict="refuted", counterexample={"eps_max": 8.0})
     record.write(new, changed)
     page = tmp_path / "diff.html"
     assert cli.main(["diff", str(old), str(new), "--html", str(page)]) == 1
     out = capsys.readouterr().out
-    assert "lemma8:L8b  ok -> FAILED" in out and "eps_max=8" in out and "newly FAIL: lemma8:L8b" in out
+    assert "lemma8:L8b  certified -> refuted" in out and "eps_max=8" in out
+    assert "1 downgrade(s) of a supported form: lemma8:L8b certified -> refuted" in out
     assert "lemma8" in page.read_text() and page.read_text().startswith("<!DOCTYPE html>")
     assert cli.main(["diff", str(old), str(old)]) == 0
     assert cli.main(["diff", str(old)]) == 2
@@ -149,10 +151,11 @@ def test_edit_a_constant_then_diff_against_head(tmp_path):
     done = _slth(clone, "diff", "--against", "HEAD", "--html", str(page))
     assert done.returncode == 1, done.stdout + done.stderr
     out = done.stdout
-    assert "theorem9:S2a  ok -> FAILED" in out and "counterexample:" in out
+    assert "theorem9:S2a  certified -> refuted" in out and "counterexample:" in out
+    assert "before: " in out and "after: " in out and "4*H*alpha**3" in out and "relied on by: theorem11" in out
     assert "theorem9.n_K  at d1=2" in out and "ratio" in out
     assert "theorem9.n_V" not in out  # only the edited requirement moved
-    assert "newly FAIL: theorem9:S2a" in out
+    assert "downgrade(s) of a supported form: theorem9:S2a certified -> refuted" in out
     assert "theorem9" in page.read_text()
     sha = _git(clone, "rev-parse", "HEAD").strip()
     assert (clone / "results" / "records" / f"{sha}-proofs.json").exists()  # REF's record, cached by commit
@@ -170,3 +173,40 @@ def test_diff_against_a_ref_without_run_records_or_a_bad_ref_is_a_usage_error(tm
     assert len(done.stderr.strip().splitlines()) == 1
     done = _slth(clone, "diff", "--against", "no-such-ref")
     assert done.returncode == 2 and "is not a commit" in done.stderr
+
+
+def test_every_change_of_verdict_or_domain_is_reported_and_downgrades_exit_1(proofs_record):
+    """certified -> not proved on a box only, a step added (not certified), a statement's proof removed: each is
+    reported with its verdicts, domains and inequality; each is a downgrade (exit 1); the reverse is no failure."""
+    new = copy.deepcopy(proofs_record)
+    _step(new, "lemma7", "L7b").update(ok=False, verdict="not proved", domain="box: d1 in [1, 64]",
+                                       text="epsilon/(d1*d2) <= epsilon*Min(1, 10**40/d1)/(d1*d2)")
+    d = diff.compare(proofs_record, new)
+    (f,) = d.flipped
+    assert (f["old"], f["new"], f["old_domain"], f["new_domain"], f["downgrade"]) == (
+        "certified", "not proved", "whole", "box", True)
+    assert f["old_inequality"] == _step(proofs_record, "lemma7", "L7b")["text"] and "Min(1" in f["new_inequality"]
+    assert "theorem9" in f["relied_on_by"] and "theorem14" in f["relied_on_by"]  # through theorem9 and theorem11
+    assert d.exit_status == 1 and diff.compare(new, proofs_record).exit_status == 0
+    # whole -> box with the same word is a downgrade too (a record from before the three verdicts: "ok")
+    legacy = copy.deepcopy(proofs_record)
+    _step(legacy, "lemma7", "L7b").update(verdict="ok", domain="box: d1 in [1, 64]")
+    assert [(f["old"], f["new"], f["downgrade"]) for f in diff.compare(proofs_record, legacy).flipped] == [
+        ("certified", "not proved", True)]
+    added = copy.deepcopy(proofs_record)
+    added["steps"].append({**_step(proofs_record, "lemma7", "L7b"), "statement": "toylemma", "step": "TOY1",
+                           "verdict": "refuted", "ok": False, "counterexample": {"eps": 0.5}})
+    (f,) = diff.compare(proofs_record, added).flipped
+    assert (f["old"], f["new"], f["downgrade"]) == ("absent", "refuted", True)
+    certified_added = copy.deepcopy(added)
+    certified_added["steps"][-1].update(verdict="certified", ok=True, counterexample=None)
+    assert diff.compare(proofs_record, certified_added).exit_status == 0
+    removed = copy.deepcopy(proofs_record)
+    removed["steps"] = [s for s in removed["steps"] if s["statement"] != "lemma5"]
+    d = diff.compare(proofs_record, removed)
+    assert {(f["step"], f["new"], f["downgrade"]) for f in d.flipped} == {("L5a", "absent", True),
+                                                                         ("L5b", "absent", True)}
+    one_removed = copy.deepcopy(proofs_record)
+    one_removed["steps"] = [s for s in one_removed["steps"] if (s["statement"], s["step"]) != ("lemma5", "L5a")]
+    (f,) = diff.compare(proofs_record, one_removed).flipped
+    assert f["new"] == "absent" and not f["downgrade"]  # reported; the statement keeps a proof

@@ -17,8 +17,9 @@ def test_table_has_method_and_domain_and_the_counts_add_up(capsys):
     results = bounds.verify("lemma7") + bounds.verify("lemma5")
     c = proofs.counts(results)
     assert sum(c["method"].values()) == sum(c["domain"].values()) == c["steps"] - c["failed"] == len(results)
-    assert sum(c["method_domain"].values()) == len(results)
-    assert f"{len(results)} steps: {c['method']['symbolic']} symbolic" in out
+    assert sum(c["method_domain"].values()) == len(results) == c["verdict"]["certified"]
+    assert f"{len(results)} steps: {len(results)} certified, 0 refuted, 0 not proved" in out
+    assert f"certified by: {c['method']['symbolic']} symbolic" in out
     assert f"domains: {c['domain']['whole']} on the whole hypothesis domain" in out
     for r in results:
         assert r.step in out
@@ -29,7 +30,7 @@ def test_a_failing_step_exits_1(monkeypatch, capsys):
                      "box: eps in [0.5, 1]", 0.5)
     monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None: [bad])
     assert main(["proofs", "--statement", "lemma7"]) == 1
-    assert "FAILED" in capsys.readouterr().out
+    assert "refuted" in capsys.readouterr().out
 
 
 def test_slack_table_renders_rows():

@@ -18,7 +18,7 @@ def test_record_holds_every_proof_step_with_method_domain_verdict_and_margin(pro
     got = {(s["statement"], s["step"]) for s in rec["steps"] if s["statement"] != "facts"}
     assert got == expected
     for s in rec["steps"]:
-        assert s["method"] in ("symbolic", "interval", "sampled") and s["verdict"] in ("ok", "FAILED")
+        assert s["method"] in ("symbolic", "interval", "sampled") and s["verdict"] in ("certified", "refuted", "not proved")
         assert s["domain"] == "whole" or s["domain"].startswith(("box", "sampled"))
         assert s["margin"] is None or s["margin"] >= 1.0 - 1e-12  # every supported step holds on its samples
     assert not record.failed_steps(rec)
@@ -108,7 +108,10 @@ def test_slth_run_writes_the_record_and_exits_by_the_steps(tmp_path, monkeypatch
     assert cli.main(["run", "--proofs-only", "-o", str(out)]) == 0
     assert record.load(out)["profile"] == "proofs"
     broken = copy.deepcopy(proofs_record)
-    broken["steps"][0].update(ok=False, verdict="FAILED")
+    broken["steps"][0].update(ok=False, verdict="refuted")
     monkeypatch.setattr(assemble, "build", lambda *a, **k: broken)
     assert cli.main(["run", "--proofs-only", "-o", str(out)]) == 1
-    assert "1 failed" in capsys.readouterr().out
+    assert "1 refuted" in capsys.readouterr().out
+    broken["steps"][0].update(ok=False, verdict="not proved")
+    assert cli.main(["run", "--proofs-only", "-o", str(out)]) == 1
+    assert "1 not proved" in capsys.readouterr().out

@@ -79,6 +79,18 @@ def test_proof_table_shows_a_failing_step_with_its_counterexample(proofs_record)
     assert "<b>1</b> step(s) FAILED" in html
 
 
+def test_proof_table_shows_the_arb_recheck_per_step(proofs_record):
+    html = proofs.render(proofs_record).html
+    interval = [s for s in proofs_record["steps"] if s["method"] == "interval"]
+    assert interval and all(s["arb"] == "yes" for s in interval)
+    assert f"{len(interval)} yes, 0 no, 0 failed" in html
+    rec = copy.deepcopy(proofs_record)
+    step = next(s for s in rec["steps"] if s["method"] == "interval")
+    step.update(ok=False, verdict="FAILED", arb="failed: box 0: enclosures disagree")
+    html = proofs.render(rec).html
+    assert f"{len(interval) - 1} yes, 0 no, 1 failed" in html and 'title="failed: box 0: enclosures disagree"' in html
+
+
 def test_report_from_a_record_is_written_atomically_and_self_contained(tmp_path, proofs_record, monkeypatch):
     path = tmp_path / "rec.json"
     record.write(path, proofs_record)
@@ -135,9 +147,10 @@ def test_nothing_outside_checks_imports_checks():
 MEASURING = ("slt.measure", "slt.construct", "slt.models", "slt.samplers", "slt.subset_sum", "slt.mip", "slt.train",
              "slt.sweeps", "slt.figures", "slt.tasks", "slt.data", "slt.fit", "bounds.verify", "bounds.mutations")
 """Measuring code: what the report's rendering modules must never import."""
-COMMANDS = {"calibrate.py", "reproduce.py", "proofs.py", "rate.py"}
-"""Command-line modules of measuring commands (slth calibrate / reproduce / proofs / rate): argument parsing and
-printing around ONE library entry point each; they may import the library but no construction or model code."""
+COMMANDS = {"calibrate.py", "reproduce.py", "proofs.py", "rate.py", "targets.py"}
+"""Command-line modules of measuring commands (slth calibrate / reproduce / proofs / rate / targets): argument
+parsing and printing around ONE library entry point each; they may import the library but no construction or model
+code."""
 ASSEMBLING = {"assemble.py", "provenance.py"}
 """``reports/record/``'s modules that build a run record: they call the library's entry points (proof steps,
 mutations, measurements, figure summaries; the verifier's seed) and, like the commands, no construction or model

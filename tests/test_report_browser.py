@@ -26,6 +26,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-default-apps", "--disable-extensions", "--mute-audio", "--hide-scrollbars"]
 SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"
+FINDINGS = Path(__file__).with_name("data") / "findings-sample.json"
+WIDTH = 1400
 
 PROBE = """
 <script>
@@ -59,6 +61,25 @@ PROBE = """
       var u = e.getAttribute('src') || e.getAttribute('href');
       return /^(https?:)?\\/\\//.test(u);
     }).length;
+    var page = document.documentElement.clientWidth;
+    var body = document.body.getBoundingClientRect();
+    out.page_width = page;
+    out.overflow = [];
+    var closed = Array.prototype.filter.call(document.querySelectorAll('details'), function (d) { return !d.open; });
+    closed.forEach(function (d) { d.open = true; });  // a collapsed table must fit too once opened
+    document.querySelectorAll('table').forEach(function (t) {
+      var r = t.getBoundingClientRect();
+      if (r.width > 0 && (r.right > Math.min(page, body.right) + 1 || r.left < body.left - 1)) {
+        out.overflow.push({text: (t.textContent || '').slice(0, 60), left: r.left, right: r.right});
+      }
+    });
+    out.scroll_width = document.documentElement.scrollWidth;
+    closed.forEach(function (d) { d.open = false; });
+    var banner = document.getElementById('banner');
+    out.banner = banner ? {text: banner.textContent, top: banner.getBoundingClientRect().top} : null;
+    out.findings = Array.prototype.map.call(document.querySelectorAll('ol.findings > li'), function (li) {
+      return {id: li.id, top: li.getBoundingClientRect().top, text: li.textContent.slice(0, 120)};
+    });
     var pre = document.createElement('pre'); pre.id = 'browser-probe';
     pre.textContent = JSON.stringify(out); document.body.appendChild(pre);
   });
@@ -94,9 +115,15 @@ def report(proofs_record, tmp_path_factory):
     """The report of a run record: the proof part of this tree, with a quick run's empirical part."""
     from reports.build import render_html, render_sections
 
+    from slt.measure import findings
+
     rec = dict(proofs_record)
     rec["empirical"] = json.loads(SAMPLE.read_text())
+    sample = json.loads(FINDINGS.read_text())
+    rec["empirical"]["findings_data"] = sample["findings_data"]
+    rec["variants"] = sample["variants"]
     rec["profile"] = "quick"
+    rec["findings"] = findings.decide(rec)
     html = render_html(render_sections(rec), rec)
     path = tmp_path_factory.mktemp("browser") / "report.html"
     path.write_text(html, encoding="utf-8")
@@ -109,7 +136,7 @@ def test_the_report_renders_in_a_real_browser(browser, report, tmp_path):
     assert "</body>" in text
     probe.write_text(text.replace("</body>", PROBE + "</body>"), encoding="utf-8")
     done = _run(browser, tmp_path, "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000",
-                "--dump-dom", probe.as_uri())
+                f"--window-size={WIDTH},1000", "--dump-dom", probe.as_uri())
     assert done.returncode == 0, done.stderr[-2000:]
     m = re.search(r'<pre id="browser-probe">(.*?)</pre>', done.stdout, re.S)
     assert m, "the probe did not run (no result in the DOM)"
@@ -119,7 +146,13 @@ def test_the_report_renders_in_a_real_browser(browser, report, tmp_path):
     console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     assert not out["errors"] and not console, (out["errors"], console)
     ids = [s["id"] for s in out["sections"]]
-    assert ids[:1] == ["summary"] and {"statements", "proofs", "empirical", "evidence"} <= set(ids), ids
+    assert ids[:2] == ["findings", "summary"] and {"statements", "proofs", "empirical", "evidence"} <= set(ids), ids
+    # the page opens with the count banner and the findings, and no table is wider than the page at 1400 px
+    assert out["banner"] and "certified" in out["banner"]["text"] and "undecided at this power" in out["banner"]["text"]
+    assert len(out["findings"]) >= 6 and all(f["top"] > out["banner"]["top"] for f in out["findings"])
+    assert "Lemma 13 as printed is false." in out["findings"][0]["text"], out["findings"][0]
+    assert out["page_width"] <= WIDTH and not out["overflow"], out["overflow"][:5]
+    assert out["scroll_width"] <= out["page_width"] + 1, (out["scroll_width"], out["page_width"])
     assert all(s["w"] > 0 and s["h"] > 0 for s in out["sections"]), out["sections"]
     assert out["figures"], "no figure in the report"
     assert all(f["w"] > 100 and f["h"] > 50 and f["marks"] > 0 for f in out["figures"]), out["figures"]
@@ -134,7 +167,7 @@ def test_a_screenshot_of_the_report(browser, report, tmp_path):
     folder = Path(os.environ.get("SLTH_SCREENSHOT_DIR") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     shot = folder / "report-screenshot.png"
-    done = _run(browser, tmp_path, "--window-size=1280,2200", f"--screenshot={shot}", "--virtual-time-budget=5000",
+    done = _run(browser, tmp_path, f"--window-size={WIDTH},2200", f"--screenshot={shot}", "--virtual-time-budget=5000",
                 report.as_uri())
     assert done.returncode == 0, done.stderr[-2000:]
     data = shot.read_bytes()
@@ -142,8 +175,8 @@ def test_a_screenshot_of_the_report(browser, report, tmp_path):
 
 
 def _probe(browser: str, tmp: Path, page: Path) -> tuple[dict, list[str]]:
-    done = _run(browser, tmp, "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom",
-                page.as_uri())
+    done = _run(browser, tmp, "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000",
+                f"--window-size={WIDTH},1000", "--dump-dom", page.as_uri())
     m = re.search(r'<pre id="browser-probe">(.*?)</pre>', done.stdout, re.S)
     import html as htmllib
 
@@ -154,10 +187,48 @@ def _probe(browser: str, tmp: Path, page: Path) -> tuple[dict, list[str]]:
 def test_the_probe_catches_a_broken_page(browser, tmp_path):
     """The checks above can fail: a dangling link, an image that does not decode and a script error are seen."""
     page = tmp_path / "broken.html"
-    page.write_text("<html><body><section id='s'><a href='#nowhere'>x</a><img src='data:image/png;base64,AAAA' "
-                    "alt='bad'><script>undefinedFunction();</script></section>" + PROBE + "</body></html>")
+    page.write_text("<html><body style='max-width:1000px'><section id='s'><a href='#nowhere'>x</a>"
+                    "<img src='data:image/png;base64,AAAA' alt='bad'><script>undefinedFunction();</script>"
+                    "<div style='overflow-x:auto'><table><tr><td style='white-space:nowrap'>" + "wide " * 600
+                    + "</td></tr></table></div></section>" + PROBE + "</body></html>")
     out, console = _probe(browser, tmp_path, page)
+    assert len(out["overflow"]) == 1 and out["overflow"][0]["text"].startswith("wide")  # cut by its scroll box
     assert out["broken_links"] == ["#nowhere"]
     assert out["images"] == [{"alt": "bad", "ok": False}]
     assert out["math"] == 0 and not out["figures"]
     assert any("undefinedFunction" in line for line in console), console
+
+
+INJECTION_PROBE = """
+<script>
+window.addEventListener('load', function () {
+  setTimeout(function () {
+    var pre = document.createElement('pre'); pre.id = 'injection-probe';
+    pre.textContent = JSON.stringify({ran: window.__injected || 0});
+    document.body.appendChild(pre);
+  }, 500);
+});
+</script>
+"""
+
+
+def _injection_count(browser: str, tmp: Path, html: str) -> int:
+    page = tmp / "injected.html"
+    page.write_text(html.replace("<head>", "<head>" + INJECTION_PROBE, 1), encoding="utf-8")
+    done = _run(browser, tmp, "--virtual-time-budget=5000", "--dump-dom", page.as_uri())
+    m = re.search(r'<pre id="injection-probe">(.*?)</pre>', done.stdout, re.S)
+    assert m, "the injection probe did not run"
+    return json.loads(m.group(1).replace("&quot;", '"'))["ran"]
+
+
+def test_no_string_of_a_record_runs_as_script(browser, proofs_record, tmp_path):
+    """Issue 23 part 5: a script appended to every string field of a record (its MathML included) renders as
+    text: nothing runs in Chromium. The probe counts what does run: the same payload outside the escaping runs."""
+    from reports.build import render_html, render_sections
+    from reports.record import validate
+    from tests._inject import PAYLOAD, injected_record
+
+    rec = validate(injected_record(proofs_record, tmp_path))
+    html = render_html(render_sections(rec), rec)
+    assert _injection_count(browser, tmp_path, html) == 0
+    assert _injection_count(browser, tmp_path, html.replace("</body>", PAYLOAD + "</body>")) > 0  # the probe sees it

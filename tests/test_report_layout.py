@@ -84,12 +84,13 @@ def test_long_tables_are_collapsed_with_their_columns_named():
 
 
 def test_the_summary_lists_every_statement_first(proofs_record):
+    """The findings open the page (tests/test_report_findings.py); the summary of every statement follows."""
     from reports.build import render_html, render_sections
 
     rec = dict(proofs_record, empirical=json.loads(SAMPLE.read_text()), profile="quick")
     sections = render_sections(rec)
-    assert sections[0].id == "summary"
-    html = sections[0].html
+    assert [s.id for s in sections[:2]] == ["findings", "summary"]
+    html = sections[1].html
     for st in rec["statements"]:
         assert f'id="summary-{st["name"]}"' in html and f'href="#st-{st["name"]}"' in html
     assert "undecided at this power" in html and "quick profile" in html

@@ -14,7 +14,7 @@ import pytest
 
 from slt.cache import read_record
 from slt.tasks import CacheWarning, Task, execute, fingerprint, task_path
-from tests._task_fns import CALLS_ENV, calls
+from tests._task_fns import CALLS_ENV, calls, square
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,6 +46,19 @@ def test_task_fingerprint_covers_kind_params_seed_and_code():
     assert a.fingerprint() != Task("k", "tests._task_fns:square", {"x": 1.0}, 1).fingerprint()
     assert a.fingerprint() != Task("k2", "tests._task_fns:square", {"x": 1.0}, 0).fingerprint()
     assert a.fingerprint() != Task("k", "tests._task_fns:square", {"x": 1.0}, 0, deps=("slt.fit",)).fingerprint()
+
+
+def test_a_task_takes_the_function_itself_and_stores_its_name():
+    a = Task("k", square, {"x": 1.0}, 0)
+    assert a.fn == "tests._task_fns:square" and a.function() is square
+    assert a.fingerprint() == Task("k", "tests._task_fns:square", {"x": 1.0}, 0).fingerprint()
+
+    def nested(seed, x):
+        return {"y": x}
+
+    for fn in (nested, lambda seed, x: {"y": x}):  # a worker could not import it by name
+        with pytest.raises(ValueError, match="package.module:function"):
+            Task("k", fn, {"x": 1.0}, 0)
 
 
 def test_bad_tasks_are_refused():

@@ -12,6 +12,7 @@ import pytest
 
 from slt.measure import empirical as measuring
 from slt.measure import stats, verdicts
+from slt.tasks import Task
 
 
 def _rate_result(statement, eps, failures, trials, **params):
@@ -69,12 +70,11 @@ def record(proofs_record):
     tasks, results = [], []
     for statement, eps, failures, trials, _ in POINTS:
         params = {"d1": 2, "d2": 2} if statement != "theorem9" else {"d1": 2, "d2": 2, "H": 1}
-        tasks.append(measuring._Task(f"empirical:rate:{statement}", "slt.measure.empirical:rate", {}, 0))
+        tasks.append(Task(f"empirical:rate:{statement}", measuring.rate, {}, 0))
         results.append(_rate_result(statement, eps, failures, trials, **params))
     case = {"parameters": {"T": 5}, "seed": 0, "measured": 2.0, "bound": 1.0, "ratio": 2.0, "violated": True,
             "command": "rerun lemma13", "detail": "", "counterexample": {"X": [[1.0]]}}
-    tasks.append(measuring._Task("empirical:stored:lemma13:printed", "slt.measure.empirical:stored_counterexample",
-                                 {}, 0))
+    tasks.append(Task("empirical:stored:lemma13:printed", measuring.rate, {}, 0))
     results.append({"cases": [case]})
     rec = copy.deepcopy(proofs_record)
     rec["empirical"] = {**measuring.decide(tasks, results), "wall_s": 1.0, "tasks": len(tasks)}
@@ -120,7 +120,7 @@ def test_every_place_of_the_page_agrees(record):
         css = {"holds": "pass", "fails": "fail"}.get(c["verdict"], "warn")
         text = markupsafe.escape(c["decision"]["text"])
         assert html.count(f'<span class="{css}">{c["verdict"]}</span> ({text})') == 1, c["id"]
-    per_point = re.findall(r'<td><span class="(\w+)">([a-z ]+)</span></td><td>rerun', html)
+    per_point = re.findall(r'<td><span class="(\w+)">([a-z ]+)</span><br><small>[^<]*</small></td><td><code>rerun', html)
     assert sorted(w for _, w in per_point) == sorted(c["verdict"] for c in emp["checks"] if c["kind"] == "rate")
     for word in ("pass", "FAIL", "violated", "True", "False"):  # no other verdict word, no Python boolean
         assert f">{word}</span>" not in html and f"<td>{word}</td>" not in html, word

@@ -30,7 +30,8 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      wall_s {part: seconds, total}
     statements [...] name, title, numbering, quantity, hypotheses [MathML], conclusion {text, mathml},
                      probability {text, mathml}|null, widths {name: {text, mathml}}, width_params [names],
-                     variants [{name, description}]
+                     variants [{name, description}], axioms [{kind, name, says, detail, cited_by}] (optional: the
+                     results it rests on that the harness does not prove, bounds.axioms; absent in older records)
     exponents [...]  Theorem 14's per-block width exponents: width, base, text, mathml
     steps [...]      statement ("facts" for the elementary facts), step, supported (a step of a supported form),
                      method (symbolic | interval | sampled), domain ("whole", "box: ..." or "sampled"), ok,
@@ -57,6 +58,13 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      decisions {probabilistic statement: "holds" | "fails" | "undecided at this power"} (a rate
                      check also holds its decision {word, text}), wall_s, tasks
     figures|null     {fig4|fig5|fig6: {source, payload (the figure summary: fits, findings when present)}}
+    empirical_source|null  (optional) which measurements "empirical" holds: kind ("this run" | "committed"),
+                     profile, file|null, command|null, created|null, git_commit|null, why (why the committed
+                     full-power record was not used, or ""), own_quick (the run's own quick counts, when committed)
+    findings|null    (optional: absent in older records) ``slt.measure.findings.decide``: banner {proofs, empirical,
+                     printed_refuted, profile}, items [{id, status, title, sentences, counterexample {columns,
+                     rows}|null, test, command|null, evidence, statements}], notes {statement: text} (the README's
+                     findings as sentences)
     slack [...]|null (optional: absent or null when not computed; ``slth run --slack``, always in ``--full``) the
                      slack of every proof constant (``bounds.slack.rows``): statement, constant, printed,
                      printed_exact, tightest|null, tightest_exact|null, first_failing|null,

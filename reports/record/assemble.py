@@ -18,16 +18,19 @@ import sympy as sp
 
 import bounds
 from bounds import theorem14
+from bounds.axioms import axioms
 from bounds.mutations import MUTATIONS, catalogue_with, verify_all
 from bounds.mutations import run as run_mutation
 from bounds.slack import CONSTANTS
 from bounds.slack import rows as constant_slack
-from bounds.symbols import NAME
+from bounds.symbols import NAME, text
 from slt import figures as sweeps
 from slt.figures.token import training_finding
 from slt.mathml import mathml
 from slt.measure import calibration as cal
+from slt.measure import committed
 from slt.measure import empirical as emp
+from slt.measure import findings
 from slt.measure.calibrate import trend_summary
 from slt.measure.stats import CONFIDENCE, LEVEL
 
@@ -76,7 +79,8 @@ def _step_row(r, step=None, supported=True) -> dict:
             "box": _jsonable(dict(r.box or {})), "counterexample": _jsonable(r.counterexample),
             "note": getattr(step, "note", "") or "", "relies_on": [str(x) for x in getattr(step, "relies_on", ())],
             "inequality": (mathml(step.lhs) + " &le; " + mathml(step.rhs)) if step is not None and _small(step)
-            else None}
+            else None,
+            "text": None if step is None else f"{text(step.lhs)} <= {text(step.rhs)}"}
 
 
 def _grid_points(params: list[str]):
@@ -121,7 +125,8 @@ def statements() -> tuple[list[dict], list[dict]]:
                     "conclusion": _formula(st.conclusion),
                     "probability": None if st.probability is None else _formula(st.probability),
                     "widths": {w: _formula(e) for w, e in st.widths.items()}, "width_params": width_params(st),
-                    "variants": [{"name": v.name, "description": v.description} for v in st.variants.values()]})
+                    "variants": [{"name": v.name, "description": v.description} for v in st.variants.values()],
+                    "axioms": [a.as_dict() for a in axioms(name)]})
     exps = [{"width": w, "base": str(base), "text": str(poly), "mathml": mathml(poly)}
             for w, ex in theorem14.exponents().items() for base, poly in ex.items()]
     return out, exps
@@ -143,7 +148,7 @@ def variants(names: list[str] | None = None) -> list[dict]:
     variants = []
     for st in (bounds.get(n) for n in (names or bounds.names())):
         for v in st.variants.values():
-            broken = [r for r in verify_all(v.apply(catalogue_with())) if not r.ok]
+            broken = [r for r in verify_all(v.apply(catalogue_with())) if r.verdict == "refuted"]
             got = {(r.statement, r.step) for r in broken}
             variants.append({"statement": st.name, "variant": v.name, "description": v.description,
                              "expected": [list(x) for x in sorted(v.breaks)],
@@ -228,10 +233,7 @@ def calibration(results_dir: Path | None = None) -> dict:
                     "points": len(rec.get("points", [])), "note": rec.get("note", ""),
                     "command": rec.get("command", ""), "curves": _curves(name, rec)}
              for name, rec in data.get("statements", {}).items()}
-    try:
-        shown = str(path.relative_to(ROOT))
-    except ValueError:
-        shown = str(path)
+    shown = _shown(path)
     return {"file": shown, "command": data.get("command", ""), "definition": data.get("definition", ""),
             "level": data.get("level", LEVEL), "confidence": data.get("confidence", CONFIDENCE),
             "safety": cal.SAFETY, "statements": stmts, "_data": data,
@@ -252,6 +254,18 @@ def figure_entry(figure: str, payload: dict, source: str) -> dict:
     return {"source": source, "payload": _jsonable(payload)}
 
 
+def _shown(path) -> str:
+    """``path`` as the page may show it: relative to the repository (or the working folder), never the absolute
+    path of the machine that built the record."""
+    path = Path(path)
+    for base in (ROOT, Path.cwd()):
+        try:
+            return str(path.resolve().relative_to(base.resolve()))
+        except ValueError:
+            continue
+    return path.name if path.is_absolute() else str(path)
+
+
 def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> dict:
     """The figure summaries (fits and findings), first found of: the full sweep's under ``results_dir``, the
     committed full sweep's (``slt/figures/committed/<figure>.json``, shipped with the package), the quick sweep's
@@ -266,7 +280,7 @@ def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> 
         for path in candidates:
             if path.exists():
                 try:
-                    payload, source = sweeps.load_summary(path), f"cached {path}"
+                    payload, source = sweeps.load_summary(path), f"cached {_shown(path)}"
                     break
                 except ValueError as exc:  # garbage, not an object, no summary: named, never used
                     log(f"[record] {exc}; recomputing")
@@ -316,6 +330,7 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
     calib = calibration(results_dir)
     calib_data = calib.pop("_data")
     variant_rows = mutation_rows = empirical = figs = None
+    source = None
     if profile != "proofs":
         variant_rows = timed("variants", variants)
         parts.append("variants")
@@ -324,6 +339,10 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
         empirical = timed("empirical", emp.measure, profile, seed, calib_data, progress=log, cache_dir=cache_dir,
                           workers=workers, scheduler=scheduler)
         parts.append("empirical")
+        # a quick run shows the committed full-power measurements when they were made at this run's constants
+        empirical, source = committed.select(empirical, profile, calib_data)
+        if source["why"]:
+            log(f"[run] empirical: {source['why']}")
         figs = timed("figures", figures, results_dir, profile == "quick", log)
         parts.append("figures")
     slack_rows = None
@@ -335,5 +354,6 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
               "provenance": provenance(seed, command or " ".join(["slth", "run"] + sys.argv[1:]), wall),
               "statements": stmts, "exponents": exps, "steps": steps, "variants": variant_rows,
               "mutations": mutation_rows, "widths": width_rows, "calibration": calib, "empirical": empirical,
-              "figures": figs, "slack": slack_rows}
+              "figures": figs, "slack": slack_rows, "empirical_source": source}
+    record["findings"] = findings.decide(json.loads(dumps(record)))  # slt.measure.findings: stored, rendered later
     return validate(json.loads(dumps(record)))

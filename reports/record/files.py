@@ -18,6 +18,12 @@ def load(path) -> dict:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RecordError(f"{path}: no such record file") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path}: a directory, not a record file (give the JSON file `slth run -o` wrote)") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path}: not JSON (not UTF-8 text: {exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -6,6 +6,7 @@ section.
 """
 from __future__ import annotations
 
+from reports.plots import svg_plot
 from reports.render import Section, render_template
 
 _LABELS = {"d1": "d1", "d2": "d2", "H": "H", "L": "L", "eps": "1/eps", "B": "B"}
@@ -14,8 +15,6 @@ _LABELS = {"d1": "d1", "d2": "d2", "H": "H", "L": "L", "eps": "1/eps", "B": "B"}
 def _plot(name: str, rec: dict) -> str | None:
     """C (the supported C_upper, bar down to C_point) against each factor that varies, log-log; inline SVG with the
     point's parameters and C on hover (``reports.plots``)."""
-    from reports.plots import svg_plot
-
     points = [p for p in rec["points"] if p.get("C_upper") is not None]
     factors = [k for k in _LABELS if len({p.get(k) for p in points if k in p}) > 1]
     if not factors:

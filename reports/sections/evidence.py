@@ -139,6 +139,13 @@ def render(record: dict) -> Section:
                 for t in sorted(emp["tightness"], key=lambda t: -t["ratio"])]
         tightness = bar_chart(rows, title="Tightness across statements: worst observed over bound",
                               xlabel="worst observed / bound", plot_id="plot-tightness")
+        probabilistic = {st["name"] for st in record["statements"] if st["probability"] is not None}
+        over = sorted({t["statement"] for t in emp["tightness"] if t["ratio"] > 1 and t["statement"] in probabilistic
+                       and t["check"].startswith("rate:")})
+        if over:
+            tightness += ("<p class=\"note\">Above 1 for " + ", ".join(over) + ": these bounds hold with probability "
+                          "1 - eps, so a fraction eps of random sources may exceed them; a bar past 1 is one such "
+                          "source, and the failure rate against eps (above) decides whether the statement holds.</p>")
     html = render_template("sections/evidence.html", blocks=blocks, det=det, tightness=tightness,
                            profile=record["profile"], calibration_file=record["calibration"]["file"])
     return Section("evidence", "Bound against the evidence", html,

@@ -7,12 +7,11 @@ without either summary gets no section.
 """
 from __future__ import annotations
 
+from reports.figures import figure, img_tag
 from reports.render import Section, render_template
 
 
 def _fig7_plot(payload):
-    from reports.figures import figure, img_tag
-
     fig, ax = figure()
     for w, color in zip(payload["summary"], ("tab:blue", "tab:orange", "tab:green")):
         for r in w["scales"]:
@@ -33,8 +32,6 @@ def _fig7_plot(payload):
 
 
 def _fig8_plot(payload):
-    from reports.figures import figure, img_tag
-
     fig, ax = figure()
     for w, color in zip(payload["summary"], ("tab:blue", "tab:orange", "tab:green")):
         s = [r["s"] for r in w["scales"]]

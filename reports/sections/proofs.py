@@ -7,7 +7,8 @@ from reports.render import Section, render_template
 
 METHODS = {
     "symbolic": "proved by SymPy",
-    "interval": "certificate by mpmath interval arithmetic on the stated box",
+    "interval": "certificate by mpmath interval arithmetic (on the whole domain unless a box is stated), re-checked "
+                "by Arb",
     "sampled": "evidence only: seeded high-precision sampling",
 }
 
@@ -22,7 +23,8 @@ def render(record: dict) -> Section:
     html = render_template("sections/proofs.html", methods=METHODS, counts=counts, failed=failed, facts=facts,
                            steps=proof, variants=record["variants"], mutations=mutations, profile=record["profile"],
                            caught=sum(m["verdict"] == "caught" for m in mutations or []),
-                           slack=record.get("slack"))
+                           slack=record.get("slack"), arb_counts={a: sum((s.get("arb") or "").split(":")[0] == a
+                                                                          for s in steps) for a in ("yes", "no", "failed")})
     summary = (f"{len(steps)} steps: {counts['symbolic']} symbolic, {counts['interval']} interval, "
                f"{counts['sampled']} sampled, {failed} failed")
     return Section(id="proofs", title="Proof steps", html=html, summary=summary)

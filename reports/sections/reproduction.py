@@ -7,6 +7,10 @@ by ``slth run``); a record without them gets no reproduction section.
 """
 from __future__ import annotations
 
+import numpy as np
+
+from reports import figure_plots  # interactive inline SVG (hover, zoom)
+from reports.figures import figure, img_tag
 from reports.render import Section, render_template
 
 FIGURES = ("fig4", "fig5", "fig6")
@@ -29,8 +33,6 @@ def _rows(payload, init, solver="exact"):
 
 def _finish(fig, ax, xlabel, ylabel, title, alt):
     """Log error axis, labels, legend; the figure as an embedded <img>."""
-    from reports.figures import img_tag
-
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -40,10 +42,6 @@ def _finish(fig, ax, xlabel, ylabel, title, alt):
 
 
 def _fig4_plot(p):
-    import numpy as np
-
-    from reports.figures import figure
-
     fig, ax = figure()
     n_max = max(r["n"] for r in p["summary"])
     grid = np.linspace(0, n_max, 200)
@@ -76,8 +74,6 @@ def _fig4_plot(p):
 
 
 def _fig5_plot(p):
-    from reports.figures import figure
-
     fig, ax = figure()
     for init in ("theory", "xavier"):
         for n, style in zip(sorted({r["n"] for r in p["summary"]}), ("o-", "s--")):
@@ -90,10 +86,6 @@ def _fig5_plot(p):
 
 
 def _fig6_plot(p, init):
-    import numpy as np
-
-    from reports.figures import figure
-
     fig, ax = figure()
     rows = _rows(p, init)
     n = np.array([r["n"] for r in rows])
@@ -158,8 +150,6 @@ def render(record: dict) -> Section | None:
     reproducing = verdict.get("reproducing", [])
     findings = [line for p in (p4, p5, p6) for line in p.get("findings", [])]
     target = p4["target"]
-    from reports import figure_plots  # interactive inline SVG (hover, zoom)
-
     plots = {"fig4": figure_plots.fig4(p4), "fig5": figure_plots.fig5(p5), "fig6_theory": figure_plots.fig6(p6, "theory"),
              "fig6_xavier": figure_plots.fig6(p6, "xavier")}
     html_text = render_template(

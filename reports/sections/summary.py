@@ -8,7 +8,7 @@ when the test rejects; otherwise "undecided at this power" with the interval.
 """
 from __future__ import annotations
 
-from reports.render import Section, fmt, heading, render_template, verdict_css
+from reports.render import Section, empirical_source, fmt, heading, render_template, verdict_css
 
 
 def rate_verdict(c: dict) -> dict:
@@ -17,7 +17,7 @@ def rate_verdict(c: dict) -> dict:
     return {"word": d["word"], "css": verdict_css(d["word"]), "text": d["text"]}
 
 
-def _proof_cell(steps: list[dict]) -> dict:
+def _proof_cell(steps: list[dict], note: str | None = None) -> dict:
     if not steps:
         return {"css": "", "text": "no proof encoded (a cited result)", "link": None}
     failed = [s for s in steps if not s["ok"]]
@@ -28,8 +28,8 @@ def _proof_cell(steps: list[dict]) -> dict:
     methods = {m: sum(s["method"] == m for s in steps) for m in ("symbolic", "interval", "sampled")}
     domains = sorted({s["domain"].split(":")[0] for s in steps})
     shown = ", ".join(f"{n} {m}" for m, n in methods.items() if n)
-    return {"css": "pass", "text": f"verified: {len(steps)} steps ({shown}); domain {' / '.join(domains)}",
-            "link": "#proofs"}
+    return {"css": "pass", "text": f"verified: {len(steps)} steps ({shown}); domain {' / '.join(domains)}"
+            + (f"; {note}" if note else ""), "link": "#proofs"}
 
 
 def _empirical_cell(name: str, emp: dict | None, profile: str) -> dict:
@@ -69,7 +69,12 @@ def rows(record: dict) -> list[dict]:
         tight = [t for t in (emp or {}).get("tightness", []) if t["statement"] == name]
         worst = max(tight, key=lambda t: t["ratio"]) if tight else None
         cal = calib.get(name)
+        large = ((record["calibration"].get("large") or {}).get("statements") or {}).get(name) or {}
+        below = (large.get("checks") or {}).get("covers") is False
         findings = []
+        for f in (record.get("findings") or {}).get("items", []):
+            if name in f.get("statements", ()) and f["status"] != "not in this record":
+                findings.append({"text": f["title"], "link": f"#findings-{f['id']}"})
         for v in record["variants"] or []:
             if v["statement"] == name and v["broken"]:
                 steps_broken = ", ".join(f"{b['statement']}:{b['step']}" for b in v["broken"][:3])
@@ -80,15 +85,17 @@ def rows(record: dict) -> list[dict]:
             if key.startswith(name + ":") and verdict == "fails":
                 findings.append({"text": f"{key} is violated by a measured counterexample", "link": "#empirical"})
         out.append({"name": name, "heading": heading(st["numbering"], name), "title": st["title"],
-                    "probabilistic": st["probability"] is not None, "proof": _proof_cell(steps),
-                    "empirical": _empirical_cell(name, emp, record["profile"]),
-                    "tightness": worst, "calibration": cal, "findings": findings})
+                    "probabilistic": st["probability"] is not None,
+                    "proof": _proof_cell(steps, (record.get("findings") or {}).get("notes", {}).get(name)),
+                    "empirical": _empirical_cell(name, emp, empirical_source(record)["profile"]),
+                    "tightness": worst, "calibration": cal, "findings": findings,
+                    "below_large": {"build_C": large["checks"]["build_C"], "C": large["C"]} if below else None})
     return out
 
 
 def render(record: dict) -> Section:
     table = rows(record)
     failed = sum(r["proof"]["css"] == "fail" for r in table)
-    html = render_template("sections/summary.html", rows=table, profile=record["profile"],
+    html = render_template("sections/summary.html", rows=table, profile=empirical_source(record)["profile"],
                            calibration_file=record["calibration"]["file"], figures=record.get("figures") or {})
     return Section("summary", "Summary", html, f"{len(table)} statements, {failed} with a failing proof step")

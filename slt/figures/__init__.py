@@ -9,7 +9,7 @@ Layout (one job per module, no branching on figure names):
 - ``fits``: exponential decays, length trends.
 
 THE REGISTRY: ``REGISTRY`` maps a name to a ``Figure`` object; ``register(figure)`` adds one (a figure module
-registers itself when imported; ``MODULES`` lists the modules imported on first use, add yours there). A figure
+registers itself when imported; ``_load_all`` imports the modules on first use, add yours there). A figure
 provides:
 
 - ``name`` (e.g. "fig4"), ``title``, ``paper`` (the paper's numbers it is compared with, a dict);
@@ -17,7 +17,8 @@ provides:
 - ``target(plan, results_dir, train, log) -> (target_params: dict, info: dict)``: what every task needs to
   rebuild the target (JSON) and a description (``info["tag"]``, ``info["trained"]``);
 - ``tasks(plan, target_params, info) -> list[slt.tasks.Task]``: one independent task per (configuration, seed),
-  whose function (``task_fn``, "package.module:function") returns a JSON-able dict of finite numbers;
+  whose function (``task_fn``: a module-level function, as a ``staticmethod``; ``slt.tasks.Task`` stores its
+  "package.module:function" name) returns a JSON-able dict of finite numbers;
 - ``summarise(plan, rows, info) -> dict``: the payload entries computed from ``rows`` (``[(params, seed, result)]``):
   ``summary`` (``summaries.summarise``) and the fits;
 - ``extra(plan, rows, payload, **run) -> dict`` (optional): more sweeps (Figure 4's mixed-integer floor);
@@ -32,32 +33,29 @@ there), ``summarise``, ``extra``, ``findings``, and writes the summary atomicall
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import time
 from pathlib import Path
 
-from slt.figures.plans import FIT_FLOOR, INITS, TOL, Plan
-from slt.figures.summaries import committed_summary_path, compute_seconds, load_summary, summary_path, write_summary
 
-__all__ = ["Figure", "REGISTRY", "MODULES", "register", "get", "names", "reproduce", "summary_path", "committed_summary_path",
+from slt.figures.plans import FIT_FLOOR, INITS, Plan, TOL
+from slt.figures.summaries import committed_summary_path, compute_seconds, load_summary, summary_path, write_summary
+from slt.tasks import cluster, code_fingerprint, execute
+
+__all__ = ["Figure", "REGISTRY", "register", "get", "names", "reproduce", "summary_path", "committed_summary_path",
            "load_summary",
            "Plan", "INITS", "TOL", "FIT_FLOOR"]
-
-#: Figure modules imported (and so registered) on first use of the registry.
-MODULES = ["slt.figures.fig4", "slt.figures.fig5", "slt.figures.fig6", "slt.figures.gpt2", "slt.figures.token"]
 
 REGISTRY: dict = {}
 
 
 class Figure:
     """Base of a figure definition (see the module docstring for the interface)."""
-
     name: str = ""
     title: str = ""
     paper: dict = {}
     plans: dict = {}
     render: dict = {}
-    task_fn: str = ""
+    task_fn = None
 
     def plan(self, quick: bool = False) -> Plan:
         try:
@@ -89,8 +87,9 @@ def register(figure: Figure) -> Figure:
 
 
 def _load_all():
-    for module in MODULES:
-        importlib.import_module(module)
+    """Import (and so register) every figure module, on first use of the registry: each imports ``register`` from
+    this package, so they cannot be imported at its top."""
+    from slt.figures import fig4, fig5, fig6, gpt2, token  # noqa: F401  (import cycle: see the docstring)
 
 
 def names() -> list[str]:
@@ -108,8 +107,6 @@ def get(name: str) -> Figure:
 
 def run_tasks(tasks, results_dir, desc, scheduler=None, workers=None, progress=True):
     """``slt.tasks.execute`` with the figures' cache folder (``<results>/tasks``); returns ``[(params, seed, result)]``."""
-    from slt.tasks import execute
-
     results = execute(tasks, cache_dir=Path(results_dir) / "tasks", scheduler=scheduler, workers=workers,
                       progress=progress, desc=desc)
     return [(t.params, t.seed, r) for t, r in zip(tasks, results)]
@@ -119,7 +116,6 @@ def reproduce(name, quick=False, results_dir="results", train=True, mip_backend=
               workers=None, progress=True, stream=None):
     """Run (or resume) figure ``name`` and write its summary (``summary_path``) atomically; returns the summary.
     ``stream`` is accepted for compatibility and ignored (progress goes through tqdm to stderr)."""
-    from slt.tasks import cluster, code_fingerprint
 
     figure = get(name)
     log = log or (lambda msg: None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from slt.figures import Figure
 from slt.figures.plans import MIP_TIME_LIMIT, TOL, VERSION
 from slt.figures.summaries import summarise
+from slt.figures.targets import mha_params, mha_target
 from slt.tasks import Task
 
 #: Modules an item's result depends on besides its figure module (fingerprinted into every task).
@@ -14,12 +15,10 @@ DEPENDS = ("slt.figures.targets", "slt.figures.plans", "slt.construct", "slt.mod
 
 class MHAFigure(Figure):
     """A sweep over sources of a single-head MHA target (d1 = 2, d2 = 1, d_K = d_V = 8)."""
-
     #: Appendix B.1's regression token: "zero" (constant) or "learned" (trained with the target, then shared).
     regression_token = "zero"
 
     def target(self, plan, results_dir, train, log):
-        from slt.figures.targets import mha_params, mha_target
 
         weights, info = mha_target(results_dir, train=train, log=log, regression_token=self.regression_token)
         token = info["regression_token"]["vector"] if self.regression_token != "zero" else None

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 
-from slt.figures import register
+from slt.figures import register, run_tasks
 from slt.figures._mha import DEPENDS, MHAFigure
-from slt.figures.fits import ci_text, decay_fits, drop, inside
+from slt.figures.fits import SPACES, ci_text, decay_fits, drop, inside
 from slt.figures.plans import MIP_TIME_LIMIT, Plan, even
 from slt.figures.summaries import compute_seconds, summarise
 from slt.figures.targets import mha_item
+from slt.fit import PAPER
 
 TASK_DEPENDS = DEPENDS
 RNG_CODE = 4
@@ -29,14 +30,13 @@ def item(seed: int, **params) -> dict:
 class Fig4(MHAFigure):
     name = "fig4"
     title = "Figure 4: MHA, error against the source width (T = 4)"
-    task_fn = "slt.figures.fig4:item"
+    task_fn = staticmethod(item)
     plans = {False: Plan("fig4", even(4, 100, 2), (4,), 100, 256, mip_widths=(20, 40, 60), mip_sources=6),
              True: Plan("fig4", even(4, 100, 8), (4,), 20, 64, mip_widths=(20, 28), mip_sources=3)}
     render = {"kind": "decay", "x": "n", "xlabel": "source hidden dimension n = n_K = n_V", "log_y": True}
 
     @property
     def paper(self):
-        from slt.fit import PAPER
 
         return PAPER
 
@@ -48,7 +48,6 @@ class Fig4(MHAFigure):
               **_) -> dict:
         """The mixed-integer floor at ``plan.mip_widths`` for the theory initialisation (the same sources as the
         exact sweep; Xavier sources are limited by the reach of their small items, not by the solver)."""
-        from slt.figures import run_tasks
 
         if not mip_backend:
             return {}
@@ -103,7 +102,6 @@ class Fig4(MHAFigure):
                 f"{lueker:.3f}, is {'inside' if inside(lueker, med['delta_ci']) else 'outside'} that interval); the mean "
                 f"curve gives {mean['delta']:.3f} {ci_text(*mean['delta_ci'])} in log space and {lin['delta']:.3f} "
                 f"{ci_text(*lin['delta_ci'])} in linear space, with gamma {lin['gamma']:.2f} {ci_text(*lin['gamma_ci'])}.")
-        from slt.figures.fits import SPACES
 
         labels = {"log": "mean, log space", "linear": "mean, linear space", "log_median": "median, log space"}
         covering = [f"{init} ({labels.get(k, k)})" for init, by in p4["fits"].items() for k, f in by.items()

@@ -24,7 +24,7 @@ def item(seed: int, **params) -> dict:
 class Fig5(MHAFigure):
     name = "fig5"
     title = "Figure 5: MHA, error against the input length"
-    task_fn = "slt.figures.fig5:item"
+    task_fn = staticmethod(item)
     paper = {"claim": "the error does not grow with the input length T"}
     plans = {False: Plan("fig5", (20, 40), tuple(2 ** k for k in range(3, 14)), 100, 2),
              True: Plan("fig5", (20, 40), tuple(2 ** k for k in range(3, 12)), 10, 2)}

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from slt.figures import Figure, register
 from slt.figures.fits import decay_fits, drop
-from slt.figures.plans import TOL, VERSION, Plan, even
+from slt.figures.plans import Plan, TOL, VERSION, even
 from slt.figures.summaries import summarise
-from slt.figures.targets import transformer_item
+from slt.figures.targets import transformer_item, transformer_target
 from slt.tasks import Task
 
 TASK_DEPENDS = ("slt.figures.targets", "slt.figures.plans", "slt.construct", "slt.models", "slt.samplers", "slt.data",
@@ -28,7 +28,7 @@ def item(seed: int, **params) -> dict:
 class Fig6(Figure):
     name = "fig6"
     title = "Figure 6: transformer, error after each block against the source width"
-    task_fn = "slt.figures.fig6:item"
+    task_fn = staticmethod(item)
     paper = {"range": [100, 224], "claim": "the error decays exponentially in n and grows with the number of blocks"}
     plans = {False: Plan("fig6", even(20, 90, 10) + (100, 126, 150, 176, 200, 224), (4,), 100, 256, blocks=4),
              True: Plan("fig6", (20, 40, 60, 80, 100, 150), (4,), 8, 64, blocks=4)}
@@ -36,7 +36,6 @@ class Fig6(Figure):
               "paper_range": [100, 225]}
 
     def target(self, plan, results_dir, train, log):
-        from slt.figures.targets import transformer_target
 
         _, info = transformer_target(plan.blocks)
         return {"blocks": plan.blocks, "tag": info["tag"]}, dict(info)

@@ -6,6 +6,7 @@ import math
 import numpy as np
 
 from slt.figures.plans import FIT_FLOOR, INITS
+from slt.fit import fit_exponential, fit_shared_delta, slope_trend
 
 __all__ = ["SPACES", "decay_fits", "length_trend", "drop", "inside"]
 
@@ -19,7 +20,6 @@ def decay_fits(summary, shared_delta=False, floor=FIT_FLOOR):
     the tolerance floor is left out), ``linear`` (eps itself, every width: the naive SciPy fit) and ``log_median``
     (log space on the median over sources, above ``floor``: the typical source). A fit that cannot be made is
     reported as the reason instead."""
-    from slt.fit import fit_exponential, fit_shared_delta
 
     out = {}
     for init in INITS:
@@ -45,7 +45,6 @@ def length_trend(summary):
     """Per (init, n), the slope of log(mean error) against log T (0 = bounded in T; a Lipschitz bound through
     ||X|| would allow 1/2) with its 95% interval (``slt.fit.slope_trend``), and the largest over smallest mean
     error across T."""
-    from slt.fit import slope_trend
 
     out = []
     for init in INITS:

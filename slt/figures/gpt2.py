@@ -10,13 +10,14 @@ naming the extra (``slth reproduce`` exits 2 with that line).
 from __future__ import annotations
 
 from slt.figures import Figure, register
-from slt.gpt2 import figures as gpt2
+from slt.gpt2 import corpus, figures as gpt2
+from slt.gpt2.train import run_item
 
 __all__ = ["GPT2Figure", "FIG7", "FIG8"]
 
 
 class GPT2Figure(Figure):
-    task_fn = gpt2.FN
+    task_fn = staticmethod(run_item)
     render = {"kind": "gpt2", "xlabel": "query/key scale s", "ylabel": "final validation loss (nats per byte)"}
     device = "cpu"
 
@@ -29,7 +30,6 @@ class GPT2Figure(Figure):
 
     def target(self, plan, results_dir, train, log):
         gpt2.require_torch(self.name)
-        from slt.gpt2 import corpus
 
         c = corpus.load()
         return {}, {"tag": f"gpt2-edge-popup-stdlib-{c.sha256[:12]}", "trained": False,

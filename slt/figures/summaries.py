@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
+from slt.cache import write_atomic
+
 __all__ = ["summarise", "compute_seconds", "summary_path", "write_summary", "load_summary"]
 
 
@@ -43,7 +45,6 @@ def committed_summary_path(figure):
 
 
 def write_summary(path, payload):
-    from slt.cache import write_atomic
 
     write_atomic(Path(path), json.dumps(payload, indent=1, sort_keys=True))
 

@@ -15,8 +15,14 @@ import time
 
 import numpy as np
 
+from slt import construct, mip
+from slt import train as training
+from slt._sweep_kernels import merged_attention
 from slt.cache import fingerprint
+from slt.data import angular_velocity
 from slt.figures.plans import D1, D_K, INITS, MIP_TIME_LIMIT, TOL
+from slt.models import MHAWeights, block, mha
+from slt.samplers import source_mha, source_transformer, target_transformer
 
 __all__ = ["mha_target", "transformer_target", "weights_hash", "evaluation_inputs", "target_outputs",
            "per_sequence", "mha_item", "transformer_item", "source_rng"]
@@ -24,8 +30,6 @@ __all__ = ["mha_target", "transformer_target", "weights_hash", "evaluation_input
 
 def weights_hash(model) -> str:
     """The fingerprint of a model's weight arrays: part of the target tag, so items follow the weights themselves."""
-    from slt.models import MHAWeights
-
     parts = []
     for mha_weights, fc in ([(model, ())] if isinstance(model, MHAWeights) else [(b.mha, b.fc.layers) for b in model.blocks]):
         for array in (mha_weights.WQ, mha_weights.WK, mha_weights.WV, mha_weights.WO, np.float64(mha_weights.scale), *fc):
@@ -36,9 +40,8 @@ def weights_hash(model) -> str:
 def mha_target(results_dir, train=True, seed=0, log=None, regression_token="zero"):
     """Figures 4-5's target and a description of it (``slt.train.mha_target``, cached under ``results_dir``);
     ``regression_token``: "zero" or "learned" (``info["regression_token"]`` records the reading and the vector)."""
-    from slt.train import mha_target as make
-
-    weights, info = make(seed, cache_dir=results_dir, train=train, log=log, regression_token=regression_token)
+    weights, info = training.mha_target(seed, cache_dir=results_dir, train=train, log=log,
+                                        regression_token=regression_token)
     tag = f"mha-paper-dK{D_K}-seed{seed}-" + ("trained" if info["trained"] else "untrained")
     if regression_token != "zero":
         tag += f"-{regression_token}-token"
@@ -59,7 +62,6 @@ _TARGETS: dict = {}
 
 
 def _mha_from_params(target: dict):
-    from slt.models import MHAWeights
 
     if target["tag"] not in _TARGETS:
         _TARGETS[target["tag"]] = MHAWeights(*(np.asarray(target[k], dtype=np.float64) for k in ("WQ", "WK", "WV", "WO")),
@@ -69,7 +71,6 @@ def _mha_from_params(target: dict):
 
 @functools.lru_cache(maxsize=None)
 def transformer_target(blocks, seed=0):
-    from slt.samplers import target_transformer
 
     target = target_transformer(np.random.default_rng([seed, 6]), blocks, D1, 1, D_K, D_K, L=1, init="paper")
     return target, {"trained": False,
@@ -79,18 +80,14 @@ def transformer_target(blocks, seed=0):
 @functools.lru_cache(maxsize=32)
 def evaluation_inputs(T, batch, seed=0, token=None):
     """The fixed, seeded test batch of length-T sequences (plus the regression token: zero, or ``token``)."""
-    from slt.data import angular_velocity
-
     return angular_velocity(batch, T, np.random.default_rng([seed, 1000 + T]), token=token)[0]
 
 
 def target_outputs(X, target, long=False):
     if long:
-        from slt._sweep_kernels import merged_attention
 
         WQK, WVO = target.merged()
         return np.stack([merged_attention(x, WQK[0], WVO[0]) for x in X])
-    from slt.models import mha
 
     return mha(X, target)
 
@@ -103,7 +100,6 @@ def _mha_data(tag, T, batch, long, token=None):
 
 @functools.lru_cache(maxsize=32)
 def _transformer_data(blocks, T, batch):
-    from slt.models import block
 
     target, _ = transformer_target(blocks)
     X = evaluation_inputs(T, batch)
@@ -126,11 +122,8 @@ def per_sequence(diff_norms):
 
 def _mha_ticket(target, source, solver, time_limit):
     """Theorem 9 ticket with the subset sums solved by ``slt.subset_sum`` (to TOL) or by ``slt.mip``."""
-    from slt import construct
-
     if solver == "exact":
         return construct.mha(target, source, tol=TOL, best_effort=True), {}
-    from slt import mip
 
     limits = {"highs": "time_limit", "highspy": "time_limit", "gurobi": "TimeLimit"}
     spent = {"solver_s": 0.0, "timeouts": 0}
@@ -146,8 +139,6 @@ def _mha_ticket(target, source, solver, time_limit):
 
 def mha_item(code, long, seed, init, n, T, test_batch, target, solver="exact", time_limit=MIP_TIME_LIMIT, **_):
     """One source of an MHA sweep (Figures 4 and 5): ticket, errors on the test batch, worst entry errors."""
-    from slt.samplers import source_mha
-
     start = time.perf_counter()
     weights = _mha_from_params(target)
     token = target.get("token")
@@ -155,12 +146,10 @@ def mha_item(code, long, seed, init, n, T, test_batch, target, solver="exact", t
     source = source_mha(source_rng(code, init, n, seed), D1, 1, 1, n, n, init=init)
     ticket, extra = _mha_ticket(weights, source, solver, time_limit)
     if long:
-        from slt._sweep_kernels import merged_attention
 
         PQK, PVO = ticket.pruned.merged()
         out = np.stack([merged_attention(x, PQK[0], PVO[0]) for x in X])
     else:
-        from slt.models import mha
 
         out = mha(X, ticket.pruned)
     record = per_sequence(np.linalg.norm(out - target_out, axis=-1))
@@ -171,10 +160,6 @@ def mha_item(code, long, seed, init, n, T, test_batch, target, solver="exact", t
 
 def transformer_item(code, seed, init, n, T, test_batch, blocks, target_tag, **_):
     """One source of Figure 6: ONE ``blocks``-block ticket, the error read after each block b = 1..blocks."""
-    from slt import construct
-    from slt.models import block
-    from slt.samplers import source_transformer
-
     start = time.perf_counter()
     target, info = transformer_target(blocks)
     if info["tag"] != target_tag:

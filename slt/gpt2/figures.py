@@ -39,6 +39,12 @@ import dataclasses
 import math
 
 import numpy as np
+from scipy import stats
+
+from slt.gpt2 import corpus as corpus_mod
+from slt.gpt2.train import run_item
+from slt.tasks import Task
+from slt import train
 
 __all__ = ["Plan", "PLANS", "GPU_PLAN", "SCALES", "plan", "tasks", "summarise", "findings", "format_summary",
            "PAPER_CLAIM", "theory_scale", "require_torch"]
@@ -49,7 +55,6 @@ PAPER_CLAIM = {
     "fig8": "over query/key scales 1..5 the final validation loss is lowest near n_K^{1/4}",
 }
 KIND = "gpt2-qk"
-FN = "slt.gpt2.train:run_item"
 
 
 def theory_scale(n_K: int) -> float:
@@ -100,9 +105,7 @@ def _n_K(model):
 
 def tasks(figure: str, p: Plan):
     """The ``slt.tasks.Task`` items of a figure: Fig. 7 needs s = 1 and s = n_K^{1/4}, Fig. 8 every scale too."""
-    from slt.gpt2 import corpus as corpus_mod
-    from slt.gpt2.model import GPTConfig
-    from slt.tasks import Task
+    from slt.gpt2.model import GPTConfig  # imports torch (optional [torch] extra)
 
     if figure not in ("fig7", "fig8"):
         raise ValueError(f"unknown figure {figure!r}; expected fig7 or fig8")
@@ -114,13 +117,12 @@ def tasks(figure: str, p: Plan):
         for s in scales:
             cfg = dataclasses.asdict(GPTConfig(vocab=corpus_mod.VOCAB, qk_scale=float(s), **model))
             for seed in range(p.seeds):
-                out.append(Task(KIND, FN, {"model": cfg, "recipe": dict(p.recipe), "corpus_sha256": sha,
+                out.append(Task(KIND, run_item, {"model": cfg, "recipe": dict(p.recipe), "corpus_sha256": sha,
                                            "device": p.device, "dtype": p.dtype}, seed))
     return out
 
 
 def _t_interval(values):
-    from scipy import stats
 
     v = np.asarray(values, dtype=float)
     mean = float(v.mean())
@@ -206,9 +208,7 @@ def _verdict8(per_scale, star):
 
 def require_torch(figure: str) -> None:
     """``ModuleNotFoundError`` naming the extra when PyTorch is not installed (the CLI turns it into exit 2)."""
-    from slt.train import torch_available
-
-    if not torch_available():
+    if not train.torch_available():
         raise ModuleNotFoundError(f"{figure} trains a GPT-2 with PyTorch, the optional [torch] extra: "
                                   f"pip install -e .[torch]")
 

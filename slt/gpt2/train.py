@@ -17,6 +17,7 @@ import time
 
 import numpy as np
 
+from slt.gpt2 import corpus as corpus_mod
 from slt.tasks import returns
 
 __all__ = ["RECIPE", "lr_at", "windows", "train_run", "run_item", "TASK_DEPENDS"]
@@ -48,10 +49,9 @@ def train_run(cfg, seed: int, recipe: dict | None = None, corpus=None, device: s
     The weights (seed ``seed``), the score initialisation and the batches (seeded by ``seed``) are fixed by
     ``seed``, so a configuration's runs differ only in the quantity being compared (for Fig. 8, the scale).
     """
-    import torch
+    import torch  # optional [torch] extra (heavy)
 
-    from slt.gpt2 import corpus as corpus_mod
-    from slt.gpt2.model import EdgePopupGPT
+    from slt.gpt2.model import EdgePopupGPT  # imports torch
 
     r = dict(RECIPE, **(recipe or {}))
     corpus = corpus_mod.load() if corpus is None else corpus
@@ -114,8 +114,7 @@ def run_item(seed: int, model: dict, recipe: dict, corpus_sha256: str, device: s
     """One (configuration, seed) item of Figures 7-8 as an ``slt.tasks`` task: ``model`` holds the ``GPTConfig``
     fields, ``recipe`` the training recipe; ``corpus_sha256`` must be the loaded corpus's (results on another
     corpus are never produced under this configuration)."""
-    from slt.gpt2 import corpus as corpus_mod
-    from slt.gpt2.model import GPTConfig
+    from slt.gpt2.model import GPTConfig  # imports torch
 
     corpus = corpus_mod.load()
     if corpus.sha256 != corpus_sha256:

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 import math
 
-from slt.measure.stats import LEVEL, excess_test, upper_bound
+import numpy as np
+from scipy.optimize import minimize
+
+from slt import targets
+from slt.measure.calibrate import row_tasks
+from slt.measure.stats import (LEVEL, POWER, Unrejectable, clopper_pearson, excess_test, power_at, trials_for_power,
+                               upper_bound)
+from slt.samplers import as_rng, spectral_matrices, target_block, target_mha, target_relu, target_transformer
+from slt.tasks import execute
 
 SEED_STRIDE = 1_000_003
 """Seed offset between grid values of C (independent seeds per C)."""
@@ -20,8 +28,6 @@ SEED_STRIDE = 1_000_003
 
 def random_draw(statement: str, params: dict):
     """``draw(seed) -> target``: the harness's random target of one trial (the search's start)."""
-    from slt.samplers import as_rng, spectral_matrices, target_block, target_mha, target_relu, target_transformer
-
     p = params
     draws = {
         "lemma7": lambda s: spectral_matrices(as_rng(s), (p["d2"], p["d1"])),
@@ -38,8 +44,6 @@ def random_draw(statement: str, params: dict):
 
 def _rows(tasks_of, *, cache_dir=None, workers=None, progress=True, desc=""):
     """Execute the row tasks ``[(key, [Task])]``; returns ``{key: {failures, trials, worst_ratio, cpu_s, ...}}``."""
-    from slt.tasks import execute
-
     tasks, index = [], []
     for key, ts in tasks_of:
         index.append((key, len(ts)))
@@ -60,8 +64,6 @@ def family_rates(statement: str, C: float, point: dict, trials: int, seed: int, 
                  cache_dir=None, workers=None, progress=True) -> list[dict]:
     """Failure rate of every target family of ``statement`` at constant C and ``point`` (the same seeds for every
     family), each with its one-sided binomial test against eps at ``level``; rows sorted worst first."""
-    from slt import targets
-    from slt.measure.calibrate import row_tasks
 
     fams = list(families or targets.families(statement))
     rows = _rows([(f, row_tasks(statement, {**point, "target": f}, C, trials, seed)) for f in fams],
@@ -143,7 +145,6 @@ def calibrate_worst(statement: str, points: list[dict], target, grid_C, start_C:
     ``start_C`` (the random-target C) gallop up the C grid to the first C whose Clopper-Pearson upper bound is
     <= eps, confirm ``passes - 1`` C above it, and walk down to the last failure (``_walk``); the rows are read by
     ``antitonic_C`` (no monotonicity assumed in the counts)."""
-    from slt.measure.calibrate import row_tasks
 
     grid_C = list(grid_C)
     i0 = min(range(len(grid_C)), key=lambda i: abs(math.log(grid_C[i] / start_C)))
@@ -189,8 +190,6 @@ def fixed_C(statement: str, C: float, point: dict, eps_values, trials_per_invers
             level=LEVEL, cache_dir=None, workers=None, progress=True) -> list[dict]:
     """Fixed-C tests over eps (trials proportional to 1/eps): per eps the failures, the rate over eps with its
     exact interval, the one-sided test against eps and the power against 2 eps at ``level``."""
-    from slt.measure.calibrate import row_tasks
-    from slt.measure.stats import clopper_pearson, power_at
 
     todo = []
     for j, eps in enumerate(eps_values):
@@ -228,8 +227,6 @@ def failure_glm(rows: list[dict], bootstrap: int = 200, seed: int = 0, confidenc
     Reading: at a fixed constant the failure probability scales like eps^c for small p, so ``c >= 1`` means the
     rate over eps does not grow as eps falls (a constant C suffices), ``c < 1`` that C must grow like
     ``(1 - c) log(1/eps) / b``."""
-    import numpy as np
-    from scipy.optimize import minimize
 
     X = np.array([[1.0, float(r["C"]), math.log(r["eps"])] for r in rows])
     k = np.array([r["failures"] for r in rows], dtype=float)
@@ -277,7 +274,6 @@ def power_plan(checks: list[tuple], family_wise: float = FAMILY_WISE) -> list[st
     tests in a run, Holm at ``family_wise`` tests the smallest p-value at family_wise / m; per check and end of its
     eps window, the trials that give power 0.8 against a true failure rate of 2 eps at that level, against the
     trials the check runs (issue 21 part 3: the checks do not yet run at these counts where it says NOT met)."""
-    from slt.measure.stats import POWER, Unrejectable, power_at, trials_for_power
 
     m = sum(k for _, _, k in checks)
     level = family_wise / m

@@ -363,6 +363,9 @@ def load_results(path) -> dict:
     for name, rec in data.get("statements", {}).items():
         if not isinstance(rec, dict) or not isinstance(rec.get("points", []), list):
             raise CalibrationError(f"{path}: statements.{name} is not a calibration record")
+    bad = calibration.problem({"statements": {}, **data})
+    if bad:
+        raise CalibrationError(f"{path}: {bad}")
     return data
 
 
@@ -385,7 +388,7 @@ def _checks_constant(name: str, C_large) -> dict | None:
         return None
     if C is None:
         return None
-    build = calibration.SAFETY * float(C)
+    build = calibration.build_constant(C)
     return {"C": float(C), "safety": calibration.SAFETY, "build_C": build,
             "covers": None if C_large is None else bool(build >= C_large)}
 

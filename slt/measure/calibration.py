@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from pathlib import Path
 
 SAFETY = 1.5
@@ -27,7 +28,77 @@ def load(path: str | None = None) -> dict:
         raise ValueError(f"{path}: not a calibration file (not JSON: {exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("statements"), dict):
         raise ValueError(f"{path}: not a calibration file (no 'statements' object)")
+    bad = problem(data)
+    if bad:
+        raise ValueError(f"{path}: {bad}")
     return data
+
+
+def _number(v, low=None, high=None, strict_low=False, integer=False, null=False) -> bool:
+    if v is None:
+        return null
+    if isinstance(v, bool) or not isinstance(v, int if integer else (int, float)) or not math.isfinite(v):
+        return False
+    return ((low is None or (v > low if strict_low else v >= low)) and (high is None or v <= high))
+
+
+def problem(data: dict) -> str | None:
+    """Why a calibration file (``slth calibrate``'s output, checks grid or large) makes no sense, as "field '...'
+    is ..., expected ..." (None when it does): every statement holds points (an empty or interrupted run's file is
+    refused, never read as "no constant"), counts are integers >= 0 with failures <= trials, the upper bounds are
+    in [0, 1], constants are finite and positive, and numbers are finite."""
+    def field(where, value, expected):
+        shown = json.dumps(value, allow_nan=True) if isinstance(value, (int, float, str, type(None))) else \
+            type(value).__name__
+        return f"field '{where}' is {shown[:40]}, expected {expected}"
+
+    for key in ("level", "confidence"):
+        if key in data and not _number(data[key], 0, 1):
+            return field(key, data[key], "a number in [0, 1]")
+    if "safety" in data and not _number(data["safety"], 0, strict_low=True):
+        return field("safety", data["safety"], "a number > 0")
+    for name, rec in data["statements"].items():
+        where = f"statements.{name}"
+        if not isinstance(rec, dict):
+            return field(where, rec, "an object")
+        points = rec.get("points")
+        if not isinstance(points, list):
+            return field(f"{where}.points", points, "a list")
+        if not points:
+            return (f"field '{where}.points' is empty (an empty or interrupted calibration run): no constant; "
+                    f"run: {rec.get('command') or 'slth calibrate'}")
+        for key in ("C", "C_low", "C_high"):
+            if key in rec and not _number(rec[key], 0, strict_low=True, null=True):
+                return field(f"{where}.{key}", rec[key], "a finite number > 0 or null")
+        for i, pt in enumerate(points):
+            at = f"{where}.points[{i}]"
+            if not isinstance(pt, dict):
+                return field(at, pt, "an object")
+            if not _number(pt.get("trials"), 0, integer=True):
+                return field(f"{at}.trials", pt.get("trials"), "an integer >= 0")
+            for key in ("C_point", "C_upper"):
+                if not _number(pt.get(key), 0, strict_low=True, null=True):
+                    return field(f"{at}.{key}", pt.get(key), "a finite number > 0 or null")
+            for key, v in pt.items():
+                if isinstance(v, float) and not math.isfinite(v):
+                    return field(f"{at}.{key}", v, "a finite number")
+            grid = pt.get("grid", [])
+            if not isinstance(grid, list):
+                return field(f"{at}.grid", grid, "a list")
+            for j, row in enumerate(grid):
+                gw = f"{at}.grid[{j}]"
+                if not isinstance(row, dict):
+                    return field(gw, row, "an object")
+                if not _number(row.get("C"), 0, strict_low=True):
+                    return field(f"{gw}.C", row.get("C"), "a finite number > 0")
+                for key in ("failures", "trials"):
+                    if not _number(row.get(key), 0, integer=True):
+                        return field(f"{gw}.{key}", row.get(key), "an integer >= 0")
+                if row["failures"] > row["trials"]:
+                    return field(f"{gw}.failures", row["failures"], f"at most its {row['trials']} trials")
+                if not _number(row.get("upper"), 0, 1, null=True):
+                    return field(f"{gw}.upper", row.get("upper"), "a number in [0, 1] or null")
+    return None
 
 
 def calibrated(statement: str, path: str | None = None) -> dict:
@@ -38,6 +109,13 @@ def calibrated(statement: str, path: str | None = None) -> dict:
     return data["statements"][statement]
 
 
+def build_constant(C: float) -> float:
+    """``SAFETY x C`` to 12 significant digits: the constant a check builds with, printed in its re-run command
+    without float noise (1.5 x 1.4 is 2.0999999999999996 in float64; the checks build at 2.1, which the command
+    then reproduces exactly)."""
+    return float(f"{SAFETY * float(C):.12g}")
+
+
 def check_constant(statement: str, path: str | None = None) -> float:
-    """``SAFETY x`` the calibrated C of ``statement`` (the C every check of it builds with)."""
-    return SAFETY * float(calibrated(statement, path)["C"])
+    """``SAFETY x`` the calibrated C of ``statement`` (the C every check of it builds with; ``build_constant``)."""
+    return build_constant(calibrated(statement, path)["C"])

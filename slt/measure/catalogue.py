@@ -13,9 +13,29 @@ from slt.measure.statements import (lemma12, lemma13, lemma2, lemma5, lemma7, le
                                     theorem14, theorem9)
 
 NUMERICS: dict[str, Numerics] = {n.statement: n for n in (
-    lueker.NUMERICS, lemma7.NUMERICS, lemma2.NUMERICS, theorem9.NUMERICS, theorem10.NUMERICS, theorem11.NUMERICS,
-    theorem14.NUMERICS, lemma8.NUMERICS, lemma5.NUMERICS, lemma12.NUMERICS, lemma13.NUMERICS,
+    lueker.NUMERICS,
+    lemma7.NUMERICS,
+    lemma2.NUMERICS,
+    theorem9.NUMERICS,
+    theorem10.NUMERICS,
+    theorem11.NUMERICS,
+    theorem14.NUMERICS,
+    lemma8.NUMERICS,
+    lemma5.NUMERICS,
+    lemma12.NUMERICS,
+    lemma13.NUMERICS,
 )}
+
+
+def mismatches(numerics=None, statements=None) -> list[str]:
+    """What keeps the measuring catalogue from matching ``bounds``' (default: ``NUMERICS`` and ``bounds.names()``):
+    a statement of ``bounds`` without numerics, numerics of a statement ``bounds`` does not have."""
+    numerics = NUMERICS if numerics is None else numerics
+    statements = bounds.names() if statements is None else statements
+    return ([f"{name}: a statement of bounds without numerics in slt.measure.catalogue" for name in statements
+             if name not in numerics]
+            + [f"{name}: numerics in slt.measure.catalogue of a statement bounds does not have" for name in numerics
+               if name not in statements])
 
 
 def names() -> list[str]:

@@ -14,10 +14,11 @@ the length sweeps, and per statement (or printed variant) the empirical verdict.
 """
 from __future__ import annotations
 
+import math
 import time
 
-from slt.measure import catalogue, verdicts
-from slt.measure.calibration import SAFETY
+from slt.measure import catalogue, findings, verdicts
+from slt.measure.calibration import build_constant
 from slt.measure.numerics import PROFILES
 from slt.measure.probabilistic import failure_rate
 from slt.measure.stats import LEVEL, min_trials
@@ -60,7 +61,8 @@ def _task(kind, fn, params, seed):
 
 def constants(calibration: dict) -> dict:
     """Per statement the C every check builds with: SAFETY x the calibrated C (None if not calibrated)."""
-    return {name: (SAFETY * rec["C"] if rec.get("C") else None) for name, rec in calibration["statements"].items()}
+    return {name: (build_constant(rec["C"]) if rec.get("C") else None)
+            for name, rec in calibration["statements"].items()}
 
 
 def rate_trials(statement: str, eps: float, profile: str) -> int:
@@ -86,6 +88,7 @@ def tasks(profile: str, seed: int, C: dict) -> list:
         points = numerics.rate_points
         if numerics.rate_floor is not None:  # no eps below the smallest the statement supports at this C
             floor = numerics.rate_floor(C[name])
+            floor = math.ceil(floor * 1000) / 1000  # up to 3 decimals: still feasible, and a command without noise
             points = [{"eps": e} for e in sorted({max(p["eps"], floor) for p in points})]
         for p in points:
             out.append(_task(f"empirical:rate:{name}", rate,
@@ -96,6 +99,9 @@ def tasks(profile: str, seed: int, C: dict) -> list:
             if search.needs_C and not C.get(name):
                 continue
             out.append(_task(f"empirical:{search.kind}", search.fn, search.params(profile, C.get(name)), seed))
+    # Theorem 14's readings and the MIP tolerances (slt.measure.findings), cached like every task
+    out += findings.tasks(seed, lambda kind, fn, params, s: Task(kind=kind, fn=fn, params=params, seed=s,
+                                                                 deps=findings.TASK_DEPENDS))
     return out
 
 
@@ -134,9 +140,16 @@ def decide(task_list: list, results: list[dict]) -> dict:
     def mark(key, word):
         words.setdefault(key, []).append(word)
 
+    findings_data: dict = {}
     for task, res in zip(task_list, results):
         _, family, *rest = task.kind.split(":")
         name = rest[0]
+        if family == "finding":  # data of slt.measure.findings, decided there
+            if name == "theorem14":
+                findings_data.setdefault("theorem14", []).append(res)
+            else:
+                findings_data[name] = res
+            continue
         if family == "rate":
             check_id = f"rate:{name}:" + ",".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                                    for k, v in res["params"].items())
@@ -181,7 +194,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
                 t.update(ratio=c["ratio"], where=c["params"])
     tightness = list(by_statement.values()) + tightness
     return {"checks": checks, "tightness": tightness, "length_sweeps": lengths,
-            "verdicts": {k: verdicts.combine(v) for k, v in words.items()},
+            "verdicts": {k: verdicts.combine(v) for k, v in words.items()}, "findings_data": findings_data,
             "decisions": statement_decisions(checks)}
 
 

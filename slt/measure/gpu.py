@@ -19,7 +19,7 @@ from slt.samplers import attention_mask, inputs
 def require_torch():
     """The torch module, or an ImportError naming the extra that provides it."""
     try:
-        import torch
+        import torch  # optional [torch] extra (heavy)
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("PyTorch is not installed: pip install -e .[torch]") from exc
     return torch

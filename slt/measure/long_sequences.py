@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from slt._sweep_kernels import merged_attention
+
 __all__ = ["long_mha"]
 
 
 def long_mha(X, weights) -> np.ndarray:
     """``slt.models.mha(X, weights)`` with the full mask for d1 = 2, in O(T) memory."""
-    from slt._sweep_kernels import merged_attention
-
     QK, VO = weights.merged()
     return sum(merged_attention(X, QK[h], VO[h]) for h in range(QK.shape[0]))

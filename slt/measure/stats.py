@@ -19,6 +19,8 @@ import math
 
 from scipy.stats import beta, binom, binomtest
 
+from slt.measure.verdicts import rate_word
+
 LEVEL = 0.01
 """Significance level of the one-sided binomial test used by every probabilistic check."""
 
@@ -149,8 +151,6 @@ class RateTest:
     @property
     def verdict(self) -> str:
         """"holds", "fails" or "undecided at this power", by ``slt.measure.verdicts.rate_word``."""
-        from slt.measure.verdicts import rate_word  # the one verdict function (imports nothing from here)
-
         return rate_word(not self.passed, self.interval[1], self.p0)
 
     def describe(self) -> str:

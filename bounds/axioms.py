@@ -1,0 +1,107 @@
+"""The axioms of a statement: the results its proof finally rests on that the harness does not prove
+(``slth proofs --axioms [NAME]``; the analogue of Lean's ``#print axioms``).
+
+Found by following every step's ``relies_on`` through the catalogue: a statement with an encoded proof is entered
+(its own steps' dependencies are followed in turn); a statement without one (Lueker's corollary) is an axiom with
+its width requirement and universal constant; a scalar fact (``facts.SCALAR``) is an axiom with the domain it is
+certified on; a structural fact (``facts.STRUCTURAL``: triangle inequality, union bound, ...) is an axiom cited by
+name.  A dependency that names none of these is an error (a misspelt ``relies_on``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .catalogue import STATEMENTS, canonical, lookup
+from .facts import SCALAR, STRUCTURAL
+from .symbols import text
+from .verify import verify_facts
+
+KINDS = ("statement", "scalar fact", "structural fact")
+
+
+@dataclass(frozen=True)
+class Axiom:
+    kind: str  # one of KINDS
+    name: str
+    says: str  # what it states
+    detail: str  # constant C / certified domain / "cited, not verified"
+    cited_by: tuple  # ((statement, step), ...) the steps that cite it directly
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "says": self.says, "detail": self.detail,
+                "cited_by": [list(c) for c in self.cited_by]}
+
+
+def _statement_name(dep: str, catalogue: dict):
+    try:
+        return canonical(dep, catalogue)
+    except KeyError:
+        return None
+
+
+def _proved(st, get) -> bool:
+    return bool(st.steps(get))
+
+
+def _statement_axiom(st, cited_by) -> Axiom:
+    widths = "; ".join(f"{w} >= {text(e)}" for w, e in st.widths.items())
+    says = f"{st.title} ({st.numbering.get('main', '')}): error <= {text(st.conclusion)}" + \
+        (f" with probability >= {text(st.probability)}" if st.probability is not None else "") + \
+        (f" if {widths}" if widths else "")
+    detail = "cited, not proved in the harness" + \
+        ("; C is a universal constant it does not give (calibrated empirically: slth calibrate)"
+         if "C" in st.parameters else "")
+    return Axiom("statement", st.name, says, detail, tuple(cited_by))
+
+
+def _fact_domain(fact) -> str:
+    result = {r.step: r for r in verify_facts()}[fact.name]
+    hyps = ", ".join(h.label for h in fact.domain.hypotheses())
+    how = f"certified on its whole domain ({result.method})" if result.ok and result.domain == "whole" else \
+        f"{'certified' if result.ok else 'NOT certified'} on {result.domain}"
+    return f"domain {hyps}: {how}"
+
+
+def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
+    """The axioms of statement ``name`` in ``catalogue`` (default: the bounds catalogue), statements first, then
+    scalar facts, then structural facts, each with the steps that cite it."""
+    cat = STATEMENTS if catalogue is None else catalogue
+    get = lookup(cat)
+    scalar = {f.name: f for f in SCALAR}
+    cited: dict = {}
+    seen, todo = set(), [canonical(name, cat)]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        st = get(current)
+        steps = st.steps(get)
+        if not steps:
+            cited.setdefault(("statement", st.name), [])
+            continue
+        for s in steps:
+            for dep in s.relies_on:
+                key = _statement_name(dep, cat)
+                if key is not None:
+                    if _proved(get(key), get):
+                        todo.append(key)
+                    else:
+                        cited.setdefault(("statement", key), []).append((st.name, s.name))
+                elif dep in scalar:
+                    cited.setdefault(("scalar fact", dep), []).append((st.name, s.name))
+                elif dep in STRUCTURAL:
+                    cited.setdefault(("structural fact", dep), []).append((st.name, s.name))
+                else:
+                    raise ValueError(f"{st.name}:{s.name} relies on {dep!r}, which is no statement and no fact "
+                                     f"(bounds.facts)")
+    out = []
+    for (kind, dep), by in cited.items():
+        if kind == "statement":
+            out.append(_statement_axiom(get(dep), by))
+        elif kind == "scalar fact":
+            f = scalar[dep]
+            out.append(Axiom(kind, dep, f"{text(f.lhs)} <= {text(f.rhs)}", _fact_domain(f), tuple(by)))
+        else:
+            out.append(Axiom(kind, dep, STRUCTURAL[dep], "cited, not verified (a textbook inequality)", tuple(by)))
+    return sorted(out, key=lambda a: (KINDS.index(a.kind), a.name))

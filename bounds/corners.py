@@ -1,0 +1,406 @@
+"""Counterexamples in far corners: where a step ``lhs <= rhs`` fails only beyond what random sampling reaches.
+
+When a certificate fails, ``search(lhs, rhs, params)`` looks at every infinite end of the domain and every
+combination of ends: a parameter bounded below only goes to infinity (``d1 -> oo``), one whose lower end is 0 goes
+to 0 (``eps -> 0``), a parameter bounded below by others grows relative to that bound (``alpha / Max(sqrt d1,
+sqrt d2) -> oo``, ``B - b -> oo``).  A *ray* moves the parameters of one combination together, ``v = lo + X^k``,
+``v = hi_or_1 / X^k`` or ``v = Max(lo) X^k`` (rate ``k`` in {1, 2}), the others held at a base point of their box,
+and ``X`` runs through ``2^(2^j)``: ``X = 2^16384 (about 10^4932)`` and ``eps = 2^-16384`` are ordinary mpmath
+numbers (their exponent is a Python integer).
+
+1. scan: along every ray, the sides are evaluated with ``bounds.evaluate`` (mpmath, 50 digits) at each ``X``;
+2. decide: for the rays where the scan found nothing, SymPy's ``limit`` of ``log rhs - log lhs`` (positive sides)
+   or ``rhs - lhs`` as ``X -> oo`` gives the leading behaviour; a negative limit means the step fails far enough
+   along the ray, and the scan goes on there up to ``X = 2^(2^20)``;
+3. confirm: a violating point is kept only if the violation is confirmed at 100 digits and, where Arb can evaluate
+   the sides (``bounds.recheck``), rigorously: Arb's lower bound of ``lhs`` above its upper bound of ``rhs``.
+
+The scan and the decision each have a CPU budget (``SECONDS``), spent on the smaller combinations of ends first;
+a ray whose points take over ``SLOW`` seconds to evaluate (exponents that grow with X) is not followed further.
+Every point checks the hypotheses of every parameter (exactly, in rationals where they are rational).  The result
+is a ``Refutation`` (the counterexample, the ray, the leading behaviour, how it was confirmed) or None: no corner
+refutes the step (which does not prove it).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from . import recheck
+from .evaluate import compile_expr
+from .symbols import NAME, PARAMETER, text
+
+SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
+DECIDE_J = range(15, 21)  # after a negative limit: up to 2^(2^20) (about 10^315652)
+RATES = (1, 2)
+LIMIT_SECONDS = 1.0  # per SymPy limit (a ray whose limit takes longer is left undecided)
+SLOW = 0.2  # seconds: a ray whose point takes longer to evaluate is not followed further out
+SECONDS = 5.0  # CPU budget of the scan, and again of the decision by limits (a search that runs out finds nothing)
+REL = mpmath.mpf(10) ** -40  # a violation must exceed this relative to the sides' size (as in bounds.verify)
+
+
+@dataclass(frozen=True)
+class Refutation:
+    counterexample: dict  # parameter -> value (float, or a string where a float cannot hold it), "lhs", "rhs"
+    confirmed: str  # "Arb (rigorous)" or "mpmath at 100 digits"
+    ray: str  # which ends, at which rates, from which base point
+    leading: str  # the leading behaviour along the ray (SymPy), or why it was not computed
+
+    def describe(self) -> str:
+        return f"far-corner counterexample along {self.ray} ({self.leading}; confirmed by {self.confirmed})"
+
+
+def refute(lhs, rhs, params) -> dict | None:
+    """The counterexample of ``search`` (a dict like the verifier's), or None."""
+    r = search(lhs, rhs, params)
+    return None if r is None else r.counterexample
+
+
+def search(lhs, rhs, params) -> Refutation | None:
+    """A confirmed violation of ``lhs <= rhs`` at an infinite end (or combination of ends) of the domain of
+    ``params`` (``bounds.core.Param``; a later declaration of a name wins), or None."""
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    table = _table(lhs, rhs, params)
+    if table is None:
+        return None
+    rays = list(_rays(table))
+    fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
+    deadline = time.process_time() + SECONDS
+    for ray in rays:  # (the budget is spent on the smaller combinations first: rays are ordered by size)
+        for j in SCAN_J:
+            start = time.process_time()
+            if start > deadline:
+                return None
+            found = _try(lhs, rhs, fl, fr, table, ray, j)
+            if not found and time.process_time() - start > SLOW:
+                break  # evaluating this far out is too slow (e.g. exponents that grow with X): the next ray
+            if found:
+                return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray),
+                                  _leading(lhs, rhs, table, ray))
+    deadline = time.process_time() + SECONDS
+    for ray in rays:  # the scan found nothing: where does the leading behaviour say the step fails?
+        if ray.base != "mid" or any(r != 1 for _, _, r in ray.ends):
+            continue
+        if time.process_time() > deadline:
+            return None
+        lead = _leading(lhs, rhs, table, ray)
+        if not lead.startswith("fails"):
+            continue
+        for j in DECIDE_J:
+            start = time.process_time()
+            if start > deadline:
+                return None
+            found = _try(lhs, rhs, fl, fr, table, ray, j)
+            if not found and time.process_time() - start > SLOW:
+                break
+            if found:
+                return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray), lead)
+    return None
+
+
+# ----- the parameters and their ends --------------------------------------------------------------
+@dataclass(frozen=True)
+class _P:
+    param: object  # bounds.core.Param
+    lo: object  # SymPy bound (Max of the lower bounds), or None
+    his: tuple  # SymPy upper bounds
+    dependent: bool
+
+
+def _table(lhs, rhs, params):
+    declared = {}
+    for p in params:
+        declared[p.name] = p
+    needed, out = {NAME.get(s) for s in (lhs.free_symbols | rhs.free_symbols)}, {}
+    while needed - set(out):
+        for n in sorted(needed - set(out)):
+            p = declared.get(n)
+            if p is None or not p.lo:
+                return None  # a parameter without a declared domain: nothing to search
+            lo = sp.Max(*p.lo) if len(p.lo) > 1 else sp.sympify(p.lo[0])
+            out[n] = _P(p, lo, tuple(sp.sympify(v) for v in p.hi), bool(lo.free_symbols))
+            needed |= {NAME.get(s) for v in (lo, *out[n].his) for s in v.free_symbols}
+    return out
+
+
+def _ends(q: _P) -> list[str]:
+    if q.dependent:
+        return ["oo"]  # alpha / Max(...) -> oo, or v - lo -> oo
+    numeric_hi = [h for h in q.his if not h.free_symbols]
+    ends = [] if numeric_hi else ["oo"]
+    if q.lo == 0 and not q.param.integer:
+        ends.append("0")
+    return ends
+
+
+@dataclass(frozen=True)
+class _Ray:
+    ends: tuple  # ((name, "oo" | "0", rate), ...)
+    base: str  # "low" | "mid": where the other parameters are held (their box)
+
+
+def _rays(table):
+    options = {n: _ends(q) for n, q in table.items()}
+    names = [n for n in table if options[n]]
+    for size in range(1, len(names) + 1):
+        for subset in itertools.combinations(names, size):
+            for ends in itertools.product(*(options[n] for n in subset)):
+                rate_sets = [(1,) * size] + ([tuple(2 if i == k else 1 for i in range(size)) for k in range(size)]
+                                             if size > 1 else [(2,)])
+                for base in ("mid", "low"):
+                    for rates in rate_sets:
+                        yield _Ray(tuple(zip(subset, ends, rates)), base)
+
+
+def _describe(table, ray: _Ray) -> str:
+    def one(n, end, rate):
+        x = "X" if rate == 1 else f"X^{rate}"
+        q = table[n]
+        if q.dependent:
+            return f"{n} ~ {text(q.lo)} * {x}" if q.param.log else f"{n} - {text(q.lo)} ~ {x}"
+        return f"{n} ~ {x}" if end == "oo" else f"{n} ~ 1/{x}"
+    return ", ".join(one(*e) for e in ray.ends) + f" as X -> oo (others at the {ray.base} of their box)"
+
+
+def _base(q: _P, how: str) -> Fraction:
+    """The base value of a parameter held still (its ratio to Max(lo) or offset over lo, if dependent)."""
+    a, b = (Fraction(v) for v in q.param.box)
+    if how == "low":
+        v = a
+    elif q.param.log and a > 0:
+        v = Fraction(math.sqrt(a * b)).limit_denominator(2**20)
+    else:
+        v = (a + b) / 2
+    return Fraction(math.ceil(v)) if q.param.integer and not q.dependent else v
+
+
+def _values(table, ray: _Ray, X: int) -> dict | None:
+    """Exact values of every parameter at ``X`` along ``ray`` (dependencies first), or None if a hypothesis fails."""
+    moving = {n: (end, rate) for n, end, rate in ray.ends}
+    values: dict = {}
+    pending = list(table)
+    while pending:
+        for n in list(pending):
+            q = table[n]
+            deps = {NAME.get(s) for v in (q.lo, *q.his) for s in v.free_symbols}
+            if not deps <= set(values):
+                continue
+            pending.remove(n)
+            if n in moving:
+                end, rate = moving[n]
+                t = Fraction(X) ** rate
+                if q.dependent:
+                    lo = _upper(q.lo, values)
+                    v = lo * t if q.param.log else lo + t
+                    v = Fraction(math.ceil(v)) if q.param.integer else v
+                elif end == "oo":
+                    v = Fraction(q.lo) + t
+                else:
+                    numeric_hi = [Fraction(sp.Rational(h)) for h in q.his if not h.free_symbols]
+                    v = min([Fraction(1)] + numeric_hi) / t
+            else:
+                base = _base(q, ray.base)
+                if q.dependent:
+                    lo = _upper(q.lo, values)
+                    v = lo * base if q.param.log else lo + base
+                    v = Fraction(math.ceil(v)) if q.param.integer else v
+                else:
+                    v = base
+            values[n] = v
+    return values
+
+
+def _upper(expr, values) -> Fraction:
+    """An exact rational >= ``expr`` at ``values`` (Arb's upper bound, so a dependent parameter set from it meets
+    its lower bound)."""
+    expr = sp.sympify(expr)
+    if not expr.free_symbols:
+        q = sp.Rational(expr) if expr.is_Rational else None
+        if q is not None:
+            return Fraction(int(q.p), int(q.q))
+    hi = recheck.enclose(expr, {PARAMETER[n]: v for n, v in values.items()}).hi
+    return recheck.to_fraction(hi)
+
+
+def _inside(table, values) -> bool:
+    try:
+        return _hypotheses_hold(table, values)
+    except recheck.Undefined:
+        return False
+
+
+def _hypotheses_hold(table, values) -> bool:
+    env = {PARAMETER[n]: v for n, v in values.items()}
+    for n, q in table.items():
+        v = values[n]
+        p = q.param
+        if p.integer and v.denominator != 1:
+            return False
+        for lo in p.lo:
+            if not recheck.certainly(sp.sympify(lo), v, env, strict=p.lo_open, below=True):
+                return False
+        for hi in q.his:
+            if not recheck.certainly(hi, v, env, strict=p.hi_open, below=False):
+                return False
+    return True
+
+
+# ----- a point along a ray ------------------------------------------------------------------------
+def _smallest(lhs, rhs, fl, fr, table, ray, j, found):
+    """The violation at the smallest power of two X = 2^k, 2^(j-1) < k <= 2^j, that bisection on k finds (the
+    set of violating X along a ray need not be an interval: whatever point is returned is confirmed)."""
+    lo, hi = 2 ** (j - 1), 2 ** j
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        try:
+            values = _values(table, ray, 2 ** mid)
+        except (recheck.Undefined, ValueError, ZeroDivisionError, OverflowError, TypeError):
+            values = None
+        if values is not None and _violated(fl, fr, values, 50) and _inside(table, values):
+            hi = mid
+        else:
+            lo = mid
+    return (_try(lhs, rhs, fl, fr, table, ray, None, 2 ** hi) if hi != 2 ** j else None) or found
+
+
+def _try(lhs, rhs, fl, fr, table, ray, j, X=None):
+    """(counterexample, how confirmed) at X = 2^(2^j) along ``ray`` if the step fails there, else None."""
+    try:
+        values = _values(table, ray, X if X is not None else 2 ** (2 ** j))
+    except (recheck.Undefined, ValueError, ZeroDivisionError, OverflowError, TypeError):
+        return None
+    if not _violated(fl, fr, values, 50):
+        return None
+    if not _inside(table, values):
+        return None
+    if not _violated(fl, fr, values, 100):
+        return None
+    confirmed = "mpmath at 100 digits"
+    try:
+        env = {PARAMETER[n]: v for n, v in values.items()}
+        if recheck.certainly_greater(lhs, rhs, env):
+            confirmed = "Arb (rigorous)"
+    except recheck.Undefined:
+        pass
+    with mpmath.workdps(30):
+        env = _mp_env(values)
+        l, r = fl(env), fr(env)
+    cex = {n: _number(values[n], table[n].param.integer) for n in table}
+    cex.update(lhs=_number(l), rhs=_number(r))
+    return cex, confirmed
+
+
+def _mp_env(values):
+    return {PARAMETER[n]: mpmath.mpf(v.numerator) / v.denominator for n, v in values.items()}
+
+
+def _violated(fl, fr, values, dps) -> bool:
+    with mpmath.workdps(dps):
+        try:
+            env = _mp_env(values)
+            l, r = fl(env), fr(env)
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return False
+        if isinstance(l, mpmath.mpc) or isinstance(r, mpmath.mpc) or not (mpmath.isfinite(l) and mpmath.isfinite(r)):
+            return False
+        return bool(l > r + REL * max(abs(l), abs(r)))
+
+
+def _number(v, integer=False):
+    """A float where a float holds the value to its relative precision, else a string mpmath reads back
+    (``mpmath.mpf('1.2e-20000')``)."""
+    if isinstance(v, Fraction):
+        if integer and v.denominator == 1 and abs(v.numerator) < 2**63:
+            return int(v.numerator)
+        v = mpmath.mpf(v.numerator) / v.denominator
+    if v == 0 or mpmath.mpf(2) ** -1000 < abs(v) < mpmath.mpf(2) ** 1000:
+        return float(v)
+    try:
+        return mpmath.nstr(v, 20)
+    except ValueError:  # an exponent too long to print: its binary exponent
+        sign, man, exp, bc = v._mpf_
+        return f"{'-' if sign else ''}about 2^{exp + bc}"
+
+
+# ----- the leading behaviour along a ray (SymPy) --------------------------------------------------
+def _leading(lhs, rhs, table, ray) -> str:
+    """"fails ..." when the limit of log rhs - log lhs (or rhs - lhs) along the ray is negative, "holds ..." when
+    positive, else what is known."""
+    X = sp.Symbol("X", positive=True)
+    sub = {}
+    moving = {n: (end, rate) for n, end, rate in ray.ends}
+    order = list(table)
+    for n in order:
+        q = table[n]
+        if n in moving:
+            end, rate = moving[n]
+            t = X ** rate
+            if q.dependent:
+                sub[q.param.symbol] = q.lo * t if q.param.log else q.lo + t
+            elif end == "oo":
+                sub[q.param.symbol] = q.lo + t
+            else:
+                sub[q.param.symbol] = 1 / t
+        else:
+            base = sp.Rational(_base(q, ray.base).numerator, _base(q, ray.base).denominator)
+            sub[q.param.symbol] = (q.lo * base if q.param.log else q.lo + base) if q.dependent else base
+    for _ in range(len(order)):  # dependent bounds refer to other parameters
+        sub = {k: sp.sympify(v).xreplace(sub) for k, v in sub.items()}
+    L, R = lhs.xreplace(sub), rhs.xreplace(sub)
+    positive = L.is_positive and R.is_positive
+    g, what = (sp.log(R) - sp.log(L), "log rhs - log lhs") if positive else (R - L, "rhs - lhs")
+    try:
+        with _time_limit(LIMIT_SECONDS):
+            lim = sp.limit(_eventual(g, X), X, sp.oo)
+    except (_Timeout, NotImplementedError, ValueError, TypeError, RecursionError):
+        return f"the limit of {what} along the ray was not decided by SymPy"
+    if lim.is_extended_negative:
+        return f"fails: {what} -> {lim}"
+    if lim.is_extended_positive:
+        return f"holds: {what} -> {lim}"
+    return f"{what} -> {lim}"
+
+
+def _eventual(expr, X):
+    """``expr`` with every Min / Max (innermost first) replaced by the argument it equals for all large X, where
+    the limits of the differences of its arguments decide it (SymPy's limit does not expand Min / Max)."""
+    def pick(m):
+        args = list(m.args)
+        for k, a in enumerate(args):
+            others = [b for i, b in enumerate(args) if i != k]
+            diffs = [sp.limit(b - a, X, sp.oo) for b in others]
+            if all((d.is_extended_positive if isinstance(m, sp.Min) else d.is_extended_negative) for d in diffs):
+                return a
+        return m
+    return expr.replace(lambda e: isinstance(e, (sp.Min, sp.Max)) and X in e.free_symbols, pick)
+
+
+class _Timeout(Exception):
+    pass
+
+
+@contextmanager
+def _time_limit(seconds):
+    """SIGALRM after ``seconds`` in the main thread (a SymPy limit can run for minutes); no limit elsewhere."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise _Timeout()
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)

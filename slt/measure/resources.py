@@ -1,0 +1,114 @@
+"""What a request can ask of this machine, checked before any trial runs (issue 23 part 6).
+
+``check_request(statement, C, params)`` raises ``RequestError`` (one line) when
+
+- a width the statement requires at ``C`` and ``params`` (``bounds``) is too large to be a width at all (more than
+  2^53 units: float64 cannot even count them; ``--C 1e308``);
+- the source network those widths need does not fit in this machine's memory (``--C 1e7``, ``d1=100000``): the
+  message states the memory, counted from the shapes ``slt.samplers`` allocates (a lower bound: the construction
+  and the forward pass need more);
+- ``eps`` is below what a trial can resolve: ``RESOLUTION``, the larger of 10 x the trials' subset-sum tolerance
+  (``slt.measure.sources.TOL`` = 1e-9: every entry is solved only to it, so a ticket's error is of that order by
+  construction; ``slth rate theorem11 ... eps=1e-300`` reported 3/3 violations at errors of 2e-9) and
+  sqrt(float64 epsilon) = 1.5e-8 (half of float64's digits, below which a difference of computed results is
+  rounding, not a measurement).
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+import bounds
+from slt.measure.sources import TOL
+
+RESOLUTION = max(math.sqrt(np.finfo(np.float64).eps), 10 * TOL)
+"""The smallest eps a failure-rate test accepts, 1.5e-8 (see the module docstring)."""
+MAX_WIDTH = 2 ** 53
+"""Widths above this cannot even be counted exactly in float64."""
+
+
+class RequestError(ValueError):
+    """A request this machine cannot honour (one line naming the parameter and what it would need)."""
+
+
+def source_floats(widths: dict, params: dict) -> int:
+    """Float64 weights of the sources ``slt.samplers`` draws for ``widths`` (exact integers, a lower bound on the
+    memory a trial needs): ``n_K`` gives W_Q, W_K (H, d1, n), ``n_V`` W_V (H, d1, n) and W_O (H, n, d2), ``n_MHA``
+    all four; an FC width 2L matrices of n x d1 (Theorems 10, 11, 14); Lemmas 2 and 7's ``n`` W1 (n, d1) and
+    W2 (d2, n), Lueker's ``n`` its n items; times B blocks (Theorem 14)."""
+    d1 = int(params.get("d1", 1))
+    d2 = int(params.get("d2", d1))
+    H, L, B = (int(params.get(k, 1)) for k in ("H", "L", "B"))
+    total = 0
+    for name, n in widths.items():
+        if name == "n_K":
+            total += 2 * H * d1 * n
+        elif name == "n_V":
+            total += H * n * (d1 + d2)
+        elif name == "n_MHA":
+            total += H * n * (3 * d1 + d2)
+        elif name in ("n_FC", "n_l"):
+            total += 2 * L * d1 * n
+        else:
+            total += n * (d1 + d2) if "d1" in params else n
+    return total * B
+
+
+def available_bytes() -> int | None:
+    """Memory this machine can give a new allocation (``MemAvailable``, else physical memory), or None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _count(n: int) -> str:
+    digits = len(str(n))
+    return f"{n:,}" if digits <= 15 else f"about 10^{digits - 1}"
+
+
+def _bytes(b: int) -> str:
+    if len(str(b)) > 15:
+        return f"about 10^{len(str(b)) - 1} bytes"
+    for unit, size in (("TiB", 2 ** 40), ("GiB", 2 ** 30), ("MiB", 2 ** 20)):
+        if b >= size:
+            return f"{b / size:.1f} {unit}"
+    return f"{b} bytes"
+
+
+def check_request(statement: str, C: float, params: dict, available: int | None = None) -> dict:
+    """The widths of ``statement`` at ``C`` and ``params`` when this machine can build them, else
+    ``RequestError``; ``available`` bytes default to ``available_bytes()``."""
+    eps = params.get("eps")
+    if isinstance(eps, (int, float)) and 0 < eps < RESOLUTION:
+        raise RequestError(f"eps={eps:g} is below what a trial resolves ({RESOLUTION:.2g}: the subset sums are "
+                           f"solved to {TOL:g} and float64 keeps about 16 digits): errors that small are the "
+                           f"solver's tolerance and rounding, not the theorem; choose eps >= {RESOLUTION:.2g}")
+    if not (isinstance(C, (int, float)) and math.isfinite(C) and C > 0):
+        raise RequestError(f"C={C} must be a finite number > 0")
+    st = bounds.get(statement)
+    known = {k: v for k, v in params.items() if k in st.parameters}
+    try:
+        widths = {w: st.width(w, C=C, **known) for w in st.widths}
+    except (ValueError, TypeError, KeyError):  # a missing or out-of-domain parameter: the trial names it
+        return {}
+    for w, n in widths.items():
+        if n > MAX_WIDTH:
+            raise RequestError(f"{statement} at C={C:g} needs {w} = {_count(n)} units, more than 2^53: no source "
+                               "of that width can be built; choose a smaller C or parameters")
+    need = 8 * source_floats(widths, params)
+    have = available_bytes() if available is None else available
+    if have is not None and need > have:
+        shown = ", ".join(f"{w}={_count(n)}" for w, n in widths.items())
+        raise RequestError(f"{statement} at C={C:g} ({shown}) needs at least {_bytes(need)} for its source network "
+                           f"alone, and this machine has {_bytes(have)} available; choose a smaller C or parameters")
+    return widths

@@ -1,0 +1,197 @@
+"""Adding a statement is what the README's "Adding a statement" says it is (issue 19, part 5).
+
+In a temporary copy of the repository (the files ``git ls-files`` lists), a toy statement is added exactly as the
+README lists: its module in ``bounds/`` (with a proof built from an earlier statement's expressions), one line in
+``bounds/catalogue.py``, its numerics module in ``slt/measure/statements/`` (a trial, windows, rate points,
+calibration grid), one line in ``slt/measure/catalogue.py`` and one line in ``checks/test_statements.py``. Then:
+``slth proofs`` verifies its steps, ``pytest checks`` collects and runs its checks (its proof steps and its
+failure-rate check), ``slth calibrate`` calibrates its C on a tiny grid, and ``slth report`` shows it. Nothing
+else is edited: a statement that needs another file to be noticed fails this test.
+
+The toy: Lueker's corollary at half the error, "n = C log(2/eps) products give a covering radius <= eps/2 with
+probability >= 1 - eps/2", proved from Lueker's statement at eps/2 and measured by Lueker's exact covering radius.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from slt.measure import catalogue, checking
+
+ROOT = Path(__file__).resolve().parents[1]
+
+BOUNDS_MODULE = '''"""A toy statement (tests/test_adding_a_statement.py): Lueker's corollary at half the error."""
+from __future__ import annotations
+
+import sympy as sp
+
+from .core import Statement, Step
+from .subset_sum import CONST, EPS
+from .symbols import C, eps
+
+
+def _toy_proof(st, get):
+    lk = get("lueker")
+    half = {eps: eps / 2}
+    return [
+        Step("Y1", lk.widths["n"].xreplace(half), st.widths["n"], ("lueker",), "Lueker at eps/2: n' >= C log(2/eps)"),
+        Step("Y2", lk.conclusion.xreplace(half), st.conclusion, ("lueker",), "its error is eps/2"),
+        Step("Y3", 1 - lk.probability.xreplace(half), 1 - st.probability, ("lueker",), "it fails w.p. <= eps/2"),
+    ]
+
+
+toy = Statement(
+    name="toy", title="Toy: Lueker at half the error",
+    numbering={"main": "toy", "appendix": "toy"},
+    params=(EPS, CONST),
+    conclusion=eps / 2, quantity="max_{z in [-1,1]} min_S |z - sum_{k in S} X_k|",
+    widths={"n": C * sp.log(2 / eps)}, probability=1 - eps / 2, builder=_toy_proof,
+)
+'''
+
+NUMERICS_MODULE = '''"""The toy statement's numerics (tests/test_adding_a_statement.py)."""
+from __future__ import annotations
+
+import bounds
+from slt.measure import strategies
+from slt.measure.evidence import Case
+from slt.measure.numerics import Numerics, trials
+from slt.measure.probabilistic import RateCheck
+from slt.measure.statements.lueker import MAX_ITEMS, covering_radius, draw_items
+
+STATEMENT = "toy"
+WINDOWS = dict(eps=strategies.LogUniform(0.4, 0.7))
+RATE = RateCheck(STATEMENT, WINDOWS["eps"])
+
+
+def width(C: float, eps: float) -> int:
+    return bounds.get(STATEMENT).width("n", C=C, eps=eps)
+
+
+def trial(seed: int, C: float, eps: float, solver=None) -> Case:
+    n = width(C, eps)
+    if n > MAX_ITEMS:
+        raise ValueError(f"width n'={n} for C={C}, eps={eps} exceeds the exact limit {MAX_ITEMS}")
+    radius = (solver or covering_radius)(draw_items(seed, n), -1.0, 1.0)
+    return Case(STATEMENT, {"C": C, "eps": eps}, seed, radius, eps / 2, what="covering radius",
+                violated=radius > eps / 2, widths={"n": n})
+
+
+def rerun(seed: int, C: float, eps: float):
+    return [trial(seed, C, eps)]
+
+
+def feasible(C: float, eps: float) -> bool:
+    return width(C, eps) <= MAX_ITEMS
+
+
+NUMERICS = Numerics(
+    STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE, feasible=feasible,
+    rate_points=({"eps": 0.6},), rate_trials=trials(quick=20, full=200),
+    calibration=({"eps": 0.6},),
+    examples={"rate": 1},
+)
+'''
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert text.count(old) == 1, f"{path}: expected exactly one {old!r} (the README's recipe no longer matches)"
+    path.write_text(text.replace(old, new))
+
+
+def _copy(dest: Path) -> Path:
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, files.decode().split("\0")):
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def _add_toy(repo: Path) -> None:
+    (repo / "bounds" / "toy.py").write_text(BOUNDS_MODULE)
+    _edit(repo / "bounds" / "catalogue.py", "from .theorem14 import theorem14\n",
+          "from .theorem14 import theorem14\nfrom .toy import toy\n")
+    _edit(repo / "bounds" / "catalogue.py", "lemma12, lemma13, theorem14)}", "lemma12, lemma13, theorem14, toy)}")
+    (repo / "slt" / "measure" / "statements" / "toy.py").write_text(NUMERICS_MODULE)
+    _edit(repo / "slt" / "measure" / "catalogue.py", "\nNUMERICS: dict", "\nfrom slt.measure.statements import toy\n\nNUMERICS: dict")
+    _edit(repo / "slt" / "measure" / "catalogue.py", "    lemma13.NUMERICS,\n", "    lemma13.NUMERICS,\n    toy.NUMERICS,\n")
+    _edit(repo / "checks" / "test_statements.py", "STATEMENTS = [\n",
+          'STATEMENTS = [\n    "toy",        # failure rate at the calibrated width (a toy: Lueker at half the error)\n')
+
+
+def _run(repo: Path, *argv, check=True):
+    env = dict(os.environ, PYTHONPATH=str(repo), SLTH_CACHE_DIR=str(repo / "results" / "tasks"))
+    env.pop("PYTEST_ADDOPTS", None)
+    out = subprocess.run([sys.executable, *argv], cwd=repo, env=env, capture_output=True, text=True, timeout=900)
+    if check:
+        assert out.returncode == 0, f"{' '.join(argv)} exited {out.returncode}:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+    return out
+
+
+def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path):
+    repo = _copy(tmp_path / "repo")
+    _add_toy(repo)
+
+    proofs = _run(repo, "-m", "reports.cli", "proofs", "--statement", "toy")
+    rows = [line.split() for line in proofs.stdout.splitlines() if line.startswith("toy ")]
+    assert [(r[1], r[4]) for r in rows] == [("Y1", "ok"), ("Y2", "ok"), ("Y3", "ok")], proofs.stdout
+    assert "3 steps: 3 symbolic" in proofs.stdout and " 0 FAILED" in proofs.stdout, proofs.stdout
+
+    calibration = repo / "slt" / "measure" / "calibration.json"
+    _run(repo, "-m", "reports.cli", "calibrate", "--statements", "toy", "--workers", "0", "--min-trials", "4",
+         "--no-progress", "--output", str(calibration))
+    toy = json.loads(calibration.read_text())["statements"]["toy"]
+    assert toy["C"] is not None and [p["eps"] for p in toy["points"]] == [0.6], toy
+    assert "lueker" in json.loads(calibration.read_text())["statements"]  # the others are kept
+
+    checks = _run(repo, "-m", "pytest", "-q", "-p", "no:cacheprovider", "checks/test_statements.py",
+                  "checks/test_proofs.py", "-k", "toy or every_statement", "-rA")
+    for test in ("test_rate[toy]", "test_step_verifies[toy-Y1]", "test_every_statement_of_the_catalogue_has_a_line"):
+        assert f"PASSED checks/test_statements.py::{test}" in checks.stdout or f"PASSED checks/test_proofs.py::{test}" \
+            in checks.stdout, checks.stdout[-3000:]
+
+    report = tmp_path / "report.html"
+    _run(repo, "-m", "reports.cli", "report", "--proofs-only", "-o", str(report))
+    html = report.read_text()
+    assert 'id="st-toy"' in html and "Toy: Lueker at half the error" in html
+
+
+def test_the_readme_lists_the_files_this_test_edits():
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Adding a statement", 1)[1].split("\n## ", 1)[0]
+    for path in ("bounds/catalogue.py", "slt/measure/statements/", "slt/measure/catalogue.py",
+                 "checks/test_statements.py", "bounds/"):
+        assert path in section, path
+
+
+def test_every_statement_has_numerics_and_a_check_line():
+    """The lines the recipe adds are needed: a statement of ``bounds`` without numerics in the measuring catalogue
+    (or the reverse), a numerics module the catalogue does not import, or a statement the check module does not
+    list, fails here (and ``checks/test_statements.py::test_every_statement_of_the_catalogue_has_a_line``)."""
+    assert catalogue.mismatches() == []
+    modules = {p.stem for p in (ROOT / "slt" / "measure" / "statements").glob("*.py") if p.stem != "__init__"}
+    assert modules == set(catalogue.names())
+    assert checking.unlisted(_check_lines()) == []
+
+
+def _check_lines() -> list[str]:
+    """The statements ``checks/test_statements.py`` lists (read, not imported: nothing outside checks/ imports it)."""
+    tree = ast.parse((ROOT / "checks" / "test_statements.py").read_text())
+    (value,) = [n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "STATEMENTS"]
+    return ast.literal_eval(value)
+
+
+def test_the_catalogue_checks_fail_on_a_missing_entry():
+    assert catalogue.mismatches({"lueker": None}, ["lueker", "toy"]) == [
+        "toy: a statement of bounds without numerics in slt.measure.catalogue"]
+    assert catalogue.mismatches({"lueker": None, "toy": None}, ["lueker"]) == [
+        "toy: numerics in slt.measure.catalogue of a statement bounds does not have"]
+    assert checking.unlisted([n for n in catalogue.names() if n != "lemma7"]) == ["lemma7"]

@@ -1,0 +1,58 @@
+"""Issue 20 part 1, end to end: a statement added to bounds/ and registered in the catalogue, with a false proof
+step, is verified with no second list to keep in sync: `slth proofs`, `slth run --proofs-only`,
+`slth diff --against HEAD` and `pytest checks/test_proofs.py` all fail on it, in a temporary copy of the
+repository."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.test_diff import _clone, _slth
+
+TOY = '''"""A toy lemma with a false step, planted by tests/test_proofs_new_statement.py."""
+from __future__ import annotations
+
+from .core import Statement, Step
+from .subset_sum import EPS, dim
+from .symbols import d1, d2, eps
+
+
+def _proof(st, get):
+    l7 = get("lemma7")
+    return [Step("TOY1", l7.conclusion * d1 * d2, st.conclusion, ("lemma7",), "false: eps <= eps/2")]
+
+
+toylemma = Statement(name="toylemma", title="A toy lemma", numbering={"main": "Toy", "appendix": "Toy"},
+                     params=(dim("d1"), dim("d2"), EPS), conclusion=eps / 2, quantity="toy", builder=_proof)
+'''
+
+
+def test_a_new_statement_with_a_false_step_fails_all_four(tmp_path):
+    clone = _clone(tmp_path)
+    (clone / "bounds" / "toylemma.py").write_text(TOY)
+    catalogue = clone / "bounds" / "catalogue.py"
+    text = catalogue.read_text()
+    anchor = "from .theorem14 import theorem14\n"
+    assert text.count(anchor) == 1 and text.count("lemma12, lemma13, theorem14)") == 1, "update this test"
+    catalogue.write_text(text.replace(anchor, anchor + "from .toylemma import toylemma\n")
+                         .replace("lemma12, lemma13, theorem14)", "lemma12, lemma13, theorem14, toylemma)"))
+
+    proofs = _slth(clone, "proofs")
+    assert proofs.returncode == 1, proofs.stdout + proofs.stderr
+    assert "toylemma   TOY1" in proofs.stdout and "1 refuted" in proofs.stdout
+    assert "REFUTED: 1 step(s) refuted: toylemma:TOY1" in proofs.stderr
+
+    run = _slth(clone, "run", "--proofs-only", "-o", str(tmp_path / "record.json"))
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "1 refuted" in run.stdout
+
+    diff = _slth(clone, "diff", "--against", "HEAD")
+    assert diff.returncode == 1, diff.stdout + diff.stderr
+    assert "toylemma:TOY1  absent -> refuted" in diff.stdout and "DOWNGRADE" in diff.stdout
+
+    checks = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             "checks/test_proofs.py", "-k", "toylemma"], cwd=clone, capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": str(clone)}, timeout=600)
+    assert checks.returncode == 1, checks.stdout + checks.stderr
+    assert "toylemma step TOY1 REFUTED" in checks.stdout

@@ -1,0 +1,127 @@
+"""Findings first (issue 23 part 1): the findings are decided by ``slt.measure.findings`` from a record's data and
+stored in it; the page opens with the count banner and the findings as sentences, each with its counterexample as
+a table, the test that reproduces it and a link to its evidence.
+
+The data: the proof part of this tree (``proofs_record``), the empirical part of a real quick run
+(tests/data/empirical-record-sample.json) and tests/data/findings-sample.json, written by the functions whose
+output it holds: ``{"variants": reports.record.assemble.variants(), "findings_data": {"theorem14": [findings.theorem14_reading(0,
+r) for r in findings.READINGS], "mip": findings.mip_tolerance(0, **findings.MIP_POINT)}}``."""
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from slt.measure import findings
+
+DATA = Path(__file__).with_name("data")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def record(proofs_record):
+    rec = copy.deepcopy(proofs_record)
+    sample = json.loads((DATA / "findings-sample.json").read_text())
+    rec["empirical"] = json.loads((DATA / "empirical-record-sample.json").read_text())
+    rec["empirical"]["findings_data"] = sample["findings_data"]
+    rec["variants"] = sample["variants"]
+    rec["profile"] = "quick"
+    rec["findings"] = findings.decide(rec)
+    return rec
+
+
+def _item(rec, fid):
+    return next(f for f in rec["findings"]["items"] if f["id"] == fid)
+
+
+def test_lemma13_as_printed_is_false_with_its_counterexample(record):
+    f = _item(record, "lemma13-printed")
+    case = next(c for c in record["empirical"]["checks"] if c["id"] == "stored:lemma13:printed")["cases"][0]
+    assert f["status"] == "refuted" and f["title"] == "Lemma 13 as printed is false."
+    table = f["counterexample"]
+    row = dict(zip(table["columns"], table["rows"][0]))
+    assert float(row["printed bound"]) < float(row["measured max_i ||Blk(x_i) - Blk(x'_i)||"])
+    assert row["T"] == str(case["parameters"]["T"]) and f["command"] == case["command"]
+
+
+def test_a_counterexample_that_does_not_violate_is_not_called_a_refutation(record):
+    rec = copy.deepcopy(record)
+    case = next(c for c in rec["empirical"]["checks"] if c["id"] == "stored:lemma13:printed")["cases"][0]
+    case.update(violated=False, measured=case["bound"] / 2, ratio=0.5)
+    f = findings.lemma13_printed(rec)
+    assert f["status"] == "not reproduced" and "false" not in f["title"]
+
+
+def test_theorem14_names_the_kappa_each_reading_needs(record):
+    f = _item(record, "theorem14-kappa")
+    data = {r["reading"]: r for r in record["empirical"]["findings_data"]["theorem14"]}
+    rows = {r[0].split(") ")[1]: r for r in f["table"]["rows"]}
+    assert set(rows) == set(findings.READINGS)
+    for name, r in data.items():
+        proof = r["proof"]["kappa"]
+        assert rows[name][3] == ("never" if proof is None else str(proof))
+        assert (rows[name][1] == "every step verifies") == (not r["printed"])
+    encoded = data["printed"]["proof"]["kappa"]
+    note = record["findings"]["notes"]["theorem14"]
+    assert f"kappa = {encoded}" in note and f"not the printed {data['printed']['printed_kappa']}" in note
+    assert f["counterexample"]["rows"], "the failing step's counterexample at the printed kappa"
+
+
+def test_sqrt_d1_lemma12_theorem11_and_the_solvers(record):
+    sq = _item(record, "sqrt-d1")
+    assert sq["status"] == "proof step fails" and any("S2c-ii" in r[1] for r in sq["counterexample"]["rows"])
+    assert _item(record, "lemma12-logit")["status"] == "proof step fails"
+    assert _item(record, "theorem11-budget")["status"] == "no step fails"
+    mip = _item(record, "mip-tolerance")
+    rows = record["empirical"]["findings_data"]["mip"]["rows"]
+    hidden = [r for r in rows if r["true"] - r["reported"] > 1e-8 and r["true"] > 1e3 * r["exact"]]
+    assert (mip["status"] == "tolerance") == bool(hidden)
+
+
+def test_every_named_test_exists():
+    """Each finding's test id is one pytest collects (so the page never names a test that moved)."""
+    import subprocess
+    import sys
+
+    rec = {"statements": [], "steps": [], "variants": None, "empirical": None, "profile": "proofs"}
+    ids = [f["test"] for f in findings.decide(rec)["items"]]
+    files = sorted({i.split("::")[0] for i in ids})
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *files],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    collected = set(done.stdout.split())
+    missing = [i for i in ids if i not in collected and not any(c.startswith(i + "[") for c in collected)]
+    assert not missing and len(collected) > len(ids), (missing, done.stdout[-2000:], done.stderr[-2000:])
+
+
+def test_a_proofs_only_record_states_nothing_it_has_not_measured(proofs_record):
+    out = findings.decide(proofs_record)
+    assert all(f["status"] == "not in this record" for f in out["items"]), [f["status"] for f in out["items"]]
+    assert out["banner"]["empirical"] is None
+
+
+def test_the_page_opens_with_the_banner_and_the_findings(record):
+    from reports.build import render_html, render_sections
+    from reports.render import notation
+
+    html = render_html(render_sections(record), record)
+    body = html[html.index("<body>"):]
+    assert body.index('<section id="findings">') < body.index('<section id="summary">')
+    banner = re.search(r'<div class="banner" id="banner">(.*?)</div>\s*</div>', body, re.S).group(1)
+    counts = record["findings"]["banner"]
+    assert f"{counts['proofs']['counts']['certified']} certified" in banner
+    emp = counts["empirical"]["counts"]
+    assert f"{emp['undecided at this power']} undecided at this power" in banner and f"{emp['holds']} hold" in banner
+    assert "Lemma 13 as printed" in banner
+    for f in record["findings"]["items"]:
+        li = re.search(rf'<li id="findings-{f["id"]}">(.*?)</li>', body, re.S).group(1)
+        assert str(notation(f["title"])) in li and f["test"] in li and f'href="{f["evidence"]}"' in li
+        if f["counterexample"]:
+            assert "<table" in li
+    assert "Lemma 13 as printed is false." in body
+    row = re.search(r'<tr id="summary-theorem14">(.*?)</tr>', body, re.S).group(1)
+    assert "kappa = " in row and "not the printed" in row
+    for anchor in {f["evidence"] for f in record["findings"]["items"]}:
+        assert f'id="{anchor[1:]}"' in body, anchor

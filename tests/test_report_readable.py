@@ -1,0 +1,82 @@
+"""Readable numbers (issue 23 part 4): the summary flags a statement whose checks build below its large-grid C,
+notation is rendered, rate plots run against a parameter, build constants and commands carry no float noise,
+tightness above 1 of a probabilistic statement is explained, booleans read yes/no, and no absolute path of the
+machine that built the record reaches the page."""
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+from reports.render import fmt, notation
+from reports.sections import empirical, evidence, summary
+from slt.measure import calibration
+from slt.measure import empirical as measuring
+
+SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"
+
+
+def _record(proofs_record):
+    rec = copy.deepcopy(proofs_record)
+    rec["empirical"] = json.loads(SAMPLE.read_text())
+    rec["profile"] = "quick"
+    return rec
+
+
+def test_the_summary_flags_checks_built_below_the_large_grid_C(proofs_record):
+    rec = _record(proofs_record)
+    large = rec["calibration"]["large"]["statements"]
+    large["theorem9"]["checks"] = {"C": 1.4, "safety": 1.5, "build_C": 2.1, "covers": False}
+    large["theorem9"]["C"] = 3.0
+    large["lemma7"]["checks"] = {"C": 4.0, "safety": 1.5, "build_C": 6.0, "covers": True}
+    html = summary.render(rec).html
+    row9 = re.search(r'<tr id="summary-theorem9">(.*?)</tr>', html, re.S).group(1)
+    row7 = re.search(r'<tr id="summary-lemma7">(.*?)</tr>', html, re.S).group(1)
+    assert "checks build at 2.1, below the large grid's C = 3" in row9 and 'href="#calibration-trend"' in row9
+    assert "below the large grid" not in row7
+
+
+def test_build_constants_and_commands_without_float_noise():
+    assert 1.5 * 1.4 == 2.0999999999999996  # what the issue saw in the commands
+    assert calibration.build_constant(1.4) == 2.1
+    C = measuring.constants(calibration.load())
+    tasks = measuring.tasks("quick", 0, C)
+    for t in tasks:
+        if isinstance(t.params.get("C"), float):
+            assert len(repr(t.params["C"])) <= 12, (t.kind, t.params["C"])  # 2.1, not 2.0999999999999996
+    lueker = [t.params["params"]["eps"] for t in tasks if t.kind == "empirical:rate:lueker"]
+    assert lueker and all(len(repr(e)) <= 6 for e in lueker), lueker  # the eps floor to 3 decimals
+
+
+def test_notation_is_rendered_and_escaped():
+    assert str(notation("n_K^{1/4}")) == "n<sub>K</sub><sup>1/4</sup>"
+    assert str(notation("|1 - exp(e_j)/Z|")) == "|1 - exp(e<sub>j</sub>)/Z|"
+    assert str(notation("eps_max <b>")) == "eps_max &lt;b&gt;"  # long names kept; markup from a record escaped
+    assert fmt(True) == "yes" and fmt(False) == "no" and fmt({"violated": False}) == "violated=no"
+
+
+def test_rate_plots_run_against_a_parameter(proofs_record):
+    html = empirical.render(_record(proofs_record)).html
+    assert "check number" not in html
+    assert "failure rate at the checked width against eps" in html  # e.g. Lueker's points differ in eps only
+
+
+def test_tightness_above_one_is_explained(proofs_record):
+    rec = _record(proofs_record)
+    over = next(t for t in rec["empirical"]["tightness"] if t["check"] == "rate:lueker")
+    over["ratio"] = 1.4
+    emp_html = empirical.render(rec).html
+    assert "above 1 at some source: the bound holds with probability 1 - eps" in emp_html
+    assert "Above 1 for lueker" in evidence.render(rec).html
+    row = re.search(r'<tr id="summary-lueker">(.*?)</tr>', summary.render(rec).html, re.S).group(1)
+    assert "may be exceeded at a fraction eps of sources" in row
+
+
+def test_no_absolute_path_of_the_building_machine(proofs_record):
+    from reports.build import render_html, render_sections
+    from reports.record.provenance import ROOT
+
+    rec = _record(proofs_record)
+    html = render_html(render_sections(rec), rec)
+    assert str(ROOT) not in html and not rec["calibration"]["file"].startswith("/")

@@ -17,6 +17,7 @@ import argparse
 import sys
 
 from bounds.catalogue import canonical
+from slt import targets
 from slt.measure import calibration, catalogue, probabilistic
 from slt.measure.adversaries import power_plan
 from slt.measure.rerun import parse_value
@@ -48,10 +49,10 @@ def main(args: argparse.Namespace) -> int:
         print(f"slth rate: error: {message}", file=sys.stderr)
         return 2
 
-    probabilistic = catalogue.probabilistic()
+    rated = catalogue.probabilistic()
     if args.plan:
         checks = []
-        for name in probabilistic:
+        for name in rated:
             numerics, check = _rate_check(name)
             print(check.describe())
             checks.append((name, check, int(numerics.examples.get("rate", 1))))
@@ -64,8 +65,8 @@ def main(args: argparse.Namespace) -> int:
         name = canonical(args.statement)
     except KeyError:
         return usage(f"unknown statement {args.statement!r}")
-    if name not in probabilistic:
-        return usage(f"{name} is not a probabilistic statement (choose one of {', '.join(probabilistic)})")
+    if name not in rated:
+        return usage(f"{name} is not a probabilistic statement (choose one of {', '.join(rated)})")
     params = {}
     for item in args.parameters:
         key, sep, value = item.partition("=")
@@ -78,19 +79,18 @@ def main(args: argparse.Namespace) -> int:
     C = args.C if args.C is not None else calibration.check_constant(name)
     trials = args.trials if args.trials is not None else check.trials_at(params["eps"], "ci")
     if args.families:
-        from slt import targets
-
         fams = targets.families(name)
         if not fams:
             return usage(f"{name} has no target matrix (no target families)")
         failed = False
         try:
             detectable_rate(trials, params["eps"])
+            check_request(name, C, params)  # before any trial: widths, memory, float64's resolution
             for fam in fams:
-                test, _ = failure_rate(numerics.trial, C, {**params, "target": fam}, trials, args.seed)
+                test, _ = probabilistic.failure_rate(numerics.trial, C, {**params, "target": fam}, trials, args.seed)
                 failed |= not test.passed
                 print(f"{name} at C={C:.4g}, target {fam}: {test.describe()}", flush=True)
-        except Unrejectable as exc:
+        except (Unrejectable, RequestError) as exc:
             return usage(str(exc))
         except (TypeError, ValueError) as exc:
             return usage(f"{name}: {exc}")

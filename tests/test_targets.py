@@ -194,3 +194,17 @@ def test_the_run_record_carries_the_random_target_C_and_the_rate_per_family():
     assert out["targets"]["families"] == [{"family": "sign_matrix", "failures": 79, "trials": 200, "rate": 0.395,
                                            "pvalue": 1e-28, "passed": False}]
     assert _target_columns({"C": 20.0}) == {}
+
+
+def test_lemma7_at_its_committed_constant_shows_no_excess_at_any_target_family():
+    """The committed (worst-target) Lemma 7 constant holds at every family on 60 fresh seeds (the same seeds at the
+    old random-target constant 4 fail at every entry +-1: test_slth_rate_reports_the_failure_rate_per_target_family)."""
+    from slt.measure import calibration
+    from slt.measure.probabilistic import failure_rate
+    from slt.measure.statements import lemma7
+
+    C = calibration.calibrated("lemma7")["C"]
+    assert C > calibration.calibrated("lemma7")["C_random"]
+    for fam in targets.families("lemma7"):
+        test, _ = failure_rate(lemma7.trial, C, {"d1": 2, "d2": 2, "eps": 0.1, "target": fam}, 60, 500)
+        assert test.verdict != "fails", (fam, test.describe())

@@ -125,3 +125,12 @@ def test_the_page_opens_with_the_banner_and_the_findings(record):
     assert "kappa = " in row and "not the printed" in row
     for anchor in {f["evidence"] for f in record["findings"]["items"]}:
         assert f'id="{anchor[1:]}"' in body, anchor
+
+
+def test_the_solver_task_runs_and_matches_the_sample():
+    """The MIP finding's task function itself (the sample above holds its output): HiGHS reports 0 for a subset
+    whose true error is far above the exact optimum."""
+    out = findings.mip_tolerance(0, **findings.MIP_POINT)
+    sample = json.loads((DATA / "findings-sample.json").read_text())["findings_data"]["mip"]
+    assert [r["entry"] for r in out["rows"]] == [r["entry"] for r in sample["rows"]]
+    assert any(r["reported"] == 0.0 and r["true"] > 1e3 * r["exact"] for r in out["rows"]), out["rows"]

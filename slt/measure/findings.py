@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from bounds import readings
-from slt import mip
+from slt import mip as mip_solver  # this module defines mip(record), the finding
 from slt.measure import verdicts
 from slt.subset_sum import solve
 
@@ -82,7 +82,7 @@ def mip_tolerance(seed: int, n: int, m: int) -> dict:
     c = rng.uniform(-1, 1, (m, n)) * rng.uniform(-1, 1, (m, n))
     t = rng.uniform(-1, 1, m)
     _, exact = solve(c, t)
-    _, true, _, reported = mip.solve(c, t, backend="highs", return_reported=True)
+    _, true, _, reported = mip_solver.solve(c, t, backend="highs", return_reported=True)
     return {"seed": seed, "n": n, "m": m,
             "rows": [{"entry": i, "reported": float(reported[i]), "true": float(true[i]), "exact": float(exact[i])}
                      for i in range(m)]}

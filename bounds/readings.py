@@ -74,13 +74,13 @@ def catalogue(reading: str, kappa_value) -> dict:
     return cat
 
 
-def results(reading: str, kappa_value, steps=None, stop: bool = False) -> list[StepResult]:
+def results(reading: str, kappa_value, steps=None, stop: bool = False, skip: tuple = ()) -> list[StepResult]:
     """The verifier's results for the reading at ``kappa_value`` (``steps``: names of Theorem 14's steps to verify;
     default every step of Lemmas 12, 13 and Theorem 14).  ``stop``: return at the first failing step, verifying
     the block inequality T14d-ii first (the step kappa decides; refuted in about a second)."""
     get, spec, name0 = lookup(catalogue(reading, kappa_value)), owner().readings, owner().name
     pending = [(get(name), s) for name in _proofs() for s in get(name).steps(get)
-               if steps is None or (name == name0 and s.name in steps)]
+               if (steps is None or (name == name0 and s.name in steps)) and not (name == name0 and s.name in skip)]
     if stop:
         pending.sort(key=lambda p: p[1].name != spec.decisive)
     out = []
@@ -91,9 +91,9 @@ def results(reading: str, kappa_value, steps=None, stop: bool = False) -> list[S
     return out
 
 
-def closes(reading: str, kappa_value, steps=None) -> tuple[bool, list[StepResult]]:
+def closes(reading: str, kappa_value, steps=None, skip: tuple = ()) -> tuple[bool, list[StepResult]]:
     """(every step certified, the refuted results); raises ``Undecided`` on a step that is not proved."""
-    res = results(reading, kappa_value, steps, stop=True)
+    res = results(reading, kappa_value, steps, stop=True, skip=skip)
     failed = [r for r in res if r.verdict == REFUTED]
     if failed:
         return False, failed
@@ -103,22 +103,35 @@ def closes(reading: str, kappa_value, steps=None) -> tuple[bool, list[StepResult
     return True, []
 
 
-def smallest_kappa(reading: str, steps=None, lo: int = 1, hi: int = KAPPA_MAX) -> Threshold:
+def smallest_kappa(reading: str, steps=None, lo: int = 1, hi: int = KAPPA_MAX, skip: tuple = ()) -> Threshold:
     """Bisection for the smallest integer kappa in [lo, hi] that closes ``steps`` (see ``results``)."""
-    ok, failed = closes(reading, hi, steps)
+    ok, failed = closes(reading, hi, steps, skip)
     if not ok:
         return Threshold(None, never=tuple(failed))
-    ok, below = closes(reading, lo, steps)
+    ok, below = closes(reading, lo, steps, skip)
     if ok:
         return Threshold(lo)
     while hi - lo > 1:  # invariant: lo fails (with ``below``), hi closes
-        mid = (lo + hi) // 2
-        ok, failed = closes(reading, mid, steps)
+        mid, (ok, failed) = _decided(reading, lo, hi, steps, skip)
         if ok:
             hi = mid
         else:
             lo, below = mid, failed
     return Threshold(hi, tuple(below))
+
+
+def _decided(reading, lo, hi, steps, skip):
+    """(kappa, closes(kappa)) for the integer kappa strictly between lo and hi nearest their midpoint that the
+    verifier decides (certified or refuted): a probe left not proved is skipped (steps are monotone in kappa, so any
+    decided probe keeps the bisection's invariant); ``Undecided`` when none is."""
+    mid = (lo + hi) // 2
+    order = sorted(range(lo + 1, hi), key=lambda k: (abs(k - mid), k))
+    for k in order:
+        try:
+            return k, closes(reading, k, steps, skip)
+        except Undecided:
+            continue
+    raise Undecided(f"{reading}: no kappa in ({lo}, {hi}) is certified or refuted")
 
 
 def exact_block_step(reading: str, kappa_value):
@@ -170,7 +183,10 @@ def verdict(reading: str) -> Verdict:
     printed = tuple(r for r in results(reading, spec.printed) if not r.ok)
     block = smallest_kappa(reading, spec.block_steps)
     below = exact(reading, block.kappa - 1) if block.kappa is not None and block.kappa > 1 else None
-    proof = smallest_kappa(reading, None, lo=block.kappa or 1) if block.kappa else smallest_kappa(reading)
+    # above the block threshold the block steps hold (certified there, monotone in kappa): they are not verified
+    # again at every probe (a probe such as kappa = 10 may find no certificate for them: not proved, undecided)
+    proof = smallest_kappa(reading, None, lo=block.kappa, skip=spec.block_steps) if block.kappa else \
+        smallest_kappa(reading)
     if proof.kappa is not None and proof.kappa == block.kappa:  # kappa - 1 fails the block steps, part of the proof
         proof = Threshold(proof.kappa, block.below)
     return Verdict(reading, label, description, printed, block, proof, below)

@@ -11,6 +11,22 @@ them).
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+from slt.cache import write_atomic
+from slt.measure import calibrate as cal
+from slt.measure import catalogue
+from slt.measure.calibrate import CalibrationError
+from slt.measure.calibration import SAFETY
+from slt.measure.catalogue import CatalogueError
+from slt.measure.stats import CONFIDENCE, LEVEL
+
+from reports.paths import OutputError, check_outputs
+from reports.sections.calibration_trend import markdown_table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,11 +72,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    import sys
-
-    from slt.measure.calibrate import CalibrationError
-    from slt.measure.catalogue import CatalogueError
-
     try:
         return _main(args)
     except (CalibrationError, CatalogueError) as exc:
@@ -69,17 +80,6 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
-    import json
-    import math
-    import time
-    from pathlib import Path
-
-    from slt.cache import write_atomic
-    from slt.measure import calibrate as cal
-    from slt.measure import catalogue
-    from slt.measure.calibration import SAFETY
-    from slt.measure.stats import CONFIDENCE, LEVEL
-
     if args.cache_dir is not None:  # the first existing folder on its path must be a folder
         existing = next(p for p in (Path(args.cache_dir), *Path(args.cache_dir).absolute().parents) if p.exists())
         if not existing.is_dir():
@@ -90,8 +90,6 @@ def _main(args: argparse.Namespace) -> int:
     if min_trials < 1:
         raise cal.CalibrationError(f"--min-trials must be >= 1, got {min_trials}")
     if args.table:
-        from reports.sections.calibration_trend import markdown_table
-
         summary = cal.trend_summary(args.output or cal.LARGE_FILE)
         if summary is None:
             raise cal.CalibrationError(f"--table: no calibration file {args.output}")
@@ -101,9 +99,7 @@ def _main(args: argparse.Namespace) -> int:
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)
     if args.refit:
-        return _refit(path, args.grid, args.statements and names, cal, write_atomic, json)
-    from reports.paths import OutputError, check_outputs
-
+        return _refit(path, args.grid, args.statements and names)
     try:
         check_outputs(("--output", output))
     except OutputError as exc:
@@ -233,7 +229,7 @@ def _main(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refit(path, grid, names, cal, write_atomic, json) -> int:
+def _refit(path, grid, names) -> int:
     """``--refit``: C and trend of every stored statement from its stored points; nothing measured."""
     if not path.exists():
         raise cal.CalibrationError(f"--refit: no calibration file {path}")

@@ -3,6 +3,8 @@
     slth rate --plan                                   # per probabilistic check and profile: eps window, trials,
                                                        # detectable rate at power 0.8 against the target
     slth rate theorem11 d1=2 H=2 L=1 alpha=1.4142135623730951 eps=0.2 --C 2.1 --trials 8 --seed 0
+    slth rate lemma7 d1=2 d2=2 eps=0.1 --C 4 --trials 200 --families   # one test per target family (issue 21)
+    slth rate lemma7 d1=2 d2=2 eps=0.1 target=sign_matrix --C 4        # one family
 
 One test prints each trial (measured error, bound, re-run command) and the rate test line of
 ``slt.measure.stats.RateTest.describe`` (failures, interval, p-value, and the smallest true failure rate it detects
@@ -15,6 +17,7 @@ import argparse
 import sys
 
 from bounds.catalogue import canonical
+from slt import targets
 from slt.measure import calibration, catalogue, probabilistic
 from slt.measure.adversaries import power_plan
 from slt.measure.rerun import parse_value
@@ -31,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trials", type=int, default=None,
                         help="independent trials (default: the check's count at this eps in the ci profile)")
     parser.add_argument("--seed", type=int, default=0, help="first seed; trials use seed, seed+1, ... (default 0)")
+    parser.add_argument("--families", action="store_true",
+                        help="the test once per target family of the statement (slt.targets; the same seeds for "
+                             "every family), one line each; exit 1 when any family shows a significant excess")
 
 
 def _rate_check(name: str):
@@ -43,10 +49,10 @@ def main(args: argparse.Namespace) -> int:
         print(f"slth rate: error: {message}", file=sys.stderr)
         return 2
 
-    probabilistic = catalogue.probabilistic()
+    rated = catalogue.probabilistic()
     if args.plan:
         checks = []
-        for name in probabilistic:
+        for name in rated:
             numerics, check = _rate_check(name)
             print(check.describe())
             checks.append((name, check, int(numerics.examples.get("rate", 1))))
@@ -59,8 +65,8 @@ def main(args: argparse.Namespace) -> int:
         name = canonical(args.statement)
     except KeyError:
         return usage(f"unknown statement {args.statement!r}")
-    if name not in probabilistic:
-        return usage(f"{name} is not a probabilistic statement (choose one of {', '.join(probabilistic)})")
+    if name not in rated:
+        return usage(f"{name} is not a probabilistic statement (choose one of {', '.join(rated)})")
     params = {}
     for item in args.parameters:
         key, sep, value = item.partition("=")
@@ -72,6 +78,23 @@ def main(args: argparse.Namespace) -> int:
     numerics, check = _rate_check(name)
     C = args.C if args.C is not None else calibration.check_constant(name)
     trials = args.trials if args.trials is not None else check.trials_at(params["eps"], "ci")
+    if args.families:
+        fams = targets.families(name)
+        if not fams:
+            return usage(f"{name} has no target matrix (no target families)")
+        failed = False
+        try:
+            detectable_rate(trials, params["eps"])
+            check_request(name, C, params)  # before any trial: widths, memory, float64's resolution
+            for fam in fams:
+                test, _ = probabilistic.failure_rate(numerics.trial, C, {**params, "target": fam}, trials, args.seed)
+                failed |= not test.passed
+                print(f"{name} at C={C:.4g}, target {fam}: {test.describe()}", flush=True)
+        except (Unrejectable, RequestError) as exc:
+            return usage(str(exc))
+        except (TypeError, ValueError) as exc:
+            return usage(f"{name}: {exc}")
+        return 1 if failed else 0
     try:
         check_request(name, C, params)  # before any trial: widths, memory, float64's resolution
         detectable_rate(trials, params["eps"])

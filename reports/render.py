@@ -155,12 +155,16 @@ def empirical_source(record: dict) -> dict:
     src = record.get("empirical_source") or {}
     if src.get("kind") == "committed":
         own = src.get("own_quick") or {}
-        line = (f"The empirical verdicts on this page are those of the committed full-power record "
+        line = (f"The failure rates on this page (the probabilistic statements' verdicts) are those of the committed "
+                f"full-power record "
                 f"{src['file']} (made {src['created']}"
                 + (f" at commit {src['git_commit'][:12]}" if src.get("git_commit") else "")
-                + f" by {src['command']}), at the constants this run builds with; this run's own quick measurements "
+                + f" by {src['command']}), at the constants this run builds with; the deterministic checks are this "
+                + "run's own. This run's own quick failure rates "
                 + (f"gave {own.get('holds', 0)} hold, {own.get('fails', 0)} fail, "
                    f"{own.get('undecided at this power', 0)} undecided at this power." if own else "are not shown."))
+        if src.get("note"):
+            line += f" ({src['note']}.)"
         if src.get("undecided"):
             line += (" Still undecided in the committed record, because more trials were not run: "
                      + "; ".join(src["undecided"]) + ".")

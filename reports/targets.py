@@ -5,6 +5,7 @@
     slth targets calibrate [--statements lemma7 ...]                  # C at the worst family found, every checks
                                                                       # grid point; the random-target C kept as C_random
     slth targets families --verify [--statements lemma7 ...]          # every family again at the new (worst) C
+    slth targets refit [--statements ...]                             # the worst-target C re-read from stored rows
     slth targets fixed-c lemma7 d1=2 d2=2 --C 4 --target sign_matrix --eps 0.3,0.1,0.03,0.01,0.003 --per 30
     slth targets search lemma7 d1=2 d2=2 eps=0.3 --C 4 --seeds 40 --steps 40
 
@@ -22,7 +23,7 @@ WITH_TARGETS = ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theor
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("mode", choices=["families", "calibrate", "fixed-c", "search"])
+    parser.add_argument("mode", choices=["families", "calibrate", "refit", "fixed-c", "search"])
     parser.add_argument("statement", nargs="?", help="fixed-c / search: the statement")
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE")
     parser.add_argument("--statements", nargs="*", default=None, help="families / calibrate: which statements")
@@ -88,6 +89,24 @@ def _main(args) -> int:
         if n not in WITH_TARGETS:
             raise ValueError(f"{n} has no target family (choose from {', '.join(WITH_TARGETS)})")
     argv = " ".join(sys_argv())
+
+    if args.mode == "refit":  # the worst-target C re-read from the stored rows (no trial run)
+        data = json.loads(path.read_text())
+        for name in names:
+            rec = data["statements"][name]
+            if "worst_target" not in rec:
+                continue
+            for p in rec["points"]:
+                rows = [{k: v for k, v in g.items() if k not in ("fit_rate", "pooled_failures", "pooled_trials")}
+                        for g in p["grid"]]
+                est = adversaries.antitonic_C(rows, p["eps"])
+                p.update(C_point=est["C_point"], C_upper=est["C_upper"], grid=est["fit"])
+            ups = [p["C_upper"] for p in rec["points"]]
+            rec.update(C=None if None in ups else max(ups), C_high=None if None in ups else max(ups),
+                       C_low=max((p["C_point"] for p in rec["points"] if p["C_point"] is not None), default=None))
+            print(f"{name}: C at target {rec['worst_target']} = {rec['C']} (random targets: {rec['C_random']})")
+        _write(path, data)
+        return 0
 
     if args.mode in ("families", "calibrate"):
         data = json.loads(path.read_text())

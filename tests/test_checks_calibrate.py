@@ -239,16 +239,6 @@ def test_an_interrupted_calibration_resumes_with_nothing_recomputed(tmp_path):
     assert strip("c.json") == strip("d.json")
 
 
-def test_calibrate_imports_only_stdlib_at_module_level():
-    import ast
-    import inspect
-
-    tree = ast.parse(inspect.getsource(calibrate))
-    top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-    names = {n.module if isinstance(n, ast.ImportFrom) else a.name for n in top for a in n.names}
-    assert names <= {"__future__", "argparse"}, names
-
-
 def test_the_report_shows_the_trend_verdicts(tmp_path):
     """A large-calibration file with a planted d1 trend: its summary and the report section name the verdict."""
     import math

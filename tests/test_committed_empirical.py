@@ -72,8 +72,12 @@ def test_the_quick_default_uses_the_committed_record_at_the_same_constants(tmp_p
     path = _write(tmp_path, measuring.constants(calib))
     data, source = committed.select(own, "quick", calib, path)
     assert source["kind"] == "committed" and source["file"] and source["command"].startswith("python -m")
-    assert data["checks"] == json.loads(path.read_text())["empirical"]["checks"]
-    assert source["own_quick"] == verdicts.counts(v for k, v in own["verdicts"].items() if ":" not in k)
+    shipped = [c for c in json.loads(path.read_text())["empirical"]["checks"] if c["kind"] == "rate"]
+    assert [c for c in data["checks"] if c["kind"] == "rate"] == shipped  # the failure rates: committed
+    assert [c for c in data["checks"] if c["kind"] != "rate"] == [c for c in own["checks"] if c["kind"] != "rate"]
+    rated = {c["statement"] for c in own["checks"] if c["kind"] == "rate"}
+    assert source["own_quick"] == verdicts.counts(v for k, v in own["verdicts"].items() if k in rated)
+    assert data["verdicts"]["lemma13:printed"] == own["verdicts"]["lemma13:printed"]
     # a full run shows its own measurements
     assert committed.select(own, "full", calib, path)[1]["kind"] == "this run"
     # other constants: not used, and the reason names the statement and both constants
@@ -128,6 +132,13 @@ def test_the_shipped_record_is_valid_current_and_decides_or_the_page_says_why():
         assert "other constants" in source["why"]  # said on the page, not hidden
         return
     assert source["kind"] == "committed"
+    assert {c["statement"] for c in doc["empirical"]["checks"] if c["kind"] == "rate"} >= {
+        c["statement"] for c in own["checks"] if c["kind"] == "rate"}  # every probabilistic statement
+    planned = {(t.kind, json.dumps(t.params["params"], sort_keys=True), t.params["trials"])
+               for t in committed.rate_tasks(doc["provenance"]["seed"], calib)}
+    shipped = {(f"empirical:rate:{c['statement']}", json.dumps(c["params"], sort_keys=True)) for c in
+               doc["empirical"]["checks"] if c["kind"] == "rate"}
+    assert {p[:2] for p in planned} == shipped  # the points of today's plan, at today's constants
     left = committed.undecided(data)
     # every probabilistic statement decided, or the record says why not (points that reached the trial cap)
     assert len(source["undecided"]) == len(left)  # each named on the page with its counts

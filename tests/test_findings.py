@@ -72,3 +72,12 @@ def test_finding6_optional_mip_solvers_hide_their_tolerances(backend, package):
     # true error of the subset returned with it
     assert all(true > 1e3 * exact), (true, exact)
     assert any(true - reported > 1e-8), (true, reported)
+
+
+def test_the_mip_tolerance_task_runs():
+    """The finding's task solves with HiGHS (scipy's, always installed): the module's own ``mip(record)`` must not
+    shadow the solver (it did once, and the default `slth report` stopped with an AttributeError)."""
+    from slt.measure import findings
+
+    out = findings.mip_tolerance(seed=0, **findings.MIP_POINT)
+    assert out["rows"] and all(r["true"] >= r["exact"] >= 0 for r in out["rows"])

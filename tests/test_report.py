@@ -136,6 +136,22 @@ def _python_files(*folders):
         yield from sorted((ROOT / folder).rglob("*.py"))
 
 
+def test_slth_imports_only_the_command_that_runs():
+    """Command modules import their library at the top; `slth` imports only the chosen command's module, so a
+    usage error or `slth diff OLD NEW` never pays for the measuring library (the reason calibrate's imports were
+    once kept inside its functions)."""
+    code = ("import sys\nfrom reports import cli\ntry:\n    cli.main(['diff', 'a.json', 'b.json'])\n"
+            "except SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if m.startswith(('reports.calibrate', "
+            "'reports.rate', 'reports.targets', 'reports.reproduce', 'reports.record.assemble', "
+            "'slt.measure.calibrate', 'slt.measure.catalogue', 'slt.measure.empirical', 'bounds', 'sympy', "
+            "'numba', 'dask'))))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "[]", (done.stdout, done.stderr[-1000:])
+    done = subprocess.run([sys.executable, "-c", code.replace("'diff', 'a.json', 'b.json'", "'calibrate', '--help'")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert "'reports.calibrate'" in done.stdout and "'reports.rate'" not in done.stdout, done.stdout
+
+
 def test_nothing_outside_checks_imports_checks():
     offenders = [f"{p.relative_to(ROOT)}: {m}" for p in _python_files("bounds", "slt", "reports", "tests", "benchmarks",
                                                                         "scripts")

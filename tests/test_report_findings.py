@@ -125,3 +125,26 @@ def test_the_page_opens_with_the_banner_and_the_findings(record):
     assert "kappa = " in row and "not the printed" in row
     for anchor in {f["evidence"] for f in record["findings"]["items"]}:
         assert f'id="{anchor[1:]}"' in body, anchor
+
+
+def test_the_solver_task_runs_and_matches_the_sample():
+    """The MIP finding's task function itself (the sample above holds its output): HiGHS reports 0 for a subset
+    whose true error is far above the exact optimum."""
+    out = findings.mip_tolerance(0, **findings.MIP_POINT)
+    sample = json.loads((DATA / "findings-sample.json").read_text())["findings_data"]["mip"]
+    assert [r["entry"] for r in out["rows"]] == [r["entry"] for r in sample["rows"]]
+    assert any(r["reported"] == 0.0 and r["true"] > 1e3 * r["exact"] for r in out["rows"]), out["rows"]
+
+
+def test_a_reading_the_verifier_cannot_decide_is_said_not_guessed(record):
+    rec = copy.deepcopy(record)
+    rows = rec["empirical"]["findings_data"]["theorem14"]
+    other = next(r for r in rows if r["reading"] == "perturbed-logit")
+    other.update(printed=None, block=None, proof=None, undecided="perturbed-logit at kappa = 10: ['T14d-x'] not proved")
+    f = findings.theorem14_kappa(rec)
+    row = next(r for r in f["table"]["rows"] if r[0].endswith("perturbed-logit"))
+    assert row[1] == "not decided" and "T14d-x" in row[2] and f["status"] == "proof step fails"
+    printed = next(r for r in rows if r["reading"] == "printed")
+    printed.update(printed=None, block=None, proof=None, undecided="printed at kappa = 40: ['T14d-ii'] not proved")
+    f = findings.theorem14_kappa(rec)
+    assert f["status"] == "not decided" and "not decided" in f["title"] and "kappa = 65" not in " ".join(f["sentences"])

@@ -84,6 +84,11 @@ def test_antitonic_fit_pools_non_monotone_counts_and_reads_C_from_every_larger_C
     assert all(a["fit_rate"] >= b["fit_rate"] for a, b in zip(fit, fit[1:]))
     est = adversaries.antitonic_C(rows, 0.1)
     assert est["C_point"] == 4.0 and est["C_upper"] == 5.0  # 4/60: rate 0.067 <= 0.1 but upper 0.15 > 0.1
+    # a failing C above passing ones moves C_upper above it (each C's own interval; no pooling across C)
+    est = adversaries.antitonic_C(rows[:3] + [{"C": 4.0, "failures": 0, "trials": 60},
+                                             {"C": 5.0, "failures": 5, "trials": 60},
+                                             {"C": 6.0, "failures": 0, "trials": 60}], 0.1)
+    assert est["C_upper"] == 6.0 and est["C_point"] == 4.0
     # a pass below a fail does not count: the smallest C from which every larger C passes
     est = adversaries.antitonic_C([{"C": 1.0, "failures": 0, "trials": 60}] + rows, 0.1)
     assert est["C_point"] == 4.0
@@ -150,3 +155,56 @@ def test_rate_plan_states_the_family_wise_level_and_the_power_against_2_eps():
     assert power_at(343, 0.05, 0.1, 0.0025) >= 0.8 > power_at(342, 0.05, 0.1, 0.0025)
     run = subprocess.run([sys.executable, "-m", "reports.cli", "rate", "--plan"], capture_output=True, text=True)
     assert run.returncode == 0 and "family-wise" in run.stdout
+
+
+def test_the_worst_target_walk_gallops_up_confirms_and_fills_down():
+    """Rows fail below index 5 and pass from 5 on: from index 1 the walk visits 1, 2, 4, 8 (first pass), 9
+    (confirmation), then 7, 6, 5 (passes) down to 4 (the last failure, already seen): it stops there."""
+    gen = adversaries._walk(12, 1, lambda r: r["i"] >= 5, passes=2)
+    seen, i = [], next(gen)
+    try:
+        while True:
+            seen.append(i)
+            i = gen.send({"i": i})
+    except StopIteration:
+        pass
+    assert seen == [1, 2, 4, 8, 9, 7, 6, 5]
+
+
+def test_slth_rate_reports_the_failure_rate_per_target_family():
+    """At the old Lemma 7 constant C = 4 the every-entry-+-1 target fails its rate test (exit 1) while the random
+    targets pass, on the same 60 seeds."""
+    run = subprocess.run([sys.executable, "-m", "reports.cli", "rate", "lemma7", "d1=2", "d2=2", "eps=0.1", "--C", "4",
+                          "--trials", "60", "--families"], capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr
+    lines = {line.split("target ")[1].split(":")[0]: line for line in run.stdout.splitlines() if "target " in line}
+    assert set(lines) == set(targets.families("lemma7"))
+    assert "-> fails" in lines["sign_matrix"] and "-> fails" not in lines["random"]
+
+
+def test_the_run_record_carries_the_random_target_C_and_the_rate_per_family():
+    from reports.record.assemble import _target_columns
+
+    rec = {"C": 8.0, "C_random": 4.0, "worst_target": "sign_matrix", "worst_command": "slth targets calibrate",
+           "targets": {"C": 4.0, "point": {"d1": 2, "d2": 2, "eps": 0.1}, "trials": 200, "worst": "sign_matrix",
+                       "families": [{"family": "sign_matrix", "failures": 79, "trials": 200, "rate": 0.395,
+                                     "pvalue": 1e-28, "passed": False, "cpu_s": 1.0}]}}
+    out = _target_columns(rec)
+    assert out["C_random"] == 4.0 and out["worst_target"] == "sign_matrix"
+    assert out["targets"]["families"] == [{"family": "sign_matrix", "failures": 79, "trials": 200, "rate": 0.395,
+                                           "pvalue": 1e-28, "passed": False}]
+    assert _target_columns({"C": 20.0}) == {}
+
+
+def test_lemma7_at_its_committed_constant_shows_no_excess_at_any_target_family():
+    """The committed (worst-target) Lemma 7 constant holds at every family on 60 fresh seeds (the same seeds at the
+    old random-target constant 4 fail at every entry +-1: test_slth_rate_reports_the_failure_rate_per_target_family)."""
+    from slt.measure import calibration
+    from slt.measure.probabilistic import failure_rate
+    from slt.measure.statements import lemma7
+
+    C = calibration.calibrated("lemma7")["C"]
+    assert C > calibration.calibrated("lemma7")["C_random"]
+    for fam in targets.families("lemma7"):
+        test, _ = failure_rate(lemma7.trial, C, {"d1": 2, "d2": 2, "eps": 0.1, "target": fam}, 60, 500)
+        assert test.verdict != "fails", (fam, test.describe())

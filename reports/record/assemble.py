@@ -170,7 +170,7 @@ def mutations() -> list[dict]:
     return out
 
 
-_POINT_FIELDS = ("trials", "seed", "C_point", "C_upper", "grid", "seconds", "start_C")
+_POINT_FIELDS = ("trials", "seed", "C_point", "C_upper", "grid", "seconds", "start_C", "cpu_s", "seeds", "target")
 
 
 def _required(name: str, C, point: dict) -> dict:
@@ -204,7 +204,15 @@ def _target_columns(rec: dict) -> dict:
     verified): what the report shows per statement. Empty for a statement without target families."""
     out = {}
     if "C_random" in rec:
-        out.update(C_random=rec.get("C_random"), worst_target=rec.get("worst_target"))
+        out.update(C_random=rec.get("C_random"), worst_target=rec.get("worst_target"),
+                   worst_command=rec.get("worst_command", ""))
+    if isinstance(rec.get("growth"), dict):  # the fixed-C tests over eps with their GLM (issue 21 part 3)
+        g = rec["growth"]
+        out["growth"] = {"C": g.get("C"), "target": g.get("target"), "command": g.get("command", ""),
+                         "rows": [{k: r.get(k) for k in ("eps", "failures", "trials", "rate_over_eps", "ci_over_eps",
+                                                         "pvalue", "passed", "power_2eps")} for r in g.get("rows", [])],
+                         "verdict": (g.get("glm") or {}).get("verdict"),
+                         "coefficients": (g.get("glm") or {}).get("coefficients")}
     for key in ("targets", "targets_verify"):
         t = rec.get(key)
         if isinstance(t, dict):

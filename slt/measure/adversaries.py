@@ -99,8 +99,9 @@ def antitonic(rows: list[dict]) -> list[dict]:
 
 def antitonic_C(rows: list[dict], eps: float) -> dict:
     """From rows at ascending C (independent seeds): ``C_point``, the smallest C whose fitted (antitonic) rate and
-    every larger C's are <= eps; ``C_upper``, the smallest C whose pooled Clopper-Pearson upper bound and every
-    larger C's are <= eps (None when no evaluated C qualifies)."""
+    every larger C's are <= eps (the estimate); ``C_upper``, the smallest C whose OWN one-sided Clopper-Pearson upper
+    bound and every larger C's are <= eps (no pooling across C, no monotonicity assumed: a failing C above a passing
+    one moves C_upper above it). None when no evaluated C qualifies."""
     fit = antitonic(rows)
 
     def smallest(ok):
@@ -112,57 +113,69 @@ def antitonic_C(rows: list[dict], eps: float) -> dict:
         return best
 
     return {"C_point": smallest(lambda r: r["fit_rate"] <= eps),
-            "C_upper": smallest(lambda r: upper_bound(r["pooled_failures"], r["pooled_trials"]) <= eps),
+            "C_upper": smallest(lambda r: upper_bound(r["failures"], r["trials"]) <= eps),
             "fit": fit}
+
+
+def _walk(n: int, i0: int, ok, passes: int):
+    """Generator over grid indices (receives each index's row): gallop up from ``i0`` (steps 1, 2, 4, ...) to the
+    first C that passes, confirm ``passes - 1`` C above it, then walk down from it until a C fails (or the last
+    failing C galloped over is reached): every C between the last failure and the first pass is evaluated."""
+    i, step, last_fail = i0, 1, None
+    while True:
+        if ok((yield i)):
+            first = i
+            break
+        last_fail = i
+        if i == n - 1:
+            return
+        i, step = min(n - 1, i + step), step * 2
+    for j in range(first + 1, min(n, first + passes)):
+        yield j
+    j = first - 1
+    while j >= 0 and (last_fail is None or j > last_fail):
+        if not ok((yield j)):
+            return
+        j -= 1
 
 
 def calibrate_worst(statement: str, points: list[dict], target, grid_C, start_C: float, trials_of, seed: int, *,
                     passes: int = 2, cache_dir=None, workers=None, progress=True) -> list[dict]:
-    """C of ``statement`` at ``target`` for every point, walking the C grid from ``start_C`` (independent seeds per
-    C): up until ``passes`` consecutive C have Clopper-Pearson upper bound <= eps, then down from the start until
-    one C fails it; the C values are read by ``antitonic_C`` (no monotonicity assumed in the counts)."""
+    """C of ``statement`` at ``target`` for every point (independent seeds per C), in rounds over all points: from
+    ``start_C`` (the random-target C) gallop up the C grid to the first C whose Clopper-Pearson upper bound is
+    <= eps, confirm ``passes - 1`` C above it, and walk down to the last failure (``_walk``); the rows are read by
+    ``antitonic_C`` (no monotonicity assumed in the counts)."""
 
     grid_C = list(grid_C)
     i0 = min(range(len(grid_C)), key=lambda i: abs(math.log(grid_C[i] / start_C)))
-    state = [{"point": {**p, "target": target}, "rows": {}, "up": i0, "down": None, "done": False} for p in points]
+    state = []
+    for p in points:
+        point = {**p, "target": target}
+        gen = _walk(len(grid_C), i0, lambda r, eps=point["eps"]: r["upper"] <= eps, passes)
+        state.append({"point": point, "rows": {}, "gen": gen, "next": next(gen)})
     rounds = 0
-    while not all(s["done"] for s in state):
+    while any(s["next"] is not None for s in state):
         rounds += 1
         todo = []
         for k, s in enumerate(state):
-            if s["done"]:
+            i = s["next"]
+            if i is None:
                 continue
-            i = s["up"] if s["down"] is None else s["down"]
-            s["next"] = i
-            n = trials_of(s["point"]["eps"])
-            todo.append((k, row_tasks(statement, s["point"], grid_C[i], n, seed + SEED_STRIDE * i)))
+            todo.append((k, row_tasks(statement, s["point"], grid_C[i], trials_of(s["point"]["eps"]),
+                                      seed + SEED_STRIDE * i)))
         rows = _rows(todo, cache_dir=cache_dir, workers=workers, progress=progress,
                      desc=f"{statement} worst-target C, round {rounds}")
         for k, row in rows.items():
             s = state[k]
             i = s["next"]
-            eps = s["point"]["eps"]
             s["rows"][i] = {"C": grid_C[i], **row, "seed": seed + SEED_STRIDE * i,
                             "upper": upper_bound(row["failures"], row["trials"])}
-            ok = s["rows"][i]["upper"] <= eps
-            if s["down"] is None:
-                run = 0
-                for j in range(i, i0 - 1, -1):
-                    if s["rows"][j]["upper"] <= eps:
-                        run += 1
-                    else:
-                        break
-                if run >= passes or i == len(grid_C) - 1:
-                    if s["rows"][i0]["upper"] <= eps and i0 > 0:
-                        s["down"] = i0 - 1
-                    else:
-                        s["done"] = True
-                else:
-                    s["up"] = i + 1
-            elif ok and i > 0:
-                s["down"] = i - 1
-            else:
-                s["done"] = True
+            try:
+                s["next"] = s["gen"].send(s["rows"][i])
+                while s["next"] in s["rows"]:
+                    s["next"] = s["gen"].send(s["rows"][s["next"]])
+            except StopIteration:
+                s["next"] = None
     out = []
     for s in state:
         rows = [s["rows"][i] for i in sorted(s["rows"])]

@@ -1,17 +1,20 @@
-"""A committed full-power empirical record: what the default report shows when the run's own measurements are quick.
+"""A committed full-power record of the failure rates: what the default report shows when the run's own are quick.
 
 The quick profile's few trials cannot decide most probabilistic statements (20 trials at eps = 0.1 cannot show a
 rate below 0.17), so a fresh clone's ``slth report`` would decide almost nothing. ``python -m
-slt.measure.committed`` runs the empirical part at the full profile (``slt.measure.empirical``, every task cached
-under ``--cache-dir``, so an interrupted run resumes) and then, for every failure-rate point still undecided at
-this power, adds trials on fresh seeds (``extend``: disjoint from the first ones, counts merged, verdict recomputed
-by ``slt.measure.verdicts``) until it is decided or ``--max-trials`` is reached. It writes ``PATH`` atomically with
-its provenance: the command, the date, the git commit, the seed and the build constant of every statement.
+slt.measure.committed`` runs every failure-rate check of the empirical plan at the full profile
+(``slt.measure.empirical``, each task cached under ``--cache-dir``, so an interrupted run resumes) and then, for every
+point still undecided at this power, adds trials on fresh seeds (``extend``: disjoint from the first ones, counts
+merged, verdict recomputed by ``slt.measure.verdicts``) until it is decided or ``--max-trials`` is reached. It
+writes ``PATH`` atomically with its provenance: the command, the date, the git commit, the seed and the build
+constant of every statement. ``--reuse DIR`` takes results of identical tasks (kind, function, parameters, seed)
+from an earlier cache even when the code's fingerprint has changed since, and says so in the provenance.
 
-``select(quick_empirical, calibration)`` is what a record build uses: the committed record when it exists, is
-valid and was made at exactly the constants this run builds with; otherwise the run's own measurements, with the
-reason the committed one was not used. The record stores which one it holds (``empirical_source``) and the report
-says which the reader is looking at.
+``select(quick_empirical, profile, calibration)`` is what a record build uses: when the run's own measurements are
+quick and the committed record was made at exactly the constants this run builds with, the failure-rate checks
+are the committed ones (the deterministic checks, searches and length sweeps stay this run's own: they are cheap
+and decided); otherwise the run's own, with the reason the committed one was not used. The record stores which it
+holds (``empirical_source``) and the report says which the reader is looking at.
 """
 from __future__ import annotations
 
@@ -185,11 +188,15 @@ def select(own: dict | None, profile: str, calibration: dict, path: Path = PATH)
         return own, {**base, "why": "the committed full-power record was made at other constants ("
                      + ", ".join(f"{k}: {made.get(k)} then, {now.get(k)} now" for k in differ) + "); not used"}
     p = doc["provenance"]
-    own_counts = verdicts.counts(v for k, v in own["verdicts"].items() if ":" not in k)
-    data = dict(doc["empirical"])
-    data["findings_data"] = own.get("findings_data") or data.get("findings_data") or {}
+    own_counts = verdicts.counts(v for k, v in own["verdicts"].items() if ":" not in k
+                                 and any(c["statement"] == k and c["kind"] == "rate" for c in own["checks"]))
+    rates = [c for c in doc["empirical"]["checks"] if c["kind"] == "rate"]
+    merged = {**own, "checks": rates + [c for c in own["checks"] if c["kind"] != "rate"]}
+    data = verdicts.redecide(merged)
+    data["tightness"] = _tightness({**data, "tightness": own["tightness"]})
     return data, {"kind": "committed", "profile": "full", "file": shown(path), "command": p["command"],
                   "created": p["created"], "git_commit": p.get("git_commit"), "why": "",
+                  "note": p.get("reused", ""),
                   "own_quick": own_counts,
                   "undecided": [f"{c['id']} ({c['failures']}/{c['trials']} failures, 95% upper end "
                                 f"{c['interval'][1]:.2g} above eps = {c['params']['eps']:.3g} at the trial cap)"
@@ -198,11 +205,37 @@ def select(own: dict | None, profile: str, calibration: dict, path: Path = PATH)
 
 # ---------------------------------------------------------------------------------------------------- main
 
+def rate_tasks(seed: int, calibration: dict) -> list:
+    """The failure-rate tasks of the empirical plan at the full profile."""
+    return [t for t in emp.tasks("full", seed, emp.constants(calibration)) if t.kind.startswith("empirical:rate:")]
+
+
+def reuse(tasks: list, cache_dir) -> tuple[list, list]:
+    """``(results, missing)``: the result of every task found in ``cache_dir`` with the same kind, function,
+    parameters and seed (whatever code fingerprint it was stored under; checksum verified), None where none is."""
+    from slt.cache import CorruptRecord, read_record
+
+    found, seconds = {}, {}
+    for path in sorted(Path(cache_dir).glob("empirical_rate_*/*.json")):
+        try:
+            rec = read_record(path)
+        except (CorruptRecord, OSError, ValueError):
+            continue
+        key = (rec.get("kind"), rec.get("fn"), json.dumps(rec.get("params"), sort_keys=True), rec.get("seed"))
+        found[key], seconds[key] = rec["result"], float(rec.get("seconds") or 0.0)
+    keys = [(t.kind, t.fn, json.dumps(t.params, sort_keys=True), t.seed) for t in tasks]
+    results = [found.get(k) for k in keys]
+    reuse.seconds = sum(seconds.get(k, 0.0) for k in keys)  # the reused tasks' own wall seconds
+    return results, [t for t, r in zip(tasks, results) if r is None]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m slt.measure.committed", description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", default=str(PATH), help="file to write (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cache-dir", default="results/tasks", help="task cache (resumable; default %(default)s)")
+    parser.add_argument("--reuse", metavar="DIR", default=None,
+                        help="take results of identical rate tasks from this cache even if the code changed since")
     parser.add_argument("--workers", type=int, default=0, help="dask workers (0: in this process; default 0)")
     parser.add_argument("--max-trials", type=int, default=2000,
                         help="most trials per point when extending undecided points (default %(default)s)")
@@ -216,10 +249,21 @@ def main(argv=None) -> int:
 
     start = time.perf_counter()
     calib = calibration.load()
-    out = emp.measure("full", args.seed, calib, progress=log, cache_dir=args.cache_dir, workers=args.workers)
+    tasks = rate_tasks(args.seed, calib)
+    results, missing = reuse(tasks, args.reuse) if args.reuse else ([None] * len(tasks), tasks)
+    if missing:
+        computed = iter(run_tasks(missing))
+        results = [r if r is not None else next(computed) for r in results]
+    out = emp.decide(tasks, results)
     out = extend(out, args.seed + 10**6, args.max_trials, run_tasks, log)
+    out.update(wall_s=time.perf_counter() - start, tasks=len(tasks))
     command = "python -m slt.measure.committed " + " ".join(argv if argv is not None else sys.argv[1:])
     doc = document(out, emp.constants(calib), command.strip(), args.seed, time.perf_counter() - start)
+    if args.reuse:
+        doc["provenance"]["reused"] = (f"{len(tasks) - len(missing)} of {len(tasks)} rate tasks taken from "
+                                       f"{shown(Path(args.reuse))}: identical tasks (kind, function, parameters, "
+                                       f"seed) computed by an earlier version of the code, "
+                                       f"{reuse.seconds:.0f} s of trials")
     write(Path(args.output), doc)
     left = undecided(out)
     log(f"wrote {args.output}: " + ", ".join(f"{k} {v}" for k, v in out["verdicts"].items())

@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from bounds import readings
-from slt import mip
+from slt import mip as mip_solver  # this module defines mip(record), the finding
 from slt.measure import verdicts
 from slt.subset_sum import solve
 
@@ -59,8 +59,14 @@ def theorem14_reading(seed: int, reading: str) -> dict:
     kappa (with counterexamples), the smallest kappa closing the block step and every step, and the failing steps
     one below (``seed`` unused: the verifier is deterministic)."""
 
-    v = readings.verdict(reading)
-    printed_kappa = int(readings.owner().readings.printed)
+    spec = readings.owner().readings
+    printed_kappa = int(spec.printed)
+    try:
+        v = readings.verdict(reading)
+    except readings.Undecided as exc:  # a step neither certified nor refuted: the bisection cannot decide
+        label, description = spec.table[reading][:2]
+        return {"reading": reading, "label": label, "description": description, "printed_kappa": printed_kappa,
+                "printed": None, "block": None, "proof": None, "undecided": str(exc)}
 
     def threshold(t):
         return {"kappa": t.kappa,
@@ -82,7 +88,7 @@ def mip_tolerance(seed: int, n: int, m: int) -> dict:
     c = rng.uniform(-1, 1, (m, n)) * rng.uniform(-1, 1, (m, n))
     t = rng.uniform(-1, 1, m)
     _, exact = solve(c, t)
-    _, true, _, reported = mip.solve(c, t, backend="highs", return_reported=True)
+    _, true, _, reported = mip_solver.solve(c, t, backend="highs", return_reported=True)
     return {"seed": seed, "n": n, "m": m,
             "rows": [{"entry": i, "reported": float(reported[i]), "true": float(true[i]), "exact": float(exact[i])}
                      for i in range(m)]}
@@ -177,13 +183,24 @@ def theorem14_kappa(record) -> dict:
     printed_kappa = rows[0]["printed_kappa"]
     table_rows, closes = [], []
     for r in rows:
+        if r.get("undecided"):  # the verifier neither certified nor refuted a step: said, not guessed
+            table_rows.append([f"({r['label'].strip('()')}) {r['reading']}", "not decided",
+                               f"not decided ({r['undecided']})", "not decided"])
+            continue
         failing = ", ".join(f"{f['step']}" for f in r["printed"]) or "every step verifies"
         block, proof = r["block"]["kappa"], r["proof"]["kappa"]
         table_rows.append([f"({r['label'].strip('()')}) {r['reading']}", failing,
                            "never" if block is None else str(block), "never" if proof is None else str(proof)])
         if not r["printed"]:
             closes.append(r)
-    encoded = next((r for r in rows if r["reading"] == "printed"), rows[0])
+    encoded = next((r for r in rows if r["reading"] == "printed" and not r.get("undecided")), None)
+    if encoded is None:
+        return {"id": "theorem14-kappa", "status": "not decided", "title": f"{name}'s constant kappa: not decided",
+                "sentences": ["The verifier neither certified nor refuted a step of the harness's reading: "
+                              + "; ".join(r["undecided"] for r in rows if r.get("undecided")) + "."],
+                "table": {"columns": ["reading", f"fails at kappa = {printed_kappa}", "block step closes from",
+                                      "every step closes from"], "rows": table_rows},
+                "counterexample": None, "test": test, "command": None, "evidence": "#variant-theorem14-printed"}
     first = encoded["printed"][0] if encoded["printed"] else None
     sentences = [f"At the printed kappa = {printed_kappa} a step of the written proof fails under "
                  + ("every" if not closes else "all but " + str(len(closes))) + f" of the {len(rows)} readings of "

@@ -66,17 +66,29 @@ def test_proof_table_shows_every_step_with_method_domain_and_margin(proofs_recor
     html = proofs.render(proofs_record).html
     for s in proofs_record["steps"]:
         assert f"<td>{s['step']}</td>" in html or s["statement"] == "facts"
-    assert "<td>whole</td>" in html and ">FAILED<" not in html
+    assert "<td>whole</td>" in html and ">refuted<" not in html and ">not proved<" not in html
     assert "not in this record" in html  # a proof-only record holds no mutation suite
 
 
 def test_proof_table_shows_a_failing_step_with_its_counterexample(proofs_record):
     rec = copy.deepcopy(proofs_record)
     step = next(s for s in rec["steps"] if s["step"] == "L13a")
-    step.update(ok=False, verdict="FAILED", counterexample={"H": 1, "eps_max": 5.96e-08, "lhs": 7.2e-07})
+    step.update(ok=False, verdict="refuted", counterexample={"H": 1, "eps_max": 5.96e-08, "lhs": 7.2e-07})
     html = proofs.render(rec).html
-    assert ">FAILED<" in html and "eps_max = 5.96e-08" in html and "1 step(s) FAILED" not in html
-    assert "<b>1</b> step(s) FAILED" in html
+    assert ">refuted<" in html and "eps_max = 5.96e-08" in html and "<b>1</b> refuted" in html
+
+
+def test_proof_table_shows_not_proved_in_its_own_column_and_count_never_as_a_pass(proofs_record):
+    """Issue 20 part 2: a step with neither certificate nor counterexample is "not proved", counted apart; a
+    record from before the three verdicts ("ok" on a box only) reads as not proved too, never as a pass."""
+    rec = copy.deepcopy(proofs_record)
+    supported = [s for s in rec["steps"] if s["supported"] and s["statement"] != "facts"]
+    supported[0].update(ok=False, verdict="not proved", counterexample=None)
+    supported[1].update(ok=True, verdict="ok", domain="box")  # an old record's box-only "ok"
+    section = proofs.render(rec)
+    assert section.html.count('<span class="warn">not proved</span>') == 2
+    assert re.search(r"<b>2</b>\s+not proved", section.html), "the not-proved count is its own number"
+    assert "0 refuted, 2 not proved" in section.summary and ">refuted<" not in section.html
 
 
 def test_proof_table_shows_the_arb_recheck_per_step(proofs_record):

@@ -13,18 +13,35 @@ METHODS = {
 }
 
 
+VERDICTS = ("certified", "refuted", "not proved")
+
+
+def step_verdict(step: dict) -> str:
+    """The step's verdict (certified / refuted / not proved). A record written before verdicts were three-valued
+    says "ok" / "FAILED": ok counts as certified only on the whole domain by symbolic or interval methods, a
+    failure as refuted only with a counterexample; anything else is not proved."""
+    v = step.get("verdict")
+    if v in VERDICTS:
+        return v
+    if step.get("ok"):
+        whole = step.get("domain") == "whole" and step.get("method") in ("symbolic", "interval")
+        return "certified" if whole else "not proved"
+    return "refuted" if step.get("counterexample") else "not proved"
+
+
 def render(record: dict) -> Section:
-    steps = record["steps"]
+    steps = [{**s, "verdict": step_verdict(s)} for s in record["steps"]]
     facts = [s for s in steps if not s["supported"] or s["statement"] == "facts"]
     proof = [s for s in steps if s not in facts]
-    counts = {m: sum(s["ok"] and s["method"] == m for s in steps) for m in METHODS}
-    failed = sum(not s["ok"] for s in steps)
+    counts = {m: sum(s["verdict"] == "certified" and s["method"] == m for s in steps) for m in METHODS}
+    verdicts = {v: sum(s["verdict"] == v for s in steps) for v in VERDICTS}
+    failed = verdicts["refuted"]
     mutations = record["mutations"]
     html = render_template("sections/proofs.html", methods=METHODS, counts=counts, failed=failed, facts=facts,
-                           steps=proof, variants=record["variants"], mutations=mutations, profile=record["profile"],
+                           verdicts=verdicts, steps=proof, variants=record["variants"], mutations=mutations, profile=record["profile"],
                            caught=sum(m["verdict"] == "caught" for m in mutations or []),
                            slack=record.get("slack"), arb_counts={a: sum((s.get("arb") or "").split(":")[0] == a
                                                                           for s in steps) for a in ("yes", "no", "failed")})
-    summary = (f"{len(steps)} steps: {counts['symbolic']} symbolic, {counts['interval']} interval, "
-               f"{counts['sampled']} sampled, {failed} failed")
+    summary = (f"{len(steps)} steps: {verdicts['certified']} certified ({counts['symbolic']} symbolic, "
+               f"{counts['interval']} interval), {verdicts['refuted']} refuted, {verdicts['not proved']} not proved")
     return Section(id="proofs", title="Proof steps", html=html, summary=summary)

@@ -8,11 +8,12 @@ sqrt d2) -> oo``, ``B - b -> oo``).  A *ray* moves the parameters of one combina
 and ``X`` runs through ``2^(2^j)``: ``X = 2^16384 (about 10^4932)`` and ``eps = 2^-16384`` are ordinary mpmath
 numbers (their exponent is a Python integer).
 
-1. scan: along every ray, the sides are evaluated with ``bounds.evaluate`` (mpmath, 50 digits) at each ``X``;
+1. scan: along every ray, the sides are evaluated with ``bounds.evaluate`` (mpmath, 80 digits) at each ``X``; a violation must exceed
+   10^-60 of the sides' size (so an edit false by a relative 10^-45 is seen);
 2. decide: for the rays where the scan found nothing, SymPy's ``limit`` of ``log rhs - log lhs`` (positive sides)
    or ``rhs - lhs`` as ``X -> oo`` gives the leading behaviour; a negative limit means the step fails far enough
    along the ray, and the scan goes on there up to ``X = 2^(2^20)``;
-3. confirm: a violating point is kept only if the violation is confirmed at 100 digits and, where Arb can evaluate
+3. confirm: a violating point is kept only if the violation is confirmed at 120 digits and, where Arb can evaluate
    the sides (``bounds.recheck``), rigorously: Arb's lower bound of ``lhs`` above its upper bound of ``rhs``.
 
 The scan and the decision each have a CPU budget (``SECONDS``), spent on the smaller combinations of ends first;
@@ -45,13 +46,14 @@ RATES = (1, 2)
 LIMIT_SECONDS = 1.0  # per SymPy limit (a ray whose limit takes longer is left undecided)
 SLOW = 0.2  # seconds: a ray whose point takes longer to evaluate is not followed further out
 SECONDS = 5.0  # CPU budget of the scan, and again of the decision by limits (a search that runs out finds nothing)
-REL = mpmath.mpf(10) ** -40  # a violation must exceed this relative to the sides' size (as in bounds.verify)
+REL = mpmath.mpf(10) ** -60  # a violation must exceed this relative to the sides' size, seen at SCAN_DPS digits
+SCAN_DPS, CONFIRM_DPS = 80, 120
 
 
 @dataclass(frozen=True)
 class Refutation:
     counterexample: dict  # parameter -> value (float, or a string where a float cannot hold it), "lhs", "rhs"
-    confirmed: str  # "Arb (rigorous)" or "mpmath at 100 digits"
+    confirmed: str  # "Arb (rigorous)" or "mpmath at 120 digits"
     ray: str  # which ends, at which rates, from which base point
     leading: str  # the leading behaviour along the ray (SymPy), or why it was not computed
 
@@ -265,7 +267,7 @@ def _smallest(lhs, rhs, fl, fr, table, ray, j, found):
             values = _values(table, ray, 2 ** mid)
         except (recheck.Undefined, ValueError, ZeroDivisionError, OverflowError, TypeError):
             values = None
-        if values is not None and _violated(fl, fr, values, 50) and _inside(table, values):
+        if values is not None and _violated(fl, fr, values, SCAN_DPS) and _inside(table, values):
             hi = mid
         else:
             lo = mid
@@ -278,13 +280,13 @@ def _try(lhs, rhs, fl, fr, table, ray, j, X=None):
         values = _values(table, ray, X if X is not None else 2 ** (2 ** j))
     except (recheck.Undefined, ValueError, ZeroDivisionError, OverflowError, TypeError):
         return None
-    if not _violated(fl, fr, values, 50):
+    if not _violated(fl, fr, values, SCAN_DPS):
         return None
     if not _inside(table, values):
         return None
-    if not _violated(fl, fr, values, 100):
+    if not _violated(fl, fr, values, CONFIRM_DPS):
         return None
-    confirmed = "mpmath at 100 digits"
+    confirmed = f"mpmath at {CONFIRM_DPS} digits"
     try:
         env = {PARAMETER[n]: v for n, v in values.items()}
         if recheck.certainly_greater(lhs, rhs, env):

@@ -84,7 +84,7 @@ def domain_gap(cert: Certificate, siblings=()) -> str:
     """"" if the coordinates and ``sub`` of ``cert`` cover the declared domain ``cert.params`` of every parameter
     of the step (a superset is fine), with ``siblings`` (the certificates of the same step) holding the other
     case of each Max split; else what is missing."""
-    if not cert.params:
+    if not cert.params and (cert.lhs.free_symbols | cert.rhs.free_symbols):
         return "the certificate does not state the declared domain it covers"
     table = {p.symbol: p for p in cert.params}
     coords = {c.symbol: c for c in cert.coords}

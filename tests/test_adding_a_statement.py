@@ -142,8 +142,10 @@ def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path):
 
     proofs = _run(repo, "-m", "reports.cli", "proofs", "--statement", "toy")
     rows = [line.split() for line in proofs.stdout.splitlines() if line.startswith("toy ")]
-    assert [(r[1], r[4]) for r in rows] == [("Y1", "ok"), ("Y2", "ok"), ("Y3", "ok")], proofs.stdout
-    assert "3 steps: 3 symbolic" in proofs.stdout and " 0 FAILED" in proofs.stdout, proofs.stdout
+    assert [(r[1], r[2], r[4]) for r in rows] == [("Y1", "certified", "whole"), ("Y2", "certified", "whole"),
+                                                   ("Y3", "certified", "whole")], proofs.stdout
+    assert "3 steps: 3 certified, 0 refuted, 0 not proved" in proofs.stdout, proofs.stdout
+    assert proofs.returncode == 0, proofs.stdout + proofs.stderr
 
     calibration = repo / "slt" / "measure" / "calibration.json"
     _run(repo, "-m", "reports.cli", "calibrate", "--statements", "toy", "--workers", "0", "--min-trials", "4",

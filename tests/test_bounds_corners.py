@@ -5,6 +5,7 @@ import sympy as sp
 
 import bounds
 from bounds import Edit, Param, corners
+from bounds.evaluate import evaluate
 from bounds.mutations import catalogue_with
 from bounds.symbols import B, C, alpha, b, d1, d2, eps
 
@@ -120,3 +121,14 @@ def test_a_parameter_bounded_below_by_another_moves_off_its_bound():
     assert r is not None and "B - b ~ X" in r.ray
     assert r.counterexample["B"] - r.counterexample["b"] > 1e50
     assert corners.search(b, B, params) is None
+
+
+def test_a_violation_by_a_relative_1e_45_beyond_1e40_is_refuted():
+    """rhs = lhs (1 - 10^-45 max(0, 1 - 10^40/d1)): false only for d1 > 10^40, and there only by 10^-45 of its size."""
+    lhs = eps / (d1 * d2)
+    rhs = lhs * (1 - sp.Rational(1, 10**45) * sp.Max(0, 1 - sp.Integer(10)**40 / d1))
+    r = corners.search(lhs, rhs, L7)
+    assert r is not None and r.counterexample["d1"] > 1e40 and r.confirmed == "Arb (rigorous)"
+    point = {k: _value(v) for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
+    l, rr = evaluate(lhs, point, 80), evaluate(rhs, point, 80)
+    assert l > rr and (l - rr) / l < 1e-44

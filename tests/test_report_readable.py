@@ -106,3 +106,22 @@ def test_the_summary_flags_a_constant_calibrated_on_random_targets_only(proofs_r
     row11 = re.search(r'<tr id="summary-theorem11">(.*?)</tr>', summary.render(rec).html, re.S).group(1)
     cells = re.findall(r"<td.*?</td>", row11, re.S)
     assert "random targets only" not in cells[2] + cells[4]
+
+
+def test_the_calibration_blocks_show_the_failures_per_target_family(proofs_record):
+    """Issue 21 part 3: each calibrated statement's block shows the failures per target family stored in the
+    record (``calibration.statements.<name>.targets``), and no table where none is stored."""
+    rec = _record(proofs_record)
+    cal = rec["calibration"]["statements"]
+    html = evidence.render(rec).html
+    shown = [n for n, c in cal.items() if c.get("targets")]
+    assert shown
+    for name in shown:
+        t = cal[name]["targets"]
+        start = html.index(f'id="evidence-{name}-targets"')
+        table = html[start:html.index("</table>", start)]
+        for f in t["families"]:
+            assert f"<td>{f['family']}</td><td>{f['failures']}/{f['trials']}</td>" in table
+    assert all(f'id="evidence-{n}-targets"' not in html for n, c in cal.items() if not c.get("targets"))
+    cal[shown[0]].pop("targets")
+    assert f'id="evidence-{shown[0]}-targets"' not in evidence.render(rec).html

@@ -89,7 +89,22 @@ def calibration_plots(name: str, cal: dict) -> dict | None:
              "a point is the smallest C whose upper bound is at most eps; the statement's C is the largest over its "
              "points. Hover for the counts.")
     return {"name": name, "C": C, "range": (cal.get("C_low"), cal.get("C_high")), "points": len(curves),
-            "plots": [error_plot, rate_plot]}
+            "plots": [error_plot, rate_plot], "families": family_tables(cal)}
+
+
+def family_tables(cal: dict) -> list[dict]:
+    """Issue 21: the failures per target family the record stores for a statement (``targets``: at the C the
+    families ran at; ``targets_verify``: again at the calibrated C), one table each, worst first as stored."""
+    out = []
+    for key, what in (("targets", "target families"), ("targets_verify", "target families again at the calibrated C")):
+        t = cal.get(key)
+        if not isinstance(t, dict) or not t.get("families"):
+            continue
+        out.append({"id": key, "caption": f"{what}: C = {fmt(t['C'], 3)} at {fmt(t['point'])}, {t['trials']} trials "
+                    f"per family on the same seeds; worst: {t['worst']}",
+                    "rows": [[f["family"], f"{f['failures']}/{f['trials']}", fmt(f["pvalue"], 2),
+                              {True: "yes", False: "no (exceeds eps)"}.get(f.get("passed"), "-")] for f in t["families"]]})
+    return out
 
 
 def deterministic_plots(emp: dict) -> list[dict]:

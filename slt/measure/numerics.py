@@ -98,7 +98,8 @@ class Numerics:
     Grids: ``calibration`` (the points ``slth calibrate`` and the checks' calibration use), ``large`` (``slth
     calibrate --grid large``). ``searches``: the run record's deterministic measurements. ``examples``: hypothesis
     examples per check in the ``ci`` profile (keys: ``rate``, ``chain``, ``holds``); ``properties``: the
-    statement's checks of their own shape."""
+    statement's checks of their own shape. ``target_draw(seed, params) -> target``: the harness's random target of one
+    trial (the start of the worst-target search of ``slt.measure.adversaries``; statements with target families)."""
 
     statement: str
     windows: dict = dataclasses.field(default_factory=dict)
@@ -117,6 +118,7 @@ class Numerics:
     searches: tuple = ()
     examples: dict = dataclasses.field(default_factory=dict)
     properties: tuple = ()
+    target_draw: Callable | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "rate_points", tuple(dict(p) for p in self.rate_points))

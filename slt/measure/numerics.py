@@ -58,12 +58,14 @@ class Search:
     ``kind``: the check's id (the task kind is ``"empirical:" + kind``, e.g. ``"chain:theorem9"``,
     ``"search:lemma12:printed"``); ``fn``: the task function, called ``fn(seed=seed, **params)``, returning a
     JSON-able dict; ``params(profile, C)``: its parameters (C: the statement's checked constant, None when not
-    calibrated); ``needs_C``: skipped when the statement has no calibrated constant."""
+    calibrated); ``needs_C``: skipped when the statement has no calibrated constant; ``title``: the report's
+    heading of its table (plain text, stored in the run record; the report shows ``kind`` without one)."""
 
     kind: str
     fn: Callable
     params: Callable[[str, float | None], dict]
     needs_C: bool = False
+    title: str = ""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -148,3 +148,35 @@ def test_a_reading_the_verifier_cannot_decide_is_said_not_guessed(record):
     printed.update(printed=None, block=None, proof=None, undecided="printed at kappa = 40: ['T14d-ii'] not proved")
     f = findings.theorem14_kappa(rec)
     assert f["status"] == "not decided" and "not decided" in f["title"] and "kappa = 65" not in " ".join(f["sentences"])
+
+
+def test_the_worst_target_finding_is_decided_from_the_records_calibration(record):
+    """Issue 21: per statement with target families, the random-target C, the worst-target C where recalibrated, the
+    worst family and its failures at the C the families ran at, all read from ``calibration.statements``; a
+    statement without a worst-target C is said to be calibrated, and to hold, on random targets only."""
+    cal = record["calibration"]["statements"]
+    f = _item(record, "worst-targets")
+    rows = {r[0]: r for r in f["table"]["rows"]}
+    for name in f["statements"]:
+        rec, row = cal[name], rows[findings._heading(record, name)]
+        t = rec["targets"]
+        worst = next(x for x in t["families"] if x["family"] == t["worst"])
+        assert row[4] == f"{worst['failures']}/{worst['trials']}" and row[3].startswith(t["worst"])
+        if "worst_target" in rec:
+            assert row[1] == findings._fmt(rec["C_random"]) and row[2] == findings._fmt(rec["C"])
+            assert name not in f["random_only"]
+        else:
+            assert row[1] == findings._fmt(rec["C"]) and row[2] == "not calibrated" and row[7] == "random targets only"
+            assert name in f["random_only"] and findings._heading(record, name) in f["title"]
+    rec = copy.deepcopy(record)  # changed data, changed finding: nothing is hard-coded
+    rc = rec["calibration"]["statements"]
+    for name in f["random_only"]:
+        rc[name].update(C_random=rc[name]["C"] / 2, worst_target=rc[name]["targets"]["worst"])
+    worst = next(x for x in rc["theorem9"]["targets"]["families"] if x["family"] == rc["theorem9"]["targets"]["worst"])
+    worst["failures"] = 1
+    g = findings.worst_targets(rec)
+    assert g["random_only"] == [] and g["status"] == "worst targets" and "random targets only" not in g["title"]
+    assert f"failed 1 of {worst['trials']} trials" in " ".join(g["sentences"])
+    for name in rc:
+        rc[name].pop("targets", None)
+    assert findings.worst_targets(rec)["status"] == "not in this record"

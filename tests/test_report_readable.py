@@ -80,3 +80,29 @@ def test_no_absolute_path_of_the_building_machine(proofs_record):
     rec = _record(proofs_record)
     html = render_html(render_sections(rec), rec)
     assert str(ROOT) not in html and not rec["calibration"]["file"].startswith("/")
+
+
+def test_the_summary_flags_a_constant_calibrated_on_random_targets_only(proofs_record):
+    """Issue 21: a statement with a target matrix and no worst-target C in the record's calibration carries
+    "random targets only" in its empirical and C cells; one with a worst-target C does not."""
+    from slt.measure import findings
+
+    rec = _record(proofs_record)
+    cal = rec["calibration"]["statements"]
+    cal["theorem9"].update(C_random=1.4, worst_target="identity")
+    for key in ("C_random", "worst_target"):
+        cal["theorem11"].pop(key, None)
+    rec["findings"] = findings.decide(rec)
+    html = summary.render(rec).html
+    row9 = re.search(r'<tr id="summary-theorem9">(.*?)</tr>', html, re.S).group(1)
+    row11 = re.search(r'<tr id="summary-theorem11">(.*?)</tr>', html, re.S).group(1)
+    cells = re.findall(r"<td.*?</td>", row11, re.S)
+    assert "random targets only" in cells[2] and "random targets only" in cells[4]  # empirical and C cells
+    assert 'href="#findings-worst-targets"' in row11
+    cells9 = re.findall(r"<td.*?</td>", row9, re.S)
+    assert "random targets only" not in cells9[2] + cells9[4]  # (its findings cell links the finding's title)
+    cal["theorem11"].update(C_random=2.0, worst_target="identity")  # recalibrated: the flag goes
+    rec["findings"] = findings.decide(rec)
+    row11 = re.search(r'<tr id="summary-theorem11">(.*?)</tr>', summary.render(rec).html, re.S).group(1)
+    cells = re.findall(r"<td.*?</td>", row11, re.S)
+    assert "random targets only" not in cells[2] + cells[4]

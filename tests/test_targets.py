@@ -208,3 +208,29 @@ def test_lemma7_at_its_committed_constant_shows_no_excess_at_any_target_family()
     for fam in targets.families("lemma7"):
         test, _ = failure_rate(lemma7.trial, C, {"d1": 2, "d2": 2, "eps": 0.1, "target": fam}, 60, 500)
         assert test.verdict != "fails", (fam, test.describe())
+
+
+def _random_only():
+    from slt.measure import calibration
+
+    data = json.loads(calibration.DEFAULT.read_text())["statements"]
+    return sorted(n for n in targets.HYPOTHESIS if n in data and "worst_target" not in data[n]
+                  and isinstance(data[n].get("targets"), dict))
+
+
+@pytest.mark.parametrize("statement", _random_only())
+def test_a_worst_target_family_reproduces_its_stored_failures(statement, tmp_path):
+    """The finding "worst-targets" (slt.measure.findings.worst_targets): a statement not recalibrated at a worst
+    target keeps its random-target C, at which its worst family's stored failure count (committed calibration file,
+    ``targets``) is reproduced exactly on the same seeds, and exceeds the random targets' count."""
+    from slt.measure import calibration
+
+    t = json.loads(calibration.DEFAULT.read_text())["statements"][statement]["targets"]
+    stored = {f["family"]: f for f in t["families"]}
+    rows = adversaries.family_rates(statement, t["C"], t["point"], t["trials"], t["seed"],
+                                    families=[t["worst"], "random"], cache_dir=tmp_path, workers=0, progress=False)
+    got = {r["family"]: r for r in rows}
+    for fam in (t["worst"], "random"):
+        assert got[fam]["failures"] == stored[fam]["failures"], (fam, got[fam], stored[fam])
+        assert got[fam]["passed"] == stored[fam]["passed"]
+    assert got[t["worst"]]["failures"] > got["random"]["failures"]

@@ -62,6 +62,8 @@ def _empirical_cell(name: str, emp: dict | None, profile: str) -> dict:
 
 def rows(record: dict) -> list[dict]:
     emp, calib = record["empirical"], record["calibration"]["statements"]
+    targets = next((f for f in (record.get("findings") or {}).get("items", []) if f["id"] == "worst-targets"), {})
+    random_only = set(targets.get("random_only") or ())  # decided by slt.measure.findings.worst_targets
     out = []
     for st in record["statements"]:
         name = st["name"]
@@ -89,7 +91,8 @@ def rows(record: dict) -> list[dict]:
                     "proof": _proof_cell(steps, (record.get("findings") or {}).get("notes", {}).get(name)),
                     "empirical": _empirical_cell(name, emp, empirical_source(record)["profile"]),
                     "tightness": worst, "calibration": cal, "findings": findings,
-                    "below_large": {"build_C": large["checks"]["build_C"], "C": large["C"]} if below else None})
+                    "below_large": {"build_C": large["checks"]["build_C"], "C": large["C"]} if below else None,
+                    "random_only": name in random_only})
     return out
 
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from bounds import readings
 from slt import mip as mip_solver  # this module defines mip(record), the finding
+from slt import targets as target_families
 from slt.measure import verdicts
 from slt.subset_sum import solve
 
@@ -310,12 +311,70 @@ def mip(record) -> dict:
             "evidence": "#findings-mip-tolerance"}
 
 
+def _p(x) -> str:
+    return f"{x:.2g}" if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
+
+
+def worst_targets(record) -> dict:
+    """Issue 21: per statement with a target matrix, the random-target C and the worst-target C where it was
+    recalibrated, the worst target family and its failures at the C the families were run at, all from the record's
+    calibration (``calibration.statements.<name>``: ``C``, ``C_random``, ``worst_target``, ``targets``). A statement
+    with a target matrix but no worst-target C has its constant calibrated on random targets only, and so has the
+    "holds" of its checks: listed in ``random_only`` (its summary row carries the flag)."""
+    test = "tests/test_targets.py::test_a_worst_target_family_reproduces_its_stored_failures"
+    cal = (record.get("calibration") or {}).get("statements") or {}
+    names = [n for n in target_families.HYPOTHESIS if n in cal and cal[n].get("C") is not None]
+    if record.get("empirical") is None:
+        return _missing("worst-targets", "The constant over every target: no empirical verdict in this record",
+                        "This record holds no empirical checks, so no verdict whose coverage of targets to state; "
+                        "slth run --quick measures them.", test, "#evidence")
+    if not any(isinstance(cal[n].get("targets"), dict) for n in names):
+        return _missing("worst-targets", "The constant over every target: not measured in this record",
+                        "The calibration this record carries holds no target families (slth targets families "
+                        "measures them).", test, "#evidence")
+    rows, sentences, random_only = [], [], []
+    for n in names:
+        rec = cal[n]
+        recal = rec.get("C_random") is not None and rec.get("worst_target") is not None
+        c_random = rec["C_random"] if recal else rec["C"]
+        t = rec.get("targets") if isinstance(rec.get("targets"), dict) else None
+        fam = next((f for f in (t or {}).get("families", []) if f.get("family") == t.get("worst")), None) if t else None
+        rnd = next((f for f in (t or {}).get("families", []) if f.get("family") == "random"), None) if t else None
+        if not recal:
+            random_only.append(n)
+        covers = f"the worst target family found ({rec['worst_target']})" if recal else "random targets only"
+        rows.append([_heading(record, n), _fmt(c_random), _fmt(rec["C"]) if recal else "not calibrated",
+                     f"{t['worst']} at C = {_fmt(t['C'])}" if fam else "not measured",
+                     f"{fam['failures']}/{fam['trials']}" if fam else "-",
+                     _p(fam.get("pvalue")) if fam else "-",
+                     f"{rnd['failures']}/{rnd['trials']}" if rnd else "-", covers])
+        at = (f"at C = {_fmt(t['C'])} the {t['worst']} targets failed {fam['failures']} of {fam['trials']} trials "
+              f"(random targets {rnd['failures']}/{rnd['trials']}; one-sided binomial test against eps: p = "
+              f"{_p(fam.get('pvalue'))}, " + ("not rejected at this number of trials" if fam.get("passed") else
+                                              "rejected") + ")") if fam and rnd else "no target family was measured"
+        if recal:
+            sentences.append(f"{_heading(record, n)}: C = {_fmt(rec['C'])} is calibrated at the worst target family "
+                             f"found ({rec['worst_target']}); on random targets it was {_fmt(c_random)}, and {at}.")
+        else:
+            sentences.append(f"{_heading(record, n)}: C = {_fmt(rec['C'])} is calibrated on random targets only, so "
+                             f"its empirical verdict covers random targets only; {at}.")
+    title = ("The constants of " + ", ".join(_heading(record, n) for n in random_only) + " are calibrated on random "
+             "targets only: their \"holds\" covers random targets only." if random_only else
+             "Every statement with a target matrix is calibrated at its worst target family found.")
+    return {"id": "worst-targets", "status": "random targets only" if random_only else "worst targets",
+            "title": title, "sentences": sentences,
+            "table": {"columns": ["statement", "C on random targets", "C at the worst target", "worst family",
+                                  "its failures", "p-value", "random targets' failures", "C covers"], "rows": rows},
+            "counterexample": None, "test": test, "command": None, "evidence": "#evidence", "statements": names, "random_only": random_only}
+
+
 STATEMENTS_OF = {"lemma13_printed": ("lemma13",), "theorem14_kappa": ("theorem14",),
                  "sqrt_d1": ("lemma8", "theorem9", "theorem11", "lemma12", "lemma13"), "lemma12_logit": ("lemma12",),
-                 "theorem11_budget": ("theorem11",), "mip": ("lemma7",)}
+                 "theorem11_budget": ("theorem11",), "mip": ("lemma7",),
+                 "worst_targets": tuple(target_families.HYPOTHESIS)}
 """The statements each finding concerns (their summary rows link to it)."""
 
-FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_budget, mip)
+FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_budget, mip, worst_targets)
 """The README's findings, in its order; each a function of the record."""
 
 
@@ -375,5 +434,5 @@ def notes(items: list[dict]) -> dict:
 
 def decide(record: dict) -> dict:
     """The findings of ``record`` (its steps, variants and empirical part), to be stored as ``record["findings"]``."""
-    items = [{**f(record), "statements": list(STATEMENTS_OF[f.__name__])} for f in FINDINGS]
+    items = [{"statements": list(STATEMENTS_OF[f.__name__]), **f(record)} for f in FINDINGS]
     return {"banner": banner(record), "items": items, "notes": notes(items)}

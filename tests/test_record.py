@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -98,6 +99,21 @@ def test_a_wrong_type_and_garbage_are_refused(tmp_path, proofs_record):
     with pytest.raises(record.RecordError, match="no such record file"):
         record.load(tmp_path / "absent.json")
     _refused(tmp_path, {"schema": "something else"}, "'schema'")
+
+
+def test_a_search_title_is_optional_and_must_be_a_string(tmp_path, proofs_record):
+    data = copy.deepcopy(proofs_record)
+    sample = json.loads((Path(__file__).with_name("data") / "empirical-record-sample.json").read_text())
+    data["empirical"] = sample  # written before titles: still loads
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    assert record.load(path)["empirical"]["checks"] == sample["checks"]
+    case = next(i for i, c in enumerate(sample["checks"]) if "cases" in c)
+    data["empirical"]["checks"][case]["title"] = 3
+    _refused(tmp_path, data, f"'empirical.checks[{case}].title'", "expected string")
+    data["empirical"]["checks"][case]["title"] = "a heading"
+    data["empirical"]["length_sweeps"]["lemma8"]["title"] = ["not", "text"]
+    _refused(tmp_path, data, "'empirical.length_sweeps.lemma8.title'", "expected string")
 
 
 def test_slth_run_writes_the_record_and_exits_by_the_steps(tmp_path, monkeypatch, capsys, proofs_record):

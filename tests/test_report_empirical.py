@@ -8,21 +8,86 @@ import json
 import re
 from pathlib import Path
 
+import markupsafe
 import pytest
 
 from reports.sections import empirical
 from slt.measure import empirical as measuring
-from slt.measure import catalogue
+from slt.measure import calibration, catalogue
 from slt.tasks import Task, resolve
 
 SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"
 
 
+TITLES = {  # the report's headings before they moved into the statements' Numerics (issue 19)
+    "length:lemma8": "Lemma 8: length independence", "length:lemma5": "Lemma 5: length independence",
+    "length:theorem9": "Theorem 9: length independence of one ticket",
+    "chain:theorem9": "Theorem 9: a-posteriori chain (per step, worst ratio over inputs)",
+    "search:lemma12": "Lemma 12 (||x'|| <= alpha): adversarial search",
+    "search:lemma12:printed": "Lemma 12 as printed (||x'|| up to alpha + eps_max)",
+    "search:lemma13": "Lemma 13, proof's form (factor 2): adversarial search",
+    "search:lemma13:printed": "Lemma 13 as printed (no factor 2): adversarial search",
+    "stored:lemma13:printed": "Lemma 13 as printed: the stored counterexample (mpmath)",
+}
+
+
+def _decided(sample: dict) -> dict:
+    """The sample's measurements decided again by ``slt.measure.empirical.decide`` under the kinds the quick plan
+    gives them: the empirical part ``slth run`` writes today (with each search's title from the catalogue)."""
+    plan = {t.kind for t in measuring.tasks("quick", 0, measuring.constants(calibration.load()))}
+    pairs = []
+    for c in sample["checks"]:
+        if c["kind"] == "rate":
+            res = {k: v for k, v in c.items() if k not in ("id", "statement", "kind", "verdict", "decision")}
+            pairs.append((f"empirical:rate:{c['statement']}", res))
+        elif c["kind"] == "length":
+            pairs.append((f"empirical:{c['id']}", sample["length_sweeps"][c["statement"]]))
+        else:
+            pairs.append((f"empirical:{c['id']}", {"cases": c["cases"]}))
+    assert {kind for kind, _ in pairs} <= plan  # every measurement is one the run plans
+    out = measuring.decide([_task(kind) for kind, _ in pairs], [res for _, res in pairs])
+    return {**sample, **{k: out[k] for k in ("checks", "tightness", "length_sweeps", "verdicts", "decisions")}}
+
+
 @pytest.fixture
-def rec(proofs_record):
+def old(proofs_record):
+    """A record written before the headings were stored in it (the committed sample)."""
     out = copy.deepcopy(proofs_record)
     out["empirical"] = json.loads(SAMPLE.read_text())
     return out
+
+
+@pytest.fixture
+def rec(old):
+    return {**old, "empirical": _decided(old["empirical"])}
+
+
+def test_the_record_stores_each_search_title_and_the_report_shows_it_escaped(rec):
+    stored = {c["id"]: c["title"] for c in rec["empirical"]["checks"] if "title" in c}
+    assert stored == TITLES
+    for name, sweep in rec["empirical"]["length_sweeps"].items():
+        assert sweep["title"] == TITLES[f"length:{name}"]
+    html = empirical.render(rec).html
+    for title in TITLES.values():
+        assert f">{markupsafe.escape(title)}</h3>" in html, title
+    assert "<= alpha" not in html  # plain text, escaped
+
+
+def test_a_record_without_titles_shows_the_ids(old):
+    html = empirical.render(old).html
+    for check_id in TITLES:
+        assert f">{check_id}</h3>" in html, check_id
+    for title in TITLES.values():
+        assert f">{markupsafe.escape(title)}</h3>" not in html
+
+
+def test_a_title_is_rendered_as_text(old):
+    check = next(c for c in old["empirical"]["checks"] if "cases" in c)
+    check["title"] = "<script>alert(1)</script>"
+    old["empirical"]["length_sweeps"]["lemma8"]["title"] = "<b>sweep</b>"
+    html = empirical.render(old).html
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<b>sweep" not in html and "&lt;b&gt;sweep&lt;/b&gt;" in html
 
 
 def test_every_measured_statement_gets_a_plot_a_table_and_a_verdict(rec):
@@ -79,8 +144,6 @@ def test_decisions_verdicts_and_tightness():
 
 
 def test_the_plan_uses_the_catalogue_and_each_task_names_a_function():
-    from slt.measure import calibration
-
     C = measuring.constants(calibration.load())
     quick = measuring.tasks("quick", 0, C)
     assert {t.kind.split(":")[2] for t in quick if ":rate:" in t.kind} == {

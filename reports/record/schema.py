@@ -261,6 +261,12 @@ def _values(record: dict, file: str) -> None:
             _check(word, str, f"empirical.{key}.{name}", file)
     for name, sweep in emp["length_sweeps"].items():
         _check(sweep, _LENGTH_SWEEP, f"empirical.length_sweeps.{name}", file)
+    # the optional report headings (absent from records written before them; the report falls back to the id)
+    titled = [(f"empirical.checks[{i}]", c) for i, c in enumerate(emp["checks"])]
+    titled += [(f"empirical.length_sweeps.{name}", s) for name, s in emp["length_sweeps"].items()]
+    for where, entry in titled:
+        if "title" in entry:
+            _check(entry["title"], str, f"{where}.title", file)
 
 
 def validate(record, file: str = "<record>") -> dict:

@@ -10,16 +10,6 @@ RATE_COLUMNS = ["params", "C", "widths", "bound", "worst", "ratio", "failures", 
                 "command"]
 """The per-point table's columns; the verdict cell carries the decision's sentence (p-value, power as one
 sentence), so no column holds a raw dict."""
-LENGTH_TITLES = {"lemma8": "Lemma 8: length independence", "lemma5": "Lemma 5: length independence",
-                 "theorem9": "Theorem 9: length independence of one ticket"}
-CASE_TITLES = {
-    "chain:theorem9": "Theorem 9: a-posteriori chain (per step, worst ratio over inputs)",
-    "search:lemma12": "Lemma 12 (||x'|| <= alpha): adversarial search",
-    "search:lemma12:printed": "Lemma 12 as printed (||x'|| up to alpha + eps_max)",
-    "search:lemma13": "Lemma 13, proof's form (factor 2): adversarial search",
-    "search:lemma13:printed": "Lemma 13 as printed (no factor 2): adversarial search",
-    "stored:lemma13:printed": "Lemma 13 as printed: the stored counterexample (mpmath)",
-}
 
 
 def _length_plot(rows, title, series):
@@ -53,14 +43,15 @@ def render(record: dict) -> Section:
         for name in ("lemma8", "lemma5", "theorem9"):
             sweep = emp["length_sweeps"].get(name)
             if sweep:
+                title = sweep.get("title") or f"length:{name}"  # headings live in the statements' Numerics
                 columns = [s[0] for s in _SERIES[name]] + ([] if name == "theorem9" else ["violated"])
-                length_blocks.append({"title": LENGTH_TITLES[name], "rows": sweep["rows"], "columns": ["T"] + columns,
+                length_blocks.append({"title": title, "rows": sweep["rows"], "columns": ["T"] + columns,
                                       "info": sweep["info"] if name == "theorem9" else None,
-                                      "plot": _length_plot(sweep["rows"], f"{LENGTH_TITLES[name]}: worst observed vs T",
+                                      "plot": _length_plot(sweep["rows"], f"{title}: worst observed vs T",
                                                            _SERIES[name])})
         for c in emp["checks"]:
             if "cases" in c:
-                case_blocks.append({"title": CASE_TITLES.get(c["id"], c["id"]), "rows": c["cases"],
+                case_blocks.append({"title": c.get("title") or c["id"], "rows": c["cases"],
                                     "id": c["id"].replace(":", "-")})
         probabilistic = {st["name"] for st in record["statements"] if st["probability"] is not None}
         tightness = [{"statement": t["statement"], "check": t["check"], "worst / bound": t["ratio"],

@@ -16,10 +16,10 @@ import numpy as np
 from scipy.optimize import minimize
 
 from slt import targets
+from slt.measure import catalogue
 from slt.measure.calibrate import row_tasks
 from slt.measure.stats import (LEVEL, POWER, Unrejectable, clopper_pearson, excess_test, power_at, trials_for_power,
                                upper_bound)
-from slt.samplers import as_rng, spectral_matrices, target_block, target_mha, target_relu, target_transformer
 from slt.tasks import execute
 
 SEED_STRIDE = 1_000_003
@@ -27,19 +27,12 @@ SEED_STRIDE = 1_000_003
 
 
 def random_draw(statement: str, params: dict):
-    """``draw(seed) -> target``: the harness's random target of one trial (the search's start)."""
-    p = params
-    draws = {
-        "lemma7": lambda s: spectral_matrices(as_rng(s), (p["d2"], p["d1"])),
-        "lemma2": lambda s: spectral_matrices(as_rng(s), (p["d2"], p["d1"])),
-        "theorem9": lambda s: target_mha(as_rng(s), p["d1"], p["d2"], p["H"]),
-        "theorem10": lambda s: target_relu(as_rng(s), (p["d1"],) * (p["L"] + 1)),
-        "theorem11": lambda s: target_block(as_rng(s), p["d1"], p["H"], L=p["L"]),
-        "theorem14": lambda s: target_transformer(as_rng(s), p["B"], p["d1"], p["H"], L=p["L"]),
-    }
-    if statement not in draws:
+    """``draw(seed) -> target``: the harness's random target of one trial (the search's start), the statement's
+    ``Numerics.target_draw`` at ``params``."""
+    numerics = catalogue.NUMERICS.get(statement)
+    if numerics is None or numerics.target_draw is None:
         raise ValueError(f"{statement} has no target matrix (no target families)")
-    return draws[statement]
+    return lambda seed: numerics.target_draw(seed, params)
 
 
 def _rows(tasks_of, *, cache_dir=None, workers=None, progress=True, desc=""):

@@ -132,9 +132,16 @@ def statement_decisions(checks: list[dict]) -> dict:
     return {k: verdicts.combine(v) for k, v in out.items()}
 
 
+def titles() -> dict:
+    """The report's heading of every search, by its task kind (``Search.title`` in the statements' ``Numerics``)."""
+    return {f"empirical:{s.kind}": s.title for n in catalogue.NUMERICS.values() for s in n.searches if s.title}
+
+
 def decide(task_list: list, results: list[dict]) -> dict:
-    """The record's empirical decisions from the raw task results (same order as ``task_list``)."""
+    """The record's empirical decisions from the raw task results (same order as ``task_list``); each search's
+    check and length sweep carries its ``title`` (the report's heading) where its ``Search`` declares one."""
     checks, tightness, lengths = [], [], {}
+    headings = titles()
     words: dict[str, list] = {}
 
     def mark(key, word):
@@ -144,6 +151,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
     for task, res in zip(task_list, results):
         _, family, *rest = task.kind.split(":")
         name = rest[0]
+        title = {"title": headings[task.kind]} if task.kind in headings else {}
         if family == "finding":  # data of slt.measure.findings, decided there
             if name == "theorem14":
                 findings_data.setdefault("theorem14", []).append(res)
@@ -159,7 +167,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
             mark(name, decision["word"])
             continue
         if family == "length":
-            lengths[name] = res
+            lengths[name] = {**res, **title}
             rows = res["rows"]
             worst = max(rows, key=lambda r: max(r["random"], r["adversarial"]) / r["bound"])
             ratio = max(worst["random"], worst["adversarial"]) / worst["bound"]
@@ -167,7 +175,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
             checks.append({"id": f"length:{name}", "statement": name, "kind": "length", "verdict": _verdict(violated),
                            "ratio": ratio, "worst": max(worst["random"], worst["adversarial"]),
                            "bound": worst["bound"], "where": {**res["info"], "T": worst["T"]},
-                           "T_max": max(r["T"] for r in rows), "command": None})
+                           "T_max": max(r["T"] for r in rows), "command": None, **title})
             if name != "theorem9":  # Theorem 9's sweep is one ticket: its verdict is its rate checks
                 mark(name, _verdict(violated))
             tightness.append({"check": f"length:{name}", "statement": name, "ratio": ratio,
@@ -181,7 +189,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
         checks.append({"id": ":".join([family, *rest]), "statement": key, "kind": family,
                        "verdict": _verdict(violated), "ratio": worst["ratio"], "worst": worst["measured"],
                        "bound": worst["bound"], "where": worst["parameters"], "command": worst["command"],
-                       "cases": cases})
+                       "cases": cases, **title})
         mark(key, _verdict(violated))
         tightness.append({"check": ":".join([family, *rest]), "statement": key, "ratio": worst["ratio"],
                           "where": worst["parameters"]})

@@ -104,14 +104,16 @@ def drawn_cases(measure, point: dict, bound_scale: float = 1.0, restarts: int = 
                     restarts=restarts, maxiter=maxiter, bound_scale=bound_scale)]
 
 
-def searches(statement: str, task, printed_points: list) -> tuple:
+def searches(statement: str, task, printed_points: list, titles: tuple[str, str]) -> tuple:
     """The run record's two searches of Lemma 12 / 13 (``task(seed, form, points, restarts)``): the proof's reading
-    at ``PROOF_POINTS`` and the printed one at ``printed_points`` (every other point in the quick profile)."""
+    at ``PROOF_POINTS`` and the printed one at ``printed_points`` (every other point in the quick profile);
+    ``titles``: the report's headings of the two."""
     return (Search(f"search:{statement}", task,
-                   lambda profile, C: {"form": "proof", "points": PROOF_POINTS, "restarts": RESTARTS[profile]}),
+                   lambda profile, C: {"form": "proof", "points": PROOF_POINTS, "restarts": RESTARTS[profile]},
+                   title=titles[0]),
             Search(f"search:{statement}:printed", task,
                    lambda profile, C: {"form": "printed", "points": printed_points[:: 1 if profile == "full" else 2],
-                                       "restarts": RESTARTS[profile]}))
+                                       "restarts": RESTARTS[profile]}, title=titles[1]))
 
 
 def search_result(measure, printed_search, seed: int, form: str, points: list, restarts: int, module: str) -> dict:

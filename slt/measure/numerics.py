@@ -58,12 +58,14 @@ class Search:
     ``kind``: the check's id (the task kind is ``"empirical:" + kind``, e.g. ``"chain:theorem9"``,
     ``"search:lemma12:printed"``); ``fn``: the task function, called ``fn(seed=seed, **params)``, returning a
     JSON-able dict; ``params(profile, C)``: its parameters (C: the statement's checked constant, None when not
-    calibrated); ``needs_C``: skipped when the statement has no calibrated constant."""
+    calibrated); ``needs_C``: skipped when the statement has no calibrated constant; ``title``: the report's
+    heading of its table (plain text, stored in the run record; the report shows ``kind`` without one)."""
 
     kind: str
     fn: Callable
     params: Callable[[str, float | None], dict]
     needs_C: bool = False
+    title: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -98,7 +100,8 @@ class Numerics:
     Grids: ``calibration`` (the points ``slth calibrate`` and the checks' calibration use), ``large`` (``slth
     calibrate --grid large``). ``searches``: the run record's deterministic measurements. ``examples``: hypothesis
     examples per check in the ``ci`` profile (keys: ``rate``, ``chain``, ``holds``); ``properties``: the
-    statement's checks of their own shape."""
+    statement's checks of their own shape. ``target_draw(seed, params) -> target``: the harness's random target of one
+    trial (the start of the worst-target search of ``slt.measure.adversaries``; statements with target families)."""
 
     statement: str
     windows: dict = dataclasses.field(default_factory=dict)
@@ -117,6 +120,7 @@ class Numerics:
     searches: tuple = ()
     examples: dict = dataclasses.field(default_factory=dict)
     properties: tuple = ()
+    target_draw: Callable | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "rate_points", tuple(dict(p) for p in self.rate_points))

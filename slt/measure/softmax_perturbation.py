@@ -172,7 +172,9 @@ SWEEP_LENGTHS = {"quick": [2**k for k in range(1, 15)], "full": [2**k for k in r
 SWEEP_POINT = {"d1": 2, "alpha": 2**0.5, "eps_max": 0.25}
 
 
-def length_search(statement: str) -> Search:
-    """The run record's length sweep of ``statement`` (Lemma 8 or 5), as its ``Numerics`` declares it."""
+def length_search(statement: str, title: str) -> Search:
+    """The run record's length sweep of ``statement`` (Lemma 8 or 5), as its ``Numerics`` declares it (``title``:
+    the report's heading)."""
     return Search(f"length:{statement}", length_task,
-                  lambda profile, C: {"statement": statement, "lengths": SWEEP_LENGTHS[profile], **SWEEP_POINT})
+                  lambda profile, C: {"statement": statement, "lengths": SWEEP_LENGTHS[profile], **SWEEP_POINT},
+                  title=title)

@@ -53,6 +53,8 @@ def search_task(seed: int, form: str, points: list, restarts: int) -> dict:
 
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, measure), rerun=rerun,
-    searches=searches(STATEMENT, search_task, PRINTED_POINTS),
+    searches=searches(STATEMENT, search_task, PRINTED_POINTS,
+                      ("Lemma 12 (||x'|| <= alpha): adversarial search",
+                       "Lemma 12 as printed (||x'|| up to alpha + eps_max)")),
     examples={"holds": 3},
 )

@@ -150,8 +150,11 @@ def stored_task(seed: int) -> dict:
 
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, measure), rerun=rerun,
-    searches=(*searches(STATEMENT, search_task, PRINTED_POINTS),
-              Search("stored:lemma13:printed", stored_task, lambda profile, C: {})),
+    searches=(*searches(STATEMENT, search_task, PRINTED_POINTS,
+                        ("Lemma 13, proof's form (factor 2): adversarial search",
+                         "Lemma 13 as printed (no factor 2): adversarial search")),
+              Search("stored:lemma13:printed", stored_task, lambda profile, C: {},
+                     title="Lemma 13 as printed: the stored counterexample (mpmath)")),
     examples={"holds": 3},
     properties=(Property(printed_is_violated_and_the_proof_form_holds_at_the_counterexample),
                 Property(printed_clean_pattern_is_worst_at_five_tokens)),

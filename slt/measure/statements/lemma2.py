@@ -14,6 +14,7 @@ from slt.measure.networks import vector_error
 from slt.measure.numerics import LARGE_VALUES, Large, Numerics, trials
 from slt.measure.probabilistic import RateCheck
 from slt.measure.sources import TOL, block_widths, lemma7_pair, solve_options
+from slt.samplers import as_rng, spectral_matrices
 from slt.models import relu_net
 
 STATEMENT = "lemma2"
@@ -38,6 +39,12 @@ def rerun(seed: int, C: float, d1: int, d2: int, eps: float, target=None):
 
 CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 4)) for eps in (0.1, 0.3)]
 
+
+def target_draw(seed: int, params: dict):
+    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
+    return spectral_matrices(as_rng(seed), (params["d2"], params["d1"]))
+
+
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=({"d1": 2, "d2": 2, "eps": 0.1}, {"d1": 4, "d2": 3, "eps": 0.2}),
@@ -45,4 +52,5 @@ NUMERICS = Numerics(
     calibration=CALIBRATION_GRID,
     large=Large(factors={k: LARGE_VALUES[k] for k in ("d1", "d2", "eps")}),
     examples={"rate": 2},
+    target_draw=target_draw,
 )

@@ -14,6 +14,7 @@ from slt.measure.evidence import Case, exceeds
 from slt.measure.numerics import LARGE_VALUES, Large, Numerics, trials
 from slt.measure.probabilistic import RateCheck
 from slt.measure.sources import TOL, block_widths, lemma7_pair, solve_options
+from slt.samplers import as_rng, spectral_matrices
 
 STATEMENT = "lemma7"
 WINDOWS = dict(d1=(1, 8), d2=(1, 8), eps=strategies.LogUniform(0.05, 0.5))
@@ -36,6 +37,12 @@ def rerun(seed: int, C: float, d1: int, d2: int, eps: float, target=None):
 
 CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 4), (8, 4)) for eps in (0.1, 0.3)]
 
+
+def target_draw(seed: int, params: dict):
+    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
+    return spectral_matrices(as_rng(seed), (params["d2"], params["d1"]))
+
+
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=({"d1": 2, "d2": 2, "eps": 0.1}, {"d1": 4, "d2": 4, "eps": 0.1}, {"d1": 8, "d2": 8, "eps": 0.2}),
@@ -43,4 +50,5 @@ NUMERICS = Numerics(
     calibration=CALIBRATION_GRID,
     large=Large(factors={k: LARGE_VALUES[k] for k in ("d1", "d2", "eps")}),
     examples={"rate": 6},
+    target_draw=target_draw,
 )

@@ -24,6 +24,6 @@ def rerun(seed: int, d1: int, alpha: float, eps_max: float, T: int, search: str 
 
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, STATEMENT), rerun=rerun,
-    searches=(length_search(STATEMENT),),
+    searches=(length_search(STATEMENT, "Lemma 8: length independence"),),
     examples={"holds": 10},
 )

@@ -48,6 +48,12 @@ def rerun(seed: int, C: float, d1: int, L: int, eps: float, alpha: float, target
 
 CALIBRATION_GRID = [{"d1": 2, "L": 2, "eps": 0.3, "alpha": 1.0}, {"d1": 3, "L": 1, "eps": 0.3, "alpha": 2.0}]
 
+
+def target_draw(seed: int, params: dict):
+    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
+    return target_relu(as_rng(seed), (params["d1"],) * (params["L"] + 1))
+
+
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=({"d1": 2, "L": 2, "eps": 0.2, "alpha": 1.5},),
@@ -55,4 +61,5 @@ NUMERICS = Numerics(
     calibration=CALIBRATION_GRID,
     large=Large(factors={k: LARGE_VALUES[k] for k in ("d1", "L", "eps")}, fixed={"alpha": 1.0}),
     examples={"rate": 2},
+    target_draw=target_draw,
 )

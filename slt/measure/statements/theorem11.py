@@ -47,6 +47,12 @@ def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float
 CALIBRATION_GRID = [{"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.3},
                     {"d1": 2, "H": 2, "L": 1, "alpha": 2 ** 0.5, "eps": 0.2}]
 
+
+def target_draw(seed: int, params: dict):
+    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
+    return target_block(as_rng(seed), params["d1"], params["H"], L=params["L"])
+
+
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=({"d1": 2, "H": 2, "L": 1, "alpha": 2 ** 0.5, "eps": 0.2},),
@@ -54,4 +60,5 @@ NUMERICS = Numerics(
     calibration=CALIBRATION_GRID,
     large=Large(factors={k: LARGE_VALUES[k] for k in ("d1", "H", "L", "eps")}, alpha="sqrt(d1)"),
     examples={"rate": 2},
+    target_draw=target_draw,
 )

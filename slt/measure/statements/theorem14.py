@@ -64,6 +64,11 @@ def feasible(C: float, **point) -> bool:
     return C <= 10.0
 
 
+def target_draw(seed: int, params: dict):
+    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
+    return target_transformer(as_rng(seed), params["B"], params["d1"], params["H"], L=params["L"])
+
+
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE, feasible=feasible,
     rate_points=tuple({"d1": 2, "H": 1, "L": 1, "alpha": 1.5, "eps": 0.2, "B": B} for B in (2, 3, 4)),
@@ -71,4 +76,5 @@ NUMERICS = Numerics(
     calibration=CALIBRATION_GRID,
     large=Large(factors={"B": (2, 3, 4), "d1": (2, 4), "H": (1, 2)}, fixed={"L": 1, "eps": 0.3}, alpha="sqrt(d1)"),
     examples={"rate": 2},
+    target_draw=target_draw,
 )

@@ -187,6 +187,12 @@ LENGTH_POINT = {"d1": 2, "d2": 2, "H": 2, "alpha": 2**0.5, "eps": 0.2}
 SWEEP_LENGTHS = {"quick": [2**k for k in range(1, 13)], "full": [2**k for k in range(1, 15)]}
 """The run record's one-ticket length sweep: T per profile at ``LENGTH_POINT``."""
 
+
+def target_draw(seed: int, params: dict):
+    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
+    return target_mha(as_rng(seed), params["d1"], params["d2"], params["H"])
+
+
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=[{"d1": d1, "d2": d2, "H": H, "alpha": max(d1, d2) ** 0.5, "eps": eps}
@@ -194,13 +200,15 @@ NUMERICS = Numerics(
     rate_trials=trials(quick=6, full=40),
     calibration=CALIBRATION_GRID,
     large=Large(factors={k: LARGE_VALUES[k] for k in ("d1", "d2", "H", "eps")}, alpha="sqrt(max(d1, d2))"),
-    searches=(Search("chain:theorem9", chain_task, lambda profile, C: {"C": C, "point": CHAIN_POINT}, needs_C=True),
+    searches=(Search("chain:theorem9", chain_task, lambda profile, C: {"C": C, "point": CHAIN_POINT}, needs_C=True,
+                     title="Theorem 9: a-posteriori chain (per step, worst ratio over inputs)"),
               Search("length:theorem9", length_task,
                      lambda profile, C: {"C": C, "point": LENGTH_POINT, "lengths": SWEEP_LENGTHS[profile]},
-                     needs_C=True)),
+                     needs_C=True, title="Theorem 9: length independence of one ticket")),
     chain=chain_cases,
     examples={"rate": 3, "chain": 4},
     properties=(Property(long_inputs_up_to_4096, slow=True),
                 Property(length_up_to_2_16_on_the_cpu, slow=True,
                          thorough_only="T = 2^16 takes minutes on 2 cores")),
+    target_draw=target_draw,
 )

@@ -2,6 +2,7 @@
 states their headline numbers, stays visible), a table of contents of sections and their subsections."""
 from __future__ import annotations
 
+import html as _html
 import re
 
 __all__ = ["collapse_long_tables", "subsections", "MAX_ROWS"]
@@ -31,5 +32,6 @@ def collapse_long_tables(html: str, max_rows: int = MAX_ROWS) -> str:
 
 def subsections(html: str) -> list[tuple[str, str]]:
     """(id, text) of every ``<h3 id=...>`` and ``<h4 id=...>`` in ``html``: the second level of the table of
-    contents."""
-    return [(i, _TAG.sub("", t).strip()) for _, i, t in _H3.findall(html)]
+    contents. The text is plain (tags stripped, entities decoded): the template escapes it once, so an apostrophe
+    reads as one and not as ``&#39;``, and markup in a heading stays text."""
+    return [(i, _html.unescape(_TAG.sub("", t)).strip()) for _, i, t in _H3.findall(html)]

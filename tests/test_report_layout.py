@@ -99,3 +99,19 @@ def test_the_summary_lists_every_statement_first(proofs_record):
     assert len(headings) > len(rec["statements"]) and not [h for h in headings if "((" in h or "))" in h]
     ids = set(re.findall(r'id="([^"]+)"', page))
     assert {h[1:] for h in re.findall(r'href="(#[^"]+)"', page)} <= ids
+
+
+def test_contents_entries_are_escaped_once():
+    """A heading with an apostrophe or escaped markup reads the same in the table of contents: escaped once by the
+    template (the fresh-clone report showed "Lueker&#39;s" there), and markup stays text."""
+    from reports.layout import subsections
+    from reports.render import environment
+
+    html = '<h3 id="a">Lueker&#39;s corollary</h3><h4 id="b">&lt;img src=x onerror=alert(1)&gt; <i>x</i></h4>'
+    assert subsections(html) == [("a", "Lueker's corollary"), ("b", "<img src=x onerror=alert(1)> x")]
+    # the contents line of reports/templates/report.html, rendered in the report's own environment
+    line = next(l for l in (Path(layout.__file__).parent / "templates" / "report.html").read_text().splitlines()
+                if "toc[s.id]" in l)
+    rendered = environment().from_string(line).render(s={"id": "x"}, toc={"x": subsections(html)})
+    assert "Lueker&#39;s corollary" in rendered and "&amp;#39;" not in rendered
+    assert "<img" not in rendered and "&lt;img src=x onerror=alert(1)&gt;" in rendered

@@ -62,14 +62,21 @@ def dependents(names, catalogue: dict | None = None) -> list[str]:
     cat = STATEMENTS if catalogue is None else catalogue
     done = proved(cat)
     uses = {n: {d for s in proof(n, cat) for d in s.relies_on if d in cat} for n in done}
-    out, grow = {canonical(n, cat) for n in names}, True
+    out = users(uses, {canonical(n, cat) for n in names})
+    return [n for n in done if n in out]
+
+
+def users(uses: dict, names) -> set:
+    """``names`` and every key of ``uses`` (name -> the names it relies on) that relies on one of them, directly
+    or through others: the transitive closure that both the catalogue and ``slt.diff`` (over a record) need."""
+    out, grow = set(names), True
     while grow:
         grow = False
         for n, deps in uses.items():
-            if n not in out and deps & out:
+            if n not in out and set(deps) & out:
                 out.add(n)
                 grow = True
-    return [n for n in done if n in out]
+    return out
 
 
 def mutations(catalogue: dict | None = None) -> tuple:

@@ -25,6 +25,7 @@ import dataclasses
 import json
 import math
 
+from bounds.catalogue import users
 from slt.measure import verdicts
 
 DEFAULT_TOLERANCE = 0.01
@@ -130,14 +131,7 @@ def _relying(record: dict, statement: str) -> list[str]:
     uses: dict = {}
     for s in record["steps"]:
         uses.setdefault(s["statement"], set()).update(s.get("relies_on", ()))
-    out, grow = {statement}, True
-    while grow:
-        grow = False
-        for n, deps in uses.items():
-            if n not in out and deps & out:
-                out.add(n)
-                grow = True
-    return sorted(out - {statement})
+    return sorted(users(uses, {statement}) - {statement})
 
 
 def _steps(d: Diff) -> None:

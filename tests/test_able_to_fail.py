@@ -78,7 +78,9 @@ def test_rate_check_fails_well_below_the_calibrated_constant(name):
 def test_rate_check_fails_with_a_weakened_solver(name):
     numerics, check = _check(name)
     weak = weak_radius if name == "lueker" else weak_solver
-    trial = lambda seed, C, **p: numerics.trial(seed, C, solver=weak, **p)  # noqa: E731
+
+    def trial(seed, C, **p):
+        return numerics.trial(seed, C, solver=weak, **p)
     with pytest.raises(AssertionError, match="significant excess"):
         check.run(calibration.check_constant(name), dict(POINTS[name]), trial, seed=1)
 

@@ -81,3 +81,14 @@ def test_no_module_outside_the_catalogue_lists_statement_names():
                 if sum(s in names for s in strings) >= 2 and len(strings) == len(node.elts):
                     offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {strings}")
     assert offenders == []
+
+
+def test_users_is_the_transitive_closure_of_relies_on():
+    """``bounds.catalogue.users``: one closure for the catalogue's ``dependents`` and slt.diff's relying statements."""
+    from bounds.catalogue import dependents, users
+
+    uses = {"a": {"x"}, "b": {"a"}, "c": {"y"}, "d": {"b", "c"}}
+    assert users(uses, {"x"}) == {"x", "a", "b", "d"}
+    assert users(uses, {"y"}) == {"y", "c", "d"}
+    assert users(uses, {"z"}) == {"z"}
+    assert "theorem14" in dependents(["lueker"]) and "lemma8" not in dependents(["lueker"])

@@ -25,7 +25,6 @@ import dataclasses
 import json
 import math
 
-from bounds.catalogue import users
 from slt.measure import verdicts
 
 DEFAULT_TOLERANCE = 0.01
@@ -131,6 +130,10 @@ def _relying(record: dict, statement: str) -> list[str]:
     uses: dict = {}
     for s in record["steps"]:
         uses.setdefault(s["statement"], set()).update(s.get("relies_on", ()))
+    # late: importing bounds loads SymPy (seconds), and `slth diff` must start without it when nothing flipped
+    # (tests/test_report.py::test_slth_imports_only_the_command_that_runs)
+    from bounds.catalogue import users
+
     return sorted(users(uses, {statement}) - {statement})
 
 

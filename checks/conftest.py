@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from slt.measure.probabilistic import EVIDENCE
+from slt.measure.checking import rate_level
+from slt.measure.probabilistic import RATE_TESTS
+from slt.measure.stats import FAMILY_WISE, holm
 
 
 def cuda_device() -> str | None:
@@ -49,20 +51,42 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-RATE_LINES: list[str] = []
-"""The rate-test lines of the checks in this directory (not those of the unit tests that make checks fail)."""
+RATE_RUN: list[dict] = []
+"""The rate tests of the checks in this directory (not those of the unit tests that make checks fail)."""
+
+HOLM: dict = {}
 
 
 @pytest.fixture(autouse=True)
-def _collect_rate_lines():
-    start = len(EVIDENCE)
+def _collect_rate_tests():
+    start = len(RATE_TESTS)
     yield
-    RATE_LINES.extend(EVIDENCE[start:])
+    RATE_RUN.extend(RATE_TESTS[start:])
+
+
+def pytest_sessionfinish(session):
+    """Holm's procedure over every rate test of the run at family-wise error ``FAMILY_WISE``: a test whose p-value
+    is <= FAMILY_WISE / m (the level ``checking.rate_level`` holds it to) has failed already; one Holm rejects at a
+    later step fails the run here (exit status 1)."""
+    if not RATE_RUN:
+        return
+    rejected = holm([t["pvalue"] for t in RATE_RUN], FAMILY_WISE)
+    late = [t for t, r in zip(RATE_RUN, rejected) if r and t["passed"]]
+    HOLM.update(m=len(RATE_RUN), rejected=sum(rejected), late=late)
+    if late and session.exitstatus == 0:
+        session.exitstatus = 1
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Every rate test the probabilistic checks ran, with its power as a number (``RateTest.describe``)."""
-    if RATE_LINES:
+    """Every rate test the probabilistic checks ran, with its power as a number (``RateTest.describe``), and the
+    family-wise verdict (Holm)."""
+    if RATE_RUN:
         terminalreporter.section("probabilistic checks: failure rates and power (detectable rate at power 0.8)")
-        for line in RATE_LINES:
-            terminalreporter.write_line(line)
+        for t in RATE_RUN:
+            terminalreporter.write_line(t["line"])
+        terminalreporter.write_line(
+            f"family-wise: {HOLM['m']} rate tests, Holm at family-wise error {FAMILY_WISE} (each test held to "
+            f"{rate_level():.3g} at once): {HOLM['rejected']} rejected"
+            + (f"; {len(HOLM['late'])} only at Holm's later steps, which fail this run:" if HOLM["late"] else ""))
+        for t in HOLM["late"]:
+            terminalreporter.write_line(f"  FAILED (Holm): {t['line']}")

@@ -1,7 +1,8 @@
 """`slth rate`: one failure-rate test of a probabilistic statement, printed with its power; or every check's plan.
 
-    slth rate --plan                                   # per probabilistic check and profile: eps window, trials,
-                                                       # detectable rate at power 0.8 against the target
+    slth rate --plan                                   # per profile the family-wise level (Holm) and each test's
+                                                       # level; per check its eps window, trials, detectable rate and
+                                                       # power against a failure rate of 2 eps
     slth rate theorem11 d1=2 H=2 L=1 alpha=1.4142135623730951 eps=0.2 --C 2.1 --trials 8 --seed 0
     slth rate lemma7 d1=2 d2=2 eps=0.1 --C 4 --trials 200 --families   # one test per target family (issue 21)
     slth rate lemma7 d1=2 d2=2 eps=0.1 target=sign_matrix --C 4        # one family
@@ -18,8 +19,7 @@ import sys
 
 from bounds.catalogue import canonical
 from slt import targets
-from slt.measure import calibration, catalogue, probabilistic
-from slt.measure.adversaries import power_plan
+from slt.measure import calibration, catalogue, checking, probabilistic
 from slt.measure.rerun import parse_value
 from slt.measure.resources import RequestError, check_request
 from slt.measure.stats import Unrejectable, detectable_rate
@@ -30,9 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "NAME=VALUE parameters follow it, before any option")
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE", help="the statement's parameters, eps included")
     parser.add_argument("--plan", action="store_true", help="print every probabilistic check's trials and power")
-    parser.add_argument("--C", type=float, default=None, help="constant C (default: the checks' calibrated C x 1.5)")
+    parser.add_argument("--C", type=float, default=None, help="constant C (default: the C the checks build with)")
     parser.add_argument("--trials", type=int, default=None,
                         help="independent trials (default: the check's count at this eps in the ci profile)")
+    parser.add_argument("--level", type=float, default=None,
+                        help="level of the test (default: the level a ci checks run holds each rate test to, "
+                             "the family-wise 0.05 over its m tests)")
     parser.add_argument("--seed", type=int, default=0, help="first seed; trials use seed, seed+1, ... (default 0)")
     parser.add_argument("--families", action="store_true",
                         help="the test once per target family of the statement (slt.targets; the same seeds for "
@@ -51,12 +54,7 @@ def main(args: argparse.Namespace) -> int:
 
     rated = catalogue.probabilistic()
     if args.plan:
-        checks = []
-        for name in rated:
-            numerics, check = _rate_check(name)
-            print(check.describe())
-            checks.append((name, check, int(numerics.examples.get("rate", 1))))
-        for line in power_plan(checks):
+        for line in checking.plan():
             print(line)
         return 0
     if not args.statement:
@@ -77,17 +75,21 @@ def main(args: argparse.Namespace) -> int:
         return usage("missing parameter eps")
     numerics, check = _rate_check(name)
     C = args.C if args.C is not None else calibration.check_constant(name)
-    trials = args.trials if args.trials is not None else check.trials_at(params["eps"], "ci")
+    level = args.level if args.level is not None else checking.rate_level("ci")
+    if not 0.0 < level < 1.0:
+        return usage(f"--level must lie in (0, 1), got {level}")
+    trials = args.trials if args.trials is not None else check.trials_at(params["eps"], level)
     if args.families:
         fams = targets.families(name)
         if not fams:
             return usage(f"{name} has no target matrix (no target families)")
         failed = False
         try:
-            detectable_rate(trials, params["eps"])
+            detectable_rate(trials, params["eps"], level)
             check_request(name, C, params)  # before any trial: widths, memory, float64's resolution
             for fam in fams:
-                test, _ = probabilistic.failure_rate(numerics.trial, C, {**params, "target": fam}, trials, args.seed)
+                test, _ = probabilistic.failure_rate(numerics.trial, C, {**params, "target": fam}, trials, args.seed,
+                                                     level)
                 failed |= not test.passed
                 print(f"{name} at C={C:.4g}, target {fam}: {test.describe()}", flush=True)
         except (Unrejectable, RequestError) as exc:
@@ -97,8 +99,8 @@ def main(args: argparse.Namespace) -> int:
         return 1 if failed else 0
     try:
         check_request(name, C, params)  # before any trial: widths, memory, float64's resolution
-        detectable_rate(trials, params["eps"])
-        test, cases = probabilistic.failure_rate(numerics.trial, C, params, trials, args.seed)
+        detectable_rate(trials, params["eps"], level)
+        test, cases = probabilistic.failure_rate(numerics.trial, C, params, trials, args.seed, level)
     except (Unrejectable, RequestError) as exc:
         return usage(str(exc))
     except (TypeError, ValueError) as exc:

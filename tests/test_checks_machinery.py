@@ -57,37 +57,51 @@ def test_detectable_rate_is_the_exact_power_threshold(trials, p0):
 
 
 def test_trials_for_power_is_the_smallest_count_reaching_the_target():
-    for eps, n in ((0.05, 82), (0.1, 37), (0.2, 26), (0.5, 27)):
+    for eps in (0.05, 0.1, 0.2, 0.5):
         target = stats.target_rate(eps)
-        assert target == pytest.approx(min(3 * eps, eps + 0.3))
-        assert stats.trials_for_power(eps) == n
+        assert target == pytest.approx(min(2 * eps, 1.0))  # issue 21: power against twice the allowed rate
+        n = stats.trials_for_power(eps)
         assert stats.power_at(n, eps, target) >= 0.8
         assert all(k < stats.min_trials(eps) or stats.power_at(k, eps, target) < 0.8 for k in range(1, n))
+    assert stats.trials_for_power(0.05, level=0.0025) == 343  # the issue's count: eps = 0.05 at Holm's 0.05 / 20
     assert stats.target_rate(0.9) == 1.0
 
 
 def test_rate_tests_carry_their_power():
-    test = stats.excess_test(3, 37, 0.1)
-    assert test.detectable_rate == pytest.approx(stats.detectable_rate(37, 0.1)) and test.meets_target
-    assert "detects a failure rate of 0.293 or more with probability 0.8" in test.describe()
+    n = stats.trials_for_power(0.1)
+    test = stats.excess_test(3, n, 0.1)
+    assert test.detectable_rate == pytest.approx(stats.detectable_rate(n, 0.1)) and test.meets_target
+    assert f"detects a failure rate of {test.detectable_rate:.3g} or more with probability 0.8" in test.describe()
     assert not stats.excess_test(0, 10, 0.1).meets_target
 
 
 def test_a_rate_check_that_cannot_fail_is_refused_when_defined():
-    """Today's configurations of issue 9 (Theorem 14: 5 trials up to eps = 0.5; Lueker: 50 trials up to 0.99)
-    raise at definition; so does a ci count below the target without a stated reason."""
+    """Issue 9's configurations (Theorem 14: 5 trials up to eps = 0.5; Lueker: 50 trials up to 0.99) raise at
+    definition; the default count follows the level the test is run at (issue 21: the checks run's Holm level)."""
     from slt.measure.probabilistic import RateCheck
 
     with pytest.raises(stats.Unrejectable, match="theorem14 .*5 trials cannot reject"):
         RateCheck("theorem14", (0.1, 0.5), trials=5)
     with pytest.raises(stats.Unrejectable, match="lueker .*50 trials cannot reject"):
         RateCheck("lueker", (0.487, 0.99), trials=50)
-    with pytest.raises(ValueError, match="ci_reason"):
-        RateCheck("theorem14", (0.1, 0.5), ci_trials=10)
     check = RateCheck("theorem14", (0.1, 0.5))
-    assert check.trials_at(0.1, "ci") == 37 and check.meets_target(0.5, "ci")
-    lower = RateCheck("theorem14", (0.1, 0.5), ci_trials=10, ci_reason="budget")
-    assert lower.trials_at(0.3, "ci") == 10 and lower.trials_at(0.3, "thorough") == 26
+    assert check.trials_at(0.1, 0.0025) == 159 > check.trials_at(0.1, 0.01) and check.meets_target(0.5, 0.0025)
+
+
+def test_every_check_of_a_ci_run_has_power_against_2_eps_at_the_holm_level():
+    """Issue 21 part 4: in both profiles, every rate check's trials at both ends of its eps window detect a failure
+    rate of 2 eps with power >= 0.8 at FAMILY_WISE / m, m the number of rate tests of the run; the plan says so."""
+    from slt.measure import calibration, catalogue, checking
+
+    for profile in ("ci", "thorough"):
+        level = checking.rate_level(profile)
+        assert level == pytest.approx(stats.FAMILY_WISE / checking.rate_tests(profile))
+        for name in catalogue.probabilistic():
+            check = catalogue.get(name).rate_check(calibration.check_constant(name))
+            for eps in check.eps:
+                assert stats.power_at(check.trials_at(eps, level), eps, stats.target_rate(eps), level) >= 0.8
+    plan = "\n".join(checking.plan())
+    assert "[ci] %d rate tests" % checking.rate_tests("ci") in plan and "[thorough]" in plan and "Holm" in plan
 
 
 def test_assert_rate_refuses_before_running_a_trial():
@@ -190,11 +204,10 @@ def test_slth_rate_prints_power_and_refuses_bad_input(capsys):
 
     assert cli.main(["rate", "--plan"]) == 0
     plan = capsys.readouterr().out
-    per_check, sep, family = plan.partition("family-wise:")
-    # each check meets its own power target at level 0.01; the family-wise plan (Holm, issue 21 part 3) is
-    # printed after it and says honestly where the ci trial counts fall short of power 0.8 against 2 eps
-    assert plan.count("[ci]") == 7 and "NOT met" not in per_check and "detect >= 0.293" in per_check
-    assert sep and "Holm at family-wise error 0.05" in family and family.count("power") >= 7
+    # per profile: the family-wise level (Holm), m and each test's level; per check and end of its eps window the
+    # trials and the power against 2 eps (test_every_check_of_a_ci_run_has_power_... holds the numbers)
+    assert plan.count("[ci]") == 1 and plan.count("[thorough]") == 1 and "family-wise error 0.05 (Holm)" in plan
+    assert plan.count("trials, power") == 2 * 2 * 7
     assert cli.main(["rate", "lemma7", "d1=2", "d2=2", "eps=0.2", "--C", "0.4", "--trials", "6"]) == 1
     out = capsys.readouterr().out
     assert "-> fails (a significant excess" in out and "detects a failure rate of" in out

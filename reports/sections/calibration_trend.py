@@ -54,10 +54,13 @@ def render(record: dict) -> Section | None:
 
 
 def _checks(checks: dict | None) -> str:
-    """'1.5 x 4 = 6: covers' (the checks' build C against the large grid's C), or '-' when not calibrated there."""
+    """'8: covers this grid' (the C the checks build with against the large grid's C; '1.5 x 4 = 6: ...' with a
+    safety factor), or '-' when not calibrated there."""
     if not checks:
         return "-"
     covers = {True: "covers this grid", False: "below this grid's C", None: "-"}[checks["covers"]]
+    if checks["safety"] == 1:
+        return f"{checks['build_C']:g}: {covers}"
     return f"{checks['safety']:g} x {checks['C']:g} = {checks['build_C']:g}: {covers}"
 
 

@@ -1,5 +1,5 @@
 """Targets as adversaries, measured (issue 21): failure rate per target family, the worst-target search, the
-worst-target C search without a monotonicity assumption, fixed-C tests over eps, and Holm's family-wise control.
+worst-target C search without a monotonicity assumption, fixed-C tests over eps and the failure model in C.
 
 Every trial here is a ``slt.measure.calibrate.trial_block`` task (``slt.tasks``: cached per block of seeds,
 resumable, with progress); a target family rides in the point as ``target`` (the trial's keyword), so the
@@ -18,8 +18,7 @@ from scipy.optimize import minimize
 from slt import targets
 from slt.measure import catalogue
 from slt.measure.calibrate import row_tasks
-from slt.measure.stats import (LEVEL, POWER, Unrejectable, clopper_pearson, excess_test, power_at, trials_for_power,
-                               upper_bound)
+from slt.measure.stats import LEVEL, clopper_pearson, excess_test, power_at, upper_bound
 from slt.tasks import execute
 
 SEED_STRIDE = 1_000_003
@@ -200,18 +199,6 @@ def fixed_C(statement: str, C: float, point: dict, eps_values, trials_per_invers
     return out
 
 
-def holm(pvalues: list[float], level: float) -> list[bool]:
-    """Holm's step-down procedure: which hypotheses are rejected with family-wise error <= ``level``."""
-    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
-    reject = [False] * len(pvalues)
-    m = len(pvalues)
-    for rank, i in enumerate(order):
-        if pvalues[i] > level / (m - rank):
-            break
-        reject[i] = True
-    return reject
-
-
 def failure_glm(rows: list[dict], bootstrap: int = 200, seed: int = 0, confidence: float = 0.95) -> dict:
     """Binomial GLM of failure in the width: ``logit P(fail) = a + b C + c log(eps)`` over ``rows`` of {C, eps,
     failures, trials}, each row's width being the statement's ``width(C, eps, ...)`` (C is the width over its
@@ -256,32 +243,3 @@ def failure_glm(rows: list[dict], bootstrap: int = 200, seed: int = 0, confidenc
     return {"model": "logit P(fail) = a + b C + c log(eps)", "coefficients": coef,
             "rows": len(rows), "trials": int(n.sum()), "bootstrap": bootstrap, "confidence": confidence,
             "verdict": verdict}
-
-
-FAMILY_WISE = 0.05
-"""The family-wise error level the issue-21 plan states for all rate tests of one run (Holm)."""
-
-
-def power_plan(checks: list[tuple], family_wise: float = FAMILY_WISE) -> list[str]:
-    """Lines of ``slth rate --plan``'s family-wise part: ``checks`` = [(name, RateCheck, tests per run)]. With m rate
-    tests in a run, Holm at ``family_wise`` tests the smallest p-value at family_wise / m; per check and end of its
-    eps window, the trials that give power 0.8 against a true failure rate of 2 eps at that level, against the
-    trials the check runs (issue 21 part 3: the checks do not yet run at these counts where it says NOT met)."""
-
-    m = sum(k for _, _, k in checks)
-    level = family_wise / m
-    lines = [f"family-wise: {m} rate tests per ci run; Holm at family-wise error {family_wise} tests the smallest "
-             f"p-value at {level:.3g}; power {POWER:g} against a failure rate of 2 eps at that level needs:"]
-    for name, check, _ in checks:
-        parts = []
-        for e in sorted(set(check.eps)):
-            need = trials_for_power(e, min(2 * e, 1.0), level=level)
-            have = check.trials_at(e, "ci")
-            try:
-                power = f"{power_at(have, e, min(2 * e, 1.0), level):.2f}"
-            except Unrejectable:
-                power = "0: cannot reject at this level"
-            parts.append(f"eps={e:.3g}: {need} trials (runs {have}, power {power}"
-                         + (", met)" if have >= need else ", NOT met)"))
-        lines.append(f"  {name}: " + "; ".join(parts))
-    return lines

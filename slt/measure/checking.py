@@ -3,9 +3,12 @@
 The check module lists the statements, one line each, and parametrises one test per kind over them (as SciPy's
 ``test_mpmath.py`` does for functions); what a check does lives here:
 
-- ``rate``: the failure-rate check (``Numerics.rate_check``) at the checks' constant
-  (``slt.measure.calibration.check_constant``) on the points drawn from the statement's windows (eps from the
-  check's own window);
+- ``rate``: the failure-rate check (``Numerics.rate_check``) at the calibrated constant
+  (``slt.measure.calibration.check_constant``: the C calibrated at the worst target found, no safety factor) on
+  the points drawn from the statement's windows (eps from the check's own window), at the statement's worst target
+  family (``worst_target`` of the calibration; the random draw for a statement without one), each test at level
+  ``FAMILY_WISE / m`` for the m rate tests of the run (``rate_level``: Holm's first step; ``checks/conftest.py``
+  applies the whole procedure at the end of the run), with the trials giving power 0.8 against a rate of 2 eps;
 - ``chain``: an a-posteriori chain on one ticket per drawn point; every step must obey its bound;
 - ``holds``: a deterministic statement at every drawn point (random and adversarial cases);
 - ``properties``: a statement's checks of their own shape (``Numerics.properties``: ``fn()`` asserts).
@@ -17,8 +20,60 @@ from __future__ import annotations
 
 from slt.measure import calibration, catalogue, strategies
 from slt.measure.evidence import report_failures
+from slt.measure.probabilistic import current_profile
+from slt.measure.stats import FAMILY_WISE, POWER, Unrejectable, power_at, target_rate
 
 KINDS = ("rate", "chain", "holds")
+
+THOROUGH_RATE_EXAMPLES = 10
+"""The thorough profile draws this many times each rate check's ci examples (its trials follow from its level)."""
+
+
+def rate_examples(statement: str, profile: str) -> int:
+    """How many points the rate check of ``statement`` draws in ``profile`` ("ci" or "thorough")."""
+    ci = int(catalogue.get(statement).examples.get("rate", 1))
+    return ci if profile == "ci" else THOROUGH_RATE_EXAMPLES * ci
+
+
+def rate_tests(profile: str) -> int:
+    """m, the number of rate tests of one checks run in ``profile``: every probabilistic statement's examples."""
+    return sum(rate_examples(name, profile) for name in catalogue.probabilistic())
+
+
+def rate_level(profile: str | None = None) -> float:
+    """The level each rate test of a checks run is held to: ``FAMILY_WISE / m`` (Holm's first, strictest step)."""
+    return FAMILY_WISE / rate_tests(profile or current_profile())
+
+
+def check_target(statement: str):
+    """The target family the rate check draws: the calibration's worst target (None: the statement's random draw)."""
+    return calibration.calibrated(statement).get("worst_target")
+
+
+def plan() -> list[str]:
+    """``slth rate --plan``: per profile, the family-wise level, m and each test's level; per check and end of its
+    eps window, the trials and the power against a failure rate of 2 eps at that level."""
+    lines = []
+    for profile in ("ci", "thorough"):
+        m, level = rate_tests(profile), rate_level(profile)
+        lines.append(f"[{profile}] {m} rate tests per run; family-wise error {FAMILY_WISE} (Holm): each test at "
+                     f"{FAMILY_WISE} / {m} = {level:.3g} fails at once, Holm's later steps at the end of the run; "
+                     f"trials give power {POWER:g} against a failure rate of 2 eps at {level:.3g}:")
+        for name in catalogue.probabilistic():
+            numerics = catalogue.get(name)
+            check = numerics.rate_check(calibration.check_constant(name))
+            parts = []
+            for e in sorted(set(check.eps)):
+                n = check.trials_at(e, level)
+                try:
+                    power = f"{power_at(n, e, target_rate(e), level):.2f}"
+                except Unrejectable:
+                    power = "0 (cannot reject)"
+                parts.append(f"eps={e:.3g}: {n} trials, power {power}")
+            target = check_target(name) if numerics.target_draw is not None else None
+            lines.append(f"  {name} ({rate_examples(name, profile)} tests, C = {calibration.check_constant(name):g}"
+                         + (f", target {target}" if target else "") + "): " + "; ".join(parts))
+    return lines
 
 
 def having(statements, kind: str) -> list[str]:
@@ -40,6 +95,19 @@ def unlisted(statements) -> list[str]:
     return [name for name in catalogue.names() if name not in statements]
 
 
+def rate_test(statement: str, point: dict, seed: int, C: float | None = None, trial=None, check_C=None):
+    """One rate test exactly as the check runs it at ``point`` (eps included): the ``RateCheck`` of the checks'
+    constant (``check_C``, default ``calibration.check_constant``), its trials at the run's level (``rate_level``), the
+    worst target family, tickets built at ``C`` (default: the checks' constant) by ``trial`` (default: the
+    statement's). Raises ``AssertionError`` on a significant excess; returns the ``RateTest``."""
+    numerics = catalogue.get(statement)
+    check_C = calibration.check_constant(statement) if check_C is None else check_C
+    check = numerics.rate_check(check_C)
+    target = check_target(statement) if numerics.target_draw is not None else None
+    params = {**point, **({"target": target} if target and "target" not in point else {})}
+    return check.run(check_C if C is None else C, params, trial or numerics.trial, seed, rate_level())
+
+
 def rate(statement: str) -> None:
     numerics = catalogue.get(statement)
     C = calibration.check_constant(statement)
@@ -47,9 +115,10 @@ def rate(statement: str) -> None:
     windows = {**numerics.windows, "eps": strategies.LogUniform(*check.eps)}
 
     def hold(point):
-        check.run(C, {k: v for k, v in point.items() if k != "seed"}, numerics.trial, point["seed"])
+        rate_test(statement, {k: v for k, v in point.items() if k != "seed"}, point["seed"], check_C=C)
 
-    strategies.hold(statement, windows, numerics.examples["rate"], hold, key="rate")
+    strategies.hold(statement, windows, rate_examples(statement, "ci"), hold, key="rate",
+                    thorough=rate_examples(statement, "thorough"))
 
 
 def chain(statement: str) -> None:

@@ -19,6 +19,7 @@ import time
 
 from slt.measure import catalogue, findings, verdicts
 from slt.measure.calibration import build_constant
+from slt.measure.checking import rate_level
 from slt.measure.numerics import PROFILES
 from slt.measure.probabilistic import failure_rate
 from slt.measure.stats import LEVEL, min_trials
@@ -68,11 +69,12 @@ def constants(calibration: dict) -> dict:
 def rate_trials(statement: str, eps: float, profile: str) -> int:
     """Trials of one failure-rate check: the statement's count for the profile (``Numerics.rate_trials``), at least
     the fewest for which the test can reject at all (``stats.min_trials``), and in the full profile at least the
-    statement's power target (``rate.trials_at(eps, "thorough")``, the count the thorough checks draw)."""
+    statement's power target at the ci checks run's level (``rate.trials_at(eps, checking.rate_level("ci"))``: power
+    0.8 against 2 eps)."""
     numerics = catalogue.get(statement)
     trials = max(numerics.rate_trials[profile], min_trials(eps, LEVEL))
     if profile == "full" and numerics.rate is not None:
-        trials = max(trials, numerics.rate.trials_at(eps, "thorough"))
+        trials = max(trials, numerics.rate.trials_at(eps, rate_level("ci")))
     return int(trials)
 
 

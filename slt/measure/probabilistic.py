@@ -11,10 +11,10 @@ Calibration (``calibrate_point``): over an ascending grid of C, the failure coun
   (the C the observations SUPPORT; the value used, with ``C_point`` as its lower uncertainty end).
 
 A check of a statement is a ``RateCheck``: the statement, the eps window its strategy draws from, and how many
-trials each drawn eps gets (by default the fewest that detect ``stats.target_rate(eps)`` with power
-``stats.POWER`` at ``stats.LEVEL``). It is validated when defined: a configuration that cannot reject at the top of
-its eps window even when every trial fails raises ``stats.Unrejectable`` at import (collection) time, and a check
-that stays below the power target in the ``ci`` profile must say why (``ci_reason``).
+trials each drawn eps gets (by default the fewest that detect ``stats.target_rate(eps) = 2 eps`` with power
+``stats.POWER`` at the level the test gets: ``stats.FAMILY_WISE / m`` in a checks run of m rate tests, Holm). A
+fixed count that cannot reject at the top of its eps window even when every trial fails raises
+``stats.Unrejectable`` at import (collection) time.
 """
 from __future__ import annotations
 
@@ -28,11 +28,11 @@ from slt.measure.stats import (CONFIDENCE, LEVEL, POWER, detectable_rate, excess
 C_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0)
 
 
-def failure_rate(trial, C: float, params: dict, trials: int, seed: int):
-    """``(RateTest against eps, cases)`` of ``trials`` independent sources at constant C."""
+def failure_rate(trial, C: float, params: dict, trials: int, seed: int, level: float = LEVEL):
+    """``(RateTest against eps at level, cases)`` of ``trials`` independent sources at constant C."""
     cases = [trial(seed + k, C, **params) for k in range(trials)]
     failures = sum(c.violated for c in cases)
-    return excess_test(failures, trials, params["eps"]), cases
+    return excess_test(failures, trials, params["eps"], level), cases
 
 
 def trials_needed(eps: float, confidence: float = CONFIDENCE) -> int:
@@ -89,16 +89,23 @@ EVIDENCE: list[str] = []
 """One line per rate test run by ``assert_rate`` in this process (checks/conftest.py prints them after a run)."""
 
 
-def assert_rate(statement: str, C: float, params: dict, trial, trials: int, seed: int):
-    """The check: no significant excess of failures over eps at constant C (message carries the evidence).
+RATE_TESTS: list[dict] = []
+"""One record per rate test run by ``assert_rate`` in this process: its evidence line, p-value, level and outcome
+(``checks/conftest.py`` applies Holm's procedure to those of a checks run)."""
+
+
+def assert_rate(statement: str, C: float, params: dict, trial, trials: int, seed: int, level: float = LEVEL):
+    """The check: no significant excess of failures over eps at constant C at ``level`` (message carries the
+    evidence).
 
     Returns the ``RateTest`` (its ``detectable_rate`` is the power, as a number); raises ``stats.Unrejectable``
     before running anything when ``trials`` could not reject even if every trial failed."""
-    detectable_rate(trials, params["eps"])  # refuse a test that cannot fail before spending any trial
-    test, cases = failure_rate(trial, C, params, trials, seed)
+    detectable_rate(trials, params["eps"], level)  # refuse a test that cannot fail before spending any trial
+    test, cases = failure_rate(trial, C, params, trials, seed, level)
     line = f"{statement} at C={C:.4g} " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                                    for k, v in params.items()) + f" (seed {seed}): {test.describe()}"
     EVIDENCE.append(line)
+    RATE_TESTS.append({"line": line, "pvalue": test.pvalue, "level": level, "passed": test.passed})
     if not test.passed:
         failed = [c for c in cases if c.violated]
         worst = max(failed, key=lambda c: c.ratio)
@@ -110,70 +117,56 @@ def assert_rate(statement: str, C: float, params: dict, trial, trials: int, seed
 class RateCheck:
     """A statement's failure-rate check: the eps window it draws from and its trial count per drawn eps.
 
-    ``trials``: None (every profile: the fewest trials reaching the power target at the drawn eps) or a fixed
-    count. ``ci_trials``: a fixed count for the ``ci`` profile only, below the target where the CI budget does
-    not fit it; ``ci_reason`` must then say why and where the target is reached (the ``thorough`` profile).
-    Validated when defined: ``stats.Unrejectable`` if any count cannot reject at the top of the window."""
+    ``trials``: None (the fewest trials detecting ``stats.target_rate(eps) = 2 eps`` with power ``stats.POWER`` at
+    the level the test gets, ``stats.FAMILY_WISE / m`` in a checks run of m rate tests: ``slt.measure.checking``) or a
+    fixed count. Validated when defined: the window lies in (0, 1) and a fixed count can reject at the top of the
+    window at ``stats.LEVEL`` (``stats.Unrejectable`` otherwise); at the family-wise level the plan test
+    (``tests/test_checks_machinery.py``) holds every check to its power."""
 
     statement: str
     eps: tuple
     trials: int | None = None
-    ci_trials: int | None = None
-    ci_reason: str = ""
-    level: float = LEVEL
 
     def __post_init__(self):
         lo, hi = _bounds(self.eps)
         if not 0.0 < lo <= hi < 1.0:
             raise ValueError(f"{self.statement}: eps window must lie in (0, 1), got [{lo}, {hi}]")
         object.__setattr__(self, "eps", (lo, hi))
-        for profile in ("ci", "thorough"):
-            n = self.trials_at(hi, profile)
+        if self.trials is not None:
             try:
-                detectable_rate(n, hi, self.level)
+                detectable_rate(self.trials, hi, LEVEL)
             except ValueError as exc:
-                raise type(exc)(f"{self.statement} ({profile} profile, eps up to {hi:.4g}): {exc}") from None
-        if self.ci_trials is not None and not self.ci_reason:
-            met = all(self.meets_target(e, "ci") for e in (lo, hi))
-            if not met:
-                raise ValueError(f"{self.statement}: ci_trials={self.ci_trials} is below the power target on "
-                                 f"[{lo:.4g}, {hi:.4g}]; say why in ci_reason")
+                raise type(exc)(f"{self.statement} (eps up to {hi:.4g}): {exc}") from None
 
-    def trials_at(self, eps: float, profile: str | None = None) -> int:
-        """Trials for a drawn ``eps`` in ``profile`` (default: the loaded hypothesis profile)."""
-        profile = profile or current_profile()
-        if profile == "ci" and self.ci_trials is not None:
-            return self.ci_trials
+    def trials_at(self, eps: float, level: float = LEVEL) -> int:
+        """Trials for a drawn ``eps`` when the test runs at ``level``."""
         if self.trials is not None:
             return self.trials
-        return trials_for_power(eps, level=self.level)
+        return trials_for_power(eps, level=level)
 
-    def detectable(self, eps: float, profile: str | None = None) -> float:
-        return detectable_rate(self.trials_at(eps, profile), eps, self.level)
+    def detectable(self, eps: float, level: float = LEVEL) -> float:
+        return detectable_rate(self.trials_at(eps, level), eps, level)
 
-    def meets_target(self, eps: float, profile: str | None = None) -> bool:
-        return self.detectable(eps, profile) <= target_rate(eps)
+    def meets_target(self, eps: float, level: float = LEVEL) -> bool:
+        return self.detectable(eps, level) <= target_rate(eps)
 
-    def run(self, C: float, params: dict, trial, seed: int):
-        """``assert_rate`` at the drawn ``params["eps"]`` (which must lie in the window) with ``trials_at`` trials."""
+    def run(self, C: float, params: dict, trial, seed: int, level: float = LEVEL):
+        """``assert_rate`` at the drawn ``params["eps"]`` (which must lie in the window) with ``trials_at`` trials,
+        the test at ``level``."""
         eps = params["eps"]
         lo, hi = self.eps
         if not lo <= eps <= hi:
             raise ValueError(f"{self.statement}: eps={eps} outside the check's window [{lo:.4g}, {hi:.4g}]")
-        return assert_rate(self.statement, C, params, trial, self.trials_at(eps), seed)
+        return assert_rate(self.statement, C, params, trial, self.trials_at(eps, level), seed, level)
 
-    def describe(self) -> str:
-        """One line per profile: trials and detectable rate at both ends of the eps window, against the target."""
-        lines = []
-        for profile in ("ci", "thorough"):
-            parts = []
-            for e in sorted(set(self.eps)):
-                n, d = self.trials_at(e, profile), self.detectable(e, profile)
-                parts.append(f"eps={e:.3g}: {n} trials detect >= {d:.3g} (target {target_rate(e):.3g}, "
-                             + ("met)" if d <= target_rate(e) else "NOT met)"))
-            lines.append(f"{self.statement} [{profile}] power {POWER:g} at level {self.level}: " + "; ".join(parts)
-                         + (f" -- {self.ci_reason}" if profile == "ci" and self.ci_reason else ""))
-        return "\n".join(lines)
+    def describe(self, level: float, profile: str) -> str:
+        """One line: trials and detectable rate at both ends of the eps window at ``level``, against the target."""
+        parts = []
+        for e in sorted(set(self.eps)):
+            n, d = self.trials_at(e, level), self.detectable(e, level)
+            parts.append(f"eps={e:.3g}: {n} trials detect >= {d:.3g} (target 2 eps = {target_rate(e):.3g}, "
+                         + ("met)" if d <= target_rate(e) else "NOT met)"))
+        return (f"{self.statement} [{profile}] power {POWER:g} at level {level:.3g}: " + "; ".join(parts))
 
 
 def current_profile() -> str:

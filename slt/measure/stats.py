@@ -9,7 +9,8 @@ Power, as a number: a test of ``n`` trials rejects when at least ``k`` trials fa
 ``P(Bin(n, p) >= k)``, and ``detectable_rate(n, eps)`` is the smallest ``p`` with power >= ``POWER`` (exactly: the
 ``POWER`` quantile of Beta(k, n - k + 1), since ``P(Bin(n, p) >= k)`` is that distribution's CDF at p). A test
 that cannot reject even when every trial fails (``eps^n > LEVEL``) is refused (``Unrejectable``). The checks'
-target (issue 9): detect ``target_rate(eps) = min(3 eps, eps + 0.3)`` with power >= ``POWER`` at ``LEVEL``;
+target (issue 21): detect ``target_rate(eps) = min(2 eps, 1)`` with power >= ``POWER`` at the level each test of a
+checks run gets under Holm's procedure, ``FAMILY_WISE / m`` for the m rate tests of the run (``holm``);
 ``trials_for_power`` gives the smallest trial count that does.
 """
 from __future__ import annotations
@@ -22,7 +23,12 @@ from scipy.stats import beta, binom, binomtest
 from slt.measure.verdicts import rate_word
 
 LEVEL = 0.01
-"""Significance level of the one-sided binomial test used by every probabilistic check."""
+"""Significance level of a single one-sided binomial test run on its own (``slth rate``, the run record)."""
+
+FAMILY_WISE = 0.05
+"""Family-wise error of all rate tests of one checks run, controlled by Holm's procedure (``holm``): each of the m
+tests fails at once when its p-value is <= FAMILY_WISE / m (Holm's first step, which every later step includes), and
+the run fails at its end when Holm rejects any further test (``checks/conftest.py``)."""
 
 POWER = 0.8
 """Power at which a rate test's ``detectable_rate`` is stated."""
@@ -100,8 +106,20 @@ def detectable_rate(trials: int, p0: float, level: float = LEVEL, power: float =
 
 
 def target_rate(eps: float) -> float:
-    """The failure rate every probabilistic check must detect (issue 9): ``min(3 eps, eps + 0.3)``, at most 1."""
-    return min(3.0 * eps, eps + 0.3, 1.0)
+    """The failure rate every probabilistic check must detect (issue 21): twice the allowed rate, ``min(2 eps, 1)``."""
+    return min(2.0 * eps, 1.0)
+
+
+def holm(pvalues: list[float], level: float = FAMILY_WISE) -> list[bool]:
+    """Holm's step-down procedure: which hypotheses are rejected with family-wise error <= ``level``."""
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    reject = [False] * len(pvalues)
+    m = len(pvalues)
+    for rank, i in enumerate(order):
+        if pvalues[i] > level / (m - rank):
+            break
+        reject[i] = True
+    return reject
 
 
 def trials_for_power(p0: float, rate: float | None = None, level: float = LEVEL, power: float = POWER,

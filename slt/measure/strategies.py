@@ -110,17 +110,19 @@ def powers_of_two(lo: int, hi: int):
     return st.integers(lo, hi).map(lambda k: 2**k)
 
 
-def examples(ci: int):
-    """``settings`` with ``ci`` examples under the ci profile, the loaded profile's count otherwise (thorough)."""
+def examples(ci: int, thorough: int | None = None):
+    """``settings`` with ``ci`` examples under the ci profile; otherwise (thorough) ``thorough`` examples, or the
+    loaded profile's count when None."""
     current = settings.default.max_examples
-    return settings(max_examples=ci if current <= 25 else current)
+    return settings(max_examples=ci if current <= 25 else (thorough or current))
 
 
-def hold(statement: str, windows: dict, ci_examples: int, body, key: str = "") -> None:
-    """Run ``body(point)`` on the points ``parameters(statement, **windows)`` draws (``examples(ci_examples)`` of
-    them, in the loaded hypothesis profile); a failing point is shrunk and reported by hypothesis as in a test.
-    ``key`` tells apart the checks of one statement in hypothesis's example database (and its derandomised seed)."""
-    @examples(ci_examples)
+def hold(statement: str, windows: dict, ci_examples: int, body, key: str = "", thorough: int | None = None) -> None:
+    """Run ``body(point)`` on the points ``parameters(statement, **windows)`` draws (``examples(ci_examples,
+    thorough)`` of them, in the loaded hypothesis profile); a failing point is shrunk and reported by hypothesis as in
+    a test. ``key`` tells apart the checks of one statement in hypothesis's example database (and its derandomised
+    seed)."""
+    @examples(ci_examples, thorough)
     @given(point=parameters(statement, **windows))
     def check(point):
         body(point)

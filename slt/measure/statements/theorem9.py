@@ -30,8 +30,10 @@ STATEMENT = "theorem9"
 LENGTHS = (2, 16, 256)
 WINDOWS = dict(d1=(2, 4), d2=(2, 4), H=[1, 2, 4], alpha=strategies.Scaled(1.0, 1.5),
                eps=strategies.LogUniform(0.1, 0.5))
-RATE = RateCheck(STATEMENT, WINDOWS["eps"])
-"""The failure-rate check: trials per drawn eps reaching the power target (validated at import)."""
+RATE = RateCheck(STATEMENT, (0.2, 0.5))
+"""The failure-rate check: its eps window (issue 21: the trials a test needs for power 0.8 against 2 eps at the
+checks run's Holm level grow like 1/eps, so the window stops where the CI budget does; the fixed-C tests of
+``slth targets fixed-c`` go lower) and trials per drawn eps reaching the power target."""
 LONG_WINDOWS = dict(d1=(2, 8), d2=(2, 8), H=[1, 2, 4], alpha=strategies.Scaled(1.0, 2.0),
                     eps=strategies.LogUniform(0.05, 0.5))
 """The slow check's window (inputs of length 1024 and 4096)."""
@@ -206,7 +208,7 @@ NUMERICS = Numerics(
                      lambda profile, C: {"C": C, "point": LENGTH_POINT, "lengths": SWEEP_LENGTHS[profile]},
                      needs_C=True, title="Theorem 9: length independence of one ticket")),
     chain=chain_cases,
-    examples={"rate": 3, "chain": 4},
+    examples={"rate": 2, "chain": 4},
     properties=(Property(long_inputs_up_to_4096, slow=True),
                 Property(length_up_to_2_16_on_the_cpu, slow=True,
                          thorough_only="T = 2^16 takes minutes on 2 cores")),

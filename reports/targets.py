@@ -171,9 +171,11 @@ def _main(args) -> int:
         data = json.loads(path.read_text())
         rec = data["statements"][name]
         glm_rows = [{"C": r["C"], "eps": r["eps"], "failures": r["failures"], "trials": r["trials"]} for r in rows]
-        if rec.get("worst_target") == args.target:  # the worst-target calibration's rows: other C, same target
+        if rec.get("worst_target") == args.target:  # the worst-target calibration's rows at the same point (the
+            # same parameters but eps): other C, same target; rows of other points would confound eps with them
+            same = [p for p in rec["points"] if all(p.get(k) == v for k, v in params.items() if k != "eps")]
             glm_rows += [{"C": g["C"], "eps": p["eps"], "failures": g["failures"], "trials": g["trials"]}
-                         for p in rec["points"] for g in p["grid"]]
+                         for p in same for g in p["grid"]]
         result["glm"] = adversaries.failure_glm(glm_rows, seed=args.seed)
         print(f"{name}: {result['glm']['model']} over {len(glm_rows)} rows: {result['glm']['verdict']}")
         rec["growth"] = {k: v for k, v in result.items() if k != "command"} | {"command": argv}

@@ -3,8 +3,10 @@
 What each kind does lives in the measuring library (``slt.measure.checking``), what each statement measures in its
 ``Numerics`` (``slt/measure/statements/<name>.py``, listed by ``slt.measure.catalogue``). A failing case is named by
 its test and statement (``checks/test_statements.py::test_rate[theorem9]``) and prints the command that re-runs it
-(``python -m slt.measure.rerun ...``). Failure-rate checks draw as many independent trials per point as detect
-``stats.target_rate(eps)`` with power 0.8 at level 0.01 (each statement's ``RateCheck``, validated at import).
+(``python -m slt.measure.rerun ...``). Failure-rate checks (``test_rate`` at drawn points and the worst target
+family, ``test_families`` at every target family) build at the calibrated C and draw as many independent trials
+per point as detect a failure rate of 2 eps with power 0.8 at 0.05 / m, m the rate tests of the run (Holm's
+family-wise 0.05; ``slth rate --plan``).
 """
 from __future__ import annotations
 
@@ -34,6 +36,11 @@ def test_every_statement_of_the_catalogue_has_a_line():
 @pytest.mark.parametrize("name", checking.having(STATEMENTS, "rate"))
 def test_rate(name):
     checking.rate(name)
+
+
+@pytest.mark.parametrize("name", checking.having(STATEMENTS, "families"))
+def test_families(name):
+    checking.families(name)
 
 
 @pytest.mark.parametrize("name", checking.having(STATEMENTS, "chain"))

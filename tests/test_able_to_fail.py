@@ -80,6 +80,34 @@ def test_rate_check_fails_with_a_weakened_solver(name):
         checking.rate_test(name, dict(POINTS[name]), seed=1, trial=trial)
 
 
+FAMILIES = [name for name in PROBABILISTIC if checking.family_points(name, "ci")]
+
+
+def test_every_statement_with_a_target_has_a_families_check():
+    assert sorted(FAMILIES) == sorted(n for n in PROBABILISTIC if catalogue.get(n).target_draw is not None)
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_families_check_fails_well_below_the_calibrated_constant(name):
+    """Two families per statement (the worst and the random one: every family costs the same trials); the worst
+    family is among those failing."""
+    worst = checking.check_target(name)
+    with pytest.raises(AssertionError, match=f"above eps:\ntarget family {worst} "):
+        checking.families(name, C=LOW * calibration.calibrated(name)["C"], only=[worst, "random"])
+
+
+@pytest.mark.parametrize("name", ["lemma7", "lemma2", "theorem10", "theorem11"])
+def test_families_check_fails_with_a_weakened_solver(name):
+    """The cheap statements (the families check shares ``rate_test`` with the rate check, shown failing with the
+    weakened solver for every statement above; Theorems 9 and 14 would cost a minute each here)."""
+    numerics = catalogue.get(name)
+
+    def trial(seed, C, **p):
+        return numerics.trial(seed, C, solver=weak_solver, **p)
+    with pytest.raises(AssertionError, match="target famil(y|ies) above eps"):
+        checking.families(name, trial=trial, only=[checking.check_target(name), "identity"])
+
+
 @pytest.mark.parametrize("name", ["lemma7", "theorem11"])
 def test_the_same_points_pass_with_the_real_solver_at_the_checked_constant(name):
     """Control: the failures above come from the weakening, not from the points (two cheap statements)."""

@@ -9,6 +9,8 @@ The check module lists the statements, one line each, and parametrises one test 
   family (``worst_target`` of the calibration; the random draw for a statement without one), each test at level
   ``FAMILY_WISE / m`` for the m rate tests of the run (``rate_level``: Holm's first step; ``checks/conftest.py``
   applies the whole procedure at the end of the run), with the trials giving power 0.8 against a rate of 2 eps;
+- ``families``: every target family at the statement's first calibration point (every point in the thorough
+  profile), one rate test each, counted in the run's m;
 - ``chain``: an a-posteriori chain on one ticket per drawn point; every step must obey its bound;
 - ``holds``: a deterministic statement at every drawn point (random and adversarial cases);
 - ``properties``: a statement's checks of their own shape (``Numerics.properties``: ``fn()`` asserts).
@@ -18,12 +20,13 @@ command that re-runs exactly that case (``python -m slt.measure.rerun ...``).
 """
 from __future__ import annotations
 
+from slt import targets
 from slt.measure import calibration, catalogue, strategies
 from slt.measure.evidence import report_failures
 from slt.measure.probabilistic import current_profile
 from slt.measure.stats import FAMILY_WISE, POWER, Unrejectable, power_at, target_rate
 
-KINDS = ("rate", "chain", "holds")
+KINDS = ("rate", "families", "chain", "holds")
 
 THOROUGH_RATE_EXAMPLES = 10
 """The thorough profile draws this many times each rate check's ci examples (its trials follow from its level)."""
@@ -35,9 +38,21 @@ def rate_examples(statement: str, profile: str) -> int:
     return ci if profile == "ci" else THOROUGH_RATE_EXAMPLES * ci
 
 
+def family_points(statement: str, profile: str) -> list[dict]:
+    """The points the families check of ``statement`` runs every target family at: the first point of its
+    calibration grid in the ci profile, every point in the thorough one (none without a target matrix)."""
+    numerics = catalogue.get(statement)
+    if numerics.target_draw is None or not targets.families(statement):
+        return []
+    points = [dict(p) for p in numerics.calibration]
+    return points[:1] if profile == "ci" else points
+
+
 def rate_tests(profile: str) -> int:
-    """m, the number of rate tests of one checks run in ``profile``: every probabilistic statement's examples."""
-    return sum(rate_examples(name, profile) for name in catalogue.probabilistic())
+    """m, the number of rate tests of one checks run in ``profile``: every probabilistic statement's drawn
+    examples, and one test per target family at each of its family points."""
+    return sum(rate_examples(name, profile) + len(family_points(name, profile)) * len(targets.families(name))
+               for name in catalogue.probabilistic())
 
 
 def rate_level(profile: str | None = None) -> float:
@@ -73,6 +88,11 @@ def plan() -> list[str]:
             target = check_target(name) if numerics.target_draw is not None else None
             lines.append(f"  {name} ({rate_examples(name, profile)} tests, C = {calibration.check_constant(name):g}"
                          + (f", target {target}" if target else "") + "): " + "; ".join(parts))
+            for point in family_points(name, profile):
+                fams = targets.families(name)
+                n = check.trials_at(point["eps"], level)
+                lines.append(f"    every target family ({len(fams)} tests) at {point}: {n} trials each, power "
+                             f"{power_at(n, point['eps'], target_rate(point['eps']), level):.2f}")
     return lines
 
 
@@ -81,7 +101,8 @@ def having(statements, kind: str) -> list[str]:
     if kind not in KINDS:
         raise ValueError(f"unknown kind of check {kind!r}; expected one of {KINDS}")
     wanted = {"rate": lambda n: n.trial is not None and (n.rate or n.rate_at), "chain": lambda n: n.chain,
-              "holds": lambda n: n.holds}[kind]
+              "holds": lambda n: n.holds,
+              "families": lambda n: n.trial is not None and n.target_draw is not None and bool(n.calibration)}[kind]
     return [name for name in statements if wanted(catalogue.get(name))]
 
 
@@ -119,6 +140,24 @@ def rate(statement: str) -> None:
 
     strategies.hold(statement, windows, rate_examples(statement, "ci"), hold, key="rate",
                     thorough=rate_examples(statement, "thorough"))
+
+
+def families(statement: str, C: float | None = None, trial=None, only=None) -> None:
+    """Every target family of ``statement`` (``slt.targets.families``: identity, signed permutations, a single +-1
+    entry, rank one, Gaussian at the maximal norm, random, ...) at each of its ``family_points``, one rate test each
+    as the check runs it (the checks' C, the run's level, seed 0 for every family: common random numbers; ``C`` and
+    ``trial`` replace the build constant and the trial, ``only`` restricts the families, for the tests that make the
+    check fail). Raises
+    ``AssertionError`` naming every family with a significant excess over eps."""
+    failed = []
+    for point in family_points(statement, current_profile()):
+        for fam in (only or targets.families(statement)):
+            try:
+                rate_test(statement, {**point, "target": fam}, seed=0, C=C, trial=trial)
+            except AssertionError as exc:
+                failed.append(f"target family {fam} at {point}: {str(exc).splitlines()[0]}")
+    assert not failed, f"{statement}: {len(failed)} target famil{'y' if len(failed) == 1 else 'ies'} above eps:\n" \
+        + "\n".join(failed)
 
 
 def chain(statement: str) -> None:

@@ -4,6 +4,9 @@
                                                                       # checks' C, first checks grid point; stored
     slth targets calibrate [--statements lemma7 ...]                  # C at the worst family found, every checks
                                                                       # grid point; the random-target C kept as C_random
+    slth targets calibrate --grid large [--statements ...]            # the large grid's ofat points at the worst
+                                                                      # family, independent seeds per point and C;
+                                                                      # slt/measure/calibration-large-worst.json
     slth targets families --verify [--statements lemma7 ...]          # every family again at the new (worst) C
     slth targets refit [--statements ...]                             # the worst-target C re-read from stored rows
     slth targets fixed-c lemma7 d1=2 d2=2 --C 4 --target sign_matrix --eps 0.3,0.1,0.03,0.01,0.003 --per 30
@@ -41,6 +44,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=None, help="dask workers (0: in this process)")
     parser.add_argument("--cache-dir", default=None, help="task cache (default: the harness's)")
     parser.add_argument("--output", default=None, help="fixed-c / search: write the result (JSON) here")
+    parser.add_argument("--grid", choices=["checks", "large"], default="checks",
+                        help="calibrate: the checks grid (default; updates the calibration file) or the large grid's "
+                             "points (written to --output, default slt/measure/calibration-large-worst.json)")
+    parser.add_argument("--design", choices=["ofat", "full"], default="ofat", help="--grid large: the design")
+    parser.add_argument("--min-trials", type=int, default=14, help="calibrate: trials per (point, C) at least this "
+                        "and twice the count whose zero failures give a Clopper-Pearson bound <= eps (default 14)")
+    parser.add_argument("--estimate", action="store_true",
+                        help="--grid large: time two trials at every point at the start C (the worst target) and "
+                             "print the estimated cost of the walk (about 5 C per point); measure nothing else")
+    parser.add_argument("--restart", action="store_true",
+                        help="--grid large: recompute statements already in the output (cached tasks still reused)")
     parser.add_argument("--no-progress", action="store_true")
 
 
@@ -127,6 +141,9 @@ def _main(args) -> int:
                 for r in rows:
                     print(f"{name} C={r['C']:g} {point}: {r['family']:>18}: {r['failures']}/{r['trials']} "
                           f"(rate {r['rate']:.3g}, p = {r['pvalue']:.2g}) " + ("pass" if r["passed"] else "FAIL"))
+            elif args.grid == "large":
+                _large(name, rec, args, kw, argv)
+                continue
             else:
                 worst = rec.get("targets", {}).get("worst")
                 if worst is None:
@@ -135,7 +152,7 @@ def _main(args) -> int:
                           for p in rec.get("points_random", rec["points"])]
                 grid = feasible_grid(name, points[0])
                 out = adversaries.calibrate_worst(name, points, worst, grid, C_random,
-                                                  lambda eps: trials_for(eps, 14), args.seed, **kw)
+                                                  lambda eps: trials_for(eps, args.min_trials), args.seed, **kw)
                 ups = [p["C_upper"] for p in out]
                 rec.setdefault("points_random", rec["points"])
                 rec.update({"C_random": C_random, "C_low_random": rec.get("C_low_random", rec.get("C_low")),
@@ -194,6 +211,63 @@ def _main(args) -> int:
     if args.output:
         _write(Path(args.output), result)
     return 0
+
+
+def _large(name, rec, args, kw, argv):
+    """``calibrate --grid large``: the worst-target C at every point of the large grid's design (the family the
+    checks grid found worst; independent seeds per point and per C; read without assuming monotone counts), with the
+    trend of C over the factors, written atomically after each statement (a re-run skips the statements done)."""
+    import json
+    import time
+    from pathlib import Path
+
+    from slt.measure import adversaries, calibrate
+
+    out_path = Path(args.output) if args.output else calibrate.LARGE_WORST_FILE
+    data = json.loads(out_path.read_text()) if out_path.exists() else {
+        "command": "", "grid": "large", "design": {"name": args.design}, "statements": {}, "cost": {},
+        "definition": "per point C_upper = smallest C on the C grid whose own one-sided 95% Clopper-Pearson upper "
+                      "bound, and every larger evaluated C's, is <= eps; C_point the same on the antitonic fit; "
+                      "per statement C = max C_upper",
+        "search": "from the checks' worst-target C, gallop up the C grid to the first passing C, confirm the next, "
+                  "walk down to the last failure; rows read by an antitonic (isotonic) fit, no monotone counts "
+                  "assumed (slt.measure.adversaries.calibrate_worst)",
+        "seeds": f"seed + {adversaries.POINT_STRIDE} x point index + {adversaries.SEED_STRIDE} x C grid index: "
+                 "independent across points and across C"}
+    if name in data["statements"] and not args.restart:
+        print(f"{name}: already in {out_path} (--restart to recompute)")
+        return
+    worst = rec.get("worst_target")
+    if worst is None:
+        raise ValueError(f"{name}: no worst target yet; run `slth targets calibrate --statements {name}` first")
+    points = calibrate.large_points(name, args.design)
+    if args.estimate:
+        total = 0.0
+        for p in points:
+            per = calibrate.estimate_cost(name, {**p, "target": worst}, rec["C"])
+            n = calibrate.trials_for(p["eps"], args.min_trials)
+            total += per * n * 5
+            print(f"{name} {p}: {per:.3f} s/trial x {n} trials x ~5 C = {per * n * 5:.0f} s")
+        print(f"{name}: estimated {total:.0f} s of trials ({total / 3600:.2f} h on one worker at this load)")
+        return
+    start, wall = time.process_time(), time.perf_counter()
+    out = adversaries.calibrate_worst(name, points, worst, lambda p: calibrate.feasible_grid(name, p), rec["C"],
+                                      lambda eps: calibrate.trials_for(eps, args.min_trials), args.seed,
+                                      point_stride=adversaries.POINT_STRIDE, **kw)
+    ups = [p["C_upper"] for p in out]
+    record = {"points": out, "command": argv, "design": args.design, "target": worst,
+              "C": None if None in ups else max(ups), "C_high": None if None in ups else max(ups),
+              "C_low": max((p["C_point"] for p in out if p["C_point"] is not None), default=None),
+              "trend": calibrate.trend(out)}
+    data["statements"][name] = record
+    data["command"] = argv
+    cost = data.setdefault("cost", {})
+    cost["cpu_s"] = cost.get("cpu_s", 0) + sum(p["cpu_s"] for p in out)
+    cost["wall_s"] = cost.get("wall_s", 0) + time.perf_counter() - wall
+    cost["trials"] = cost.get("trials", 0) + sum(g["trials"] for p in out for g in p["grid"])
+    _write(out_path, data)
+    print(f"{name}: large grid at target {worst}: C = {record['C']} over {len(out)} points; trend: "
+          f"{record['trend'].get('verdict') or record['trend'].get('error')}")
 
 
 def _point_keys(name):

@@ -131,20 +131,29 @@ def _walk(n: int, i0: int, ok, passes: int):
         j -= 1
 
 
+POINT_STRIDE = 100_000_007
+"""Seed offset between points of the large worst-target grid (independent seeds per point: larger than every C
+offset plus trial count, so no two (point, C) rows share a seed)."""
+
+
 def calibrate_worst(statement: str, points: list[dict], target, grid_C, start_C: float, trials_of, seed: int, *,
-                    passes: int = 2, cache_dir=None, workers=None, progress=True) -> list[dict]:
+                    passes: int = 2, point_stride: int = 0, cache_dir=None, workers=None,
+                    progress=True) -> list[dict]:
     """C of ``statement`` at ``target`` for every point (independent seeds per C), in rounds over all points: from
     ``start_C`` (the random-target C) gallop up the C grid to the first C whose Clopper-Pearson upper bound is
     <= eps, confirm ``passes - 1`` C above it, and walk down to the last failure (``_walk``); the rows are read by
-    ``antitonic_C`` (no monotonicity assumed in the counts)."""
+    ``antitonic_C`` (no monotonicity assumed in the counts). ``grid_C``: the C grid, or ``grid_C(point)``, each
+    point's own. Seeds: ``seed + point_stride x point index + SEED_STRIDE x grid index`` (``point_stride`` 0: common
+    random numbers across points, the checks grid's choice; ``POINT_STRIDE``: independent points, the large grid's)."""
 
-    grid_C = list(grid_C)
-    i0 = min(range(len(grid_C)), key=lambda i: abs(math.log(grid_C[i] / start_C)))
     state = []
-    for p in points:
+    for k, p in enumerate(points):
         point = {**p, "target": target}
-        gen = _walk(len(grid_C), i0, lambda r, eps=point["eps"]: r["upper"] <= eps, passes)
-        state.append({"point": point, "rows": {}, "gen": gen, "next": next(gen)})
+        grid = list(grid_C(p) if callable(grid_C) else grid_C)
+        i0 = min(range(len(grid)), key=lambda i: abs(math.log(grid[i] / start_C)))
+        gen = _walk(len(grid), i0, lambda r, eps=point["eps"]: r["upper"] <= eps, passes)
+        state.append({"point": point, "rows": {}, "gen": gen, "next": next(gen), "grid": grid,
+                      "seed": seed + point_stride * k})
     rounds = 0
     while any(s["next"] is not None for s in state):
         rounds += 1
@@ -153,14 +162,14 @@ def calibrate_worst(statement: str, points: list[dict], target, grid_C, start_C:
             i = s["next"]
             if i is None:
                 continue
-            todo.append((k, row_tasks(statement, s["point"], grid_C[i], trials_of(s["point"]["eps"]),
-                                      seed + SEED_STRIDE * i)))
+            todo.append((k, row_tasks(statement, s["point"], s["grid"][i], trials_of(s["point"]["eps"]),
+                                      s["seed"] + SEED_STRIDE * i)))
         rows = _rows(todo, cache_dir=cache_dir, workers=workers, progress=progress,
                      desc=f"{statement} worst-target C, round {rounds}")
         for k, row in rows.items():
             s = state[k]
             i = s["next"]
-            s["rows"][i] = {"C": grid_C[i], **row, "seed": seed + SEED_STRIDE * i,
+            s["rows"][i] = {"C": s["grid"][i], **row, "seed": s["seed"] + SEED_STRIDE * i,
                             "upper": upper_bound(row["failures"], row["trials"])}
             try:
                 s["next"] = s["gen"].send(s["rows"][i])
@@ -172,7 +181,7 @@ def calibrate_worst(statement: str, points: list[dict], target, grid_C, start_C:
     for s in state:
         rows = [s["rows"][i] for i in sorted(s["rows"])]
         est = antitonic_C(rows, s["point"]["eps"])
-        out.append({**s["point"], "trials": rows[0]["trials"], "seed": seed, "seeds": "seed + %d x grid index"
+        out.append({**s["point"], "trials": rows[0]["trials"], "seed": s["seed"], "seeds": "seed + %d x grid index"
                     % SEED_STRIDE, "C_point": est["C_point"], "C_upper": est["C_upper"], "grid": est["fit"],
                     "cpu_s": sum(r["cpu_s"] for r in rows), "seconds": sum(r["seconds"] for r in rows)})
     return out

@@ -44,6 +44,10 @@ __all__ = ["CHUNK", "grid_points", "large_points", "plan", "calibrate",
 LARGE_FILE = Path(__file__).with_name("calibration-large.json")
 """The committed large calibration (``slth calibrate --grid large``): trends of C, not read by the checks."""
 
+LARGE_WORST_FILE = Path(__file__).with_name("calibration-large-worst.json")
+"""The large grid's ofat points at each statement's worst target family (``slth targets calibrate --grid large``):
+trends of the worst-target C, not read by the checks."""
+
 CHUNK = 10
 """Trials per task (a block of consecutive seeds at one (point, C))."""
 

@@ -230,3 +230,21 @@ def test_a_worst_target_family_reproduces_its_stored_failures(statement, tmp_pat
         assert got[fam]["failures"] == stored[fam]["failures"], (fam, got[fam], stored[fam])
         assert got[fam]["passed"] == stored[fam]["passed"]
     assert got[t["worst"]]["failures"] > got["random"]["failures"]
+
+
+@pytest.mark.parametrize("statement", ["lemma7", "theorem10"])
+def test_a_stored_fixed_C_row_reproduces(statement, tmp_path):
+    """The finding "fixed-c-growth" (slt.measure.findings.fixed_c_growth): the two largest-eps rows of the stored
+    fixed-C tests (committed calibration file, ``growth``) are reproduced exactly by ``adversaries.fixed_C`` on the
+    same seeds (the cheap statements; the smaller eps rows cost minutes)."""
+    from slt.measure import calibration
+
+    g = json.loads(calibration.DEFAULT.read_text())["statements"][statement]["growth"]
+    stored = sorted(g["rows"], key=lambda r: -r["eps"])
+    eps = [r["eps"] for r in g["rows"]]  # the stored order: the row index fixes the seed
+    per = stored[0]["trials"] * stored[0]["eps"]
+    rows = adversaries.fixed_C(statement, g["C"], {**g["params"], "target": g["target"]}, eps[:2], round(per),
+                               seed=int(g["command"].split("--seed ")[1].split()[0]) if "--seed " in g["command"]
+                               else 20260121, cache_dir=tmp_path, workers=0, progress=False)
+    for got, want in zip(rows, stored[:2]):
+        assert (got["eps"], got["failures"], got["trials"]) == (want["eps"], want["failures"], want["trials"])

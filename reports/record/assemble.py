@@ -31,7 +31,7 @@ from slt.measure import calibration as cal
 from slt.measure import committed
 from slt.measure import empirical as emp
 from slt.measure import findings
-from slt.measure.calibrate import trend_summary
+from slt.measure.calibrate import LARGE_WORST_FILE, trend_summary
 from slt.measure.stats import CONFIDENCE, LEVEL
 
 from reports.record.files import dumps
@@ -237,12 +237,13 @@ def calibration(results_dir: Path | None = None) -> dict:
     return {"file": shown, "command": data.get("command", ""), "definition": data.get("definition", ""),
             "level": data.get("level", LEVEL), "confidence": data.get("confidence", CONFIDENCE),
             "safety": cal.SAFETY, "statements": stmts, "_data": data,
-            "large": _large_calibration()}
+            "large": _large_calibration(), "large_worst": _large_calibration(LARGE_WORST_FILE)}
 
 
-def _large_calibration():
-    """The large calibration's trends (``slt.measure.calibrate.trend_summary``), or None without the file."""
-    return trend_summary()
+def _large_calibration(path=None):
+    """The large calibration's trends (``slt.measure.calibrate.trend_summary``; ``path``: another large grid's file,
+    the worst-target one), or None without the file."""
+    return trend_summary(path)
 
 
 def figure_entry(figure: str, payload: dict, source: str) -> dict:

@@ -234,11 +234,12 @@ def _values(record: dict, file: str) -> None:
                 if row["failures"] > row["trials"]:
                     raise RecordError(f"{file}: field 'calibration.statements.{name}.curves[{i}].grid[{j}].failures'"
                                       f" is {row['failures']}, more than its {row['trials']} trials")
-    large = record["calibration"].get("large")
-    if large is not None:
-        _check(large, {"statements": dict}, "calibration.large", file)
-        for name, rec in large["statements"].items():
-            _check(rec, dict, f"calibration.large.statements.{name}", file)
+    for key in ("large", "large_worst"):
+        large = record["calibration"].get(key)
+        if large is not None:
+            _check(large, {"statements": dict}, f"calibration.{key}", file)
+            for name, rec in large["statements"].items():
+                _check(rec, dict, f"calibration.{key}.statements.{name}", file)
     for name, entry in (record["figures"] or {}).items():
         _check(entry, _FIGURE, f"figures.{name}", file)
     emp = record["empirical"]

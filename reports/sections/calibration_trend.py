@@ -12,7 +12,7 @@ from reports.render import Section, render_template
 _LABELS = {"d1": "d1", "d2": "d2", "H": "H", "L": "L", "eps": "1/eps", "B": "B"}
 
 
-def _plot(name: str, rec: dict) -> str | None:
+def _plot(name: str, rec: dict, prefix: str = "") -> str | None:
     """C (the supported C_upper, bar down to C_point) against each factor that varies, log-log; inline SVG with the
     point's parameters and C on hover (``reports.plots``)."""
     points = [p for p in rec["points"] if p.get("C_upper") is not None]
@@ -30,26 +30,35 @@ def _plot(name: str, rec: dict) -> str | None:
                                                                                 for p in pts],
                                 "y": ups, "lo": lows, "hi": ups, "tips": tips}],
                               title=f"{name}: calibrated C against {_LABELS[k]}", xlabel=_LABELS[k], xlog=True,
-                              ylabel="calibrated C", ylog=True, plot_id=f"plot-trend-{name}-{k}"))
+                              ylabel="calibrated C", ylog=True, plot_id=f"plot-trend{prefix}-{name}-{k}"))
     return '<div class="pair">' + "".join(plots) + "</div>"
 
 
-def render(record: dict) -> Section | None:
-    large = (record.get("calibration") or {}).get("large")
-    if not large or not large.get("statements"):
-        return None
+def _blocks(large: dict, prefix: str = "") -> list[dict]:
     blocks = []
     for name, rec in large["statements"].items():
         trend = rec.get("trend") or {}
         coef = [{"factor": f, "exponent": c["estimate"], "CI low": c["ci"][0], "CI high": c["ci"][1]}
                 for f, c in (trend.get("coefficients") or {}).items()]
-        blocks.append({"name": name, "rec": rec, "trend": trend, "coef": coef, "plot": _plot(name, rec),
+        blocks.append({"name": name, "rec": rec, "trend": trend, "coef": coef, "plot": _plot(name, rec, prefix),
                        "verdicts": list((trend.get("verdicts") or {}).values())})
-    significant = [b["name"] for b in blocks
-                   if any(not v.startswith("no significant") for v in b["verdicts"])]
-    html = render_template("sections/calibration_trend.html", large=large, blocks=blocks)
-    summary = (f"C varies significantly with a parameter for {', '.join(significant)}" if significant
-               else "no significant trend of C in any parameter") + f" ({large['file']})"
+    return blocks
+
+
+def render(record: dict) -> Section | None:
+    cal = record.get("calibration") or {}
+    grids = [(key, cal.get(key)) for key in ("large_worst", "large") if (cal.get(key) or {}).get("statements")]
+    if not grids:
+        return None
+    html, significant = "", []
+    for key, large in grids:
+        blocks = _blocks(large, "-worst" if key == "large_worst" else "")
+        significant += [b["name"] for b in blocks if any(not v.startswith("no significant") for v in b["verdicts"])]
+        html += render_template("sections/calibration_trend.html", large=large, blocks=blocks, worst=key == "large_worst",
+                                grouped=len(grids) > 1)
+    files = " and ".join(large["file"] for _, large in grids)
+    summary = (f"C varies significantly with a parameter for {', '.join(dict.fromkeys(significant))}" if significant
+               else "no significant trend of C in any parameter") + f" ({files})"
     return Section("calibration-trend", "Does C grow? The large calibration", html, summary)
 
 

@@ -89,7 +89,22 @@ def calibration_plots(name: str, cal: dict) -> dict | None:
              "a point is the smallest C whose upper bound is at most eps; the statement's C is the largest over its "
              "points. Hover for the counts.")
     return {"name": name, "C": C, "range": (cal.get("C_low"), cal.get("C_high")), "points": len(curves),
-            "plots": [error_plot, rate_plot], "families": family_tables(cal)}
+            "plots": [error_plot, rate_plot], "families": family_tables(cal), "growth": growth_table(cal)}
+
+
+def growth_table(cal: dict) -> dict | None:
+    """Issue 21 part 3: the fixed-C tests over eps the record stores for a statement (``growth``: one C, one target,
+    trials proportional to 1/eps), one row per eps, with the failure model's verdict; None without them."""
+    g = cal.get("growth")
+    if not isinstance(g, dict) or not g.get("rows"):
+        return None
+    return {"caption": f"C = {fmt(g['C'], 3)} fixed, target {g['target']}, eps from {fmt(max(r['eps'] for r in g['rows']))} "
+                       f"to {fmt(min(r['eps'] for r in g['rows']))} (trials proportional to 1/eps); command: "
+                       f"{g.get('command', '')}",
+            "rows": [[fmt(r["eps"]), f"{r['failures']}/{r['trials']}", fmt(r["rate_over_eps"], 2),
+                      f"[{fmt(r['ci_over_eps'][0], 2)}, {fmt(r['ci_over_eps'][1], 2)}]", fmt(r["pvalue"], 2),
+                      fmt(r["power_2eps"], 2)] for r in sorted(g["rows"], key=lambda r: -r["eps"])],
+            "verdict": g.get("verdict") or ""}
 
 
 def family_tables(cal: dict) -> list[dict]:

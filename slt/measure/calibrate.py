@@ -415,6 +415,7 @@ def trend_summary(path=None) -> dict | None:
         design = (rec.get("design") or data.get("design", {}).get("per_statement", {}).get(name)
                   or data.get("design", {}).get("name", ""))
         out[name] = {"C": rec.get("C"), "C_low": rec.get("C_low"), "C_high": rec.get("C_high"), "points": points,
+                     "target": rec.get("target"),
                      "checks": _checks_constant(name, rec.get("C")),
                      "command": rec.get("command", ""),
                      "commands": rec.get("commands") or ([rec["command"]] if rec.get("command") else []),

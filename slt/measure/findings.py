@@ -340,6 +340,8 @@ def worst_targets(record) -> dict:
         t = rec.get("targets") if isinstance(rec.get("targets"), dict) else None
         fam = next((f for f in (t or {}).get("families", []) if f.get("family") == t.get("worst")), None) if t else None
         rnd = next((f for f in (t or {}).get("families", []) if f.get("family") == "random"), None) if t else None
+        v = rec.get("targets_verify") if isinstance(rec.get("targets_verify"), dict) else None
+        vworst = max(v["families"], key=lambda f: f["failures"]) if v and v.get("families") else None
         if not recal:
             random_only.append(n)
         covers = f"the worst target family found ({rec['worst_target']})" if recal else "random targets only"
@@ -347,14 +349,22 @@ def worst_targets(record) -> dict:
                      f"{t['worst']} at C = {_fmt(t['C'])}" if fam else "not measured",
                      f"{fam['failures']}/{fam['trials']}" if fam else "-",
                      _p(fam.get("pvalue")) if fam else "-",
-                     f"{rnd['failures']}/{rnd['trials']}" if rnd else "-", covers])
+                     f"{rnd['failures']}/{rnd['trials']}" if rnd else "-", covers,
+                     (f"{vworst['failures']}/{vworst['trials']} ({vworst['family']}, every family "
+                      + ("passes" if all(f.get("passed") for f in v["families"]) else "NOT passing") + ")")
+                     if vworst else "-"])
         at = (f"at C = {_fmt(t['C'])} the {t['worst']} targets failed {fam['failures']} of {fam['trials']} trials "
               f"(random targets {rnd['failures']}/{rnd['trials']}; one-sided binomial test against eps: p = "
               f"{_p(fam.get('pvalue'))}, " + ("not rejected at this number of trials" if fam.get("passed") else
                                               "rejected") + ")") if fam and rnd else "no target family was measured"
+        again = (f" At the new C = {_fmt(v['C'])} every family was run again ({v['trials']} trials each, same seeds): "
+                 f"the most failures were {vworst['failures']}/{vworst['trials']} ({vworst['family']}), and "
+                 + ("no family's test rejects." if all(f.get("passed") for f in v["families"]) else
+                    "some family's test rejects.")) if vworst else ""
         if recal:
             sentences.append(f"{_heading(record, n)}: C = {_fmt(rec['C'])} is calibrated at the worst target family "
-                             f"found ({rec['worst_target']}); on random targets it was {_fmt(c_random)}, and {at}.")
+                             f"found ({rec['worst_target']}); on random targets it was {_fmt(c_random)}, and {at}."
+                             + again)
         else:
             sentences.append(f"{_heading(record, n)}: C = {_fmt(rec['C'])} is calibrated on random targets only, so "
                              f"its empirical verdict covers random targets only; {at}.")
@@ -364,17 +374,77 @@ def worst_targets(record) -> dict:
     return {"id": "worst-targets", "status": "random targets only" if random_only else "worst targets",
             "title": title, "sentences": sentences,
             "table": {"columns": ["statement", "C on random targets", "C at the worst target", "worst family",
-                                  "its failures", "p-value", "random targets' failures", "C covers"], "rows": rows},
+                                  "its failures", "p-value", "random targets' failures", "C covers",
+                                  "at the new C: most failures of any family"], "rows": rows},
             "counterexample": None, "test": test, "command": None, "evidence": "#evidence", "statements": names, "random_only": random_only}
+
+
+def fixed_c_growth(record) -> dict:
+    """Issue 21 part 3: "does C grow?" answered at a fixed C per statement (``calibration.statements.<name>.growth``:
+    the fixed-C tests over eps at the worst target, trials proportional to 1/eps, and the failure model's verdict).
+    States what was shown: at one point (its dimensions) and one target family, over the eps measured."""
+    test = "tests/test_targets.py::test_a_stored_fixed_C_row_reproduces"
+    cal = (record.get("calibration") or {}).get("statements") or {}
+    names = [n for n in target_families.HYPOTHESIS if isinstance((cal.get(n) or {}).get("growth"), dict)]
+    if record.get("empirical") is None:
+        return _missing("fixed-c-growth", "Does C grow? No empirical verdict in this record",
+                        "This record holds no empirical checks (slth run --quick measures them); the fixed-C tests "
+                        "are in the calibration file.", test, "#evidence")
+    if not names:
+        return _missing("fixed-c-growth", "Does C grow? No fixed-C test in this record",
+                        "The calibration this record carries holds no fixed-C tests (slth targets fixed-c runs them).",
+                        test, "#evidence")
+    rows, sentences, undecided, grows = [], [], [], []
+    for n in names:
+        g = cal[n]["growth"]
+        rs = sorted(g["rows"], key=lambda r: -r["eps"])
+        lo, hi = rs[-1]["eps"], rs[0]["eps"]
+        rejected = [r for r in rs if not r.get("passed")]
+        worst_ci = max(r["ci_over_eps"][1] for r in rs)
+        low_power = min(r.get("power_2eps") or 0 for r in rs)
+        verdict = g.get("verdict") or ""
+        if rejected or verdict.startswith("grows"):
+            grows.append(n)
+        elif not verdict.startswith("no growth"):
+            undecided.append(n)
+        rows.append([_heading(record, n), _fmt(g["C"]), g["target"], f"{_fmt(hi)} .. {_fmt(lo)}",
+                     ", ".join(f"{r['failures']}/{r['trials']}" for r in rs), f"{worst_ci:.2g}",
+                     f"{low_power:.2f}", verdict.split(":")[0] if verdict else "-"])
+        sentences.append(
+            f"{_heading(record, n)} at C = {_fmt(g['C'])}, {g['target']} targets, "
+            + ", ".join(f"{k} = {_fmt(v)}" for k, v in (g.get("params") or {}).items())
+            + f": failures {', '.join(str(r['failures']) + '/' + str(r['trials']) for r in rs)} at eps = "
+            + ", ".join(_fmt(r["eps"]) for r in rs) + "; "
+            + ("no test rejects 'rate <= eps'" if not rejected else
+               f"the test rejects at eps = {', '.join(_fmt(r['eps']) for r in rejected)}")
+            + f" (power against 2 eps at least {low_power:.2f}; every 95% interval of rate / eps ends at or below "
+              f"{worst_ci:.2g}). Failure model: {verdict or 'not fitted'}.")
+    title = ("Does C grow? At a fixed C the failure rate stayed below eps from eps = 0.3 down to 0.003 for every "
+             "statement tested, at one point each and its worst target family; this does not show one C for every "
+             "dimension." if not grows else "Does C grow? At a fixed C the failure rate exceeds eps as eps falls for "
+             + ", ".join(_heading(record, n) for n in grows) + ".")
+    if undecided and not grows:
+        sentences.append("The failure model cannot tell 'falls at least like eps' from 'falls more slowly' for "
+                         + ", ".join(_heading(record, n) for n in undecided) + " at these trial counts (too few "
+                         "failures); the per-eps tests above are the direct answer.")
+    return {"id": "fixed-c-growth", "status": "C grows" if grows else "no growth seen",
+            "title": title, "sentences": sentences,
+            "table": {"columns": ["statement", "C", "target", "eps", "failures (largest eps first)",
+                                  "largest 95% upper end of rate / eps", "least power vs 2 eps", "failure model"],
+                      "rows": rows},
+            "counterexample": None, "test": test, "command": cal[names[0]]["growth"].get("command"),
+            "evidence": "#evidence", "statements": names}
 
 
 STATEMENTS_OF = {"lemma13_printed": ("lemma13",), "theorem14_kappa": ("theorem14",),
                  "sqrt_d1": ("lemma8", "theorem9", "theorem11", "lemma12", "lemma13"), "lemma12_logit": ("lemma12",),
                  "theorem11_budget": ("theorem11",), "mip": ("lemma7",),
-                 "worst_targets": tuple(target_families.HYPOTHESIS)}
+                 "worst_targets": tuple(target_families.HYPOTHESIS),
+                 "fixed_c_growth": tuple(target_families.HYPOTHESIS)}
 """The statements each finding concerns (their summary rows link to it)."""
 
-FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_budget, mip, worst_targets)
+FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_budget, mip, worst_targets,
+            fixed_c_growth)
 """The README's findings, in its order; each a function of the record."""
 
 

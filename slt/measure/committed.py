@@ -107,11 +107,11 @@ def _git_commit() -> str | None:
     return out.stdout.strip() or None if out.returncode == 0 else None
 
 
-def document(empirical: dict, constants: dict, command: str, seed: int, wall_s: float) -> dict:
+def document(empirical: dict, constants: dict, command: str, seed: int, wall_s: float, targets=None) -> dict:
     return {"schema": SCHEMA, "version": VERSION,
             "provenance": {"command": command, "created": datetime.datetime.now(datetime.timezone.utc)
                            .strftime("%Y-%m-%dT%H:%M:%SZ"), "git_commit": _git_commit(), "seed": seed,
-                           "profile": "full", "constants": constants, "wall_s": wall_s},
+                           "profile": "full", "constants": constants, "targets": targets or {}, "wall_s": wall_s},
             "empirical": empirical}
 
 
@@ -187,6 +187,13 @@ def select(own: dict | None, profile: str, calibration: dict, path: Path = PATH)
     if differ:
         return own, {**base, "why": "the committed full-power record was made at other constants ("
                      + ", ".join(f"{k}: {made.get(k)} then, {now.get(k)} now" for k in differ) + "); not used"}
+    now_t = {k: v for k, v in emp.worst_targets(calibration).items() if v}
+    made_t = {k: v for k, v in (doc["provenance"].get("targets") or {}).items() if v}
+    differ = sorted(k for k in set(now_t) | set(made_t) if now_t.get(k) != made_t.get(k))
+    if differ:
+        return own, {**base, "why": "the committed full-power record was made at other target families ("
+                     + ", ".join(f"{k}: {made_t.get(k) or 'random'} then, {now_t.get(k) or 'random'} now"
+                                 for k in differ) + "); not used"}
     p = doc["provenance"]
     own_counts = verdicts.counts(v for k, v in own["verdicts"].items() if ":" not in k
                                  and any(c["statement"] == k and c["kind"] == "rate" for c in own["checks"]))
@@ -207,7 +214,8 @@ def select(own: dict | None, profile: str, calibration: dict, path: Path = PATH)
 
 def rate_tasks(seed: int, calibration: dict) -> list:
     """The failure-rate tasks of the empirical plan at the full profile."""
-    return [t for t in emp.tasks("full", seed, emp.constants(calibration)) if t.kind.startswith("empirical:rate:")]
+    return [t for t in emp.tasks("full", seed, emp.constants(calibration), emp.worst_targets(calibration))
+            if t.kind.startswith("empirical:rate:")]
 
 
 def reuse(tasks: list, cache_dir) -> tuple[list, list]:
@@ -258,7 +266,8 @@ def main(argv=None) -> int:
     out = extend(out, args.seed + 10**6, args.max_trials, run_tasks, log)
     out.update(wall_s=time.perf_counter() - start, tasks=len(tasks))
     command = "python -m slt.measure.committed " + " ".join(argv if argv is not None else sys.argv[1:])
-    doc = document(out, emp.constants(calib), command.strip(), args.seed, time.perf_counter() - start)
+    doc = document(out, emp.constants(calib), command.strip(), args.seed, time.perf_counter() - start,
+                   {k: v for k, v in emp.worst_targets(calib).items() if v})
     if args.reuse:
         doc["provenance"]["reused"] = (f"{len(tasks) - len(missing)} of {len(tasks)} rate tasks taken from "
                                        f"{shown(Path(args.reuse))}: identical tasks (kind, function, parameters, "

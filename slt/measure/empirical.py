@@ -66,6 +66,12 @@ def constants(calibration: dict) -> dict:
             for name, rec in calibration["statements"].items()}
 
 
+def worst_targets(calibration: dict) -> dict:
+    """Per statement the target family its rate checks run at: the calibration's worst target (issue 21), None for
+    the random draw (a statement without one)."""
+    return {name: rec.get("worst_target") for name, rec in calibration["statements"].items()}
+
+
 def rate_trials(statement: str, eps: float, profile: str) -> int:
     """Trials of one failure-rate check: the statement's count for the profile (``Numerics.rate_trials``), at least
     the fewest for which the test can reject at all (``stats.min_trials``), and in the full profile at least the
@@ -78,9 +84,10 @@ def rate_trials(statement: str, eps: float, profile: str) -> int:
     return int(trials)
 
 
-def tasks(profile: str, seed: int, C: dict) -> list:
+def tasks(profile: str, seed: int, C: dict, targets: dict | None = None) -> list:
     """Every measurement of the empirical part at ``profile`` ("quick" or "full"), as independent tasks: the
-    failure-rate checks of every statement, then the searches of every statement (catalogue order)."""
+    failure-rate checks of every statement (at its worst target family where ``targets`` names one, as the checks
+    run), then the searches of every statement (catalogue order)."""
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
     out = []
@@ -92,9 +99,10 @@ def tasks(profile: str, seed: int, C: dict) -> list:
             floor = numerics.rate_floor(C[name])
             floor = math.ceil(floor * 1000) / 1000  # up to 3 decimals: still feasible, and a command without noise
             points = [{"eps": e} for e in sorted({max(p["eps"], floor) for p in points})]
+        target = (targets or {}).get(name) if numerics.target_draw is not None else None
         for p in points:
             out.append(_task(f"empirical:rate:{name}", rate,
-                             {"statement": name, "C": C[name], "params": dict(p),
+                             {"statement": name, "C": C[name], "params": {**p, **({"target": target} if target else {})},
                               "trials": rate_trials(name, p["eps"], profile)}, seed))
     for name, numerics in catalogue.NUMERICS.items():
         for search in numerics.searches:
@@ -211,7 +219,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
 def measure(profile: str, seed: int, calibration: dict, *, progress=None, cache_dir=None, workers=None,
             scheduler=None) -> dict:
     """Plan, run and decide the empirical part of a run record (``calibration``: the loaded calibration file)."""
-    task_list = tasks(profile, seed, constants(calibration))
+    task_list = tasks(profile, seed, constants(calibration), worst_targets(calibration))
     start = time.perf_counter()
     results = execute(task_list, progress=progress, cache_dir=cache_dir, workers=workers, scheduler=scheduler)
     out = decide(task_list, results)

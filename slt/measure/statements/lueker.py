@@ -3,12 +3,12 @@
 For n' iid products ``V*U`` of two U[-1,1] variables, the covering radius
 ``sup_{z in [-1,1]} min_S |z - sum_{k in S} X_k|`` is computed exactly from all 2^n' sorted subset sums
 (n' <= 22). The statement fails for one draw when the radius exceeds eps; with n' = width("n", C, eps) the
-failure rate must not exceed eps (one-sided binomial test, slt.measure.stats.LEVEL).
+failure rate must not exceed eps (one-sided binomial test at the level the checks run holds it to).
 
 The check's eps window (``window(C)``) is drawn, never clamped: it starts at ``eps_floor(C)``, the smallest eps
-whose width n' = width(C, eps) is within the exact limit MAX_ITEMS, and ends at ``EPS_MAX`` = 0.7, above which the
-power target ``stats.target_rate(eps) = min(3 eps, eps + 0.3)`` would exceed 1 (and at eps >= 0.91, 50 trials
-could not fail at all).
+whose width n' = width(C, eps) is within the exact limit MAX_ITEMS, and ends at ``EPS_MAX`` = 0.7 (set when the
+power target was ``min(3 eps, eps + 0.3)``, which exceeds 1 above it; against today's target 2 eps, from eps = 0.5 on
+the test can only detect a rate of 1, and at eps >= 0.91 50 trials could not fail at all).
 """
 from __future__ import annotations
 

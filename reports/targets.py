@@ -93,7 +93,7 @@ def _main(args) -> int:
     import time
     from pathlib import Path
 
-    from slt.measure import adversaries, calibration
+    from slt.measure import adversaries, calibration, catalogue
     from slt.measure.calibrate import feasible_grid, trials_for
 
     kw = dict(cache_dir=args.cache_dir, workers=args.workers, progress=not args.no_progress)
@@ -148,8 +148,7 @@ def _main(args) -> int:
                 worst = rec.get("targets", {}).get("worst")
                 if worst is None:
                     raise ValueError(f"{name}: run `slth targets families --statements {name}` first")
-                points = [{k: v for k, v in p.items() if k in _point_keys(name)}
-                          for p in rec.get("points_random", rec["points"])]
+                points = [dict(p) for p in catalogue.get(name).calibration]  # the statement's checks grid
                 grid = feasible_grid(name, points[0])
                 out = adversaries.calibrate_worst(name, points, worst, grid, C_random,
                                                   lambda eps: trials_for(eps, args.min_trials), args.seed, **kw)

@@ -56,11 +56,13 @@ def test_extend_runs_disjoint_seeds_until_decided_or_the_cap():
     assert seeds == sorted(seeds) or len(set(seeds)) == len(seeds)  # each round on seeds after the last
 
 
-def _write(tmp_path, constants, checks=None):
+def _write(tmp_path, constants, checks=None, targets=None):
     emp = json.loads(SAMPLE.read_text())
     if checks is not None:
         emp["checks"] = checks
-    doc = committed.document(emp, constants, "python -m slt.measure.committed", 0, 1.0)
+    if targets is None:
+        targets = {k: v for k, v in measuring.worst_targets(calibration.load()).items() if v}
+    doc = committed.document(emp, constants, "python -m slt.measure.committed", 0, 1.0, targets)
     path = tmp_path / "empirical-full.json"
     committed.write(path, doc)
     return path
@@ -85,6 +87,10 @@ def test_the_quick_default_uses_the_committed_record_at_the_same_constants(tmp_p
     data, source = committed.select(own, "quick", calib, _write(tmp_path, other))
     assert data is own and source["kind"] == "this run" and "theorem9: 99.0 then, 2.1 now" in source["why"].replace(
         str(measuring.constants(calib)["theorem9"]), "2.1")
+    # other target families: not used, and the reason names the statement and both families
+    moved = {**{k: v for k, v in measuring.worst_targets(calib).items() if v}, "lemma7": "identity"}
+    data, source = committed.select(own, "quick", calib, _write(tmp_path, measuring.constants(calib), targets=moved))
+    assert data is own and "lemma7: identity then, sign_matrix now" in source["why"]
     # none at all
     assert "no committed" in committed.select(own, "quick", calib, tmp_path / "none.json")[1]["why"]
 

@@ -48,8 +48,10 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      C_low|null, C_high|null, points, note, and for a statement with target families
                      (issue 21) C_random (the random-target C), worst_target, worst_command, targets /
                      targets_verify {C, point, trials, worst, command, families [{family, failures, trials, rate,
-                     pvalue, passed}]}, growth {C, target, command, rows [{eps, failures, trials, rate_over_eps,
-                     ci_over_eps, pvalue, passed, power_2eps}], verdict, coefficients}}}
+                     pvalue, passed}]}, growth {C, target, params, command, rows [{eps, failures, trials, rate_over_eps,
+                     ci_over_eps, pvalue, passed, power_2eps}], verdict, coefficients}}}, large and
+                     large_worst (slt.measure.calibrate.trend_summary of calibration-large.json and of the
+                     worst-target large grid, calibration-large-worst.json)|null
     empirical|null   checks [{id, statement, kind, verdict, ratio, command|null, ...}] (a rate check also
                      holds params, C, widths, failures, trials, rate, interval, pvalue, level, power|null,
                      passed, worst, bound), tightness [{check, statement, ratio, where}], length_sweeps {name:

@@ -208,7 +208,8 @@ def _target_columns(rec: dict) -> dict:
                    worst_command=rec.get("worst_command", ""))
     if isinstance(rec.get("growth"), dict):  # the fixed-C tests over eps with their GLM (issue 21 part 3)
         g = rec["growth"]
-        out["growth"] = {"C": g.get("C"), "target": g.get("target"), "command": g.get("command", ""),
+        out["growth"] = {"C": g.get("C"), "target": g.get("target"), "params": g.get("params") or {},
+                         "command": g.get("command", ""),
                          "rows": [{k: r.get(k) for k in ("eps", "failures", "trials", "rate_over_eps", "ci_over_eps",
                                                          "pvalue", "passed", "power_2eps")} for r in g.get("rows", [])],
                          "verdict": (g.get("glm") or {}).get("verdict"),

@@ -418,10 +418,11 @@ def fixed_c_growth(record) -> dict:
             + ("no test rejects 'rate <= eps'" if not rejected else
                f"the test rejects at eps = {', '.join(_fmt(r['eps']) for r in rejected)}")
             + f" (power against 2 eps at least {low_power:.2f}; every 95% interval of rate / eps ends at or below "
-              f"{worst_ci:.2g}). Failure model: {verdict or 'not fitted'}.")
-    title = ("Does C grow? At a fixed C the failure rate stayed below eps from eps = 0.3 down to 0.003 for every "
-             "statement tested, at one point each and its worst target family; this does not show one C for every "
-             "dimension." if not grows else "Does C grow? At a fixed C the failure rate exceeds eps as eps falls for "
+              f"{worst_ci:.3g}). Failure model: {verdict or 'not fitted'}.")
+    title = ("Does C grow? At each statement's calibrated C the observed failure rate stayed below eps from eps = "
+             f"{_fmt(max(r['eps'] for n in names for r in cal[n]['growth']['rows']))} down to "
+             f"{_fmt(min(r['eps'] for n in names for r in cal[n]['growth']['rows']))} and no test rejects, at one point "
+             "each and its worst target family; this does not show one C for every dimension." if not grows else "Does C grow? At a fixed C the failure rate exceeds eps as eps falls for "
              + ", ".join(_heading(record, n) for n in grows) + ".")
     if undecided and not grows:
         sentences.append("The failure model cannot tell 'falls at least like eps' from 'falls more slowly' for "

@@ -8,7 +8,8 @@
                                                                       # family, independent seeds per point and C;
                                                                       # slt/measure/calibration-large-worst.json
     slth targets families --verify [--statements lemma7 ...]          # every family again at the new (worst) C
-    slth targets refit [--statements ...]                             # the worst-target C re-read from stored rows
+    slth targets refit [--statements ...]                             # the worst-target C and the fixed-C failure
+                                                                      # model re-read from stored rows
     slth targets fixed-c lemma7 d1=2 d2=2 --C 4 --target sign_matrix --eps 0.3,0.1,0.03,0.01,0.003 --per 30
     slth targets search lemma7 d1=2 d2=2 eps=0.3 --C 4 --seeds 40 --steps 40
 
@@ -119,6 +120,10 @@ def _main(args) -> int:
             rec.update(C=None if None in ups else max(ups), C_high=None if None in ups else max(ups),
                        C_low=max((p["C_point"] for p in rec["points"] if p["C_point"] is not None), default=None))
             print(f"{name}: C at target {rec['worst_target']} = {rec['C']} (random targets: {rec['C_random']})")
+            g = rec.get("growth")
+            if isinstance(g, dict) and g.get("rows"):  # the failure model re-read from the stored fixed-C rows
+                g["glm"] = _growth_glm(rec, g["rows"], g.get("params") or {}, g.get("target"), args.seed)
+                print(f"{name}: fixed-C failure model: {g['glm']['verdict']}")
         _write(path, data)
         return 0
 
@@ -186,14 +191,8 @@ def _main(args) -> int:
                   "cpu_s": sum(r["cpu_s"] for r in rows)}
         data = json.loads(path.read_text())
         rec = data["statements"][name]
-        glm_rows = [{"C": r["C"], "eps": r["eps"], "failures": r["failures"], "trials": r["trials"]} for r in rows]
-        if rec.get("worst_target") == args.target:  # the worst-target calibration's rows at the same point (the
-            # same parameters but eps): other C, same target; rows of other points would confound eps with them
-            same = [p for p in rec["points"] if all(p.get(k) == v for k, v in params.items() if k != "eps")]
-            glm_rows += [{"C": g["C"], "eps": p["eps"], "failures": g["failures"], "trials": g["trials"]}
-                         for p in same for g in p["grid"]]
-        result["glm"] = adversaries.failure_glm(glm_rows, seed=args.seed)
-        print(f"{name}: {result['glm']['model']} over {len(glm_rows)} rows: {result['glm']['verdict']}")
+        result["glm"] = _growth_glm(rec, rows, params, args.target, args.seed)
+        print(f"{name}: {result['glm']['model']} over {result['glm']['rows']} rows: {result['glm']['verdict']}")
         rec["growth"] = {k: v for k, v in result.items() if k != "command"} | {"command": argv}
         _write(path, data)
     else:
@@ -267,6 +266,19 @@ def _large(name, rec, args, kw, argv):
     _write(out_path, data)
     print(f"{name}: large grid at target {worst}: C = {record['C']} over {len(out)} points; trend: "
           f"{record['trend'].get('verdict') or record['trend'].get('error')}")
+
+
+def _growth_glm(rec, rows, params, target, seed):
+    """The failure model of the fixed-C ``rows`` together with the worst-target calibration's rows at the same point
+    (the same parameters but eps; other C, same target: rows of other points would confound eps with them)."""
+    from slt.measure import adversaries
+
+    glm_rows = [{"C": r["C"], "eps": r["eps"], "failures": r["failures"], "trials": r["trials"]} for r in rows]
+    if rec.get("worst_target") == target:
+        same = [p for p in rec["points"] if all(p.get(k) == v for k, v in params.items() if k != "eps")]
+        glm_rows += [{"C": g["C"], "eps": p["eps"], "failures": g["failures"], "trials": g["trials"]}
+                     for p in same for g in p["grid"]]
+    return adversaries.failure_glm(glm_rows, seed=seed)
 
 
 def _point_keys(name):

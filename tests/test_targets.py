@@ -248,3 +248,12 @@ def test_a_stored_fixed_C_row_reproduces(statement, tmp_path):
                                else 20260121, cache_dir=tmp_path, workers=0, progress=False)
     for got, want in zip(rows, stored[:2]):
         assert (got["eps"], got["failures"], got["trials"]) == (want["eps"], want["failures"], want["trials"])
+
+
+def test_failure_glm_says_c_is_not_identified_when_failures_sit_at_one_eps():
+    """Theorem 9's case: failures only in the calibration rows at eps = 0.3, none at the fixed C over eps = 0.3 ..
+    0.003: the likelihood separates and the fitted c (11-21 there) means nothing; the verdict must not read it."""
+    rows = [{"C": C, "eps": 0.3, "failures": k, "trials": 30} for C, k in ((1.4, 28), (2.0, 20), (5.0, 3), (8.0, 0))]
+    rows += [{"C": 8.0, "eps": e, "failures": 0, "trials": int(14 / e) + 1} for e in (0.1, 0.03, 0.01)]
+    glm = adversaries.failure_glm(rows, bootstrap=20)
+    assert glm["verdict"].startswith("undecided: failures occur at one eps only (0.3)"), glm["verdict"]

@@ -240,7 +240,12 @@ def failure_glm(rows: list[dict], bootstrap: int = 200, seed: int = 0, confidenc
     names = ("intercept", "C", "log eps")
     coef = {name: {"estimate": float(b), "ci": [float(l), float(h)]} for name, b, l, h in zip(names, beta, lo, hi)}
     c_lo, c_hi = coef["log eps"]["ci"]
-    if c_lo >= 1.0:
+    failing_eps = sorted({r["eps"] for r in rows if r["failures"] > 0})
+    if len(failing_eps) < 2:
+        verdict = (f"undecided: failures occur at {'no eps' if not failing_eps else 'one eps only (' + format(failing_eps[0], 'g') + ')'}, "
+                   f"so the exponent c of eps is not identified (the fit separates; its interval [{c_lo:.2f}, "
+                   f"{c_hi:.2f}] means nothing); the per-eps tests are the answer")
+    elif c_lo >= 1.0:
         verdict = (f"no growth: the failure probability falls at least like eps (exponent c in [{c_lo:.2f}, "
                    f"{c_hi:.2f}], {confidence:.0%} bootstrap interval), so a constant C keeps it <= eps")
     elif c_hi < 1.0:

@@ -334,6 +334,27 @@ def test_the_readme_table_is_the_committed_large_calibration():
     assert match.group(1).strip() == markdown_table(cal.trend_summary()).strip(), (
         "README's large-calibration table differs from the committed file: "
         "slth calibrate --table")
+    worst = re.search(r"<!-- large-calibration table \(worst targets\): [^\n]*-->\n(.*?)\n"
+                      r"<!-- end large-calibration table \(worst targets\) -->", text, re.DOTALL)
+    assert worst, "README.md has no worst-target large-calibration table between its markers"
+    assert worst.group(1).strip() == markdown_table(cal.trend_summary(cal.LARGE_WORST_FILE)).strip(), (
+        "README's worst-target large table differs from the committed file: "
+        "slth calibrate --table --output slt/measure/calibration-large-worst.json")
+
+
+def test_the_worst_target_large_grid_has_independent_seeds_per_point_and_C():
+    """Issue 21 part 2: every (point, C) row of a statement in the committed worst-target large grid has its own
+    seed (no two rows share one), each statement is at the worst family of the checks grid, and no trend was fitted on monotone
+    counts assumed (the file says how it read them)."""
+    data = cal.load_results(cal.LARGE_WORST_FILE)
+    assert "antitonic" in data["search"] and "independent" in data["seeds"]
+    from slt.measure import calibration
+
+    for name, rec in data["statements"].items():
+        seeds = [g["seed"] for p in rec["points"] for g in p["grid"]]
+        assert len(seeds) == len(set(seeds)), name  # within a statement (statements are separate experiments)
+        assert rec["target"] == calibration.calibrated(name)["worst_target"]
+        assert len({p["seed"] for p in rec["points"]}) == len(rec["points"])
 
 
 def test_the_summary_compares_the_checks_constant_with_the_large_grid(tmp_path):

@@ -90,7 +90,7 @@ def markdown_table(summary: dict) -> str:
             planned = (rec or {}).get("planned") or summary.get("not_run", {}).get(name, "?")
             lines.append(f"| {name} | ofat | 0 / {planned} | not run | - | - | - |")
             continue
-        design = rec.get("design") or "ofat"
+        design = (rec.get("design") or "ofat") + (f" at target {rec['target']}" if rec.get("target") else "")
         planned = rec.get("planned") or "?"
         trend = rec["trend"]
         verdict = trend.get("verdict") or trend.get("error") or "-"

@@ -116,13 +116,13 @@ def unlisted(statements) -> list[str]:
     return [name for name in catalogue.names() if name not in statements]
 
 
-def rate_test(statement: str, point: dict, seed: int, C: float | None = None, trial=None, check_C=None):
+def rate_test(statement: str, point: dict, seed: int, C: float | None = None, trial=None):
     """One rate test exactly as the check runs it at ``point`` (eps included): the ``RateCheck`` of the checks'
-    constant (``check_C``, default ``calibration.check_constant``), its trials at the run's level (``rate_level``), the
-    worst target family, tickets built at ``C`` (default: the checks' constant) by ``trial`` (default: the
-    statement's). Raises ``AssertionError`` on a significant excess; returns the ``RateTest``."""
+    constant (``calibration.check_constant``), its trials at the run's level (``rate_level``), the worst target
+    family, tickets built at ``C`` (default: the checks' constant) by ``trial`` (default: the statement's). Raises
+    ``AssertionError`` on a significant excess; returns the ``RateTest``."""
     numerics = catalogue.get(statement)
-    check_C = calibration.check_constant(statement) if check_C is None else check_C
+    check_C = calibration.check_constant(statement)
     check = numerics.rate_check(check_C)
     target = check_target(statement) if numerics.target_draw is not None else None
     params = {**point, **({"target": target} if target and "target" not in point else {})}
@@ -136,7 +136,7 @@ def rate(statement: str) -> None:
     windows = {**numerics.windows, "eps": strategies.LogUniform(*check.eps)}
 
     def hold(point):
-        rate_test(statement, {k: v for k, v in point.items() if k != "seed"}, point["seed"], check_C=C)
+        rate_test(statement, {k: v for k, v in point.items() if k != "seed"}, point["seed"])
 
     strategies.hold(statement, windows, rate_examples(statement, "ci"), hold, key="rate",
                     thorough=rate_examples(statement, "thorough"))

@@ -22,7 +22,7 @@ import dataclasses
 
 from hypothesis import settings
 
-from slt.measure.stats import (CONFIDENCE, LEVEL, POWER, detectable_rate, excess_test, target_rate, trials_for_power,
+from slt.measure.stats import (CONFIDENCE, LEVEL, detectable_rate, excess_test, trials_for_power,
                                upper_bound)
 
 C_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0)
@@ -85,10 +85,6 @@ def summarise(points: list[dict]) -> dict:
     return {"C": max(ups), "C_low": max(lows) if lows else None, "C_high": max(ups), "points": points}
 
 
-EVIDENCE: list[str] = []
-"""One line per rate test run by ``assert_rate`` in this process (checks/conftest.py prints them after a run)."""
-
-
 RATE_TESTS: list[dict] = []
 """One record per rate test run by ``assert_rate`` in this process: its evidence line, p-value, level and outcome
 (``checks/conftest.py`` applies Holm's procedure to those of a checks run)."""
@@ -104,7 +100,6 @@ def assert_rate(statement: str, C: float, params: dict, trial, trials: int, seed
     test, cases = failure_rate(trial, C, params, trials, seed, level)
     line = f"{statement} at C={C:.4g} " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                                    for k, v in params.items()) + f" (seed {seed}): {test.describe()}"
-    EVIDENCE.append(line)
     RATE_TESTS.append({"line": line, "pvalue": test.pvalue, "level": level, "passed": test.passed})
     if not test.passed:
         failed = [c for c in cases if c.violated]
@@ -144,12 +139,6 @@ class RateCheck:
             return self.trials
         return trials_for_power(eps, level=level)
 
-    def detectable(self, eps: float, level: float = LEVEL) -> float:
-        return detectable_rate(self.trials_at(eps, level), eps, level)
-
-    def meets_target(self, eps: float, level: float = LEVEL) -> bool:
-        return self.detectable(eps, level) <= target_rate(eps)
-
     def run(self, C: float, params: dict, trial, seed: int, level: float = LEVEL):
         """``assert_rate`` at the drawn ``params["eps"]`` (which must lie in the window) with ``trials_at`` trials,
         the test at ``level``."""
@@ -158,15 +147,6 @@ class RateCheck:
         if not lo <= eps <= hi:
             raise ValueError(f"{self.statement}: eps={eps} outside the check's window [{lo:.4g}, {hi:.4g}]")
         return assert_rate(self.statement, C, params, trial, self.trials_at(eps, level), seed, level)
-
-    def describe(self, level: float, profile: str) -> str:
-        """One line: trials and detectable rate at both ends of the eps window at ``level``, against the target."""
-        parts = []
-        for e in sorted(set(self.eps)):
-            n, d = self.trials_at(e, level), self.detectable(e, level)
-            parts.append(f"eps={e:.3g}: {n} trials detect >= {d:.3g} (target 2 eps = {target_rate(e):.3g}, "
-                         + ("met)" if d <= target_rate(e) else "NOT met)"))
-        return (f"{self.statement} [{profile}] power {POWER:g} at level {level:.3g}: " + "; ".join(parts))
 
 
 def current_profile() -> str:

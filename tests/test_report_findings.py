@@ -180,3 +180,19 @@ def test_the_worst_target_finding_is_decided_from_the_records_calibration(record
     for name in rc:
         rc[name].pop("targets", None)
     assert findings.worst_targets(rec)["status"] == "not in this record"
+
+
+def test_the_fixed_c_finding_is_decided_from_the_rows_and_can_say_c_grows(record):
+    """Issue 21 part 3: the finding "fixed-c-growth" reads the stored fixed-C rows. On the committed rows no test
+    rejects, so it says no growth was seen; a planted row whose test rejects (rate above eps at the smallest eps)
+    turns it into "C grows" naming the statement; nothing in it is typed by hand."""
+    f = _item(record, "fixed-c-growth")
+    cal = record["calibration"]["statements"]
+    assert f["status"] == "no growth seen" and set(f["statements"]) <= set(cal)
+    rec = copy.deepcopy(record)
+    g = rec["calibration"]["statements"]["lemma7"]["growth"]
+    low = min(g["rows"], key=lambda r: r["eps"])
+    low.update(failures=low["trials"] // 10, passed=False)  # rate 0.1 at eps = 0.003: a rejected test
+    h = findings.fixed_c_growth(rec)
+    assert h["status"] == "C grows" and findings._heading(rec, "lemma7") in h["title"]
+    assert f"the test rejects at eps = {findings._fmt(low['eps'])}" in " ".join(h["sentences"])

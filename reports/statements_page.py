@@ -1,0 +1,249 @@
+"""The generated parts of the documentation: ``docs/statements.md`` from ``bounds/``, and every table of numbers
+that ``docs/*.md`` quotes from a committed data file.
+
+One source of truth: each statement of ``docs/statements.md`` (its numbering in the paper, hypotheses from its
+``Param`` declarations, conclusion, widths, probability and proof steps) is printed from the ``bounds`` catalogue,
+and every table between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->`` in a page of ``docs/`` is
+printed from the committed file it names. ``tests/test_docs.py`` holds the committed pages to this output.
+
+    python -m reports.statements_page            # rewrite docs/statements.md and every generated block
+    python -m reports.statements_page --check    # exit 1 naming each page that differs (nothing written)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+import sympy as sp
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+STATEMENTS_PAGE = DOCS / "statements.md"
+COMMAND = "python -m reports.statements_page"
+CALIBRATION = ROOT / "slt" / "measure" / "calibration.json"
+COMMITTED_EMPIRICAL = ROOT / "slt" / "measure" / "committed" / "empirical-full.json"
+FIGURES = ROOT / "slt" / "figures" / "committed"
+
+_BLOCK = re.compile(r"(<!-- generated: (?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(\n<!-- end generated: (?P=name) -->)",
+                    re.DOTALL)
+
+
+# ------------------------------------------------------------------------------------------ docs/statements.md
+
+def _text(expr) -> str:
+    """A SymPy expression as one line of plain text (``eps`` for epsilon)."""
+    return re.sub(r"\bepsilon", "eps", sp.sstr(expr))
+
+
+def _pretty(expr) -> str:
+    return sp.pretty(expr, use_unicode=True, wrap_line=False)
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def anchor(name: str) -> str:
+    """The anchor of statement ``name`` in docs/statements.md (``docs/statements.md#theorem9``)."""
+    return name
+
+
+def _heading(st) -> str:
+    main, appendix = st.numbering.get("main", ""), st.numbering.get("appendix", "")
+    label = appendix or main or st.name
+    other = f" (main text: {main})" if main and main != appendix else ""
+    return f"{label}{other}: {st.title}"
+
+
+def _step_lines(step) -> list[str]:
+    relies = ", ".join(step.relies_on) or "arithmetic"
+    line = f"- **{step.name}** `{_text(step.lhs)} <= {_text(step.rhs)}`"
+    out = [line, f"  - relies on: {relies}"]
+    if step.params:
+        hyps = ", ".join(h.label for p in step.params for h in p.hypotheses())
+        out.append(f"  - the step's own parameters: {hyps}")
+    premises = getattr(step, "premises", None)
+    if premises:
+        out.append("  - premises: " + ", ".join(getattr(p, "name", str(p)) for p in premises))
+    if step.note:
+        out.append(f"  - note: {step.note}")
+    return out
+
+
+def statement_section(name: str, catalogue=None) -> str:
+    """The section of ``name``: numbering, hypotheses, conclusion, widths, probability, readings and proof steps."""
+    from bounds import catalogue as cat
+
+    statements = cat.STATEMENTS if catalogue is None else catalogue
+    st = statements[name]
+    steps = cat.proof(name, statements)
+    out = [f'<a id="{anchor(name)}"></a>', "", f"## {_heading(st)}", "",
+           f"Name in the harness: `{name}`. Quantity bounded: {st.quantity}.", "",
+           "**Hypotheses** (from its parameter declarations): "
+           + "; ".join(f"`{h.label}`" for h in st.hypotheses) + ".", "",
+           "**Conclusion**: the quantity is at most", "", "```", _pretty(st.conclusion), "```", ""]
+    if st.probability is not None:
+        out += [f"with probability at least `{_text(st.probability)}`", ""]
+    if st.widths:
+        out += ["**Widths** (the random network's width that suffices, with the universal constant C):", ""]
+        for w, expr in st.widths.items():
+            out += [f"`{w}` >=", "", "```", _pretty(expr), "```", ""]
+    if st.terms:
+        out += ["**Named terms**:", ""]
+        out += [f"- `{t}` = `{_text(e)}`" for t, e in st.terms.items()]
+        out.append("")
+    if st.notes:
+        out += [f"Note: {st.notes}", ""]
+    if st.variants:
+        out += ["**Readings of the printed text** (kept as variants; the verifier shows the steps each breaks):", ""]
+        for v in st.variants.values():
+            breaks = ", ".join(f"{s} step {p}" for s, p in v.breaks) or "no step"
+            out.append(f"- `{name}:{v.name}`: {v.description} Breaks: {breaks}.")
+        out.append("")
+    if steps:
+        out += [f"**Proof** ({len(steps)} steps, each an inequality `lhs <= rhs` on the statement's hypotheses):", ""]
+        for s in steps:
+            out += _step_lines(s)
+        out.append("")
+    else:
+        out += ["**Proof**: cited, no proof encoded; the statements that use it rest on it as stated.", ""]
+    return "\n".join(out)
+
+
+def statements_page(catalogue=None) -> str:
+    """docs/statements.md: every statement of the catalogue, in its order."""
+    from bounds import catalogue as cat
+
+    statements = cat.STATEMENTS if catalogue is None else catalogue
+    index = [f"- [{_heading(st)}](#{anchor(n)})" for n, st in statements.items()]
+    head = ["# The statements, their hypotheses, widths and proofs", "",
+            f"<!-- Generated from bounds/ by `{COMMAND}`; do not edit by hand. -->", "",
+            "Every lemma and theorem of the paper that the harness encodes, with the paper's numbering (appendix "
+            "number first, the main text's in brackets), printed from its declaration in `bounds/`: the hypotheses "
+            "from its parameters, the conclusion, the widths, and its proof as steps (name, inequality, what it "
+            "relies on, note). `eps` is the target error, `C` the universal constant of Lueker's corollary. "
+            "How each step is verified: [proofs.md](proofs.md).", ""] + index + [""]
+    return "\n".join(head + [statement_section(n, statements) for n in statements]).rstrip() + "\n"
+
+
+# ------------------------------------------------------------------------------------------ tables from data files
+
+def _fmt(x) -> str:
+    if isinstance(x, float):
+        return str(int(x)) if x == int(x) and abs(x) < 1e6 else f"{x:.3g}"
+    return str(x)
+
+
+def _point(params: dict) -> str:
+    return ", ".join(f"{k} = {_fmt(v)}" for k, v in params.items())
+
+
+def constants_table() -> str:
+    """The calibrated constants of slt/measure/calibration.json."""
+    data = json.loads(CALIBRATION.read_text())
+    rows = ["| statement | C the checks use | range [C_low, C_high] | worst target family | C at random targets |",
+            "|---|---|---|---|---|"]
+    for name, s in data["statements"].items():
+        rows.append(f"| [{name}](statements.md#{anchor(name)}) | {_fmt(s['C'])} | [{_fmt(s.get('C_low'))}, "
+                    f"{_fmt(s.get('C_high'))}] | {s.get('worst_target') or '-'} | "
+                    f"{_fmt(s['C_random']) if s.get('C_random') is not None else '-'} |")
+    return "\n".join(rows)
+
+
+def fixed_c_table() -> str:
+    """The fixed-C tests over eps (``growth`` of each statement in slt/measure/calibration.json)."""
+    data = json.loads(CALIBRATION.read_text())
+    rows = ["| statement | C | point | target | failures / trials, largest eps first | every test passes | "
+            "failure model |", "|---|---|---|---|---|---|---|"]
+    for name, s in data["statements"].items():
+        g = s.get("growth")
+        if not g:
+            continue
+        counts = ", ".join(f"eps {_fmt(r['eps'])}: {r['failures']}/{r['trials']}" for r in g["rows"])
+        passed = "yes" if all(r["passed"] for r in g["rows"]) else "no"
+        glm = (g.get("glm") or {}).get("verdict", "-")
+        rows.append(f"| {name} | {_fmt(g['C'])} | {_cell(_point(g['params']))} | {g['target']} | {counts} | {passed} "
+                    f"| {_cell(glm)} |")
+    return "\n".join(rows)
+
+
+def large_table(worst: bool) -> str:
+    """The large calibration's trend table (what ``slth calibrate --table`` prints)."""
+    from reports.sections.calibration_trend import markdown_table
+    from slt.measure import calibrate as cal
+
+    return markdown_table(cal.trend_summary(cal.LARGE_WORST_FILE if worst else None)).strip()
+
+
+def committed_empirical_table() -> str:
+    """The committed full-power failure rates (slt/measure/committed/empirical-full.json)."""
+    data = json.loads(COMMITTED_EMPIRICAL.read_text())
+    checks = data["empirical"]["checks"]
+    prov = data["provenance"]
+    rows = [f"{len(checks)} rate points, {sum(c['trials'] for c in checks)} trials, profile `{prov['profile']}`, "
+            f"made by `{prov['command'].split(' --cache-dir')[0]}` on {prov['created'][:10]}.", "",
+            "| statement | point | C | failures / trials | 95% interval of the rate | verdict |", "|---|---|---|---|---|---|"]
+    for c in checks:
+        lo, hi = c["interval"]
+        rows.append(f"| {c['statement']} | {_cell(_point(c['params']))} | {_fmt(c['C'])} | {c['failures']}/{c['trials']} "
+                    f"| [{lo:.3g}, {hi:.3g}] | {c['verdict']} |")
+    return "\n".join(rows)
+
+
+def figures_table() -> str:
+    """What each committed full sweep (slt/figures/committed/, shipped with the package) found."""
+    out = []
+    for path in sorted(FIGURES.glob("*.json")):
+        data = json.loads(path.read_text())
+        out += [f"**{_cell(data['title'])}** ([`{path.relative_to(ROOT)}`](../{path.relative_to(ROOT)}), "
+                f"{_fmt(round(data['compute_s']))} s of compute):", ""]
+        out += [f"- {_cell(f)}" for f in data.get("findings") or []] + [""]
+    return "\n".join(out).rstrip()
+
+
+BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
+          "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
+          "figures": figures_table}
+"""Every generated block a page of docs/ may hold, by name."""
+
+
+def fill(text: str) -> str:
+    """``text`` with every generated block replaced by the generator's output (KeyError on an unknown block)."""
+    return _BLOCK.sub(lambda m: m.group(1) + BLOCKS[m.group("name")]() + m.group(4), text)
+
+
+def blocks(text: str) -> list[str]:
+    return [m.group("name") for m in _BLOCK.finditer(text)]
+
+
+def pages() -> dict:
+    """Every generated page's expected text: docs/statements.md and each page of docs/ with generated blocks."""
+    out = {STATEMENTS_PAGE: statements_page()}
+    for path in sorted(DOCS.glob("*.md")):
+        if path != STATEMENTS_PAGE:
+            text = path.read_text()
+            if blocks(text):
+                out[path] = fill(text)
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 naming each page that differs; write nothing")
+    args = parser.parse_args(argv)
+    stale = []
+    for path, text in pages().items():
+        if not path.exists() or path.read_text() != text:
+            stale.append(path)
+            if not args.check:
+                path.write_text(text)
+    for path in stale:
+        print(f"{'differs' if args.check else 'written'}: {path.relative_to(ROOT)}")
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -9,7 +9,7 @@
 - ``verify(name)`` -> per-step ``StepResult`` (symbolic / interval certificate on a box / sampled evidence);
 - ``bounds.theorem14.exponents()``: Theorem 14's width exponents, derived from the block recursion;
 - ``bounds.mutations``: the mutation suite.
-Source of truth: ``theorems.md`` of the project spec.
+Source of truth for docs/statements.md, which ``python -m reports.statements_page`` prints from here.
 """
 from .catalogue import ALIASES, STATEMENTS, get, names, proof, proved
 from .core import Edit, Fact, Hypothesis, Param, Statement, Step, Variant

@@ -18,7 +18,7 @@ ALIASES = {"lemma4": "lemma7", "theorem3": "theorem9", "theorem6": "theorem14"}
 
 
 def names() -> list[str]:
-    """Canonical statement names, in the order of theorems.md."""
+    """Canonical statement names, in the order of docs/statements.md."""
     return list(STATEMENTS)
 
 

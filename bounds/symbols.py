@@ -1,4 +1,4 @@
-"""The symbols shared by every statement (theorems.md §0), with SymPy assumptions.
+"""The symbols shared by every statement (docs/statements.md#objects), with SymPy assumptions.
 
 Parameter names (the keywords of ``Statement.evaluate``/``width``/``term``) map to these symbols
 through ``PARAMETER``; symbol names are chosen so that MathML prints them as the paper does

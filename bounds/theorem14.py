@@ -91,7 +91,7 @@ def exponents(kappa_value=None, first: bool = False) -> dict:
     returns ``{"n_MHA": {...}, "n_FC": {...}}`` (``first=True``: block 1) mapping each base (``"2"``, ``"kappa"``, ``"alpha"``,
     ``"H"``, ``"d1"``, ``"L"``, ``"eps"``) to a SymPy polynomial in (b, B).  With a numeric ``kappa_value`` that is
     a power of two (the printed 16) kappa is folded into the base 2.  f1, f2, f3 (MHA) and g1, g2, g3 (FC)
-    of theorems.md are the exponents of 2, H and d1.
+    of docs/statements.md#theorem14 are the exponents of 2, H and d1.
     """
     out = {}
     for name, req in block_widths(theorem11).items():

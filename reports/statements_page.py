@@ -27,19 +27,25 @@ CALIBRATION = ROOT / "slt" / "measure" / "calibration.json"
 COMMITTED_EMPIRICAL = ROOT / "slt" / "measure" / "committed" / "empirical-full.json"
 FIGURES = ROOT / "slt" / "figures" / "committed"
 
-_BLOCK = re.compile(r"(<!-- generated: (?P<name>[a-z0-9-]+) -->\n)(?P<body>.*?)(\n<!-- end generated: (?P=name) -->)",
-                    re.DOTALL)
+_BLOCK = re.compile(r"<!-- generated: (?P<name>[a-z0-9-]+) -->\n(?P<body>.*?)<!-- end generated: (?P=name) -->", re.DOTALL)
 
 
 # ------------------------------------------------------------------------------------------ docs/statements.md
 
 def _text(expr) -> str:
-    """A SymPy expression as one line of plain text (``eps`` for epsilon)."""
-    return re.sub(r"\bepsilon", "eps", sp.sstr(expr))
+    """A SymPy expression as one line of plain text, written with the parameters' names."""
+    from bounds.symbols import text
+
+    return text(expr)
 
 
 def _pretty(expr) -> str:
     return sp.pretty(expr, use_unicode=True, wrap_line=False)
+
+
+def _md(text: str) -> str:
+    """Prose from bounds/ (notes, descriptions) as Markdown that shows it literally: no stray links or emphasis."""
+    return re.sub(r"([\\`*_\[\]<>])", r"\\\1", str(text))
 
 
 def _cell(text: str) -> str:
@@ -59,7 +65,7 @@ def _heading(st) -> str:
 
 
 def _step_lines(step) -> list[str]:
-    relies = ", ".join(step.relies_on) or "arithmetic"
+    relies = _md(", ".join(step.relies_on) or "arithmetic")
     line = f"- **{step.name}** `{_text(step.lhs)} <= {_text(step.rhs)}`"
     out = [line, f"  - relies on: {relies}"]
     if step.params:
@@ -69,7 +75,7 @@ def _step_lines(step) -> list[str]:
     if premises:
         out.append("  - premises: " + ", ".join(getattr(p, "name", str(p)) for p in premises))
     if step.note:
-        out.append(f"  - note: {step.note}")
+        out.append(f"  - note: {_md(step.note)}")
     return out
 
 
@@ -81,7 +87,7 @@ def statement_section(name: str, catalogue=None) -> str:
     st = statements[name]
     steps = cat.proof(name, statements)
     out = [f'<a id="{anchor(name)}"></a>', "", f"## {_heading(st)}", "",
-           f"Name in the harness: `{name}`. Quantity bounded: {st.quantity}.", "",
+           f"Name in the harness: `{name}`. Quantity bounded: {_md(st.quantity)}.", "",
            "**Hypotheses** (from its parameter declarations): "
            + "; ".join(f"`{h.label}`" for h in st.hypotheses) + ".", "",
            "**Conclusion**: the quantity is at most", "", "```", _pretty(st.conclusion), "```", ""]
@@ -96,12 +102,12 @@ def statement_section(name: str, catalogue=None) -> str:
         out += [f"- `{t}` = `{_text(e)}`" for t, e in st.terms.items()]
         out.append("")
     if st.notes:
-        out += [f"Note: {st.notes}", ""]
+        out += [f"Note: {_md(st.notes)}", ""]
     if st.variants:
         out += ["**Readings of the printed text** (kept as variants; the verifier shows the steps each breaks):", ""]
         for v in st.variants.values():
             breaks = ", ".join(f"{s} step {p}" for s, p in v.breaks) or "no step"
-            out.append(f"- `{name}:{v.name}`: {v.description} Breaks: {breaks}.")
+            out.append(f"- `{name}:{v.name}`: {_md(v.description)} Breaks: {breaks}.")
         out.append("")
     if steps:
         out += [f"**Proof** ({len(steps)} steps, each an inequality `lhs <= rhs` on the statement's hypotheses):", ""]
@@ -113,12 +119,34 @@ def statement_section(name: str, catalogue=None) -> str:
     return "\n".join(out)
 
 
+OBJECTS = """<a id="objects"></a>
+
+## Objects
+
+The objects every statement speaks of (the paper's definitions, as `slt/models.py` computes them):
+
+- Input `X = [x_1 .. x_T]^T` in `R^(T x d1)`, every token `||x_i|| <= alpha`, and `alpha >= max(sqrt(d1), sqrt(d2))`.
+- Attention mask `a_i` in `{0, 1}^T` with `||a_i||_1 >= 1`; masked softmax
+  `sigma(z; a)_j = a_j exp(z_j) / sum_k a_k exp(z_k)`.
+- Target MHA with H heads:
+  `Attn_T(x_i) = sum_j sigma(x_i^T W_Q^(j) (X W_K^(j))^T / sqrt(d_K); a_i) X W_V^(j) W_O^(j)`, every weight matrix
+  of spectral norm <= 1. Merged matrices `W_QK = W_Q W_K^T / sqrt(d_K)` and `W_VO = W_V W_O`.
+- Source MHA: the same form with pruned random weights `W~ * M` (entrywise product with a 0/1 mask), widths `n_K`
+  (query/key) and `n_V` (value/output), logits scaled by `1/sqrt(n_K)`; entries of `W~_Q`, `W~_K` iid
+  `U[-n_K^(1/4), n_K^(1/4)]`, of `W~_V`, `W~_O` iid `U[-1, 1]`.
+- Transformer block without normalisation: `Blk(x_i) = F(Attn(x_i)^T + x_i) + Attn(x_i)^T + x_i`, `F` a ReLU
+  fully-connected net without biases (target: L layers of width d1, spectral norms <= 1; source: 2L layers).
+  Transformer: `Tf = Blk^(B) o ... o Blk^(1)`.
+- "With probability at least 1 - eps" is checked as a failure rate: [checks.md](checks.md).
+"""
+
+
 def statements_page(catalogue=None) -> str:
     """docs/statements.md: every statement of the catalogue, in its order."""
     from bounds import catalogue as cat
 
     statements = cat.STATEMENTS if catalogue is None else catalogue
-    index = [f"- [{_heading(st)}](#{anchor(n)})" for n, st in statements.items()]
+    index = ["- [Objects](#objects)"] + [f"- [{_heading(st)}](#{anchor(n)})" for n, st in statements.items()]
     head = ["# The statements, their hypotheses, widths and proofs", "",
             f"<!-- Generated from bounds/ by `{COMMAND}`; do not edit by hand. -->", "",
             "Every lemma and theorem of the paper that the harness encodes, with the paper's numbering (appendix "
@@ -126,7 +154,7 @@ def statements_page(catalogue=None) -> str:
             "from its parameters, the conclusion, the widths, and its proof as steps (name, inequality, what it "
             "relies on, note). `eps` is the target error, `C` the universal constant of Lueker's corollary. "
             "How each step is verified: [proofs.md](proofs.md).", ""] + index + [""]
-    return "\n".join(head + [statement_section(n, statements) for n in statements]).rstrip() + "\n"
+    return "\n".join(head + [OBJECTS] + [statement_section(n, statements) for n in statements]).rstrip() + "\n"
 
 
 # ------------------------------------------------------------------------------------------ tables from data files
@@ -204,15 +232,34 @@ def figures_table() -> str:
     return "\n".join(out).rstrip()
 
 
+def families_table() -> str:
+    """Failures per target family at the random-target C and at the calibrated C (``targets`` and
+    ``targets_verify`` of each statement in slt/measure/calibration.json)."""
+    data = json.loads(CALIBRATION.read_text())
+    rows = ["| statement | point | C | failures / trials per target family |", "|---|---|---|---|"]
+    for name, s in data["statements"].items():
+        for key in ("targets", "targets_verify"):
+            t = s.get(key)
+            if not t:
+                continue
+            fams = ", ".join(f"{f['family']} {f['failures']}/{f['trials']}" for f in t["families"])
+            rows.append(f"| {name} | {_cell(_point(t['point']))} | {_fmt(t['C'])} | {fams} |")
+    return "\n".join(rows)
+
+
 BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
-          "figures": figures_table}
+          "figures": figures_table, "families": families_table}
 """Every generated block a page of docs/ may hold, by name."""
 
 
 def fill(text: str) -> str:
     """``text`` with every generated block replaced by the generator's output (KeyError on an unknown block)."""
-    return _BLOCK.sub(lambda m: m.group(1) + BLOCKS[m.group("name")]() + m.group(4), text)
+    def block(m):
+        name = m.group("name")
+        return f"<!-- generated: {name} -->\n{BLOCKS[name]().strip()}\n<!-- end generated: {name} -->"
+
+    return _BLOCK.sub(block, text)
 
 
 def blocks(text: str) -> list[str]:

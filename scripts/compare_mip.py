@@ -1,6 +1,6 @@
 """Our subset-sum solver against mixed-integer solvers on the SAME seeded instances.
 
-Instances as in Lemma 7 (theorems.md §3): items v u with v, u iid U[-1,1], targets U[-1,1]. Solvers: ours
+Instances as in Lemma 7 (docs/statements.md#lemma7): items v u with v, u iid U[-1,1], targets U[-1,1]. Solvers: ours
 exact (tol=None), ours in tolerance mode (tol = 1e-9 max|c|), Gurobi (gurobipy), HiGHS through
 scipy.optimize.milp and through highspy, each MIP at its default tolerances. Every solver's TRUE error
 is recomputed from the subset it returned. Each entry is solved on its own (one call per entry; ours on

@@ -1,4 +1,4 @@
-"""Float64 forward passes of the paper's objects (theorems.md §0): masked softmax, multi-head attention
+"""Float64 forward passes of the paper's objects (docs/statements.md#objects): masked softmax, multi-head attention
 (target form, pruned-source form, merged form of eq. 10-11), bias-free ReLU nets, transformer blocks and
 transformers without normalisation.
 
@@ -62,7 +62,7 @@ def bool_mask(name, mask, shape=None):
 
 
 def _require_kept(mask):
-    """Every attention row keeps a position (``||a_i||_1 >= 1``, theorems.md §0); else name the first row."""
+    """Every attention row keeps a position (``||a_i||_1 >= 1``, docs/statements.md#objects); else name the first row."""
     empty = ~mask.any(axis=-1)
     if empty.any():
         row = tuple(int(i) for i in np.argwhere(empty)[0])
@@ -72,7 +72,7 @@ def _require_kept(mask):
 # -------------------------------------------------------------------------------------------------- softmax
 
 def masked_softmax(z, mask):
-    """Masked softmax ``σ(z; a)_j = a_j exp(z_j) / Σ_k a_k exp(z_k)`` over the last axis (theorems.md §0).
+    """Masked softmax ``σ(z; a)_j = a_j exp(z_j) / Σ_k a_k exp(z_k)`` over the last axis (docs/statements.md#objects).
 
     Stable for logits of any size: the masked row maximum is subtracted before exponentiating, masked
     positions never enter an ``exp``. Logits may be ``-inf`` (weight 0); NaN or ``+inf`` raise. ``mask`` is
@@ -118,7 +118,7 @@ class MHAMasks:
 class MHAWeights:
     """Multi-head attention weights, per head stacked: ``WQ, WK (H, d1, dK)``, ``WV (H, d1, dV)``,
     ``WO (H, dV, d2)``; ``scale`` multiplies the logits. ``scale=None`` means ``1/sqrt(dK)``: for a target
-    that is ``1/sqrt(d_K)``, for a source (``dK = n_K``) it is ``1/sqrt(n_K)`` (theorems.md §0).
+    that is ``1/sqrt(d_K)``, for a source (``dK = n_K``) it is ``1/sqrt(n_K)`` (docs/statements.md#objects).
     """
 
     WQ: np.ndarray
@@ -215,7 +215,7 @@ class Block:
 
 @dataclass(frozen=True, eq=False)
 class Transformer:
-    """``Tf = Blk^(B) ∘ ... ∘ Blk^(1)`` (theorems.md §0)."""
+    """``Tf = Blk^(B) ∘ ... ∘ Blk^(1)`` (docs/statements.md#objects)."""
 
     blocks: tuple
 

@@ -1,4 +1,4 @@
-"""Random targets, sources, inputs and attention masks (theorems.md §0, experiments.md).
+"""Random targets, sources, inputs and attention masks (docs/statements.md#objects).
 
 Every sampler takes an explicit ``rng``: a ``numpy.random.Generator`` or an int seed (nothing global).
 

@@ -1,6 +1,6 @@
 """Batched subset sum: minimise |t - sum_{k in S} c_k| over subsets S, one problem per row.
 
-The problem behind every lottery-ticket construction (theorems.md §1, §3: Lueker's Cor. 3.3 and the
+The problem behind every lottery-ticket construction (docs/statements.md#lueker and #lemma7: Lueker's Cor. 3.3 and the
 Lemma 7 / Lemma 4 construction, one subset sum per target entry with items ``v_ijk * u_jk``).
 
 Algorithm (Horowitz and Sahni's meet in the middle). The items are split into two halves (even and odd

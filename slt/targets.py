@@ -39,7 +39,7 @@ __all__ = ["FAMILIES", "HYPOTHESIS", "families", "family_matrix", "apply", "matr
 
 HYPOTHESIS = {"lemma7": "max", "lemma2": "spectral", "theorem9": "spectral", "theorem10": "spectral",
               "theorem11": "spectral", "theorem14": "spectral"}
-"""The hypothesis set of each statement with a target (theorems.md: Lemma 7 entries in [-1, 1], the rest ||W|| <= 1)."""
+"""The hypothesis set of each statement with a target (docs/statements.md: Lemma 7 entries in [-1, 1], the rest ||W|| <= 1)."""
 
 FAMILIES = ("random", "identity", "signed_permutation", "orthogonal", "single_entry", "rank_one",
             "gaussian_max_norm", "sign_matrix")

@@ -1,7 +1,7 @@
-"""Adding a statement is what the README's "Adding a statement" says it is (issue 19, part 5).
+"""Adding a statement is what docs/architecture.md's "Adding a statement" says it is.
 
 In a temporary copy of the repository (the files ``git ls-files`` lists), a toy statement is added exactly as the
-README lists: its module in ``bounds/`` (with a proof built from an earlier statement's expressions), one line in
+docs/architecture.md lists: its module in ``bounds/`` (with a proof built from an earlier statement's expressions), one line in
 ``bounds/catalogue.py``, its numerics module in ``slt/measure/statements/`` (a trial, windows, rate points,
 calibration grid), one line in ``slt/measure/catalogue.py`` and one line in ``checks/test_statements.py``. Then:
 ``slth proofs`` verifies its steps, ``pytest checks`` collects and runs its checks (its proof steps and its
@@ -101,7 +101,7 @@ NUMERICS = Numerics(
 
 def _edit(path: Path, old: str, new: str) -> None:
     text = path.read_text()
-    assert text.count(old) == 1, f"{path}: expected exactly one {old!r} (the README's recipe no longer matches)"
+    assert text.count(old) == 1, f"{path}: expected exactly one {old!r} (docs/architecture.md's recipe no longer matches)"
     path.write_text(text.replace(old, new))
 
 
@@ -166,9 +166,9 @@ def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path):
     assert 'id="st-toy"' in html and "Toy: Lueker at half the error" in html
 
 
-def test_the_readme_lists_the_files_this_test_edits():
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Adding a statement", 1)[1].split("\n## ", 1)[0]
+def test_the_docs_list_the_files_this_test_edits():
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    section = page.split("## Adding a statement", 1)[1].split("\n## ", 1)[0]
     for path in ("bounds/catalogue.py", "slt/measure/statements/", "slt/measure/catalogue.py",
                  "checks/test_statements.py", "bounds/"):
         assert path in section, path

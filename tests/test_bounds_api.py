@@ -1,5 +1,5 @@
 """The public API of ``bounds``: names, aliases, evaluate/width/term against numbers computed by hand from
-theorems.md, hypothesis errors, domains."""
+docs/statements.md, hypothesis errors, domains."""
 import math
 
 import pytest

@@ -320,26 +320,19 @@ def test_the_design_is_recorded_per_statement(tmp_path):
         markdown_table(summary))
 
 
-def test_the_readme_table_is_the_committed_large_calibration():
-    """The README's large-calibration table is what ``slth calibrate --table`` prints from the committed file (no
-    number typed by hand; re-run it after a calibration)."""
+def test_the_docs_tables_are_the_committed_large_calibration():
+    """docs/calibration.md's large-calibration tables are what ``slth calibrate --table`` prints from the committed
+    files (no number typed by hand; regenerate with ``python -m reports.statements_page`` after a calibration)."""
     import re
 
     from reports.sections.calibration_trend import markdown_table
 
-    text = (ROOT / "README.md").read_text()
-    match = re.search(r"<!-- large-calibration table: [^\n]*-->\n(.*?)\n<!-- end large-calibration table -->", text,
-                      re.DOTALL)
-    assert match, "README.md has no large-calibration table between its markers"
-    assert match.group(1).strip() == markdown_table(cal.trend_summary()).strip(), (
-        "README's large-calibration table differs from the committed file: "
-        "slth calibrate --table")
-    worst = re.search(r"<!-- large-calibration table \(worst targets\): [^\n]*-->\n(.*?)\n"
-                      r"<!-- end large-calibration table \(worst targets\) -->", text, re.DOTALL)
-    assert worst, "README.md has no worst-target large-calibration table between its markers"
-    assert worst.group(1).strip() == markdown_table(cal.trend_summary(cal.LARGE_WORST_FILE)).strip(), (
-        "README's worst-target large table differs from the committed file: "
-        "slth calibrate --table --output slt/measure/calibration-large-worst.json")
+    text = (ROOT / "docs" / "calibration.md").read_text()
+    for block, path in (("large-random", None), ("large-worst", cal.LARGE_WORST_FILE)):
+        match = re.search(rf"<!-- generated: {block} -->\n(.*?)\n<!-- end generated: {block} -->", text, re.DOTALL)
+        assert match, f"docs/calibration.md has no {block} table between its markers"
+        assert match.group(1).strip() == markdown_table(cal.trend_summary(path)).strip(), (
+            f"docs/calibration.md's {block} table differs from the committed file: python -m reports.statements_page")
 
 
 def test_the_worst_target_large_grid_has_independent_seeds_per_point_and_C():

@@ -30,7 +30,7 @@ def block_diagonal(d1, n_prime):
 
 
 def lemma7_items(W, W1, W2, n_prime):
-    """Items v_ijk u_jk of entry (i, j), written out with loops from theorems.md §3."""
+    """Items v_ijk u_jk of entry (i, j), written out with loops from docs/statements.md#lemma7."""
     d2, d1 = W.shape
     items = np.empty((d2, d1, n_prime))
     for i, j, k in itertools.product(range(d2), range(d1), range(n_prime)):

@@ -25,7 +25,7 @@ def loop_softmax(z, a):
 
 
 def loop_mha(X, w, mask):
-    """One token, one head at a time (the definition in theorems.md §0, read literally)."""
+    """One token, one head at a time (the definition in docs/statements.md#objects, read literally)."""
     X = np.atleast_3d(X) if X.ndim == 3 else X[None]
     mask = np.broadcast_to(mask, (X.shape[0],) + mask.shape[-2:])
     out = np.zeros(X.shape[:2] + (w.d2,))

@@ -40,7 +40,7 @@ def fsum_errors(c, t, masks):
 
 
 def lemma7_instances(rng, m, n):
-    """Items v u with v, u iid U[-1,1] and targets U[-1,1], as in Lemma 7 (theorems.md §3)."""
+    """Items v u with v, u iid U[-1,1] and targets U[-1,1], as in Lemma 7 (docs/statements.md#lemma7)."""
     return rng.uniform(-1, 1, (m, n)) * rng.uniform(-1, 1, (m, n)), rng.uniform(-1, 1, m)
 
 

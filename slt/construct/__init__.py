@@ -1,4 +1,4 @@
-"""Strong lottery tickets built exactly as the paper's proofs build them (theorems.md §2, §3, §5-§7, §9).
+"""Strong lottery tickets built exactly as the paper's proofs build them (docs/statements.md: Lemma 2, Lemma 7, Theorems 9, 10, 11 and 14).
 
 ``lemma7`` (Lemma 7 / Lemma 4), ``lemma2`` and ``relu_net`` (Lemma 2 / Theorem 10, Pensia et al.) in
 :mod:`slt.construct.linear`; ``mha`` (Theorem 9 / 3), ``block`` (Theorem 11), ``transformer``

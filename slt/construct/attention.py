@@ -1,4 +1,4 @@
-"""Lottery tickets in attention, as Theorem 9 / 11 / 14 build them (theorems.md §5, §7, §9).
+"""Lottery tickets in attention, as Theorem 9 / 11 / 14 build them (docs/statements.md#theorem9, #theorem11, #theorem14).
 
 Theorem 9, per head h (eq. 10-11):
 - QK: ``W_QK = scale_T W_Q W_K^T`` (``scale_T = 1/sqrt(d_K)``) is approximated by

@@ -1,15 +1,15 @@
 """Two random layers for one, as the proofs build them.
 
-- Lemma 7 (appendix; Lemma 4 in the main text), theorems.md §3: no activation. ``n = d1 n'``; ``W~1⊙M1`` is
+- Lemma 7 (appendix; Lemma 4 in the main text), docs/statements.md#lemma7: no activation. ``n = d1 n'``; ``W~1⊙M1`` is
   block diagonal (hidden rows ``j n' .. (j+1) n' - 1`` keep only column j, the block ``u_j``); entry
   ``(i, j)`` of ``(W~2⊙M2)(W~1⊙M1)`` is ``Σ_k m_ijk v_ijk u_jk``, one subset sum with items
   ``v_ijk u_jk`` and target ``W_ij``.
-- Lemma 2 (Pensia et al. 2020), theorems.md §2, with the ReLU: same block-diagonal M1, and the sign split of
+- Lemma 2 (Pensia et al. 2020), docs/statements.md#lemma2, with the ReLU: same block-diagonal M1, and the sign split of
   block j: a unit with ``u_jk > 0`` computes ``u_jk ReLU(x_j)``, one with ``u_jk < 0`` computes
   ``-u_jk ReLU(-x_j)``. With ``A_ij = Σ_{k: u_jk>0} m_ijk v_ijk u_jk`` and ``B_ij = Σ_{k: u_jk<0} m_ijk v_ijk u_jk``
   the pruned net is exactly ``x ↦ A ReLU(x) - B ReLU(-x)``, and ``W x = W ReLU(x) - W ReLU(-x)`` asks for two
   subset sums per entry, both with target ``W_ij`` (units with ``u_jk = 0`` contribute nothing either way).
-- Theorem 10 (Pensia et al., Thm 1), theorems.md §6: Lemma 2 layer by layer, 2L source layers for L.
+- Theorem 10 (Pensia et al., Thm 1), docs/statements.md#theorem10: Lemma 2 layer by layer, 2L source layers for L.
 """
 from __future__ import annotations
 

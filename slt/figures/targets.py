@@ -1,6 +1,6 @@
 """Targets, test data, tickets and per-source errors of the figure sweeps (the numerics every figure shares).
 
-Error (*choice*, theorems.md §5's quantity): for one source and one test sequence, the largest
+Error (*choice*, docs/statements.md#theorem9's quantity): for one source and one test sequence, the largest
 ``||Out_S(x_i) - Out_T(x_i)||`` over all T + 1 tokens (the regression token included), full attention mask;
 per source the mean of that over a fixed seeded batch of test sequences (``err``; its maximum is kept as
 ``err_worst``, and the error at the regression token alone as ``err_reg``).

@@ -1,8 +1,8 @@
-"""Measurements of Theorem 9 (theorems.md §5) on a built ticket: output error over random and adversarial inputs
+"""Measurements of Theorem 9 (docs/statements.md#theorem9) on a built ticket: output error over random and adversarial inputs
 and masks, and the a-posteriori proof chain S2b..S3c from the ticket's measured ΔQK and ΔVO.
 
 The masks are chosen once from the weights (``slt.construct.mha``); inputs and attention masks are drawn AFTER
-pruning (theorems.md §10).
+pruning (docs/checks.md).
 """
 from __future__ import annotations
 

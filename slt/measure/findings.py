@@ -285,6 +285,22 @@ def theorem11_budget(record) -> dict:
             "counterexample": None, "test": test, "command": None, "evidence": "#variant-theorem11-mha-eps/3"}
 
 
+def theorem10_alpha(record) -> dict:
+    test = "tests/test_bounds_cited.py::test_printed_theorem10_with_alpha_below_one_breaks_T10b_with_a_counterexample"
+    v = _variant(record, "theorem10", "printed")
+    name = _heading(record, "theorem10")
+    if v is None:
+        return _missing("theorem10-alpha", f"{name} for alpha < 1: the printed variants were not run in this record",
+                        "slth run --quick runs the printed variants.", test)
+    steps = ", ".join(b["step"] for b in v["broken"]) or "no step"
+    return {"id": "theorem10-alpha", "status": "proof step fails" if v["broken"] else "no step fails",
+            "title": f"{name} as printed follows from its written proof only for alpha >= 1.",
+            "sentences": [f"On the printed domain alpha > 0, step {steps} of the written proof fails: a counterexample "
+                          "to a step of the written proof, not to the theorem."],
+            "counterexample": _broken_rows(v) if v["broken"] else None, "test": test, "command": None,
+            "evidence": "#variant-theorem10-printed"}
+
+
 def mip(record) -> dict:
     test = "tests/test_findings.py::test_finding6_highs_reports_zero_for_subsets_that_miss"
     emp = record.get("empirical") or {}
@@ -443,13 +459,13 @@ def fixed_c_growth(record) -> dict:
 
 STATEMENTS_OF = {"lemma13_printed": ("lemma13",), "theorem14_kappa": ("theorem14",),
                  "sqrt_d1": ("lemma8", "theorem9", "theorem11", "lemma12", "lemma13"), "lemma12_logit": ("lemma12",),
-                 "theorem11_budget": ("theorem11",), "mip": ("lemma7",),
+                 "theorem11_budget": ("theorem11",), "theorem10_alpha": ("theorem10",), "mip": ("lemma7",),
                  "worst_targets": tuple(target_families.HYPOTHESIS),
                  "fixed_c_growth": tuple(target_families.HYPOTHESIS)}
 """The statements each finding concerns (their summary rows link to it)."""
 
-FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_budget, mip, worst_targets,
-            fixed_c_growth)
+FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_budget, mip, theorem10_alpha,
+            worst_targets, fixed_c_growth)
 """The README's findings, in its order; each a function of the record."""
 
 

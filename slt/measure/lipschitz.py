@@ -1,4 +1,4 @@
-"""Measurements of Lemma 12 and Lemma 13 (theorems.md §8): how far a TARGET MHA (Lemma 12) or block (Lemma 13)
+"""Measurements of Lemma 12 and Lemma 13 (docs/statements.md#lemma12, #lemma13): how far a TARGET MHA (Lemma 12) or block (Lemma 13)
 moves when every token moves by at most eps_max.
 
 Deterministic; the adversary chooses everything the statement quantifies over: tokens ``||x_i|| <= alpha``,

@@ -1,4 +1,4 @@
-"""Failure rates of probabilistic statements ("with probability >= 1 - eps", theorems.md §10) and calibration of C.
+"""Failure rates of probabilistic statements ("with probability >= 1 - eps", docs/checks.md) and calibration of C.
 
 A statement module provides ``trial(seed, C, **params) -> Case``: ONE independent random source (seeded), the
 ticket built by the proof's construction at the widths ``bounds`` requires for that C, and the measured error

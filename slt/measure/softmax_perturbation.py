@@ -1,4 +1,4 @@
-"""Measurements of Lemma 8 / Lemma 5 (theorems.md §4): ``||σ(z;a)X - σ(z+e;a)X||`` for ``||e||_max <= eps_max``,
+"""Measurements of Lemma 8 / Lemma 5 (docs/statements.md#lemma8): ``||σ(z;a)X - σ(z+e;a)X||`` for ``||e||_max <= eps_max``,
 ``||x_i|| <= alpha``, any logits z and any mask a, at any length T.
 
 Shared by ``slt.measure.statements.lemma8`` and ``lemma5`` (same left side, different right sides). Three sources of cases:

@@ -1,7 +1,7 @@
 """Statistics of probabilistic statements: failure rates, Clopper-Pearson intervals, a one-sided binomial test.
 
 A statement "with probability >= 1 - eps" is checked as a failure rate over independent random sources
-(theorems.md §10): the check fails only on a statistically significant EXCESS of failures over eps,
+(docs/checks.md): the check fails only on a statistically significant EXCESS of failures over eps,
 i.e. when the one-sided exact binomial test of H0: rate <= eps against H1: rate > eps rejects at ``LEVEL``.
 
 Power, as a number: a test of ``n`` trials rejects when at least ``k`` trials fail, ``k`` the smallest count with

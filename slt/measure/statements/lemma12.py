@@ -1,4 +1,4 @@
-"""Lemma 12 (theorems.md §8): ``||Attn_T(x_i) - Attn_T(x'_i)|| <= H sqrt(d1) (alpha (exp(4 alpha eps_max) - 1)
+"""Lemma 12 (docs/statements.md#lemma12): ``||Attn_T(x_i) - Attn_T(x'_i)|| <= H sqrt(d1) (alpha (exp(4 alpha eps_max) - 1)
 + eps_max)`` for ``||x_i|| <= alpha``, ``||x_i - x'_i|| <= eps_max``, any target with spectral norms <= 1.
 
 Deterministic, adversarial search (``slt.measure.lipschitz``). The check holds the proof's reading

@@ -1,4 +1,4 @@
-"""Lemma 13 (theorems.md §8): a target block moves by at most ``2 H sqrt(d1) (alpha (exp(4 alpha eps_max) - 1)
+"""Lemma 13 (docs/statements.md#lemma13): a target block moves by at most ``2 H sqrt(d1) (alpha (exp(4 alpha eps_max) - 1)
 + 2 eps_max)`` (the proof's form, with the factor 2; this is the form the check holds) when every token moves by
 at most eps_max; target MHA and FC net with spectral norms <= 1.
 

@@ -1,4 +1,4 @@
-"""Lemma 2 (Pensia et al. 2020; theorems.md §2): with ``n = width("n", C)`` hidden ReLU units, w.p. >= 1 - eps a
+"""Lemma 2 (Pensia et al. 2020; docs/statements.md#lemma2): with ``n = width("n", C)`` hidden ReLU units, w.p. >= 1 - eps a
 ticket has ``||W x - F_S(x)|| <= eps`` for every ``||x|| <= 1``.
 
 One trial: target ``||W|| <= 1``, iid U[-1,1] sources, ticket by ``slt.construct.lemma2`` (sign split), error the

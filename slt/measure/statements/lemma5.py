@@ -1,4 +1,4 @@
-"""Lemma 5 (theorems.md §4): for ``eps_max <= 1/2``, ``||σ(z;a)X - σ(z+e;a)X|| <= 4 sqrt(d1) alpha eps_max``.
+"""Lemma 5 (docs/statements.md#lemma8): for ``eps_max <= 1/2``, ``||σ(z;a)X - σ(z+e;a)X|| <= 4 sqrt(d1) alpha eps_max``.
 
 Same left side and searches as Lemma 8 (``slt.measure.softmax_perturbation``); deterministic, T = 2 .. 2^14.
 """

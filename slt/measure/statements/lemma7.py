@@ -1,4 +1,4 @@
-"""Lemma 7 / Lemma 4 (theorems.md §3): ``||W - (W~2⊙M2)(W~1⊙M1)||_max <= eps/(d1 d2)`` w.p. >= 1 - eps.
+"""Lemma 7 / Lemma 4 (docs/statements.md#lemma7): ``||W - (W~2⊙M2)(W~1⊙M1)||_max <= eps/(d1 d2)`` w.p. >= 1 - eps.
 
 One trial: target W (||W|| <= 1), iid U[-1,1] sources at ``n = width("n", C)`` rounded up to d1 n', the
 ticket by ``slt.construct.lemma7`` (block-diagonal M1, one exact subset sum per entry). The failure rate over

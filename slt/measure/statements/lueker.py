@@ -1,4 +1,4 @@
-"""Lueker / Pensia subset sum (theorems.md §1), the "for every z at once" quantifier measured exactly.
+"""Lueker / Pensia subset sum (docs/statements.md#lueker), the "for every z at once" quantifier measured exactly.
 
 For n' iid products ``V*U`` of two U[-1,1] variables, the covering radius
 ``sup_{z in [-1,1]} min_S |z - sum_{k in S} X_k|`` is computed exactly from all 2^n' sorted subset sums

@@ -1,4 +1,4 @@
-"""Theorem 10 (Pensia et al., Thm 1; theorems.md §6): a 2L-layer ReLU source of hidden widths ``n_l`` contains a
+"""Theorem 10 (Pensia et al., Thm 1; docs/statements.md#theorem10): a 2L-layer ReLU source of hidden widths ``n_l`` contains a
 ticket with ``||F_S(x) - F_T(x)|| <= exp(alpha eps / 2) - 1`` for ``||x|| <= alpha``, w.p. >= 1 - eps.
 
 Layers of equal width d (``d1 = d2 = d`` in ``width("n_l")``); ticket by ``slt.construct.relu_net``; error the

@@ -1,4 +1,4 @@
-"""Theorem 11 (theorems.md §7): one transformer block without normalisation; at widths n_MHA, n_FC a ticket has
+"""Theorem 11 (docs/statements.md#theorem11): one transformer block without normalisation; at widths n_MHA, n_FC a ticket has
 ``max_i ||Blk_S(x_i) - Blk_T(x_i)|| <= eps`` for every input, w.p. >= 1 - eps.
 
 One trial: spectral-norm target block (H heads, FC of L layers of width d1), theory-initialised source, ticket by

@@ -1,4 +1,4 @@
-"""Theorem 14 / Theorem 6 (theorems.md §9): a transformer of B blocks without normalisation; at the per-block widths
+"""Theorem 14 / Theorem 6 (docs/statements.md#theorem14): a transformer of B blocks without normalisation; at the per-block widths
 ``width("n_MHA"/"n_FC", b=b, B=B)`` a ticket has ``max_i ||Tf_S(x_i) - Tf_T(x_i)|| <= eps`` w.p. >= 1 - eps.
 
 The worst-case widths grow like ``C d1 (B^2 log(4 H sqrt d1) + ...)``: to keep them buildable the checks use

@@ -1,4 +1,4 @@
-"""Theorem 9 / Theorem 3 (theorems.md §5): an MHA source at widths n_K, n_V contains a ticket with
+"""Theorem 9 / Theorem 3 (docs/statements.md#theorem9): an MHA source at widths n_K, n_V contains a ticket with
 ``max_i ||Attn_S(x_i) - Attn_T(x_i)|| <= eps`` for every input, w.p. >= 1 - eps.
 
 One trial: spectral-norm target (H heads), theory-initialised source at ``bounds`` widths for C, ticket by

@@ -1,0 +1,220 @@
+"""The README and docs/ say what the repository holds: the generated pages equal their generator's output, every
+relative link resolves (file and #anchor), the README stays short and lists exactly the report's findings, each
+with a test that exists, and no page cites a file the repository does not have or carries project history."""
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from reports import statements_page
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+REGENERATE = f"regenerate with `{statements_page.COMMAND}`"
+
+
+# ------------------------------------------------------------------------------------------ generated pages
+
+def test_the_generated_pages_equal_the_generator_output():
+    """docs/statements.md is bounds/ printed, and every generated table is its committed file printed: an edit of
+    bounds/ or of a committed data file that is not regenerated fails here."""
+    for path, text in statements_page.pages().items():
+        assert path.exists(), f"{path.relative_to(ROOT)} is missing: {REGENERATE}"
+        assert path.read_text() == text, f"{path.relative_to(ROOT)} differs from what bounds/ and the committed " \
+                                         f"files give: {REGENERATE}"
+
+
+def test_an_edit_of_bounds_changes_the_statements_page():
+    """The check can fail: a statement edited in the catalogue gives a different page (what a stale page is)."""
+    import dataclasses
+
+    import sympy as sp
+
+    from bounds import catalogue
+
+    edited = dict(catalogue.STATEMENTS)
+    st = edited["lemma7"]
+    edited["lemma7"] = dataclasses.replace(st, widths={"n": st.widths["n"] * 2})
+    assert statements_page.statements_page(edited) != statements_page.statements_page()
+    assert sp.pretty(st.widths["n"] * 2, use_unicode=True, wrap_line=False) in statements_page.statements_page(edited)
+
+
+def test_a_changed_committed_number_makes_its_block_stale(tmp_path, monkeypatch):
+    """The check can fail: a committed calibration file with another count gives another table."""
+    import json
+
+    data = json.loads(statements_page.CALIBRATION.read_text())
+    name = next(n for n, s in data["statements"].items() if s.get("growth"))
+    data["statements"][name]["growth"]["rows"][0]["failures"] += 1
+    edited = tmp_path / "calibration.json"
+    edited.write_text(json.dumps(data))
+    before = statements_page.fixed_c_table()
+    monkeypatch.setattr(statements_page, "CALIBRATION", edited)
+    assert statements_page.fixed_c_table() != before
+
+
+def test_every_statement_of_the_catalogue_has_its_section_with_hypotheses_and_steps():
+    from bounds import catalogue
+
+    text = (ROOT / "docs" / "statements.md").read_text()
+    for name, st in catalogue.STATEMENTS.items():
+        section = text.split(f'<a id="{name}"></a>', 1)[1].split("<a id=", 1)[0]
+        for h in st.hypotheses:
+            assert f"`{h.label}`" in section, (name, h.label)
+        for step in catalogue.proof(name):
+            assert f"**{step.name}**" in section, (name, step.name)
+        assert st.numbering.get("appendix", "") in section
+
+
+def test_an_empty_or_edited_block_is_refilled():
+    """A page whose generated table was emptied or hand-edited is not what the generator gives."""
+    empty = "<!-- generated: constants -->\n<!-- end generated: constants -->"
+    filled = statements_page.fill(empty)
+    assert filled != empty and statements_page.constants_table() in filled
+    edited = filled.replace("| 8 |", "| 9 |", 1)
+    assert edited != filled and statements_page.fill(edited) == filled
+
+
+def test_every_generated_block_is_known():
+    for path in PAGES:
+        for name in statements_page.blocks(path.read_text()):
+            assert name in statements_page.BLOCKS, f"{path.relative_to(ROOT)}: unknown generated block {name!r}"
+
+
+# ------------------------------------------------------------------------------------------ links
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading."""
+    text = re.sub(r"`", "", heading.strip().lower())
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(text: str) -> set:
+    text = re.sub(r"```.*?```", "", text, flags=re.DOTALL)
+    found = {_slug(m.group(1)) for m in re.finditer(r"^#+ (.*)$", text, re.MULTILINE)}
+    return found | set(re.findall(r'<a id="([^"]+)"></a>', text))
+
+
+def dead_links(path: Path) -> list[str]:
+    text = path.read_text()
+    body = re.sub(r"```.*?```", "", text, flags=re.DOTALL)
+    dead = []
+    for target in re.findall(r"(?<!\\)\]\(([^)\s]+)\)", body):
+        if re.match(r"[a-z]+:", target):
+            continue
+        file, _, frag = target.partition("#")
+        dest = (path.parent / file).resolve() if file else path
+        if not dest.exists():
+            dead.append(f"{target} (no file {file})")
+        elif frag and dest.suffix == ".md" and frag not in anchors(dest.read_text()):
+            dead.append(f"{target} (no anchor #{frag} in {dest.name})")
+    return dead
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_dead_relative_link(path):
+    assert dead_links(path) == [], f"{path.relative_to(ROOT)}: dead links"
+
+
+def test_the_link_checker_finds_a_dead_file_and_a_dead_anchor(tmp_path):
+    page = tmp_path / "page.md"
+    (tmp_path / "other.md").write_text("# A heading\n")
+    page.write_text("[ok](other.md#a-heading) [no file](missing.md) [no anchor](other.md#nowhere) [self](#top)\n")
+    assert dead_links(page) == ["missing.md (no file missing.md)", "other.md#nowhere (no anchor #nowhere in other.md)",
+                                "#top (no anchor #top in page.md)"]
+
+
+# ------------------------------------------------------------------------------------------ the README
+
+def test_the_readme_is_at_most_250_lines():
+    assert len(README.read_text().splitlines()) <= 250
+
+
+def _readme_findings() -> list[tuple[str, str]]:
+    section = README.read_text().split("## What it found about the paper", 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in section.splitlines() if re.match(r"\d+\. ", line)]
+    out = []
+    for line in lines:
+        fid = re.search(r"\(docs/findings\.md#([a-z0-9-]+)\)", line)
+        test = re.search(r"Test: `([^`]+)`", line)
+        assert fid and test, f"README finding without its page link or test: {line[:80]}"
+        out.append((fid.group(1), test.group(1)))
+    return out
+
+
+def test_every_readme_finding_is_a_report_finding_and_the_reverse(proofs_record):
+    """The README's findings are exactly the ids slt.measure.findings produces (on any record)."""
+    from slt.measure import findings
+
+    produced = [f["id"] for f in findings.decide(proofs_record)["items"]]
+    listed = [fid for fid, _ in _readme_findings()]
+    assert sorted(listed) == sorted(produced), (
+        f"README lists {sorted(set(listed) - set(produced))} that the report lacks and lacks "
+        f"{sorted(set(produced) - set(listed))}")
+    assert len(listed) == len(set(listed))
+
+
+def test_every_readme_finding_names_a_test_that_exists():
+    for fid, test in _readme_findings():
+        file, _, func = test.partition("::")
+        func = func.split("[", 1)[0]
+        assert (ROOT / file).exists(), f"finding {fid}: no file {file}"
+        assert re.search(rf"^def {re.escape(func)}\(", (ROOT / file).read_text(), re.MULTILINE), (
+            f"finding {fid}: {file} has no test {func}")
+
+
+def test_every_finding_of_the_readme_has_its_section_in_the_findings_page():
+    text = (ROOT / "docs" / "findings.md").read_text()
+    for fid, test in _readme_findings():
+        assert f'<a id="{fid}"></a>' in text, fid
+        section = text.split(f'<a id="{fid}"></a>', 1)[1].split("<a id=", 1)[0]
+        assert test.split("[", 1)[0] in section or test.split("::")[1].split("[")[0] in section, (fid, test)
+
+
+def test_the_everyday_command_table_has_one_short_line_per_command():
+    section = README.read_text().split("## Everyday commands", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    assert rows and all(len(line) <= 200 for line in rows), [line for line in rows if len(line) > 200]
+
+
+# ------------------------------------------------------------------------------------------ what the pages cite
+
+HISTORY = re.compile(r"\bissues? \d+|\b\d{1,2}:\d{2} UTC|load average|no GPU machine|\bthis session\b|"
+                     r"\b20\d\d-\d\d-\d\d\b(?! \|)")
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_project_history_in_the_pages(path):
+    """Docs say what is: no issue numbers, UTC times, machine loads, sessions or run dates in prose (a date may
+    stand in a generated table, copied from the file it comes from)."""
+    text = path.read_text()
+    prose = re.sub(r"<!-- generated: ([a-z0-9-]+) -->.*?<!-- end generated: \1 -->", "", text, flags=re.DOTALL)
+    assert HISTORY.findall(prose) == [], f"{path.relative_to(ROOT)}"
+
+
+def test_nothing_cites_a_file_the_repository_does_not_have():
+    """theorems.md is not in the repository: the README, docs and code cite docs/statements.md instead."""
+    hits = []
+    for path in [*PAGES, *ROOT.glob("bounds/**/*.py"), *ROOT.glob("slt/**/*.py"), *ROOT.glob("reports/**/*.py"),
+                 *ROOT.glob("checks/**/*.py"), *ROOT.glob("tests/**/*.py"), *ROOT.glob("scripts/**/*.py"),
+                 *ROOT.glob("benchmarks/**/*.py")]:
+        if path == Path(__file__):
+            continue
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if "theorems.md" in line:
+                hits.append(f"{path.relative_to(ROOT)}:{n}")
+    assert hits == []
+
+
+def test_every_core_dependency_says_why_it_is_there():
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    table = (ROOT / "docs" / "dependencies.md").read_text()
+    names = {re.split(r"[<>=\[ ]", d, 1)[0] for d in deps}
+    rows = " ".join(line.split("|")[1] for line in table.splitlines() if line.startswith("| ") and "---" not in line)
+    missing = [n for n in names if n not in rows]
+    assert missing == [], f"docs/dependencies.md does not say why {missing} is a dependency"

@@ -33,6 +33,7 @@ COMMANDS = {
     "reproduce": ("reports.reproduce", "reproduce the paper's Figures 4, 5 and 6"),
     "rate": ("reports.rate", "one failure-rate test with its power (or every check's trials and power: --plan)"),
     "targets": ("reports.targets", "targets as adversaries: failure rate per target family, worst-target C, search"),
+    "docs": ("reports.statements_page", "regenerate docs/statements.md from bounds/ and the docs' tables of committed data"),
 }
 
 

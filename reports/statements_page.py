@@ -6,8 +6,8 @@ One source of truth: each statement of ``docs/statements.md`` (its numbering in 
 and every table between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->`` in a page of ``docs/`` is
 printed from the committed file it names. ``tests/test_docs.py`` holds the committed pages to this output.
 
-    python -m reports.statements_page            # rewrite docs/statements.md and every generated block
-    python -m reports.statements_page --check    # exit 1 naming each page that differs (nothing written)
+    slth docs            # rewrite docs/statements.md and every generated block (or python -m reports.statements_page)
+    slth docs --check    # exit 1 naming each page that differs (nothing written)
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import sympy as sp
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 STATEMENTS_PAGE = DOCS / "statements.md"
-COMMAND = "python -m reports.statements_page"
+COMMAND = "slth docs"
 CALIBRATION = ROOT / "slt" / "measure" / "calibration.json"
 COMMITTED_EMPIRICAL = ROOT / "slt" / "measure" / "committed" / "empirical-full.json"
 FIGURES = ROOT / "slt" / "figures" / "committed"
@@ -277,10 +277,12 @@ def pages() -> dict:
     return out
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", action="store_true", help="exit 1 naming each page that differs; write nothing")
-    args = parser.parse_args(argv)
+
+
+def main(args: argparse.Namespace) -> int:
+    """``slth docs``: rewrite every generated page that differs (or, with ``--check``, name it and exit 1)."""
     stale = []
     for path, text in pages().items():
         if not path.exists() or path.read_text() != text:
@@ -293,4 +295,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    _parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
+    add_arguments(_parser)
+    sys.exit(main(_parser.parse_args()))

@@ -322,7 +322,7 @@ def test_the_design_is_recorded_per_statement(tmp_path):
 
 def test_the_docs_tables_are_the_committed_large_calibration():
     """docs/calibration.md's large-calibration tables are what ``slth calibrate --table`` prints from the committed
-    files (no number typed by hand; regenerate with ``python -m reports.statements_page`` after a calibration)."""
+    files (no number typed by hand; regenerate with ``slth docs`` after a calibration)."""
     import re
 
     from reports.sections.calibration_trend import markdown_table
@@ -332,7 +332,7 @@ def test_the_docs_tables_are_the_committed_large_calibration():
         match = re.search(rf"<!-- generated: {block} -->\n(.*?)\n<!-- end generated: {block} -->", text, re.DOTALL)
         assert match, f"docs/calibration.md has no {block} table between its markers"
         assert match.group(1).strip() == markdown_table(cal.trend_summary(path)).strip(), (
-            f"docs/calibration.md's {block} table differs from the committed file: python -m reports.statements_page")
+            f"docs/calibration.md's {block} table differs from the committed file: slth docs")
 
 
 def test_the_worst_target_large_grid_has_independent_seeds_per_point_and_C():

@@ -218,3 +218,17 @@ def test_every_core_dependency_says_why_it_is_there():
     rows = " ".join(line.split("|")[1] for line in table.splitlines() if line.startswith("| ") and "---" not in line)
     missing = [n for n in names if n not in rows]
     assert missing == [], f"docs/dependencies.md does not say why {missing} is a dependency"
+
+
+def test_slth_docs_check_names_a_stale_page_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    import argparse
+
+    page = tmp_path / "page.md"
+    page.write_text("stale\n")
+    monkeypatch.setattr(statements_page, "ROOT", tmp_path)
+    monkeypatch.setattr(statements_page, "pages", lambda: {page: "fresh\n"})
+    assert statements_page.main(argparse.Namespace(check=True)) == 1
+    assert page.read_text() == "stale\n" and "differs: page.md" in capsys.readouterr().out
+    assert statements_page.main(argparse.Namespace(check=False)) == 0
+    assert page.read_text() == "fresh\n"
+    assert statements_page.main(argparse.Namespace(check=True)) == 0

@@ -64,8 +64,8 @@ def _heading(st) -> str:
     return f"{label}{other}: {st.title}"
 
 
-def _step_lines(step) -> list[str]:
-    relies = _md(", ".join(step.relies_on) or "arithmetic")
+def _step_lines(step, statements) -> list[str]:
+    relies = ", ".join(f"[{r}](#{anchor(r)})" if r in statements else _md(r) for r in step.relies_on) or "arithmetic"
     line = f"- **{step.name}** `{_text(step.lhs)} <= {_text(step.rhs)}`"
     out = [line, f"  - relies on: {relies}"]
     if step.params:
@@ -112,7 +112,7 @@ def statement_section(name: str, catalogue=None) -> str:
     if steps:
         out += [f"**Proof** ({len(steps)} steps, each an inequality `lhs <= rhs` on the statement's hypotheses):", ""]
         for s in steps:
-            out += _step_lines(s)
+            out += _step_lines(s, statements)
         out.append("")
     else:
         out += ["**Proof**: cited, no proof encoded; the statements that use it rest on it as stated.", ""]
@@ -150,7 +150,7 @@ def statements_page(catalogue=None) -> str:
     head = ["# The statements, their hypotheses, widths and proofs", "",
             f"<!-- Generated from bounds/ by `{COMMAND}`; do not edit by hand. -->", "",
             "Every lemma and theorem of the paper that the harness encodes, with the paper's numbering (appendix "
-            "number first, the main text's in brackets), printed from its declaration in `bounds/`: the hypotheses "
+            "number first, the main text's in parentheses), printed from its declaration in `bounds/`: the hypotheses "
             "from its parameters, the conclusion, the widths, and its proof as steps (name, inequality, what it "
             "relies on, note). `eps` is the target error, `C` the universal constant of Lueker's corollary. "
             "How each step is verified: [proofs.md](proofs.md).", ""] + index + [""]

@@ -56,7 +56,7 @@ def block_widths(theorem11, kappa_value=kappa) -> dict:
             for w, req in theorem11.widths.items()}
 
 
-# The closed forms of README finding 2, typed out (not derived): block 2 <= b <= B ...
+# The closed forms of docs/findings.md#theorem14-kappa, typed out (not derived): block 2 <= b <= B ...
 F1 = 2 * B**2 - B - 2 * b**2 + 7 * b + 3
 F2 = B**2 - b**2 + 3 * b - 2
 F3 = (B**2 - b**2 + 3 * b) / 2

@@ -78,7 +78,7 @@ def test_theorem14_printed_kappa_needs_printed_lemma13_and_norm_beta_b():
 
 
 # Theorem 14's constant under each reading: (smallest integer kappa closing the block step T14d-x/i/ii,
-# smallest closing every step of the reading or None).  README finding 2 states these.
+# smallest closing every step of the reading or None).  docs/findings.md#theorem14-kappa states these.
 THRESHOLDS = {"printed": (65, 65), "exact-exp": (33, 33), "perturbed-logit": (9, 16), "norm-beta": (17, None)}
 
 

@@ -66,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="measure nothing: recompute each statement's C and (large grid) trend from the points "
                              "stored in the output file")
     parser.add_argument("--table", action="store_true",
-                        help="measure nothing: print the markdown table of a large calibration (the README's) from "
+                        help="measure nothing: print the markdown table of a large calibration (as in docs/calibration.md) from "
                              "--output, default the committed slt/measure/calibration-large.json")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
 

@@ -4,7 +4,7 @@
 
 must turn every test of tests/test_able_to_fail.py red except the control
 ``test_the_same_points_pass_with_the_real_solver_at_the_checked_constant``: the able-to-fail tests fail only
-because the checks they call fail (README, "Power of the probabilistic checks; every check able to fail").
+because the checks they call fail (docs/checks.md, "Power of the probabilistic checks; every check able to fail").
 """
 import pytest
 

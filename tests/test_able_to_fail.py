@@ -11,7 +11,7 @@ points the harness's own strategy draws (the statement's WINDOWS) when the bound
 
 Each test calls what the check calls (the statement's ``Numerics`` in ``slt.measure.catalogue``: its ``RateCheck``
 and ``trial``, its ``holds``, its ``chain``; ``probabilistic.assert_rate``, ``evidence.report_failures``), so
-replacing the check by one that always passes turns these tests red (shown once in the README;
+replacing the check by one that always passes turns these tests red (shown in docs/checks.md;
 ``python -m pytest -p tests.always_pass tests/test_able_to_fail.py``).
 """
 from __future__ import annotations

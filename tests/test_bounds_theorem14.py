@@ -66,7 +66,7 @@ def test_union_constant():
     assert c["first_share"] + c["later_share"] == c["union"] == sp.Rational(1055, 1984)
 
 
-# ----- the closed forms (README finding 2) against the block recursion -------------------------------------------
+# ----- the closed forms (docs/findings.md#theorem14-kappa) against the block recursion -------------------------------------------
 def _log_argument_exponents(width_expr) -> dict:
     from bounds.symbols import C, d1
     from bounds.theorem14 import _log_exponents

@@ -26,7 +26,7 @@ def _rate_result(statement, eps, failures, trials, **params):
             "failing_commands": []}
 
 
-# (statement, eps, failures, trials) -> the verdict the README's rule gives
+# (statement, eps, failures, trials) -> the verdict the rule of docs/checks.md gives
 POINTS = [
     ("theorem9", 0.2, 0, 3, verdicts.UNDECIDED),    # [0, 0.7076]: the green "pass" at eps = 0.2
     ("theorem9", 0.3, 0, 15, verdicts.HOLDS),       # upper end 0.218 <= 0.3: decided, the statement still is not

@@ -74,9 +74,9 @@ def _checks(checks: dict | None) -> str:
 
 
 def markdown_table(summary: dict) -> str:
-    """The README's table of the large calibration (one row per statement of the large grid: design,
+    """The docs' table of the large calibration (one row per statement of the large grid: design,
     points run against the points of that design, C with its range, the trend verdicts), from ``trend_summary``.
-    ``slth calibrate --table`` prints it; a test holds the README to it."""
+    ``slth calibrate --table`` prints it; a test holds docs/calibration.md to it."""
     cost = summary.get("cost", {})
     lines = [f"Committed result (`{summary['file']}`): {cost.get('trials', 0)} trials, "
              f"{cost.get('cpu_s', 0):.0f} CPU s in the trials, {cost.get('wall_s', 0):.0f} s wall over the runs that "

@@ -1,5 +1,5 @@
 """The one verdict function of the harness: a statement (or a check) "holds", "fails" or is "undecided at this
-power", by the README's rule.
+power", by the rule docs/checks.md states.
 
 A failure-rate check of a statement "with probability >= 1 - eps":
 

@@ -1,20 +1,24 @@
 """Counterexamples in far corners: where a step ``lhs <= rhs`` fails only beyond what random sampling reaches.
 
-When a certificate fails, ``search(lhs, rhs, params)`` looks at every infinite end of the domain and every
-combination of ends: a parameter bounded below only goes to infinity (``d1 -> oo``), one whose lower end is 0 goes
-to 0 (``eps -> 0``), a parameter bounded below by others grows relative to that bound (``alpha / Max(sqrt d1,
-sqrt d2) -> oo``, ``B - b -> oo``).  A *ray* moves the parameters of one combination together, ``v = lo + X^k``,
-``v = hi_or_1 / X^k`` or ``v = Max(lo) X^k`` (rate ``k`` in {1, 2}), the others held at a base point of their box,
-and ``X`` runs through ``2^(2^j)``: ``X = 2^16384 (about 10^4932)`` and ``eps = 2^-16384`` are ordinary mpmath
-numbers (their exponent is a Python integer).
+When a certificate fails, ``search(lhs, rhs, params)`` looks at every end of the domain and every combination of
+ends: a parameter bounded below only goes to infinity (``d1 -> oo``), one whose lower end is 0 goes to 0
+(``eps -> 0``), a real parameter with a finite upper end goes to it (``eps -> 1^-``), a parameter bounded below by
+others grows relative to that bound (``alpha / Max(sqrt d1, sqrt d2) -> oo``, ``B - b -> oo``).  A *ray* moves the
+parameters of one combination together, ``v = lo + X^k``, ``v = hi_or_1 / X^k``, ``v = hi - (hi - lo) / X^k`` or
+``v = Max(lo) X^k`` (rate ``k`` in {1, 2}), the others held at a base point of their box, and ``X`` runs through
+``2^(2^j)``: ``X = 2^16384 (about 10^4932)`` and ``eps = 2^-16384`` are ordinary mpmath numbers (their exponent is
+a Python integer).
 
-1. scan: along every ray, the sides are evaluated with ``bounds.evaluate`` (mpmath, 80 digits) at each ``X``; a violation must exceed
-   10^-60 of the sides' size (so an edit false by a relative 10^-45 is seen);
+1. scan: along every ray, the sides are evaluated with ``bounds.evaluate`` (mpmath, 80 digits) at each ``X``; a
+   violation must exceed 10^-60 of the sides' size (so an edit false by a relative 10^-45 is seen); then, between
+   the doubling points, at every ``X = 2^k`` up to ``2^1024`` and at ``FILL`` points per doubling beyond (a window
+   bounded far out, ``d2`` in (2.3e60, 1.7e61), lies between ``2^128`` and ``2^256``);
 2. decide: for the rays where the scan found nothing, SymPy's ``limit`` of ``log rhs - log lhs`` (positive sides)
    or ``rhs - lhs`` as ``X -> oo`` gives the leading behaviour; a negative limit means the step fails far enough
    along the ray, and the scan goes on there up to ``X = 2^(2^20)``;
-3. confirm: a violating point is kept only if the violation is confirmed at 120 digits and, where Arb can evaluate
-   the sides (``bounds.recheck``), rigorously: Arb's lower bound of ``lhs`` above its upper bound of ``rhs``.
+3. confirm: a violating point is kept only if Arb (``bounds.recheck.compare``) proves it: the lower bound of
+   ``lhs`` above the upper bound of ``rhs``, the precision raised with the size of the values; a point Arb cannot
+   so separate is no refutation.
 
 The scan and the decision each have a CPU budget (``SECONDS``), spent on the smaller combinations of ends first;
 a ray whose points take over ``SLOW`` seconds to evaluate (exponents that grow with X) is not followed further.
@@ -26,10 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
-import signal
-import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -39,6 +40,8 @@ import sympy as sp
 from . import recheck
 from .evaluate import compile_expr
 from .symbols import NAME, PARAMETER, text
+from .verify_domain import TimeLimit, time_limit
+from .verify_search import _up, number
 
 SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
 DECIDE_J = range(15, 21)  # after a negative limit: up to 2^(2^20) (about 10^315652)
@@ -48,12 +51,13 @@ SLOW = 0.2  # seconds: a ray whose point takes longer to evaluate is not followe
 SECONDS = 5.0  # CPU budget of the scan, and again of the decision by limits (a search that runs out finds nothing)
 REL = mpmath.mpf(10) ** -60  # a violation must exceed this relative to the sides' size, seen at SCAN_DPS digits
 SCAN_DPS, CONFIRM_DPS = 80, 120
+FILL = 64  # points X = 2^k per doubling of k between the doubling points, beyond k = 1024
 
 
 @dataclass(frozen=True)
 class Refutation:
     counterexample: dict  # parameter -> value (float, or a string where a float cannot hold it), "lhs", "rhs"
-    confirmed: str  # "Arb (rigorous)" or "mpmath at 120 digits"
+    confirmed: str  # "Arb (rigorous)"
     ray: str  # which ends, at which rates, from which base point
     leading: str  # the leading behaviour along the ray (SymPy), or why it was not computed
 
@@ -89,6 +93,17 @@ def search(lhs, rhs, params) -> Refutation | None:
                 return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray),
                                   _leading(lhs, rhs, table, ray))
     deadline = time.process_time() + SECONDS
+    for ray in rays:  # between the doubling points (a window bounded far out)
+        for X in _between():
+            start = time.process_time()
+            if start > deadline:
+                break
+            found = _try(lhs, rhs, fl, fr, table, ray, None, X)
+            if found:
+                return Refutation(*found, _describe(table, ray), _leading(lhs, rhs, table, ray))
+            if time.process_time() - start > SLOW:
+                break
+    deadline = time.process_time() + SECONDS
     for ray in rays:  # the scan found nothing: where does the leading behaviour say the step fails?
         if ray.base != "mid" or any(r != 1 for _, _, r in ray.ends):
             continue
@@ -107,6 +122,19 @@ def search(lhs, rhs, params) -> Refutation | None:
             if found:
                 return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray), lead)
     return None
+
+
+def _between():
+    """X = 2^k for the k between the doubling points of the scan: every k up to 1024, then FILL per doubling."""
+    doubling = {2 ** j for j in SCAN_J}
+    for k in range(5, 1025):
+        if k not in doubling:
+            yield 2 ** k
+    for j in SCAN_J:
+        if 2 ** (j - 1) >= 1024:
+            step = max(2 ** (j - 1) // FILL, 1)
+            for k in range(2 ** (j - 1) + step, 2 ** j, step):
+                yield 2 ** k
 
 
 # ----- the parameters and their ends --------------------------------------------------------------
@@ -141,6 +169,8 @@ def _ends(q: _P) -> list[str]:
     ends = [] if numeric_hi else ["oo"]
     if q.lo == 0 and not q.param.integer:
         ends.append("0")
+    if numeric_hi and not q.param.integer:
+        ends.append("hi")  # v -> its finite upper end (eps -> 1^-)
     return ends
 
 
@@ -169,6 +199,8 @@ def _describe(table, ray: _Ray) -> str:
         q = table[n]
         if q.dependent:
             return f"{n} ~ {text(q.lo)} * {x}" if q.param.log else f"{n} - {text(q.lo)} ~ {x}"
+        if end == "hi":
+            return f"{n} ~ {text(_hi(q))} - ({text(_hi(q) - _lo_num(q))})/{x}"
         return f"{n} ~ {x}" if end == "oo" else f"{n} ~ 1/{x}"
     return ", ".join(one(*e) for e in ray.ends) + f" as X -> oo (others at the {ray.base} of their box)"
 
@@ -203,9 +235,12 @@ def _values(table, ray: _Ray, X: int) -> dict | None:
                 if q.dependent:
                     lo = _upper(q.lo, values)
                     v = lo * t if q.param.log else lo + t
-                    v = Fraction(math.ceil(v)) if q.param.integer else v
+                    v = Fraction(math.ceil(v)) if q.param.integer else _up(v)  # a float where one holds it
                 elif end == "oo":
                     v = Fraction(q.lo) + t
+                elif end == "hi":
+                    hi, lo = Fraction(sp.Rational(_hi(q))), Fraction(sp.Rational(_lo_num(q)))
+                    v = hi - (hi - lo) / t
                 else:
                     numeric_hi = [Fraction(sp.Rational(h)) for h in q.his if not h.free_symbols]
                     v = min([Fraction(1)] + numeric_hi) / t
@@ -214,11 +249,20 @@ def _values(table, ray: _Ray, X: int) -> dict | None:
                 if q.dependent:
                     lo = _upper(q.lo, values)
                     v = lo * base if q.param.log else lo + base
-                    v = Fraction(math.ceil(v)) if q.param.integer else v
+                    v = Fraction(math.ceil(v)) if q.param.integer else _up(v)  # a float where one holds it
                 else:
                     v = base
             values[n] = v
     return values
+
+
+def _hi(q: _P):
+    return min(h for h in q.his if not h.free_symbols)
+
+
+def _lo_num(q: _P):
+    """The lower end of a parameter approached from its upper end: its numeric lower bound, or hi - 1."""
+    return q.lo if not q.lo.free_symbols and q.lo < _hi(q) else _hi(q) - 1
 
 
 def _upper(expr, values) -> Fraction:
@@ -284,19 +328,14 @@ def _try(lhs, rhs, fl, fr, table, ray, j, X=None):
         return None
     if not _inside(table, values):
         return None
-    if not _violated(fl, fr, values, CONFIRM_DPS):
+    env = {PARAMETER[n]: v for n, v in values.items()}
+    if recheck.compare(lhs, rhs, env) is not True:  # no rigorous separation: no refutation
         return None
-    confirmed = f"mpmath at {CONFIRM_DPS} digits"
-    try:
-        env = {PARAMETER[n]: v for n, v in values.items()}
-        if recheck.certainly_greater(lhs, rhs, env):
-            confirmed = "Arb (rigorous)"
-    except recheck.Undefined:
-        pass
+    confirmed = "Arb (rigorous)"
     with mpmath.workdps(30):
         env = _mp_env(values)
         l, r = fl(env), fr(env)
-    cex = {n: _number(values[n], table[n].param.integer) for n in table}
+    cex = {n: number(values[n], table[n].param.integer) for n in table}  # exact: admissible as reported
     cex.update(lhs=_number(l), rhs=_number(r))
     return cex, confirmed
 
@@ -321,7 +360,7 @@ def _number(v, integer=False):
     """A float where a float holds the value to its relative precision, else a string mpmath reads back
     (``mpmath.mpf('1.2e-20000')``)."""
     if isinstance(v, Fraction):
-        if integer and v.denominator == 1 and abs(v.numerator) < 2**63:
+        if integer and v.denominator == 1:  # exact, however large
             return int(v.numerator)
         v = mpmath.mpf(v.numerator) / v.denominator
     if v == 0 or mpmath.mpf(2) ** -1000 < abs(v) < mpmath.mpf(2) ** 1000:
@@ -350,6 +389,8 @@ def _leading(lhs, rhs, table, ray) -> str:
                 sub[q.param.symbol] = q.lo * t if q.param.log else q.lo + t
             elif end == "oo":
                 sub[q.param.symbol] = q.lo + t
+            elif end == "hi":
+                sub[q.param.symbol] = _hi(q) - (_hi(q) - _lo_num(q)) / t
             else:
                 sub[q.param.symbol] = 1 / t
         else:
@@ -386,23 +427,9 @@ def _eventual(expr, X):
     return expr.replace(lambda e: isinstance(e, (sp.Min, sp.Max)) and X in e.free_symbols, pick)
 
 
-class _Timeout(Exception):
-    pass
+_Timeout = TimeLimit
 
 
-@contextmanager
 def _time_limit(seconds):
-    """SIGALRM after ``seconds`` in the main thread (a SymPy limit can run for minutes); no limit elsewhere."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum, frame):
-        raise _Timeout()
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    """The verifier's stage time limit (nested limits respected): a SymPy limit can run for minutes."""
+    return time_limit(seconds, "corner: limit")

@@ -592,14 +592,15 @@ def _mag(v: Iv) -> Fraction:
     return Fraction(int(mid)) * Fraction(2) ** int(exp)
 
 
-# ----- points (bounds.corners confirms its counterexamples here) ----------------------------------
+# ----- points (every counterexample of the verifier is confirmed here) ------------------------------
 POINT_PREC = 256
+MAX_POINT_PREC = 2**17  # bits: beyond this a point is left unconfirmed
 
 
-def enclose(expr, values: dict) -> Iv:
-    """An Arb enclosure of ``expr`` at ``values`` (symbol -> Fraction or int), at ``POINT_PREC`` bits."""
+def enclose(expr, values: dict, prec: int = POINT_PREC) -> Iv:
+    """An Arb enclosure of ``expr`` at ``values`` (symbol -> Fraction or int), at ``prec`` bits."""
     old = flint.ctx.prec
-    flint.ctx.prec = POINT_PREC
+    flint.ctx.prec = prec
     try:
         return _compile(expr)({s: _const(Fraction(v)) for s, v in values.items()})
     finally:
@@ -616,12 +617,56 @@ def to_fraction(end) -> Fraction:
 
 def certainly(bound, v, values: dict, strict: bool, below: bool) -> bool:
     """Arb proves ``bound <= v`` (``below``) or ``v <= bound`` (strict: ``<``) at ``values``."""
-    b, x = enclose(bound, values), _const(Fraction(v))
+    v = Fraction(v)
+    prec = _start_prec({**values, None: v})
+    b, x = enclose(bound, values, prec), enclose(sp.Rational(v.numerator, v.denominator), {}, prec)
     if below:
         return _lt(b.hi, x.lo) if strict else _le(b.hi, x.lo)
     return _lt(x.hi, b.lo) if strict else _le(x.hi, b.lo)
 
 
+def _start_prec(values: dict) -> int:
+    """Precision that grows with the size of the values (exponents like B^2 need its bits and more)."""
+    bits = max([Fraction(v).numerator.bit_length() + Fraction(v).denominator.bit_length() for v in values.values()]
+               or [0])
+    return min(max(POINT_PREC, 64 + 4 * bits), MAX_POINT_PREC)
+
+
+def compare(lhs, rhs, values: dict):
+    """True when Arb proves ``lhs > rhs`` at ``values`` (the lower bound of lhs above the upper bound of rhs),
+    False when it proves ``lhs <= rhs``, None when the enclosures still overlap at ``MAX_POINT_PREC`` bits or a
+    side cannot be enclosed.  The precision starts with the size of the values and is raised fourfold."""
+    prec = _start_prec(values)
+    while True:
+        try:
+            lo, ro = enclose(lhs, values, prec), enclose(rhs, values, prec)
+        except Undefined:
+            return None
+        if _gt(lo.lo, ro.hi):
+            return True
+        if _le(lo.hi, ro.lo):
+            return False
+        if prec >= MAX_POINT_PREC:
+            return None
+        prec = min(prec * 4, MAX_POINT_PREC)
+
+
 def certainly_greater(lhs, rhs, values: dict) -> bool:
-    """Arb proves ``lhs > rhs`` at ``values``: the lower bound of lhs above the upper bound of rhs."""
-    return _gt(enclose(lhs, values).lo, enclose(rhs, values).hi)
+    """Arb proves ``lhs > rhs`` at ``values`` (raising the precision while the enclosures overlap)."""
+    return compare(lhs, rhs, values) is True
+
+
+def certainly_not_real(expr, values: dict) -> bool:
+    """Arb proves that ``expr`` is not real at ``values``: a square root, a log or a fractional power in it has an
+    argument that is certainly negative there (every other part evaluated at the point)."""
+    for a in sp.sympify(expr).atoms(sp.Pow, sp.log):
+        if isinstance(a, sp.Pow) and a.exp.is_integer:
+            continue
+        arg = a.base if isinstance(a, sp.Pow) else a.args[0]
+        try:
+            v = enclose(arg, values, _start_prec(values))
+        except Undefined:
+            continue
+        if _lt(v.hi, 0):
+            return True
+    return False

@@ -49,11 +49,13 @@ from .catalogue import lookup
 from .core import Step
 from .facts import SCALAR
 from .symbols import x
-from .verify_domain import Domain, txt
+from . import verify_domain
+from .verify_domain import Domain, declared, param_key, txt
 from .verify_interval import on_box, on_whole
 from .verify_search import SAMPLES, SEED, WHOLE_SAMPLES, sample_box, sample_whole, smallest_ratio  # SEED: part of the API
-from .verify_symbolic import simplify, symbolic
+from .verify_symbolic import TIMED_OUT, simplify, symbolic, timed
 
+VERSION = 2  # part of every verdict's key: raised whenever a change of the verifier may change a verdict
 _RESULTS: dict = {}
 CERTIFIED, REFUTED, NOT_PROVED = "certified", "refuted", "not proved"
 VERDICTS = (CERTIFIED, REFUTED, NOT_PROVED)
@@ -104,9 +106,18 @@ def verify_facts() -> list[StepResult]:
 def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
     """Verify ``step`` on the domain of ``params`` (its own ``step.params`` take precedence); cached."""
     dom = Domain(step, params)
-    key = (sp.srepr(step.lhs), sp.srepr(step.rhs), dom.key, step.relies_on)
+    key = verdict_key(step, dom)
     if key not in _RESULTS:
-        method, ok, detail, box, cex, domain, *cert = _verify(step, dom, params)
+        outer = list(TIMED_OUT)
+        TIMED_OUT.clear()
+        try:
+            method, ok, detail, box, cex, domain, *cert = _verify(step, dom, params)
+        finally:
+            timed_out = list(dict.fromkeys(TIMED_OUT))
+            TIMED_OUT[:] = outer
+        if timed_out and not ok:
+            detail = f"not proved (time limit in {', '.join(timed_out)}); {detail}" if not cex else \
+                f"{detail} (time limit in {', '.join(timed_out)})"
         cert = cert[0] if cert else None
         arb = ""
         if ok and method == "interval":  # a second arithmetic re-checks the certificate (bounds.recheck)
@@ -115,6 +126,16 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
                 ok, detail = False, f"{detail}; Arb re-check {arb}"
         _RESULTS[key] = (method, ok, detail, box, cex, domain, smallest_ratio(step, dom, detail), cert, arb)
     return StepResult(statement, step.name, *_RESULTS[key])
+
+
+def verdict_key(step: Step, dom: Domain) -> tuple:
+    """Everything that can change the verdict of ``step`` on ``dom``: both sides, every field of every parameter
+    it depends on, ``relies_on``, the scalar facts it may apply (with their domains), the stage time limit and
+    the verifier's version."""
+    facts = tuple((f.name, sp.srepr(f.lhs), sp.srepr(f.rhs), param_key(f.domain)) for f in SCALAR
+                  if f.name in step.relies_on)
+    return (VERSION, sp.srepr(step.lhs), sp.srepr(step.rhs), dom.key, tuple(step.relies_on), facts,
+            verify_domain.STAGE_SECONDS)
 
 
 def _boxed(box: dict) -> str:
@@ -129,12 +150,14 @@ def _verify(step: Step, dom: "Domain", params: tuple):
     proof = symbolic(lhs, rhs, dom)
     if proof:
         return "symbolic", True, proof, {}, None, "whole"
-    by_fact = _by_fact(step, params)
+    by_fact = _by_fact(step, params, dom)
     if by_fact:
         return by_fact
     cex = sample_box(lhs, rhs, dom, 64)
     if cex:
         return "sampled", False, "lhs > rhs at a sampled point", dom.describe(), cex, _boxed(dom.describe())
+    if dom.wider:
+        return _searched(lhs, rhs, dom, "the interval forms were not run: " + _wider(dom))
     whole_ok, whole_how, certs = on_whole(lhs, rhs, dom)
     if whole_ok:
         return "interval", True, whole_how, {}, None, "whole", certs
@@ -170,21 +193,43 @@ def _verify(step: Step, dom: "Domain", params: tuple):
             dom.describe(), None, "sampled")
 
 
+def _wider(dom: Domain) -> str:
+    return "; ".join(f"{p.name} is declared on {', '.join(h.label for h in p.hypotheses())}, wider than its "
+                     f"symbol's assumptions" for p in dom.params if p.name in dom.wider)
+
+
+def _searched(lhs, rhs, dom: Domain, why: str):
+    """The counterexample search alone (no certificate can be given): refuted, or not proved."""
+    cex = sample_box(lhs, rhs, dom, SAMPLES) or sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
+    if cex:
+        return "sampled", False, "lhs > rhs at a sampled point; " + why, dom.describe(), cex, "sampled"
+    far = corners.search(lhs, rhs, tuple(dom.table.values()))
+    if far:
+        return "corner", False, f"{far.describe()}; {why}", dom.describe(), far.counterexample, "sampled"
+    return ("sampled", False, f"not proved: {why}; no violation at {SAMPLES} seeded points of the box and "
+            f"{WHOLE_SAMPLES} of the whole domain nor in its far corners (evidence only)", dom.describe(), None,
+            "sampled")
+
+
 def _cancel_common_factor(step: Step, params: tuple):
     """F g <= F h follows from g <= h when F >= 0: a factor common to both sides that SymPy proves nonnegative, or
     whose 0 <= F is certified as a sub-step (e.g. exp(eps_max) - 1, zero at eps_max = 0, where interval forms meet
     0 times infinity), is cancelled and the rest verified as a sub-step; certified only when every sub-step is."""
-    lf, rf = sp.Mul.make_args(sp.factor(step.lhs)), list(sp.Mul.make_args(sp.factor(step.rhs)))
+    dom = Domain(step, params)
+    factored = timed("cancel: factor", lambda: (sp.factor(step.lhs), sp.factor(step.rhs)))
+    if factored is None:
+        return None
+    lf, rf = sp.Mul.make_args(factored[0]), list(sp.Mul.make_args(factored[1]))
     common = []
     for f in lf:
-        if f in rf and f.free_symbols and (f.is_nonnegative or verify_step(
+        if f in rf and f.free_symbols and (declared(f, dom)[0].is_nonnegative or verify_step(
                 "", Step(f"{step.name}[0 <= {txt(f)}]", sp.Integer(0), f, params=step.params), params).ok):
             rf.remove(f)
             common.append(f)
     if not common:
         return None
     factor = sp.Mul(*common)
-    sub = Step(f"{step.name}[/{txt(factor)}]", sp.factor(step.lhs) / factor, sp.Mul(*rf), step.relies_on,
+    sub = Step(f"{step.name}[/{txt(factor)}]", factored[0] / factor, sp.Mul(*rf), step.relies_on,
                params=step.params)
     r = verify_step("", sub, params)
     if not r.ok:
@@ -193,7 +238,7 @@ def _cancel_common_factor(step: Step, params: tuple):
     return r.method, True, detail, r.box, None, r.domain, r.certificate
 
 
-def _by_fact(step: Step, params: tuple):
+def _by_fact(step: Step, params: tuple, dom: Domain):
     """A step that is an instance of a scalar fact it relies on: lhs with every instance F.lhs(a) replaced
     by F.rhs(a) equals rhs (symbolically), lhs is nondecreasing in each instance, and every argument a
     lies in the fact's domain (verified as a sub-step).  The fact itself is verified by ``verify_facts``."""
@@ -210,12 +255,13 @@ def _by_fact(step: Step, params: tuple):
             y = sp.Symbol(f"y{k}", nonnegative=True)
             a = inst.match(pattern)[w]
             lhs = lhs.xreplace({inst: y})
-            if not sp.diff(lhs, y).is_nonnegative:
+            if not timed("fact: monotone", lambda: bool(sp.diff(declared(lhs, dom)[0], y).is_nonnegative),
+                         default=False):
                 break
             args.append((y, a))
         else:
             applied = lhs.xreplace({y: fact.rhs.xreplace({x: a}) for y, a in args})
-            if simplify(applied - step.rhs) != 0:
+            if timed("fact: simplify", lambda: simplify(declared(applied - step.rhs, dom)[0]) != 0, default=True):
                 continue
             certificate = verify_step("facts", Step(fact.name, fact.lhs, fact.rhs), (fact.domain,))
             if not certificate.ok:

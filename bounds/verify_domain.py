@@ -1,7 +1,25 @@
 """The domain of a proof step: its parameters (the statement's, overridden by the step's own), the bounded box
 each is searched on (``Param.box``), and the change of variables of a parameter whose lower bound depends on
-others (``alpha = r Max(sqrt(d1), sqrt(d2))``, ``b = 1 + offset``).  Shared by every method of the verifier."""
+others (``alpha = r Max(sqrt(d1), sqrt(d2))``, ``b = 1 + offset``).  Shared by every method of the verifier.
+
+The domain is the declaration, never the global symbols' assumptions (``bounds.symbols``): ``Domain.symbols``
+maps each parameter's symbol to one whose SymPy assumptions are DERIVED from its declaration (integer when declared
+integral; positive or nonnegative when its lower bound, itself reasoned about on the derived symbols, proves it;
+otherwise only real), and the symbolic methods reason about those.  ``Domain.wider`` names the parameters whose
+declaration is not contained in their global symbol's assumptions (``e_l >= -1`` for a nonnegative ``e_l``, a
+real ``d1`` for an integer one): there the global assumptions are false on part of the domain, and a method that
+rewrites with the global symbols (the interval forms) is not run.  ``Domain.key`` holds every field of every
+parameter: whatever changes a verdict changes the key.
+
+``time_limit(seconds, stage)`` bounds one SymPy stage (a SIGALRM in the main thread, nested limits respected):
+past it, ``TimeLimit`` is raised and the caller moves on to its next stage."""
 from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from contextlib import contextmanager
 
 import mpmath
 import sympy as sp
@@ -34,8 +52,22 @@ class Domain:
                     order.append(n)
         self.step = step
         self.params = [table[n] for n in order]
-        self.key = tuple((p.name, p.lo, p.box, p.log, p.integer) for p in self.params)
+        self.key = tuple(param_key(p) for p in self.params)
         self.lo = {p.name: (sp.Max(*p.lo) if len(p.lo) > 1 else sp.sympify(p.lo[0])) for p in self.params if p.dependent}
+
+    @property
+    def symbols(self) -> dict:
+        """Global symbol -> a symbol with the assumptions the declaration implies (the global one itself when they
+        are the same; a fresh one, named alike, otherwise)."""
+        if not hasattr(self, "_symbols"):
+            self._symbols, self._wider = derived_symbols(self.params)
+        return self._symbols
+
+    @property
+    def wider(self) -> list:
+        """The parameters declared on a domain not contained in their global symbol's assumptions."""
+        self.symbols  # noqa: B018 (computes both)
+        return self._wider
 
     def reduced(self, expr) -> "Domain":
         """The domain of the parameters ``expr`` depends on (and their lower bounds' parameters)."""
@@ -99,3 +131,83 @@ def num(v):
         return f"2^{round(mpmath.log(v, 2))}"
     return f"{v:g}"
 
+
+
+# ----- assumptions derived from the declaration ---------------------------------------------------
+_ASSUMED = ("positive", "nonnegative", "integer")
+
+
+def param_key(p: Param) -> tuple:
+    """Every field of a parameter, exactly (SymPy values by ``srepr``)."""
+    return (p.name, tuple(sp.srepr(sp.sympify(v)) for v in p.lo), tuple(sp.srepr(sp.sympify(v)) for v in p.hi),
+            p.lo_open, p.hi_open, p.integer, tuple(sp.srepr(sp.sympify(v)) for v in p.box), p.log)
+
+
+def derived_symbols(params) -> tuple[dict, list]:
+    """({global symbol: derived symbol}, [names of parameters declared wider than their global assumptions])."""
+    sub, wider = {}, []
+    for p in params:  # dependencies first
+        lows = [sp.sympify(v).xreplace(sub) for v in p.lo]
+        positive = any(v.is_positive or (p.lo_open and v.is_nonnegative) or (p.integer and v.is_real and
+                       (v - 1).is_nonnegative) for v in lows)
+        nonnegative = positive or any(v.is_nonnegative or (p.integer and v.is_real and (v + 1).is_positive
+                                                           and p.lo_open) for v in lows)
+        derived = {"real": True}
+        if p.integer:
+            derived["integer"] = True
+        if positive:
+            derived["positive"] = True
+        elif nonnegative:
+            derived["nonnegative"] = True
+        g = p.symbol
+        implied = {"positive": positive, "nonnegative": nonnegative, "integer": p.integer}
+        if any(getattr(g, f"is_{a}") and not implied[a] for a in _ASSUMED):
+            wider.append(p.name)
+        same = all(bool(getattr(g, f"is_{a}")) == implied[a] for a in _ASSUMED) and g.is_real
+        sub[g] = g if same else sp.Dummy(g.name, **derived)
+    return sub, wider
+
+
+def declared(expr, dom: "Domain"):
+    """``expr`` in the derived symbols of ``dom`` (and the map back)."""
+    sub = {k: v for k, v in dom.symbols.items() if k is not v}
+    back = {v: k for k, v in sub.items()}
+    return sp.sympify(expr).xreplace(sub), back
+
+
+# ----- a time limit per SymPy stage ---------------------------------------------------------------
+STAGE_SECONDS = float(os.environ.get("SLTH_SYMPY_SECONDS", "3"))  # the setting: seconds per SymPy stage
+
+
+class TimeLimit(Exception):
+    """A SymPy stage ran past its time limit."""
+
+
+_DEADLINES: list = []
+
+
+def _alarm(signum, frame):
+    raise TimeLimit()
+
+
+@contextmanager
+def time_limit(seconds: float | None = None, stage: str = ""):
+    """Raise ``TimeLimit`` in the block after ``seconds`` (default ``STAGE_SECONDS``) of wall time; an enclosing
+    limit that ends sooner still applies.  Outside the main thread no limit can interrupt SymPy: none is set."""
+    seconds = STAGE_SECONDS if seconds is None else seconds
+    if threading.current_thread() is not threading.main_thread() or seconds <= 0:
+        yield
+        return
+    now = time.monotonic()
+    deadline = min([now + seconds] + _DEADLINES[-1:])
+    _DEADLINES.append(deadline)
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - now, 1e-4))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        _DEADLINES.pop()
+        signal.signal(signal.SIGALRM, old)
+        if _DEADLINES:  # the enclosing limit goes on
+            signal.setitimer(signal.ITIMER_REAL, max(_DEADLINES[-1] - time.monotonic(), 1e-4))

@@ -16,9 +16,9 @@ import sympy as sp
 
 from .certificate import INF, Certificate, Coord, Leaf
 from .evaluate import compile_expr
-from .verify_domain import OFFSET, Domain
+from .verify_domain import OFFSET, Domain, TimeLimit, time_limit
 from .verify_search import check_point
-from .verify_symbolic import SMALL, positive_args, simplify
+from .verify_symbolic import SMALL, TIMED_OUT, positive_args, simplify
 
 BOX_BUDGET = 600
 
@@ -135,27 +135,17 @@ def _log_form(lhs, rhs, coords=()):
 
 def on_whole(lhs, rhs, dom: "Domain"):
     """(certified, detail) on the whole hypothesis domain."""
-    cases = whole_cases(lhs, rhs, dom)
-    if cases is None:
-        return False, "the domain has a parameter shape the compactification does not cover", None
+    try:
+        with time_limit(stage="interval: whole-domain forms"):
+            cases = whole_cases(lhs, rhs, dom)
+            if cases is None:
+                return False, "the domain has a parameter shape the compactification does not cover", None
+            cases = [(*case, _whole_forms(*case[:3])) for case in cases]
+    except TimeLimit:
+        TIMED_OUT.append("interval: whole-domain forms")
+        return False, "no certificate on the whole domain (time limit in its forms)", None
     iv, labels, certs = mpmath.iv, [], []
-    for case_lhs, case_rhs, coords, case_sub in cases:
-        forms = []
-        if case_rhs.is_positive:
-            ratio = simplify(case_lhs / case_rhs)
-            ratio = sp.powsimp(ratio, force=positive_args(ratio))
-            forms.append(("lhs/rhs <= 1", ratio, lambda v: v.b <= 1))
-        if case_lhs.is_positive and case_rhs.is_positive:
-            forms.append(("log rhs - log lhs >= 0", _log_form(case_lhs, case_rhs, coords), lambda v: v.a >= 0))
-            terms = sp.Add.make_args(sp.expand(ratio))
-            if len(terms) > 1 and all(t.is_positive for t in terms):
-                logs = sp.Add(*(sp.exp(-_log_form(t, sp.Integer(1), coords), evaluate=False) for t in terms))
-                forms.append(("sum of the terms of lhs/rhs, each in log space, <= 1", logs, lambda v: v.b <= 1))
-        diff = case_rhs - case_lhs
-        diff = sp.expand(sp.expand_log(diff, force=positive_args(diff)))
-        forms.append(("rhs - lhs >= 0", diff, lambda v: v.a >= 0))
-        if sp.count_ops(diff) <= 2 * SMALL:
-            forms.append(("factor(rhs - lhs) >= 0", sp.factor(diff), lambda v: v.a >= 0))
+    for case_lhs, case_rhs, coords, case_sub, forms in cases:
         done = False
         # quick pass without, then a deeper pass with the monotonicity test (on small differences only)
         for budget, mono in ((WHOLE_BUDGET // 4, False), (WHOLE_BUDGET, True)):
@@ -179,6 +169,27 @@ def on_whole(lhs, rhs, dom: "Domain"):
             return False, "no certificate on the whole domain", None
     how = labels[0] if len(labels) == 1 else f"{len(labels)} cases of the Max: " + "; ".join(labels)
     return True, how + " on the whole hypothesis domain (unbounded parameters compactified)", tuple(certs)
+
+
+def _whole_forms(case_lhs, case_rhs, coords) -> list:
+    """(label, form, test) of one case of the whole domain."""
+    forms = []
+    if case_rhs.is_positive:
+        ratio = simplify(case_lhs / case_rhs)
+        ratio = sp.powsimp(ratio, force=positive_args(ratio))
+        forms.append(("lhs/rhs <= 1", ratio, lambda v: v.b <= 1))
+    if case_lhs.is_positive and case_rhs.is_positive:
+        forms.append(("log rhs - log lhs >= 0", _log_form(case_lhs, case_rhs, coords), lambda v: v.a >= 0))
+        terms = sp.Add.make_args(sp.expand(ratio))
+        if len(terms) > 1 and all(t.is_positive for t in terms):
+            logs = sp.Add(*(sp.exp(-_log_form(t, sp.Integer(1), coords), evaluate=False) for t in terms))
+            forms.append(("sum of the terms of lhs/rhs, each in log space, <= 1", logs, lambda v: v.b <= 1))
+    diff = case_rhs - case_lhs
+    diff = sp.expand(sp.expand_log(diff, force=positive_args(diff)))
+    forms.append(("rhs - lhs >= 0", diff, lambda v: v.a >= 0))
+    if sp.count_ops(diff) <= 2 * SMALL:
+        forms.append(("factor(rhs - lhs) >= 0", sp.factor(diff), lambda v: v.a >= 0))
+    return forms
 
 
 def _certificate(lhs, rhs, sub, label, expr, coords, used, cover, dom) -> Certificate:
@@ -274,6 +285,27 @@ def _bisect_whole(expr, f, test, coords, budget, mono):
 def on_box(lhs, rhs, dom: Domain):
     """Try the forms ``lhs/rhs <= 1``, ``rhs - lhs >= 0`` (simplified, on the parameters they depend on)
     and ``lhs <= rhs``, each by bisection within ``BOX_BUDGET`` boxes."""
+    try:
+        with time_limit(stage="interval: box forms"):
+            forms = _box_forms(lhs, rhs, dom)
+    except TimeLimit:
+        TIMED_OUT.append("interval: box forms")
+        return False, "no interval certificate (time limit in its forms)", None, {}
+    notes = []
+    for budget in (40, BOX_BUDGET):  # iterative deepening: quick certificates first
+        notes = []
+        for label, check, d in forms:
+            ok, count, box = _bisect(check, d, budget)
+            if ok:
+                return True, f"{label} certified by {count} interval evaluations", None, d.describe()
+            cex = check_point(lhs, rhs, dom, _full_point(dom, d, box))
+            if cex:
+                return False, f"interval search ({label}) hit a violating point", cex, d.describe()
+            notes.append(f"{label}: uncertified {_show(box, d)}")
+    return False, f"no interval certificate within {BOX_BUDGET} boxes per form ({'; '.join(notes)})", None, {}
+
+
+def _box_forms(lhs, rhs, dom: Domain) -> list:
     iv = mpmath.iv
     forms, (shifted, sub) = [], dom.shifted()
     variants = [(dom, {})] + ([(shifted, sub)] if sub else [])
@@ -293,18 +325,7 @@ def on_box(lhs, rhs, dom: Domain):
         forms.append(("rhs - lhs >= 0", lambda env, f=compile_expr(diff, iv): f(env).a >= 0, d.reduced(diff)))
     fl, fr = compile_expr(lhs, iv), compile_expr(rhs, iv)
     forms.append(("lhs <= rhs", lambda env: fl(env).b <= fr(env).a, dom))
-    notes = []
-    for budget in (40, BOX_BUDGET):  # iterative deepening: quick certificates first
-        notes = []
-        for label, check, d in forms:
-            ok, count, box = _bisect(check, d, budget)
-            if ok:
-                return True, f"{label} certified by {count} interval evaluations", None, d.describe()
-            cex = check_point(lhs, rhs, dom, _full_point(dom, d, box))
-            if cex:
-                return False, f"interval search ({label}) hit a violating point", cex, d.describe()
-            notes.append(f"{label}: uncertified {_show(box, d)}")
-    return False, f"no interval certificate within {BOX_BUDGET} boxes per form ({'; '.join(notes)})", None, {}
+    return forms
 
 
 def _tidy(expr, sub):

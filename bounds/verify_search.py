@@ -1,17 +1,35 @@
 """Method 3 of the verifier: the counterexample search.  Seeded points of the box (its corners, then random
-points, integer dimensions rounded) and of the whole domain (unbounded parameters far beyond the box), each
-compared at 50 digits relative to the sides' own size and confirmed at 100 digits (``check_point``); and the
-smallest ratio rhs/lhs over such points (``smallest_ratio``)."""
+points, integer dimensions rounded) and of the whole domain (every combination of the ends of every parameter --
+its lower bound, next to an open end, its finite upper bound, far beyond the box -- then random points, unbounded
+parameters far beyond the box); and the smallest ratio rhs/lhs over such points (``smallest_ratio``).
+
+A point is a counterexample only when (``check_point``):
+
+1. it is admissible: its exact values satisfy every hypothesis of every parameter (strictly at open ends,
+   integers where integral), proved by Arb; a coordinate on or beyond an end is first moved inside (next to an
+   open end, to the nearest integer inside for an integral parameter), a dependent parameter is set from an Arb
+   upper bound of its lower bound;
+2. the violation is seen at 50 digits relative to the sides' size, and then proved by Arb (python-flint): the
+   enclosure of lhs lies above that of rhs, the precision raised with the size of the values while the
+   enclosures overlap (``recheck.compare``); or a side is not real there, with an argument of a root or a log
+   that Arb proves negative.
+
+Otherwise the point refutes nothing.  Every value reported is the exact value checked (a float holds it, an
+integer for an integral parameter, or a string for a number beyond a float's range)."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
+from fractions import Fraction
 
 import mpmath
 import sympy as sp
 
+from . import recheck
 from .core import Step
 from .evaluate import compile_expr
+from .symbols import PARAMETER
 from .verify_domain import Domain
 
 SAMPLES = 400
@@ -52,6 +70,11 @@ def sample_whole(lhs, rhs, dom: "Domain", n: int = 200):
     their range near an open lower end 0)."""
     rng = random.Random(SEED + 1)
     worst = None
+    for point in itertools.islice(itertools.product(*(_ends(p, box) for p, box in zip(dom.params, dom.root()))),
+                                  ENDS):
+        cex = check_point(lhs, rhs, dom, list(point))
+        if cex and (worst is None or excess(cex) > excess(worst)):
+            worst = cex
     for _ in range(n):
         point = []
         for p, (blo, bhi) in zip(dom.params, dom.root()):
@@ -77,32 +100,193 @@ def sample_whole(lhs, rhs, dom: "Domain", n: int = 200):
     return worst
 
 
-def check_point(lhs, rhs, dom, point):
-    """Counterexample dict at ``point`` (box coordinates) if lhs > rhs there, else None.
+ENDS = 256  # points of the combinations of ends drawn first by ``sample_whole``
+FAR = mpmath.mpf(10) ** 30
+NUDGE = Fraction(1, 2**30)  # a point next to an open end: this fraction of the range (or of the end) inside
 
-    The sides are compared as numbers of unbounded exponent at 50 digits, relative to their own size
-    (``lhs - rhs > 10^-40 max(|lhs|, |rhs|)``, i.e. a ratio or a log difference), so a violation is seen at any
-    scale (1e-40 or 1e+40 alike); it is confirmed at 100 digits.  A side that is not real there (an imaginary
-    part beyond rounding, e.g. sqrt of a negative number) is a counterexample too: the inequality is false at a
-    point of its domain; its sides are then reported as strings."""
+
+def _numeric(vs) -> list:
+    return [Fraction(sp.Rational(sp.sympify(v))) for v in vs if not sp.sympify(v).free_symbols]
+
+
+def _ends(p, box) -> list:
+    """The coordinates at the ends of parameter ``p``'s domain: its lower end (ratio 1 / offset 0 for a dependent
+    one), its finite upper end or a point far out, and the middle of its box (``check_point`` moves a coordinate on
+    an open end inside)."""
+    blo, bhi = box
+    if p.dependent:
+        low = mpmath.mpf(1) if p.log else mpmath.mpf(0)
+        return [low, FAR, mpmath.sqrt(blo * bhi) if p.log and blo > 0 else (blo + bhi) / 2]  # (ratio, offset)
+    lo, hi = _numeric(p.lo), _numeric(p.hi)
+    low = max(lo) if lo else _fraction(blo)
+    high = min(hi) if hi else max(low, Fraction(1)) * 10**30
+    mid = _fraction(mpmath.sqrt(blo * bhi) if p.log and blo > 0 else (blo + bhi) / 2)
+    return list(dict.fromkeys([low, high, mid]))
+
+
+def _inside(p, v: Fraction) -> Fraction | None:
+    """``v`` moved inside the numeric bounds of ``p`` (next to an open end, integers inside for an integral p),
+    as a value a float holds where it can; None when no such value is found."""
+    lo, hi = _numeric(p.lo), _numeric(p.hi)
+    lo, hi = (max(lo) if lo else None), (min(hi) if hi else None)
+    if p.integer:
+        v = Fraction(math.ceil(v)) if v.denominator != 1 else v
+        if lo is not None and (v < lo or (p.lo_open and v <= lo)):
+            v = Fraction(math.floor(lo) + 1) if p.lo_open or lo.denominator != 1 else lo
+        if hi is not None and (v > hi or (p.hi_open and v >= hi)):
+            v = Fraction(math.ceil(hi) - 1) if p.hi_open or hi.denominator != 1 else hi
+    else:
+        span = (hi - lo) if lo is not None and hi is not None else None
+        if lo is not None and (v < lo or (p.lo_open and v <= lo)):
+            v = lo + NUDGE * (span if span is not None else max(abs(lo), 1))
+        if hi is not None and (v > hi or (p.hi_open and v >= hi)):
+            v = hi - NUDGE * (span if span is not None else max(abs(hi), 1))
+        v = _float_inside(v, lo, hi, p.lo_open, p.hi_open)
+    if v is None or (lo is not None and (v < lo or (p.lo_open and v <= lo))) or \
+            (hi is not None and (v > hi or (p.hi_open and v >= hi))):
+        return None
+    return v
+
+
+def _float_inside(v: Fraction, lo, hi, lo_open, hi_open) -> Fraction | None:
+    """The nearest float to ``v`` if it is still inside the bounds, else ``v`` itself."""
+    try:
+        f = float(v)
+    except OverflowError:
+        return v
+    if f == 0.0 and v != 0 or math.isinf(f):
+        return v
+    q = Fraction(f)
+    if (lo is not None and (q < lo or (lo_open and q <= lo))) or (hi is not None and (q > hi or (hi_open and q >= hi))):
+        return v
+    return q
+
+
+def _up(v: Fraction) -> Fraction:
+    """The smallest float >= ``v`` (``v`` itself beyond a float's range)."""
+    try:
+        f = float(v)
+    except OverflowError:
+        return v
+    if math.isinf(f) or (f == 0.0 and v != 0):
+        return v
+    q = Fraction(f)
+    return q if q >= v else Fraction(math.nextafter(f, math.inf))
+
+
+def exact_point(dom: Domain, point) -> dict | None:
+    """Exact values (name -> Fraction) of the parameters at box coordinates ``point``, moved inside the numeric
+    bounds; a dependent parameter from an Arb upper bound of its lower bound (so it meets it); None if undefined."""
+    values: dict = {}
+    for p, v in zip(dom.params, point):
+        v = _fraction(v)
+        if p.name in dom.lo:
+            try:
+                lo = _upper(dom.lo[p.name], values)
+            except (recheck.Undefined, ValueError, ZeroDivisionError):
+                return None
+            v = lo * max(v, Fraction(1)) if p.log else lo + max(v, Fraction(0))
+            v = Fraction(math.ceil(v)) if p.integer else _up(v)
+            for h in _numeric(p.hi):
+                if v > h or (p.hi_open and v >= h):
+                    return None
+        else:
+            v = _inside(p, v)
+            if v is None:
+                return None
+        values[p.name] = v
+    return values
+
+
+def _fraction(v) -> Fraction:
+    """The exact value of a number (an mpmath mpf, a float, an int, a Fraction)."""
+    if isinstance(v, (Fraction, int)):
+        return Fraction(v)
+    v = mpmath.mpf(v)
+    if not mpmath.isfinite(v):
+        raise ValueError("not a finite number")
+    sign, man, exp, _ = v._mpf_
+    q = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return -q if sign else q
+
+
+def _upper(expr, values) -> Fraction:
+    """An exact rational >= ``expr`` at ``values`` (Arb's upper bound)."""
+    expr = sp.sympify(expr)
+    if expr.is_Rational:
+        return Fraction(int(expr.p), int(expr.q))
+    return recheck.to_fraction(recheck.enclose(expr, _symbols(values)).hi)
+
+
+def _symbols(values) -> dict:
+    return {PARAMETER[n]: v for n, v in values.items()}
+
+
+def admissible(params, values) -> bool:
+    """Arb proves every hypothesis of every parameter at ``values`` (strict at open ends; integers integral)."""
+    env = _symbols(values)
+    try:
+        for p in params:
+            v = values[p.name]
+            if p.integer and Fraction(v).denominator != 1:
+                return False
+            if not all(recheck.certainly(sp.sympify(lo), v, env, strict=p.lo_open, below=True) for lo in p.lo):
+                return False
+            if not all(recheck.certainly(sp.sympify(hi), v, env, strict=p.hi_open, below=False) for hi in p.hi):
+                return False
+    except (recheck.Undefined, KeyError):
+        return False
+    return True
+
+
+def number(v: Fraction, integer: bool = False):
+    """The exact value as reported: an int (integral), a float where one holds it exactly, the fraction "p/q"
+    where it is not too long, else a 30-digit string (a number beyond 2^1000: an integer at that size, and far from
+any finite end of its domain, as the search draws it)."""
+    v = Fraction(v)
+    if integer and v.denominator == 1 and abs(v.numerator) < 2**1000:
+        return int(v.numerator)
+    try:
+        f = float(v)
+        if Fraction(f) == v:
+            return f
+    except OverflowError:
+        pass
+    if abs(v) < 2**1000 and v.numerator.bit_length() + v.denominator.bit_length() <= 1300:
+        return f"{v.numerator}/{v.denominator}"
+    return mpmath.nstr(mpmath.mpf(v.numerator) / v.denominator, 30)
+
+
+def check_point(lhs, rhs, dom, point):
+    """Counterexample dict at ``point`` (box coordinates, moved inside the domain) if ``lhs > rhs`` is proved there
+    at an admissible point, else None (see the module's docstring)."""
+    try:
+        values = exact_point(dom, point)
+    except ValueError:
+        return None
+    if values is None:
+        return None
     fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
     with mpmath.workdps(50):
         try:
-            env = dom.env([mpmath.mpf(v) for v in point], mpmath.mp)
+            env = {PARAMETER[n]: mpmath.mpf(v.numerator) / v.denominator for n, v in values.items()}
             l, r = fl(env), fr(env)
         except (ZeroDivisionError, ValueError, OverflowError):
             return None
-        if not (_complex(l, 40) or _complex(r, 40)) and not \
-                mpmath.re(l) > mpmath.re(r) + mpmath.mpf(10) ** -40 * max(abs(l), abs(r)):
+        not_real = _complex(l, 40) or _complex(r, 40)
+        if not not_real and not mpmath.re(l) > mpmath.re(r) + mpmath.mpf(10) ** -40 * max(abs(l), abs(r)):
             return None
-    with mpmath.workdps(100):  # confirm with more digits
-        env = dom.env([mpmath.mpf(v) for v in point], mpmath.mp)
-        l, r = fl(env), fr(env)
-        if _complex(l, 80) or _complex(r, 80):
-            return {**dom.named(env), "lhs": mpmath.nstr(l, 15), "rhs": mpmath.nstr(r, 15)}
-        if not mpmath.re(l) > mpmath.re(r):
+    if not admissible(dom.params, values):
+        return None
+    named = {p.name: number(values[p.name], p.integer) for p in dom.params}
+    if not_real:
+        side = lhs if _complex(l, 40) else rhs
+        if not recheck.certainly_not_real(side, _symbols(values)):
             return None
-        return {**dom.named(env), "lhs": float(mpmath.re(l)), "rhs": float(mpmath.re(r))}
+        return {**named, "lhs": mpmath.nstr(l, 15), "rhs": mpmath.nstr(r, 15)}
+    if recheck.compare(lhs, rhs, _symbols(values)) is not True:
+        return None
+    return {**named, "lhs": float(mpmath.re(l)), "rhs": float(mpmath.re(r))}
 
 
 def _complex(v, digits: int) -> bool:

@@ -2,12 +2,28 @@
 ``simplify(rhs - lhs) == 0`` or SymPy's assumptions prove ``rhs - lhs >= 0`` (also after factoring, the shift
 ``v = lo + t`` of every bounded-below parameter, and in the ratio form ``lhs/rhs``); a step without parameters
 is left to the intervals (SymPy would decide its sign numerically).  ``simplify`` is the normal form the
-other methods share."""
+other methods share.
+
+The sides are rewritten in the domain's derived symbols (``Domain.symbols``: assumptions from the declaration,
+never the global ones), and every stage runs under ``time_limit``: a stage past it is recorded in ``TIMED_OUT``
+(the driver reports "time limit in <stage>") and the next stage runs."""
 from __future__ import annotations
 
 import sympy as sp
 
-from .verify_domain import Domain
+from .verify_domain import Domain, TimeLimit, declared, time_limit
+
+TIMED_OUT: list = []  # the stages of the current verification that ran past their time limit
+
+
+def timed(stage: str, f, *args, default=None):
+    """``f(*args)`` under the stage time limit; ``default`` (and ``stage`` recorded in ``TIMED_OUT``) past it."""
+    try:
+        with time_limit(stage=stage):
+            return f(*args)
+    except TimeLimit:
+        TIMED_OUT.append(stage)
+        return default
 
 
 def positive_args(e) -> bool:
@@ -43,11 +59,44 @@ def small(e) -> bool:
 
 
 def symbolic(lhs, rhs, dom: Domain) -> str:
-    diff = simplify(rhs - lhs)
+    """A proof of ``lhs <= rhs`` on the declared domain of ``dom``, or ""."""
+    lhs, _ = declared(lhs, dom)
+    rhs, _ = declared(rhs, dom)
+    diff = timed("symbolic: simplify", simplify, rhs - lhs)
+    if diff is None:
+        return ""
     if diff == 0:
         return "simplify(rhs - lhs) == 0"
     if not diff.free_symbols:
         return ""  # SymPy would decide the sign of a constant numerically: that is the interval method's job
+    proof = timed("symbolic: log form", _log_form, lhs, rhs, default="")
+    if proof:
+        return proof
+    if not small(diff) or any(max(abs(q.p), q.q) > 2**16 for q in diff.atoms(sp.Rational)):
+        return ""  # (SymPy's factor crawls on long rationals, e.g. the candidates of the slack bisection)
+    if any(q.q > 64 for e in diff.atoms(sp.exp) for q in e.args[0].atoms(sp.Rational)):
+        return ""  # exp(517 x/1024) - exp(x/2) is a degree-1024 polynomial to factor: it hangs (Theorem 10's slack)
+    shift = {}
+    for p in dom.params:
+        lo = sp.sympify(p.lo[0]) if len(p.lo) == 1 else None
+        if lo is not None and p.integer and lo.is_Rational:  # an integer above lo: at least its next integer
+            first = sp.floor(lo) + 1 if p.lo_open else sp.ceiling(lo)
+            shift[dom.symbols[p.symbol]] = first + sp.Symbol(f"t_{p.name}", nonnegative=True, integer=True)
+        elif lo is not None and not p.lo_open:
+            t = sp.Symbol(f"t_{p.name}", nonnegative=True)
+            shift[dom.symbols[p.symbol]] = declared(lo, dom)[0] + t
+    forms = [("rhs - lhs", lambda: diff), ("factor(rhs - lhs)", lambda: sp.factor(diff))]
+    if shift:
+        forms.append(("rhs - lhs after v = lo + t", lambda: sp.factor(sp.simplify(diff.subs(shift)))))
+    if sp.sympify(rhs).is_positive and sp.sympify(lhs).is_nonnegative:
+        forms.append(("1 - lhs/rhs", lambda: sp.factor(1 - sp.simplify(lhs / rhs))))
+    for label, make in forms:
+        if timed(f"symbolic: {label}", lambda: bool(make().is_nonnegative), default=False):
+            return f"SymPy assumptions: {label} >= 0"
+    return ""
+
+
+def _log_form(lhs, rhs) -> str:
     if lhs.is_positive and rhs.is_positive:
         logs = sp.log(rhs) - sp.log(lhs)
         logs = sp.expand(sp.expand_log(logs, force=positive_args(logs)))
@@ -55,22 +104,4 @@ def symbolic(lhs, rhs, dom: Domain) -> str:
             return "expand_log(log rhs - log lhs) == 0"
         if logs.is_nonnegative:
             return "SymPy assumptions: expand_log(log rhs - log lhs) >= 0"
-    if not small(diff) or any(max(abs(q.p), q.q) > 2**16 for q in diff.atoms(sp.Rational)):
-        return ""  # (SymPy's factor crawls on long rationals, e.g. the candidates of the slack bisection)
-    if any(q.q > 64 for e in diff.atoms(sp.exp) for q in e.args[0].atoms(sp.Rational)):
-        return ""  # exp(517 x/1024) - exp(x/2) is a degree-1024 polynomial to factor: it hangs (Theorem 10's slack)
-    shift = {}
-    for p in dom.params:
-        if len(p.lo) == 1 and not p.lo_open:
-            t = sp.Symbol(f"t_{p.name}", nonnegative=True)
-            shift[p.symbol] = sp.sympify(p.lo[0]) + t
-    forms = [("rhs - lhs", diff), ("factor(rhs - lhs)", sp.factor(diff))]
-    if shift:
-        forms.append(("rhs - lhs after v = lo + t", sp.factor(sp.simplify(diff.subs(shift)))))
-    if sp.sympify(rhs).is_positive and sp.sympify(lhs).is_nonnegative:
-        forms.append(("1 - lhs/rhs", sp.factor(1 - sp.simplify(lhs / rhs))))
-    for label, f in forms:
-        if f.is_nonnegative:
-            return f"SymPy assumptions: {label} >= 0"
     return ""
-

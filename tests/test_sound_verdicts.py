@@ -1,0 +1,213 @@
+"""Sound verdicts: a false step planted in each way the verifier could be fooled is refuted at an admissible point
+(every hypothesis holds, strictly at open ends, integers where integral; the violation proved by Arb) or at worst
+not proved, never certified; a true step is never refuted; the verdict follows every field of the domain."""
+import time
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy as sp
+
+from bounds import Edit, Param, Step
+
+from bounds.mutations import catalogue_with
+from bounds.recheck import compare
+from bounds.symbols import PARAMETER, H, L, d1, d2, e_l, eps
+from bounds.verify import _RESULTS, verify, verify_step
+from bounds.verify_domain import Domain, TimeLimit, time_limit
+
+EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)
+D1 = Param("d1", lo=(1,), integer=True, box=(1, 64), log=True)
+D2 = Param("d2", lo=(1,), integer=True, box=(1, 64), log=True)
+LL = Param("L", lo=(1,), integer=True, box=(1, 64), log=True)
+
+
+def _exact(v):
+    return Fraction(v) if not isinstance(v, str) or "/" in v else Fraction(str(mpmath.mpf(v)))
+
+
+def assert_admissible_refutation(r, step, params):
+    """Refuted, at a point that satisfies every hypothesis, where Arb proves lhs > rhs."""
+    assert r.verdict == "refuted", r
+    point = {k: v for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
+    table = {p.name: p for p in params}
+    for name, v in point.items():
+        p, q = table[name], _exact(v)
+        if p.integer:
+            assert isinstance(v, int), (name, v)
+        for lo in p.lo:
+            lo = sp.sympify(lo).subs({PARAMETER[n]: _exact(w) for n, w in point.items()})
+            assert (q > lo) if p.lo_open else (q >= lo), (name, v, lo)
+        for hi in p.hi:
+            hi = sp.sympify(hi).subs({PARAMETER[n]: _exact(w) for n, w in point.items()})
+            assert (q < hi) if p.hi_open else (q <= hi), (name, v, hi)
+    values = {PARAMETER[n]: _exact(v) for n, v in point.items()}
+    assert compare(step.lhs, step.rhs, values) is True
+
+
+def run(step, params, seconds=60):
+    start = time.monotonic()
+    r = verify_step("plant", step, params)
+    assert time.monotonic() - start < seconds, f"{step.name} took {time.monotonic() - start:.0f} s"
+    assert r.verdict != "certified", r
+    return r
+
+
+# ----- 1. the declared domain, never the symbols' assumptions ---------------------------------------
+def test_a_domain_wider_in_sign_is_not_certified_by_the_nonnegative_symbol():
+    """e_l <= 2 e_l is true for the nonnegative symbol e_l, false at e_l = -1/2 of the declared e_l >= -1."""
+    params = (Param("e_l", lo=(-1,), box=(-1, 4)),)
+    step = Step("sign", e_l, 2 * e_l)
+    r = run(step, params)
+    assert_admissible_refutation(r, step, params)
+    assert Domain(step, params).wider == ["e_l"]
+
+
+def test_a_domain_wider_in_integrality_is_not_certified_by_the_integer_symbol():
+    """1 <= d1 holds for every positive integer; the declared real d1 >= 1/2 has 0.7."""
+    real = (Param("d1", lo=(sp.Rational(1, 2),), box=(sp.Rational(1, 2), 4)),)
+    step = Step("integrality", sp.Integer(1), d1)
+    r = run(step, real)
+    assert_admissible_refutation(r, step, real)
+
+
+def test_a_declaration_inside_the_assumptions_is_certified_symbolically():
+    r = verify_step("t", Step("in", sp.Integer(1), d1), (D1,))
+    assert r.verdict == "certified" and r.method == "symbolic", r
+    assert Domain(Step("in", sp.Integer(1), d1), (D1,)).wider == []
+
+
+# ----- 2. one verdict key: every field of the domain ------------------------------------------------
+def test_the_verdict_follows_an_upper_bound_in_one_process():
+    step = Step("hi", eps, sp.Integer(1))
+    assert verify_step("t", step, (EPS,)).verdict == "certified"
+    wide = (Param("eps", lo=(0,), hi=(4,), lo_open=True, hi_open=True, box=(2**-20, 4), log=True),)
+    r = verify_step("t", step, wide)
+    assert_admissible_refutation(r, step, wide)
+    assert r.counterexample["eps"] < 4
+
+
+def test_the_verdict_follows_an_open_end_in_one_process():
+    """2 <= d1 on the integers d1 > 1 (open) holds; on d1 >= 1 (closed) it fails at d1 = 1."""
+    step = Step("open", sp.Integer(2), d1)
+    open_ = (Param("d1", lo=(1,), lo_open=True, integer=True, box=(2, 64), log=True),)
+    closed = (Param("d1", lo=(1,), integer=True, box=(2, 64), log=True),)
+    assert verify_step("t", step, open_).verdict == "certified"
+    r = verify_step("t", step, closed)
+    assert_admissible_refutation(r, step, closed)
+    assert r.counterexample["d1"] == 1
+    assert verify_step("t", step, open_).verdict == "certified"
+
+
+def test_the_verdict_follows_integrality_in_one_process():
+    step = Step("int", sp.Integer(1), d1)
+    integer = (Param("d1", lo=(sp.Rational(1, 2),), integer=True, box=(1, 4)),)
+    real = (Param("d1", lo=(sp.Rational(1, 2),), box=(sp.Rational(1, 2), 4)),)
+    assert verify_step("t", step, integer).verdict == "certified"
+    assert verify_step("t", step, real).verdict == "refuted"
+
+
+def test_an_edit_of_only_an_upper_bound_after_a_base_run_matches_a_fresh_run():
+    """L2b-eps (per-problem budget < 1) holds on eps < 1; with params.eps.hi 1 -> 4 it fails (eps = 3), in the
+    same process as the base run and after the cache is emptied alike."""
+    base = {r.step: r.verdict for r in verify("lemma2")}
+    assert base["L2b-eps"] == "certified"
+    edited = catalogue_with(Edit("lemma2", "params.eps.hi", 1, 4))
+    same_process = {r.step: r for r in verify("lemma2", edited)}
+    _RESULTS.clear()
+    fresh = {r.step: r for r in verify("lemma2", edited)}
+    assert {k: r.verdict for k, r in same_process.items()} == {k: r.verdict for k, r in fresh.items()}
+    assert same_process["L2b-eps"].verdict == "refuted", same_process["L2b-eps"]
+    assert 1 < same_process["L2b-eps"].counterexample["eps"] < 4
+
+
+# ----- 3. every stage answers -----------------------------------------------------------------------
+def test_a_sympy_stage_that_would_run_for_minutes_is_cut_and_the_step_still_answers():
+    """factor(...) of exp(-(log(d2) - 140)^2) runs for many minutes; the step is false near d2 = e^140."""
+    step = Step("slow", sp.exp(-(sp.log(d2) - 140) ** 2), sp.Rational(1, 2))
+    r = run(step, (D2,))
+    if r.verdict == "refuted":
+        assert_admissible_refutation(r, step, (D2,))
+    else:
+        assert "time limit in" in r.detail, r
+
+
+def test_time_limit_interrupts_and_nests():
+    with pytest.raises(TimeLimit):
+        with time_limit(0.05):
+            while True:
+                pass
+    with pytest.raises(TimeLimit):
+        with time_limit(0.1):
+            with time_limit(10):  # the enclosing, shorter limit still applies
+                while True:
+                    pass
+    with time_limit(5):
+        with time_limit(0.01):
+            pass
+        t = time.monotonic()  # the inner limit's end re-arms the outer: no early alarm
+        while time.monotonic() - t < 0.1:
+            pass
+
+
+# ----- 4. counterexamples admissible and rigorous; every end searched -------------------------------
+def test_a_bounded_window_far_out_is_found_between_the_doubling_points():
+    """(log d2 - 140)^2 < 1 only for d2 in (e^139, e^141) = (2.3e60, 1.7e61): between 2^128 and 2^256."""
+    step = Step("window", sp.Integer(1), (sp.log(d2) - 140) ** 2)
+    r = run(step, (D2,))
+    assert_admissible_refutation(r, step, (D2,))
+
+
+def test_a_step_false_only_next_to_a_finite_open_end_is_refuted_strictly_inside():
+    """False only where eps > 0.9 and L > e^139 (about 2.3e60)."""
+    step = Step("end", sp.Max(eps - sp.Rational(9, 10), 0) * sp.Max(sp.log(L) - 139, 0), sp.Integer(0))
+    r = run(step, (EPS, LL))
+    assert_admissible_refutation(r, step, (EPS, LL))
+    assert _exact(r.counterexample["eps"]) < 1
+
+
+def test_a_step_false_only_at_dimension_one_is_refuted_there():
+    """2 <= d1 d2 L fails only at d1 = d2 = L = 1, outside the boxes [2, 64] the steps are certified on."""
+    params = tuple(Param(n, lo=(1,), integer=True, box=(2, 64), log=True) for n in ("d1", "d2", "L"))
+    step = Step("one", sp.Integer(2), d1 * d2 * L)
+    r = run(step, params)
+    assert_admissible_refutation(r, step, params)
+    assert (r.counterexample["d1"], r.counterexample["d2"], r.counterexample["L"]) == (1, 1, 1)
+
+
+def test_a_point_only_at_an_excluded_end_refutes_nothing():
+    """eps <= 1 - 2^-200 (1 - eps)... fails at eps = 1 only: excluded by eps < 1, so no refutation there."""
+    step = Step("excluded", sp.Integer(0), (1 - eps) ** 3)
+    r = verify_step("t", step, (EPS,))
+    assert r.verdict == "certified", r
+
+
+def test_an_unconfirmed_violation_is_no_refutation():
+    """lhs and rhs equal, up to a difference no 50-digit evaluation sees: Arb cannot separate them, no refutation
+    (mpmath at 50 digits sees lhs > rhs only through cancellation of the huge terms)."""
+    big = sp.Integer(10) ** 80
+    step = Step("tie", (big + d1) - big, d1)
+    r = verify_step("t", step, (D1,))
+    assert r.verdict == "certified", r
+
+
+def test_the_readme_example_edit_is_refuted_at_an_admissible_point():
+    """Theorem 9's n_K with 8 -> 4: refuted at a point with 0 < eps < 1 strictly, the violation proved by Arb."""
+    cat = catalogue_with(Edit("theorem9", "widths.n_K", 8, 4))
+    results = verify("theorem9", cat)
+    refuted = [r for r in results if r.verdict == "refuted"]
+    assert refuted, [(r.step, r.verdict) for r in results]
+    st = cat["theorem9"]
+    steps = {s.name: s for s in st.steps(lambda n: cat[n])}
+    for r in refuted:
+        assert 0 < _exact(r.counterexample["eps"]) < 1, r.counterexample
+        assert_admissible_refutation(r, steps[r.step], st.params + steps[r.step].params)
+
+
+def test_the_growth_edit_of_theorem14_refutes_no_step():
+    """4 H sqrt(d1) -> 2 H sqrt(d1) + 2 in Theorem 14's growth: T14d-ii then reduces to 4 <= alpha^2 g^(2b-2),
+    true for every B; its far-corner exponents (order B^2) are resolved by Arb, not by a fixed 120 digits."""
+    cat = catalogue_with(Edit("theorem14", "constants.growth", 4 * H * sp.sqrt(d1), 2 * H * sp.sqrt(d1) + 2))
+    results = verify("theorem14", cat)
+    assert not [r for r in results if r.verdict == "refuted"], [(r.step, r.detail) for r in results
+                                                               if r.verdict == "refuted"]

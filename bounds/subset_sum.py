@@ -128,12 +128,27 @@ lemma7 = Statement(
 ERR = Param("e_l", lo=(0,), box=(2**-30, 64), log=True)
 
 
+def layer_growth(st, get, scale=None) -> tuple:
+    """(Lemma 2's unit-ball error at Theorem 10's layer budget, the per-layer growth factor) of the proof that
+    tracks ``scale + e_l`` (default: the statement's constant ``scale``)."""
+    scale = st.constants["scale"] if scale is None else scale
+    rel = get("lemma2").conclusion.xreplace({eps: st.constants["budget"]})
+    return rel, alpha * rel / scale
+
+
+def recursion_bound(st, get) -> sp.Expr:
+    """The error bound the layer recursion of Theorem 10's proof delivers before any bound on the product:
+    ``e_(L+1) <= alpha ((1 + growth)^L - 1)`` with the homogeneous tracking ``alpha + e_l`` (valid for every
+    alpha > 0: target layers are 1-Lipschitz and ``e_1 = 0``)."""
+    _, growth = layer_growth(st, get, alpha)
+    return alpha * ((1 + growth)**L - 1)
+
+
 def _theorem10_proof(st, get):
     l2, c = get("lemma2"), st.constants
     layer = {eps: c["budget"]}
     scale = c["scale"]  # the proof tracks scale + e_l: 1 (alpha >= 1) or alpha (the homogeneous reading)
-    rel = l2.conclusion.xreplace(layer)  # Lemma 2's error on the unit ball at the layer budget
-    growth = alpha * rel / scale  # each layer multiplies scale + e_l by at most 1 + growth
+    rel, growth = layer_growth(st, get)  # each layer multiplies scale + e_l by at most 1 + growth
     return [
         Step("T10a", l2.widths["n"].xreplace({d1: d1, d2: d2, **layer}), st.widths["n_l"], ("lemma2",),
              "layer l: Lemma 2 with (d1, d2) = (d_l, d_{l+1}) at budget eps/(2L) needs at most n_l",
@@ -167,6 +182,13 @@ def _theorem10_proof(st, get):
 ALPHA10 = Param("alpha", lo=(1,), box=(1, 64), log=True)
 _PRINTED_ALPHA = (Edit("theorem10", "params.alpha.lo", 1, 0), Edit("theorem10", "params.alpha.lo_open", False, True),
                   Edit("theorem10", "params.alpha.box", 1, sp.Rational(1, 64)))  # the box reaches below alpha = 1
+
+# The printed statement (alpha > 0) with the universal constant doubled: the width d_l (2C) log(4 L d_l d_(l+1)/eps)
+# covers Lemma 2 at the halved layer budget eps/(4L), and the proof tracking alpha + e_l then gives
+# alpha (exp(eps/4) - 1) <= alpha eps/2 <= exp(alpha eps/2) - 1 for every alpha > 0.
+DOUBLED_C = _PRINTED_ALPHA + (Edit("theorem10", "widths.n_l", C, 2 * C),
+                              Edit("theorem10", "constants.budget", sp.Rational(1, 2), sp.Rational(1, 4)),
+                              Edit("theorem10", "constants.scale", 1, alpha))
 
 theorem10 = Statement(
     name="theorem10", title="Deep ReLU networks (Pensia et al. 2020, Theorem 1)",

@@ -22,6 +22,7 @@ their certified domains, the structural facts cited by name) and verifies nothin
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 
 import bounds
@@ -63,12 +64,17 @@ def domain_kind(domain: str) -> str:
     return "box" if domain.startswith("box") else domain
 
 
-def _step(r):
-    """The ``Step`` a result is about (None for an elementary fact or a step no longer in the catalogue)."""
+@functools.lru_cache(maxsize=None)
+def _steps_of(statement: str) -> dict:
     try:
-        return next((s for s in bounds.proof(r.statement) if s.name == r.step), None)
+        return {s.name: s for s in bounds.proof(statement)}
     except KeyError:
-        return None
+        return {}
+
+
+def _step(r):
+    """The ``Step`` of the bounds catalogue a result is about (None for an elementary fact)."""
+    return _steps_of(r.statement).get(r.step)
 
 
 def step_kind(r) -> str:

@@ -134,3 +134,30 @@ def test_the_record_row_carries_kind_form_and_premises(field):
     row = _step_row(r, step)
     want = {"kind": IDENTITY, "form": step.form(), "premises": [p.name for p in step.premises]}[field]
     assert row[field] == want
+
+
+def test_the_report_proof_table_shows_forms_identities_and_premises(proofs_record):
+    from reports.sections import proofs as section
+
+    rows = {(s["statement"], s["step"]): s for s in proofs_record["steps"]}
+    assert rows[("lemma2", "L2a")]["kind"] == IDENTITY and rows[("lemma2", "L2d")]["kind"] == INEQUALITY
+    out = section.render(proofs_record)
+    identities = sum(s["kind"] == IDENTITY and s["verdict"] == "certified" for s in proofs_record["steps"])
+    assert f"; {len(rows) - identities} inequalities, {identities} identities)" in out.summary
+    assert "<b>identity</b>: <code>stacked_norm &lt;= input_norm" in out.html
+    assert "premises: Lueker&#39;s item distribution" in out.html or "premises: Lueker's item distribution" in out.html
+
+
+def test_slth_diff_shows_what_a_changed_step_proves(proofs_record):
+    import copy
+
+    from reports.diff import format_text
+    from slt import diff
+
+    new = copy.deepcopy(proofs_record)
+    step = next(s for s in new["steps"] if (s["statement"], s["step"]) == ("theorem10", "T10e"))
+    step.update(verdict="refuted", ok=False, counterexample={"alpha": 1.0}, text="exp(alpha*eps) - 1 <= exp(alpha*eps/2) - 1")
+    text = format_text(diff.compare(proofs_record, new, 0.01), "old", "new")
+    assert "theorem10:T10e  certified -> refuted" in text
+    assert "proves: identity: scale (exp(L growth) - 1) <= conclusion  [e_(L+1) <= scale" in text
+    assert "after:  exp(alpha*eps) - 1 <= exp(alpha*eps/2) - 1" in text

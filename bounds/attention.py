@@ -5,6 +5,7 @@ import sympy as sp
 
 from .core import Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .facts import EXP_LINEAR
+from .premises import LUEKER_EVERY_Z, TARGET_NORMS, UNIFORM_INPUTS
 from .softmax import LENGTH, lemma8
 from .subset_sum import CONST, EPS, dim
 from .symbols import C, H, L, T, alpha, d1, d2, dK, dQK_max, dVO_max, eps, eps_max
@@ -21,27 +22,40 @@ def _theorem9_proof(st, get):
     softmax = l8.conclusion.xreplace({eps_max: c["logit"]})
     return [
         Step("S1", 1 / sp.sqrt(dK), 1, ("operator norm",), "||W_QK|| <= ||W_Q|| ||W_K|| / sqrt(d_K) <= 1",
-             params=(dim("d_K"),)),
+             params=(dim("d_K"),), premises=(TARGET_NORMS,), claim="1/sqrt(d_K) <= 1"),
         Step("S2a", l7.widths["n"].xreplace(qk), st.widths["n_K"], ("lemma7",),
-             "Lemma 7 on W_QK (d2 := d1) at eps_L = sqrt(d1) eps/(8 H alpha^3) needs at most n_K"),
-        Step("S2a-eps", c["eps_QK"], 1, ("lemma7",), "Lemma 7's hypothesis eps_L < 1"),
-        Step("S2a-err", l7.conclusion.xreplace(qk), c["QK_max"], ("lemma7",), "||dQK||_max <= eps_L/d1^2"),
+             "Lemma 7 on W_QK (d2 := d1) at eps_L = sqrt(d1) eps/(8 H alpha^3) needs at most n_K",
+             claim="lemma7.n(d2 := d1, eps := eps_QK) <= n_K"),
+        Step("S2a-eps", c["eps_QK"], 1, ("lemma7",), "Lemma 7's hypothesis eps_L < 1", claim="eps_QK <= 1"),
+        Step("S2a-err", l7.conclusion.xreplace(qk), c["QK_max"], ("lemma7",), "||dQK||_max <= eps_L/d1^2",
+             claim="lemma7.error(d2 := d1, eps := eps_QK) <= QK_max"),
         Step("S2b", st.terms["S2b"].xreplace({dQK_max: c["QK_max"]}), c["logit"], ("max-entry norm",),
-             "max_k |x_i dQK x_k| <= alpha^2 ||dQK|| <= alpha^2 d1 ||dQK||_max"),
-        Step("S2c-x", 2 * c["logit"], 1, (EXP_LINEAR.name,), "the fact's argument 2 eps_max lies in [0, 1]"),
+             "max_k |x_i dQK x_k| <= alpha^2 ||dQK|| <= alpha^2 d1 ||dQK||_max", premises=(UNIFORM_INPUTS,),
+             claim="S2b(dQK_max := QK_max) <= logit"),
+        Step("S2c-x", 2 * c["logit"], 1, (EXP_LINEAR.name,), "the fact's argument 2 eps_max lies in [0, 1]",
+             claim="2 logit <= 1"),
         Step("S2c-i", softmax, EXP_LINEAR.apply(softmax), ("lemma8", EXP_LINEAR.name),
-             "Lemma 8 at eps_max = logit error, then exp(x)-1 <= 2x"),
-        Step("S2c-ii", EXP_LINEAR.apply(softmax), c["softmax"], ("lemma8",), "||(p - p')X|| <= eps/(2H)"),
+             "Lemma 8 at eps_max = logit error, then exp(x)-1 <= 2x",
+             claim="lemma8.conclusion(eps_max := logit) <= the same with exp(x) - 1 -> 2x"),
+        Step("S2c-ii", EXP_LINEAR.apply(softmax), c["softmax"], ("lemma8",), "||(p - p')X|| <= eps/(2H)",
+             claim="lemma8.conclusion(eps_max := logit) with exp(x) - 1 -> 2x <= softmax"),
         Step("S2d", l7.widths["n"].xreplace(vo), st.widths["n_V"], ("lemma7",),
-             "Lemma 7 on W_VO at eps_L = sqrt(d2) eps/(2 H alpha) needs at most n_V"),
-        Step("S2d-eps", c["eps_VO"], 1, ("lemma7",), "Lemma 7's hypothesis eps_L < 1"),
-        Step("S2d-err", l7.conclusion.xreplace(vo), c["VO_max"], ("lemma7",), "||dVO||_max <= eps_L/(d1 d2)"),
-        Step("S3a", c["softmax"] * 1, c["S3a"], ("operator norm",), "||(p-p') X W_VO|| <= ||(p-p')X|| ||W_VO||"),
+             "Lemma 7 on W_VO at eps_L = sqrt(d2) eps/(2 H alpha) needs at most n_V",
+             claim="lemma7.n(eps := eps_VO) <= n_V"),
+        Step("S2d-eps", c["eps_VO"], 1, ("lemma7",), "Lemma 7's hypothesis eps_L < 1", claim="eps_VO <= 1"),
+        Step("S2d-err", l7.conclusion.xreplace(vo), c["VO_max"], ("lemma7",), "||dVO||_max <= eps_L/(d1 d2)",
+             claim="lemma7.error(eps := eps_VO) <= VO_max"),
+        Step("S3a", c["softmax"] * 1, c["S3a"], ("operator norm",), "||(p-p') X W_VO|| <= ||(p-p')X|| ||W_VO||",
+             premises=(TARGET_NORMS,), claim="softmax * ||W_VO|| (<= 1) <= S3a"),
         Step("S3b", st.terms["S3b"].xreplace({dVO_max: c["VO_max"]}), c["S3b"], ("convex combination", "max-entry norm"),
-             "||p' X dVO|| <= (sqrt(d1) alpha)(sqrt(d1 d2) ||dVO||_max)"),
-        Step("S3c", H * (c["S3a"] + c["S3b"]), st.conclusion, ("triangle",), "sum over the H heads"),
+             "||p' X dVO|| <= (sqrt(d1) alpha)(sqrt(d1 d2) ||dVO||_max)", premises=(UNIFORM_INPUTS,),
+             claim="S3b(dVO_max := VO_max) <= S3b budget"),
+        Step("S3c", H * (c["S3a"] + c["S3b"]), st.conclusion, ("triangle",), "sum over the H heads",
+             claim="H (S3a + S3b) <= conclusion"),
         Step("S4", H * ((1 - l7.probability.xreplace(qk)) + (1 - l7.probability.xreplace(vo))), 1 - st.probability,
-             ("lemma7", "union bound"), "union bound over 2H applications of Lemma 7, alpha >= max(sqrt d1, sqrt d2)"),
+             ("lemma7", "union bound"), "union bound over 2H applications of Lemma 7, alpha >= max(sqrt d1, sqrt d2)",
+             premises=(LUEKER_EVERY_Z,),
+             claim="H (lemma7.failure(eps := eps_QK) + lemma7.failure(eps := eps_VO)) <= 1 - probability"),
     ]
 
 
@@ -103,23 +117,33 @@ def _theorem11_proof(st, get):
     mha = {eps: c["mha_share"] * c["split"] * eps, d2: d1}  # mha_share = 1: one split budgets MHA and FC
     fc = {d2: d1, eps: eps_10}
     return [
-        Step("B1a", t9.widths["n_K"].xreplace(mha), st.widths["n_MHA"], ("theorem9",), "Theorem 9 at eps/4, n_K"),
-        Step("B1b", t9.widths["n_V"].xreplace(mha), st.widths["n_MHA"], ("theorem9",), "Theorem 9 at eps/4, n_V"),
+        Step("B1a", t9.widths["n_K"].xreplace(mha), st.widths["n_MHA"], ("theorem9",), "Theorem 9 at eps/4, n_K",
+             claim="theorem9.n_K(d2 := d1, eps := mha_share split eps) <= n_MHA"),
+        Step("B1b", t9.widths["n_V"].xreplace(mha), st.widths["n_MHA"], ("theorem9",), "Theorem 9 at eps/4, n_V",
+             claim="theorem9.n_V(d2 := d1, eps := mha_share split eps) <= n_MHA"),
         Step("B2a", H * alpha, st.terms["attn_norm"], ("convex combination", "operator norm"),
-             "||Attn_T(x_i)|| <= sum_h ||p X|| ||W_VO|| <= H alpha <= alpha H sqrt(d1)"),
+             "||Attn_T(x_i)|| <= sum_h ||p X|| ||W_VO|| <= H alpha <= alpha H sqrt(d1)", premises=(TARGET_NORMS,),
+             claim="H alpha <= attn_norm"),
         Step("B2b", t9.conclusion.xreplace(mha) + st.terms["attn_norm"] + alpha, c["fc_in"], ("theorem9", "triangle"),
-             "eq. (19): ||Attn_S(x_i)^T + x_i|| <= eps/4 + alpha (H sqrt(d1) + 1) <= 3 alpha H sqrt(d1)"),
+             "eq. (19): ||Attn_S(x_i)^T + x_i|| <= eps/4 + alpha (H sqrt(d1) + 1) <= 3 alpha H sqrt(d1)",
+             claim="theorem9.error(eps := mha_share split eps) + attn_norm + alpha <= fc_in"),
         Step("B3a", t10.widths["n_l"].xreplace(fc), st.widths["n_FC"], ("theorem10",),
-             "Theorem 10 with input norm 3 alpha H sqrt(d1) and eps_10 = eps/(6 alpha H sqrt(d1))"),
-        Step("B3-eps", eps_10, 1, ("theorem10",), "Theorem 10's hypothesis eps_10 < 1"),
+             "Theorem 10 with input norm 3 alpha H sqrt(d1) and eps_10 = eps/(6 alpha H sqrt(d1))",
+             claim="theorem10.n_l(d2 := d1, eps := eps_10) <= n_FC"),
+        Step("B3-eps", eps_10, 1, ("theorem10",), "Theorem 10's hypothesis eps_10 < 1",
+             claim="eps_10 = 2 split eps / fc_in <= 1"),
         Step("B3-alpha", t10.domain["alpha"]["lo"], c["fc_in"], ("theorem10",),
-             "Theorem 10's hypothesis on its input norm alpha (alpha >= 1) at 3 alpha H sqrt(d1)"),
+             "Theorem 10's hypothesis on its input norm alpha (alpha >= 1) at 3 alpha H sqrt(d1)",
+             claim="theorem10's lower bound on alpha <= fc_in"),
         Step("B3b", t10.conclusion.xreplace({alpha: c["fc_in"], eps: eps_10}), fc_err, ("theorem10",),
-             "FC error <= exp(eps/4) - 1"),
+             "FC error <= exp(eps/4) - 1", premises=(UNIFORM_INPUTS,),
+             claim="theorem10.error(alpha := fc_in, eps := eps_10) <= exp(split eps) - 1"),
         Step("B4", fc_err + 2 * t9.conclusion.xreplace(mha), st.conclusion, ("triangle", "1-Lipschitz ReLU net"),
-             "||Blk_S - Blk_T|| <= ||F_S(y') - F_T(y')|| + ||F_T(y') - F_T(y)|| + ||y' - y||"),
+             "||Blk_S - Blk_T|| <= ||F_S(y') - F_T(y')|| + ||F_T(y') - F_T(y)|| + ||y' - y||",
+             premises=(TARGET_NORMS,), claim="FC error + 2 theorem9.error(eps := mha_share split eps) <= conclusion"),
         Step("B5", (1 - t9.probability.xreplace(mha)) + (1 - t10.probability.xreplace(fc)), 1 - st.probability,
-             ("theorem9", "theorem10", "union bound")),
+             ("theorem9", "theorem10", "union bound"), "union bound over the MHA and the FC network",
+             claim="theorem9.failure + theorem10.failure <= 1 - probability"),
     ]
 
 

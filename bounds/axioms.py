@@ -5,7 +5,9 @@ Found by following every step's ``relies_on`` through the catalogue: a statement
 (its own steps' dependencies are followed in turn); a statement without one (Lueker's corollary) is an axiom with
 its width requirement and universal constant; a scalar fact (``facts.SCALAR``) is an axiom with the domain it is
 certified on; a structural fact (``facts.STRUCTURAL``: triangle inequality, union bound, ...) is an axiom cited by
-name.  A dependency that names none of these is an error (a misspelt ``relies_on``).
+name; a premise a step names (``Step.premises``, declared in ``bounds.premises``: Lueker's hypothesis on the items,
+an induction, a bound on the inputs, ...) is an axiom with what it assumes.  A dependency that names none of these
+is an error (a misspelt ``relies_on``).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from .facts import SCALAR, STRUCTURAL
 from .symbols import text
 from .verify import verify_facts
 
-KINDS = ("statement", "scalar fact", "structural fact")
+KINDS = ("statement", "premise", "scalar fact", "structural fact")
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,7 @@ class Axiom:
     kind: str  # one of KINDS
     name: str
     says: str  # what it states
-    detail: str  # constant C / certified domain / "cited, not verified"
+    detail: str  # constant C / certified domain / "cited, not verified" / where a premise is used
     cited_by: tuple  # ((statement, step), ...) the steps that cite it directly
 
     def as_dict(self) -> dict:
@@ -69,6 +71,7 @@ def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
     get = lookup(cat)
     scalar = {f.name: f for f in SCALAR}
     cited: dict = {}
+    premises: dict = {}
     seen, todo = set(), [canonical(name, cat)]
     while todo:
         current = todo.pop()
@@ -81,6 +84,9 @@ def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
             cited.setdefault(("statement", st.name), [])
             continue
         for s in steps:
+            for p in s.premises:
+                cited.setdefault(("premise", p.name), []).append((st.name, s.name))
+                premises[p.name] = p
             for dep in s.relies_on:
                 key = _statement_name(dep, cat)
                 if key is not None:
@@ -99,6 +105,10 @@ def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
     for (kind, dep), by in cited.items():
         if kind == "statement":
             out.append(_statement_axiom(get(dep), by))
+        elif kind == "premise":
+            p = premises[dep]
+            out.append(Axiom(kind, dep, p.says, f"assumed, not checked ({p.role})" if p.role else
+                             "assumed, not checked", tuple(by)))
         elif kind == "scalar fact":
             f = scalar[dep]
             out.append(Axiom(kind, dep, f"{text(f.lhs)} <= {text(f.rhs)}", _fact_domain(f), tuple(by)))

@@ -93,9 +93,31 @@ class Fact:
         return expr.replace(pat, rep)
 
 
+IDENTITY, INEQUALITY = "identity", "inequality"
+
+
+@functools.lru_cache(maxsize=4096)
+def step_kind(lhs, rhs) -> str:
+    """"identity" when ``lhs`` and ``rhs`` are equal by construction (the same expression, or the same polynomial
+    after expanding products and powers: no inequality is proved), "inequality" otherwise.  Only cheap rewriting: a
+    step whose sides are equal only through a real inequality argument (a fact, a bound) is an inequality."""
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    if lhs == rhs:
+        return IDENTITY
+    diff = lhs - rhs
+    if diff == 0:
+        return IDENTITY
+    return IDENTITY if sp.expand(diff) == 0 else INEQUALITY
+
+
 @dataclass(frozen=True)
 class Step:
-    """One proof step: ``lhs <= rhs`` on the statement's domain (plus ``params`` of extra variables)."""
+    """One proof step: ``lhs <= rhs`` on the statement's domain (plus ``params`` of extra variables).
+
+    ``relies_on`` names the statements and facts it cites (verified or cited results); ``premises`` the
+    non-arithmetic premises it rests on that nothing checks (``bounds.premises.Premise``); ``claim`` states what the
+    step proves in the proof's own terms (named, unsubstituted), where ``lhs <= rhs`` after substitution does not
+    say it.  ``kind`` is "identity" when the two sides are equal by construction, "inequality" otherwise."""
 
     name: str
     lhs: sp.Expr
@@ -103,10 +125,27 @@ class Step:
     relies_on: tuple = ()
     note: str = ""
     params: tuple = ()
+    premises: tuple = ()
+    claim: str = ""
 
     @property
     def inequality(self) -> sp.Basic:
         return sp.Le(self.lhs, self.rhs, evaluate=False)
+
+    @property
+    def kind(self) -> str:
+        return step_kind(self.lhs, self.rhs)
+
+    @property
+    def cites(self) -> tuple:
+        """The names of everything the step rests on: ``relies_on`` and its premises."""
+        return tuple(self.relies_on) + tuple(p.name for p in self.premises)
+
+    def form(self) -> str:
+        """What the step proves, as a reader should see it: its ``claim`` (or ``lhs <= rhs`` written with parameter
+        names when it has none), marked "identity" when the sides are equal by construction."""
+        body = self.claim or f"{text(self.lhs)} <= {text(self.rhs)}"
+        return f"identity: {body}" if self.kind == IDENTITY else body
 
     def evaluate(self, dps: int = 50, **params) -> tuple:
         """(lhs, rhs) as mpmath numbers at ``params`` (parameter names), computed with ``dps`` digits."""

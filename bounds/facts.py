@@ -29,6 +29,11 @@ EXP_CHORD_16 = Fact("exp(x)-1 <= (26/25)x on [0,1/16]", sp.exp(x) - 1, sp.Ration
 LOG_LINEAR = Fact("log(1+x) <= x for x >= 0", sp.log(1 + x), x, Param("x", lo=(0,), box=(2**-30, 64), log=True),
                   "concavity of log: the tangent at 1")
 
+# The tangent of exp at 0; not cited by an encoded proof (so not in SCALAR): Theorem 10 with C doubled uses it
+# (``bounds.theorem10_alpha``), each use verified as the fact on its domain plus its argument's range.
+EXP_TANGENT = Fact("x <= exp(x)-1 for x >= 0", x, sp.exp(x) - 1, Param("x", lo=(0,), box=(2**-30, 64), log=True),
+                   "convexity of exp: the tangent at 0")
+
 SCALAR = (EXP_LINEAR, EXP_RATIO, EXP_CHORD_32, EXP_CHORD_16, LOG_LINEAR)
 
 STRUCTURAL = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .core import Constant, Edit, Mutation, Param, Statement, Step, Variant
+from .premises import LEMMA12_X_PRIME, TARGET_NORMS, UNIFORM_INPUTS
 from .softmax import EPS_MAX
 from .subset_sum import dim
 from .symbols import H, alpha, d1, eps_max
@@ -21,10 +22,14 @@ def _lemma12_proof(st, get):
     l8, c = get("lemma8"), st.constants
     return [
         Step("L12a", eps_max * alpha + c["alpha_prime"] * eps_max, c["logit"], ("operator norm", "triangle"),
-             "|x_i W x_k - x'_i W x'_k| <= ||x_i - x'_i|| ||x_k|| + ||x'_i|| ||x_k - x'_k|| with ||W_QK|| <= 1"),
+             "|x_i W x_k - x'_i W x'_k| <= ||x_i - x'_i|| ||x_k|| + ||x'_i|| ||x_k - x'_k|| with ||W_QK|| <= 1",
+             premises=(LEMMA12_X_PRIME, TARGET_NORMS),
+             claim="eps_max alpha + alpha_prime eps_max <= logit (alpha_prime: the bound on ||x'_i||)"),
         Step("L12b", H * (l8.conclusion.xreplace({eps_max: c["logit"]}) + eps_max), st.conclusion,
              ("lemma8", "convex combination", "operator norm", "triangle"),
-             "per head ||(p-p')X|| (Lemma 8) + ||p'(X-X')|| <= eps_max, times ||W_VO|| <= 1, summed over H heads"),
+             "per head ||(p-p')X|| (Lemma 8) + ||p'(X-X')|| <= eps_max, times ||W_VO|| <= 1, summed over H heads",
+             premises=(TARGET_NORMS, UNIFORM_INPUTS),
+             claim="H (lemma8.conclusion(eps_max := logit) + eps_max) <= conclusion"),
     ]
 
 
@@ -63,8 +68,10 @@ def _lemma13_proof(st, get):
     l12, c = get("lemma12"), st.constants
     return [
         Step("L13a", 2 * (l12.conclusion + eps_max), c["last_line"], ("lemma12", "triangle", "1-Lipschitz ReLU net"),
-             "||Blk(x)-Blk(x')|| <= ||F(y)-F(y')|| + ||y-y'|| <= 2(||Attn(x)-Attn(x')|| + eps_max), eps_max <= H sqrt(d1) eps_max"),
-        Step("L13b", c["last_line"], st.conclusion, (), "the statement's bound is the proof's last line"),
+             "||Blk(x)-Blk(x')|| <= ||F(y)-F(y')|| + ||y-y'|| <= 2(||Attn(x)-Attn(x')|| + eps_max), eps_max <= H sqrt(d1) eps_max",
+             premises=(TARGET_NORMS,), claim="2 (lemma12.conclusion + eps_max) <= last_line"),
+        Step("L13b", c["last_line"], st.conclusion, (), "the statement's bound is the proof's last line",
+             claim="last_line <= conclusion"),
     ]
 
 

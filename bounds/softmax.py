@@ -5,6 +5,7 @@ import sympy as sp
 
 from .core import SLACK_C, Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .facts import EXP_LINEAR, EXP_RATIO
+from .premises import HOELDER, SOFTMAX_Z
 from .subset_sum import dim
 from .symbols import T, alpha, d1, eps_max, x
 
@@ -17,9 +18,11 @@ def _lemma8_proof(st, get):
     ratio = st.constants["ratio"]
     return [
         Step("L8a", EXP_RATIO.lhs.xreplace({x: 2 * eps_max}), ratio, (EXP_RATIO.name,),
-             "eq. (9): exp(e_j)/Z lies in [exp(-2 eps_max), exp(2 eps_max)], so |1 - exp(e_j)/Z| <= exp(2 eps_max)-1"),
+             "eq. (9): exp(e_j)/Z lies in [exp(-2 eps_max), exp(2 eps_max)], so |1 - exp(e_j)/Z| <= exp(2 eps_max)-1",
+             premises=(SOFTMAX_Z,), claim="1 - exp(-2 eps_max) <= ratio = exp(2 eps_max) - 1"),
         Step("L8b", sp.sqrt(d1) * alpha * ratio, st.conclusion, ("max-entry norm", "convex combination"),
-             "||pX - p'X|| <= sqrt(d1) ||pX - p'X||_max <= sqrt(d1) alpha sum_k p_k |1 - exp(e_k)/Z|"),
+             "||pX - p'X|| <= sqrt(d1) ||pX - p'X||_max <= sqrt(d1) alpha sum_k p_k |1 - exp(e_k)/Z|",
+             premises=(SOFTMAX_Z, HOELDER), claim="sqrt(d1) alpha ratio <= conclusion"),
     ]
 
 
@@ -49,8 +52,11 @@ lemma8 = Statement(
 def _lemma5_proof(st, get):
     l8 = get("lemma8").conclusion
     return [
-        Step("L5a", l8, EXP_LINEAR.apply(l8), ("lemma8", EXP_LINEAR.name), "x = 2 eps_max in [0, 1]"),
-        Step("L5b", EXP_LINEAR.apply(l8), st.conclusion, ("lemma8",)),
+        Step("L5a", l8, EXP_LINEAR.apply(l8), ("lemma8", EXP_LINEAR.name), "x = 2 eps_max in [0, 1]",
+             claim="lemma8.conclusion <= lemma8.conclusion with exp(x) - 1 -> 2x"),
+        Step("L5b", EXP_LINEAR.apply(l8), st.conclusion, ("lemma8",),
+             "Lemma 8's bound with exp(2 eps_max) - 1 <= 4 eps_max is the statement's bound",
+             claim="lemma8.conclusion with exp(x) - 1 -> 2x <= conclusion"),
     ]
 
 

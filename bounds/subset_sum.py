@@ -20,6 +20,7 @@ import sympy as sp
 
 from .core import SLACK_C, Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .facts import LOG_LINEAR
+from .premises import D1_DIVIDES, ENTRY_BOUND, INDUCTION_LAYERS, LUEKER, LUEKER_EVERY_Z, TARGET_NORMS, UNIFORM_INPUTS
 from .symbols import C, L, alpha, d1, d2, e_l, eps
 
 EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)
@@ -44,19 +45,29 @@ def _lemma2_proof(st, get):
     return [
         Step("L2a", c["stacked_norm"], c["input_norm"], ("ReLU decomposition",),
              "x = ReLU(x) - ReLU(-x): the stacked input (ReLU(x), ReLU(-x)) has norm ||x|| <= 1; hidden unit k of "
-             "block j feeds ReLU(x_j) (u_jk > 0) or ReLU(-x_j) (u_jk < 0)"),
+             "block j feeds ReLU(x_j) (u_jk > 0) or ReLU(-x_j) (u_jk < 0); checks that the norm bound L2d uses for "
+             "the stacked input (stacked_norm) is the bound ||x|| <= 1 (input_norm)",
+             claim="stacked_norm <= input_norm: ||(ReLU(x); ReLU(-x))|| = ||x|| <= 1"),
         Step("L2b", d1 * lk.widths["n"].xreplace(per), st.widths["n"], ("lueker",),
              "n = d1 n', n' >= C log(2 d1 d2/eps) hidden units per input coordinate: Lueker per subset-sum problem "
-             "at eps/(2 d1 d2) (items v_ik max(0, +-u_jk): products with a uniform component)"),
-        Step("L2b-eps", c["per_problem"], 1, ("lueker",), "Lueker's hypothesis eps < 1 at the per-problem budget"),
+             "at eps/(2 d1 d2) (items v_ik max(0, +-u_jk): products with a uniform component)",
+             premises=LUEKER + (D1_DIVIDES,),
+             claim="d1 * lueker.n(eps := per_problem) <= n: d1 blocks of n' units, each Lueker's width at eps/(2 d1 d2)"),
+        Step("L2b-eps", c["per_problem"], 1, ("lueker",), "Lueker's hypothesis eps < 1 at the per-problem budget",
+             claim="per_problem = eps/(2 d1 d2) <= 1"),
         Step("L2c", 2 * d1 * d2, c["problems"], ("ReLU decomposition",),
              "the construction solves one subset-sum problem per entry W_ij (|W_ij| <= ||W|| <= 1) and per half "
-             "ReLU(x_j), ReLU(-x_j): the union bound and the error sum must count all of them"),
+             "ReLU(x_j), ReLU(-x_j): the union bound and the error sum must count all of them; checks that the "
+             "constant problems counts them", premises=(ENTRY_BOUND,),
+             claim="(d1 d2 entries W_ij) x (2 halves ReLU(+-x_j)) <= problems"),
         Step("L2d", sp.sqrt(c["problems"]) * lk.conclusion.xreplace(per) * c["stacked_norm"], st.conclusion,
              ("lueker", "max-entry norm"),
-             "||Wx - F_S(x)|| = ||[D+ D-](ReLU(x); ReLU(-x))|| <= sqrt(2 d1 d2) max |entry error| ||x||"),
+             "||Wx - F_S(x)|| = ||[D+ D-](ReLU(x); ReLU(-x))|| <= sqrt(2 d1 d2) max |entry error| ||x||",
+             premises=(LUEKER_EVERY_Z, UNIFORM_INPUTS),
+             claim="sqrt(problems) * lueker.error(eps := per_problem) * stacked_norm <= eps"),
         Step("L2e", c["problems"] * (1 - lk.probability.xreplace(per)), 1 - st.probability, ("lueker", "union bound"),
-             "union bound over the 2 d1 d2 subset-sum problems"),
+             "union bound over the 2 d1 d2 subset-sum problems",
+             claim="problems * lueker.failure(eps := per_problem) <= 1 - probability"),
     ]
 
 
@@ -89,11 +100,14 @@ def _lemma7_proof(st, get):
     per_entry = {eps: eps / (d1 * d2)}
     return [
         Step("L7a", d1 * lk.widths["n"].xreplace(per_entry), st.widths["n"], ("lueker",),
-             "n = d1 n' with n' >= C log(d1 d2/eps): Lueker per entry at eps/(d1 d2)"),
+             "n = d1 n' with n' >= C log(d1 d2/eps): Lueker per entry at eps/(d1 d2)",
+             premises=LUEKER + (D1_DIVIDES,), claim="d1 * lueker.n(eps := eps/(d1 d2)) <= n"),
         Step("L7b", lk.conclusion.xreplace(per_entry), st.conclusion, ("lueker",),
-             "each entry is one subset sum of products v_ijk u_jk with error <= eps/(d1 d2)"),
+             "each entry is one subset sum of products v_ijk u_jk with error <= eps/(d1 d2)",
+             premises=(LUEKER_EVERY_Z, ENTRY_BOUND), claim="lueker.error(eps := eps/(d1 d2)) <= error bound"),
         Step("L7c", d1 * d2 * (1 - lk.probability.xreplace(per_entry)), 1 - st.probability,
-             ("lueker", "union bound"), "union bound over the d1 d2 entries"),
+             ("lueker", "union bound"), "union bound over the d1 d2 entries",
+             claim="d1 d2 * lueker.failure(eps := eps/(d1 d2)) <= 1 - probability"),
     ]
 
 
@@ -114,37 +128,67 @@ lemma7 = Statement(
 ERR = Param("e_l", lo=(0,), box=(2**-30, 64), log=True)
 
 
+def layer_growth(st, get, scale=None) -> tuple:
+    """(Lemma 2's unit-ball error at Theorem 10's layer budget, the per-layer growth factor) of the proof that
+    tracks ``scale + e_l`` (default: the statement's constant ``scale``)."""
+    scale = st.constants["scale"] if scale is None else scale
+    rel = get("lemma2").conclusion.xreplace({eps: st.constants["budget"]})
+    return rel, alpha * rel / scale
+
+
+def recursion_bound(st, get) -> sp.Expr:
+    """The error bound the layer recursion of Theorem 10's proof delivers before any bound on the product:
+    ``e_(L+1) <= alpha ((1 + growth)^L - 1)`` with the homogeneous tracking ``alpha + e_l`` (valid for every
+    alpha > 0: target layers are 1-Lipschitz and ``e_1 = 0``)."""
+    _, growth = layer_growth(st, get, alpha)
+    return alpha * ((1 + growth)**L - 1)
+
+
 def _theorem10_proof(st, get):
     l2, c = get("lemma2"), st.constants
     layer = {eps: c["budget"]}
     scale = c["scale"]  # the proof tracks scale + e_l: 1 (alpha >= 1) or alpha (the homogeneous reading)
-    rel = l2.conclusion.xreplace(layer)  # Lemma 2's error on the unit ball at the layer budget
-    growth = alpha * rel / scale  # each layer multiplies scale + e_l by at most 1 + growth
+    rel, growth = layer_growth(st, get)  # each layer multiplies scale + e_l by at most 1 + growth
     return [
         Step("T10a", l2.widths["n"].xreplace({d1: d1, d2: d2, **layer}), st.widths["n_l"], ("lemma2",),
-             "layer l: Lemma 2 with (d1, d2) = (d_l, d_{l+1}) at budget eps/(2L) needs at most n_l"),
-        Step("T10a-eps", c["budget"], 1, ("lemma2",), "Lemma 2's hypothesis eps < 1 at the layer budget"),
+             "layer l: Lemma 2 with (d1, d2) = (d_l, d_{l+1}) at budget eps/(2L) needs at most n_l",
+             premises=(INDUCTION_LAYERS,), claim="lemma2.n(eps := budget) <= n_l"),
+        Step("T10a-eps", c["budget"], 1, ("lemma2",), "Lemma 2's hypothesis eps < 1 at the layer budget",
+             claim="budget = eps/(2L) <= 1"),
         Step("T10b", (alpha + e_l) * rel, (scale + e_l) * growth, ("lemma2", "positive homogeneity",
                                                                    "1-Lipschitz ReLU net", "triangle"),
              "layer l's pruned pair errs by <= ||x'_l|| eps/(2L) on its input x'_l, ||x'_l|| <= ||x_l|| + e_l <= "
              "alpha + e_l (target layers 1-Lipschitz with ReLU(0) = 0); <= (scale + e_l) times the growth",
-             params=(ERR,)),
+             params=(ERR,), premises=(INDUCTION_LAYERS, UNIFORM_INPUTS, TARGET_NORMS),
+             claim="(alpha + e_l) * lemma2.error(eps := budget) <= (scale + e_l) * growth"),
         Step("T10c", e_l + (scale + e_l) * growth, (scale + e_l) * (1 + growth) - scale,
              ("triangle", "1-Lipschitz ReLU net"),
              "e_(l+1) <= ||W_l (x'_l - x_l)|| + layer error <= e_l + layer error: scale + e_(l+1) <= (1 + growth) "
-             "(scale + e_l), so with e_1 = 0, e_(L+1) <= scale ((1 + growth)^L - 1)", params=(ERR,)),
+             "(scale + e_l), so with e_1 = 0, e_(L+1) <= scale ((1 + growth)^L - 1)", params=(ERR,),
+             premises=(INDUCTION_LAYERS, TARGET_NORMS),
+             claim="e_l + (scale + e_l) growth <= (scale + e_l)(1 + growth) - scale"),
         Step("T10d", L * sp.log(1 + growth), L * growth, (LOG_LINEAR.name,),
-             "prod over the L layers: (1 + growth)^L = exp(L log(1 + growth)) <= exp(L growth)"),
+             "prod over the L layers: (1 + growth)^L = exp(L log(1 + growth)) <= exp(L growth)",
+             premises=(INDUCTION_LAYERS,), claim="L log(1 + growth) <= L growth"),
         Step("T10e", scale * (sp.exp(L * growth) - 1), st.conclusion, (),
-             "e_(L+1) <= scale (exp(L growth) - 1) = exp(alpha eps/2) - 1"),
+             "e_(L+1) <= scale (exp(L growth) - 1) = exp(alpha eps/2) - 1: an identity by the definition of growth "
+             "(alpha eps/(2L) per layer when scale = 1)", claim="scale (exp(L growth) - 1) <= conclusion"),
         Step("T10f", L * (1 - l2.probability.xreplace(layer)), 1 - st.probability, ("lemma2", "union bound"),
-             "union bound over the L layers: L eps/(2L) <= eps"),
+             "union bound over the L layers: L eps/(2L) <= eps",
+             claim="L * lemma2.failure(eps := budget) <= 1 - probability"),
     ]
 
 
 ALPHA10 = Param("alpha", lo=(1,), box=(1, 64), log=True)
 _PRINTED_ALPHA = (Edit("theorem10", "params.alpha.lo", 1, 0), Edit("theorem10", "params.alpha.lo_open", False, True),
                   Edit("theorem10", "params.alpha.box", 1, sp.Rational(1, 64)))  # the box reaches below alpha = 1
+
+# The printed statement (alpha > 0) with the universal constant doubled: the width d_l (2C) log(4 L d_l d_(l+1)/eps)
+# covers Lemma 2 at the halved layer budget eps/(4L), and the proof tracking alpha + e_l then gives
+# alpha (exp(eps/4) - 1) <= alpha eps/2 <= exp(alpha eps/2) - 1 for every alpha > 0.
+DOUBLED_C = _PRINTED_ALPHA + (Edit("theorem10", "widths.n_l", C, 2 * C),
+                              Edit("theorem10", "constants.budget", sp.Rational(1, 2), sp.Rational(1, 4)),
+                              Edit("theorem10", "constants.scale", 1, alpha))
 
 theorem10 = Statement(
     name="theorem10", title="Deep ReLU networks (Pensia et al. 2020, Theorem 1)",

@@ -26,6 +26,7 @@ from .attention import theorem11
 from .core import Constant, Edit, Mutation, Param, Readings, Statement, Step, Variant
 from .facts import EXP_CHORD_16, EXP_CHORD_32, EXP_LINEAR, SCALAR
 from .perturbation import PERTURBED
+from .premises import INDUCTION_BLOCKS, PROOF_SCHEDULE, TARGET_NORMS, UNIFORM_INPUTS
 from .subset_sum import CONST, EPS, dim
 from .symbols import B, C, H, L, alpha, b, d1, eps, eps_max, kappa, x
 
@@ -158,39 +159,53 @@ def _theorem14_proof(st, get):
     geo = sp.summation(eps / (2 * 32 ** (B - _j)), (_j, 2, B))
     steps = [
         Step("T14a", 2 * (t11.terms["attn_norm"] / alpha + 1), c["growth"], ("theorem11", "1-Lipschitz ReLU net"),
-             "||Blk_T(x)|| <= 2(||Attn_T(x)|| + ||x||) <= 2(H sqrt(d1) + 1)||x|| <= 4 H sqrt(d1)||x||"),
+             "||Blk_T(x)|| <= 2(||Attn_T(x)|| + ||x||) <= 2(H sqrt(d1) + 1)||x|| <= 4 H sqrt(d1)||x||",
+             premises=(TARGET_NORMS,), claim="2 (theorem11.attn_norm / alpha + 1) <= growth"),
         Step("T14b", t11.conclusion.xreplace({eps: eps_1}), delta(2), ("theorem11",),
              "block 1 (exact input, norm beta_1 = alpha): error eps_1 = accumulated error entering block 2",
-             params=blocks),
+             params=blocks, premises=(INDUCTION_BLOCKS, UNIFORM_INPUTS),
+             claim="theorem11.error(eps := eps_1) <= delta_2"),
         Step("T14c", r["beta"](b) + delta(b), k["x_prime"], ("triangle", "lemma12"),
              "||x'^(b)|| <= beta_b + delta_b <= the bound on ||x'_i|| that Lemma 12's logit step uses at the "
-             "block's input norm", params=block),
+             "block's input norm", params=block, premises=(INDUCTION_BLOCKS,),
+             claim="beta_b + delta_b <= lemma12.alpha_prime(alpha := perturbed_norm beta_b, eps_max := delta_b)"),
         Step("T14d-x", k["arg"], fact.domain.hi[0], (fact.name,),
-             f"Lemma 13's exp argument at the block lies in the fact's domain [0, {fact.domain.hi[0]}]", params=block),
+             f"Lemma 13's exp argument at the block lies in the fact's domain [0, {fact.domain.hi[0]}]", params=block,
+             claim="4 alpha eps_max of lemma13 at (perturbed_norm beta_b, delta_b) <= the fact's upper end"),
         Step("T14d-i", lip, fact.apply(lip), ("lemma13", fact.name),
              f"Lemma 13 with alpha -> {c['perturbed_norm']} beta_b, eps_max -> delta_b, then {fact.name}",
-             params=block),
+             params=block, claim="lemma13.conclusion(alpha := perturbed_norm beta_b, eps_max := delta_b) <= the same "
+                                 "with exp(x) - 1 -> exp_bound"),
         Step("T14d-ii", k["eps_b"] + fact.apply(lip), k["delta_next"], ("theorem11", "lemma13", "triangle"),
-             "block b: ||x'^(b+1) - x^(b+1)|| <= eps_b + Lemma 13 <= delta_(b+1)", params=block),
-        Step("T14e", delta(B + 1), st.conclusion, (), "the error after block B is delta_(B+1) = eps", params=blocks),
+             "block b: ||x'^(b+1) - x^(b+1)|| <= eps_b + Lemma 13 <= delta_(b+1)", params=block,
+             premises=(INDUCTION_BLOCKS, UNIFORM_INPUTS),
+             claim="eps_b + lemma13 bound (T14d-i) <= delta_(b+1)"),
+        Step("T14e", delta(B + 1), st.conclusion, (), "the error after block B is delta_(B+1) = eps", params=blocks,
+             premises=(INDUCTION_BLOCKS,), claim="delta_(B+1) <= conclusion"),
     ]
     for w in st.widths:
         steps += [
             Step(f"T14w-{w}-1", derived[w].args[0].expr, st.widths[w].args[0].expr, ("theorem11",),
-                 f"block 1 needs Theorem 11's {w} at (alpha, eps_1); the closed form provides it", params=blocks),
+                 f"block 1 needs Theorem 11's {w} at (alpha, eps_1); the closed form provides it", params=blocks,
+                 claim=f"theorem11.{w}(alpha := alpha, eps := eps_1) <= {w} at b = 1"),
             Step(f"T14w-{w}", derived[w].args[1].expr, st.widths[w].args[1].expr, ("theorem11",),
                  f"block b >= 2 needs Theorem 11's {w} at (2 beta_b, eps_b); the closed form provides it",
-                 params=block),
+                 params=block, claim=f"theorem11.{w}(alpha := perturbed_norm beta_b, eps := eps_b) <= {w} at b >= 2"),
         ]
     steps += [
         Step("U1", fail(eps_1), c["first_share"] * eps, ("theorem11",), "block 1 fails w.p. <= eps_1 <= eps/64",
-             params=blocks),
-        Step("U2a", 16, c["kappa"] * H * sp.sqrt(d1) * alpha**2, (), "every factor of P_j is >= 16 (beta_j >= alpha >= 1)"),
+             params=blocks, claim="theorem11.failure(eps := eps_1) <= first_share eps"),
+        Step("U2a", 16, c["kappa"] * H * sp.sqrt(d1) * alpha**2, (), "every factor of P_j is >= 16 (beta_j >= alpha >= 1)",
+             premises=(PROOF_SCHEDULE,), claim="16 <= kappa H sqrt(d1) alpha^2 <= every factor of P_j"),
         Step("U2b", fail(k["eps_b"]), eps / (2 * 32 ** (B - b)), ("theorem11",),
-             "block b >= 2 fails w.p. <= eps_b <= eps/(2 * 32^(B-b))", params=block),
-        Step("U3", geo, c["later_share"] * eps, (), "sum_{b=2..B} eps/(2 * 32^(B-b)) <= (16/31) eps", params=blocks),
-        Step("U4", c["first_share"] + c["later_share"], c["union"], (), "1/64 + 16/31 = 1055/1984"),
-        Step("U5", c["union"] * eps, 1 - st.probability, ("union bound",), "(1055/1984) eps <= eps"),
+             "block b >= 2 fails w.p. <= eps_b <= eps/(2 * 32^(B-b))", params=block,
+             claim="theorem11.failure(eps := eps_b) <= eps/(2 * 32^(B-b))"),
+        Step("U3", geo, c["later_share"] * eps, ("union bound",), "sum_{b=2..B} eps/(2 * 32^(B-b)) <= (16/31) eps",
+             params=blocks, premises=(PROOF_SCHEDULE,), claim="sum_{b=2..B} eps/(2 * 32^(B-b)) <= later_share eps"),
+        Step("U4", c["first_share"] + c["later_share"], c["union"], (), "1/64 + 16/31 = 1055/1984",
+             claim="first_share + later_share <= union"),
+        Step("U5", c["union"] * eps, 1 - st.probability, ("union bound",), "(1055/1984) eps <= eps",
+             claim="union eps <= 1 - probability"),
     ]
     return steps
 

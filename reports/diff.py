@@ -190,6 +190,8 @@ def _flipped(f) -> str:
            f"  ({f['method']})" + ("  DOWNGRADE" if f["downgrade"] else "")
            + (f"  counterexample: {_fmt(f['counterexample'])}" if f["counterexample"] else "")
            + ("" if f["supported"] else "  [not a supported form]")]
+    if f.get("form"):  # what the step proves, in the proof's own terms (records before it had none)
+        out.append(f"    proves: {f['form']}" + (f"  [{f['note']}]" if f.get("note") else ""))
     before, after = f.get("old_inequality"), f.get("new_inequality")
     if before != after or f["downgrade"]:
         out.append(f"    before: {before if before is not None else '(absent or not recorded)'}")

@@ -7,7 +7,10 @@ the whole declared domain; refuted: a counterexample confirmed at high precision
 the declared domain; box: only the stated box; sampled), "re-checked by Arb" (an interval certificate evaluated
 again box by box with Arb ball arithmetic, ``bounds.recheck``: yes, no (no certificate data to re-check) or failed
 (then the step is not proved); "-" for a symbolic step), and the certificate, box or counterexample.
-The summary counts the steps by verdict, method and domain.  Exits 1 if any step is refuted or not proved (the
+Under each step, what it proves in the proof's own terms (``Step.form``: its claim with the named, unsubstituted
+terms, marked "identity" when its two sides are equal by construction) and its note.
+The summary counts the steps by verdict, method and domain, and the certified ones by kind: inequalities proved
+apart from identities (``bounds.core.step_kind``).  Exits 1 if any step is refuted or not proved (the
 message names each kind), 2 on a usage error (an unknown statement name); with ``--variants`` also verifies the
 printed variants, each
 expected to fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every
@@ -19,11 +22,13 @@ their certified domains, the structural facts cited by name) and verifies nothin
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 
 import bounds
 from bounds.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
+from bounds.core import IDENTITY, INEQUALITY
 from bounds.mutations import MUTATIONS, catalogue_with, run, verify_all
 from bounds.slack import CONSTANTS, rows as slack_rows
 from bounds.verify import NOT_PROVED, REFUTED, VERDICTS
@@ -59,6 +64,25 @@ def domain_kind(domain: str) -> str:
     return "box" if domain.startswith("box") else domain
 
 
+@functools.lru_cache(maxsize=None)
+def _steps_of(statement: str) -> dict:
+    try:
+        return {s.name: s for s in bounds.proof(statement)}
+    except KeyError:
+        return {}
+
+
+def _step(r):
+    """The ``Step`` of the bounds catalogue a result is about (None for an elementary fact)."""
+    return _steps_of(r.statement).get(r.step)
+
+
+def step_kind(r) -> str:
+    """"identity" or "inequality" of the step a result is about (an elementary fact is an inequality)."""
+    s = _step(r)
+    return INEQUALITY if s is None else s.kind
+
+
 def _row(r, boxes: bool) -> list[str]:
     if r.counterexample:
         info = "counterexample: " + _cex(r.counterexample)
@@ -77,21 +101,28 @@ def arb_column(r) -> str:
     return arb.split(":")[0] if arb else "-"
 
 
-def _print(rows: list[list[str]], title: str) -> None:
+def _print(rows: list[list[str]], title: str, results=None) -> None:
+    """The table; with ``results`` (one per row) each step's form and note on an indented line below it."""
     head = ["statement", "step", "verdict", "method", "domain", "re-checked by Arb",
             "certificate / box / counterexample"]
     widths = [max(len(x[i]) for x in rows + [head]) for i in range(6)]
     print(f"\n== {title}")
-    for row in [head] + rows:
+    print("  ".join(c.ljust(w) for c, w in zip(head[:6], widths)) + "  " + head[6])
+    for i, row in enumerate(rows):
         print("  ".join(c.ljust(w) for c, w in zip(row[:6], widths)) + "  " + row[6])
+        step = None if results is None else _step(results[i])
+        if step is not None:
+            print(f"      proves: {step.form()}" + (f"  [{step.note}]" if step.note else ""))
 
 
 def counts(results) -> dict:
     """Counts of the verified steps: ``{"steps", "failed", "verdict": {v: n}, "method": {m: n}, "domain": {d: n},
-    "method_domain": {"m/d": n}}`` (JSON-able; ``failed``: refuted or not proved; only certified steps are counted
-    by method and domain)."""
+    "method_domain": {"m/d": n}, "kind": {"inequality": n, "identity": n}}`` (JSON-able; ``failed``: refuted or not
+    proved; only certified steps are counted by method, domain and kind)."""
     ok = [r for r in results if r.ok]
+    kinds = [step_kind(r) for r in ok]
     return {
+        "kind": {k: kinds.count(k) for k in (INEQUALITY, IDENTITY)},
         "steps": len(results), "failed": len(results) - len(ok),
         "verdict": {v: sum(r.verdict == v for r in results) for v in VERDICTS},
         "method": {m: sum(r.method == m for r in ok) for m in METHODS},
@@ -108,6 +139,8 @@ def summary(results) -> str:
     c = counts(results)
     v = c["verdict"]
     lines = [f"{c['steps']} steps: {v['certified']} certified, {v['refuted']} refuted, {v['not proved']} not proved",
+             f"of the certified: {c['kind'][INEQUALITY]} prove an inequality, {c['kind'][IDENTITY]} are identities "
+             "(two sides equal by construction: a definition, or a composition the statement writes out)",
              f"certified by: {c['method']['symbolic']} symbolic, {c['method']['interval']} interval; "
              f"domains: {c['domain']['whole']} on the whole hypothesis domain",
              "method x domain: " + ", ".join(f"{k} {n}" for k, n in c["method_domain"].items() if n),
@@ -169,7 +202,7 @@ def main(args: argparse.Namespace) -> int:
     results = [r for n in names for r in bounds.verify(n)]
     if not args.statement:
         results = bounds.verify_facts() + results
-    _print([_row(r, args.boxes) for r in results], "supported forms")
+    _print([_row(r, args.boxes) for r in results], "supported forms", results)
     failed = [r for r in results if not r.ok]
     status = 1 if failed else 0
     print("\n" + summary(results))

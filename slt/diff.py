@@ -159,6 +159,7 @@ def _steps(d: Diff) -> None:
                               "counterexample": (b or {}).get("counterexample") if vb == REFUTED else None,
                               "detail": (b or {}).get("detail", ""),
                               "old_inequality": (a or {}).get("text"), "new_inequality": (b or {}).get("text"),
+                              "form": (b or a).get("form"), "note": (b or a).get("note"),
                               "relied_on_by": _relying(d.new if b else d.old, key[0])})
         elif a and b and _moved(a["margin"], b["margin"], d.tolerance):
             ratio = (b["margin"] / a["margin"]) if a["margin"] and b["margin"] is not None else None

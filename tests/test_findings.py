@@ -81,3 +81,45 @@ def test_the_mip_tolerance_task_runs():
 
     out = findings.mip_tolerance(seed=0, **findings.MIP_POINT)
     assert out["rows"] and all(r["true"] >= r["exact"] >= 0 for r in out["rows"])
+
+
+def test_finding7_theorem10_alpha_below_one():
+    """Finding 7: Theorem 10 as printed (alpha > 0). Step T10b of the written proof fails at a point its own recursion
+    reaches (L = 2, alpha = eps = 1/2, e_2 = alpha eps/(2L)); the bound the proof does give exceeds the printed one
+    exactly below alpha*(L, eps) for L >= 2 (never at L = 1); with C doubled the printed bound follows for every
+    alpha > 0 (every step certified), and without the doubling it does not (T10a refuted)."""
+    from bounds import theorem10_alpha as t10
+    from bounds.subset_sum import DOUBLED_C, recursion_bound
+    from bounds.symbols import L, alpha, eps
+    from slt.measure import findings
+
+    cx = t10.reachable_counterexample()
+    assert cx["e_l"] == sp.Rational(1, 16) and cx["admissible"]
+    assert f"{float(cx['lhs']):.4f}" == "0.0703" and f"{float(cx['rhs']):.4f}" == "0.0664"
+    with pytest.raises(ValueError, match="alpha >= 1"):  # the encoded statement excludes the point
+        bounds.get("theorem10").check(alpha=0.5)
+    at_one = t10.reachable_counterexample({"L": 2, "alpha": 1, "eps": sp.Rational(1, 2)})
+    assert at_one["lhs"] <= at_one["rhs"]  # at alpha = 1 the step holds
+    # the proof's own bound at the point is below the printed one: 0.1328 < 0.1331
+    st, get = t10.printed()
+    at = {alpha: sp.Rational(1, 2), eps: sp.Rational(1, 2), L: 2}
+    own, printed = (float(e.xreplace(at)) for e in (recursion_bound(st, get), st.conclusion))
+    assert (f"{own:.4f}", f"{printed:.4f}") == ("0.1328", "0.1331") and t10.excess(0.5, 0.5, 2) < 0
+    # the region: below alpha* the proof's bound exceeds the printed one, above it does not; never at L = 1
+    for layers, e in ((2, 0.5), (3, 0.01), (100, 0.1)):
+        a = t10.threshold(layers, e)
+        assert 0 < a < 1 and t10.excess(a * (1 - 1e-6), e, layers) > 0 > t10.excess(a * (1 + 1e-6), e, layers)
+    assert t10.threshold(1, 0.5) is None and all(r.verdict == "certified" for r in t10.l1_step())
+    # with C doubled every step is certified; the same proof without doubling C fails at the width step
+    assert [r.verdict for r in t10.doubled_c()] == ["certified"] * len(t10.doubled_c())
+    undoubled = [r for r in t10.doubled_c(tuple(e for e in DOUBLED_C if e.where != "widths.n_l"))
+                 if r.verdict != "certified"]
+    assert [(r.step, r.verdict) for r in undoubled] == [("T10a", "refuted")]
+    # the report's finding, from a record holding the printed variant (and none without it)
+    rec = {"statements": [], "steps": [], "empirical": None, "profile": "quick",
+           "variants": [{"statement": "theorem10", "variant": "printed", "broken": []}]}
+    f = findings.theorem10_alpha(rec)
+    assert f["status"] == "proof step fails" and "not a counterexample to the theorem" in " ".join(f["sentences"])
+    assert "with C doubled it follows for every alpha > 0" in f["title"]
+    assert f["counterexample"]["rows"] == [["2", "0.5", "0.5", "0.0625", "0.07031", "0.06641"]]
+    assert findings.theorem10_alpha({**rec, "variants": None})["status"] == "not in this record"

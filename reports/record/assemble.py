@@ -80,7 +80,9 @@ def _step_row(r, step=None, supported=True) -> dict:
             "note": getattr(step, "note", "") or "", "relies_on": [str(x) for x in getattr(step, "relies_on", ())],
             "inequality": (mathml(step.lhs) + " &le; " + mathml(step.rhs)) if step is not None and _small(step)
             else None,
-            "text": None if step is None else f"{text(step.lhs)} <= {text(step.rhs)}"}
+            "text": None if step is None else f"{text(step.lhs)} <= {text(step.rhs)}",
+            "kind": "inequality" if step is None else step.kind, "form": None if step is None else step.form(),
+            "premises": [p.name for p in getattr(step, "premises", ())]}
 
 
 def _grid_points(params: list[str]):

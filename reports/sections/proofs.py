@@ -38,10 +38,15 @@ def render(record: dict) -> Section:
     failed = verdicts["refuted"]
     mutations = record["mutations"]
     html = render_template("sections/proofs.html", methods=METHODS, counts=counts, failed=failed, facts=facts,
-                           verdicts=verdicts, steps=proof, variants=record["variants"], mutations=mutations, profile=record["profile"],
+                           verdicts=verdicts, steps=proof, identities=sum(
+                               s["verdict"] == "certified" and s.get("kind") == "identity" for s in steps), variants=record["variants"], mutations=mutations, profile=record["profile"],
                            caught=sum(m["verdict"] == "caught" for m in mutations or []),
                            slack=record.get("slack"), arb_counts={a: sum((s.get("arb") or "").split(":")[0] == a
                                                                           for s in steps) for a in ("yes", "no", "failed")})
+    identities = sum(s["verdict"] == "certified" and s.get("kind") == "identity" for s in steps)
     summary = (f"{len(steps)} steps: {verdicts['certified']} certified ({counts['symbolic']} symbolic, "
-               f"{counts['interval']} interval), {verdicts['refuted']} refuted, {verdicts['not proved']} not proved")
+               f"{counts['interval']} interval"
+               + (f"; {verdicts['certified'] - identities} inequalities, {identities} identities" if any(
+                   "kind" in s for s in steps) else "")
+               + f"), {verdicts['refuted']} refuted, {verdicts['not proved']} not proved")
     return Section(id="proofs", title="Proof steps", html=html, summary=summary)

@@ -7,6 +7,8 @@ read-only file systems and missing parents that cannot be created are all caught
 """
 from __future__ import annotations
 
+from slt.inputs import InputError
+
 import os
 import tempfile
 from pathlib import Path
@@ -14,7 +16,7 @@ from pathlib import Path
 __all__ = ["OutputError", "output_problem", "check_outputs"]
 
 
-class OutputError(ValueError):
+class OutputError(InputError):
     """An output path that cannot be written (one line naming the path and the reason)."""
 
 

@@ -8,6 +8,8 @@ types. Strings are never trusted either: the report escapes them (``reports.rend
 """
 from __future__ import annotations
 
+from slt.inputs import InputError
+
 import json
 import math
 import re
@@ -17,7 +19,7 @@ SCHEMA_VERSION = 1
 PROFILES = ("proofs", "quick", "full")
 
 
-class RecordError(ValueError):
+class RecordError(InputError):
     """A record that cannot be used: the message is one line naming the file and the field."""
 
 

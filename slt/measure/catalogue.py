@@ -7,6 +7,8 @@ checks first, in this order, then the deterministic searches, in this order.
 """
 from __future__ import annotations
 
+from slt.inputs import InputError
+
 import bounds
 from slt.measure.numerics import Numerics
 from slt.measure.statements import (lemma12, lemma13, lemma2, lemma5, lemma7, lemma8, lueker, theorem10, theorem11,
@@ -68,7 +70,7 @@ def calibratable(grid: str = "checks") -> list[str]:
     return sorted(ok, key=lambda name: order.index(name) if name in order else len(order))
 
 
-class CatalogueError(ValueError):
+class CatalogueError(InputError):
     """A statement name the catalogue cannot use for what was asked (a one-line message naming it)."""
 
 

@@ -56,6 +56,7 @@ def _names(parser: argparse.ArgumentParser) -> tuple[list[str], list[str]]:
     for action in parser._actions:
         options += [o for o in action.option_strings if o.startswith("--")]
         if isinstance(action, argparse._SubParsersAction):
+            choices += list(action.choices)
             for sub in action.choices.values():
                 o, c = _names(sub)
                 options += o

@@ -171,7 +171,7 @@ def user_parameters(statement: str, items, extra: tuple = ()) -> dict:
                                f"trial{'; use --' + key if key in ('C', 'seed') else ''}); its parameters: "
                                f"{', '.join(accepted)}")
         if key not in accepted:
-            close = difflib.get_close_matches(key, accepted, n=1)
+            close = difflib.get_close_matches(key, accepted, n=1, cutoff=0.5)
             raise RequestError(f"{statement} has no parameter {key!r}" + (f"; did you mean {close[0]!r}?" if close
                                else "") + f" (its parameters: {', '.join(accepted)})")
         v = parse_value(value)

@@ -7,11 +7,10 @@ read-only file systems and missing parents that cannot be created are all caught
 """
 from __future__ import annotations
 
-from slt.inputs import InputError
-
 import os
 import tempfile
 from pathlib import Path
+from slt.inputs import InputError
 
 __all__ = ["OutputError", "output_problem", "check_outputs"]
 

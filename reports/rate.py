@@ -22,7 +22,7 @@ from slt import targets
 from slt.measure import calibration, catalogue, checking, probabilistic
 from slt.measure.resources import RequestError, check_request, check_trials, user_parameters
 
-from reports.cli import positive, positive_int, probability
+from reports.cli import count, positive, positive_int, probability
 from slt.measure.stats import Unrejectable, detectable_rate
 
 
@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", type=probability, default=None,
                         help="level of the test (default: the level a ci checks run holds each rate test to, "
                              "the family-wise 0.05 over its m tests)")
-    parser.add_argument("--seed", type=int, default=0, help="first seed; trials use seed, seed+1, ... (default 0)")
+    parser.add_argument("--seed", type=count, default=0, help="first seed; trials use seed, seed+1, ... (default 0)")
     parser.add_argument("--families", action="store_true",
                         help="the test once per target family of the statement (slt.targets; the same seeds for "
                              "every family), one line each; exit 1 when any family shows a significant excess")

@@ -12,8 +12,6 @@
 """
 from __future__ import annotations
 
-from slt.inputs import InputError, parse_json
-
 import contextlib
 import hashlib
 import io
@@ -24,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+from slt.inputs import InputError, parse_json
 
 __all__ = ["write_atomic", "save_npz", "load_npz", "fingerprint", "canonical", "CorruptRecord", "write_record",
            "read_record", "nonfinite_path"]

@@ -200,9 +200,14 @@ def test_ctrl_c_exits_130(tmp_path):
                              "eps=0.3", "--C", "4", "--seeds", "100000", "--steps", "1", "--workers", "0",
                              "--no-progress", "--file", str(ROOT / "slt/measure/calibration.json")],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        time.sleep(6)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # Ctrl-C ignored: the test fails, and leaves no run behind
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 130, err
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and "interrupted" in lines[0], err

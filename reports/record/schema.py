@@ -8,11 +8,10 @@ types. Strings are never trusted either: the report escapes them (``reports.rend
 """
 from __future__ import annotations
 
-from slt.inputs import InputError
-
 import json
 import math
 import re
+from slt.inputs import InputError
 
 SCHEMA = "slth-run-record"
 SCHEMA_VERSION = 1

@@ -25,8 +25,6 @@ log C against log d1, log d2, log H, log L, log 1/eps (and B) with 95% intervals
 """
 from __future__ import annotations
 
-from slt.inputs import InputError, read_json
-
 import itertools
 import json
 import math
@@ -34,6 +32,7 @@ import time
 from pathlib import Path
 
 from slt.fit import power_trend
+from slt.inputs import InputError, read_json
 from slt.measure import calibration, catalogue
 from slt.measure.probabilistic import C_GRID, trials_needed
 from slt.measure.stats import CONFIDENCE, LEVEL, upper_bound

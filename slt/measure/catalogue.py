@@ -7,9 +7,8 @@ checks first, in this order, then the deterministic searches, in this order.
 """
 from __future__ import annotations
 
-from slt.inputs import InputError
-
 import bounds
+from slt.inputs import InputError
 from slt.measure.numerics import Numerics
 from slt.measure.statements import (lemma12, lemma13, lemma2, lemma5, lemma7, lemma8, lueker, theorem10, theorem11,
                                     theorem14, theorem9)

@@ -19,14 +19,13 @@
 """
 from __future__ import annotations
 
-from slt.inputs import InputError
-
 import math
 import os
 
 import numpy as np
 
 import bounds
+from slt.inputs import InputError
 from slt.measure.sources import TOL
 
 RESOLUTION = max(math.sqrt(np.finfo(np.float64).eps), 10 * TOL)

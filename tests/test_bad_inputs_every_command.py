@@ -605,3 +605,21 @@ def test_diff_prunes_the_worktree_an_earlier_killed_run_left(tmp_path):
             subprocess.run(["rm", "-rf", str(folder)])
         if "fresh" in dir():
             subprocess.run(["rm", "-rf", str(fresh)])
+
+
+def test_a_full_disk_is_found_before_the_run(capsys, tmp_path, monkeypatch):
+    import collections
+    import shutil
+
+    from reports.record import assemble
+
+    def forbidden(*a, **k):
+        raise AssertionError("work started")
+
+    monkeypatch.setattr(assemble, "build", forbidden)
+    usage = collections.namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10 ** 9, 10 ** 9, 0))
+    out = tmp_path / "rec.json"
+    rc, err, _ = _slth(capsys, "run", "--proofs-only", "-o", str(out))
+    assert rc == 2
+    _one_line(err, str(out), "no space left")

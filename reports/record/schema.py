@@ -285,7 +285,7 @@ def _decided(emp: dict, file: str) -> None:
     (``slt.measure.verdicts``) decides from the stored numbers: a rate check's counts give its rate, interval and
     p-value (``slt.measure.stats``), those its word; its statement's word combines its checks'. A record that says
     otherwise ("holds" at 0 trials, "holds!!", a forged interval) is refused, never rendered."""
-    from slt.measure import verdicts
+    import slt.measure.verdicts as verdicts  # the one verdict function: a decision, not a measurement
 
     words = verdicts.WORDS + LEGACY_WORDS
     places = [(f"empirical.checks[{i}].verdict", c["verdict"]) for i, c in enumerate(emp["checks"])]
@@ -300,7 +300,7 @@ def _decided(emp: dict, file: str) -> None:
     if rates:
         from scipy.stats import binomtest
 
-        from slt.measure.stats import clopper_pearson
+        import slt.measure.stats as stats
     for i, c in rates:
         where = f"empirical.checks[{i}]"
         if c["trials"] < 1:
@@ -309,7 +309,7 @@ def _decided(emp: dict, file: str) -> None:
         eps = c["params"].get("eps")
         if not (isinstance(eps, (int, float)) and not isinstance(eps, bool) and 0 < eps < 1):
             raise RecordError(f"{file}: field '{where}.params.eps' is {_shown(eps)}, expected a number in (0, 1)")
-        lo, hi = clopper_pearson(c["failures"], c["trials"])
+        lo, hi = stats.clopper_pearson(c["failures"], c["trials"])
         pvalue = float(binomtest(c["failures"], c["trials"], eps, alternative="greater").pvalue)
         for key, stored, derived in (("rate", c["rate"], c["failures"] / c["trials"]),
                                      ("interval", c["interval"], [lo, hi]), ("pvalue", c["pvalue"], pvalue),

@@ -57,7 +57,7 @@ def load_summary(path) -> dict:
     try:
         payload = read_json(path, "figure summary")
     except InputError as exc:
-        raise ValueError(str(exc)) from None
+        raise ValueError(f"{path}: not a figure summary ({str(exc).split(': ', 1)[-1]})") from None
     if not isinstance(payload, dict) or "summary" not in payload or "figure" not in payload:
         raise ValueError(f"{path}: not a figure summary (no 'figure' and 'summary')")
     return payload

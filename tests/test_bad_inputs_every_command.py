@@ -623,3 +623,31 @@ def test_a_full_disk_is_found_before_the_run(capsys, tmp_path, monkeypatch):
     rc, err, _ = _slth(capsys, "run", "--proofs-only", "-o", str(out))
     assert rc == 2
     _one_line(err, str(out), "no space left")
+
+
+def test_the_child_run_of_a_killed_diff_dies_with_it():
+    """`slth diff --against REF` starts REF's run with ``slt.diff.die_with_parent``: SIGKILL of the diff leaves no
+    orphan run."""
+    code = ("import subprocess, sys, time\nfrom slt.diff import die_with_parent\n"
+            "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], "
+            "preexec_fn=die_with_parent)\nprint(child.pid, flush=True)\ntime.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+
+    def running(pid):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return False
+        return state not in ("Z", "X")
+
+    deadline = time.time() + 5
+    while running(child) and time.time() < deadline:
+        time.sleep(0.05)
+    alive = running(child)
+    if alive:
+        os.kill(child, signal.SIGKILL)
+    assert not alive, "the child run outlived the killed diff"

@@ -68,7 +68,11 @@ def main(args: argparse.Namespace) -> int:
     try:
         name = canonical(args.statement)
     except KeyError:
-        return usage(f"unknown statement {args.statement!r}")
+        import difflib
+
+        close = difflib.get_close_matches(args.statement, rated, n=1, cutoff=0.6)
+        return usage(f"unknown statement {args.statement!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+                     + f" (choose one of {', '.join(rated)})")
     if name not in rated:
         return usage(f"{name} is not a probabilistic statement (choose one of {', '.join(rated)})")
     try:

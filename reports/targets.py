@@ -92,7 +92,11 @@ def _main(args) -> int:
     names = list(dict.fromkeys(args.statements or WITH_TARGETS))
     for n in names:
         if n not in WITH_TARGETS:
-            raise ValueError(f"--statements: {n} has no target family (choose from {', '.join(WITH_TARGETS)})")
+            import difflib
+
+            close = difflib.get_close_matches(n, WITH_TARGETS, n=1, cutoff=0.6)
+            raise ValueError(f"--statements: {n} has no target family" + (f"; did you mean {close[0]!r}?" if close
+                             else "") + f" (choose from {', '.join(WITH_TARGETS)})")
     large = args.mode == "calibrate" and args.grid == "large"
     writes_file = args.mode in ("families", "refit", "fixed-c") or (args.mode == "calibrate" and not large)
     output = (args.output or str(calibrate.LARGE_WORST_FILE)) if large else args.output

@@ -651,3 +651,12 @@ def test_the_child_run_of_a_killed_diff_dies_with_it():
     if alive:
         os.kill(child, signal.SIGKILL)
     assert not alive, "the child run outlived the killed diff"
+
+
+def test_a_misspelt_statement_gets_the_close_name(capsys, no_trials):
+    rc, err, _ = _slth(capsys, "rate", "lemma77", "eps=0.1")
+    assert rc == 2
+    _one_line(err, "did you mean 'lemma7'")
+    rc, err, _ = _slth(capsys, "targets", "families", "--statements", "lemma77")
+    assert rc == 2
+    _one_line(err, "did you mean 'lemma7'")

@@ -11,13 +11,15 @@ them).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
 
-from slt.cache import write_atomic
+from slt.cache import write_atomic, writing
 from slt.measure import calibrate as cal
 from slt.measure import catalogue
 from slt.measure.calibrate import CalibrationError
@@ -25,6 +27,10 @@ from slt.measure.calibration import SAFETY
 from slt.measure.catalogue import CatalogueError
 from slt.measure.stats import CONFIDENCE, LEVEL
 
+from slt.measure.resources import check_trials
+from slt.tasks import SCHEDULER_ENV, check_scheduler
+
+from reports.cli import count, positive_int
 from reports.paths import OutputError, check_outputs
 from reports.sections.calibration_trend import markdown_table
 
@@ -42,8 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--design", choices=["ofat", "full"], default="ofat",
                         help="with --grid large: one-factor-at-a-time around a base point plus corners, or the full "
                              "factorial (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=20251106, help="base seed (default: %(default)s)")
-    parser.add_argument("--min-trials", type=int, default=None,
+    parser.add_argument("--seed", type=count, default=20251106, help="base seed (default: %(default)s)")
+    parser.add_argument("--min-trials", type=positive_int, default=None,
                         help="trials per (grid point, C); at least twice the number for which zero failures give a "
                              "Clopper-Pearson bound <= eps (default: 20, 50 with --grid large)")
     parser.add_argument("--restart", action="store_true",
@@ -52,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", default=None,
                         help="address of a running Dask scheduler (tcp://HOST:PORT), or 'synchronous' (default: "
                              "$SLTH_SCHEDULER, else a LocalCluster on this machine)")
-    parser.add_argument("--workers", type=int, default=None,
+    parser.add_argument("--workers", type=count, default=None,
                         help="LocalCluster worker processes (default: one per core; 0: run in this process)")
     parser.add_argument("--cache-dir", default=None,
                         help="per-task result cache (default: $SLTH_CACHE_DIR or results/tasks)")
@@ -73,13 +79,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     try:
-        return _main(args)
+        with contextlib.ExitStack() as held:  # the output's lock, held until the command ends
+            return _main(args, held)
     except (CalibrationError, CatalogueError) as exc:
         print(f"slth calibrate: error: {exc}", file=sys.stderr)
         return 2
 
 
-def _main(args: argparse.Namespace) -> int:
+def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
     if args.cache_dir is not None:  # the first existing folder on its path must be a folder
         existing = next(p for p in (Path(args.cache_dir), *Path(args.cache_dir).absolute().parents) if p.exists())
         if not existing.is_dir():
@@ -92,18 +99,22 @@ def _main(args: argparse.Namespace) -> int:
     if args.table:
         summary = cal.trend_summary(args.output or cal.LARGE_FILE)
         if summary is None:
-            raise cal.CalibrationError(f"--table: no calibration file {args.output}")
+            raise cal.CalibrationError(f"--table: no calibration file {args.output or cal.LARGE_FILE}")
         print(markdown_table(summary))
         return 0
     names = catalogue.resolve(args.statements, args.grid)
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)
-    if args.refit:
-        return _refit(path, args.grid, args.statements and names)
     try:
         check_outputs(("--output", output))
     except OutputError as exc:
         raise cal.CalibrationError(str(exc)) from None
+    held.enter_context(writing(path, what="--output"))  # a second writer of the same file is refused, not merged away
+    if args.refit:
+        return _refit(path, args.grid, args.statements and names)
+    if not args.estimate:
+        check_scheduler(args.scheduler or os.environ.get(SCHEDULER_ENV) or None,
+                        "--scheduler" if args.scheduler else f"${SCHEDULER_ENV}")
     for item in args.where:  # select() names a malformed item; a value that is no finite number is refused here
         for value in item.partition("=")[2].split(","):
             try:
@@ -113,6 +124,7 @@ def _main(args: argparse.Namespace) -> int:
             if not finite:
                 raise cal.CalibrationError(f"--where {item!r}: {value.strip()} is not a finite number")
     planned = cal.select(cal.plan(names, args.grid, args.design, min_trials, args.seed), args.where)
+    check_trials(sum(p["trials"] for p in planned) or 1, "--min-trials")  # one C per point at least
 
     if args.estimate:
         total = 0.0

@@ -11,10 +11,16 @@ that is not what it should be, an output that cannot be written: a full disk or 
 from __future__ import annotations
 
 import argparse
+import difflib
 import errno
 import importlib
+import math
+import re
 import sys
 from pathlib import Path
+
+from reports.terminal import escaped_streams, safe
+from slt.inputs import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN_CODE = 3
@@ -37,11 +43,109 @@ COMMANDS = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """The parser of every ``slth`` command: a usage error is ONE line on stderr naming the argument (no usage
+    block), with "did you mean" where a close name exists, and exit status 2."""
+
+    def error(self, message: str):
+        self.exit(2, safe(f"{self.prog}: error: {message}{_suggestion(self, message)}").replace("\n", " ") + "\n")
+
+
+def _names(parser: argparse.ArgumentParser) -> tuple[list[str], list[str]]:
+    """The option strings and the choices of ``parser`` and of every subcommand parser under it."""
+    options, choices = [], []
+    for action in parser._actions:
+        options += [o for o in action.option_strings if o.startswith("--")]
+        if isinstance(action, argparse._SubParsersAction):
+            choices += list(action.choices)
+            for sub in action.choices.values():
+                o, c = _names(sub)
+                options += o
+                choices += c
+        elif action.choices:
+            choices += [str(c) for c in action.choices]
+    return options, choices
+
+
+def _suggestion(parser: argparse.ArgumentParser, message: str) -> str:
+    """ "; did you mean X?" for an invalid choice or an unrecognised option close to a known one, else ""."""
+    options, choices = _names(parser)
+    m = re.search(r"invalid choice: '([^']*)'", message)
+    if m:
+        pool, word = choices, m.group(1)
+    else:
+        m = re.search(r"unrecognized arguments: (\S+)", message)
+        if not m:
+            return ""
+        word = m.group(1).split("=")[0]
+        pool = options if word.startswith("-") else choices
+    close = difflib.get_close_matches(word, sorted(set(pool)), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+# --------------------------------------------------------------------------- argument types (finite, in range)
+
+def _number(text: str, kind):
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
+
+
+def finite(text: str) -> float:
+    """A finite number (not nan, not inf)."""
+    v = _number(text, float)
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return v
+
+
+def positive(text: str) -> float:
+    """A finite number > 0."""
+    v = finite(text)
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be > 0")
+    return v
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1."""
+    v = _number(text, int)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be an integer >= 1")
+    return v
+
+
+def count(text: str) -> int:
+    """An integer >= 0."""
+    v = _number(text, int)
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be an integer >= 0")
+    return v
+
+
+def probability(text: str) -> float:
+    """A number strictly between 0 and 1 (eps, a level)."""
+    v = finite(text)
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must lie in (0, 1)")
+    return v
+
+
+def probabilities(text: str) -> list[float]:
+    """A comma-separated list of numbers in (0, 1) (``0.3,0.1``; a decimal comma, ``0,5``, is refused)."""
+    items = text.split(",")
+    try:
+        return [probability(t.strip()) for t in items]
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r}: {exc} (a comma separates values; use a decimal point)") from None
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand; only ``command``'s module is imported for its arguments (all of them when
     None), since importing every command's module costs 2.5 s (measured: the run record's assembling, SymPy, the
     measuring library) where one usage error or `slth diff OLD NEW` needs a fraction of it."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="slth",
         description="Verification harness for the strong lottery ticket hypothesis for multi-head attention "
         "(Otsuka et al., arXiv 2511.04217).",
@@ -66,9 +170,17 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     name = f"slth {command}" if command in COMMANDS else "slth"
+    with escaped_streams():  # every line that reaches the terminal, through reports.terminal.safe
+        return _main(argv, name, command)
+
+
+def _main(argv: list[str], name: str, command: str | None) -> int:
     try:
         args = build_parser(command if command in COMMANDS else "").parse_args(argv)
         return int(importlib.import_module(args._module).main(args) or 0)
+    except InputError as exc:  # a bad file or argument found by a reader or a check: one line, exit 2
+        print(f"{name}: error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"{name}: interrupted; nothing half-written was kept (every output is written atomically)",
               file=sys.stderr)

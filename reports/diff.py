@@ -21,10 +21,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from slt import diff
+from slt.diff import die_with_parent, ref_worktree
 from slt.cache import write_atomic
 
 from reports import record, terminal
@@ -92,9 +92,8 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
     else:
         old = None
     if old is None:
-        tmp = Path(tempfile.mkdtemp(prefix="slth-ref-"))
+        tmp = ref_worktree(root, sha, log)  # after pruning what an earlier, killed `slth diff` left (slt.diff)
         tree = tmp / "tree"
-        _git(root, "worktree", "add", "--detach", "--quiet", str(tree), sha)
         out = tmp / "record.json"
         flag = {"proofs": "--proofs-only", "quick": "--quick", "full": "--full"}[profile]
         # REF's own results folder: its committed calibration, its own figure summaries (never the working tree's)
@@ -103,7 +102,7 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
         logfile = open(tmp / "run.log", "w")
         proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "run", flag, "--seed", str(seed), "-o", str(out),
                                  "--results", str(tmp / "results")], cwd=tree, env=env, stdout=logfile,
-                                stderr=subprocess.STDOUT)
+                                stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
     try:
         log("[diff] building the record of the working tree ...")
         new = assembler().build(profile, seed=seed, results_dir=results, command=f"slth diff --against {ref}",

@@ -8,13 +8,19 @@ read-only file systems and missing parents that cannot be created are all caught
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
+from slt.inputs import InputError
 
 __all__ = ["OutputError", "output_problem", "check_outputs"]
 
 
-class OutputError(ValueError):
+MIN_FREE = 64 * 1024
+"""Bytes that must be free where an output goes (less: the disk is full for any record, report or table)."""
+
+
+class OutputError(InputError):
     """An output path that cannot be written (one line naming the path and the reason)."""
 
 
@@ -45,6 +51,9 @@ def output_problem(path, what: str = "output file") -> str | None:
         return f"{what} {p}: cannot write in {ancestor} ({_reason(exc)})"
     os.close(fd)
     os.unlink(probe)
+    free = shutil.disk_usage(ancestor).free
+    if free < MIN_FREE:  # a full disk: found now, not when the output is written after the work
+        return f"{what} {p}: no space left in {ancestor} ({free} bytes free)"
     if p.exists() and not os.access(p, os.W_OK):
         return f"{what} {p} is not writable"
     return None

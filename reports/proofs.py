@@ -192,13 +192,13 @@ def _print_axioms(name: str) -> int:
 
 
 def main(args: argparse.Namespace) -> int:
-    if getattr(args, "axioms", None) is not None:
-        return _print_axioms(args.axioms)
     try:
         names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
     except KeyError as e:
         print(f"slth proofs: {e.args[0]}", file=sys.stderr)
         return 2
+    if getattr(args, "axioms", None) is not None:  # after --statement is checked: no name is ignored unread
+        return _print_axioms(args.axioms)
     results = [r for n in names for r in bounds.verify(n)]
     if not args.statement:
         results = bounds.verify_facts() + results

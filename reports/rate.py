@@ -20,8 +20,9 @@ import sys
 from bounds.catalogue import canonical
 from slt import targets
 from slt.measure import calibration, catalogue, checking, probabilistic
-from slt.measure.rerun import parse_value
-from slt.measure.resources import RequestError, check_request
+from slt.measure.resources import RequestError, check_request, check_trials, user_parameters
+
+from reports.cli import count, positive, positive_int, probability
 from slt.measure.stats import Unrejectable, detectable_rate
 
 
@@ -30,13 +31,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "NAME=VALUE parameters follow it, before any option")
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE", help="the statement's parameters, eps included")
     parser.add_argument("--plan", action="store_true", help="print every probabilistic check's trials and power")
-    parser.add_argument("--C", type=float, default=None, help="constant C (default: the C the checks build with)")
-    parser.add_argument("--trials", type=int, default=None,
+    parser.add_argument("--C", type=positive, default=None, help="constant C (default: the C the checks build with)")
+    parser.add_argument("--trials", type=positive_int, default=None,
                         help="independent trials (default: the check's count at this eps in the ci profile)")
-    parser.add_argument("--level", type=float, default=None,
+    parser.add_argument("--level", type=probability, default=None,
                         help="level of the test (default: the level a ci checks run holds each rate test to, "
                              "the family-wise 0.05 over its m tests)")
-    parser.add_argument("--seed", type=int, default=0, help="first seed; trials use seed, seed+1, ... (default 0)")
+    parser.add_argument("--seed", type=count, default=0, help="first seed; trials use seed, seed+1, ... (default 0)")
     parser.add_argument("--families", action="store_true",
                         help="the test once per target family of the statement (slt.targets; the same seeds for "
                              "every family), one line each; exit 1 when any family shows a significant excess")
@@ -54,6 +55,11 @@ def main(args: argparse.Namespace) -> int:
 
     rated = catalogue.probabilistic()
     if args.plan:
+        given = [f"--{k}" for k in ("C", "trials", "level", "families") if getattr(args, k) not in (None, False)]
+        given += ([args.statement] if args.statement else []) + list(args.parameters)
+        if given:  # --plan prints every check's plan; it takes nothing that would be silently ignored
+            return usage(f"--plan takes no statement, parameter or test option (got {' '.join(given)}); it prints "
+                         "every check's plan")
         for line in checking.plan():
             print(line)
         return 0
@@ -62,15 +68,17 @@ def main(args: argparse.Namespace) -> int:
     try:
         name = canonical(args.statement)
     except KeyError:
-        return usage(f"unknown statement {args.statement!r}")
+        import difflib
+
+        close = difflib.get_close_matches(args.statement, rated, n=1, cutoff=0.6)
+        return usage(f"unknown statement {args.statement!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+                     + f" (choose one of {', '.join(rated)})")
     if name not in rated:
         return usage(f"{name} is not a probabilistic statement (choose one of {', '.join(rated)})")
-    params = {}
-    for item in args.parameters:
-        key, sep, value = item.partition("=")
-        if not sep:
-            return usage(f"parameter {item!r} is not of the form NAME=VALUE")
-        params[key] = parse_value(value)
+    try:
+        params = user_parameters(name, args.parameters)
+    except RequestError as exc:
+        return usage(str(exc))
     if "eps" not in params:
         return usage("missing parameter eps")
     numerics, check = _rate_check(name)
@@ -79,6 +87,10 @@ def main(args: argparse.Namespace) -> int:
     if not 0.0 < level < 1.0:
         return usage(f"--level must lie in (0, 1), got {level}")
     trials = args.trials if args.trials is not None else check.trials_at(params["eps"], level)
+    try:
+        check_trials(trials * (len(targets.families(name)) if args.families else 1), "--trials")
+    except RequestError as exc:
+        return usage(str(exc))
     if args.families:
         fams = targets.families(name)
         if not fams:

@@ -15,6 +15,7 @@ import time
 
 from slt import figures
 
+from reports.cli import count
 from reports.paths import output_problem
 
 
@@ -29,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", default=None,
                         help="address of a running Dask scheduler, or 'synchronous' (default: $SLTH_SCHEDULER, else a "
                              "LocalCluster on this machine)")
-    parser.add_argument("--workers", type=int, default=None,
+    parser.add_argument("--workers", type=count, default=None,
                         help="LocalCluster worker processes (default: one per core; 0: run in this process)")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"],
                         help="device of the GPT-2 figures (fig7, fig8); cuda runs the paper's GPT-2 sizes "
@@ -107,6 +108,12 @@ def main(args: argparse.Namespace) -> int:
     if problem:  # before any work
         print(f"slth reproduce: error: {problem}", file=sys.stderr)
         return 2
+    import os
+
+    from slt.tasks import SCHEDULER_ENV, check_scheduler
+
+    check_scheduler(args.scheduler or os.environ.get(SCHEDULER_ENV) or None,  # one line (exit 2) before any work
+                    "--scheduler" if args.scheduler else f"${SCHEDULER_ENV}")
     try:  # what the figure needs (an optional extra), checked before any work starts
         getattr(figure, "preflight", lambda: None)()
     except ModuleNotFoundError as exc:

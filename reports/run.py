@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from reports import record
+from reports.cli import count
 from reports.paths import OutputError, check_outputs
 
 
@@ -34,7 +35,7 @@ def add_profile_arguments(parser: argparse.ArgumentParser, default: str = "quick
     parser.set_defaults(profile=default)
     parser.add_argument("--slack", action="store_true",
                         help="add the slack of every proof constant (bounds.slack: ~440 s CPU; always in --full)")
-    parser.add_argument("--seed", type=int, default=0, help="base seed of every measurement (default: %(default)s)")
+    parser.add_argument("--seed", type=count, default=0, help="base seed of every measurement (default: %(default)s)")
     parser.add_argument("--results", default="results",
                         help="folder of cached results: calibration, figure summaries, task caches (default: %(default)s)")
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 
+from reports.cli import count, positive, positive_int, probabilities
+
 WITH_TARGETS = ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14")
 
 
@@ -32,24 +34,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE")
     parser.add_argument("--statements", nargs="*", default=None, help="families / calibrate: which statements")
     parser.add_argument("--file", default=None, help="calibration file to update (default: the committed one)")
-    parser.add_argument("--trials", type=int, default=None, help="families: trials per family (default 100)")
-    parser.add_argument("--C", type=float, default=None, help="constant C (default: the file's C_random or C)")
+    parser.add_argument("--trials", type=positive_int, default=None, help="families: trials per family (default 100)")
+    parser.add_argument("--C", type=positive, default=None, help="constant C (default: the file's C_random or C)")
     parser.add_argument("--verify", action="store_true",
                         help="families: at the file's C (the worst-target C the checks read), stored as targets_verify")
     parser.add_argument("--target", default="random", help="fixed-c: target family")
-    parser.add_argument("--eps", default="0.3,0.1,0.03,0.01,0.003", help="fixed-c: eps values")
-    parser.add_argument("--per", type=float, default=30.0, help="fixed-c: trials = ceil(PER / eps)")
-    parser.add_argument("--seeds", type=int, default=40, help="search: seeds every candidate is scored on")
-    parser.add_argument("--steps", type=int, default=40, help="search: hill-climbing steps")
-    parser.add_argument("--seed", type=int, default=20260121, help="base seed (default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=None, help="dask workers (0: in this process)")
+    parser.add_argument("--eps", type=probabilities, default="0.3,0.1,0.03,0.01,0.003",
+                        help="fixed-c: eps values, comma-separated")
+    parser.add_argument("--per", type=positive, default=30.0, help="fixed-c: trials = ceil(PER / eps)")
+    parser.add_argument("--seeds", type=positive_int, default=40, help="search: seeds every candidate is scored on")
+    parser.add_argument("--steps", type=count, default=40, help="search: hill-climbing steps")
+    parser.add_argument("--seed", type=count, default=20260121, help="base seed (default: %(default)s)")
+    parser.add_argument("--workers", type=count, default=None, help="dask workers (0: in this process)")
     parser.add_argument("--cache-dir", default=None, help="task cache (default: the harness's)")
     parser.add_argument("--output", default=None, help="fixed-c / search: write the result (JSON) here")
     parser.add_argument("--grid", choices=["checks", "large"], default="checks",
                         help="calibrate: the checks grid (default; updates the calibration file) or the large grid's "
                              "points (written to --output, default slt/measure/calibration-large-worst.json)")
     parser.add_argument("--design", choices=["ofat", "full"], default="ofat", help="--grid large: the design")
-    parser.add_argument("--min-trials", type=int, default=14, help="calibrate: trials per (point, C) at least this "
+    parser.add_argument("--min-trials", type=positive_int, default=14, help="calibrate: trials per (point, C) at least this "
                         "and twice the count whose zero failures give a Clopper-Pearson bound <= eps (default 14)")
     parser.add_argument("--estimate", action="store_true",
                         help="--grid large: time two trials at every point at the start C (the worst target) and "
@@ -57,18 +60,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--restart", action="store_true",
                         help="--grid large: recompute statements already in the output (cached tasks still reused)")
     parser.add_argument("--no-progress", action="store_true")
-
-
-def _params(items):
-    from slt.measure.rerun import parse_value
-
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"parameter {item!r} is not of the form NAME=VALUE")
-        out[key] = parse_value(value)
-    return out
 
 
 def main(args: argparse.Namespace) -> int:
@@ -90,25 +81,60 @@ def _write(path, data):
 
 
 def _main(args) -> int:
-    import json
+    from pathlib import Path
+
+    from slt.cache import writing
+    from slt.measure import calibrate, calibration
+
+    from reports.paths import check_outputs
+
+    path = Path(args.file) if args.file else calibration.DEFAULT
+    names = list(dict.fromkeys(args.statements or WITH_TARGETS))
+    for n in names:
+        if n not in WITH_TARGETS:
+            import difflib
+
+            close = difflib.get_close_matches(n, WITH_TARGETS, n=1, cutoff=0.6)
+            raise ValueError(f"--statements: {n} has no target family" + (f"; did you mean {close[0]!r}?" if close
+                             else "") + f" (choose from {', '.join(WITH_TARGETS)})")
+    large = args.mode == "calibrate" and args.grid == "large"
+    writes_file = args.mode in ("families", "refit", "fixed-c") or (args.mode == "calibrate" and not large)
+    output = (args.output or str(calibrate.LARGE_WORST_FILE)) if large else args.output
+    if args.mode in ("fixed-c", "search") and not args.statement:
+        raise ValueError(f"{args.mode}: name a statement")
+    # before any work: every path this command writes can be written, and the file it reads makes sense
+    check_outputs(("--file", path if writes_file else None), ("--output", output))
+    data = calibration.read(path) if args.mode != "search" or args.C is None else None
+    with writing(path if writes_file else None, output):
+        return _run(args, path, names, data, output)
+
+
+def _run(args, path, names, data, output) -> int:
     import time
     from pathlib import Path
 
     from slt.measure import adversaries, calibration, catalogue
     from slt.measure.calibrate import feasible_grid, trials_for
+    from slt.measure.resources import check_request, check_trials, user_parameters
 
     kw = dict(cache_dir=args.cache_dir, workers=args.workers, progress=not args.no_progress)
-    path = Path(args.file) if args.file else calibration.DEFAULT
-    names = args.statements or list(WITH_TARGETS)
-    for n in names:
-        if n not in WITH_TARGETS:
-            raise ValueError(f"{n} has no target family (choose from {', '.join(WITH_TARGETS)})")
     argv = " ".join(sys_argv())
 
+    def record(name):
+        if data is None or name not in data["statements"]:
+            raise ValueError(f"{path}: statement {name} is not in the calibration file")
+        return data["statements"][name]
+
+    def constant(name, rec, key):
+        C = rec.get(key) if key in rec else rec.get("C")
+        if not (isinstance(C, (int, float)) and C > 0):
+            raise ValueError(f"{path}: field 'statements.{name}.{key}' is {C!r}, expected a number > 0 "
+                             "(or give --C)")
+        return C
+
     if args.mode == "refit":  # the worst-target C re-read from the stored rows (no trial run)
-        data = json.loads(path.read_text())
         for name in names:
-            rec = data["statements"][name]
+            rec = record(name)
             if "worst_target" not in rec:
                 continue
             for p in rec["points"]:
@@ -128,15 +154,31 @@ def _main(args) -> int:
         return 0
 
     if args.mode in ("families", "calibrate"):
-        data = json.loads(path.read_text())
-        for name in names:
-            rec = data["statements"][name]
-            C_random = rec.get("C_random", rec["C"])
+        from slt import targets
+
+        todo = []
+        for name in names:  # every statement's request checked before the first trial
+            rec = record(name)
+            if args.mode == "families":
+                point = {k: v for k, v in rec["points"][0].items() if k in _point_keys(name)}
+                C = args.C or constant(name, rec, "C" if args.verify else "C_random")
+                check_request(name, C, point)
+                check_trials((args.trials or 100) * len(targets.families(name)), "--trials")
+            elif args.grid != "large":
+                if rec.get("targets", {}).get("worst") is None:
+                    raise ValueError(f"{name}: run `slth targets families --statements {name}` first")
+                points = [dict(p) for p in catalogue.get(name).calibration]
+                check_trials(sum(trials_for(p["eps"], args.min_trials) for p in points)
+                             * len(feasible_grid(name, points[0])), "--min-trials")
+            todo.append(name)
+        for name in todo:
+            rec = record(name)
+            C_random = rec.get("C_random", rec.get("C"))
             start = time.process_time()
             if args.mode == "families":
                 point = {k: v for k, v in rec["points"][0].items() if k in _point_keys(name)}
                 trials = args.trials or 100
-                C = args.C or (rec["C"] if args.verify else C_random)
+                C = args.C or constant(name, rec, "C" if args.verify else "C_random")
                 rows = adversaries.family_rates(name, C, point, trials, args.seed, **kw)
                 rec["targets_verify" if args.verify else "targets"] = {
                                   "command": argv, "C": C, "point": point, "trials": trials,
@@ -147,7 +189,7 @@ def _main(args) -> int:
                     print(f"{name} C={r['C']:g} {point}: {r['family']:>18}: {r['failures']}/{r['trials']} "
                           f"(rate {r['rate']:.3g}, p = {r['pvalue']:.2g}) " + ("pass" if r["passed"] else "FAIL"))
             elif args.grid == "large":
-                _large(name, rec, args, kw, argv)
+                _large(name, rec, args, kw, argv, Path(output))
                 continue
             else:
                 worst = rec.get("targets", {}).get("worst")
@@ -173,15 +215,26 @@ def _main(args) -> int:
             calibration.load.cache_clear()
         return 0
 
-    if not args.statement:
-        raise ValueError(f"{args.mode}: name a statement")
-    params = _params(args.parameters)
     name = args.statement
     if name not in WITH_TARGETS:
-        raise ValueError(f"{name} has no target family")
-    C = args.C if args.C is not None else calibration.calibrated(name)["C"]
+        raise ValueError(f"{name} has no target family (choose from {', '.join(WITH_TARGETS)})")
+    params = user_parameters(name, args.parameters, extra=("target",) if args.mode == "search" else ())
+    if args.mode == "search" and "target" in params:
+        raise ValueError("search: the search chooses the target; give no target= parameter")
+    if args.mode == "fixed-c" and "target" in params:
+        raise ValueError("fixed-c: give the target family with --target, not target=")
+    C = args.C if args.C is not None else constant(name, record(name), "C")
     if args.mode == "fixed-c":
-        eps_values = [float(e) for e in args.eps.split(",")]
+        import math
+
+        eps_values = args.eps if isinstance(args.eps, list) else [float(e) for e in args.eps.split(",")]
+        if "eps" in params:
+            raise ValueError("fixed-c: give eps with --eps, not eps=")
+        if args.target not in targets_of(name):
+            raise ValueError(f"--target {args.target!r}: not a target family of {name} "
+                             f"(choose from {', '.join(targets_of(name))})")
+        check_request(name, C, {**params, "eps": min(eps_values)})
+        check_trials(sum(max(1, math.ceil(args.per / e)) for e in eps_values), "--per")
         rows = adversaries.fixed_C(name, C, {**params, "target": args.target}, eps_values, args.per, args.seed, **kw)
         for r in rows:
             print(f"{name} C={C:g} target={args.target} eps={r['eps']:g}: {r['failures']}/{r['trials']} failures, "
@@ -189,16 +242,19 @@ def _main(args) -> int:
                   f" p = {r['pvalue']:.2g}, power vs 2 eps {r['power_2eps']:.2f}")
         result = {"command": argv, "statement": name, "C": C, "params": params, "target": args.target, "rows": rows,
                   "cpu_s": sum(r["cpu_s"] for r in rows)}
-        data = json.loads(path.read_text())
-        rec = data["statements"][name]
+        rec = record(name)
         result["glm"] = _growth_glm(rec, rows, params, args.target, args.seed)
         print(f"{name}: {result['glm']['model']} over {result['glm']['rows']} rows: {result['glm']['verdict']}")
         rec["growth"] = {k: v for k, v in result.items() if k != "command"} | {"command": argv}
+        if args.output:  # the result first: a failure to write it leaves the calibration file as it was
+            _write(Path(args.output), result)
         _write(path, data)
+        return 0
     else:
         from slt import targets
-        from slt.measure import catalogue
 
+        check_request(name, C, params)
+        check_trials(args.seeds, "--seeds")  # every candidate's trials on every seed are kept until it is scored
         trial = catalogue.get(name).trial
         result = targets.search(trial, C, params, range(args.seed, args.seed + args.seeds), steps=args.steps,
                                 start_seed=args.seed - 1, hypothesis=targets.HYPOTHESIS[name],
@@ -211,7 +267,19 @@ def _main(args) -> int:
     return 0
 
 
-def _large(name, rec, args, kw, argv):
+def _results(data, path):
+    if not (isinstance(data, dict) and isinstance(data.get("statements"), dict)):
+        raise ValueError(f"--output {path}: not a calibration file (no 'statements' object)")
+    return data
+
+
+def targets_of(name):
+    from slt import targets
+
+    return list(dict.fromkeys(["random", *targets.families(name)]))
+
+
+def _large(name, rec, args, kw, argv, out_path):
     """``calibrate --grid large``: the worst-target C at every point of the large grid's design (the family the
     checks grid found worst; independent seeds per point and per C; read without assuming monotone counts), with the
     trend of C over the factors, written atomically after each statement (a re-run skips the statements done)."""
@@ -221,8 +289,9 @@ def _large(name, rec, args, kw, argv):
 
     from slt.measure import adversaries, calibrate
 
-    out_path = Path(args.output) if args.output else calibrate.LARGE_WORST_FILE
-    data = json.loads(out_path.read_text()) if out_path.exists() else {
+    from slt.inputs import read_json
+
+    data = _results(read_json(out_path, "--output"), out_path) if out_path.exists() else {
         "command": "", "grid": "large", "design": {"name": args.design}, "statements": {}, "cost": {},
         "definition": "per point C_upper = smallest C on the C grid whose own one-sided 95% Clopper-Pearson upper "
                       "bound, and every larger evaluated C's, is <= eps; C_point the same on the antitonic fit; "

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -21,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+from slt.inputs import InputError, parse_json
 
 __all__ = ["write_atomic", "save_npz", "load_npz", "fingerprint", "canonical", "CorruptRecord", "write_record",
            "read_record", "nonfinite_path"]
@@ -29,21 +31,55 @@ FINGERPRINT_DIGITS = 24
 
 
 def write_atomic(path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename (readers never see half a file)."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename (readers never see half a
+    file). An ``OSError`` names ``path`` as given, never the temporary file (a full disk, a read-only folder)."""
+    given = path
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(given)) from None
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; the result gets an ordinary file's permissions
         with os.fdopen(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror, str(given)) from None
         raise
+
+
+LOCKS = Path(tempfile.gettempdir()) / "slth-locks"
+"""Where ``writing`` keeps its lock files (one per output, named by the hash of its absolute path), so that no lock
+file is left next to a committed file."""
+
+
+@contextlib.contextmanager
+def writing(*paths, what: str = "output"):
+    """Hold an exclusive lock on every path of ``paths`` (None skipped) for the block, or raise ``InputError`` at
+    once naming the path another process (an overlapping ``slth calibrate -o F``, say) is writing: two writers of
+    one file would each read it, add their results and replace it, and the second would drop the first's."""
+    from filelock import FileLock, Timeout
+
+    LOCKS.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        for p in paths:
+            if p is None:
+                continue
+            key = hashlib.sha256(str(Path(p).absolute()).encode("utf-8")).hexdigest()[:24]
+            lock = FileLock(str(LOCKS / f"{key}.lock"), timeout=0)
+            try:
+                stack.enter_context(lock)
+            except Timeout:
+                raise InputError(f"{what} {p}: another slth command is writing it now; wait for it to finish, or "
+                                 "write elsewhere") from None
+        yield
 
 
 def _umask() -> int:
@@ -93,7 +129,7 @@ def fingerprint(*parts) -> str:
     return hashlib.sha256(canonical(list(parts)).encode("utf-8")).hexdigest()[:FINGERPRINT_DIGITS]
 
 
-class CorruptRecord(ValueError):
+class CorruptRecord(InputError):
     """A cache file that cannot be used (the message names the file and the problem)."""
 
 
@@ -128,9 +164,11 @@ def read_record(path) -> dict:
     path = Path(path)
     raw = path.read_bytes()
     try:
-        record = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        record = parse_json(raw.decode("utf-8"), str(path))
+    except UnicodeDecodeError as exc:
         raise CorruptRecord(f"{path}: not JSON ({exc})") from None
+    except InputError as exc:  # not JSON, truncated, empty, nested too deep
+        raise CorruptRecord(str(exc)) from None
     if not isinstance(record, dict):
         raise CorruptRecord(f"{path}: a record must be a JSON object, found {type(record).__name__}")
     for field in ("result", "checksum"):

@@ -24,6 +24,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
 
 from slt.measure import verdicts
 
@@ -253,3 +259,81 @@ def _constants(d: Diff) -> None:
             d.constants.append({"statement": name, "old": o["C"], "new": n["C"],
                                 "old_interval": [o["C_low"], o["C_high"]], "new_interval": [n["C_low"], n["C_high"]],
                                 "why": "; ".join(outside) or "no constant in one record"})
+
+
+# ------------------------------------------------------------------------- the worktree of `slth diff --against`
+
+REF_PREFIX = "slth-ref-"
+"""Folder prefix (under the system's temporary folder) of the worktree `slth diff --against REF` builds REF in."""
+OWNER = "owner.pid"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _owner(folder: Path) -> int | None:
+    try:
+        return int((folder / OWNER).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def prune_worktrees(root, log=None) -> list[Path]:
+    """Remove what an earlier `slth diff --against` killed before its clean-up (SIGKILL) left: every registered
+    worktree of ``root`` in a ``REF_PREFIX`` folder of the temporary folder whose owner process (``owner.pid``) is
+    gone, the folder itself, and git's records of worktrees whose folder is gone (``git worktree prune``). A
+    worktree whose owner still runs (a concurrent `slth diff`) is left alone. Returns the folders removed."""
+    root = Path(root)
+    listed = subprocess.run(["git", "worktree", "list", "--porcelain"], cwd=root, capture_output=True, text=True)
+    removed = []
+    base = Path(tempfile.gettempdir()).resolve()
+    for line in listed.stdout.splitlines():
+        if not line.startswith("worktree "):
+            continue
+        tree = Path(line[len("worktree "):])
+        folder = tree.parent
+        if folder.parent.resolve() != base or not folder.name.startswith(REF_PREFIX) or tree.name != "tree":
+            continue
+        owner = _owner(folder)
+        if owner is not None and owner != os.getpid() and _alive(owner):
+            continue
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=root, capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+        if log:
+            log(f"[diff] removed the worktree an earlier, interrupted `slth diff` left: {tree}")
+    subprocess.run(["git", "worktree", "prune"], cwd=root, capture_output=True)
+    return removed
+
+
+def ref_worktree(root, sha: str, log=None) -> Path:
+    """A fresh temporary folder holding ``tree``, a detached worktree of ``root`` at ``sha``, owned by this process
+    (``owner.pid``); what earlier killed runs left is pruned first (``prune_worktrees``)."""
+    prune_worktrees(root, log)
+    folder = Path(tempfile.mkdtemp(prefix=REF_PREFIX))
+    (folder / OWNER).write_text(str(os.getpid()))
+    done = subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(folder / "tree"), sha], cwd=root,
+                          capture_output=True, text=True)
+    if done.returncode:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(f"git worktree add failed: {done.stderr.strip() or done.returncode}")
+    return folder
+
+
+def die_with_parent() -> None:
+    """For ``subprocess.Popen(preexec_fn=...)``: the child is killed when the process that started it dies (Linux
+    ``PR_SET_PDEATHSIG``; elsewhere nothing), so a killed `slth diff` leaves no orphan run."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        pass

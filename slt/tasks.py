@@ -37,6 +37,7 @@ import logging
 import math
 import os
 import re
+import socket
 import sys
 import time
 import warnings
@@ -45,6 +46,7 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from slt.cache import CorruptRecord, fingerprint, nonfinite_path, read_record, write_record
+from slt.inputs import InputError
 
 __all__ = ["Task", "execute", "function_name", "resolve", "fingerprint", "code_fingerprint", "returns", "cluster", "CacheWarning",
            "default_cache_dir", "task_path", "SCHEDULER_ENV", "CACHE_ENV"]
@@ -270,13 +272,36 @@ def _worker_env(threads: int) -> dict:
             "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
+_ADDRESS = re.compile(r"(tcp|tls)://(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})/?")
+
+
+def check_scheduler(address: str | None, what: str = "--scheduler", timeout: float = 3.0) -> None:
+    """``InputError`` (one line naming ``what``) unless ``address`` is None, "synchronous", or ``tcp://HOST:PORT``
+    (or tls://) at which something accepts a connection within ``timeout`` seconds: checked before any work, where
+    dask would otherwise wait 30 s and fail with a message that does not name the address."""
+    if address is None or address == "synchronous":
+        return
+    m = _ADDRESS.fullmatch(address)
+    if not m or not 0 < int(m.group(3)) < 65536:
+        raise InputError(f"{what} {address!r}: not a scheduler address (expected tcp://HOST:PORT, or 'synchronous')")
+    host = m.group(2).strip("[]")
+    try:
+        socket.create_connection((host, int(m.group(3))), timeout=timeout).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise InputError(f"{what} {address}: no scheduler answers there ({reason}); start one (dask scheduler) or "
+                         "leave --scheduler out for a cluster on this machine") from None
+
+
 @contextlib.contextmanager
 def cluster(scheduler: str | None = None, workers: int | None = None):
     """A dask.distributed client shared by every ``execute`` inside the block (None when running in-process).
 
     ``scheduler``: an address (``tcp://127.0.0.1:8786``), "synchronous", or None for $SLTH_SCHEDULER, else a
     LocalCluster of ``workers`` processes (default: one per core). ``workers=0``: in this process."""
+    what = "--scheduler" if scheduler else f"${SCHEDULER_ENV}"
     scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    check_scheduler(scheduler, what)
     if scheduler == "synchronous" or (workers == 0 and scheduler is None):
         _ACTIVE.append(None)
         try:

@@ -13,7 +13,14 @@ SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"
 
 def _is_name(key, path: str) -> bool:
     return key in ("statement", "width", "width_params") or (path.startswith("statements[")
-                                                             and path.endswith("].name"))
+                                                             and path.endswith("].name")) or _is_verdict(key, path)
+
+
+def _is_verdict(key, path: str) -> bool:
+    """The empirical part's verdict words: validated against the words the verdict function decides (a record
+    whose words are not those is refused), so never free text."""
+    return path.startswith("empirical.") and (key in ("verdict", "word") or path.startswith(("empirical.verdicts.",
+                                                                                           "empirical.decisions.")))
 
 
 MAPS = ("params", "box", "counterexample", "required", "where")
@@ -26,7 +33,8 @@ def inject(value, key=None, path=""):
     if isinstance(value, str):
         return value if _is_name(key, path) else value + PAYLOAD
     if isinstance(value, dict):
-        return {(k + PAYLOAD if key in MAPS else k): inject(v, k, f"{path}.{k}" if path else k)
+        return {(k + PAYLOAD if key in MAPS and not (key == "params" and k == "eps") else k):
+                inject(v, k, f"{path}.{k}" if path else k)
                 for k, v in value.items()}
     if isinstance(value, list):
         return [inject(v, key, f"{path}[{i}]") for i, v in enumerate(value)]

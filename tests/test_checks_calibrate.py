@@ -90,12 +90,16 @@ def test_search_finds_the_smallest_C_meeting_each_criterion():
     (["--statements", "nosuch"], "unknown statement 'nosuch'"),
     (["--statements", "lemma8"], "deterministic"),
     (["--statements", "lueker", "--grid", "large"], "no large calibration grid"),
-    (["--workers", "-1"], "--workers must be >= 0"),
+    (["--workers", "-1"], "argument --workers: '-1' must be an integer >= 0"),
 ])
 def test_bad_input_is_a_one_line_error_exit_2(tmp_path, capsys, argv, message):
-    parser = argparse.ArgumentParser()
-    calibrate.add_arguments(parser)
-    assert calibrate.main(parser.parse_args(["--output", str(tmp_path / "c.json"), *argv])) == 2
+    from reports import cli
+
+    try:
+        rc = cli.main(["calibrate", "--output", str(tmp_path / "c.json"), *argv])
+    except SystemExit as exc:  # a usage error of the parser (reports.cli.Parser: one line, exit 2)
+        rc = exc.code
+    assert rc == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
 

@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from slt.cache import write_atomic
+from slt.inputs import InputError, read_json
 
 from reports.record.schema import RecordError, validate
 
@@ -14,20 +15,14 @@ __all__ = ["dumps", "load", "write"]
 def load(path) -> dict:
     """Read and validate the record at ``path``."""
     path = Path(path)
+    if not path.exists():
+        raise RecordError(f"{path}: no such record file")
+    if path.is_dir():
+        raise RecordError(f"{path}: a directory, not a record file (give the JSON file `slth run -o` wrote)")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such record file") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path}: a directory, not a record file (give the JSON file `slth run -o` wrote)") from None
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{path}: not JSON (not UTF-8 text: {exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+        data = read_json(path, "record")
+    except InputError as exc:
+        raise RecordError(str(exc)) from None
     return validate(data, str(path))
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import math
 import re
+from slt.inputs import InputError
 
 SCHEMA = "slth-run-record"
 SCHEMA_VERSION = 1
 PROFILES = ("proofs", "quick", "full")
 
 
-class RecordError(ValueError):
+class RecordError(InputError):
     """A record that cannot be used: the message is one line naming the file and the field."""
 
 
@@ -260,6 +261,11 @@ def _values(record: dict, file: str) -> None:
     for key in ("verdicts", "decisions"):
         for name, word in emp[key].items():
             _check(word, str, f"empirical.{key}.{name}", file)
+    for i, t in enumerate(emp["tightness"]):
+        if not (isinstance(t["ratio"], (int, float)) and t["ratio"] >= 0):
+            raise RecordError(f"{file}: field 'empirical.tightness[{i}].ratio' is {_shown(t['ratio'])}, expected a "
+                              "number >= 0 (a measured error over its bound)")
+    _decided(emp, file)
     for name, sweep in emp["length_sweeps"].items():
         _check(sweep, _LENGTH_SWEEP, f"empirical.length_sweeps.{name}", file)
     # the optional report headings (absent from records written before them; the report falls back to the id)
@@ -268,6 +274,63 @@ def _values(record: dict, file: str) -> None:
     for where, entry in titled:
         if "title" in entry:
             _check(entry["title"], str, f"{where}.title", file)
+
+
+#: Verdict words of records written before ``slt.measure.verdicts`` (``verdicts.normalise`` re-decides them).
+LEGACY_WORDS = ("pass", "FAIL", "violated", "no violation")
+
+
+def _decided(emp: dict, file: str) -> None:
+    """Every verdict of the empirical part is a verdict word, and the one the harness's one verdict function
+    (``slt.measure.verdicts``) decides from the stored numbers: a rate check's counts give its rate, interval and
+    p-value (``slt.measure.stats``), those its word; its statement's word combines its checks'. A record that says
+    otherwise ("holds" at 0 trials, "holds!!", a forged interval) is refused, never rendered."""
+    import slt.measure.verdicts as verdicts  # the one verdict function: a decision, not a measurement
+
+    words = verdicts.WORDS + LEGACY_WORDS
+    places = [(f"empirical.checks[{i}].verdict", c["verdict"]) for i, c in enumerate(emp["checks"])]
+    places += [(f"empirical.checks[{i}].decision.word", c["decision"]["word"]) for i, c in enumerate(emp["checks"])
+               if c["kind"] == "rate"]
+    places += [(f"empirical.{key}.{name}", w) for key in ("verdicts", "decisions") for name, w in emp[key].items()]
+    for where, word in places:
+        if word not in words:
+            raise RecordError(f"{file}: field '{where}' is {_shown(word)}, expected a verdict ("
+                              f"{', '.join(verdicts.WORDS)})")
+    rates = [(i, c) for i, c in enumerate(emp["checks"]) if c["kind"] == "rate"]
+    if rates:
+        from scipy.stats import binomtest
+
+        import slt.measure.stats as stats
+    for i, c in rates:
+        where = f"empirical.checks[{i}]"
+        if c["trials"] < 1:
+            raise RecordError(f"{file}: field '{where}.trials' is {c['trials']}, expected an integer >= 1 (a rate "
+                              "test of no trial decides nothing)")
+        eps = c["params"].get("eps")
+        if not (isinstance(eps, (int, float)) and not isinstance(eps, bool) and 0 < eps < 1):
+            raise RecordError(f"{file}: field '{where}.params.eps' is {_shown(eps)}, expected a number in (0, 1)")
+        lo, hi = stats.clopper_pearson(c["failures"], c["trials"])
+        pvalue = float(binomtest(c["failures"], c["trials"], eps, alternative="greater").pvalue)
+        for key, stored, derived in (("rate", c["rate"], c["failures"] / c["trials"]),
+                                     ("interval", c["interval"], [lo, hi]), ("pvalue", c["pvalue"], pvalue),
+                                     ("passed", c["passed"], pvalue >= c["level"])):
+            same = (stored == derived if isinstance(derived, bool) else
+                    all(math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
+                        for a, b in zip(stored if isinstance(stored, list) else [stored],
+                                        derived if isinstance(derived, list) else [derived])))
+            if not same:
+                raise RecordError(f"{file}: field '{where}.{key}' is {_shown(stored)}, but its {c['failures']}/"
+                                  f"{c['trials']} failures give {_shown(derived)}")
+    if not all(w in verdicts.WORDS for _, w in places):
+        return  # an older record's words: verdicts.normalise re-decides them from the numbers where it is read
+    fresh = verdicts.redecide(emp)
+    derived = [(f"empirical.checks[{i}].verdict", c["verdict"]) for i, c in enumerate(fresh["checks"])]
+    derived += [(f"empirical.{key}.{name}", w) for key in ("verdicts", "decisions") for name, w in fresh[key].items()]
+    stored = dict(places)
+    for where, word in derived:
+        if where in stored and stored[where] != word:
+            raise RecordError(f"{file}: field '{where}' is {_shown(stored[where])}, but its numbers decide "
+                              f"{_shown(word)} (slt.measure.verdicts)")
 
 
 def validate(record, file: str = "<record>") -> dict:

@@ -52,10 +52,12 @@ def write_summary(path, payload):
 def load_summary(path) -> dict:
     """A summary file, or ``ValueError`` naming the file when it is not one."""
     path = Path(path)
+    from slt.inputs import InputError, read_json  # the one reader: empty, truncated, nested too deep
+
     try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path}: not a figure summary (not JSON: {exc})") from None
+        payload = read_json(path, "figure summary")
+    except InputError as exc:
+        raise ValueError(f"{path}: not a figure summary ({str(exc).split(': ', 1)[-1]})") from None
     if not isinstance(payload, dict) or "summary" not in payload or "figure" not in payload:
         raise ValueError(f"{path}: not a figure summary (no 'figure' and 'summary')")
     return payload

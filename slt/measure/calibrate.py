@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from slt.fit import power_trend
+from slt.inputs import InputError, read_json
 from slt.measure import calibration, catalogue
 from slt.measure.probabilistic import C_GRID, trials_needed
 from slt.measure.stats import CONFIDENCE, LEVEL, upper_bound
@@ -56,7 +57,7 @@ TASK_DEPENDS = ("slt.measure.statements", "slt.measure.probabilistic", "slt.meas
                 "slt.construct", "slt.subset_sum", "slt._subset_sum_kernels", "slt.models", "slt.samplers", "slt.targets", "bounds")
 """What a trial's result depends on (fingerprinted into every calibration task)."""
 
-class CalibrationError(ValueError):
+class CalibrationError(InputError):
     """Bad input to the calibration (a one-line message naming the problem)."""
 
 
@@ -203,7 +204,7 @@ def _point_search(grid: tuple, eps: float, start: int):
 def start_C(statement: str) -> float:
     """Where the search starts: the statement's C in the committed checks calibration, else 1.0."""
     try:
-        return float(json.loads(Path(calibration.DEFAULT).read_text())["statements"][statement]["C"])
+        return float(calibration.constant(statement))
     except (OSError, KeyError, TypeError, ValueError):
         return 1.0
 
@@ -355,18 +356,35 @@ def trend(points: list[dict], confidence: float = CONFIDENCE, response: str = "C
 
 # ------------------------------------------------------------------------------------------------------- file
 
+_SHAPES = {"command": str, "commands": list, "design": (str, dict), "planned": list, "target": (str, type(None)),
+           "trend": dict}
+"""Types of the optional fields of a statement's record that the report and ``trend_summary`` read."""
+
+
 def load_results(path) -> dict:
-    """A calibration results file, validated: ``CalibrationError`` naming the file when it is not one."""
+    """A calibration results file, validated: ``CalibrationError`` naming the file and the field when it is not
+    one (missing, empty, truncated, nested too deep, a field of the wrong type or value)."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text())
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CalibrationError(f"{path}: not a calibration file (not JSON: {exc})") from None
+        data = read_json(path, "calibration file")
+    except InputError as exc:
+        raise CalibrationError(str(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("statements", {}), dict):
         raise CalibrationError(f"{path}: not a calibration file (expected an object with 'statements')")
+    for key, kind in (("command", str), ("cost", dict), ("design", dict)):
+        if key in data and not isinstance(data[key], kind):
+            raise CalibrationError(f"{path}: field '{key}' is {type(data[key]).__name__}, expected "
+                                   f"{'a string' if kind is str else 'an object'}")
     for name, rec in data.get("statements", {}).items():
         if not isinstance(rec, dict) or not isinstance(rec.get("points", []), list):
             raise CalibrationError(f"{path}: statements.{name} is not a calibration record")
+        for key, kind in _SHAPES.items():
+            if key in rec and not isinstance(rec[key], kind):
+                raise CalibrationError(f"{path}: field 'statements.{name}.{key}' is {json.dumps(rec[key])[:40]}, "
+                                       f"expected {'an object' if kind is dict else kind.__name__ if isinstance(kind, type) else 'a string'}")
+        verdict = rec.get("trend", {}).get("verdict")
+        if verdict is not None and not isinstance(verdict, str):
+            raise CalibrationError(f"{path}: field 'statements.{name}.trend.verdict' is not a string")
     bad = calibration.problem({"statements": {}, **data})
     if bad:
         raise CalibrationError(f"{path}: {bad}")
@@ -390,6 +408,8 @@ def _checks_constant(name: str, C_large) -> dict | None:
         C = calibration.calibrated(name)["C"]
     except (KeyError, FileNotFoundError):
         return None
+    except InputError as exc:  # the committed checks file is broken: say so, never a traceback
+        raise CalibrationError(str(exc)) from None
     if C is None:
         return None
     build = calibration.build_constant(C)

@@ -11,6 +11,8 @@ import json
 import math
 from pathlib import Path
 
+from slt.inputs import InputError, read_json
+
 SAFETY = 1.0
 """Checks build tickets at width(C = SAFETY x calibrated C). 1 since issue 21: the checks build at the calibrated C
 itself (the C calibrated at the worst target found), so that they can fail when it is too small; before, 1.5 x the
@@ -19,21 +21,26 @@ random-target C, where the observed failure rate was about 0."""
 DEFAULT = Path(__file__).with_name("calibration.json")
 
 
-@functools.lru_cache(maxsize=None)
-def load(path: str | None = None) -> dict:
-    path = Path(path) if path else DEFAULT
+def read(path) -> dict:
+    """The calibration file at ``path``, validated (``problem``); ``InputError`` naming the file otherwise (missing,
+    empty, truncated, not JSON, nested too deep, or a field that makes no sense). Not cached: for a file about to be
+    updated."""
+    path = Path(path)
     if not path.exists():
-        raise FileNotFoundError(f"no calibration file {path}; run: slth calibrate --output {path}")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path}: not a calibration file (not JSON: {exc})") from None
+        raise InputError(f"no calibration file {path}; run: slth calibrate --output {path}")
+    data = read_json(path, "calibration file")
     if not isinstance(data, dict) or not isinstance(data.get("statements"), dict):
-        raise ValueError(f"{path}: not a calibration file (no 'statements' object)")
+        raise InputError(f"{path}: not a calibration file (no 'statements' object)")
     bad = problem(data)
     if bad:
-        raise ValueError(f"{path}: {bad}")
+        raise InputError(f"{path}: {bad}")
     return data
+
+
+@functools.lru_cache(maxsize=None)
+def load(path: str | None = None) -> dict:
+    """``read`` of ``path`` (default: the committed file), cached per process."""
+    return read(Path(path) if path else DEFAULT)
 
 
 def _number(v, low=None, high=None, strict_low=False, integer=False, null=False) -> bool:
@@ -111,6 +118,22 @@ def calibrated(statement: str, path: str | None = None) -> dict:
     return data["statements"][statement]
 
 
+def constant(statement: str, path: str | None = None) -> float:
+    """The calibrated C of ``statement`` (a finite number > 0), or ``InputError`` naming the file and the field
+    (a statement whose C is null or missing has no constant a check can build with)."""
+    try:
+        rec = calibrated(statement, path)
+    except KeyError as exc:
+        raise InputError(str(exc).strip("'\"")) from None
+    C = rec.get("C")
+    if not _number(C, 0, strict_low=True):
+        shown = "missing" if "C" not in rec else f"{json.dumps(C)}"
+        raise InputError(f"{path or DEFAULT}: field 'statements.{statement}.C' is {shown}, expected a finite number "
+                         f"> 0 (the constant every check of {statement} builds with); run: "
+                         f"{rec.get('command') or 'slth calibrate'}")
+    return C
+
+
 def build_constant(C: float) -> float:
     """``SAFETY x C`` to 12 significant digits: the constant a check builds with, printed in its re-run command
     without float noise (with a safety factor of 1.5, 1.5 x 1.4 is 2.0999999999999996 in float64; the check would
@@ -120,4 +143,4 @@ def build_constant(C: float) -> float:
 
 def check_constant(statement: str, path: str | None = None) -> float:
     """``SAFETY x`` the calibrated C of ``statement`` (the C every check of it builds with; ``build_constant``)."""
-    return build_constant(calibrated(statement, path)["C"])
+    return build_constant(constant(statement, path))

@@ -8,6 +8,7 @@ checks first, in this order, then the deterministic searches, in this order.
 from __future__ import annotations
 
 import bounds
+from slt.inputs import InputError
 from slt.measure.numerics import Numerics
 from slt.measure.statements import (lemma12, lemma13, lemma2, lemma5, lemma7, lemma8, lueker, theorem10, theorem11,
                                     theorem14, theorem9)
@@ -68,7 +69,7 @@ def calibratable(grid: str = "checks") -> list[str]:
     return sorted(ok, key=lambda name: order.index(name) if name in order else len(order))
 
 
-class CatalogueError(ValueError):
+class CatalogueError(InputError):
     """A statement name the catalogue cannot use for what was asked (a one-line message naming it)."""
 
 

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from slt.cache import write_atomic
+from slt.inputs import InputError, read_json
 from slt.measure import calibration, empirical as emp, stats, verdicts
 from slt.tasks import execute
 
@@ -37,7 +38,7 @@ PATH = Path(__file__).with_name("committed") / "empirical-full.json"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class CommittedError(ValueError):
+class CommittedError(InputError):
     """A committed empirical file that cannot be used (one line naming the file and the problem)."""
 
 
@@ -122,6 +123,12 @@ def write(path: Path, doc: dict) -> None:
     write_atomic(path, json.dumps(doc, indent=1, allow_nan=False) + "\n")
 
 
+_RATE_FIELDS = {"id": (str,), "statement": (str,), "params": (dict,), "C": (int, float), "widths": (dict,),
+                "failures": (int,), "trials": (int,), "rate": (int, float), "interval": (list,),
+                "pvalue": (int, float), "level": (int, float), "passed": (bool,), "ratio": (int, float),
+                "command": (str, type(None))}
+
+
 def validate(doc, file: str) -> dict:
     """``doc`` if it is a committed empirical record whose numbers make sense; else ``CommittedError``."""
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA or doc.get("version") != VERSION:
@@ -138,6 +145,19 @@ def validate(doc, file: str) -> dict:
         if not isinstance(c, dict) or c.get("verdict") not in verdicts.WORDS:
             raise CommittedError(f"{file}: field 'empirical.checks[{i}].verdict' is not one of {verdicts.WORDS}")
         if c.get("kind") == "rate":
+            for key, kinds in _RATE_FIELDS.items():  # what a run record's rate check holds (reports.record.schema)
+                if key not in c:
+                    raise CommittedError(f"{file}: field 'empirical.checks[{i}].{key}' is missing")
+                if not isinstance(c[key], kinds) or isinstance(c[key], bool) and bool not in kinds:
+                    raise CommittedError(f"{file}: field 'empirical.checks[{i}].{key}' is "
+                                         f"{type(c[key]).__name__}, expected {' or '.join(k.__name__ for k in kinds)}")
+            eps = c["params"].get("eps")
+            if not (isinstance(eps, (int, float)) and not isinstance(eps, bool) and 0 < eps < 1):
+                raise CommittedError(f"{file}: field 'empirical.checks[{i}].params.eps' is {eps!r}, expected a "
+                                     "number in (0, 1)")
+            if not (math.isfinite(c["ratio"]) and c["ratio"] >= 0):
+                raise CommittedError(f"{file}: field 'empirical.checks[{i}].ratio' is {c['ratio']!r}, expected a "
+                                     "number >= 0")
             f, n, iv = c.get("failures"), c.get("trials"), c.get("interval")
             if not (isinstance(f, int) and isinstance(n, int) and 0 <= f <= n and n > 0):
                 raise CommittedError(f"{file}: field 'empirical.checks[{i}]' has failures {f!r} of trials {n!r}")
@@ -155,9 +175,9 @@ def load(path: Path = PATH) -> dict | None:
     if not path.exists():
         return None
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CommittedError(f"{path}: not a committed empirical record ({exc})") from None
+        doc = read_json(path, "committed empirical record")
+    except InputError as exc:
+        raise CommittedError(str(exc)) from None
     return validate(doc, str(path))
 
 

@@ -1,0 +1,662 @@
+"""Every command as careful as `slth rate`: each probe of a careful user or a hostile file gives ONE line on stderr
+with the README's exit status (usage 2, interrupted 130), or the documented recovery, before any work, and leaves
+every input file byte-identical. In-process through ``reports.cli.main`` where possible; a subprocess only for
+signals."""
+from __future__ import annotations
+
+import copy
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+from reports import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+ESC = "\x1b"
+
+
+def _slth(capsys, *argv) -> tuple[int, list[str], str]:
+    """``slth ARGV`` in this process: (exit status, stderr lines, stdout)."""
+    try:
+        rc = cli.main(list(argv))
+    except SystemExit as exc:  # pragma: no cover - cli.main returns; argparse's exit is the parser's
+        rc = exc.code
+    out = capsys.readouterr()
+    return rc, [line for line in out.err.splitlines() if line.strip()], out.out
+
+
+def _one_line(err: list[str], *needles: str) -> str:
+    assert len(err) == 1, err
+    assert "Traceback" not in err[0]
+    for needle in needles:
+        assert needle in err[0], err
+    return err[0]
+
+
+@pytest.fixture
+def no_trials(monkeypatch):
+    """Any trial, task run or measurement fails the test: the refusal must come before the work."""
+    from slt import targets, tasks
+    from slt.measure import adversaries
+    from slt.measure import calibrate as cal
+
+    def forbidden(*a, **k):
+        raise AssertionError("work started before the bad input was refused")
+
+    for mod, names in ((adversaries, ("fixed_C", "family_rates", "calibrate_worst")), (targets, ("search",)),
+                       (cal, ("calibrate", "estimate_cost")), (tasks, ("execute",))):
+        for name in names:
+            monkeypatch.setattr(mod, name, forbidden)
+
+
+@pytest.fixture
+def cal_file(tmp_path):
+    """A copy of the committed calibration file, and its bytes (to show it is left byte-identical)."""
+    from slt.measure import calibration
+
+    path = tmp_path / "calibration.json"
+    path.write_bytes(calibration.DEFAULT.read_bytes())
+    return path, path.read_bytes()
+
+
+# ------------------------------------------------------------------------- usage errors: one line, exit 2
+
+@pytest.mark.parametrize("argv, needle", [
+    (["frobnicate"], "frobnicate"),
+    (["run", "-o", "--quick"], "-o/--output"),
+    (["run", "--seed", "1e-300"], "--seed"),
+    (["proofs", "--statement", "--variants"], "--statement"),
+    (["reproduce", "fig99"], "fig99"),
+])
+def test_a_usage_error_is_one_line_naming_the_argument(capsys, argv, needle):
+    rc, err, _ = _slth(capsys, *argv)
+    assert rc == 2
+    _one_line(err, needle, "error")
+    assert not err[0].startswith("usage")
+
+
+@pytest.mark.parametrize("argv, close", [(["rate", "--trails", "5"], "--trials"), (["proofs", "--varients"],
+                                                                                     "--variants"),
+                                          (["reprodce"], "reproduce")])
+def test_a_close_name_is_suggested(capsys, argv, close):
+    rc, err, _ = _slth(capsys, *argv)
+    assert rc == 2
+    _one_line(err, f"did you mean '{close}'")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "nan"], "--C"),
+    (["targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--per", "nan"], "--per"),
+    (["targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--per", "inf"], "--per"),
+    (["targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--eps", "0,5"], "--eps"),
+    (["targets", "families", "--trials", "0"], "--trials"),
+    (["targets", "families", "--trials", "-5"], "--trials"),
+    (["targets", "search", "lemma7", "d1=2", "d2=2", "eps=0.3", "--seeds", "-3"], "--seeds"),
+    (["targets", "search", "lemma7", "d1=2", "d2=2", "eps=0.3", "--steps", "-2"], "--steps"),
+    (["rate", "lemma7", "d1=2", "d2=2", "eps=0.3", "--C", "nan"], "--C"),
+    (["rate", "lemma7", "d1=2", "d2=2", "eps=0.3", "--trials", "-1"], "--trials"),
+    (["calibrate", "--statements", "lueker", "--min-trials", "0"], "--min-trials"),
+    (["calibrate", "--statements", "lueker", "--workers", "-1"], "--workers"),
+])
+def test_nonsense_numbers_are_refused_naming_the_argument(capsys, no_trials, argv, needle):
+    rc, err, _ = _slth(capsys, *argv)
+    assert rc == 2
+    _one_line(err, needle)
+
+
+def test_rate_plan_refuses_the_arguments_it_would_ignore(capsys):
+    rc, err, out = _slth(capsys, "rate", "--plan", "lemma7", "eps=nan", "--C", "-5", "--trials", "-1", "--level", "7")
+    assert rc == 2
+    _one_line(err)
+    rc, err, out = _slth(capsys, "rate", "--plan", "lemma7", "eps=0.1", "--C", "5")
+    assert rc == 2 and out == ""
+    _one_line(err, "--plan", "lemma7")
+
+
+def test_internal_parameters_are_not_user_parameters(capsys, no_trials, cal_file):
+    path, before = cal_file
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "solver=evil", "--file", str(path))
+    assert rc == 2
+    _one_line(err, "solver")
+    rc, err, _ = _slth(capsys, "rate", "lemma7", "d1=2", "d2=2", "eps=0.3", "solver=evil", "--trials", "3")
+    assert rc == 2
+    _one_line(err, "solver")
+    rc, err, _ = _slth(capsys, "rate", "lemma7", "d1=2", "d2=2", "eps=0.3", "d3=2", "--trials", "3")
+    _one_line(err, "d3", "did you mean")
+    assert path.read_bytes() == before
+
+
+def test_a_huge_C_is_refused_with_the_width_it_needs(capsys, no_trials, cal_file):
+    path, before = cal_file
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "1e308", "--file", str(path))
+    assert rc == 2
+    _one_line(err, "C=1e+308", "2^53")
+    data = json.loads(before)
+    data["statements"]["lemma7"]["C"] = 1e300  # the file's own C
+    path.write_text(json.dumps(data))
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--file", str(path))
+    assert rc == 2
+    _one_line(err, "C=1e+300")
+
+
+def test_proofs_axioms_checks_the_statement_filter(capsys):
+    rc, err, out = _slth(capsys, "proofs", "--axioms", "theorem14", "--statement", "nosuch")
+    assert rc == 2 and out == ""
+    _one_line(err, "nosuch")
+
+
+# ---------------------------------------------------------------- memory: refused within a second, with the need
+
+@pytest.fixture
+def small_machine(monkeypatch):
+    from slt.measure import resources
+
+    monkeypatch.setattr(resources, "available_bytes", lambda: 8 * 2 ** 30)
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["targets", "search", "lemma7", "d1=2", "d2=2", "eps=0.3", "--C", "4", "--seeds", "1000000000", "--steps", "1",
+      "--workers", "0"], "--seeds"),
+    (["targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "4", "--per", "1e12", "--workers", "0"], "--per"),
+    (["calibrate", "--statements", "lueker", "--where", "eps=0.5", "--workers", "0", "--min-trials", "1000000000",
+      "--no-progress"], "--min-trials"),
+])
+def test_memory_probes_are_refused_at_once_with_the_memory_they_need(capsys, tmp_path, no_trials, small_machine,
+                                                                      cal_file, argv, needle):
+    path, before = cal_file
+    extra = ["--file", str(path)] if argv[0] == "targets" else ["-o", str(tmp_path / "out.json")]
+    _slth(capsys, argv[0], "--frobnicate")  # the command's modules imported: time the refusal, not the first import
+    start = time.perf_counter()
+    rc, err, _ = _slth(capsys, *argv, *extra)
+    assert time.perf_counter() - start < 1.0 + (2.0 if argv[0] == "calibrate" else 0.0)
+    assert rc == 2
+    _one_line(err, needle, "GiB" if needle != "--per" else "bytes", "memory")
+    assert path.read_bytes() == before
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_check_trials_counts_and_refuses():
+    from slt.measure.resources import RequestError, TRIAL_BYTES, check_trials
+
+    assert check_trials(1000, "--trials", available=10 ** 6) == 1000
+    with pytest.raises(RequestError, match="--trials asks for 1,000,000 trials"):
+        check_trials(10 ** 6, "--trials", available=10 ** 6 * TRIAL_BYTES - 1)
+    with pytest.raises(RequestError):
+        check_trials(0, "--trials", available=10 ** 9)
+
+
+def test_ctrl_c_exits_130(tmp_path):
+    """A real run interrupted by SIGINT: exit 130, one line, no traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SLTH_CACHE_DIR": str(tmp_path / "tasks")}
+    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "targets", "search", "lemma7", "d1=2", "d2=2",
+                             "eps=0.3", "--C", "4", "--seeds", "100000", "--steps", "1", "--workers", "0",
+                             "--no-progress", "--file", str(ROOT / "slt/measure/calibration.json")],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(6)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # Ctrl-C ignored: the test fails, and leaves no run behind
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "interrupted" in lines[0], err
+
+
+# ------------------------------------------------------------------ outputs: checked before work, inputs untouched
+
+def test_fixed_c_checks_its_output_before_any_trial(capsys, tmp_path, no_trials, cal_file):
+    path, before = cal_file
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for output in (str(tmp_path), str(blocker / "out.json")):
+        rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "4", "--eps", "0.3",
+                           "--file", str(path), "--output", output)
+        assert rc == 2
+        _one_line(err, "--output", output)
+        assert path.read_bytes() == before
+
+
+def test_fixed_c_that_cannot_write_its_output_leaves_the_file(capsys, tmp_path, monkeypatch, cal_file):
+    """The output fails only after the work (a full disk): the calibration file it would update is unchanged and
+    the error names the path the user gave, not a temporary file."""
+    from slt import cache
+    from slt.measure import adversaries
+
+    path, before = cal_file
+    row = {"eps": 0.3, "C": 4.0, "failures": 0, "trials": 10, "rate_over_eps": 0.0, "ci_over_eps": [0.0, 1.0],
+           "pvalue": 1.0, "passed": True, "power_2eps": 0.2, "widths": {}, "cpu_s": 0.0}
+    monkeypatch.setattr(adversaries, "fixed_C", lambda *a, **k: [dict(row)])
+    monkeypatch.setattr(adversaries, "failure_glm", lambda *a, **k: {"model": "m", "rows": 1, "verdict": "undecided"})
+    out = tmp_path / "out.json"
+    real = os.replace
+
+    def full_disk(src, dst):
+        if str(dst) == str(out):
+            raise OSError(errno.ENOSPC, "No space left on device", str(src))
+        return real(src, dst)
+
+    monkeypatch.setattr(cache.os, "replace", full_disk)
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "4", "--eps", "0.3",
+                       "--file", str(path), "--output", str(out), "--no-progress")
+    assert rc == 2
+    line = _one_line(err, str(out), "No space left")
+    assert ".tmp" not in line
+    assert path.read_bytes() == before
+    assert not out.exists() and not list(tmp_path.glob(".out.json.*"))
+
+
+def test_a_second_writer_of_the_same_output_is_refused(capsys, tmp_path, no_trials, cal_file):
+    from slt.cache import writing
+
+    out = tmp_path / "shared.json"
+    path, before = cal_file
+    with writing(out):
+        rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--workers", "0", "-o", str(out))
+        assert rc == 2
+        _one_line(err, str(out), "another slth command is writing it")
+    with writing(path):
+        rc, err, _ = _slth(capsys, "targets", "families", "--statements", "lemma7", "--file", str(path))
+        assert rc == 2
+        _one_line(err, str(path), "another slth command")
+    assert path.read_bytes() == before
+    assert not out.exists()
+
+
+def test_two_overlapping_calibrate_processes_do_not_lose_results(tmp_path):
+    """Two real processes: the second, started while the first holds the output, is refused with one line."""
+    out = tmp_path / "shared.json"
+    code = ("import sys, time; from slt.cache import writing\n"
+            f"with writing({str(out)!r}):\n    print('held', flush=True); time.sleep(20)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    holder = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        done = subprocess.run([sys.executable, "-m", "reports.cli", "calibrate", "--statements", "lueker",
+                               "--workers", "0", "-o", str(out)], env=env, capture_output=True, text=True,
+                              timeout=120, cwd=tmp_path)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert done.returncode == 2
+    _one_line([x for x in done.stderr.splitlines() if x.strip()], "another slth command is writing it")
+
+
+def test_write_atomic_names_the_given_path_on_a_storage_error(tmp_path, monkeypatch):
+    from slt import cache
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device", "/somewhere/.x.json.abc.tmp")
+
+    monkeypatch.setattr(cache.os, "replace", full)
+    with pytest.raises(OSError) as exc:
+        cache.write_atomic(tmp_path / "x.json", "{}")
+    assert exc.value.filename == str(tmp_path / "x.json") and exc.value.errno == errno.ENOSPC
+    assert not list(tmp_path.iterdir())
+
+
+# -------------------------------------------------------------------------- every line to a terminal escaped
+
+@pytest.mark.parametrize("argv", [
+    ["targets", "families", "--statements", "lemma7\x1b]0;pwned\x07"],
+    ["targets", "search", "lemma7\x1b[2J", "d1=2"],
+    ["report", "--only", "nosuch\x1b[2J", "-o", "/tmp/never-written-slth-report.html"],
+    ["proofs", "--statement", "x\x1b]0;t\x07"],
+])
+def test_arguments_echoed_in_errors_are_escaped(capsys, no_trials, argv):
+    rc, err, out = _slth(capsys, *argv)
+    assert rc == 2
+    assert ESC not in "".join(err) + out and "\\x1b" in "".join(err)
+
+
+def test_a_file_read_and_printed_is_escaped(capsys, tmp_path):
+    """``slth calibrate --table --output F`` prints the file's statement names: escaped."""
+    from slt.measure import calibrate as cal
+
+    data = json.loads(cal.LARGE_FILE.read_text())
+    name = next(iter(data["statements"]))
+    data["statements"][name]["trend"]["verdict"] = "evil \x1b]0;title\x07 \x1b[2J"
+    path = tmp_path / "large.json"
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    rc, err, out = _slth(capsys, "calibrate", "--table", "--output", str(path))
+    assert rc == 0 and "evil \\x1b]0;title\\x07 \\x1b[2J" in out
+    assert ESC not in out + "".join(err)
+    assert path.read_bytes() == before
+
+
+def test_the_escaping_stream_keeps_text_and_a_progress_bars_carriage_return():
+    import io
+
+    from reports.terminal import SafeStream
+
+    buf = io.StringIO()
+    s = SafeStream(buf)
+    s.write("plain text, tabs\tand newlines\n")
+    s.write("\r 50%|#####     | 5/10")
+    s.write("key \x1b]0;t\x07 \r over")
+    assert buf.getvalue() == ("plain text, tabs\tand newlines\n\r 50%|#####     | 5/10"
+                              "key \\x1b]0;t\\x07 \\r over")
+
+
+# --------------------------------------------------------------- files from disk: one reader, shape and sense
+
+@pytest.fixture
+def committed_calibration(monkeypatch, tmp_path):
+    """Point the committed calibration file at a copy this test may break."""
+    from slt.measure import calibration
+
+    path = tmp_path / "committed-calibration.json"
+    path.write_bytes(calibration.DEFAULT.read_bytes())
+    monkeypatch.setattr(calibration, "DEFAULT", path)
+    calibration.load.cache_clear()
+    yield path
+    calibration.load.cache_clear()
+
+
+def _break_C(text: str, how: str) -> str:
+    if how == "truncated":
+        return text[: len(text) // 2]
+    if how == "empty":
+        return ""
+    data = json.loads(text)
+    if how == "null":
+        data["statements"]["lemma7"]["C"] = None
+    else:
+        del data["statements"]["lemma7"]["C"]
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("how", ["null", "missing", "truncated", "empty"])
+@pytest.mark.parametrize("plan", [False, True])
+def test_a_broken_committed_calibration_is_one_line(capsys, committed_calibration, no_trials, how, plan):
+    from slt.measure import calibration
+
+    path = committed_calibration
+    path.write_text(_break_C(path.read_text(), how))
+    before = path.read_bytes()
+    calibration.load.cache_clear()
+    argv = ["rate", "--plan"] if plan else ["rate", "lemma7", "d1=2", "d2=2", "eps=0.3", "--trials", "3"]
+    rc, err, _ = _slth(capsys, *argv)
+    assert rc == 2
+    _one_line(err, str(path))
+    assert path.read_bytes() == before
+
+
+def test_a_committed_rate_check_without_params_is_set_aside_with_a_reason(tmp_path):
+    from slt.measure import committed
+
+    doc = json.loads(committed.PATH.read_text())
+    i = next(i for i, c in enumerate(doc["empirical"]["checks"]) if c["kind"] == "rate")
+    del doc["empirical"]["checks"][i]["params"]
+    path = tmp_path / "empirical-full.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(committed.CommittedError, match=rf"checks\[{i}\]\.params' is missing"):
+        committed.load(path)
+    own = {"checks": [], "verdicts": {}, "tightness": [], "decisions": {}}
+    data, source = committed.select(own, "quick", {}, path)
+    assert data is own and "params' is missing" in source["why"]
+
+
+def test_a_large_calibration_with_a_nonsense_trend_stops_the_run_before_work(capsys, tmp_path, monkeypatch):
+    from reports.record import assemble
+    from slt.measure import calibrate as cal
+
+    data = json.loads(cal.LARGE_FILE.read_text())
+    name = next(iter(data["statements"]))
+    data["statements"][name]["trend"] = "oops"
+    path = tmp_path / "calibration-large.json"
+    path.write_text(json.dumps(data))
+    monkeypatch.setattr(cal, "LARGE_FILE", path)
+
+    def forbidden(*a, **k):
+        raise AssertionError("work started")
+
+    monkeypatch.setattr(assemble, "build", forbidden)
+    rc, err, _ = _slth(capsys, "run", "--proofs-only", "-o", str(tmp_path / "rec.json"), "--results",
+                       str(tmp_path / "results"))
+    assert rc == 2
+    _one_line(err, str(path), "trend")
+
+
+def _deep(path: Path, depth: int = 100_000) -> Path:
+    path.write_text("[" * depth + "]" * depth)
+    return path
+
+
+def test_json_nested_100000_deep_is_refused_by_report_and_diff(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    deep = _deep(tmp_path / "deep.json")
+    good = tmp_path / "good.json"
+    record.write(good, proofs_record)
+    rc, err, _ = _slth(capsys, "report", "--from", str(deep), "-o", str(tmp_path / "r.html"))
+    assert rc == 2
+    _one_line(err, str(deep), "nested")
+    rc, err, _ = _slth(capsys, "diff", str(deep), str(good))
+    assert rc == 2
+    _one_line(err, str(deep), "nested")
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_task_cache_entry_nested_too_deep_is_named_and_recomputed(tmp_path):
+    from slt import tasks
+    from tests import _task_fns
+
+    task = tasks.Task("t", _task_fns.__name__ + ":" + next(n for n in dir(_task_fns) if not n.startswith("_")
+                                                          and callable(getattr(_task_fns, n))), {}, 0)
+    path = tasks.task_path(tmp_path, task)
+    path.parent.mkdir(parents=True)
+    _deep(path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert tasks._load(path, task, task.fingerprint(), None) is None
+    assert any(str(path) in str(w.message) and "recomputing" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize("breakage, needle", [
+    ("missing", "no calibration file"),
+    ("statements-list", "statements"),
+    ("points-empty", "points"),
+    ("truncated", "not JSON"),
+])
+@pytest.mark.parametrize("mode", ["families", "refit", "calibrate"])
+def test_targets_reads_its_file_through_the_one_reader(capsys, tmp_path, no_trials, cal_file, breakage, needle,
+                                                       mode):
+    path, before = cal_file
+    if breakage == "missing":
+        path = tmp_path / "nosuch.json"
+    elif breakage == "statements-list":
+        path.write_text(json.dumps({"statements": [1, 2]}))
+    elif breakage == "points-empty":
+        data = json.loads(before)
+        data["statements"]["lemma7"]["points"] = []
+        path.write_text(json.dumps(data))
+    else:
+        path.write_bytes(before[:1000])
+    kept = path.read_bytes() if path.exists() else None
+    rc, err, _ = _slth(capsys, "targets", mode, "--statements", "lemma7", "--file", str(path))
+    assert rc == 2
+    _one_line(err, str(path), needle)
+    assert (path.read_bytes() if path.exists() else None) == kept
+
+
+@pytest.mark.parametrize("address, needle", [("not a url", "not a scheduler address"),
+                                             ("tcp://127.0.0.1:1", "no scheduler answers")])
+def test_an_unreachable_scheduler_is_named_before_work(capsys, tmp_path, no_trials, address, needle):
+    start = time.perf_counter()
+    rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--scheduler", address, "-o",
+                       str(tmp_path / "c.json"))
+    assert rc == 2
+    _one_line(err, address, needle)
+    assert time.perf_counter() - start < 10
+    assert not (tmp_path / "c.json").exists()
+
+
+# ---------------------------------------------------------------- records: verdicts re-decided, or refused
+
+@pytest.fixture
+def empirical_record(proofs_record):
+    data = copy.deepcopy(proofs_record)
+    data["empirical"] = json.loads((Path(__file__).with_name("data") / "empirical-record-sample.json").read_text())
+    return data
+
+
+def _rate_index(data):
+    return next(i for i, c in enumerate(data["empirical"]["checks"]) if c["kind"] == "rate")
+
+
+def _edits():
+    def zero_trials(d):
+        c = d["empirical"]["checks"][_rate_index(d)]
+        c.update(failures=0, trials=0, rate=0.01, verdict="holds")
+        c["decision"]["word"] = "holds"
+
+    def tightness(d):
+        d["empirical"]["tightness"][0]["ratio"] = -1e308
+
+    def word(text):
+        def edit(d):
+            d["empirical"]["checks"][_rate_index(d)]["verdict"] = text
+        return edit
+
+    def statement_word(d):
+        name = next(iter(d["empirical"]["verdicts"]))
+        d["empirical"]["verdicts"][name] = "holds!!"
+
+    def forged_interval(d):
+        c = d["empirical"]["checks"][_rate_index(d)]
+        c["interval"] = [0.0, 1e-9]
+
+    def flipped(d):  # an undecided check relabelled "holds": its numbers decide otherwise
+        c = next(c for c in d["empirical"]["checks"] if c["kind"] == "rate" and c["verdict"] != "holds")
+        c["verdict"] = c["decision"]["word"] = "holds"
+
+    return {"trials 0 decided holds": (zero_trials, "trials"), "tightness -1e308": (tightness, "tightness"),
+            "totally fine": (word("totally fine"), "verdict"), "holds!!": (statement_word, "holds!!"),
+            "forged interval": (forged_interval, "interval"), "relabelled": (flipped, "numbers decide")}
+
+
+@pytest.mark.parametrize("name", list(_edits()))
+def test_a_record_whose_verdicts_do_not_follow_from_its_numbers_is_refused(capsys, tmp_path, empirical_record,
+                                                                            name):
+    from reports import record
+
+    edit, needle = _edits()[name]
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(empirical_record))
+    record.load(good)  # the unedited record is read
+    data = copy.deepcopy(empirical_record)
+    edit(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(record.RecordError) as exc:
+        record.load(path)
+    assert needle in str(exc.value) and "\n" not in str(exc.value)
+    rc, err, _ = _slth(capsys, "report", "--from", str(path), "-o", str(tmp_path / "r.html"))
+    assert rc == 2
+    _one_line(err, str(path))
+    rc, err, _ = _slth(capsys, "diff", str(good), str(path))
+    assert rc == 2
+
+
+# ------------------------------------------------------------------------- leftovers of a killed `slth diff`
+
+def test_diff_prunes_the_worktree_an_earlier_killed_run_left(tmp_path):
+    import tempfile
+
+    from slt import diff
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = lambda *a: subprocess.run(["git", *a], cwd=repo, capture_output=True, text=True, check=True)  # noqa: E731
+    git("init", "-q")
+    (repo / "f").write_text("x")
+    git("add", "f")
+    git("-c", "user.email=a@b", "-c", "user.name=n", "commit", "-qm", "init")
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a process id that no longer runs: the killed `slth diff`
+    left = Path(tempfile.mkdtemp(prefix=diff.REF_PREFIX))
+    (left / diff.OWNER).write_text(str(dead.pid))
+    git("worktree", "add", "--detach", "--quiet", str(left / "tree"), "HEAD")
+    alive = Path(tempfile.mkdtemp(prefix=diff.REF_PREFIX))  # a concurrent `slth diff` (this process) keeps its own
+    (alive / diff.OWNER).write_text(str(os.getppid()))
+    git("worktree", "add", "--detach", "--quiet", str(alive / "tree"), "HEAD")
+    try:
+        fresh = diff.ref_worktree(repo, git("rev-parse", "HEAD").stdout.strip())
+        listed = git("worktree", "list", "--porcelain").stdout
+        assert str(left) not in listed and not left.exists()
+        assert str(alive / "tree") in listed
+        assert str(fresh / "tree") in listed and (fresh / diff.OWNER).read_text() == str(os.getpid())
+    finally:
+        for folder in (left, alive):
+            subprocess.run(["git", "worktree", "remove", "--force", str(folder / "tree")], cwd=repo,
+                           capture_output=True)
+            subprocess.run(["rm", "-rf", str(folder)])
+        if "fresh" in dir():
+            subprocess.run(["rm", "-rf", str(fresh)])
+
+
+def test_a_full_disk_is_found_before_the_run(capsys, tmp_path, monkeypatch):
+    import collections
+    import shutil
+
+    from reports.record import assemble
+
+    def forbidden(*a, **k):
+        raise AssertionError("work started")
+
+    monkeypatch.setattr(assemble, "build", forbidden)
+    usage = collections.namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10 ** 9, 10 ** 9, 0))
+    out = tmp_path / "rec.json"
+    rc, err, _ = _slth(capsys, "run", "--proofs-only", "-o", str(out))
+    assert rc == 2
+    _one_line(err, str(out), "no space left")
+
+
+def test_the_child_run_of_a_killed_diff_dies_with_it():
+    """`slth diff --against REF` starts REF's run with ``slt.diff.die_with_parent``: SIGKILL of the diff leaves no
+    orphan run."""
+    code = ("import subprocess, sys, time\nfrom slt.diff import die_with_parent\n"
+            "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], "
+            "preexec_fn=die_with_parent)\nprint(child.pid, flush=True)\ntime.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+
+    def running(pid):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return False
+        return state not in ("Z", "X")
+
+    deadline = time.time() + 5
+    while running(child) and time.time() < deadline:
+        time.sleep(0.05)
+    alive = running(child)
+    if alive:
+        os.kill(child, signal.SIGKILL)
+    assert not alive, "the child run outlived the killed diff"
+
+
+def test_a_misspelt_statement_gets_the_close_name(capsys, no_trials):
+    rc, err, _ = _slth(capsys, "rate", "lemma77", "eps=0.1")
+    assert rc == 2
+    _one_line(err, "did you mean 'lemma7'")
+    rc, err, _ = _slth(capsys, "targets", "families", "--statements", "lemma77")
+    assert rc == 2
+    _one_line(err, "did you mean 'lemma7'")

@@ -16,8 +16,9 @@ printed variants, each
 expected to fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every
 numeric constant of every encoded proof, the tightest value for which every step still closes
 (``bounds.slack.rows``); with ``--axioms [NAME]`` prints, per statement (or for NAME), the results it rests on
-that the harness does not prove (``bounds.axioms``: Lueker's corollary with its constant C, the scalar facts with
-their certified domains, the structural facts cited by name) and verifies nothing else.
+that the harness does not prove (``bounds.axioms``: Lueker's corollary with its constant C, the premises the steps
+name (``bounds.premises``: Lueker's hypothesis on the items, the inductions, the bounds on inputs and weights, ...),
+the scalar facts with their certified domains, the structural facts cited by name) and verifies nothing else.
 """
 from __future__ import annotations
 

@@ -43,6 +43,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--axioms", nargs="?", const="", default=None, metavar="NAME",
                         help="print the results each statement (or NAME) rests on that the harness does not prove, "
                              "found by following relies_on through the catalogue; verifies nothing else")
+    parser.add_argument("--coq", nargs="?", const="results/coq", default=None, metavar="DIR",
+                        help="also export every certified step to Coq and check it with coqc and CoqInterval "
+                             "(files under DIR, default %(const)s; bounds.coq): a column kernel-checked / rejected / "
+                             "not exported; a step certified here and rejected by Coq is a discrepancy (exit 1)")
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "
                              "(bisection with the verifier; minutes)")
@@ -77,13 +81,46 @@ def arb_column(r) -> str:
     return arb.split(":")[0] if arb else "-"
 
 
-def _print(rows: list[list[str]], title: str) -> None:
+def _print(rows: list[list[str]], title: str, coq: dict | None = None) -> None:
     head = ["statement", "step", "verdict", "method", "domain", "re-checked by Arb",
             "certificate / box / counterexample"]
-    widths = [max(len(x[i]) for x in rows + [head]) for i in range(6)]
+    if coq is not None:  # the Coq column (bounds.coq), before the free-text one
+        head.insert(6, "Coq")
+        rows = [r[:6] + [coq_column(coq.get((r[0], r[1]), "not exported"))] + r[6:] for r in rows]
+    n = len(head) - 1
+    widths = [max(len(x[i]) for x in rows + [head]) for i in range(n)]
     print(f"\n== {title}")
     for row in [head] + rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row[:6], widths)) + "  " + row[6])
+        print("  ".join(c.ljust(w) for c, w in zip(row[:n], widths)) + "  " + row[n])
+
+
+def coq_column(status: str) -> str:
+    """The Coq column: kernel-checked, rejected or not exported (the reason is printed below the table)."""
+    return status.split(":")[0]
+
+
+def _coq(results, directory: str):
+    """``({(statement, step): status}, exit status)`` of the Coq check of ``results`` (None, 2 without coqc)."""
+    from bounds.coq import check as coq_check
+    missing = coq_check.missing_reason()
+    if missing:
+        print(f"slth proofs --coq: {missing}", file=sys.stderr)
+        return None, 2
+    certified = {(r.statement, r.step) for r in results if r.ok}
+    status = coq_check.check(directory, certified, log=lambda m: print(f"  coq search: {m}", file=sys.stderr))
+    status.pop(None)
+    return status, 0
+
+
+def coq_summary(results, status: dict) -> tuple[str, list[str]]:
+    """(the counts line, the discrepancies: steps certified here that Coq rejects)."""
+    keys = [(r.statement, r.step) for r in results]
+    n = sum(status.get(k) == "kernel-checked" for k in keys)
+    rejected = [k for k in keys if status.get(k, "").startswith("rejected")]
+    skipped = [k for k in keys if status.get(k, "not exported").startswith("not exported")]
+    ok = {(r.statement, r.step) for r in results if r.ok}
+    line = (f"Coq: kernel-checked {n} of {len(keys)}; {len(rejected)} rejected, {len(skipped)} not exported")
+    return line, [f"{s}:{t}" for s, t in rejected if (s, t) in ok]
 
 
 def counts(results) -> dict:
@@ -169,10 +206,25 @@ def main(args: argparse.Namespace) -> int:
     results = [r for n in names for r in bounds.verify(n)]
     if not args.statement:
         results = bounds.verify_facts() + results
-    _print([_row(r, args.boxes) for r in results], "supported forms")
+    coq = None
+    if getattr(args, "coq", None) is not None:
+        coq, rc = _coq(results, args.coq)
+        if rc:
+            return rc
+    _print([_row(r, args.boxes) for r in results], "supported forms", coq)
     failed = [r for r in results if not r.ok]
     status = 1 if failed else 0
     print("\n" + summary(results))
+    if coq is not None:
+        line, discrepancies = coq_summary(results, coq)
+        print(line)
+        for (s, t), v in coq.items():
+            if v != "kernel-checked":
+                print(f"  Coq {s}:{t}: {v}")
+        if discrepancies:
+            print(f"DISCREPANCY: {len(discrepancies)} step(s) certified by the harness and rejected by Coq "
+                  f"(the certificate or the export is wrong): {', '.join(discrepancies)}", file=sys.stderr)
+            status = 1
     if not args.statement:
         cited = [n for n in bounds.names() if n not in names]
         print("cited, no proof encoded: " + (", ".join(cited) if cited else "none"))

@@ -195,9 +195,27 @@ def _print_axioms(name: str) -> int:
     return 0
 
 
+def _print_coq_axioms(name: str, directory: str) -> int:
+    """With ``--coq``: Coq's own list of what each kernel-checked lemma rests on (a block beside the harness's)."""
+    from bounds.coq import check as coq_check
+    missing = coq_check.missing_reason()
+    if missing:
+        print(f"slth proofs --axioms --coq: {missing}", file=sys.stderr)
+        return 2
+    status = coq_check.check(directory, searching=False)
+    status.pop(None)
+    axioms = coq_check.assumptions(directory, status)
+    print("\n" + coq_check.assumptions_text(axioms, [canonical(name)] if name else None))
+    other = [k for k, v in axioms.items() if any(coq_check.family(n) is None for n in v)]
+    return 1 if other else 0
+
+
 def main(args: argparse.Namespace) -> int:
     if getattr(args, "axioms", None) is not None:
-        return _print_axioms(args.axioms)
+        rc = _print_axioms(args.axioms)
+        if rc == 0 and getattr(args, "coq", None) is not None:
+            rc = _print_coq_axioms(args.axioms, args.coq)
+        return rc
     try:
         names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
     except KeyError as e:

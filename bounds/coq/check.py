@@ -168,11 +168,18 @@ def compile_file(path: Path, directory: Path) -> tuple[bool, str]:
     return r.returncode == 0, r.stdout + r.stderr
 
 
-def check(directory, certified=None, tactics: dict | None = None, searching: bool = True, log=None) -> dict:
+NOT_CHECKED = "not checked"
+
+
+def check(directory, certified=None, tactics: dict | None = None, searching: bool = True, log=None,
+          compiling: bool = True) -> dict:
     """Write the files into ``directory``, search tactics for lemmas without one (when ``searching``), run coqc on
-    each changed file and return ``{(statement, step): status}`` plus ``tactics`` under the key None."""
+    each changed file and return ``{(statement, step): status}`` plus ``tactics`` under the key None.  With
+    ``compiling`` False nothing is written or run: a file is reported from the last coqc run only when its content
+    and the coqc version are unchanged, else its steps are ``not checked``."""
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
+    if compiling:
+        directory.mkdir(parents=True, exist_ok=True)
     tactics = dict(load_tactics() if tactics is None else tactics)
     ents = entries(certified)
     lems = [l for items in ents.values() for _, _, l in items if isinstance(l, Lemma)]
@@ -197,12 +204,17 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
             src = text(stem, [(s, t, l) for s, t, l in items if not (isinstance(l, Lemma) and l.name in dropped)],
                           {k: v for k, v in tactics.items()})
             path = directory / f"{stem}.v"
-            if not path.exists() or path.read_text() != src:
-                path.write_text(src)
             digest = hashlib.sha256((src + version).encode()).hexdigest()
             if cache.get(stem, {}).get("digest") == digest and (directory / f"{stem}.vo").exists():
                 dropped.update(cache[stem].get("dropped", {}))
                 break
+            if not compiling:
+                for statement, step, l in items:
+                    if isinstance(l, Lemma) and (statement, step) not in status:
+                        status[(statement, step)] = f"{NOT_CHECKED}: run slth proofs --coq"
+                return
+            if not path.exists() or path.read_text() != src:
+                path.write_text(src)
             ok, out = compile_file(path, directory)
             if ok:
                 cache[stem] = {"digest": digest, "dropped": dropped}
@@ -223,6 +235,98 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
     one("Common")
     with ThreadPoolExecutor(WORKERS) as pool:
         list(pool.map(one, [s for s in ents if s != "Common"]))
-    cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True))
+    if compiling:
+        cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True))
     status[None] = tactics
     return status
+
+
+# --- what each kernel-checked lemma rests on (Print Assumptions) -----------------------------------------------
+
+STANDARD = {  # Coq's standard axioms, by the family a name belongs to
+    "classical reals": ("ClassicalDedekindReals.", "Classical_Prop.classic", "FunctionalExtensionality."),
+    "primitive 63-bit integers": ("Uint63.", "PrimInt63."),
+    "primitive floats": ("FloatAxioms.", "PrimFloat."),
+}
+
+
+def family(axiom: str) -> str | None:
+    """The standard family of a Coq axiom name, None for any other (an axiom the files must not rest on)."""
+    for fam, prefixes in STANDARD.items():
+        if any(axiom == p or axiom.startswith(p) for p in prefixes):
+            return fam
+    return None
+
+
+def parse_assumptions(out: str) -> list[list[str]]:
+    """The axiom names of each ``Print Assumptions`` block of coqc's output, in order ([] when closed)."""
+    blocks: list[list[str]] = []
+    for line in out.splitlines():
+        if line.startswith("Closed under the global context"):
+            blocks.append([])
+        elif line.startswith("Axioms:"):
+            blocks.append([])
+        elif blocks and line and not line[0].isspace():
+            m = re.match(r"([\w.']+)\s*(?::|$)", line)
+            if m and m.group(1) not in blocks[-1]:
+                blocks[-1].append(m.group(1))
+    return blocks
+
+
+def assumptions(directory, status: dict) -> dict:
+    """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files already checked into
+    ``directory`` by ``check``); cached by the files' content and the coqc version (minutes of CPU cold)."""
+    directory = Path(directory)
+    ents = entries()
+    lems = [(s, t, l, stem) for stem, items in ents.items() for s, t, l in items
+            if isinstance(l, Lemma) and status.get((s, t)) == KERNEL]
+    version = coqc_version()
+    digest = hashlib.sha256((version + "".join((directory / f"{stem}.v").read_text() for stem in ents)
+                             + "".join(l.name for *_, l, _ in lems)).encode()).hexdigest()
+    cache_path = directory / ".slth-coq-axioms.json"
+    cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
+    if cache.get("digest") != digest:
+        batches = [lems[i::WORKERS] for i in range(WORKERS)]
+
+        def run(k, batch):
+            stems = sorted({stem for *_, stem in batch})
+            src = (f"From {LOGICAL} Require " + " ".join(stems) + ".\n" if stems else "") + "".join(
+                f"Print Assumptions {stem}.{l.name}.\n" for _, _, l, stem in batch)
+            path = directory / f"Axioms{k}.v"
+            path.write_text(src)
+            ok, out = compile_file(path, directory)
+            if not ok:
+                raise RuntimeError(f"Print Assumptions failed: {_first_error(out, src)[1]}")
+            blocks = parse_assumptions(out)
+            return {f"{s}\t{t}": b for (s, t, _, _), b in zip(batch, blocks)}
+        found = {}
+        with ThreadPoolExecutor(WORKERS) as pool:
+            for part in pool.map(lambda kb: run(*kb), enumerate(batches)):
+                found.update(part)
+        cache = {"digest": digest, "lemmas": found}
+        cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True))
+    return {tuple(k.split("\t")): v for k, v in cache["lemmas"].items()}
+
+
+def assumptions_text(axioms: dict, statements=None) -> str:
+    """Per statement: the families of Coq axioms its kernel-checked lemmas rest on, and any other axiom by name."""
+    lines = ["== Coq: what the kernel-checked lemmas rest on (Print Assumptions)"]
+    by: dict = {}
+    for (s, t), names in axioms.items():
+        by.setdefault(s, []).append((t, names))
+    for s, rows in by.items():
+        if statements and s not in statements:
+            continue
+        fams: dict = {}
+        other = []
+        for t, names in rows:
+            for n in names:
+                f = family(n)
+                if f:
+                    fams.setdefault(f, set()).add(n)
+                else:
+                    other.append(f"{t}: {n}")
+        desc = "; ".join(f"{f} ({len(v)})" for f, v in sorted(fams.items())) or "no axioms"
+        lines.append(f"  {s}: {len(rows)} lemma(s): Coq's standard axioms only: {desc}" if not other else
+                     f"  {s}: {len(rows)} lemma(s): {desc}; OTHER AXIOMS: {', '.join(other)}")
+    return "\n".join(lines)

@@ -143,11 +143,27 @@ def _who(desc: dict) -> str:
     return f"{commit}{' (dirty)' if desc['dirty'] else ''}, {desc['profile']}, {desc['created']}"
 
 
+def coq_changes(old: dict, new: dict) -> list[dict]:
+    """Steps whose Coq status (the record's ``coq`` field, ``bounds.coq``) differs between two records; a record
+    without the field (written before it) shows "absent"."""
+    def status(s):
+        return (s.get("coq") or "absent").split(":")[0] if s else "absent"
+    a = {(s["statement"], s["step"]): s for s in old.get("steps", [])}
+    b = {(s["statement"], s["step"]): s for s in new.get("steps", [])}
+    out = []
+    for key in list(a) + [k for k in b if k not in a]:
+        if status(a.get(key)) != status(b.get(key)):
+            out.append({"statement": key[0], "step": key[1], "old": status(a.get(key)), "new": status(b.get(key))})
+    return out
+
+
 def format_text(d, old_name: str, new_name: str) -> str:
     info = d.as_dict()
     lines = [f"slth diff: {old_name} [{_who(info['old'])}] -> {new_name} [{_who(info['new'])}]"]
     sections = [
         ("proof steps whose verdict or domain changed", d.flipped, _flipped),
+        ("proof steps whose Coq status changed (kernel-checked / rejected / not exported / not checked)",
+         coq_changes(d.old, d.new), lambda c: f"  {c['statement']}:{c['step']}  {c['old']} -> {c['new']}"),
         (f"margins (smallest rhs/lhs) moved by more than {d.tolerance:g} (relative)", d.margins,
          lambda m: f"  {m['statement']}:{m['step']}  {_fmt(m['old'])} -> {_fmt(m['new'])}"
                    + (f"  (x{m['ratio']:.4g})" if m["ratio"] is not None else "")),

@@ -49,6 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--axioms", nargs="?", const="", default=None, metavar="NAME",
                         help="print the results each statement (or NAME) rests on that the harness does not prove, "
                              "found by following relies_on through the catalogue; verifies nothing else")
+    parser.add_argument("--coq", nargs="?", const="results/coq", default=None, metavar="DIR",
+                        help="also export every certified step to Coq and check it with coqc and CoqInterval "
+                             "(files under DIR, default %(const)s; bounds.coq): a column kernel-checked / rejected / "
+                             "not exported; a step certified here and rejected by Coq is a discrepancy (exit 1)")
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "
                              "(bisection with the verifier; minutes)")
@@ -102,18 +106,52 @@ def arb_column(r) -> str:
     return arb.split(":")[0] if arb else "-"
 
 
-def _print(rows: list[list[str]], title: str, results=None) -> None:
-    """The table; with ``results`` (one per row) each step's form and note on an indented line below it."""
+def _print(rows: list[list[str]], title: str, results=None, coq: dict | None = None) -> None:
+    """The table; with ``results`` (one per row) each step's form and note on an indented line below it; with
+    ``coq`` a Coq column (bounds.coq) before the free-text one."""
     head = ["statement", "step", "verdict", "method", "domain", "re-checked by Arb",
             "certificate / box / counterexample"]
-    widths = [max(len(x[i]) for x in rows + [head]) for i in range(6)]
+    if coq is not None:  # the Coq column (bounds.coq), before the free-text one
+        head.insert(6, "Coq")
+        rows = [r[:6] + [coq_column(coq.get((r[0], r[1]), "not exported"))] + r[6:] for r in rows]
+    n = len(head) - 1
+    widths = [max(len(x[i]) for x in rows + [head]) for i in range(n)]
     print(f"\n== {title}")
-    print("  ".join(c.ljust(w) for c, w in zip(head[:6], widths)) + "  " + head[6])
+    print("  ".join(c.ljust(w) for c, w in zip(head[:n], widths)) + "  " + head[n])
     for i, row in enumerate(rows):
-        print("  ".join(c.ljust(w) for c, w in zip(row[:6], widths)) + "  " + row[6])
+        print("  ".join(c.ljust(w) for c, w in zip(row[:n], widths)) + "  " + row[n])
         step = None if results is None else _step(results[i])
         if step is not None:
             print(f"      proves: {step.form()}" + (f"  [{step.note}]" if step.note else ""))
+
+
+def coq_column(status: str) -> str:
+    """The Coq column: kernel-checked, rejected or not exported (the reason is printed below the table)."""
+    return status.split(":")[0]
+
+
+def _coq(results, directory: str):
+    """``({(statement, step): status}, exit status)`` of the Coq check of ``results`` (None, 2 without coqc)."""
+    from bounds.coq import check as coq_check
+    missing = coq_check.missing_reason()
+    if missing:
+        print(f"slth proofs --coq: {missing}", file=sys.stderr)
+        return None, 2
+    certified = {(r.statement, r.step) for r in results if r.ok}
+    status = coq_check.check(directory, certified, log=lambda m: print(f"  coq search: {m}", file=sys.stderr))
+    status.pop(None)
+    return status, 0
+
+
+def coq_summary(results, status: dict) -> tuple[str, list[str]]:
+    """(the counts line, the discrepancies: steps certified here that Coq rejects)."""
+    keys = [(r.statement, r.step) for r in results]
+    n = sum(status.get(k) == "kernel-checked" for k in keys)
+    rejected = [k for k in keys if status.get(k, "").startswith("rejected")]
+    skipped = [k for k in keys if status.get(k, "not exported").startswith("not exported")]
+    ok = {(r.statement, r.step) for r in results if r.ok}
+    line = (f"Coq: kernel-checked {n} of {len(keys)}; {len(rejected)} rejected, {len(skipped)} not exported")
+    return line, [f"{s}:{t}" for s, t in rejected if (s, t) in ok]
 
 
 def counts(results) -> dict:
@@ -192,6 +230,21 @@ def _print_axioms(name: str) -> int:
     return 0
 
 
+def _print_coq_axioms(name: str, directory: str) -> int:
+    """With ``--coq``: Coq's own list of what each kernel-checked lemma rests on (a block beside the harness's)."""
+    from bounds.coq import check as coq_check
+    missing = coq_check.missing_reason()
+    if missing:
+        print(f"slth proofs --axioms --coq: {missing}", file=sys.stderr)
+        return 2
+    status = coq_check.check(directory, searching=False)
+    status.pop(None)
+    axioms = coq_check.assumptions(directory, status)
+    print("\n" + coq_check.assumptions_text(axioms, [canonical(name)] if name else None))
+    other = [k for k, v in axioms.items() if any(coq_check.family(n) is None for n in v)]
+    return 1 if other else 0
+
+
 def main(args: argparse.Namespace) -> int:
     try:
         names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
@@ -199,14 +252,32 @@ def main(args: argparse.Namespace) -> int:
         print(f"slth proofs: {e.args[0]}", file=sys.stderr)
         return 2
     if getattr(args, "axioms", None) is not None:  # after --statement is checked: no name is ignored unread
-        return _print_axioms(args.axioms)
+        rc = _print_axioms(args.axioms)
+        if rc == 0 and getattr(args, "coq", None) is not None:
+            rc = _print_coq_axioms(args.axioms, args.coq)
+        return rc
     results = [r for n in names for r in bounds.verify(n)]
     if not args.statement:
         results = bounds.verify_facts() + results
-    _print([_row(r, args.boxes) for r in results], "supported forms", results)
+    coq = None
+    if getattr(args, "coq", None) is not None:
+        coq, rc = _coq(results, args.coq)
+        if rc:
+            return rc
+    _print([_row(r, args.boxes) for r in results], "supported forms", results, coq)
     failed = [r for r in results if not r.ok]
     status = 1 if failed else 0
     print("\n" + summary(results))
+    if coq is not None:
+        line, discrepancies = coq_summary(results, coq)
+        print(line)
+        for (s, t), v in coq.items():
+            if v != "kernel-checked":
+                print(f"  Coq {s}:{t}: {v}")
+        if discrepancies:
+            print(f"DISCREPANCY: {len(discrepancies)} step(s) certified by the harness and rejected by Coq "
+                  f"(the certificate or the export is wrong): {', '.join(discrepancies)}", file=sys.stderr)
+            status = 1
     if not args.statement:
         cited = [n for n in bounds.names() if n not in names]
         print("cited, no proof encoded: " + (", ".join(cited) if cited else "none"))

@@ -141,7 +141,22 @@ def proofs() -> list[dict]:
         proof = bounds.proof(name) if hasattr(bounds, "proof") else bounds.get(name).proof
         by_name = {s.name: s for s in proof}
         steps += [_step_row(r, by_name.get(r.step)) for r in bounds.verify(name)]
+    _coq_column(steps)
     return steps
+
+
+COQ_DIR = "results/coq"
+
+
+def _coq_column(steps: list[dict]) -> None:
+    """Each step's Coq status (``bounds.coq``) from the last ``slth proofs --coq`` run into ``COQ_DIR`` when its
+    files are unchanged since (nothing is compiled here): kernel-checked / rejected / not exported / not checked."""
+    from bounds.coq import check as coq_check
+    certified = {(s["statement"], s["step"]) for s in steps if s["ok"]}
+    status = coq_check.check(COQ_DIR, certified, searching=False, compiling=False)
+    status.pop(None)
+    for s in steps:
+        s["coq"] = status.get((s["statement"], s["step"]), f"{coq_check.NOT_EXPORTED}: not a step of the export")
 
 
 def variants(names: list[str] | None = None) -> list[dict]:

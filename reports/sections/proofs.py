@@ -42,7 +42,9 @@ def render(record: dict) -> Section:
                                s["verdict"] == "certified" and s.get("kind") == "identity" for s in steps), variants=record["variants"], mutations=mutations, profile=record["profile"],
                            caught=sum(m["verdict"] == "caught" for m in mutations or []),
                            slack=record.get("slack"), arb_counts={a: sum((s.get("arb") or "").split(":")[0] == a
-                                                                          for s in steps) for a in ("yes", "no", "failed")})
+                                                                          for s in steps) for a in ("yes", "no", "failed")},
+                           coq_counts={"kernel": sum((s.get("coq") or "").startswith("kernel-checked") for s in steps),
+                                       "total": len(steps)})
     identities = sum(s["verdict"] == "certified" and s.get("kind") == "identity" for s in steps)
     summary = (f"{len(steps)} steps: {verdicts['certified']} certified ({counts['symbolic']} symbolic, "
                f"{counts['interval']} interval"

@@ -1,0 +1,229 @@
+"""Per proof step, a Coq lemma: its premises are the hypotheses of the step's domain, read from the ``Param``
+declarations (``Domain(step, params).params``: lower and upper bounds, strict where open, dependent lower bounds,
+integrality), never from SymPy's symbol assumptions; its proof is generated: a cascade of candidate tactics
+(reflexivity, ``lra``/``field``/``nra``, ``interval`` on ``rhs - lhs`` with bisection and derivatives, and the
+reformulations ``lhs / rhs`` compared with 1 and ``rhs - lhs`` simplified by SymPy, each equation re-proved by Coq's
+``field``).  The search picks the first candidate Coq accepts; ``proofs/coq/tactics.json`` records it."""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from ..core import Step
+from ..verify import exact
+from ..verify_domain import Domain
+from .printer import CoqExportError, coq, ident
+
+PRELUDE = r"""From Coq Require Import Reals Lra Lia.
+From Interval Require Import Tactic.
+Open Scope R_scope.
+
+(* integrality of a real parameter *)
+Definition is_int (x : R) : Prop := exists k : Z, x = IZR k.
+
+(* lhs <= rhs from lhs / rhs = q <= 1 with rhs > 0 *)
+Lemma slth_ratio : forall l r q : R, 0 < r -> l / r = q -> q <= 1 -> l <= r.
+Proof.
+  intros l r q Hr Hq H1. assert (E : l = q * r) by (rewrite <- Hq; field; lra).
+  rewrite E. rewrite <- (Rmult_1_l r) at 2. apply Rmult_le_compat_r; lra.
+Qed.
+
+(* lhs <= rhs from rhs - lhs = d >= 0 *)
+Lemma slth_diff : forall l r d : R, r - l = d -> 0 <= d -> l <= r.
+Proof. intros l r d E H. lra. Qed.
+
+(* 1 <= a / s from s <= a, 0 < s *)
+Lemma slth_ge1 : forall a s : R, 0 < s -> s <= a -> 1 <= a / s.
+Proof.
+  intros a s Hs Ha. apply (Rmult_le_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l; lra.
+Qed.
+
+(* a constant lower bound of a term, by interval arithmetic *)
+Ltac slth_lo := first [ interval | interval with (i_prec 100) | lra | nra ].
+
+(* a nonzero side condition left by field *)
+Ltac slth_nz := first [ apply Rgt_not_eq; interval | apply Rlt_not_eq; interval
+                      | apply Rgt_not_eq; lra | apply Rgt_not_eq; nra ].
+"""
+
+
+_CANDIDATES: dict = {}
+
+
+@dataclass(frozen=True)
+class Lemma:
+    statement: str
+    step: str
+    name: str  # Coq identifier
+    text: str  # "forall ..., premises -> lhs <= rhs"
+    premises: tuple  # (label, coq text) per hypothesis
+    binders: tuple  # Coq identifiers of the parameters
+    lhs: str
+    rhs: str
+    sides: tuple = field(default=(), compare=False, repr=False)  # (lhs, rhs, Domain) in SymPy, for the search
+
+    @property
+    def candidates(self) -> tuple:
+        """The tactic scripts of the generated cascade, tried in order (computed on first use: SymPy's seconds)."""
+        if self.key not in _CANDIDATES:
+            _CANDIDATES[self.key] = tuple(candidates(*self.sides))
+        return _CANDIDATES[self.key]
+
+    @property
+    def key(self) -> str:
+        """Hash of the lemma's statement: the key of its recorded tactic."""
+        return hashlib.sha256(self.text.encode()).hexdigest()[:16]
+
+    def proof(self, tactic: str) -> str:
+        return (f"Lemma {self.name} : {self.text}.\nProof.\n  intros.\n  {tactic}.\nQed.\n")
+
+
+def lemma_name(statement: str, step: str) -> str:
+    return "step_" + re.sub(r"[^A-Za-z0-9_]", "_", f"{statement}_{step}")
+
+
+def premises(dom: Domain) -> list[tuple[str, str]]:
+    """(label, Coq proposition) for every hypothesis of the step's parameters, from their ``Param``s."""
+    out = []
+    for p in dom.params:
+        v = ident(p.symbol)
+        if p.integer:
+            out.append((f"{p.name} is an integer", f"is_int {v}"))
+        for lo in p.lo:
+            op = "<" if p.lo_open else "<="
+            out.append((f"{lo} {op} {p.name}", f"{coq(exact(lo))} {op} {v}"))
+        for hi in p.hi:
+            op = "<" if p.hi_open else "<="
+            out.append((f"{p.name} {op} {hi}", f"{v} {op} {coq(exact(hi))}"))
+    return out
+
+
+def _constant_lower(p, dom: Domain):
+    """A constant lower bound of a dependent parameter (its bound at its arguments' constant lower ends)."""
+    const = {q.symbol: exact(q.lo[0]) for q in dom.params if q.lo and not q.dependent}
+    best = None
+    for lo in p.lo:
+        v = sp.sympify(lo).xreplace(const)
+        if v.free_symbols or not v.is_real:
+            continue
+        c = sp.Rational(sp.floor(v * 2**20), 2**20)
+        best = c if best is None else max(best, c)
+    return best
+
+
+def _interval_opts(free: list[str]) -> list[str]:
+    opts = ["", "with (i_prec 53)"]
+    for v in free:
+        opts += [f"with (i_bisect {v}, i_autodiff {v})", f"with (i_bisect {v}, i_autodiff {v}, i_prec 53)",
+                 f"with (i_bisect {v}, i_taylor {v}, i_prec 53)"]
+    return opts
+
+
+def _sym(name: str, **assumptions) -> sp.Symbol:
+    return sp.Symbol(name, **assumptions)
+
+
+def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[tuple[str, sp.Expr, sp.Expr]]:
+    """Changes of variables, each as (Coq tactic prefix, lhs, rhs after it): none (constant lower bounds derived
+    for the dependent parameters); a dimension under a square root written d = s^2; then each dependent
+    parameter written in terms of one of its lower bounds: ``p = r v`` (r >= 1) for a log-scale parameter,
+    ``p = v + m`` (m >= 0) otherwise."""
+    pre = []
+    for p in dom.params:
+        if p.dependent:
+            c = _constant_lower(p, dom)
+            if c is not None:
+                lo = next(iter(p.lo))
+                pre.append(f"assert ({coq(c)} <= {ident(p.symbol)}) by (apply Rle_trans with "
+                           f"({coq(exact(lo))}); [slth_lo | lra])")
+    out = [("".join(t + "; " for t in pre), lhs, rhs)]
+    # d = s^2 for every parameter that appears under a square root
+    sub, tac = {}, []
+    exprs = [lhs, rhs] + [sp.sympify(v) for p in dom.params for v in p.lo]
+    for p in dom.params:
+        v = p.symbol
+        if p.dependent or not p.lo or not any(isinstance(a, sp.Pow) and a.base == v and a.exp.is_Rational
+                                              and a.exp.q == 2 for e in exprs for a in sp.preorder_traversal(e)):
+            continue
+        name = f"s_{ident(v)}"
+        c = sp.Rational(sp.floor(sp.sqrt(exact(p.lo[0])) * 2**20), 2**20)
+        sub[v] = _sym(name, positive=True) ** 2
+        tac.append(f"set ({name} := sqrt {ident(v)}) in *; assert (Hsq_{name} : {ident(v)} = {name} * {name}) by "
+                   f"(unfold {name}; rewrite sqrt_sqrt; lra); assert ({coq(c)} <= {name}) by (unfold {name}; slth_lo); "
+                   f"clearbody {name}; subst {ident(v)}")
+    base = [("".join(t + "; " for t in tac), lhs.xreplace(sub), rhs.xreplace(sub))] if sub else [("", lhs, rhs)]
+    for p in dom.params:
+        if not p.dependent:
+            continue
+        grown = []
+        for lo in p.lo:
+            lo_s = exact(sp.sympify(lo)).xreplace(sub)
+            v = ident(p.symbol)
+            if p.log:
+                name = f"r_{v}"
+                new = _sym(name, positive=True) * lo_s
+                t = (f"assert (0 < {coq(lo_s)}) by slth_lo; set ({name} := {v} / {coq(lo_s)}); assert (Hr_{name} : {v} = "
+                     f"{name} * {coq(lo_s)}) by (unfold {name}; field; apply Rgt_not_eq; slth_lo); assert (1 <= {name}) "
+                     f"by (unfold {name}; apply slth_ge1; [slth_lo | lra]); clearbody {name}; subst {v}")
+            else:
+                name = f"m_{v}"
+                new = lo_s + _sym(name, nonnegative=True)
+                t = (f"set ({name} := {v} - {coq(lo_s)}); assert (Hm_{name} : {v} = {coq(lo_s)} + {name}) by "
+                     f"(unfold {name}; ring); assert (0 <= {name}) by (unfold {name}; lra); clearbody {name}; subst {v}")
+            for pre_, l_, r_ in base:
+                grown.append((pre_ + t + "; ", l_.xreplace({p.symbol: new}), r_.xreplace({p.symbol: new})))
+        base = grown or base
+    return out + [b for b in base if b[0]]
+
+
+def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
+    """The generated cascade of tactic scripts for ``lhs <= rhs`` (after ``intros``)."""
+    out = ["apply Rle_refl", "lra", "right; field; repeat split; slth_nz", "nra"]
+    for pre, l, r in variants(lhs, rhs, dom):
+        free = [ident(s) for s in sorted(l.free_symbols | r.free_symbols, key=lambda s: s.name)]
+        unfold = "unfold Rpower in *; " if "Rpower" in coq(lhs) + coq(rhs) else ""
+        if pre:
+            out += [f"{pre}lra", f"{pre}nra"]
+        out += [f"{pre}{unfold}apply Rminus_le; interval {o}" for o in _interval_opts(free)]
+        for form in (_ratio, _difference):
+            try:
+                out += form(l, r, pre, unfold)
+            except CoqExportError:  # a reformulation SymPy wrote with a construct the printer refuses
+                pass
+    return list(dict.fromkeys(out))
+
+
+def lemma(statement: str, step: Step, params: tuple) -> Lemma:
+    """The Coq lemma of one step (``CoqExportError`` if a side holds an unhandled construct)."""
+    lhs, rhs = exact(step.lhs), exact(step.rhs)
+    dom = Domain(Step(step.name, lhs, rhs, step.relies_on, params=step.params), params)
+    prem = premises(dom)
+    binders = tuple(ident(p.symbol) for p in dom.params)
+    concl = f"{coq(lhs)} <= {coq(rhs)}"
+    body = " -> ".join([t for _, t in prem] + [concl])
+    text = f"forall {' '.join(binders)} : R, {body}" if binders else body
+    return Lemma(statement, step.name, lemma_name(statement, step.name), text, tuple(prem), binders, coq(lhs),
+                 coq(rhs), (lhs, rhs, dom))
+
+
+def _ratio(lhs, rhs, pre, unfold):
+    if rhs.is_zero:
+        return []
+    q = sp.simplify(sp.powsimp(sp.cancel(lhs / rhs), force=False))
+    if q.free_symbols == (lhs / rhs).free_symbols and sp.count_ops(q) >= sp.count_ops(lhs / rhs):
+        return []
+    qf = [ident(s) for s in sorted(q.free_symbols, key=lambda s: s.name)]
+    return [f"{pre}apply (slth_ratio _ _ {coq(q)}); [ {unfold}interval | field; repeat split; slth_nz | "
+            f"{unfold}apply Rminus_le; interval {o} ]" for o in _interval_opts(qf)]
+
+
+def _difference(lhs, rhs, pre, unfold):
+    d = sp.factor(sp.simplify(rhs - lhs))
+    if d == rhs - lhs:
+        return []
+    df = [ident(s) for s in sorted(d.free_symbols, key=lambda s: s.name)]
+    return [f"{pre}apply (slth_diff _ _ {coq(d)}); [ field; repeat split; slth_nz | {unfold}interval {o} ]"
+            for o in _interval_opts(df)]

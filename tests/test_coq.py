@@ -1,0 +1,341 @@
+"""The Coq export (``bounds.coq``): the printer is faithful (every printed side parsed back by an independent
+parser and compared with SymPy at random domain points; every construct; a one-line refusal), every premise is one
+of the statement's hypotheses and holds at sampled points (no lemma is vacuous), the committed files equal the
+exporter's output, and Coq's kernel accepts every recorded proof and rejects every planted mutation's declared step.
+
+The tests that run coqc skip with the reason when it (or CoqInterval) is missing, and FAIL when ``CI=true``."""
+from __future__ import annotations
+
+import os
+import random
+import re
+
+import mpmath
+import pytest
+import sympy as sp
+
+from bounds import catalogue
+from bounds.coq import check
+from bounds.coq.export import Lemma, lemma, premises
+from bounds.coq.printer import CoqExportError, coq
+from bounds.core import Step
+from bounds.facts import SCALAR
+from bounds.mutations import MUTATIONS, catalogue_with
+from bounds.symbols import NAME, PARAMETER
+from bounds.verify import exact
+from bounds.verify_domain import Domain
+
+
+@pytest.fixture(autouse=True)
+def _digits():
+    with mpmath.workdps(50):
+        yield
+
+
+def needs_coq():
+    reason = check.missing_reason()
+    if reason:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true and {reason}: .ci/run must install coq and libcoq-interval")
+        pytest.skip(reason)
+
+
+# --- an independent reader of the printed Coq terms ------------------------------------------------------------
+
+_TOKEN = re.compile(r"\s*(\d+|[A-Za-z_][A-Za-z0-9_]*|[()+\-*/^])")
+_FUN = {"sqrt": 1, "ln": 1, "exp": 1, "Rpower": 2, "Rmin": 2, "Rmax": 2}
+
+
+def parse(text: str, env: dict):
+    """The value (mpmath, at ``env``: identifier -> number) of a Coq R term as the printer writes it, read by a
+    grammar of its own: sums, products/quotients, prefix - and / (opposite, inverse), ^ with a natural exponent,
+    applications of sqrt, ln, exp, Rpower, Rmin, Rmax, PI."""
+    toks = _TOKEN.findall(text)
+    assert "".join(toks) == re.sub(r"\s+", "", text), f"unreadable: {text}"
+    pos = [0]
+
+    def peek():
+        return toks[pos[0]] if pos[0] < len(toks) else None
+
+    def take(t=None):
+        tok = toks[pos[0]]
+        assert t is None or tok == t, (tok, t, text)
+        pos[0] += 1
+        return tok
+
+    def expr():
+        v = term()
+        while peek() == "+":
+            take()
+            v = v + term()
+        return v
+
+    def term():
+        v = power()
+        while peek() in ("*", "/"):
+            op = take()
+            w = power()
+            v = v * w if op == "*" else v / w
+        return v
+
+    def power():
+        v = unary()
+        if peek() == "^":
+            take()
+            n = take()
+            assert n.isdigit()
+            v = v ** int(n)
+        return v
+
+    def unary():
+        if peek() == "-":
+            take()
+            return -unary()
+        if peek() == "/":
+            take()
+            return 1 / unary()
+        return app()
+
+    def app():
+        t = peek()
+        if t in _FUN:
+            take()
+            args = [atom() for _ in range(_FUN[t])]
+            f = {"sqrt": mpmath.sqrt, "ln": mpmath.log, "exp": mpmath.exp, "Rpower": lambda a, b: mpmath.exp(b * mpmath.log(a)),
+                 "Rmin": min, "Rmax": max}[t]
+            return f(*args)
+        return atom()
+
+    def atom():
+        t = take()
+        if t == "(":
+            v = expr()
+            take(")")
+            return v
+        if t.isdigit():
+            return mpmath.mpf(t)
+        if t == "PI":
+            return mpmath.pi
+        return env[t]
+
+    v = expr()
+    assert pos[0] == len(toks), f"trailing tokens in {text}"
+    return v
+
+
+def _close(a, b) -> bool:
+    return abs(a - b) <= mpmath.mpf(10) ** -30 * max(1, abs(a), abs(b))
+
+
+def _values(expr, env_sym):
+    env = {k: sp.Float(v, 50) for k, v in env_sym.items()}
+    return sp.N(exact(expr).xreplace(env), 50)  # Floats of the expression as the exact rationals the harness verifies
+
+
+def _sample(dom: Domain, rng: random.Random) -> dict:
+    """A point of the step's domain: every parameter drawn above its lower bounds (dependent ones after them)."""
+    point = {}
+    for p in dom.params:
+        lows = [sp.sympify(v).xreplace(point) for v in p.lo] or [sp.Integer(0)]
+        lo = max(sp.Rational(sp.N(v, 30)) for v in lows)
+        his = [sp.Rational(sp.N(sp.sympify(v).xreplace(point), 30)) for v in p.hi]
+        if his:
+            v = lo + (min(his) - lo) * sp.Rational(rng.randint(1, 999), 1000)
+        else:
+            v = lo + sp.Rational(rng.randint(0, 800), 100) * (lo if lo > 0 else 1) + sp.Rational(rng.randint(1, 99), 100)
+        if p.integer:
+            v = sp.Integer(sp.ceiling(v))
+        point[p.symbol] = v
+    return point
+
+
+# --- the printer -------------------------------------------------------------------------------------------------
+
+x, d1, B, eps = PARAMETER["x"], PARAMETER["d1"], PARAMETER["B"], PARAMETER["eps"]
+CONSTRUCTS = {
+    "integer": sp.Integer(7) + x, "negative integer": x - 3, "rational": sp.Rational(3, 8) * x,
+    "sum": x + d1 + 1, "product": 3 * x * d1, "quotient": x / (2 * d1), "integer power": x ** 3,
+    "negative power": d1 ** -2 + x, "sqrt": sp.sqrt(x + 1), "half-integer power": d1 ** sp.Rational(3, 2),
+    "negative half power": d1 ** sp.Rational(-5, 2), "rational power": d1 ** sp.Rational(1, 3),
+    "symbolic power": 2 ** (1 - B), "symbolic base and exponent": (4 * d1) ** (B ** 2 - B),
+    "exp": sp.exp(-2 * x), "log": sp.log(2 * d1 / eps), "Min": sp.Min(x, d1), "Max": sp.Max(sp.sqrt(d1), x, 2),
+    "E": sp.E * x, "pi": sp.pi + x, "float": sp.Float(0.25) * x,
+}
+
+
+@pytest.mark.parametrize("name", list(CONSTRUCTS))
+def test_printer_construct_faithful(name):
+    expr = CONSTRUCTS[name]
+    text = coq(expr)
+    rng = random.Random(name)
+    for _ in range(10):
+        env = {s: sp.Rational(rng.randint(1, 5000), 100) + (1 if s != x else 0) for s in expr.free_symbols}
+        if B in env:
+            env[B] = sp.Integer(rng.randint(2, 9))
+        want = _values(expr, env)
+        got = parse(text, {NAME[s]: mpmath.mpf(sp.N(v, 40)) for s, v in env.items()})
+        assert _close(got, mpmath.mpf(want)), (name, text, env)
+
+
+def test_printer_refuses_unknown_construct_in_one_line():
+    with pytest.raises(CoqExportError) as e:
+        coq(sp.sin(x) + 1)
+    assert "\n" not in str(e.value) and "sin" in str(e.value)
+
+
+def test_printer_faithfulness_check_can_fail():
+    """The round trip sees a wrong print: a printer that dropped a sign would be caught."""
+    text = coq(x - 3).replace("(- 3)", "3")
+    assert not _close(parse(text, {"x": mpmath.mpf(2)}), mpmath.mpf(-1))
+
+
+def _lemmas():
+    for name in catalogue.proved():
+        st = catalogue.get(name)
+        for s in catalogue.proof(name):
+            yield name, s, st.params
+    for f in SCALAR:
+        yield "facts", Step(f.name, f.lhs, f.rhs), (f.domain,)
+
+
+LEMMAS = list(_lemmas())
+
+
+@pytest.mark.parametrize("statement,step,params", LEMMAS, ids=[f"{a}:{s.name}" for a, s, _ in LEMMAS])
+def test_every_step_printed_faithfully_and_premises_are_hypotheses(statement, step, params):
+    lem = lemma(statement, step, params)
+    dom = Domain(step, params)
+    # each premise is one of the declared hypotheses (Param.hypotheses), printed
+    declared = set()
+    for p in dom.params:
+        for h in p.hypotheses():
+            rel = h.relation
+            if isinstance(rel, sp.Contains):
+                declared.add(f"is_int {NAME[rel.args[0]]}")
+            else:
+                op = {sp.Gt: "<", sp.Ge: "<=", sp.Lt: "<", sp.Le: "<="}[type(rel)]
+                a, b = (rel.rhs, rel.lhs) if isinstance(rel, (sp.Gt, sp.Ge)) else (rel.lhs, rel.rhs)
+                declared.add(f"{coq(a)} {op} {coq(b)}")
+    assert {t for _, t in lem.premises} == declared
+    assert lem.text.count("->") == len(lem.premises)
+    # both sides and every premise evaluated by the independent reader at random domain points
+    rng = random.Random(f"{statement}:{step.name}")
+    for _ in range(10):
+        point = _sample(dom, rng)
+        env = {NAME[s]: mpmath.mpf(sp.N(v, 40)) for s, v in point.items()}
+        for side, text in ((step.lhs, lem.lhs), (step.rhs, lem.rhs)):
+            assert _close(parse(text, env), mpmath.mpf(_values(side, point))), (step.name, text)
+        for _, prem in lem.premises:
+            if prem.startswith("is_int"):
+                assert float(env[prem.split()[1]]).is_integer()
+                continue
+            a, op, b = re.fullmatch(r"(.*) (<=|<) (.*)", prem).groups()
+            va, vb = parse(a, env), parse(b, env)
+            assert va < vb if op == "<" else va <= vb * (1 + mpmath.mpf(10) ** -30), (prem, env)
+
+
+def test_premises_come_from_params_not_sympy_assumptions():
+    """d1 is declared positive to SymPy; the premise printed is the declared d1 >= 1 with integrality."""
+    st = catalogue.get("lemma2")
+    step = catalogue.proof("lemma2")[2]
+    prem = [t for _, t in premises(Domain(step, st.params))]
+    assert "1 <= d1" in prem and "is_int d1" in prem and "0 < eps" in prem and "eps < 1" in prem
+
+
+def test_committed_files_equal_the_exporter_output():
+    tactics = check.load_tactics()
+    for stem, items in check.entries().items():
+        path = check.COMMITTED / f"{stem}.v"
+        assert path.read_text() == check.text(stem, items, tactics), f"{path} is stale: run python -m bounds.coq"
+
+
+def test_every_lemma_has_a_recorded_search():
+    tactics = check.load_tactics()
+    lems = [l for items in check.entries().values() for _, _, l in items if isinstance(l, Lemma)]
+    assert all(l.key in tactics for l in lems), "a lemma was never searched: run python -m bounds.coq"
+
+
+def test_no_admitted_and_no_axiom_in_committed_files():
+    for path in check.COMMITTED.glob("*.v"):
+        src = path.read_text()
+        assert not re.search(r"\b(Admitted|admit|Axiom|Parameter|Hypothesis)\b", src), path
+
+
+# --- coqc ---------------------------------------------------------------------------------------------------------
+
+def test_coq_replays_the_recorded_proofs(tmp_path):
+    needs_coq()
+    status = check.check(tmp_path, searching=False)
+    tactics = status.pop(None)
+    for (statement, step), v in status.items():
+        lem = next(l for s, t, l in check.entries()[statement if statement != "facts" else "Common"]
+                   if t == step and isinstance(l, Lemma))
+        if tactics.get(lem.key) is not None:
+            assert v == check.KERNEL, (statement, step, v)
+        else:
+            assert v.startswith(check.REJECTED)
+
+
+def test_coq_rejects_a_false_lemma(tmp_path):
+    """A recorded tactic does not prove a changed statement: the kernel is a judge that can say no."""
+    needs_coq()
+    st = catalogue.get("lemma2")
+    step = catalogue.proof("lemma2")[2]  # eps / (2 d1 d2) <= 1
+    good = lemma("lemma2", step, st.params)
+    bad = lemma("lemma2", Step(step.name, step.lhs * 4, step.rhs), st.params)  # 2 eps/(d1 d2) <= 1: false
+    tac = check.load_tactics()[good.key]
+    found = check.search([good, _with(bad, (tac,))])
+    assert found[good.key] == good.candidates[good.candidates.index(tac)]
+    assert found[bad.key] is None
+
+
+def _with(lem: Lemma, cands: tuple) -> Lemma:
+    from bounds.coq import export
+    export._CANDIDATES[lem.key] = cands
+    return lem
+
+
+def _mutated_lemmas():
+    out = []
+    for m in MUTATIONS:
+        cat = catalogue_with(m.edit)
+        statement, step_name = m.caught_by
+        statement = catalogue.canonical(statement, cat)
+        steps = {s.name: s for s in catalogue.proof(statement, cat)}
+        orig = {s.name: s for s in catalogue.proof(statement)}
+        if step_name not in steps:
+            continue
+        out.append((m, lemma(statement, steps[step_name], cat[statement].params),
+                    lemma(statement, orig[step_name], catalogue.get(statement).params)))
+    return out
+
+
+def test_every_mutation_declared_step_changes_its_lemma():
+    rows = _mutated_lemmas()
+    assert len(rows) == len(MUTATIONS)
+    assert all(mut.text != orig.text for _, mut, orig in rows)
+
+
+def test_coq_rejects_every_mutation_declared_step_with_its_recorded_tactic():
+    """Each mutated lemma with the tactic that proves the original: Coq rejects it (one coqc run)."""
+    needs_coq()
+    tactics = check.load_tactics()
+    rows = [(m, mut, tactics.get(orig.key)) for m, mut, orig in _mutated_lemmas()]
+    lems = [_with(mut, (tac,)) for _, mut, tac in rows if tac]
+    assert len(lems) >= len(rows) // 2, "too few mutated steps with a recorded proof of the original"
+    found = check.search(lems)
+    accepted = [m.name for m, mut, tac in rows if tac and found.get(mut.key)]
+    assert not accepted, f"Coq accepted a mutated step: {accepted}"
+
+
+@pytest.mark.slow
+def test_coq_rejects_every_mutation_declared_step_under_the_whole_cascade():
+    """The whole generated cascade (minutes) proves none of the mutated declared steps."""
+    needs_coq()
+    rows = _mutated_lemmas()
+    from bounds.coq import export
+    for _, mut, _ in rows:
+        export._CANDIDATES.pop(mut.key, None)
+    found = check.search([mut for _, mut, _ in rows])
+    accepted = [m.name for m, mut, _ in rows if found.get(mut.key)]
+    assert not accepted, f"Coq accepted a mutated step: {accepted}"

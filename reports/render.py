@@ -160,9 +160,10 @@ def empirical_source(record: dict) -> dict:
                 f"{src['file']} (made {src['created']}"
                 + (f" at commit {src['git_commit'][:12]}" if src.get("git_commit") else "")
                 + f" by {src['command']}), at the constants this run builds with; the deterministic checks are this "
-                + "run's own. This run's own quick failure rates "
-                + (f"gave {own.get('holds', 0)} hold, {own.get('fails', 0)} fail, "
-                   f"{own.get('undecided at this power', 0)} undecided at this power." if own else "are not shown."))
+                + "run's own. "
+                + (f"This run's own quick failure rates gave {own.get('holds', 0)} hold, {own.get('fails', 0)} fail, "
+                   f"{own.get('undecided at this power', 0)} undecided at this power." if any(own.values()) else
+                   "This run measured no quick failure rates of its own (the committed ones decide more)."))
         if src.get("note"):
             line += f" ({src['note']}.)"
         if src.get("undecided"):

@@ -65,7 +65,7 @@ def test_width_table_takes_its_numbers_from_the_record(proofs_record):
 def test_proof_table_shows_every_step_with_method_domain_and_margin(proofs_record):
     html = proofs.render(proofs_record).html
     for s in proofs_record["steps"]:
-        assert f"<td>{s['step']}</td>" in html or s["statement"] == "facts"
+        assert f'<td class="tok">{s["step"]}</td>' in html or s["statement"] == "facts"
     assert "<td>whole</td>" in html and ">refuted<" not in html and ">not proved<" not in html
     assert "not in this record" in html  # a proof-only record holds no mutation suite
 
@@ -86,7 +86,7 @@ def test_proof_table_shows_not_proved_in_its_own_column_and_count_never_as_a_pas
     supported[0].update(ok=False, verdict="not proved", counterexample=None)
     supported[1].update(ok=True, verdict="ok", domain="box")  # an old record's box-only "ok"
     section = proofs.render(rec)
-    assert section.html.count('<span class="warn">not proved</span>') == 2
+    assert section.html.count('<td><span class="warn">not proved</span></td>') == 2  # the two steps' rows
     assert re.search(r"<b>2</b>\s+not proved", section.html), "the not-proved count is its own number"
     assert "0 refuted, 2 not proved" in section.summary and ">refuted<" not in section.html
 

@@ -217,9 +217,13 @@ def decide(task_list: list, results: list[dict]) -> dict:
 
 
 def measure(profile: str, seed: int, calibration: dict, *, progress=None, cache_dir=None, workers=None,
-            scheduler=None) -> dict:
-    """Plan, run and decide the empirical part of a run record (``calibration``: the loaded calibration file)."""
+            scheduler=None, rates: bool = True) -> dict:
+    """Plan, run and decide the empirical part of a run record (``calibration``: the loaded calibration file);
+    ``rates=False`` leaves the failure-rate checks out (a quick run whose rates the committed full-power record
+    replaces, ``slt.measure.committed.select``)."""
     task_list = tasks(profile, seed, constants(calibration), worst_targets(calibration))
+    if not rates:
+        task_list = [t for t in task_list if not t.kind.startswith("empirical:rate:")]
     start = time.perf_counter()
     results = execute(task_list, progress=progress, cache_dir=cache_dir, workers=workers, scheduler=scheduler)
     out = decide(task_list, results)

@@ -26,6 +26,8 @@ from bounds import readings
 from slt import mip as mip_solver  # this module defines mip(record), the finding
 from slt import targets as target_families
 from slt.measure import verdicts
+
+from reports import claims
 from slt.subset_sum import solve
 
 TASK_DEPENDS = ("bounds", "slt.mip", "slt.subset_sum", "slt._subset_sum_kernels")
@@ -423,11 +425,9 @@ def fixed_c_growth(record) -> dict:
                f"the test rejects at eps = {', '.join(_fmt(r['eps']) for r in rejected)}")
             + f" (power against 2 eps at least {low_power:.2f}; every 95% interval of rate / eps ends at or below "
               f"{worst_ci:.3g}). Failure model: {verdict or 'not fitted'}.")
-    title = ("Does C grow? At each statement's calibrated C the observed failure rate stayed below eps from eps = "
-             f"{_fmt(max(r['eps'] for n in names for r in cal[n]['growth']['rows']))} down to "
-             f"{_fmt(min(r['eps'] for n in names for r in cal[n]['growth']['rows']))} and no test rejects, at one point "
-             "each and its worst target family; this does not show one C for every dimension." if not grows else "Does C grow? At a fixed C the failure rate exceeds eps as eps falls for "
-             + ", ".join(_heading(record, n) for n in grows) + ".")
+    answers = claims.growth(record)
+    title = "Does C grow? " + claims.growth_sentence(record)[0].upper() + claims.growth_sentence(record)[1:] + "."
+    sentences = [answers[n]["sentence"] for n in names if n in answers]  # the per-eps details: the table
     if undecided and not grows:
         sentences.append("The failure model cannot tell 'falls at least like eps' from 'falls more slowly' for "
                          + ", ".join(_heading(record, n) for n in undecided) + " at these trial counts (too few "
@@ -453,43 +453,17 @@ FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_
 """The README's findings, in its order; each a function of the record."""
 
 
-def proof_word(steps: list[dict]) -> str:
-    """A statement's proof verdict from its supported steps: "certified" when every step is certified (or "ok"),
-    "not proved" when there is no encoded proof or a step is neither certified nor refuted, "refuted" when a step
-    fails with a counterexample (the written proof, not necessarily the statement)."""
-    if not steps:
-        return "not proved"
-    words = []
-    for s in steps:
-        v = s.get("verdict")
-        if v in ("certified", "ok") or (v not in ("refuted", "not proved", "FAILED") and s.get("ok")):
-            words.append("certified")
-        elif v == "refuted" or (not s.get("ok") and s.get("counterexample")):
-            words.append("refuted")
-        else:
-            words.append("not proved")
-    if "refuted" in words:
-        return "refuted"
-    return "not proved" if "not proved" in words else "certified"
+proof_word = claims.proof_word
+"""A statement's proof verdict from its supported steps (``slt.measure.claims.proof_word``)."""
 
 
 def banner(record: dict) -> dict:
-    """The counts the page opens with."""
-    proofs = {}
-    for st in record["statements"]:
-        steps = [s for s in record["steps"] if s["statement"] == st["name"] and s.get("supported", True)]
-        proofs[st["name"]] = proof_word(steps)
-    emp = record.get("empirical")
-    empirical = None
-    printed_refuted = []
-    if emp is not None:
-        words = {k: v for k, v in verdicts.normalise(emp)["verdicts"].items() if ":" not in k}
-        empirical = {"counts": verdicts.counts(words.values()), "by_statement": words}
-        printed_refuted = [k for k, v in verdicts.normalise(emp)["verdicts"].items()
-                           if ":" in k and v == verdicts.FAILS]
-    return {"proofs": {"counts": {w: sum(v == w for v in proofs.values())
-                                  for w in ("certified", "refuted", "not proved")}, "by_statement": proofs},
-            "printed_refuted": printed_refuted, "empirical": empirical, "profile": record.get("profile")}
+    """The counts the page opens with (each from ``slt.measure.claims``)."""
+    emp = claims.empirical_verdicts(record)
+    return {"proofs": {"counts": claims.proof_counts(record), "by_statement": claims.proof_verdicts(record)},
+            "printed_refuted": claims.printed_refuted(record),
+            "empirical": None if emp is None else {"counts": claims.empirical_counts(record), "by_statement": emp},
+            "profile": record.get("profile")}
 
 
 def notes(items: list[dict]) -> dict:

@@ -131,14 +131,31 @@ def empirical_counts(record: dict) -> dict | None:
 
 
 def empirical_sentence(record: dict) -> str:
+    """Statements by empirical verdict, and the printed readings a measured counterexample refutes."""
     c = empirical_counts(record)
     if c is None:
         return "not measured in this record"
     by = empirical_verdicts(record)
     und = [n for n, w in by.items() if w == UNDECIDED]
     fails = [n for n, w in by.items() if w == FAILS]
-    return (f"{c[HOLDS]} hold, {c[FAILS]} fail" + (f" ({_names(record, fails)})" if fails else "")
-            + f", {c[UNDECIDED]} undecided at this power" + (f" ({_names(record, und)})" if und else ""))
+    printed = printed_refuted(record)
+    return (f"{c[HOLDS]} statements hold, {c[FAILS]} fail" + (f" ({_names(record, fails)})" if fails else "")
+            + f", {c[UNDECIDED]} undecided at this power" + (f" ({_names(record, und)})" if und else "")
+            + (f"; printed readings refuted by a measured counterexample: "
+               + ", ".join(reading_words(record, k) for k in printed) if printed else ""))
+
+
+def check_sentence(record: dict) -> str:
+    """The same, counted per check (a statement has several): failure-rate tests and deterministic checks."""
+    emp = record.get("empirical")
+    if emp is None:
+        return "not measured in this record"
+    rates = [c for c in emp["checks"] if c["kind"] == "rate"]
+    violated = [c for c in emp["checks"] if c["kind"] != "rate" and c["verdict"] == FAILS]
+    whose = list(dict.fromkeys(reading_words(record, c["statement"]) for c in violated))
+    return (f"per check: {sum(c['verdict'] == FAILS for c in rates)} of {len(rates)} failure-rate tests fail, "
+            f"{sum(c['verdict'] == UNDECIDED for c in rates)} undecided at this power; {len(violated)} deterministic "
+            f"check{'s' if len(violated) != 1 else ''} violated" + (f" ({', '.join(whose)})" if whose else ""))
 
 
 def reading_words(record: dict, key: str) -> str:
@@ -176,7 +193,9 @@ def growth(record: dict) -> dict:
             rows = sorted(g["rows"], key=lambda r: -r["eps"])
             fixed = {"C": g["C"], "target": g.get("target"), "eps": [r["eps"] for r in rows],
                      "rejected": [r["eps"] for r in rows if not r.get("passed")],
-                     "failures": [f"{r['failures']}/{r['trials']}" for r in rows], "params": g.get("params") or {}}
+                     "failures": [f"{r['failures']}/{r['trials']}" for r in rows], "params": g.get("params") or {},
+                     "model": g.get("verdict") or ""}
+            fixed["grows"] = bool(fixed["rejected"]) or fixed["model"].startswith("grows")
         grid = None
         found = _grid(record, name)
         if found:
@@ -196,7 +215,9 @@ def growth(record: dict) -> dict:
                          f"{_num(fixed['eps'][-1])}): "
                          + ("no test rejects 'failure rate <= eps'" if not fixed["rejected"] else
                             "the test rejects 'failure rate <= eps' at eps = "
-                            + ", ".join(_num(e) for e in fixed["rejected"])))
+                            + ", ".join(_num(e) for e in fixed["rejected"]))
+                         + (f" (the failure model fitted over every C: {fixed['model']})"
+                            if fixed["model"].startswith("grows") else ""))
         if grid:
             bits = []
             if grid["grows"]:
@@ -207,7 +228,7 @@ def growth(record: dict) -> dict:
                 bits.append("no significant trend in " + ", ".join("1/eps" if f == "eps" else f for f in grid["flat"]))
             parts.append(f"over dimensions on the {grid['which']} ({grid['points']} points, C = {_num(grid['C'])}): "
                          + ("; ".join(bits) if bits else "no trend fitted"))
-        grows = bool((fixed and fixed["rejected"]) or (grid and grid["grows"]))
+        grows = bool((fixed and fixed["grows"]) or (grid and grid["grows"]))
         out[name] = {"fixed": fixed, "grid": grid, "grows": grows,
                      "sentence": f"{label(record, name)}: " + "; ".join(parts) + f"; {NEITHER}."}
     return out
@@ -219,13 +240,15 @@ def growth_sentence(record: dict) -> str:
     if not g:
         return "no fixed-C test or large grid in this record"
     rejected = [n for n, a in g.items() if a["fixed"] and a["fixed"]["rejected"]]
+    modelled = [n for n, a in g.items() if a["fixed"] and a["fixed"]["grows"] and not a["fixed"]["rejected"]]
     tested = [n for n, a in g.items() if a["fixed"]]
     on_grid = [n for n, a in g.items() if a["grid"] and a["grid"]["grows"]]
     gridded = [n for n, a in g.items() if a["grid"]]
     out = []
     if tested:
         out.append("at a fixed C over eps: " + ("the test rejects for " + _names(record, rejected) if rejected
-                                                else f"no test rejects ({len(tested)} statements)"))
+                                                else f"no test rejects ({len(tested)} statements)")
+                   + (", the failure model says C grows for " + _names(record, modelled) if modelled else ""))
     if gridded:
         out.append("on the large grid: C grows with a parameter for " + _names(record, on_grid) if on_grid
                    else f"on the large grid: no significant growth ({len(gridded)} statements)")

@@ -74,10 +74,10 @@ window.addEventListener('hashchange', openTarget); window.addEventListener('load
 
 KINDS = {"rate": "failure rate", "search": "adversarial search", "stored": "stored counterexample",
          "chain": "a-posteriori chain", "length": "length sweep"}
-_SKIP = re.compile(r"<(code|pre|script|style|math|title)\b.*?</\1>|<[^>]+>", re.S)
+_SKIP = re.compile(r"<(code|pre|script|style|math)\b.*?</\1>|<!--.*?-->|<(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.S)
 _CHECK = re.compile(r"\b(rate|search|stored|chain|length):([a-z]+\d*)(?::([\w-]+))?")
 _KEY = re.compile(r"\b((?:lemma|theorem)\d+|lueker):([\w/-]+)")
-_BARE = re.compile(r"(?<![\w#/.-])((?:lemma|theorem)\d+|lueker)(?![\w-])")
+_BARE = re.compile(r"(?<![\w#/.-])((?:lemma|theorem)\d+|lueker)(?![\w-]|\.\w)")
 _PATH = re.compile(r"(?<![\w.~])(?:/[\w.+-]+){2,}/?")
 _LITERAL = {"True": "yes", "False": "no", "None": "-"}
 
@@ -89,6 +89,8 @@ def in_words(html: str, labels: dict) -> str:
     bare statement name as its label (``labels``: name -> "Lemma 7"); Python's True / False / None as yes / no /
     -; an absolute path as its last part. Tags and their attributes (ids, links), code, MathML, scripts and styles
     are left as they are: a command stays one a reader can copy."""
+    labels = {k: _html.escape(str(v)) for k, v in labels.items()}  # they go into the page as text
+
     def key(name, rest):
         lab = labels.get(name, name)
         if rest and (rest[:1].isupper() or rest[:1].isdigit()) and rest not in ("d1",):

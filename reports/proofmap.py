@@ -14,6 +14,8 @@ import re
 
 import networkx as nx
 
+from reports import claims
+
 __all__ = ["graph", "svg", "COLOURS", "fact_anchor"]
 
 COLOURS = {"certified": ("#d7f0dc", "#17662a"), "refuted": ("#fadadd", "#b00020"),
@@ -32,7 +34,7 @@ def fact_anchor(name: str) -> str:
 def graph(record: dict, verdicts: dict) -> nx.DiGraph:
     """The map as a directed graph: ``verdicts`` is a statement's proof verdict by name (``reports.claims``)."""
     g = nx.DiGraph()
-    labels = {s["name"]: (s["numbering"].get("appendix") or s["name"]) for s in record["statements"]}
+    labels = {s["name"]: claims.label(record, s["name"]) for s in record["statements"]}
     for s in record["statements"]:
         g.add_node(s["name"], label=labels[s["name"]], kind="statement", verdict=verdicts[s["name"]],
                    link=f"#st-{s['name']}", title=s["title"])
@@ -43,7 +45,7 @@ def graph(record: dict, verdicts: dict) -> nx.DiGraph:
         for dep in s.get("relies_on") or ():
             if dep not in g:
                 if dep in facts:
-                    verdict = facts[dep].get("verdict") or ("certified" if facts[dep].get("ok") else "not proved")
+                    verdict = claims.step_word(facts[dep])
                     g.add_node(dep, label=dep, kind="scalar fact", verdict=verdict, link=f"#{fact_anchor(dep)}",
                                title=f"scalar fact, verified like a proof step: {verdict}")
                 else:

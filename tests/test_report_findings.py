@@ -115,7 +115,7 @@ def test_the_page_opens_with_the_banner_and_the_findings(record):
     assert f"{counts['proofs']['counts']['certified']} statements certified" in banner
     assert claims.proof_sentence(record) in banner and claims.empirical_sentence(record) in banner
     emp = counts["empirical"]["counts"]
-    assert f"{emp['undecided at this power']} undecided at this power" in banner and f"{emp['holds']} hold" in banner
+    assert f"{emp['undecided at this power']} undecided at this power" in banner and f"{emp['holds']} statements hold" in banner
     assert "Lemma 13 as printed" in banner
     for f in record["findings"]["items"]:
         li = re.search(rf'<li id="findings-{f["id"]}">(.*?)</li>', body, re.S).group(1)

@@ -35,7 +35,7 @@ from slt.measure import findings
 from slt.measure.calibrate import LARGE_WORST_FILE, trend_summary
 from slt.measure.stats import CONFIDENCE, LEVEL
 
-from reports import verified
+from reports.record import verified
 from reports.record.files import dumps
 from reports.record.provenance import ROOT, provenance
 from reports.record.schema import PROFILES, SCHEMA, SCHEMA_VERSION, validate

@@ -83,8 +83,9 @@ def rows(record: dict) -> list[dict]:
                 findings.append({"text": f"Finding {i}", "title": f["title"], "link": f"#findings-{f['id']}"})
         for v in record["variants"] or []:
             if v["statement"] == name and v["broken"]:
-                findings.append({"text": f"reading '{v['variant']}': {len(v['broken'])} step"
-                                 f"{'s' if len(v['broken']) > 1 else ''} fail", "title": v["description"],
+                n = len(v["broken"])
+                findings.append({"text": f"reading '{v['variant']}': {n} step{'s fail' if n > 1 else ' fails'}",
+                                 "title": v["description"],
                                  "link": f"#variant-{v['statement']}-{v['variant']}"})
         for key in claim.printed_refuted(record):
             if key.startswith(name + ":"):

@@ -386,9 +386,10 @@ def worst_targets(record) -> dict:
 
 
 def fixed_c_growth(record) -> dict:
-    """Issue 21 part 3: "does C grow?" answered at a fixed C per statement (``calibration.statements.<name>.growth``:
-    the fixed-C tests over eps at the worst target, trials proportional to 1/eps, and the failure model's verdict).
-    States what was shown: at one point (its dimensions) and one target family, over the eps measured."""
+    """"Does C grow?": per statement the answer of ``reports.claims.growth`` (the fixed-C tests over eps at the worst
+    target, ``calibration.statements.<name>.growth``, and the large grid's trends), the same sentences the report's
+    calibration section shows; the table holds the fixed-C rows. Its status is "C grows" when a fixed-C test
+    rejects."""
     test = "tests/test_targets.py::test_a_stored_fixed_C_row_reproduces"
     cal = (record.get("calibration") or {}).get("statements") or {}
     names = [n for n in target_families.HYPOTHESIS if isinstance((cal.get(n) or {}).get("growth"), dict)]
@@ -400,7 +401,7 @@ def fixed_c_growth(record) -> dict:
         return _missing("fixed-c-growth", "Does C grow? No fixed-C test in this record",
                         "The calibration this record carries holds no fixed-C tests (slth targets fixed-c runs them).",
                         test, "#evidence")
-    rows, sentences, undecided, grows = [], [], [], []
+    rows, undecided, grows = [], [], []
     for n in names:
         g = cal[n]["growth"]
         rs = sorted(g["rows"], key=lambda r: -r["eps"])
@@ -416,15 +417,6 @@ def fixed_c_growth(record) -> dict:
         rows.append([_heading(record, n), _fmt(g["C"]), g["target"], f"{_fmt(hi)} .. {_fmt(lo)}",
                      ", ".join(f"{r['failures']}/{r['trials']}" for r in rs), f"{worst_ci:.2g}",
                      f"{low_power:.2f}", verdict.split(":")[0] if verdict else "-"])
-        sentences.append(
-            f"{_heading(record, n)} at C = {_fmt(g['C'])}, {g['target']} targets, "
-            + ", ".join(f"{k} = {_fmt(v)}" for k, v in (g.get("params") or {}).items())
-            + f": failures {', '.join(str(r['failures']) + '/' + str(r['trials']) for r in rs)} at eps = "
-            + ", ".join(_fmt(r["eps"]) for r in rs) + "; "
-            + ("no test rejects 'rate <= eps'" if not rejected else
-               f"the test rejects at eps = {', '.join(_fmt(r['eps']) for r in rejected)}")
-            + f" (power against 2 eps at least {low_power:.2f}; every 95% interval of rate / eps ends at or below "
-              f"{worst_ci:.3g}). Failure model: {verdict or 'not fitted'}.")
     answers = claims.growth(record)
     title = "Does C grow? " + claims.growth_sentence(record)[0].upper() + claims.growth_sentence(record)[1:] + "."
     sentences = [answers[n]["sentence"] for n in names if n in answers]  # the per-eps details: the table
@@ -432,6 +424,7 @@ def fixed_c_growth(record) -> dict:
         sentences.append("The failure model cannot tell 'falls at least like eps' from 'falls more slowly' for "
                          + ", ".join(_heading(record, n) for n in undecided) + " at these trial counts (too few "
                          "failures); the per-eps tests above are the direct answer.")
+    grows = [n for n in names if n in answers and answers[n]["fixed"] and answers[n]["fixed"]["grows"]]
     return {"id": "fixed-c-growth", "status": "C grows" if grows else "no growth seen",
             "title": title, "sentences": sentences,
             "table": {"columns": ["statement", "C", "target", "eps", "failures (largest eps first)",

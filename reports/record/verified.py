@@ -8,7 +8,7 @@ SHA-256 of every source file of ``bounds/`` (``reports.record.provenance.bounds_
 itself (how the record turns results into rows) and ``VERSION``. Any edit of ``bounds/`` (or a library upgrade)
 gives another key, so the part is verified again; the same tree reads the stored rows back (checksummed by
 ``slt.cache``; a corrupt file is recomputed, never used). The rows of the committed tree are committed too
-(``slt/measure/committed/verified-<part>.json``, written by ``python -m reports.verified``), so a fresh clone
+(``slt/measure/committed/verified-<part>.json``, written by ``python -m reports.record.verified``), so a fresh clone
 verifies nothing that its ``bounds/`` has not changed; after an edit of ``bounds/`` they no longer match and the
 run verifies again (and the command refreshes them).
 """
@@ -27,7 +27,7 @@ __all__ = ["VERSION", "LIBRARIES", "cached", "key"]
 
 VERSION = 1
 """Raised when the rows stored here change meaning without a change of ``bounds/`` or of ``fn``'s source."""
-COMMITTED = Path(__file__).resolve().parent.parent / "slt" / "measure" / "committed"
+COMMITTED = Path(__file__).resolve().parents[2] / "slt" / "measure" / "committed"
 """Where the committed rows live (beside the committed full-power empirical record): a fresh clone reads them."""
 LIBRARIES = ("sympy", "mpmath", "python-flint")
 """The libraries the verifier in ``bounds/`` calls: their versions are part of the key."""
@@ -77,14 +77,24 @@ def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path 
 
 
 def write_committed(folder: Path = COMMITTED, log=print) -> None:
-    """Verify the printed variants and the mutation suite of this tree and write them as the committed rows."""
+    """Verify the printed variants and the mutation suite of this tree and write them as the committed rows; run the
+    default report's deterministic empirical tasks into ``slt.measure.empirical.COMMITTED_TASKS`` (seed 0, the
+    default report's)."""
     from reports.record.assemble import mutations, variants
 
     for part, fn in (("variants", variants), ("mutations", mutations)):
+        if _read(Path(folder) / f"verified-{part}.json", key(part, fn), log) is not None:
+            log(f"[verified] {part}: the committed rows are this tree's already")
+            continue
         log(f"[verified] {part} ...")
         write_record(Path(folder) / f"verified-{part}.json", {"part": part, "key": key(part, fn), "result": fn()})
         log(f"[verified] wrote {Path(folder) / f'verified-{part}.json'}")
+    from slt.measure import calibration, empirical
+
+    log("[verified] the default report's deterministic empirical tasks ...")
+    n = empirical.commit_tasks(0, calibration.load(), progress=log)
+    log(f"[verified] wrote {n} task results under {empirical.COMMITTED_TASKS}")
 
 
-if __name__ == "__main__":  # python -m reports.verified: refresh the committed rows after an edit of bounds/
+if __name__ == "__main__":  # python -m reports.record.verified: refresh the committed rows after an edit of bounds/
     write_committed()

@@ -76,7 +76,9 @@ def render_html(sections: list[Section], rec: dict) -> str:
     page = render_template("report.html", sections=sections, record=rec, provenance=p, open_target=OPEN_TARGET,
                            toc={s.id: subsections(s.html) for s in sections},
                            commit=(p["git_commit"] or "no git commit")[:12] + (" (dirty)" if p["git_dirty"] else ""))
-    return in_words(page, {st["name"]: claims.label(rec, st["name"]) for st in rec["statements"]})
+    readings = {(st["name"], v["name"]) for st in rec["statements"] for v in st.get("variants") or ()}
+    return in_words(page, {st["name"]: claims.label(rec, st["name"]) for st in rec["statements"]},
+                    readings | {"printed"})
 
 
 def render_diff_html(d, old_name: str, new_name: str) -> str:

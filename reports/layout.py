@@ -82,10 +82,11 @@ _PATH = re.compile(r"(?<![\w.~])(?:/[\w.+-]+){2,}/?")
 _LITERAL = {"True": "yes", "False": "no", "None": "-"}
 
 
-def in_words(html: str, labels: dict) -> str:
+def in_words(html: str, labels: dict, readings=frozenset({"printed"})) -> str:
     """The page's visible text with the harness's internal names in words: a check id (``rate:lemma2``,
     ``stored:lemma13:printed``) as "failure rate of Lemma 2", "stored counterexample of Lemma 13 as printed"; a
-    reading or step key (``lemma13:printed``, ``lemma5:L5b``) as "Lemma 13 as printed", "Lemma 5, step L5b"; a
+    reading or step key (``lemma13:printed``, ``lemma5:L5b``) as "Lemma 13 as printed", "Lemma 5, step L5b" (a
+    reading is a name in ``readings``, or a ``(statement, name)`` pair there; anything else is a step); a
     bare statement name as its label (``labels``: name -> "Lemma 7"); Python's True / False / None as yes / no /
     -; an absolute path as its last part. Tags and their attributes (ids, links), code, MathML, scripts and styles
     are left as they are: a command stays one a reader can copy."""
@@ -93,7 +94,7 @@ def in_words(html: str, labels: dict) -> str:
 
     def key(name, rest):
         lab = labels.get(name, name)
-        if rest and (rest[:1].isupper() or rest[:1].isdigit()) and rest not in ("d1",):
+        if rest not in readings and (name, rest) not in readings:
             return f"{lab}, step {rest}"
         return f"{lab} as {rest}" if rest == "printed" else f"{lab} (reading {rest})"
 

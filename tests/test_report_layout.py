@@ -124,7 +124,7 @@ def test_internal_names_read_as_words_and_labels_stay_text():
     page = ('<p id="st-lemma2">stored:lemma13:printed; rate:lemma2; lemma13:printed; lemma5:L5b; above: False; '
             '/work/runs/tasks; lemma2 and lueker</p><code>rerun lemma13 stored=True</code>'
             '<a href="#variant-lemma13-printed" data-node="lemma2">x</a>')
-    out = in_words(page, labels)
+    out = in_words(page, labels, {"printed"})
     assert ("stored counterexample of Lemma 13 as printed; failure rate of Lemma 2; Lemma 13 as printed; "
             "lemma5, step L5b; above: no; .../tasks; Lemma 2 and &lt;script&gt;") in out
     assert "<code>rerun lemma13 stored=True</code>" in out  # a command stays one to copy

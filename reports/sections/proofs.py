@@ -19,7 +19,7 @@ VERDICTS = ("certified", "refuted", "not proved")
 
 
 step_verdict = claim.step_word
-"""A step's verdict (certified / refuted / not proved): ``slt.measure.claims.step_word``."""
+"""A step's verdict (certified / refuted / not proved): ``reports.claims.step_word``."""
 
 
 def render(record: dict) -> Section:

@@ -19,7 +19,7 @@ def rate_verdict(c: dict) -> dict:
 
 
 def _proof_cell(word: str, steps: list[dict], note: str | None = None) -> dict:
-    """The proof cell: the statement's verdict word (``slt.measure.claims.proof_verdicts``, as the banner counts
+    """The proof cell: the statement's verdict word (``reports.claims.proof_verdicts``, as the banner counts
     it) and what it rests on."""
     if word == "cited":
         return {"css": "", "word": word, "text": "a cited result: no proof to encode", "link": None}

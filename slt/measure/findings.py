@@ -447,11 +447,11 @@ FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_
 
 
 proof_word = claims.proof_word
-"""A statement's proof verdict from its supported steps (``slt.measure.claims.proof_word``)."""
+"""A statement's proof verdict from its supported steps (``reports.claims.proof_word``)."""
 
 
 def banner(record: dict) -> dict:
-    """The counts the page opens with (each from ``slt.measure.claims``)."""
+    """The counts the page opens with (each from ``reports.claims``)."""
     emp = claims.empirical_verdicts(record)
     return {"proofs": {"counts": claims.proof_counts(record), "by_statement": claims.proof_verdicts(record)},
             "printed_refuted": claims.printed_refuted(record),

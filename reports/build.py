@@ -16,9 +16,10 @@ from pathlib import Path
 import jinja2
 
 from slt.cache import write_atomic
+from reports import claims
 
 from reports import record, run
-from reports.layout import collapse_long_tables, subsections
+from reports.layout import OPEN_TARGET, collapse_blocks, collapse_long_tables, in_words, subsections
 from reports.paths import OutputError, check_outputs
 from reports.render import Section, render_template
 from reports.sections import NAMES
@@ -28,6 +29,11 @@ __all__ = ["Section", "SectionError", "add_arguments", "main", "render_diff_html
 #: What a section raises when a record's nested data is not of the shape it reads (the schema checks the levels
 #: the report looks up by name; a figure summary's inside is the figure's own).
 _SHAPE_ERRORS = (KeyError, TypeError, AttributeError, IndexError, ValueError, jinja2.UndefinedError)
+
+
+COLLAPSED = ("statements", "empirical", "evidence", "calibration-trend", "reproduction", "token", "gpt2")
+"""The sections whose subsections open on a click (``reports.layout.collapse_blocks``): their opening text states
+what the subsections show in detail."""
 
 
 class SectionError(ValueError):
@@ -66,9 +72,13 @@ def render_sections(rec: dict, only: list[str] | None = None, log=lambda msg: No
 def render_html(sections: list[Section], rec: dict) -> str:
     p = rec["provenance"]
     sections = [dataclasses.replace(s, html=collapse_long_tables(s.html)) for s in sections]
-    return render_template("report.html", sections=sections, record=rec, provenance=p,
+    sections = [dataclasses.replace(s, html=collapse_blocks(s.html)) if s.id in COLLAPSED else s for s in sections]
+    page = render_template("report.html", sections=sections, record=rec, provenance=p, open_target=OPEN_TARGET,
                            toc={s.id: subsections(s.html) for s in sections},
                            commit=(p["git_commit"] or "no git commit")[:12] + (" (dirty)" if p["git_dirty"] else ""))
+    readings = {(st["name"], v["name"]) for st in rec["statements"] for v in st.get("variants") or ()}
+    return in_words(page, {st["name"]: claims.label(rec, st["name"]) for st in rec["statements"]},
+                    readings | {"printed"})
 
 
 def render_diff_html(d, old_name: str, new_name: str) -> str:

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from reports import plots
 
 __all__ = ["Section", "ci", "empirical_source", "environment", "fmt", "heading", "notation", "render_template",
-           "safe_mathml", "verdict_css"]
+           "safe_mathml", "tokens", "verdict_css"]
 
 #: Presentation MathML the report shows (what ``slt.mathml`` writes, and the rest of presentation MathML's layout
 #: and token elements); anything else in a record's MathML field is dropped, its text kept as text.
@@ -149,6 +149,16 @@ def notation(text) -> Markup:
     return Markup(out)
 
 
+_TOKEN = re.compile(r"\S*[0-9]\S*|\S+-\S+")
+
+
+def tokens(text) -> Markup:
+    """Text (escaped, unless it is markup already) with every word that holds a digit or a hyphen kept on one line
+    (``<span class="tok">``, ``white-space: nowrap``): "7.15256e-07", "[0,1]" or "1-Lipschitz" never break."""
+    out = text if isinstance(text, Markup) else escape("" if text is None else str(text))
+    return Markup(_TOKEN.sub(lambda m: f'<span class="tok">{m.group(0)}</span>', str(out)))
+
+
 def empirical_source(record: dict) -> dict:
     """Which empirical measurements the page shows (``record["empirical_source"]``, stored by the record build):
     ``{"profile", "committed", "line"}``; the line says it in words."""
@@ -160,9 +170,10 @@ def empirical_source(record: dict) -> dict:
                 f"{src['file']} (made {src['created']}"
                 + (f" at commit {src['git_commit'][:12]}" if src.get("git_commit") else "")
                 + f" by {src['command']}), at the constants this run builds with; the deterministic checks are this "
-                + "run's own. This run's own quick failure rates "
-                + (f"gave {own.get('holds', 0)} hold, {own.get('fails', 0)} fail, "
-                   f"{own.get('undecided at this power', 0)} undecided at this power." if own else "are not shown."))
+                + "run's own. "
+                + (f"This run's own quick failure rates gave {own.get('holds', 0)} hold, {own.get('fails', 0)} fail, "
+                   f"{own.get('undecided at this power', 0)} undecided at this power." if any(own.values()) else
+                   "This run measured no quick failure rates of its own (the committed ones decide more)."))
         if src.get("note"):
             line += f" ({src['note']}.)"
         if src.get("undecided"):
@@ -191,6 +202,7 @@ def environment() -> jinja2.Environment:
     env.filters["ci"] = ci
     env.filters["verdict_css"] = verdict_css
     env.filters["notation"] = notation
+    env.filters["tokens"] = tokens
     env.globals["mathml"] = safe_mathml
     env.globals["heading"] = heading
     env.globals["plot_script"] = Markup(plots.SCRIPT)

@@ -125,4 +125,4 @@ def test_slth_run_and_report_pass_slack_to_the_record(tmp_path, monkeypatch, pro
     assert cli.main(argv + out) == 0
     assert seen["with_slack"] is expected
     if argv[0] == "report":
-        assert "theorem9:logit_budget" in (tmp_path / "out").read_text()
+        assert "Theorem 9, step logit_budget" in (tmp_path / "out").read_text()  # the step in words

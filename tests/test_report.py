@@ -65,8 +65,8 @@ def test_width_table_takes_its_numbers_from_the_record(proofs_record):
 def test_proof_table_shows_every_step_with_method_domain_and_margin(proofs_record):
     html = proofs.render(proofs_record).html
     for s in proofs_record["steps"]:
-        assert f"<td>{s['step']}</td>" in html or s["statement"] == "facts"
-    assert "<td>whole</td>" in html and ">refuted<" not in html and ">not proved<" not in html
+        assert f'<td class="tok">{s["step"]}</td>' in html or s["statement"] == "facts"
+    assert ", whole; margin " in html and ">refuted<" not in html and ">not proved<" not in html
     assert "not in this record" in html  # a proof-only record holds no mutation suite
 
 
@@ -86,7 +86,7 @@ def test_proof_table_shows_not_proved_in_its_own_column_and_count_never_as_a_pas
     supported[0].update(ok=False, verdict="not proved", counterexample=None)
     supported[1].update(ok=True, verdict="ok", domain="box")  # an old record's box-only "ok"
     section = proofs.render(rec)
-    assert section.html.count('<span class="warn">not proved</span>') == 2
+    assert section.html.count('<td><span class="warn">not proved</span><br><small>') == 2  # the two steps' rows
     assert re.search(r"<b>2</b>\s+not proved", section.html), "the not-proved count is its own number"
     assert "0 refuted, 2 not proved" in section.summary and ">refuted<" not in section.html
 
@@ -182,7 +182,7 @@ code."""
 DECIDING = {"slt.measure.verdicts", "slt.measure.stats"}
 """The one verdict function and the statistics it decides by (pure functions, no measurement): the record's
 validation re-decides a record's verdicts from its counts with them."""
-ASSEMBLING = {"assemble.py", "provenance.py"}
+ASSEMBLING = {"assemble.py", "provenance.py", "verified.py"}
 """``reports/record/``'s modules that build a run record: they call the library's entry points (proof steps,
 mutations, measurements, figure summaries; the verifier's seed) and, like the commands, no construction or model
 code. The record's schema and I/O, and every rendering module, import none of it."""

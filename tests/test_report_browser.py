@@ -77,6 +77,31 @@ PROBE = """
     closed.forEach(function (d) { d.open = false; });
     var banner = document.getElementById('banner');
     out.banner = banner ? {text: banner.textContent, top: banner.getBoundingClientRect().top} : null;
+    out.height = document.documentElement.scrollHeight;  // every <details> closed, as the page opens
+    out.map_nodes = Array.prototype.map.call(document.querySelectorAll('#proof-map a.node'), function (a) {
+      return {node: a.getAttribute('data-node'), kind: a.getAttribute('data-kind'),
+              verdict: a.getAttribute('data-verdict'), href: a.getAttribute('href')};
+    });
+    closed.forEach(function (d) { d.open = true; });
+    var hidden = document.body.cloneNode(true);  // visible text: everything but code, scripts, styles, MathML
+    hidden.querySelectorAll('code, pre, script, style, math').forEach(function (e) { e.remove(); });
+    out.visible = hidden.textContent;
+    out.broken = [];
+    document.querySelectorAll('table.summary td, table.steps td, #proofs table td').forEach(function (td) {
+      var walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+      for (var n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (n.parentElement.closest('math, code')) continue;
+        var re = /[^\s,;()]+/g, m;
+        while ((m = re.exec(n.textContent))) {
+          if (m[0].length > 20 || !/\d|certified|refuted|proved|holds|fails|undecided/.test(m[0])) continue;
+          var r = document.createRange(); r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+          var tops = {}; Array.prototype.forEach.call(r.getClientRects(), function (c) {
+            if (c.width > 0) tops[Math.round(c.top)] = 1; });
+          if (Object.keys(tops).length > 1) out.broken.push(m[0]);
+        }
+      }
+    });
+    closed.forEach(function (d) { d.open = false; });
     out.findings = Array.prototype.map.call(document.querySelectorAll('ol.findings > li'), function (li) {
       return {id: li.id, top: li.getBoundingClientRect().top, text: li.textContent.slice(0, 120)};
     });
@@ -86,6 +111,26 @@ PROBE = """
 })();
 </script>
 """
+
+
+MAX_HEIGHT = 20_000
+STATEMENTS = ("lueker", "lemma2", "lemma7", "lemma8", "lemma5", "theorem9", "theorem10", "theorem11", "lemma12",
+              "lemma13", "theorem14")
+INTERNAL = re.compile(r"\b(?:lemma|theorem)\d+:[\w-]+|\b(?:rate|search|stored|chain|length|empirical):\w+"
+                      r"|\b(?:True|False|None)\b|(?<![\w.~])/(?:work|tmp|home|root|usr)/\S+|(?<![\w/#.-])(?:lemma|theorem)\d+(?![\w-]|\.\w)")
+
+
+def internal_ids(text: str) -> list[str]:
+    """The harness's internal names in ``text``: check ids, reading and step keys, bare statement names, Python
+    literals and absolute paths."""
+    return INTERNAL.findall(text)
+
+
+def test_the_internal_id_check_can_fail():
+    assert internal_ids("lemma13:printed is violated; stored:lemma13:printed; significantly above: False; "
+                        "/work/runs/tasks; C varies for lemma2") == [
+        "lemma13:printed", "stored:lemma13", "False", "/work/runs/tasks;", "lemma2"]
+    assert not internal_ids("Lemma 13 as printed; failure rate of Lemma 2; 1/eps; slt/measure/calibration.json")
 
 
 def _browser() -> str | None:
@@ -161,6 +206,17 @@ def test_the_report_renders_in_a_real_browser(browser, report, tmp_path):
     assert out["math_sized"] >= 0.95 * out["math"], (out["math_sized"], out["math"])
     assert out["links"] > 20 and not out["broken_links"], out["broken_links"]
     assert out["external"] == 0 and out["tip"]
+    # short and readable: at most 20,000 px at 1400 px with the collapsed parts closed; a proof map at the top with
+    # one node per statement, each linking to its section; no internal id, Python literal or machine path in the
+    # visible text (commands in code excepted); no number or verdict word broken across lines in the summary and
+    # the proof tables
+    assert out["height"] <= MAX_HEIGHT, out["height"]
+    statements = [n for n in out["map_nodes"] if n["kind"] == "statement"]
+    assert sorted(n["node"] for n in statements) == sorted(STATEMENTS), out["map_nodes"]
+    assert all(n["href"] == f"#st-{n['node']}" for n in statements)
+    assert {n["verdict"] for n in out["map_nodes"]} <= {"certified", "refuted", "not proved", "cited"}
+    assert not internal_ids(out["visible"]), internal_ids(out["visible"])[:10]
+    assert not out["broken"], out["broken"][:10]
 
 
 def test_a_screenshot_of_the_report(browser, report, tmp_path):

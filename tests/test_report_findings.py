@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from reports import claims
 from slt.measure import findings
 
 DATA = Path(__file__).with_name("data")
@@ -111,9 +112,10 @@ def test_the_page_opens_with_the_banner_and_the_findings(record):
     assert body.index('<section id="findings">') < body.index('<section id="summary">')
     banner = re.search(r'<div class="banner" id="banner">(.*?)</div>\s*</div>', body, re.S).group(1)
     counts = record["findings"]["banner"]
-    assert f"{counts['proofs']['counts']['certified']} certified" in banner
+    assert f"{counts['proofs']['counts']['certified']} statements certified" in banner
+    assert claims.proof_sentence(record) in banner and claims.empirical_sentence(record) in banner
     emp = counts["empirical"]["counts"]
-    assert f"{emp['undecided at this power']} undecided at this power" in banner and f"{emp['holds']} hold" in banner
+    assert f"{emp['undecided at this power']} undecided at this power" in banner and f"{emp['holds']} statements hold" in banner
     assert "Lemma 13 as printed" in banner
     for f in record["findings"]["items"]:
         li = re.search(rf'<li id="findings-{f["id"]}">(.*?)</li>', body, re.S).group(1)
@@ -195,4 +197,4 @@ def test_the_fixed_c_finding_is_decided_from_the_rows_and_can_say_c_grows(record
     low.update(failures=low["trials"] // 10, passed=False)  # rate 0.1 at eps = 0.003: a rejected test
     h = findings.fixed_c_growth(rec)
     assert h["status"] == "C grows" and findings._heading(rec, "lemma7") in h["title"]
-    assert f"the test rejects at eps = {findings._fmt(low['eps'])}" in " ".join(h["sentences"])
+    assert f"the test rejects 'failure rate <= eps' at eps = {findings._fmt(low['eps'])}" in " ".join(h["sentences"])

@@ -115,3 +115,18 @@ def test_contents_entries_are_escaped_once():
     rendered = environment().from_string(line).render(s={"id": "x"}, toc={"x": subsections(html)})
     assert "Lueker&#39;s corollary" in rendered and "&amp;#39;" not in rendered
     assert "<img" not in rendered and "&lt;img src=x onerror=alert(1)&gt;" in rendered
+
+
+def test_internal_names_read_as_words_and_labels_stay_text():
+    from reports.layout import in_words
+
+    labels = {"lemma13": "Lemma 13", "lemma2": "Lemma 2", "lueker": "<script>x()</script>"}
+    page = ('<p id="st-lemma2">stored:lemma13:printed; rate:lemma2; lemma13:printed; lemma5:L5b; above: False; '
+            '/work/runs/tasks; lemma2 and lueker</p><code>rerun lemma13 stored=True</code>'
+            '<a href="#variant-lemma13-printed" data-node="lemma2">x</a>')
+    out = in_words(page, labels, {"printed"})
+    assert ("stored counterexample of Lemma 13 as printed; failure rate of Lemma 2; Lemma 13 as printed; "
+            "lemma5, step L5b; above: no; .../tasks; Lemma 2 and &lt;script&gt;") in out
+    assert "<code>rerun lemma13 stored=True</code>" in out  # a command stays one to copy
+    assert 'id="st-lemma2"' in out and 'href="#variant-lemma13-printed" data-node="lemma2"' in out
+    assert "<script>x()" not in out

@@ -72,8 +72,11 @@ def test_tightness_above_one_is_explained(proofs_record):
     emp_html = empirical.render(rec).html
     assert "above 1 at some source: the bound holds with probability 1 - eps" in emp_html
     assert "Above 1 for lueker" in evidence.render(rec).html
-    row = re.search(r'<tr id="summary-lueker">(.*?)</tr>', summary.render(rec).html, re.S).group(1)
-    assert "may be exceeded at a fraction eps of sources" in row
+    html = summary.render(rec).html
+    row = re.search(r'<tr id="summary-lueker">(.*?)</tr>', html, re.S).group(1)
+    assert 'href="#summary-above-one"' in row  # the row links to the one explanation, stated once
+    note = re.search(r'<span id="summary-above-one">(.*?)</span>', html, re.S).group(1)
+    assert "may be exceeded at a fraction eps of sources" in note
 
 
 def test_no_absolute_path_of_the_building_machine(proofs_record):

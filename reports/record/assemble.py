@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import sympy as sp
+from tqdm import tqdm
 
 import bounds
 from bounds import theorem14
@@ -34,6 +35,7 @@ from slt.measure import findings
 from slt.measure.calibrate import LARGE_WORST_FILE, trend_summary
 from slt.measure.stats import CONFIDENCE, LEVEL
 
+from reports.record import verified
 from reports.record.files import dumps
 from reports.record.provenance import ROOT, provenance
 from reports.record.schema import PROFILES, SCHEMA, SCHEMA_VERSION, validate
@@ -163,22 +165,22 @@ def variants(names: list[str] | None = None) -> list[dict]:
     """Every printed variant (of the statements ``names``, default all): the steps it breaks, against the steps it
     is declared to break."""
     variants = []
-    for st in (bounds.get(n) for n in (names or bounds.names())):
-        for v in st.variants.values():
-            broken = [r for r in verify_all(v.apply(catalogue_with())) if r.verdict == "refuted"]
-            got = {(r.statement, r.step) for r in broken}
-            variants.append({"statement": st.name, "variant": v.name, "description": v.description,
-                             "expected": [list(x) for x in sorted(v.breaks)],
-                             "broken": [{"statement": r.statement, "step": r.step, "method": r.method,
-                                         "counterexample": _jsonable(r.counterexample)} for r in broken],
-                             "verdict": "as expected" if got == set(v.breaks) else "unexpected"})
+    todo = [(st, v) for st in (bounds.get(n) for n in (names or bounds.names())) for v in st.variants.values()]
+    for st, v in tqdm(todo, desc="variants", unit="variant", file=sys.stderr, disable=None, leave=False):
+        broken = [r for r in verify_all(v.apply(catalogue_with())) if r.verdict == "refuted"]
+        got = {(r.statement, r.step) for r in broken}
+        variants.append({"statement": st.name, "variant": v.name, "description": v.description,
+                         "expected": [list(x) for x in sorted(v.breaks)],
+                         "broken": [{"statement": r.statement, "step": r.step, "method": r.method,
+                                     "counterexample": _jsonable(r.counterexample)} for r in broken],
+                         "verdict": "as expected" if got == set(v.breaks) else "unexpected"})
     return variants
 
 
 def mutations() -> list[dict]:
     """The mutation suite: per deliberate edit, the steps that catch it."""
     out = []
-    for m in MUTATIONS:
+    for m in tqdm(MUTATIONS, desc="mutations", unit="mutation", file=sys.stderr, disable=None, leave=False):
         caught = run_mutation(m)
         out.append({"name": m.name, "statement": m.edit.statement, "expected": list(m.caught_by),
                     "caught_by": [[r.statement, r.step] for r in caught],
@@ -351,15 +353,20 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
     variant_rows = mutation_rows = empirical = figs = None
     source = None
     if profile != "proofs":
-        variant_rows = timed("variants", variants)
+        variant_rows = timed("variants", verified.cached, "variants", variants, cache_dir, log)
         parts.append("variants")
-        mutation_rows = timed("mutations", mutations)
+        mutation_rows = timed("mutations", verified.cached, "mutations", mutations, cache_dir, log)
         parts.append("mutations")
+        # a quick run shows the committed full-power failure rates when they were made at this run's constants: its
+        # own quick rates (which the page would replace) are measured only when the committed ones cannot be used
         empirical = timed("empirical", emp.measure, profile, seed, calib_data, progress=log, cache_dir=cache_dir,
-                          workers=workers, scheduler=scheduler)
-        parts.append("empirical")
-        # a quick run shows the committed full-power measurements when they were made at this run's constants
+                          workers=workers, scheduler=scheduler, rates=profile != "quick")
         empirical, source = committed.select(empirical, profile, calib_data)
+        if profile == "quick" and source["kind"] != "committed":
+            empirical = timed("empirical", emp.measure, profile, seed, calib_data, progress=log, cache_dir=cache_dir,
+                              workers=workers, scheduler=scheduler)
+            empirical, source = committed.select(empirical, profile, calib_data)
+        parts.append("empirical")
         if source["why"]:
             log(f"[run] empirical: {source['why']}")
         figs = timed("figures", figures, results_dir, profile == "quick", log)

@@ -6,6 +6,7 @@ section.
 """
 from __future__ import annotations
 
+from reports import claims
 from reports.plots import svg_plot
 from reports.render import Section, render_template
 
@@ -50,16 +51,13 @@ def render(record: dict) -> Section | None:
     grids = [(key, cal.get(key)) for key in ("large_worst", "large") if (cal.get(key) or {}).get("statements")]
     if not grids:
         return None
-    html, significant = "", []
+    answers = claims.growth(record)
+    html = render_template("sections/calibration_trend_answer.html", answers=answers)
     for key, large in grids:
         blocks = _blocks(large, "-worst" if key == "large_worst" else "")
-        significant += [b["name"] for b in blocks if any(not v.startswith("no significant") for v in b["verdicts"])]
         html += render_template("sections/calibration_trend.html", large=large, blocks=blocks, worst=key == "large_worst",
                                 grouped=len(grids) > 1)
-    files = " and ".join(large["file"] for _, large in grids)
-    summary = (f"C varies significantly with a parameter for {', '.join(dict.fromkeys(significant))}" if significant
-               else "no significant trend of C in any parameter") + f" ({files})"
-    return Section("calibration-trend", "Does C grow? The large calibration", html, summary)
+    return Section("calibration-trend", "Does C grow? The large calibration", html, claims.growth_sentence(record))
 
 
 def _checks(checks: dict | None) -> str:

@@ -3,6 +3,7 @@ record by ``slt.measure.empirical``), next to the bound; calibrated constants, t
 from __future__ import annotations
 
 # inline SVG plots: values on hover, zoom; counts and the interval's upper end, not error bars
+from reports import claims
 from reports.figure_plots import length_sweep, rate_checks
 from reports.render import Section, empirical_source, fmt, render_template
 
@@ -61,11 +62,7 @@ def render(record: dict) -> Section:
                                t["check"].startswith("rate:") and t["statement"] in probabilistic else
                                "above 1: exceeds the bound" if t["ratio"] > 1 else "")}
                      for t in emp["tightness"]]
-        failed = sum(c["verdict"] == "fails" for c in rates)
-        undecided = sum(c["verdict"] == "undecided at this power" for c in rates)
-        violations = sum(c["verdict"] == "fails" for c in emp["checks"] if c["kind"] != "rate")
-        summary = (f"{failed} failure-rate test(s) fail, {undecided} undecided at this power, "
-                   f"{violations} deterministic check(s) violated")
+        summary = f"{claims.empirical_sentence(record)}; {claims.check_sentence(record)}"
     html = render_template("sections/empirical.html", empirical=emp, calibration=calib, profile=record["profile"],
                            source=empirical_source(record),
                            calibration_rows=calibration_rows, tightness=tightness, rate_blocks=rate_blocks,

@@ -104,7 +104,10 @@ def growth_table(cal: dict) -> dict | None:
             "rows": [[fmt(r["eps"]), f"{r['failures']}/{r['trials']}", fmt(r["rate_over_eps"], 2),
                       f"[{fmt(r['ci_over_eps'][0], 2)}, {fmt(r['ci_over_eps'][1], 2)}]", fmt(r["pvalue"], 2),
                       fmt(r["power_2eps"], 2)] for r in sorted(g["rows"], key=lambda r: -r["eps"])],
-            "verdict": g.get("verdict") or ""}
+            "verdict": g.get("verdict") or "",
+            "model": (f"fitted to {g['glm']['rows']} rows ({g['glm']['trials']} trials): the rows above and those at "
+                      "the other C values of the calibration, so its failures need not be among the rows above"
+                      if isinstance(g.get("glm"), dict) and g["glm"].get("rows") else "")}
 
 
 def family_tables(cal: dict) -> list[dict]:

@@ -1,20 +1,34 @@
-"""Report section "Findings", first on the page: the count banner (statements certified / refuted / not proved;
-empirical holds / fails / undecided at this power) and the findings as plain sentences, each with its
-counterexample as a small table, the test that reproduces it and a link to its evidence. Everything is decided by
-``slt.measure.findings`` and stored in the run record (``record["findings"]``); this module renders it."""
+"""Report section "Findings", first on the page: the count banner (statements certified / refuted / not proved /
+cited; empirical holds / fails / undecided at this power), the proof map (``reports.proofmap``) and the findings
+as plain sentences, each with its counterexample as a small table, the test that reproduces it and a link to its
+evidence. Every count and verdict sentence comes from ``reports.claims`` (the one function per claim the rest
+of the page uses too); the findings are decided by ``slt.measure.findings`` and stored in the run record
+(``record["findings"]``); this module renders them."""
 from __future__ import annotations
 
+from reports import claims as claim
+from reports import proofmap
 from reports.render import Section, empirical_source, render_template
+
+
+def banner(record: dict) -> dict:
+    """The banner's sentences (``reports.claims``)."""
+    return {"proofs": claim.proof_sentence(record), "empirical": claim.empirical_sentence(record),
+            "empirical_measured": record.get("empirical") is not None,
+            "printed": [claim.reading_words(record, k) for k in claim.printed_refuted(record)]}
+
+
+def contents_line(record: dict) -> str:
+    """The contents line of the section: the same sentences as the banner."""
+    found = record.get("findings")
+    return (f"proofs: {claim.proof_sentence(record)}; empirical: {claim.empirical_sentence(record)}"
+            + (f"; {len(found['items'])} findings" if found else ""))
 
 
 def render(record: dict) -> Section:
     found = record.get("findings")
-    labels = {s["name"]: (s["numbering"].get("appendix") or s["name"]) for s in record["statements"]}
+    labels = {s["name"]: claim.label(record, s["name"]) for s in record["statements"]}
     html = render_template("sections/findings.html", findings=found, labels=labels, profile=record["profile"],
-                           source=empirical_source(record))
-    if not found:
-        return Section("findings", "Findings", html, "not decided in this record")
-    p = found["banner"]["proofs"]["counts"]
-    summary = (f"{p['certified']} statements certified, {len(found['banner']['printed_refuted'])} printed "
-               f"statement(s) refuted, {p['not proved']} not proved; {len(found['items'])} findings")
-    return Section("findings", "Findings", html, summary)
+                           source=empirical_source(record), claims=banner(record),
+                           proof_map=proofmap.svg(proofmap.graph(record, claim.proof_verdicts(record))))
+    return Section("findings", "Findings", html, contents_line(record))

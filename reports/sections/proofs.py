@@ -3,6 +3,8 @@ its domain and margin, the printed variants and where they break, the mutation s
 it, the slack of every proof constant (from the record)."""
 from __future__ import annotations
 
+from reports import claims as claim
+from reports.proofmap import fact_anchor
 from reports.render import Section, render_template
 
 METHODS = {
@@ -16,17 +18,8 @@ METHODS = {
 VERDICTS = ("certified", "refuted", "not proved")
 
 
-def step_verdict(step: dict) -> str:
-    """The step's verdict (certified / refuted / not proved). A record written before verdicts were three-valued
-    says "ok" / "FAILED": ok counts as certified only on the whole domain by symbolic or interval methods, a
-    failure as refuted only with a counterexample; anything else is not proved."""
-    v = step.get("verdict")
-    if v in VERDICTS:
-        return v
-    if step.get("ok"):
-        whole = step.get("domain") == "whole" and step.get("method") in ("symbolic", "interval")
-        return "certified" if whole else "not proved"
-    return "refuted" if step.get("counterexample") else "not proved"
+step_verdict = claim.step_word
+"""A step's verdict (certified / refuted / not proved): ``reports.claims.step_word``."""
 
 
 def render(record: dict) -> Section:
@@ -37,18 +30,20 @@ def render(record: dict) -> Section:
     verdicts = {v: sum(s["verdict"] == v for s in steps) for v in VERDICTS}
     failed = verdicts["refuted"]
     mutations = record["mutations"]
+    labels = {st["name"]: claim.label(record, st["name"]) for st in record["statements"]}
+    words = claim.proof_verdicts(record)
+    groups = [{"name": n, "label": labels[n], "word": words[n], "steps": [s for s in proof if s["statement"] == n]}
+              for n in labels]
+    groups = [g for g in groups if g["steps"]]
+    fact_names = {s["step"] for s in facts}
+    structural = sorted({r for s in proof for r in s.get("relies_on") or () if r not in labels and r not in fact_names})
     html = render_template("sections/proofs.html", methods=METHODS, counts=counts, failed=failed, facts=facts,
-                           verdicts=verdicts, steps=proof, identities=sum(
-                               s["verdict"] == "certified" and s.get("kind") == "identity" for s in steps), variants=record["variants"], mutations=mutations, profile=record["profile"],
+                           verdicts=verdicts, steps=proof, groups=groups, labels=labels, structural=structural,
+                           anchor=fact_anchor, variants=record["variants"], mutations=mutations, profile=record["profile"],
                            caught=sum(m["verdict"] == "caught" for m in mutations or []),
                            slack=record.get("slack"), arb_counts={a: sum((s.get("arb") or "").split(":")[0] == a
                                                                           for s in steps) for a in ("yes", "no", "failed")},
                            coq_counts={"kernel": sum((s.get("coq") or "").startswith("kernel-checked") for s in steps),
                                        "total": len(steps)})
-    identities = sum(s["verdict"] == "certified" and s.get("kind") == "identity" for s in steps)
-    summary = (f"{len(steps)} steps: {verdicts['certified']} certified ({counts['symbolic']} symbolic, "
-               f"{counts['interval']} interval"
-               + (f"; {verdicts['certified'] - identities} inequalities, {identities} identities" if any(
-                   "kind" in s for s in steps) else "")
-               + f"), {verdicts['refuted']} refuted, {verdicts['not proved']} not proved")
+    summary = claim.step_sentence(record)
     return Section(id="proofs", title="Proof steps", html=html, summary=summary)

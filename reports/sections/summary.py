@@ -8,6 +8,7 @@ when the test rejects; otherwise "undecided at this power" with the interval.
 """
 from __future__ import annotations
 
+from reports import claims as claim
 from reports.render import Section, empirical_source, fmt, heading, render_template, verdict_css
 
 
@@ -17,19 +18,21 @@ def rate_verdict(c: dict) -> dict:
     return {"word": d["word"], "css": verdict_css(d["word"]), "text": d["text"]}
 
 
-def _proof_cell(steps: list[dict], note: str | None = None) -> dict:
-    if not steps:
-        return {"css": "", "text": "no proof encoded (a cited result)", "link": None}
-    failed = [s for s in steps if not s["ok"]]
+def _proof_cell(word: str, steps: list[dict], note: str | None = None) -> dict:
+    """The proof cell: the statement's verdict word (``reports.claims.proof_verdicts``, as the banner counts
+    it) and what it rests on."""
+    if word == "cited":
+        return {"css": "", "word": word, "text": "a cited result: no proof to encode", "link": None}
+    failed = [s for s in steps if claim.step_word(s) != "certified"]
+    css = verdict_css(word)
     if failed:
         s = failed[0]
-        return {"css": "fail", "text": f"step {s['step']} FAILS ({s['domain']})"
+        return {"css": css, "word": word, "text": f"step {s['step']}: {claim.step_word(s)} ({s['domain']})"
                 + (f" and {len(failed) - 1} more" if len(failed) > 1 else ""), "link": "#proofs"}
     methods = {m: sum(s["method"] == m for s in steps) for m in ("symbolic", "interval", "sampled")}
-    domains = sorted({s["domain"].split(":")[0] for s in steps})
     shown = ", ".join(f"{n} {m}" for m, n in methods.items() if n)
-    return {"css": "pass", "text": f"verified: {len(steps)} steps ({shown}); domain {' / '.join(domains)}"
-            + (f"; {note}" if note else ""), "link": "#proofs"}
+    return {"css": css, "word": word, "text": f"{len(steps)} steps ({shown})" + (f"; {note}" if note else ""),
+            "link": f"#proofs-{steps[0]['statement']}" if steps else "#proofs"}
 
 
 def _empirical_cell(name: str, emp: dict | None, profile: str) -> dict:
@@ -65,6 +68,7 @@ def rows(record: dict) -> list[dict]:
     targets = next((f for f in (record.get("findings") or {}).get("items", []) if f["id"] == "worst-targets"), {})
     random_only = set(targets.get("random_only") or ())  # decided by slt.measure.findings.worst_targets
     out = []
+    words = claim.proof_verdicts(record)
     for st in record["statements"]:
         name = st["name"]
         steps = [s for s in record["steps"] if s["statement"] == name and s["supported"]]
@@ -74,21 +78,22 @@ def rows(record: dict) -> list[dict]:
         large = ((record["calibration"].get("large") or {}).get("statements") or {}).get(name) or {}
         below = (large.get("checks") or {}).get("covers") is False
         findings = []
-        for f in (record.get("findings") or {}).get("items", []):
+        for i, f in enumerate((record.get("findings") or {}).get("items", []), 1):
             if name in f.get("statements", ()) and f["status"] != "not in this record":
-                findings.append({"text": f["title"], "link": f"#findings-{f['id']}"})
+                findings.append({"text": f"Finding {i}", "title": f["title"], "link": f"#findings-{f['id']}"})
         for v in record["variants"] or []:
             if v["statement"] == name and v["broken"]:
-                steps_broken = ", ".join(f"{b['statement']}:{b['step']}" for b in v["broken"][:3])
-                more = f" and {len(v['broken']) - 3} more" if len(v["broken"]) > 3 else ""
-                findings.append({"text": f"the printed reading '{v['variant']}' breaks {steps_broken}{more}",
+                n = len(v["broken"])
+                findings.append({"text": f"reading '{v['variant']}': {n} step{'s fail' if n > 1 else ' fails'}",
+                                 "title": v["description"],
                                  "link": f"#variant-{v['statement']}-{v['variant']}"})
-        for key, verdict in (emp or {}).get("verdicts", {}).items():
-            if key.startswith(name + ":") and verdict == "fails":
-                findings.append({"text": f"{key} is violated by a measured counterexample", "link": "#empirical"})
+        for key in claim.printed_refuted(record):
+            if key.startswith(name + ":"):
+                findings.append({"text": f"{claim.reading_words(record, key)}: violated by a measured counterexample",
+                                 "title": "", "link": "#empirical"})
         out.append({"name": name, "heading": heading(st["numbering"], name), "title": st["title"],
                     "probabilistic": st["probability"] is not None,
-                    "proof": _proof_cell(steps, (record.get("findings") or {}).get("notes", {}).get(name)),
+                    "proof": _proof_cell(words[name], steps, (record.get("findings") or {}).get("notes", {}).get(name)),
                     "empirical": _empirical_cell(name, emp, empirical_source(record)["profile"]),
                     "tightness": worst, "calibration": cal, "findings": findings,
                     "below_large": {"build_C": large["checks"]["build_C"], "C": large["C"]} if below else None,
@@ -98,7 +103,6 @@ def rows(record: dict) -> list[dict]:
 
 def render(record: dict) -> Section:
     table = rows(record)
-    failed = sum(r["proof"]["css"] == "fail" for r in table)
     html = render_template("sections/summary.html", rows=table, profile=empirical_source(record)["profile"],
                            calibration_file=record["calibration"]["file"], figures=record.get("figures") or {})
-    return Section("summary", "Summary", html, f"{len(table)} statements, {failed} with a failing proof step")
+    return Section("summary", "Summary", html, claim.proof_sentence(record))

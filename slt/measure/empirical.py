@@ -15,7 +15,9 @@ the length sweeps, and per statement (or printed variant) the empirical verdict.
 from __future__ import annotations
 
 import math
+import shutil
 import time
+from pathlib import Path
 
 from slt.measure import catalogue, findings, verdicts
 from slt.measure.calibration import build_constant
@@ -23,7 +25,7 @@ from slt.measure.checking import rate_level
 from slt.measure.numerics import PROFILES
 from slt.measure.probabilistic import failure_rate
 from slt.measure.stats import LEVEL, min_trials
-from slt.tasks import Task, execute as execute_tasks
+from slt.tasks import Task, execute as execute_tasks, task_path
 
 TASK_DEPENDS = ("bounds", "slt.measure", "slt.construct", "slt.models", "slt.samplers", "slt.subset_sum",
                 "slt._subset_sum_kernels")
@@ -122,6 +124,35 @@ def execute(task_list: list, *, progress=None, cache_dir=None, workers=None, sch
                          workers=workers, scheduler=scheduler)
 
 
+COMMITTED_TASKS = Path(__file__).with_name("committed") / "tasks"
+"""Committed results of the default report's deterministic tasks (searches, length sweeps, the findings' proof
+readings and solver checks), stored as ``slt.tasks`` caches them: a file is used only for a task with the same
+fingerprint (kind, function, parameters, seed and the source of the code it depends on), so an edit of that code
+makes the run compute it again. ``python -m reports.record.verified`` refreshes them."""
+
+
+def seed_cache(task_list: list, cache_dir, committed: Path = COMMITTED_TASKS) -> int:
+    """Copy the committed result of every task in ``task_list`` that has one (same fingerprint) into ``cache_dir``
+    where that has none; the number copied. ``slt.tasks.execute`` reads them as its own cache (checksummed)."""
+    n = 0
+    for t in task_list:
+        src, dst = task_path(committed, t), task_path(cache_dir, t)
+        if src.exists() and not dst.exists():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dst)
+            n += 1
+    return n
+
+
+def commit_tasks(seed: int, calibration: dict, committed: Path = COMMITTED_TASKS, progress=None) -> int:
+    """Run the default report's deterministic tasks (quick profile, no failure rates) into a fresh ``committed``
+    folder; the number of task files written."""
+    if committed.exists():
+        shutil.rmtree(committed)
+    measure("quick", seed, calibration, progress=progress, cache_dir=committed, workers=0, rates=False)
+    return len(list(committed.glob("*/*.json")))
+
+
 # ------------------------------------------------------------------------------------------------- decisions
 
 def _verdict(violated: bool) -> str:
@@ -217,9 +248,18 @@ def decide(task_list: list, results: list[dict]) -> dict:
 
 
 def measure(profile: str, seed: int, calibration: dict, *, progress=None, cache_dir=None, workers=None,
-            scheduler=None) -> dict:
-    """Plan, run and decide the empirical part of a run record (``calibration``: the loaded calibration file)."""
+            scheduler=None, rates: bool = True) -> dict:
+    """Plan, run and decide the empirical part of a run record (``calibration``: the loaded calibration file);
+    ``rates=False`` leaves the failure-rate checks out (a quick run whose rates the committed full-power record
+    replaces, ``slt.measure.committed.select``)."""
     task_list = tasks(profile, seed, constants(calibration), worst_targets(calibration))
+    if not rates:
+        task_list = [t for t in task_list if not t.kind.startswith("empirical:rate:")]
+    if cache_dir is not None and cache_dir is not False:
+        seeded = seed_cache(task_list, cache_dir)
+        if seeded and progress:
+            progress(f"[run] empirical: {seeded} task result(s) of identical tasks taken from {COMMITTED_TASKS.name}/ "
+                     "(same kind, function, parameters, seed and code)")
     start = time.perf_counter()
     results = execute(task_list, progress=progress, cache_dir=cache_dir, workers=workers, scheduler=scheduler)
     out = decide(task_list, results)

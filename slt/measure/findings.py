@@ -26,6 +26,8 @@ from bounds import readings
 from slt import mip as mip_solver  # this module defines mip(record), the finding
 from slt import targets as target_families
 from slt.measure import verdicts
+
+from reports import claims
 from slt.subset_sum import solve
 
 TASK_DEPENDS = ("bounds", "slt.mip", "slt.subset_sum", "slt._subset_sum_kernels")
@@ -439,9 +441,10 @@ def worst_targets(record) -> dict:
 
 
 def fixed_c_growth(record) -> dict:
-    """Issue 21 part 3: "does C grow?" answered at a fixed C per statement (``calibration.statements.<name>.growth``:
-    the fixed-C tests over eps at the worst target, trials proportional to 1/eps, and the failure model's verdict).
-    States what was shown: at one point (its dimensions) and one target family, over the eps measured."""
+    """"Does C grow?": per statement the answer of ``reports.claims.growth`` (the fixed-C tests over eps at the worst
+    target, ``calibration.statements.<name>.growth``, and the large grid's trends), the same sentences the report's
+    calibration section shows; the table holds the fixed-C rows. Its status is "C grows" when a fixed-C test
+    rejects."""
     test = "tests/test_targets.py::test_a_stored_fixed_C_row_reproduces"
     cal = (record.get("calibration") or {}).get("statements") or {}
     names = [n for n in target_families.HYPOTHESIS if isinstance((cal.get(n) or {}).get("growth"), dict)]
@@ -453,7 +456,7 @@ def fixed_c_growth(record) -> dict:
         return _missing("fixed-c-growth", "Does C grow? No fixed-C test in this record",
                         "The calibration this record carries holds no fixed-C tests (slth targets fixed-c runs them).",
                         test, "#evidence")
-    rows, sentences, undecided, grows = [], [], [], []
+    rows, undecided, grows = [], [], []
     for n in names:
         g = cal[n]["growth"]
         rs = sorted(g["rows"], key=lambda r: -r["eps"])
@@ -469,24 +472,14 @@ def fixed_c_growth(record) -> dict:
         rows.append([_heading(record, n), _fmt(g["C"]), g["target"], f"{_fmt(hi)} .. {_fmt(lo)}",
                      ", ".join(f"{r['failures']}/{r['trials']}" for r in rs), f"{worst_ci:.2g}",
                      f"{low_power:.2f}", verdict.split(":")[0] if verdict else "-"])
-        sentences.append(
-            f"{_heading(record, n)} at C = {_fmt(g['C'])}, {g['target']} targets, "
-            + ", ".join(f"{k} = {_fmt(v)}" for k, v in (g.get("params") or {}).items())
-            + f": failures {', '.join(str(r['failures']) + '/' + str(r['trials']) for r in rs)} at eps = "
-            + ", ".join(_fmt(r["eps"]) for r in rs) + "; "
-            + ("no test rejects 'rate <= eps'" if not rejected else
-               f"the test rejects at eps = {', '.join(_fmt(r['eps']) for r in rejected)}")
-            + f" (power against 2 eps at least {low_power:.2f}; every 95% interval of rate / eps ends at or below "
-              f"{worst_ci:.3g}). Failure model: {verdict or 'not fitted'}.")
-    title = ("Does C grow? At each statement's calibrated C the observed failure rate stayed below eps from eps = "
-             f"{_fmt(max(r['eps'] for n in names for r in cal[n]['growth']['rows']))} down to "
-             f"{_fmt(min(r['eps'] for n in names for r in cal[n]['growth']['rows']))} and no test rejects, at one point "
-             "each and its worst target family; this does not show one C for every dimension." if not grows else "Does C grow? At a fixed C the failure rate exceeds eps as eps falls for "
-             + ", ".join(_heading(record, n) for n in grows) + ".")
+    answers = claims.growth(record)
+    title = "Does C grow? " + claims.growth_sentence(record)[0].upper() + claims.growth_sentence(record)[1:] + "."
+    sentences = [answers[n]["sentence"] for n in names if n in answers]  # the per-eps details: the table
     if undecided and not grows:
         sentences.append("The failure model cannot tell 'falls at least like eps' from 'falls more slowly' for "
                          + ", ".join(_heading(record, n) for n in undecided) + " at these trial counts (too few "
                          "failures); the per-eps tests above are the direct answer.")
+    grows = [n for n in names if n in answers and answers[n]["fixed"] and answers[n]["fixed"]["grows"]]
     return {"id": "fixed-c-growth", "status": "C grows" if grows else "no growth seen",
             "title": title, "sentences": sentences,
             "table": {"columns": ["statement", "C", "target", "eps", "failures (largest eps first)",
@@ -508,43 +501,17 @@ FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_
 """The README's findings, in its order; each a function of the record."""
 
 
-def proof_word(steps: list[dict]) -> str:
-    """A statement's proof verdict from its supported steps: "certified" when every step is certified (or "ok"),
-    "not proved" when there is no encoded proof or a step is neither certified nor refuted, "refuted" when a step
-    fails with a counterexample (the written proof, not necessarily the statement)."""
-    if not steps:
-        return "not proved"
-    words = []
-    for s in steps:
-        v = s.get("verdict")
-        if v in ("certified", "ok") or (v not in ("refuted", "not proved", "FAILED") and s.get("ok")):
-            words.append("certified")
-        elif v == "refuted" or (not s.get("ok") and s.get("counterexample")):
-            words.append("refuted")
-        else:
-            words.append("not proved")
-    if "refuted" in words:
-        return "refuted"
-    return "not proved" if "not proved" in words else "certified"
+proof_word = claims.proof_word
+"""A statement's proof verdict from its supported steps (``reports.claims.proof_word``)."""
 
 
 def banner(record: dict) -> dict:
-    """The counts the page opens with."""
-    proofs = {}
-    for st in record["statements"]:
-        steps = [s for s in record["steps"] if s["statement"] == st["name"] and s.get("supported", True)]
-        proofs[st["name"]] = proof_word(steps)
-    emp = record.get("empirical")
-    empirical = None
-    printed_refuted = []
-    if emp is not None:
-        words = {k: v for k, v in verdicts.normalise(emp)["verdicts"].items() if ":" not in k}
-        empirical = {"counts": verdicts.counts(words.values()), "by_statement": words}
-        printed_refuted = [k for k, v in verdicts.normalise(emp)["verdicts"].items()
-                           if ":" in k and v == verdicts.FAILS]
-    return {"proofs": {"counts": {w: sum(v == w for v in proofs.values())
-                                  for w in ("certified", "refuted", "not proved")}, "by_statement": proofs},
-            "printed_refuted": printed_refuted, "empirical": empirical, "profile": record.get("profile")}
+    """The counts the page opens with (each from ``reports.claims``)."""
+    emp = claims.empirical_verdicts(record)
+    return {"proofs": {"counts": claims.proof_counts(record), "by_statement": claims.proof_verdicts(record)},
+            "printed_refuted": claims.printed_refuted(record),
+            "empirical": None if emp is None else {"counts": claims.empirical_counts(record), "by_statement": emp},
+            "profile": record.get("profile")}
 
 
 def notes(items: list[dict]) -> dict:

@@ -1,0 +1,262 @@
+"""Every sentence of the report that states a verdict, a count or a trend, each made by one function of the record.
+
+The banner, the contents line, the findings, the summary and the section headings all call these, so no two places
+of the page can count or word the same claim differently:
+
+- ``proof_counts(record)`` / ``proof_sentence(record)``: statements by proof verdict (certified, refuted, not
+  proved, cited: a result the paper cites and the harness has no proof of to encode) -- ``findings.banner``'s
+  per-statement words, counted;
+- ``step_sentence(record)``: proof steps by verdict (a different unit: steps, not statements);
+- ``empirical_counts(record)`` / ``empirical_sentence(record)``: statements by empirical verdict (holds, fails,
+  undecided at this power);
+- ``growth(record)`` / ``growth_sentence(record)``: "does C grow?", one answer per statement naming the analysis
+  it comes from -- over eps at a fixed C (``calibration.statements.<name>.growth``), over dimensions and eps on the
+  large grid (``calibration.large_worst`` where the statement has it, else ``calibration.large``) -- and what
+  neither shows.
+"""
+from __future__ import annotations
+
+PROOF_WORDS = ("certified", "refuted", "not proved", "cited")
+STEP_WORDS = ("certified", "refuted", "not proved")
+HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided at this power"
+EMPIRICAL_WORDS = (HOLDS, UNDECIDED, FAILS)
+"""The record's empirical verdict words (decided by ``slt.measure.verdicts``, stored in the record; this module
+renders records only and imports no measuring code)."""
+
+
+def label(record: dict, name: str) -> str:
+    """A statement's name as the paper numbers it: its appendix number ("Lemma 7"), or for a cited result its
+    source ("Lueker (1998), Cor. 3.3"); the name itself when the record has no such statement."""
+    st = next((s for s in record.get("statements", ()) if s["name"] == name), None)
+    if not st:
+        return name
+    appendix, main = st["numbering"].get("appendix") or "", st["numbering"].get("main") or ""
+    if appendix.split(" ")[0] in ("Lemma", "Theorem", "Corollary"):
+        return appendix
+    return main or appendix or name
+
+
+def _num(x) -> str:
+    return f"{x:g}" if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
+
+
+def _names(record: dict, names) -> str:
+    return ", ".join(label(record, n) for n in names)
+
+
+# ------------------------------------------------------------------------------------------------------ proofs
+
+def step_word(step: dict) -> str:
+    """One proof step's verdict: certified, refuted (a counterexample) or not proved. A record written before
+    verdicts were three-valued says "ok" / "FAILED": ok counts as certified only on the whole domain by symbolic or
+    interval methods, a failure as refuted only with a counterexample; anything else is not proved."""
+    v = step.get("verdict")
+    if v in STEP_WORDS:
+        return v
+    if step.get("ok"):
+        whole = step.get("domain") == "whole" and step.get("method") in ("symbolic", "interval")
+        return "certified" if whole else "not proved"
+    return "refuted" if step.get("counterexample") else "not proved"
+
+
+def proof_word(steps: list[dict]) -> str:
+    """A statement's proof verdict from its supported steps: "cited" with no encoded proof (a cited result),
+    "refuted" when a step fails with a counterexample (the written proof, not necessarily the statement), "not
+    proved" when a step is neither certified nor refuted, else "certified"."""
+    if not steps:
+        return "cited"
+    words = [step_word(s) for s in steps]
+    if "refuted" in words:
+        return "refuted"
+    return "not proved" if "not proved" in words else "certified"
+
+
+def proof_verdicts(record: dict) -> dict:
+    """Per statement (record order) its proof verdict."""
+    return {st["name"]: proof_word([s for s in record["steps"] if s["statement"] == st["name"]
+                                    and s.get("supported", True)]) for st in record["statements"]}
+
+
+def proof_counts(record: dict) -> dict:
+    words = list(proof_verdicts(record).values())
+    return {w: words.count(w) for w in PROOF_WORDS}
+
+
+def proof_sentence(record: dict) -> str:
+    """"9 statements certified, 0 refuted, 1 not proved, 1 cited (Lueker's corollary: no proof to encode)"."""
+    by = proof_verdicts(record)
+    c = proof_counts(record)
+    out = (f"{c['certified']} statement{'s' if c['certified'] != 1 else ''} certified, {c['refuted']} refuted, "
+           f"{c['not proved']} not proved")
+    if c["not proved"] or c["refuted"]:
+        out += " (" + _names(record, [n for n, w in by.items() if w in ("refuted", "not proved")]) + ")"
+    if c["cited"]:
+        out += f", {c['cited']} cited (" + _names(record, [n for n, w in by.items() if w == "cited"]) + \
+            ": a cited result, no proof to encode)"
+    return out
+
+
+def step_counts(record: dict) -> dict:
+    words = [step_word(s) for s in record["steps"]]
+    return {w: words.count(w) for w in STEP_WORDS}
+
+
+def step_sentence(record: dict) -> str:
+    c = step_counts(record)
+    steps = record["steps"]
+    out = (f"{sum(c.values())} proof steps and facts: {c['certified']} certified, {c['refuted']} refuted, "
+           f"{c['not proved']} not proved")
+    if any("kind" in s for s in steps):  # identities (equal sides by construction) counted apart
+        ident = sum(step_word(s) == "certified" and s.get("kind") == "identity" for s in steps)
+        out += f" (of the certified: {c['certified'] - ident} prove an inequality, {ident} are identities)"
+    if any(s.get("coq") for s in steps):
+        out += f"; Coq: kernel-checked {sum((s.get('coq') or '').startswith('kernel-checked') for s in steps)} of {len(steps)}"
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- empirical
+
+def empirical_verdicts(record: dict) -> dict | None:
+    """Per statement (not per printed reading) its empirical verdict, or None when the record measured nothing."""
+    emp = record.get("empirical")
+    if emp is None:
+        return None
+    return {k: v for k, v in emp["verdicts"].items() if ":" not in k}
+
+
+def printed_refuted(record: dict) -> list[str]:
+    """The printed readings (``statement:reading``) a measured counterexample violates."""
+    emp = record.get("empirical")
+    if emp is None:
+        return []
+    return [k for k, v in emp["verdicts"].items() if ":" in k and v == FAILS]
+
+
+def empirical_counts(record: dict) -> dict | None:
+    by = empirical_verdicts(record)
+    return None if by is None else {w: list(by.values()).count(w) for w in EMPIRICAL_WORDS}
+
+
+def empirical_sentence(record: dict) -> str:
+    """Statements by empirical verdict, and the printed readings a measured counterexample refutes."""
+    c = empirical_counts(record)
+    if c is None:
+        return "not measured in this record"
+    by = empirical_verdicts(record)
+    und = [n for n, w in by.items() if w == UNDECIDED]
+    fails = [n for n, w in by.items() if w == FAILS]
+    printed = printed_refuted(record)
+    return (f"{c[HOLDS]} statements hold, {c[FAILS]} fail" + (f" ({_names(record, fails)})" if fails else "")
+            + f", {c[UNDECIDED]} undecided at this power" + (f" ({_names(record, und)})" if und else "")
+            + (f"; printed readings refuted by a measured counterexample: "
+               + ", ".join(reading_words(record, k) for k in printed) if printed else ""))
+
+
+def check_sentence(record: dict) -> str:
+    """The same, counted per check (a statement has several): failure-rate tests and deterministic checks."""
+    emp = record.get("empirical")
+    if emp is None:
+        return "not measured in this record"
+    rates = [c for c in emp["checks"] if c["kind"] == "rate"]
+    violated = [c for c in emp["checks"] if c["kind"] != "rate" and c["verdict"] == FAILS]
+    whose = list(dict.fromkeys(reading_words(record, c["statement"]) for c in violated))
+    return (f"per check: {sum(c['verdict'] == FAILS for c in rates)} of {len(rates)} failure-rate tests fail, "
+            f"{sum(c['verdict'] == UNDECIDED for c in rates)} undecided at this power; {len(violated)} deterministic "
+            f"check{'s' if len(violated) != 1 else ''} violated" + (f" ({', '.join(whose)})" if whose else ""))
+
+
+def reading_words(record: dict, key: str) -> str:
+    """"Lemma 13 as printed" for ``lemma13:printed``: a printed reading in words."""
+    name, _, reading = key.partition(":")
+    return f"{label(record, name)} as {reading}" if reading else label(record, name)
+
+
+# ------------------------------------------------------------------------------------------------ does C grow?
+
+NEITHER = ("neither shows one C for dimensions or eps beyond those measured, nor at target families other than "
+           "the one named")
+
+
+def _grid(record: dict, name: str) -> tuple[str, dict] | None:
+    cal = record.get("calibration") or {}
+    for key, words in (("large_worst", "worst-target large grid"), ("large", "large grid (random targets)")):
+        rec = ((cal.get(key) or {}).get("statements") or {}).get(name)
+        if rec and rec.get("points"):
+            return words, rec
+    return None
+
+
+def growth(record: dict) -> dict:
+    """Per statement with either analysis: ``{"fixed": {...} | None, "grid": {...} | None, "grows": bool,
+    "sentence": str}``. ``fixed``: the fixed-C tests over eps (C, target, eps range, rejected eps); ``grid``: the
+    large grid's fitted trends, split into factors along which C grows, shrinks, or shows no significant trend."""
+    cal = ((record.get("calibration") or {}).get("statements") or {})
+    names = [s["name"] for s in record.get("statements", ())]
+    out = {}
+    for name in names:
+        g = (cal.get(name) or {}).get("growth")
+        fixed = None
+        if isinstance(g, dict) and g.get("rows"):
+            rows = sorted(g["rows"], key=lambda r: -r["eps"])
+            fixed = {"C": g["C"], "target": g.get("target"), "eps": [r["eps"] for r in rows],
+                     "rejected": [r["eps"] for r in rows if not r.get("passed")],
+                     "failures": [f"{r['failures']}/{r['trials']}" for r in rows], "params": g.get("params") or {},
+                     "model": g.get("verdict") or ""}
+            fixed["grows"] = bool(fixed["rejected"]) or fixed["model"].startswith("grows")
+        grid = None
+        found = _grid(record, name)
+        if found:
+            words, rec = found
+            trends = ((rec.get("trend") or {}).get("verdicts") or {})
+            grid = {"which": words, "C": rec.get("C"), "points": len(rec["points"]),
+                    "grows": {f: v for f, v in trends.items() if v.startswith("grows")},
+                    "shrinks": {f: v for f, v in trends.items() if v.startswith("shrinks")},
+                    "flat": [f for f, v in trends.items() if v.startswith("no significant")]}
+        if fixed is None and grid is None:
+            continue
+        parts = []
+        if fixed:
+            where = ", ".join(f"{k} = {_num(v)}" for k, v in fixed["params"].items())
+            parts.append(f"over eps at a fixed C = {_num(fixed['C'])} ({fixed['target']} target"
+                         + (f", {where}" if where else "") + f"; eps {_num(fixed['eps'][0])} down to "
+                         f"{_num(fixed['eps'][-1])}): "
+                         + ("no test rejects 'failure rate <= eps'" if not fixed["rejected"] else
+                            "the test rejects 'failure rate <= eps' at eps = "
+                            + ", ".join(_num(e) for e in fixed["rejected"]))
+                         + (f" (the failure model fitted over every C: {fixed['model']})"
+                            if fixed["model"].startswith("grows") else ""))
+        if grid:
+            bits = []
+            if grid["grows"]:
+                bits.append("the calibrated C " + "; ".join(grid["grows"].values()))
+            if grid["shrinks"]:
+                bits.append("shrinks with " + ", ".join(grid["shrinks"]).replace("eps", "1/eps"))
+            if grid["flat"]:
+                bits.append("no significant trend in " + ", ".join("1/eps" if f == "eps" else f for f in grid["flat"]))
+            parts.append(f"over dimensions on the {grid['which']} ({grid['points']} points, C = {_num(grid['C'])}): "
+                         + ("; ".join(bits) if bits else "no trend fitted"))
+        grows = bool((fixed and fixed["grows"]) or (grid and grid["grows"]))
+        out[name] = {"fixed": fixed, "grid": grid, "grows": grows,
+                     "sentence": f"{label(record, name)}: " + "; ".join(parts) + f"; {NEITHER}."}
+    return out
+
+
+def growth_sentence(record: dict) -> str:
+    """The one-line answer of the contents line and the section heading."""
+    g = growth(record)
+    if not g:
+        return "no fixed-C test or large grid in this record"
+    rejected = [n for n, a in g.items() if a["fixed"] and a["fixed"]["rejected"]]
+    modelled = [n for n, a in g.items() if a["fixed"] and a["fixed"]["grows"] and not a["fixed"]["rejected"]]
+    tested = [n for n, a in g.items() if a["fixed"]]
+    on_grid = [n for n, a in g.items() if a["grid"] and a["grid"]["grows"]]
+    gridded = [n for n, a in g.items() if a["grid"]]
+    out = []
+    if tested:
+        out.append("at a fixed C over eps: " + ("the test rejects for " + _names(record, rejected) if rejected
+                                                else f"no test rejects ({len(tested)} statements)")
+                   + (", the failure model says C grows for " + _names(record, modelled) if modelled else ""))
+    if gridded:
+        out.append("on the large grid: C grows with a parameter for " + _names(record, on_grid) if on_grid
+                   else f"on the large grid: no significant growth ({len(gridded)} statements)")
+    return "; ".join(out)

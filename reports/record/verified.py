@@ -1,0 +1,100 @@
+"""The printed variants and the mutation suite of a run record, re-verified only when what decides them changed.
+
+Both re-run every proof step under an edited catalogue (a minute of CPU and more), and both are a function of the
+code of ``bounds/`` (the statements, the proofs and the verifier, which lives there) and of the libraries that
+verifier calls (SymPy, mpmath, python-flint), nothing else: no seed, no measurement. ``cached(part, fn,
+cache_dir)`` therefore stores ``fn()``'s rows under ``<cache_dir>/verified/`` keyed by ``key(part, fn)``: the
+SHA-256 of every source file of ``bounds/`` (``reports.record.provenance.bounds_hash``, the hash the record's provenance states), the versions of Python and of those libraries, the source of ``fn``
+itself (how the record turns results into rows) and ``VERSION``. Any edit of ``bounds/`` (or a library upgrade)
+gives another key, so the part is verified again; the same tree reads the stored rows back (checksummed by
+``slt.cache``; a corrupt file is recomputed, never used). The rows of the committed tree are committed too
+(``slt/measure/committed/verified-<part>.json``, written by ``python -m reports.record.verified``), so a fresh clone
+verifies nothing that its ``bounds/`` has not changed; after an edit of ``bounds/`` they no longer match and the
+run verifies again (and the command refreshes them).
+"""
+from __future__ import annotations
+
+import importlib.metadata
+import inspect
+import platform
+from pathlib import Path
+
+from slt.cache import CorruptRecord, fingerprint, read_record, write_record
+
+from reports.record.provenance import bounds_hash
+
+__all__ = ["VERSION", "LIBRARIES", "cached", "key"]
+
+VERSION = 1
+"""Raised when the rows stored here change meaning without a change of ``bounds/`` or of ``fn``'s source."""
+COMMITTED = Path(__file__).resolve().parents[2] / "slt" / "measure" / "committed"
+"""Where the committed rows live (beside the committed full-power empirical record): a fresh clone reads them."""
+LIBRARIES = ("sympy", "mpmath", "python-flint")
+"""The libraries the verifier in ``bounds/`` calls: their versions are part of the key."""
+
+
+def _version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def key(part: str, fn) -> str:
+    """Everything that decides ``fn()``'s rows, as one fingerprint."""
+    return fingerprint({"part": part, "version": VERSION, "bounds": bounds_hash(),
+                        "python": platform.python_version(), "libraries": {n: _version(n) for n in LIBRARIES},
+                        "rows": inspect.getsource(fn)})
+
+
+def _read(path: Path, want: str, log):
+    try:
+        rec = read_record(path)
+    except FileNotFoundError:
+        return None
+    except (CorruptRecord, OSError) as exc:
+        log(f"[run] {path.name}: stored rows unusable ({exc}); verifying again")
+        return None
+    return rec["result"] if rec.get("key") == want else None
+
+
+def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path = COMMITTED):
+    """``fn()``: the committed rows (``<committed>/verified-<part>.json``) or those a run of this tree stored in
+    ``<cache_dir>/verified/`` when either was made with this ``key``; computed (and stored in the cache) otherwise.
+    ``cache_dir=None`` and ``committed=None`` never read or write."""
+    want = key(part, fn)
+    for path, where in ((committed and Path(committed) / f"verified-{part}.json", "committed"),
+                        (cache_dir and Path(cache_dir) / "verified" / f"{part}-{want}.json", "cached")):
+        rows = _read(path, want, log) if path else None
+        if rows is not None:
+            log(f"[run] {part}: bounds/ and the verifier unchanged since the {where} verification "
+                f"({path.name}); its rows are used")
+            return rows
+    rows = fn()
+    if cache_dir is not None:
+        write_record(Path(cache_dir) / "verified" / f"{part}-{want}.json", {"part": part, "key": want, "result": rows})
+    return rows
+
+
+def write_committed(folder: Path = COMMITTED, log=print) -> None:
+    """Verify the printed variants and the mutation suite of this tree and write them as the committed rows; run the
+    default report's deterministic empirical tasks into ``slt.measure.empirical.COMMITTED_TASKS`` (seed 0, the
+    default report's)."""
+    from reports.record.assemble import mutations, variants
+
+    for part, fn in (("variants", variants), ("mutations", mutations)):
+        if _read(Path(folder) / f"verified-{part}.json", key(part, fn), log) is not None:
+            log(f"[verified] {part}: the committed rows are this tree's already")
+            continue
+        log(f"[verified] {part} ...")
+        write_record(Path(folder) / f"verified-{part}.json", {"part": part, "key": key(part, fn), "result": fn()})
+        log(f"[verified] wrote {Path(folder) / f'verified-{part}.json'}")
+    from slt.measure import calibration, empirical
+
+    log("[verified] the default report's deterministic empirical tasks ...")
+    n = empirical.commit_tasks(0, calibration.load(), progress=log)
+    log(f"[verified] wrote {n} task results under {empirical.COMMITTED_TASKS}")
+
+
+if __name__ == "__main__":  # python -m reports.record.verified: refresh the committed rows after an edit of bounds/
+    write_committed()

@@ -1,0 +1,111 @@
+"""The default report reuses what did not change: the printed variants and the mutation suite are verified again
+only when the key of ``reports.record.verified`` changes (bounds/, the verifier's libraries, the code that makes the rows),
+and the deterministic empirical tasks come from committed results only for tasks with the same fingerprint."""
+from __future__ import annotations
+
+import json
+
+from slt.cache import read_record
+from slt.tasks import Task, task_path
+
+from reports.record import verified
+
+
+def _counting():
+    calls = []
+
+    def rows():
+        calls.append(1)
+        return [{"statement": "lemma2", "verdict": "as expected", "n": len(calls)}]
+
+    return rows, calls
+
+
+def test_rows_are_computed_once_and_read_back_while_bounds_is_unchanged(tmp_path):
+    rows, calls = _counting()
+    first = verified.cached("variants", rows, tmp_path, committed=None)
+    again = verified.cached("variants", rows, tmp_path, committed=None)
+    assert first == again and len(calls) == 1
+    stored = list((tmp_path / "verified").glob("variants-*.json"))
+    assert len(stored) == 1 and read_record(stored[0])["key"] == verified.key("variants", rows)
+
+
+def test_an_edit_of_bounds_or_a_library_upgrade_verifies_again(tmp_path, monkeypatch):
+    rows, calls = _counting()
+    verified.cached("mutations", rows, tmp_path, committed=None)
+    monkeypatch.setattr(verified, "bounds_hash", lambda: "another bounds/")
+    verified.cached("mutations", rows, tmp_path, committed=None)
+    assert len(calls) == 2
+    monkeypatch.setattr(verified, "_version", lambda name: "99.0")
+    verified.cached("mutations", rows, tmp_path, committed=None)
+    assert len(calls) == 3
+
+
+def test_the_key_covers_the_code_that_makes_the_rows():
+    def one():
+        return [1]
+
+    def two():
+        return [2]
+
+    assert verified.key("variants", one) != verified.key("variants", two)
+    assert verified.key("variants", one) != verified.key("mutations", one)
+
+
+def test_a_corrupt_or_foreign_store_is_never_used(tmp_path):
+    rows, calls = _counting()
+    verified.cached("variants", rows, tmp_path, committed=None)
+    path = next((tmp_path / "verified").glob("variants-*.json"))
+    path.write_text("{not json")
+    assert verified.cached("variants", rows, tmp_path, committed=None)[0]["n"] == 2
+    committed = tmp_path / "committed"
+    committed.mkdir()
+    (committed / "verified-variants.json").write_text(json.dumps(
+        {"part": "variants", "key": "made by another tree", "result": [{"n": -1}],
+         "checksum": "x"}))
+    assert verified.cached("variants", rows, None, committed=committed)[0]["n"] == 3  # wrong key, bad checksum
+
+
+def test_committed_task_results_are_used_only_for_identical_tasks(tmp_path):
+    from slt.measure import empirical
+
+    task = Task(kind="empirical:search:lemma12", fn="slt.measure.empirical:rate", params={"a": 1}, seed=0)
+    other = Task(kind="empirical:search:lemma12", fn="slt.measure.empirical:rate", params={"a": 2}, seed=0)
+    committed, cache = tmp_path / "committed", tmp_path / "cache"
+    src = task_path(committed, task)
+    src.parent.mkdir(parents=True)
+    src.write_text('{"result": 1}')
+    assert empirical.seed_cache([task, other], cache, committed) == 1
+    assert task_path(cache, task).read_text() == '{"result": 1}' and not task_path(cache, other).exists()
+    assert empirical.seed_cache([task], cache, committed) == 0  # a cached result is never overwritten
+
+
+def test_the_default_plan_leaves_the_rates_out_only_when_asked(monkeypatch, tmp_path):
+    import pytest
+
+    from slt.measure import calibration, empirical
+
+    class Planned(Exception):
+        pass
+
+    def capture(task_list, **kw):
+        raise Planned([t.kind for t in task_list])
+
+    monkeypatch.setattr(empirical, "execute", capture)
+    cal = calibration.load()
+    kinds = {}
+    for rates in (True, False):
+        with pytest.raises(Planned) as got:
+            empirical.measure("quick", 0, cal, cache_dir=tmp_path, rates=rates)
+        kinds[rates] = got.value.args[0]
+    assert any(k.startswith("empirical:rate:") for k in kinds[True])
+    assert not any(k.startswith("empirical:rate:") for k in kinds[False])
+    assert set(kinds[False]) == {k for k in kinds[True] if not k.startswith("empirical:rate:")}
+
+
+def test_the_committed_rows_live_beside_the_committed_empirical_record():
+    from slt.measure import committed, empirical
+
+    assert verified.COMMITTED == committed.PATH.parent == empirical.COMMITTED_TASKS.parent
+    assert (verified.COMMITTED / "verified-variants.json").exists()
+    assert (verified.COMMITTED / "verified-mutations.json").exists()

@@ -8,9 +8,19 @@ of its statement's parameters and of its own ``Step.params``; a step whose hypot
 that box as its parameters' bounds):
 
 - ``certified``: proved symbolically or by intervals on the WHOLE declared domain (``ok`` is True only then);
-- ``refuted``: a counterexample, confirmed at 100 digits relative to the sides' size (or a complex side);
-- ``not proved``: neither; e.g. certified on the search box only, or no violation at sampled points.  This is
-  never a pass: ``slth proofs`` exits 1 on it.
+- ``refuted``: a counterexample at an admissible point (every hypothesis holds there, strictly at open ends,
+  integers where integral, proved by Arb), its violation proved by Arb enclosures of the two sides that separate
+  (``bounds.verify_search.check_point``, ``bounds.corners``); a point outside the hypotheses, or a violation Arb
+  cannot confirm, refutes nothing;
+- ``not proved``: neither; e.g. certified on the search box only, no violation at sampled points, or a SymPy stage
+  past its time limit ("time limit in <stage>"; ``verify_domain.STAGE_SECONDS``, the environment variable
+  ``SLTH_SYMPY_SECONDS``).  This is never a pass: ``slth proofs`` exits 1 on it.
+
+Only the declared domain decides: the symbolic methods reason about symbols whose assumptions are derived from the
+declarations (``Domain.symbols``); a parameter declared wider than its global symbol's assumptions (``e_l >= -1``
+for a nonnegative ``e_l``) is reasoned about on its derived symbol, and the interval forms (which rewrite with the
+global symbols) are not run for it.  A verdict is cached per process under ``verdict_key``: both sides, every field
+of every parameter, ``relies_on``, the facts it may apply, the stage time limit and ``VERSION``.
 
 It also states its method (the method that proved the step, or that found the counterexample) and the domain the
 method covered: ``whole`` (the declared domain), ``box: ...`` (only the stated box) or ``sampled``.
@@ -28,13 +38,15 @@ Constants enter exactly: every Float of a step is replaced by the rational it st
    violation there refutes the step; without one, and without a far-corner refutation (2c), the step is not
    proved (certified on the box only).
 2c. far corners (``bounds.corners``), when no whole-domain certificate holds: every infinite end of the domain and
-   every combination of ends, by a scan to X = 2^16384 and SymPy's limit of the leading behaviour along each ray;
-   a confirmed violation there refutes the step (method ``corner``).
-3. sampled: seeded points (box corners + random, integer dimensions rounded) at 50 digits: a violation refutes,
-   no violation is evidence only (not proved).
+   every combination of ends (finite upper ends approached from inside), by a scan to X = 2^16384 (also between
+   its doubling points) and SymPy's limit of the leading behaviour along each ray; an Arb-proved violation at an
+   admissible point there refutes the step (method ``corner``).
+3. sampled: seeded points (box corners, every combination of the domain's ends, random points; integer
+   dimensions rounded, open ends approached from inside): an Arb-proved violation refutes, no violation is
+   evidence only (not proved).
 
-A quick sample runs before the interval search; any point with ``lhs > rhs`` (relative to the sides' own size,
-confirmed at 100 digits, so at any scale) is a counterexample and the step FAILS with it.  All numbers come from
+A quick sample runs before the interval search; any admissible point where Arb proves ``lhs > rhs`` (at any
+scale) is a counterexample and the step FAILS with it.  All numbers come from
 ``bounds.evaluate``.
 """
 from __future__ import annotations

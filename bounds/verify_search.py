@@ -65,9 +65,10 @@ def smallest_ratio(step: Step, dom: "Domain", detail: str) -> float | None:
 
 
 def sample_whole(lhs, rhs, dom: "Domain", n: int = 200):
-    """A violation anywhere in the hypothesis domain, beyond the box: seeded points with every unbounded
-    parameter drawn log-uniformly up to 10^30 times its lower bound (and bounded ones down to 10^-300 of
-    their range near an open lower end 0)."""
+    """A violation anywhere in the hypothesis domain, beyond the box: first every combination of the ends of the
+    parameters (``_ends``: an integer dimension at its lower bound 1, next to an open end, at a finite upper end,
+    10^30 out), then seeded points with every unbounded parameter drawn log-uniformly up to 10^30 times its lower
+    bound (and bounded ones down to 10^-300 of their range near an open lower end 0)."""
     rng = random.Random(SEED + 1)
     worst = None
     for point in itertools.islice(itertools.product(*(_ends(p, box) for p, box in zip(dom.params, dom.root()))),

@@ -339,3 +339,103 @@ def test_coq_rejects_every_mutation_declared_step_under_the_whole_cascade():
     found = check.search([mut for _, mut, _ in rows])
     accepted = [m.name for m, mut, _ in rows if found.get(mut.key)]
     assert not accepted, f"Coq accepted a mutated step: {accepted}"
+
+
+# --- the CLI column, the diff, the axioms ----------------------------------------------------------------------
+
+class _R:
+    def __init__(self, statement, step, ok):
+        self.statement, self.step, self.ok = statement, step, ok
+
+
+def test_coq_summary_counts_and_names_a_discrepancy():
+    from reports.proofs import coq_summary
+    results = [_R("lemma2", "L2a", True), _R("lemma2", "L2b", True), _R("lemma2", "L2c", False)]
+    status = {("lemma2", "L2a"): "kernel-checked", ("lemma2", "L2b"): "rejected: no tactic",
+              ("lemma2", "L2c"): "not exported: the harness does not certify it"}
+    line, disc = coq_summary(results, status)
+    assert line.startswith("Coq: kernel-checked 1 of 3") and "1 rejected" in line and "1 not exported" in line
+    assert disc == ["lemma2:L2b"]
+    status[("lemma2", "L2b")] = "kernel-checked"
+    assert coq_summary(results, status)[1] == []
+
+
+def test_proofs_coq_without_coqc_is_a_one_line_error(monkeypatch, capsys):
+    from reports import proofs
+    monkeypatch.setattr(check, "missing_reason", lambda: "coqc not found (install coq)")
+    assert proofs._coq([], "unused") == (None, 2)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "coqc not found" in err
+
+
+def test_uncertified_step_is_not_exported_as_proved():
+    status = check.check("/nonexistent-never-written", certified=set(), searching=False, compiling=False)
+    status.pop(None)
+    assert status and all(v.startswith(check.NOT_EXPORTED) for v in status.values())
+
+
+def test_diff_lists_coq_status_changes():
+    from reports.diff import coq_changes
+    old = {"steps": [{"statement": "a", "step": "1", "coq": "kernel-checked"}, {"statement": "a", "step": "2"}]}
+    new = {"steps": [{"statement": "a", "step": "1", "coq": "rejected: x"}, {"statement": "a", "step": "2"}]}
+    assert coq_changes(old, new) == [{"statement": "a", "step": "1", "old": "kernel-checked", "new": "rejected"}]
+    assert coq_changes(old, old) == []
+
+
+def test_print_assumptions_parsed_and_classified():
+    out = ("Axioms:\nUint63.add_spec\n  : forall x y : PrimInt63.int, x = y\nPrimFloat.add : PrimFloat.float -> "
+           "PrimFloat.float\nClassicalDedekindReals.sig_not_dec : forall P : Prop, {~ ~ P} + {~ P}\n"
+           "Closed under the global context\nAxioms:\nmy_axiom : 1 = 2\n")
+    blocks = check.parse_assumptions(out)
+    assert blocks == [["Uint63.add_spec", "PrimFloat.add", "ClassicalDedekindReals.sig_not_dec"], [], ["my_axiom"]]
+    assert [check.family(n) for n in blocks[0]] == ["primitive 63-bit integers", "primitive floats",
+                                                    "classical reals"]
+    assert check.family("my_axiom") is None
+    text = check.assumptions_text({("s", "t"): blocks[2]})
+    assert "OTHER AXIOMS" in text and "my_axiom" in text
+
+
+# --- a forced constant, edited ---------------------------------------------------------------------------------
+
+def _forced_edit():
+    """Lemma 5's 4 (forced in the slack table: 1% less fails lemma5:L5b, tests/test_bounds_slack.py), 1% smaller:
+    the original and edited L5b lemmas."""
+    from bounds.slack import CONSTANTS, _catalogue
+    c = next(c for c in CONSTANTS if c.statement == "lemma5" and c.label.startswith("the 4"))
+    cat = _catalogue(c, sp.Rational(99, 25))
+    edited = {s.name: s for s in catalogue.proof("lemma5", cat)}["L5b"]
+    orig = {s.name: s for s in catalogue.proof("lemma5")}["L5b"]
+    return c, lemma("lemma5", edited, cat["lemma5"].params), lemma("lemma5", orig, catalogue.get("lemma5").params)
+
+
+def test_coq_rejects_the_declared_step_after_a_forced_constant_is_tightened():
+    needs_coq()
+    _, edited, orig = _forced_edit()
+    assert edited.text != orig.text
+    tac = check.load_tactics()[orig.key]
+    assert tac, "lemma5:L5b has a recorded proof"
+    found = check.search([_with(edited, (tac,)), orig])
+    assert found[edited.key] is None and found[orig.key] == tac
+
+
+@pytest.mark.slow
+def test_forced_constant_tightened_is_rejected_under_the_whole_cascade():
+    """The slack table marks the constant forced, and no candidate of the cascade proves the edited step."""
+    needs_coq()
+    from bounds.slack import slack
+    from bounds.coq import export
+    c, edited, _ = _forced_edit()
+    assert slack(c)["forced"]
+    export._CANDIDATES.pop(edited.key, None)
+    assert check.search([edited])[edited.key] is None
+
+
+@pytest.mark.slow
+def test_print_assumptions_only_standard_axioms(tmp_path):
+    needs_coq()
+    status = check.check(tmp_path, searching=False)
+    status.pop(None)
+    axioms = check.assumptions(tmp_path, status)
+    assert axioms and len(axioms) == sum(v == check.KERNEL for v in status.values())
+    other = {n for names in axioms.values() for n in names if check.family(n) is None}
+    assert not other, f"axioms beyond Coq's standard ones: {sorted(other)}"

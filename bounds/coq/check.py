@@ -204,7 +204,8 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
             src = text(stem, [(s, t, l) for s, t, l in items if not (isinstance(l, Lemma) and l.name in dropped)],
                           {k: v for k, v in tactics.items()})
             path = directory / f"{stem}.v"
-            digest = hashlib.sha256((src + version).encode()).hexdigest()
+            common = "" if stem == "Common" else cache.get("Common", {}).get("digest", "")
+            digest = hashlib.sha256((src + version + common).encode()).hexdigest()  # Common's too: it is imported
             if cache.get(stem, {}).get("digest") == digest and (directory / f"{stem}.vo").exists():
                 dropped.update(cache[stem].get("dropped", {}))
                 break

@@ -41,8 +41,23 @@ Proof.
   intros a s Hs Ha. apply (Rmult_le_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l; lra.
 Qed.
 
+(* a / s <= 1 from a <= s, 0 < s *)
+Lemma slth_le1 : forall a s : R, 0 < s -> a <= s -> a / s <= 1.
+Proof.
+  intros a s Hs Ha. apply (Rmult_le_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l; lra.
+Qed.
+
+(* a common logarithm peeled: c ln a <= c ln b from 0 <= c, 0 < a <= b *)
+Lemma slth_ln : forall l r c a b : R, l = c * ln a -> r = c * ln b -> 0 <= c -> 0 < a -> a <= b -> l <= r.
+Proof.
+  intros l r c a b El Er Hc Ha Hab. rewrite El, Er. apply Rmult_le_compat_l; [lra|].
+  destruct (Req_dec a b) as [E|N]; [rewrite E; lra|]. left. apply ln_increasing; lra.
+Qed.
+
 (* a constant lower bound of a term, by interval arithmetic *)
-Ltac slth_lo := first [ interval | interval with (i_prec 100) | lra | nra ].
+Ltac slth_pos := repeat first [ apply Rdiv_lt_0_compat | apply Rmult_lt_0_compat | apply pow_lt | apply sqrt_lt_R0
+                               | apply exp_pos | apply Rinv_0_lt_compat ]; first [ lra | interval ].
+Ltac slth_lo := first [ interval | interval with (i_prec 100) | lra | nra | solve [ slth_pos ] ].
 
 (* a nonzero side condition left by field *)
 Ltac slth_nz := first [ apply Rgt_not_eq; interval | apply Rlt_not_eq; interval
@@ -155,6 +170,7 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[tuple[str, sp.Expr
                    f"(unfold {name}; rewrite sqrt_sqrt; lra); assert ({coq(c)} <= {name}) by (unfold {name}; slth_lo); "
                    f"clearbody {name}; subst {ident(v)}")
     base = [("".join(t + "; " for t in tac), lhs.xreplace(sub), rhs.xreplace(sub))] if sub else [("", lhs, rhs)]
+    squared = base[0]
     for p in dom.params:
         if not p.dependent:
             continue
@@ -176,7 +192,30 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[tuple[str, sp.Expr
             for pre_, l_, r_ in base:
                 grown.append((pre_ + t + "; ", l_.xreplace({p.symbol: new}), r_.xreplace({p.symbol: new})))
         base = grown or base
-    return out + [b for b in base if b[0]]
+    # every lower bound of a log-scale dependent parameter, when it is one variable, written as w p with 0 < w <= 1
+    normal = []
+    for pre_, l_, r_ in (squared,):
+        t, rep = [], {}
+        for p in dom.params:
+            if not (p.dependent and p.log):
+                continue
+            v = ident(p.symbol)
+            los = [exact(sp.sympify(lo)).xreplace(sub) for lo in p.lo]
+            c = _constant_lower(p, dom)
+            if c is not None:
+                t.append(f"assert ({coq(c)} <= {v}) by (apply Rle_trans with ({coq(los[0])}); [slth_lo | lra])")
+            for k, lo in enumerate(los):
+                if not isinstance(lo, sp.Symbol):
+                    continue
+                name = f"w{k}_{v}"
+                rep[lo] = _sym(name, positive=True) * p.symbol
+                t.append(f"set ({name} := {coq(lo)} / {v}); assert (Hw_{name} : {coq(lo)} = {name} * {v}) by "
+                         f"(unfold {name}; field; apply Rgt_not_eq; lra); assert (0 < {name}) by (unfold {name}; "
+                         f"apply Rdiv_lt_0_compat; lra); assert ({name} <= 1) by (unfold {name}; apply slth_le1; lra); "
+                         f"clearbody {name}; subst {coq(lo)}")
+        if rep:
+            normal.append((pre_ + "".join(x + "; " for x in t), l_.xreplace(rep), r_.xreplace(rep)))
+    return out + [b for b in base if b[0]] + normal
 
 
 def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
@@ -193,7 +232,30 @@ def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
                 out += form(l, r, pre, unfold)
             except CoqExportError:  # a reformulation SymPy wrote with a construct the printer refuses
                 pass
+    out += _common_log(lhs, rhs, dom)
     return list(dict.fromkeys(out))
+
+
+def _log_factor(e):
+    """(c, a) with e = c * log(a), or None."""
+    logs = [f for f in sp.Mul.make_args(e) if isinstance(f, sp.log)]
+    if len(logs) != 1:
+        return None
+    return sp.Mul(*[f for f in sp.Mul.make_args(e) if f is not logs[0]]), logs[0].args[0]
+
+
+def _common_log(lhs, rhs, dom) -> list[str]:
+    """c ln a <= c ln b: the common factor and ln peeled (``slth_ln``), then a <= b by the cascade."""
+    fl, fr = _log_factor(lhs), _log_factor(rhs)
+    if not fl or not fr or sp.simplify(fl[0] - fr[0]) != 0 or fl[1] == fr[1]:
+        return []
+    (c, a), b = fl, fr[1]
+    try:
+        pre = variants(lhs, rhs, dom)[0][0]  # the constant lower bounds of the dependent parameters
+        head = (f"{pre}apply (slth_ln _ _ {coq(c)} {coq(a)} {coq(b)}); [ ring | ring | slth_lo | slth_lo | ")
+        return [head + sub + " ]" for sub in candidates(a, b, dom)]
+    except CoqExportError:
+        return []
 
 
 def lemma(statement: str, step: Step, params: tuple) -> Lemma:
@@ -213,10 +275,8 @@ def _ratio(lhs, rhs, pre, unfold):
     if rhs.is_zero:
         return []
     q = sp.simplify(sp.powsimp(sp.cancel(lhs / rhs), force=False))
-    if q.free_symbols == (lhs / rhs).free_symbols and sp.count_ops(q) >= sp.count_ops(lhs / rhs):
-        return []
     qf = [ident(s) for s in sorted(q.free_symbols, key=lambda s: s.name)]
-    return [f"{pre}apply (slth_ratio _ _ {coq(q)}); [ {unfold}interval | field; repeat split; slth_nz | "
+    return [f"{pre}apply (slth_ratio _ _ {coq(q)}); [ {unfold}slth_lo | field; repeat split; slth_nz | "
             f"{unfold}apply Rminus_le; interval {o} ]" for o in _interval_opts(qf)]
 
 

@@ -23,8 +23,23 @@ Proof.
   intros a s Hs Ha. apply (Rmult_le_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l; lra.
 Qed.
 
+(* a / s <= 1 from a <= s, 0 < s *)
+Lemma slth_le1 : forall a s : R, 0 < s -> a <= s -> a / s <= 1.
+Proof.
+  intros a s Hs Ha. apply (Rmult_le_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l; lra.
+Qed.
+
+(* a common logarithm peeled: c ln a <= c ln b from 0 <= c, 0 < a <= b *)
+Lemma slth_ln : forall l r c a b : R, l = c * ln a -> r = c * ln b -> 0 <= c -> 0 < a -> a <= b -> l <= r.
+Proof.
+  intros l r c a b El Er Hc Ha Hab. rewrite El, Er. apply Rmult_le_compat_l; [lra|].
+  destruct (Req_dec a b) as [E|N]; [rewrite E; lra|]. left. apply ln_increasing; lra.
+Qed.
+
 (* a constant lower bound of a term, by interval arithmetic *)
-Ltac slth_lo := first [ interval | interval with (i_prec 100) | lra | nra ].
+Ltac slth_pos := repeat first [ apply Rdiv_lt_0_compat | apply Rmult_lt_0_compat | apply pow_lt | apply sqrt_lt_R0
+                               | apply exp_pos | apply Rinv_0_lt_compat ]; first [ lra | interval ].
+Ltac slth_lo := first [ interval | interval with (i_prec 100) | lra | nra | solve [ slth_pos ] ].
 
 (* a nonzero side condition left by field *)
 Ltac slth_nz := first [ apply Rgt_not_eq; interval | apply Rlt_not_eq; interval

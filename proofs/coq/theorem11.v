@@ -11,7 +11,12 @@ Proof.
   apply Rle_refl.
 Qed.
 
-(* theorem11:B1b: no tactic of the generated cascade proves it *)
+(* theorem11:B1b *)
+Lemma step_theorem11_B1b : forall C H d1 eps alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (C * d1 * (ln (8 * alpha * H * ((sqrt d1) ^ 3) / (eps)))) <= (C * d1 * (ln (32 * H * (alpha ^ 3) * ((sqrt d1) ^ 3) / (eps)))).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); apply (slth_ln _ _ (C * d1) (8 * alpha * H * ((sqrt d1) ^ 3) / (eps)) (32 * H * (alpha ^ 3) * ((sqrt d1) ^ 3) / (eps))); [ ring | ring | slth_lo | slth_lo | assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); apply (slth_ratio _ _ (1 / (4 * (alpha ^ 2)))); [ slth_lo | field; repeat split; slth_nz | apply Rminus_le; interval  ] ].
+Qed.
 
 (* theorem11:B2a *)
 Lemma step_theorem11_B2a : forall H d1 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> (sqrt d1) <= alpha -> (alpha * H) <= (alpha * H * (sqrt d1)).

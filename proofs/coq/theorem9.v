@@ -97,4 +97,9 @@ Proof.
   apply Rle_refl.
 Qed.
 
-(* theorem9:S4: no tactic of the generated cascade proves it *)
+(* theorem9:S4 *)
+Lemma step_theorem9_S4 : forall H d1 d2 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (H * ((eps * (sqrt d2) / (2 * alpha * H)) + (eps * (sqrt d1) / (8 * (alpha ^ 3) * H)))) <= eps.
+Proof.
+  intros.
+  set (s_d1 := sqrt d1) in *; assert (Hsq_s_d1 : d1 = s_d1 * s_d1) by (unfold s_d1; rewrite sqrt_sqrt; lra); assert (1 <= s_d1) by (unfold s_d1; slth_lo); clearbody s_d1; subst d1; set (s_d2 := sqrt d2) in *; assert (Hsq_s_d2 : d2 = s_d2 * s_d2) by (unfold s_d2; rewrite sqrt_sqrt; lra); assert (1 <= s_d2) by (unfold s_d2; slth_lo); clearbody s_d2; subst d2; assert (1 <= alpha) by (apply Rle_trans with (s_d1); [slth_lo | lra]); set (w0_alpha := s_d1 / alpha); assert (Hw_w0_alpha : s_d1 = w0_alpha * alpha) by (unfold w0_alpha; field; apply Rgt_not_eq; lra); assert (0 < w0_alpha) by (unfold w0_alpha; apply Rdiv_lt_0_compat; lra); assert (w0_alpha <= 1) by (unfold w0_alpha; apply slth_le1; lra); clearbody w0_alpha; subst s_d1; set (w1_alpha := s_d2 / alpha); assert (Hw_w1_alpha : s_d2 = w1_alpha * alpha) by (unfold w1_alpha; field; apply Rgt_not_eq; lra); assert (0 < w1_alpha) by (unfold w1_alpha; apply Rdiv_lt_0_compat; lra); assert (w1_alpha <= 1) by (unfold w1_alpha; apply slth_le1; lra); clearbody w1_alpha; subst s_d2; apply (slth_ratio _ _ ((w1_alpha / (2)) + (w0_alpha / (8 * (alpha ^ 2))))); [ slth_lo | field; repeat split; slth_nz | apply Rminus_le; interval  ].
+Qed.

@@ -36,7 +36,9 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
     steps [...]      statement ("facts" for the elementary facts), step, supported (a step of a supported form),
                      method (symbolic | interval | sampled), domain ("whole", "box: ..." or "sampled"), ok,
                      verdict ("ok" | "FAILED"), margin (smallest rhs/lhs found)|null, detail, arb (the Arb
-                     re-check of an interval certificate, optional), box {},
+                     re-check of an interval certificate, optional), coq (optional: the Coq status of the step
+                     from the last ``slth proofs --coq`` run on unchanged files, ``bounds.coq``: "kernel-checked",
+                     "rejected: ...", "not exported: ..." or "not checked: ..."), box {},
                      counterexample {}|null, note, relies_on [], inequality (MathML, small steps)|null
     variants [...]|null   statement, variant, description, expected [[statement, step]], broken [{statement, step,
                      method, counterexample}], verdict ("as expected" | "unexpected")

@@ -15,6 +15,7 @@ from bounds.recheck import compare
 from bounds.symbols import PARAMETER, H, L, d1, d2, e_l, eps
 from bounds.verify import _RESULTS, verify, verify_step
 from bounds.verify_domain import Domain, TimeLimit, time_limit
+from bounds.verify_search import check_point
 
 EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)
 D1 = Param("d1", lo=(1,), integer=True, box=(1, 64), log=True)
@@ -175,20 +176,26 @@ def test_a_step_false_only_at_dimension_one_is_refuted_there():
     assert (r.counterexample["d1"], r.counterexample["d2"], r.counterexample["L"]) == (1, 1, 1)
 
 
-def test_a_point_only_at_an_excluded_end_refutes_nothing():
-    """eps <= 1 - 2^-200 (1 - eps)... fails at eps = 1 only: excluded by eps < 1, so no refutation there."""
-    step = Step("excluded", sp.Integer(0), (1 - eps) ** 3)
-    r = verify_step("t", step, (EPS,))
-    assert r.verdict == "certified", r
+def test_a_point_on_an_open_end_is_moved_inside_before_it_is_checked():
+    """The box corner eps = 1 is excluded by eps < 1: the point checked and reported lies strictly inside."""
+    step = Step("half", eps, sp.Rational(1, 2))
+    cex = check_point(step.lhs, step.rhs, Domain(step, (EPS,)), [1])
+    assert cex is not None and 0.5 < _exact(cex["eps"]) < 1, cex
+    integer = Param("d1", lo=(1,), lo_open=True, integer=True, box=(1, 64), log=True)
+    step = Step("two", d1, sp.Integer(1))
+    cex = check_point(step.lhs, step.rhs, Domain(step, (integer,)), [1])
+    assert cex is not None and cex["d1"] == 2, cex  # d1 > 1 integral: its first admissible value
 
 
-def test_an_unconfirmed_violation_is_no_refutation():
-    """lhs and rhs equal, up to a difference no 50-digit evaluation sees: Arb cannot separate them, no refutation
-    (mpmath at 50 digits sees lhs > rhs only through cancellation of the huge terms)."""
-    big = sp.Integer(10) ** 80
-    step = Step("tie", (big + d1) - big, d1)
-    r = verify_step("t", step, (D1,))
-    assert r.verdict == "certified", r
+def test_a_violation_that_120_digits_see_but_arb_disproves_is_no_refutation():
+    """e <= (1 + 2^-500)^(2^500) + 2^-300 holds ((1 + 1/n)^n = e - e/(2n) + ...); at 120 digits 1 + 2^-500 is 1,
+    and the step looks false.  Arb, its precision raised while the enclosures overlap, proves it true."""
+    n = sp.Integer(2) ** 500
+    lhs, rhs = sp.E, sp.Add(sp.Pow(1 + 1 / n, n, evaluate=False), sp.Integer(2) ** -300, evaluate=False)
+    with mpmath.workdps(120):
+        assert mpmath.e > (1 + mpmath.mpf(2) ** -500) ** (mpmath.mpf(2) ** 500) + mpmath.mpf(2) ** -300
+    assert compare(lhs, rhs, {}) is False
+    assert compare(rhs, lhs, {}) is True
 
 
 def test_the_readme_example_edit_is_refuted_at_an_admissible_point():

@@ -18,7 +18,10 @@ numeric constant of every encoded proof, the tightest value for which every step
 (``bounds.slack.rows``); with ``--axioms [NAME]`` prints, per statement (or for NAME), the results it rests on
 that the harness does not prove (``bounds.axioms``: Lueker's corollary with its constant C, the premises the steps
 name (``bounds.premises``: Lueker's hypothesis on the items, the inductions, the bounds on inputs and weights, ...),
-the scalar facts with their certified domains, the structural facts cited by name) and verifies nothing else.
+the scalar facts with their certified domains, the structural facts cited by name) and verifies nothing else; with ``--coq [DIR]``
+every certified step is also exported to Coq and checked by its kernel (``bounds.coq``; a "Coq" column, the line
+"Coq: kernel-checked N of M", exit 1 naming any step certified here and rejected by Coq), and ``--axioms --coq``
+adds Coq's ``Print Assumptions`` per statement.
 """
 from __future__ import annotations
 

@@ -179,15 +179,19 @@ def declared(expr, dom: "Domain"):
 STAGE_SECONDS = float(os.environ.get("SLTH_SYMPY_SECONDS", "3"))  # the setting: seconds per SymPy stage
 
 
-class TimeLimit(Exception):
-    """A SymPy stage ran past its time limit."""
+class TimeLimit(BaseException):
+    """A SymPy stage ran past its time limit (a BaseException: SymPy's own ``except Exception`` cannot swallow it)."""
 
 
 _DEADLINES: list = []
+_REPEAT = 0.05
+"""Seconds between alarms once a deadline has passed: an alarm whose exception is swallowed (raised inside a
+``__del__`` or a weakref callback during garbage collection, where Python only prints it) is followed by another."""
 
 
 def _alarm(signum, frame):
-    raise TimeLimit()
+    if _DEADLINES and time.monotonic() >= _DEADLINES[-1] - 1e-3:
+        raise TimeLimit()
 
 
 @contextmanager
@@ -202,7 +206,7 @@ def time_limit(seconds: float | None = None, stage: str = ""):
     deadline = min([now + seconds] + _DEADLINES[-1:])
     _DEADLINES.append(deadline)
     old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, max(deadline - now, 1e-4))
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - now, 1e-4), _REPEAT)
     try:
         yield
     finally:
@@ -210,4 +214,4 @@ def time_limit(seconds: float | None = None, stage: str = ""):
         _DEADLINES.pop()
         signal.signal(signal.SIGALRM, old)
         if _DEADLINES:  # the enclosing limit goes on
-            signal.setitimer(signal.ITIMER_REAL, max(_DEADLINES[-1] - time.monotonic(), 1e-4))
+            signal.setitimer(signal.ITIMER_REAL, max(_DEADLINES[-1] - time.monotonic(), 1e-4), _REPEAT)

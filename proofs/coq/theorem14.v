@@ -26,7 +26,12 @@ Qed.
 
 (* theorem14:T14d-ii: no tactic of the generated cascade proves it *)
 
-(* theorem14:T14e: no tactic of the generated cascade proves it *)
+(* theorem14:T14e *)
+Lemma step_theorem14_T14e : forall B H d1 eps : R, is_int B -> 2 <= B -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (eps * (Rpower (4 * H * (sqrt d1)) ((- 1) + ((1 + B) ^ 2) + ((- 1) * (B ^ 2)) + ((- 2) * B)))) <= eps.
+Proof.
+  intros.
+  set (a_B := B - 2); assert (Ha_a_B : B = 2 + a_B) by (unfold a_B; ring); assert (0 <= a_B) by (unfold a_B; lra); clearbody a_B; subst B; apply (slth_log _ _ (0)); [ slth_ppos | slth_ppos | unfold Rpower; slth_lnx; try replace (ln 4) with (ln (2 ^ 2)) by (f_equal; ring); slth_lnx; simpl INR; field | interval  ].
+Qed.
 
 (* theorem14:T14w-n_MHA-1: no tactic of the generated cascade proves it *)
 
@@ -36,7 +41,12 @@ Qed.
 
 (* theorem14:T14w-n_FC: no tactic of the generated cascade proves it *)
 
-(* theorem14:U1: no tactic of the generated cascade proves it *)
+(* theorem14:U1 *)
+Lemma step_theorem14_U1 : forall B H d1 eps alpha : R, is_int B -> 2 <= B -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (eps * (Rpower 2 (1 + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) (B + ((- 1) * (B ^ 2)))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (1 + ((- 1) * B)))) <= (eps / (64)).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); set (a_B := B - 2); assert (Ha_a_B : B = 2 + a_B) by (unfold a_B; ring); assert (0 <= a_B) by (unfold a_B; lra); clearbody a_B; subst B; apply (slth_log _ _ ((((1 + a_B) * (ln 5)) + ((1 + a_B) * (ln 13)) + ((2 + (2 * a_B)) * (ln alpha)) + (((- 1) + (2 * (a_B ^ 2)) + (7 * a_B)) * (ln 2)) + ((3 + (a_B ^ 2) + (4 * a_B)) * (ln H)) + (((3 / 2) + ((a_B ^ 2) / (2)) + (2 * a_B)) * (ln d1))))); [ slth_ppos | slth_ppos | unfold Rpower; slth_lnx; try replace (ln 4) with (ln (2 ^ 2)) by (f_equal; ring); try replace (ln 64) with (ln (2 ^ 6)) by (f_equal; ring); try replace (ln 65) with (ln (5 ^ 1 * 13 ^ 1)) by (f_equal; ring); slth_lnx; simpl INR; field | interval  ].
+Qed.
 
 (* theorem14:U2a *)
 Lemma step_theorem14_U2a : forall H d1 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> (sqrt d1) <= alpha -> 16 <= (65 * H * (alpha ^ 2) * (sqrt d1)).
@@ -45,7 +55,12 @@ Proof.
   assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); apply Rminus_le; interval .
 Qed.
 
-(* theorem14:U2b: no tactic of the generated cascade proves it *)
+(* theorem14:U2b *)
+Lemma step_theorem14_U2b : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) ((- 1) + B + ((1 + b) ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (b + ((- 1) * B)))) <= (eps * (Rpower 32 (b + ((- 1) * B))) / (2)).
+Proof.
+  intros.
+  set (s_d1 := sqrt d1) in *; assert (Hsq_s_d1 : d1 = s_d1 * s_d1) by (unfold s_d1; rewrite sqrt_sqrt; lra); assert (1 <= s_d1) by (unfold s_d1; slth_lo); clearbody s_d1; subst d1; set (m_B := B - b); assert (Hm_m_B : B = b + m_B) by (unfold m_B; ring); assert (0 <= m_B) by (unfold m_B; lra); clearbody m_B; subst B; assert (0 < s_d1) by slth_lo; set (r_alpha := alpha / s_d1); assert (Hr_r_alpha : alpha = r_alpha * s_d1) by (unfold r_alpha; field; apply Rgt_not_eq; slth_lo); assert (1 <= r_alpha) by (unfold r_alpha; apply slth_ge1; [slth_lo | lra]); clearbody r_alpha; subst alpha; set (a_b := b - 2); assert (Ha_a_b : b = 2 + a_b) by (unfold a_b; ring); assert (0 <= a_b) by (unfold a_b; lra); clearbody a_b; subst b; apply (slth_log _ _ (((m_B * (ln 5)) + (m_B * (ln 13)) + (((m_B ^ 2) + (4 * m_B) + (2 * a_b * m_B)) * (ln H)) + (((m_B ^ 2) + (6 * m_B) + (2 * a_b * m_B)) * (ln s_d1)) + (((2 * m_B) + (2 * (m_B ^ 2)) + (4 * a_b * m_B)) * (ln 2)) + (2 * m_B * (ln r_alpha))))); [ slth_ppos | slth_ppos | unfold Rpower; slth_lnx; try replace (ln 4) with (ln (2 ^ 2)) by (f_equal; ring); try replace (ln 32) with (ln (2 ^ 5)) by (f_equal; ring); try replace (ln 65) with (ln (5 ^ 1 * 13 ^ 1)) by (f_equal; ring); slth_lnx; simpl INR; field | interval with (i_prec 53) ].
+Qed.
 
 (* theorem14:U3: no tactic of the generated cascade proves it *)
 

@@ -252,6 +252,8 @@ def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
         out += _log_space(lhs, rhs, dom)
     except CoqExportError:
         pass
+    if any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
+        out += _common_log(lhs, rhs, dom)  # a common ln over powers of one base: peeled before the long search
     for pre, l, r in variants(lhs, rhs, dom):
         free = [ident(s) for s in sorted(l.free_symbols | r.free_symbols, key=lambda s: s.name)]
         unfold = "unfold Rpower in *; " if "Rpower" in coq(lhs) + coq(rhs) else ""

@@ -67,6 +67,18 @@ Qed.
 Lemma slth_ln_div : forall x y : R, 0 < x -> 0 < y -> ln (x / y) = ln x - ln y.
 Proof. intros x y Hx Hy. unfold Rdiv. rewrite ln_mult, ln_Rinv; [ring | lra | lra | apply Rinv_0_lt_compat; lra]. Qed.
 
+Lemma slth_ln_nonpos : forall x : R, 0 < x -> x <= 1 -> ln x <= 0.
+Proof.
+  intros x H0 H1. destruct (Req_dec x 1) as [E|N]; [rewrite E, ln_1; lra|].
+  left. rewrite <- ln_1. apply ln_increasing; lra.
+Qed.
+
+Lemma slth_ln_nonneg : forall x : R, 1 <= x -> 0 <= ln x.
+Proof.
+  intros x H1. destruct (Req_dec x 1) as [E|N]; [rewrite E, ln_1; lra|].
+  left. rewrite <- ln_1. apply ln_increasing; lra.
+Qed.
+
 (* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
 Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
 Proof.
@@ -361,6 +373,20 @@ def _shift_exponents(l, r, dom: Domain):
     return "".join(t + "; " for t in tac), l.xreplace(sub), r.xreplace(sub)
 
 
+def _coeff_last(parts: dict) -> str:
+    """sum_k c_k ln a_k printed with each monomial's numeric coefficient last (``a * m * 4``): interval arithmetic
+    then keeps 0 as the lower end of a product of parameters in [0, +oo] (with the coefficient first it loses it)."""
+    terms = []
+    for k, c in parts.items():
+        mons = []
+        for t in sp.Add.make_args(sp.expand(c)):
+            num, rest = t.as_coeff_Mul()
+            mons.append(coq(num) if rest == 1 else f"({coq(rest)} * {coq(num)})")
+        poly = "(" + " + ".join(mons) + ")"
+        terms.append(poly if k == 1 else f"({poly} * {coq(k)})")
+    return "(" + " + ".join(terms) + ")" if terms else "0"
+
+
 def _log_space(lhs, rhs, dom: Domain) -> list[str]:
     """Powers of one base merged through logarithms: ln rhs - ln lhs = g (``slth_log``), the logarithms expanded
     by Coq's rewriting (``slth_lnx``: products, quotients, powers, square roots, ``Rpower``), integer constants
@@ -374,17 +400,32 @@ def _log_space(lhs, rhs, dom: Domain) -> list[str]:
         g = sp.expand(sp.expand_log(sp.log(r2) - sp.log(l2), force=True))
         g = _prime_logs(g)
         atoms = sorted(g.atoms(sp.log), key=sp.default_sort_key)
-        g = sp.Add(*[sp.expand(c) * k for k, c in sp.collect(g, atoms, evaluate=False).items()])
+        parts = sp.collect(g, atoms, evaluate=False)
+        g = sp.Add(*[sp.expand(c) * k for k, c in parts.items()])
         if g.has(sp.exp) or any(not isinstance(a.args[0], (sp.Symbol, sp.Integer)) for a in g.atoms(sp.log)):
             continue
         try:
             primes = "".join(f"try replace (ln {n}) with (ln ({' * '.join(f'{p} ^ {k}' for p, k in sp.factorint(n).items())}))"
                              f" by (f_equal; ring); " for n in sorted(_integers(l2, r2)))
-            head = (f"{pre}{shift}apply (slth_log _ _ ({coq(g)})); [ slth_ppos | slth_ppos | unfold Rpower; slth_lnx; "
-                    f"{primes}slth_lnx; simpl INR; field | ")
+            head = (f"{pre}{shift}apply (slth_log _ _ ({_coeff_last(parts)})); [ slth_ppos | slth_ppos | unfold Rpower; slth_lnx; "
+                    f"{primes}slth_lnx; simpl INR; rewrite ?ln_1; field | ")
         except CoqExportError:
             continue
+        # each ln v named, with its sign kept exactly (interval arithmetic rounds ln 1 outward, below 0, and
+        # cannot evaluate ln near 0): 0 <= ln v where 1 <= v, ln v <= 0 where v is a parameter in (0, c], c <= 1
+        neg = ""
+        for a in sorted(g.atoms(sp.log), key=sp.default_sort_key):
+            if not isinstance(a.args[0], sp.Symbol):
+                continue
+            v = ident(a.args[0])
+            p = next((q for q in dom.params if q.symbol == a.args[0]), None)
+            if p is not None and p.lo and exact(p.lo[0]) == 0 and p.hi \
+                    and all(not sp.sympify(h).free_symbols and exact(h) <= 1 for h in p.hi):
+                neg += f"assert (ln {v} <= 0) by (apply slth_ln_nonpos; lra); "
+            else:
+                neg += f"try assert (0 <= ln {v}) by (apply slth_ln_nonneg; lra); "
+            neg += f"set (l_{v} := ln {v}) in *; clearbody l_{v}; "
         free = [ident(s) for s in sorted(g.free_symbols, key=lambda s: s.name)]
-        out += [head + f"interval {o} ]" for o in ["", "with (i_prec 53)"]]
-        out += [head + f"interval with (i_bisect {v}, i_autodiff {v})" + " ]" for v in free][:2]
+        out += [head + f"{neg}interval {o} ]" for o in ["", "with (i_prec 53)"]]
+        out += [head + f"{neg}interval with (i_bisect {v}, i_autodiff {v})" + " ]" for v in free][:2]
     return out

@@ -49,6 +49,18 @@ Qed.
 Lemma slth_ln_div : forall x y : R, 0 < x -> 0 < y -> ln (x / y) = ln x - ln y.
 Proof. intros x y Hx Hy. unfold Rdiv. rewrite ln_mult, ln_Rinv; [ring | lra | lra | apply Rinv_0_lt_compat; lra]. Qed.
 
+Lemma slth_ln_nonpos : forall x : R, 0 < x -> x <= 1 -> ln x <= 0.
+Proof.
+  intros x H0 H1. destruct (Req_dec x 1) as [E|N]; [rewrite E, ln_1; lra|].
+  left. rewrite <- ln_1. apply ln_increasing; lra.
+Qed.
+
+Lemma slth_ln_nonneg : forall x : R, 1 <= x -> 0 <= ln x.
+Proof.
+  intros x H1. destruct (Req_dec x 1) as [E|N]; [rewrite E, ln_1; lra|].
+  left. rewrite <- ln_1. apply ln_increasing; lra.
+Qed.
+
 (* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
 Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
 Proof.

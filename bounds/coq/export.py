@@ -79,6 +79,10 @@ Proof.
   left. rewrite <- ln_1. apply ln_increasing; lra.
 Qed.
 
+(* lhs <= rhs from rhs - lhs = p - n, n <= p (the terms common to both sides cancelled) *)
+Lemma slth_split : forall l r p n : R, r - l = p - n -> n <= p -> l <= r.
+Proof. intros l r p n E H. lra. Qed.
+
 (* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
 Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
 Proof.
@@ -266,6 +270,7 @@ def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
         pass
     if any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
         out += _common_log(lhs, rhs, dom)  # a common ln over powers of one base: peeled before the long search
+        out += _split(lhs, rhs, dom)
     for pre, l, r in variants(lhs, rhs, dom):
         free = [ident(s) for s in sorted(l.free_symbols | r.free_symbols, key=lambda s: s.name)]
         unfold = "unfold Rpower in *; " if "Rpower" in coq(lhs) + coq(rhs) else ""
@@ -429,3 +434,26 @@ def _log_space(lhs, rhs, dom: Domain) -> list[str]:
         out += [head + f"{neg}interval {o} ]" for o in ["", "with (i_prec 53)"]]
         out += [head + f"{neg}interval with (i_bisect {v}, i_autodiff {v})" + " ]" for v in free][:2]
     return out
+
+
+def _split(lhs, rhs, dom: Domain) -> list[str]:
+    """rhs - lhs as its positive terms p and negative terms n, each term as the sides write it: the terms common
+    to both sides cancel (``slth_split``, the equation by ``ring``), and n <= p is merged in log space."""
+    coef: dict = {}
+    for side, sign in ((rhs, 1), (lhs, -1)):
+        for t in sp.Add.make_args(side):
+            c, rest = t.as_coeff_Mul()
+            coef[rest] = coef.get(rest, 0) + sign * c
+    term = lambda c, rest: rest if c == 1 else sp.Mul(c, rest, evaluate=False)  # noqa: E731 (as written)
+    pos = [term(c, r) for r, c in coef.items() if c > 0]
+    neg = [term(-c, r) for r, c in coef.items() if c < 0]
+    if not pos or not neg:
+        return []
+    p, n = sp.Add(*pos), sp.Add(*neg)
+    if (sp.srepr(p), sp.srepr(n)) == (sp.srepr(rhs), sp.srepr(lhs)):
+        return []
+    try:
+        head = f"apply (slth_split _ _ {coq(p)} {coq(n)}); [ first [ ring | field ] | "
+        return [head + c + " ]" for c in _log_space(n, p, dom)]
+    except CoqExportError:
+        return []

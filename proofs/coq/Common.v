@@ -61,6 +61,10 @@ Proof.
   left. rewrite <- ln_1. apply ln_increasing; lra.
 Qed.
 
+(* lhs <= rhs from rhs - lhs = p - n, n <= p (the terms common to both sides cancelled) *)
+Lemma slth_split : forall l r p n : R, r - l = p - n -> n <= p -> l <= r.
+Proof. intros l r p n E H. lra. Qed.
+
 (* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
 Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
 Proof.

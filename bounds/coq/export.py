@@ -83,6 +83,10 @@ Qed.
 Lemma slth_split : forall l r p n : R, r - l = p - n -> n <= p -> l <= r.
 Proof. intros l r p n E H. lra. Qed.
 
+(* an instance of a fact: l = c a, r = c b, 0 <= c, a <= b *)
+Lemma slth_inst : forall l r c a b : R, l = c * a -> r = c * b -> 0 <= c -> a <= b -> l <= r.
+Proof. intros l r c a b El Er Hc H. rewrite El, Er. apply Rmult_le_compat_l; lra. Qed.
+
 (* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
 Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
 Proof.
@@ -271,6 +275,7 @@ def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
     if any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
         out += _common_log(lhs, rhs, dom)  # a common ln over powers of one base: peeled before the long search
         out += _split(lhs, rhs, dom)
+    out += _instances(lhs, rhs, dom)
     for pre, l, r in variants(lhs, rhs, dom):
         free = [ident(s) for s in sorted(l.free_symbols | r.free_symbols, key=lambda s: s.name)]
         unfold = "unfold Rpower in *; " if "Rpower" in coq(lhs) + coq(rhs) else ""
@@ -457,3 +462,30 @@ def _split(lhs, rhs, dom: Domain) -> list[str]:
         return [head + c + " ]" for c in _log_space(n, p, dom)]
     except CoqExportError:
         return []
+
+
+def _instances(lhs, rhs, dom: Domain) -> list[str]:
+    """A scalar fact f(x) <= g(x) applied at an argument u of an ``exp`` or ``ln`` of the step (u the argument, or
+    the argument less 1): lhs = c f(u), rhs = c g(u) with c >= 0 (``slth_inst``, the equations by ``field``), and
+    the fact's lemma (``Common``) applied with its domain checked at u."""
+    from ..facts import SCALAR
+    out = []
+    args = {a.args[0] for a in sp.preorder_traversal(lhs) if isinstance(a, sp.exp)}
+    args |= {a.args[0] - 1 for a in sp.preorder_traversal(lhs) if isinstance(a, sp.log)}
+    for f in SCALAR:
+        (x,) = sp.sympify(f.lhs).free_symbols | sp.sympify(f.rhs).free_symbols
+        for u in sorted(args, key=sp.default_sort_key):
+            a, b = exact(sp.sympify(f.lhs)).xreplace({x: u}), exact(sp.sympify(f.rhs)).xreplace({x: u})
+            if a == 0:
+                continue
+            c = sp.simplify(lhs / a)
+            if c.has(sp.exp, sp.log) or sp.simplify(rhs - c * b) != 0:
+                continue
+            try:
+                pre = variants(lhs, rhs, dom)[0][0]
+                out.append(f"{pre}apply (slth_inst _ _ {coq(c)} {coq(a)} {coq(b)}); [ field; repeat split; slth_nz | "
+                           f"field; repeat split; slth_nz | left; slth_pos | apply {lemma_name('facts', f.name)}; "
+                           f"first [ lra | left; slth_pos | slth_lo | apply Rminus_le; interval ] ]")
+            except CoqExportError:
+                continue
+    return out

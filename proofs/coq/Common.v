@@ -65,6 +65,10 @@ Qed.
 Lemma slth_split : forall l r p n : R, r - l = p - n -> n <= p -> l <= r.
 Proof. intros l r p n E H. lra. Qed.
 
+(* an instance of a fact: l = c a, r = c b, 0 <= c, a <= b *)
+Lemma slth_inst : forall l r c a b : R, l = c * a -> r = c * b -> 0 <= c -> a <= b -> l <= r.
+Proof. intros l r c a b El Er Hc H. rewrite El, Er. apply Rmult_le_compat_l; lra. Qed.
+
 (* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
 Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
 Proof.

@@ -483,7 +483,10 @@ def _instances(lhs, rhs, dom: Domain) -> list[str]:
                 continue
             try:
                 pre = variants(lhs, rhs, dom)[0][0]
-                out.append(f"{pre}apply (slth_inst _ _ {coq(c)} {coq(a)} {coq(b)}); [ field; repeat split; slth_nz | "
+                ph = sp.Symbol("SLTHU")  # the fact's sides printed as its lemma writes them, x := u
+                fa, fb = (coq(exact(sp.sympify(e)).xreplace({x: ph})).replace("SLTHU", f"({coq(u)})")
+                          for e in (f.lhs, f.rhs))
+                out.append(f"{pre}apply (slth_inst _ _ {coq(c)} {fa} {fb}); [ field; repeat split; slth_nz | "
                            f"field; repeat split; slth_nz | left; slth_pos | apply {lemma_name('facts', f.name)}; "
                            f"first [ lra | left; slth_pos | slth_lo | apply Rminus_le; interval ] ]")
             except CoqExportError:

@@ -124,7 +124,7 @@ def search(lems: list[Lemma], log=None) -> dict:
     batches = [lems[i::WORKERS] for i in range(WORKERS)]
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(WORKERS) as pool:
         def run(k, batch):
-            body = [PRELUDE]
+            body = [text("Common", entries()["Common"], load_tactics())]  # the prelude and the facts' lemmas
             for lem in batch:
                 tries = " | ".join(f"assert_succeeds (timeout {TIMEOUT} (solve [ {c} ])); idtac \"SLTH-WIN {lem.key} {i}\""
                                    for i, c in enumerate(lem.candidates))

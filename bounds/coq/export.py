@@ -54,9 +54,56 @@ Proof.
   destruct (Req_dec a b) as [E|N]; [rewrite E; lra|]. left. apply ln_increasing; lra.
 Qed.
 
-(* a constant lower bound of a term, by interval arithmetic *)
+(* Rpower is positive; logarithms of a square root and of a quotient *)
+Lemma slth_rpow_pos : forall x e : R, 0 < Rpower x e.
+Proof. intros. unfold Rpower. apply exp_pos. Qed.
+
+Lemma slth_ln_sqrt : forall x : R, 0 < x -> ln (sqrt x) = ln x / 2.
+Proof.
+  intros x H. assert (E : x = sqrt x * sqrt x) by (rewrite sqrt_sqrt; lra).
+  rewrite E at 2. rewrite ln_mult by (apply sqrt_lt_R0; lra). field.
+Qed.
+
+Lemma slth_ln_div : forall x y : R, 0 < x -> 0 < y -> ln (x / y) = ln x - ln y.
+Proof. intros x y Hx Hy. unfold Rdiv. rewrite ln_mult, ln_Rinv; [ring | lra | lra | apply Rinv_0_lt_compat; lra]. Qed.
+
+Lemma slth_ln_nonpos : forall x : R, 0 < x -> x <= 1 -> ln x <= 0.
+Proof.
+  intros x H0 H1. destruct (Req_dec x 1) as [E|N]; [rewrite E, ln_1; lra|].
+  left. rewrite <- ln_1. apply ln_increasing; lra.
+Qed.
+
+Lemma slth_ln_nonneg : forall x : R, 1 <= x -> 0 <= ln x.
+Proof.
+  intros x H1. destruct (Req_dec x 1) as [E|N]; [rewrite E, ln_1; lra|].
+  left. rewrite <- ln_1. apply ln_increasing; lra.
+Qed.
+
+(* lhs <= rhs from rhs - lhs = p - n, n <= p (the terms common to both sides cancelled) *)
+Lemma slth_split : forall l r p n : R, r - l = p - n -> n <= p -> l <= r.
+Proof. intros l r p n E H. lra. Qed.
+
+(* an instance of a fact: l = c a, r = c b, 0 <= c, a <= b *)
+Lemma slth_inst : forall l r c a b : R, l = c * a -> r = c * b -> 0 <= c -> a <= b -> l <= r.
+Proof. intros l r c a b El Er Hc H. rewrite El, Er. apply Rmult_le_compat_l; lra. Qed.
+
+(* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
+Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
+Proof.
+  intros l r g Hl Hr E H. destruct (Rle_or_lt l r) as [A|A]; [exact A|].
+  assert (ln r < ln l) by (apply ln_increasing; lra). lra.
+Qed.
+
 Ltac slth_pos := repeat first [ apply Rdiv_lt_0_compat | apply Rmult_lt_0_compat | apply pow_lt | apply sqrt_lt_R0
                                | apply exp_pos | apply Rinv_0_lt_compat ]; first [ lra | interval ].
+(* positivity of a product of powers *)
+Ltac slth_ppos := repeat first [ apply Rmult_lt_0_compat | apply Rdiv_lt_0_compat | apply pow_lt | apply sqrt_lt_R0
+                               | apply exp_pos | apply slth_rpow_pos | apply Rinv_0_lt_compat ]; first [ lra | interval ].
+(* logarithms expanded: products, quotients, inverses, integer powers, square roots, exp (Rpower unfolded) *)
+Ltac slth_lnx := repeat first [ rewrite ln_exp | rewrite ln_mult by slth_ppos | rewrite slth_ln_div by slth_ppos
+                              | rewrite slth_ln_sqrt by slth_ppos | rewrite ln_pow by slth_ppos
+                              | rewrite ln_Rinv by slth_ppos ].
+(* a constant lower bound of a term, by interval arithmetic *)
 Ltac slth_lo := first [ interval | interval with (i_prec 100) | lra | nra | solve [ slth_pos ] ].
 
 (* a nonzero side condition left by field *)
@@ -221,6 +268,14 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[tuple[str, sp.Expr
 def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
     """The generated cascade of tactic scripts for ``lhs <= rhs`` (after ``intros``)."""
     out = ["apply Rle_refl", "lra", "right; field; repeat split; slth_nz", "nra"]
+    try:
+        out += _log_space(lhs, rhs, dom)
+    except CoqExportError:
+        pass
+    if any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
+        out += _common_log(lhs, rhs, dom)  # a common ln over powers of one base: peeled before the long search
+        out += _split(lhs, rhs, dom)
+    out += _instances(lhs, rhs, dom)
     for pre, l, r in variants(lhs, rhs, dom):
         free = [ident(s) for s in sorted(l.free_symbols | r.free_symbols, key=lambda s: s.name)]
         unfold = "unfold Rpower in *; " if "Rpower" in coq(lhs) + coq(rhs) else ""
@@ -287,3 +342,153 @@ def _difference(lhs, rhs, pre, unfold):
     df = [ident(s) for s in sorted(d.free_symbols, key=lambda s: s.name)]
     return [f"{pre}apply (slth_diff _ _ {coq(d)}); [ field; repeat split; slth_nz | {unfold}interval {o} ]"
             for o in _interval_opts(df)]
+
+
+def _integers(*exprs) -> set[int]:
+    """The composite integers of the expressions (numerators and denominators), whose logarithms Coq splits."""
+    out = set()
+    for e in exprs:
+        for a in sp.preorder_traversal(e):
+            if isinstance(a, sp.Rational):
+                out |= {abs(int(n)) for n in (a.p, a.q) if abs(int(n)) > 3 and not sp.isprime(abs(int(n)))}
+    return out
+
+
+def _prime_logs(g: sp.Expr) -> sp.Expr:
+    """``log n`` of every integer n > 1 written as the sum of its primes' logarithms."""
+    rep = {}
+    for a in g.atoms(sp.log):
+        n = a.args[0]
+        if n.is_Integer and n > 1:
+            rep[a] = sp.Add(*[k * sp.log(sp.Integer(p), evaluate=False) for p, k in sp.factorint(int(n)).items()])
+    return sp.expand(g.xreplace(rep))
+
+
+def _shift_exponents(l, r, dom: Domain):
+    """Every parameter of a symbolic exponent written ``v = lo + a_v`` (a_v >= 0) where its constant lower end lo
+    is not 0, so that each exponent polynomial keeps its sign in interval arithmetic: (Coq tactic, lhs, rhs)."""
+    syms = {s for e in (l, r) for a in sp.preorder_traversal(e) if isinstance(a, sp.Pow) and not a.exp.is_Rational
+            for s in a.exp.free_symbols}
+    tac, sub = [], {}
+    for p in dom.params:
+        if p.symbol not in syms or p.dependent or not p.lo:
+            continue
+        lo = exact(p.lo[0])
+        if lo == 0:
+            continue
+        v, name = ident(p.symbol), f"a_{ident(p.symbol)}"
+        sub[p.symbol] = lo + _sym(name, nonnegative=True)
+        tac.append(f"set ({name} := {v} - {coq(lo)}); assert (Ha_{name} : {v} = {coq(lo)} + {name}) by "
+                   f"(unfold {name}; ring); assert (0 <= {name}) by (unfold {name}; lra); clearbody {name}; subst {v}")
+    return "".join(t + "; " for t in tac), l.xreplace(sub), r.xreplace(sub)
+
+
+def _coeff_last(parts: dict) -> str:
+    """sum_k c_k ln a_k printed with each monomial's numeric coefficient last (``a * m * 4``): interval arithmetic
+    then keeps 0 as the lower end of a product of parameters in [0, +oo] (with the coefficient first it loses it)."""
+    terms = []
+    for k, c in parts.items():
+        mons = []
+        for t in sp.Add.make_args(sp.expand(c)):
+            num, rest = t.as_coeff_Mul()
+            mons.append(coq(num) if rest == 1 else f"({coq(rest)} * {coq(num)})")
+        poly = "(" + " + ".join(mons) + ")"
+        terms.append(poly if k == 1 else f"({poly} * {coq(k)})")
+    return "(" + " + ".join(terms) + ")" if terms else "0"
+
+
+def _log_space(lhs, rhs, dom: Domain) -> list[str]:
+    """Powers of one base merged through logarithms: ln rhs - ln lhs = g (``slth_log``), the logarithms expanded
+    by Coq's rewriting (``slth_lnx``: products, quotients, powers, square roots, ``Rpower``), integer constants
+    inside logarithms split into primes, the equation proved by ``field``, and g >= 0 by ``interval`` with every
+    exponent's parameter shifted to its lower end (so the exponent polynomials keep their sign)."""
+    if not any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
+        return []
+    out = []
+    for pre, l, r in variants(lhs, rhs, dom):
+        shift, l2, r2 = _shift_exponents(l, r, dom)
+        g = sp.expand(sp.expand_log(sp.log(r2) - sp.log(l2), force=True))
+        g = _prime_logs(g)
+        atoms = sorted(g.atoms(sp.log), key=sp.default_sort_key)
+        parts = sp.collect(g, atoms, evaluate=False)
+        g = sp.Add(*[sp.expand(c) * k for k, c in parts.items()])
+        if g.has(sp.exp) or any(not isinstance(a.args[0], (sp.Symbol, sp.Integer)) for a in g.atoms(sp.log)):
+            continue
+        try:
+            primes = "".join(f"try replace (ln {n}) with (ln ({' * '.join(f'{p} ^ {k}' for p, k in sp.factorint(n).items())}))"
+                             f" by (f_equal; ring); " for n in sorted(_integers(l2, r2)))
+            head = (f"{pre}{shift}apply (slth_log _ _ ({_coeff_last(parts)})); [ slth_ppos | slth_ppos | unfold Rpower; slth_lnx; "
+                    f"{primes}slth_lnx; simpl INR; rewrite ?ln_1; field | ")
+        except CoqExportError:
+            continue
+        # each ln v named, with its sign kept exactly (interval arithmetic rounds ln 1 outward, below 0, and
+        # cannot evaluate ln near 0): 0 <= ln v where 1 <= v, ln v <= 0 where v is a parameter in (0, c], c <= 1
+        neg = ""
+        for a in sorted(g.atoms(sp.log), key=sp.default_sort_key):
+            if not isinstance(a.args[0], sp.Symbol):
+                continue
+            v = ident(a.args[0])
+            p = next((q for q in dom.params if q.symbol == a.args[0]), None)
+            if p is not None and p.lo and exact(p.lo[0]) == 0 and p.hi \
+                    and all(not sp.sympify(h).free_symbols and exact(h) <= 1 for h in p.hi):
+                neg += f"assert (ln {v} <= 0) by (apply slth_ln_nonpos; lra); "
+            else:
+                neg += f"try assert (0 <= ln {v}) by (apply slth_ln_nonneg; lra); "
+            neg += f"set (l_{v} := ln {v}) in *; clearbody l_{v}; "
+        free = [ident(s) for s in sorted(g.free_symbols, key=lambda s: s.name)]
+        out += [head + f"{neg}interval {o} ]" for o in ["", "with (i_prec 53)"]]
+        out += [head + f"{neg}interval with (i_bisect {v}, i_autodiff {v})" + " ]" for v in free][:2]
+    return out
+
+
+def _split(lhs, rhs, dom: Domain) -> list[str]:
+    """rhs - lhs as its positive terms p and negative terms n, each term as the sides write it: the terms common
+    to both sides cancel (``slth_split``, the equation by ``ring``), and n <= p is merged in log space."""
+    coef: dict = {}
+    for side, sign in ((rhs, 1), (lhs, -1)):
+        for t in sp.Add.make_args(side):
+            c, rest = t.as_coeff_Mul()
+            coef[rest] = coef.get(rest, 0) + sign * c
+    term = lambda c, rest: rest if c == 1 else sp.Mul(c, rest, evaluate=False)  # noqa: E731 (as written)
+    pos = [term(c, r) for r, c in coef.items() if c > 0]
+    neg = [term(-c, r) for r, c in coef.items() if c < 0]
+    if not pos or not neg:
+        return []
+    p, n = sp.Add(*pos), sp.Add(*neg)
+    if (sp.srepr(p), sp.srepr(n)) == (sp.srepr(rhs), sp.srepr(lhs)):
+        return []
+    try:
+        head = f"apply (slth_split _ _ {coq(p)} {coq(n)}); [ first [ ring | field ] | "
+        return [head + c + " ]" for c in _log_space(n, p, dom)]
+    except CoqExportError:
+        return []
+
+
+def _instances(lhs, rhs, dom: Domain) -> list[str]:
+    """A scalar fact f(x) <= g(x) applied at an argument u of an ``exp`` or ``ln`` of the step (u the argument, or
+    the argument less 1): lhs = c f(u), rhs = c g(u) with c >= 0 (``slth_inst``, the equations by ``field``), and
+    the fact's lemma (``Common``) applied with its domain checked at u."""
+    from ..facts import SCALAR
+    out = []
+    args = {a.args[0] for a in sp.preorder_traversal(lhs) if isinstance(a, sp.exp)}
+    args |= {a.args[0] - 1 for a in sp.preorder_traversal(lhs) if isinstance(a, sp.log)}
+    for f in SCALAR:
+        (x,) = sp.sympify(f.lhs).free_symbols | sp.sympify(f.rhs).free_symbols
+        for u in sorted(args, key=sp.default_sort_key):
+            a, b = exact(sp.sympify(f.lhs)).xreplace({x: u}), exact(sp.sympify(f.rhs)).xreplace({x: u})
+            if a == 0:
+                continue
+            c = sp.simplify(lhs / a)
+            if c.has(sp.exp, sp.log) or sp.simplify(rhs - c * b) != 0:
+                continue
+            try:
+                pre = variants(lhs, rhs, dom)[0][0]
+                ph = sp.Symbol("SLTHU")  # the fact's sides printed as its lemma writes them, x := u
+                fa, fb = (coq(exact(sp.sympify(e)).xreplace({x: ph})).replace("SLTHU", f"({coq(u)})")
+                          for e in (f.lhs, f.rhs))
+                out.append(f"{pre}apply (slth_inst _ _ {coq(c)} {fa} {fb}); [ field; repeat split; slth_nz | "
+                           f"field; repeat split; slth_nz | left; slth_pos | apply {lemma_name('facts', f.name)}; "
+                           f"first [ lra | left; slth_pos | slth_lo | apply Rminus_le; interval ] ]")
+            except CoqExportError:
+                continue
+    return out

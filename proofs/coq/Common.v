@@ -36,9 +36,56 @@ Proof.
   destruct (Req_dec a b) as [E|N]; [rewrite E; lra|]. left. apply ln_increasing; lra.
 Qed.
 
-(* a constant lower bound of a term, by interval arithmetic *)
+(* Rpower is positive; logarithms of a square root and of a quotient *)
+Lemma slth_rpow_pos : forall x e : R, 0 < Rpower x e.
+Proof. intros. unfold Rpower. apply exp_pos. Qed.
+
+Lemma slth_ln_sqrt : forall x : R, 0 < x -> ln (sqrt x) = ln x / 2.
+Proof.
+  intros x H. assert (E : x = sqrt x * sqrt x) by (rewrite sqrt_sqrt; lra).
+  rewrite E at 2. rewrite ln_mult by (apply sqrt_lt_R0; lra). field.
+Qed.
+
+Lemma slth_ln_div : forall x y : R, 0 < x -> 0 < y -> ln (x / y) = ln x - ln y.
+Proof. intros x y Hx Hy. unfold Rdiv. rewrite ln_mult, ln_Rinv; [ring | lra | lra | apply Rinv_0_lt_compat; lra]. Qed.
+
+Lemma slth_ln_nonpos : forall x : R, 0 < x -> x <= 1 -> ln x <= 0.
+Proof.
+  intros x H0 H1. destruct (Req_dec x 1) as [E|N]; [rewrite E, ln_1; lra|].
+  left. rewrite <- ln_1. apply ln_increasing; lra.
+Qed.
+
+Lemma slth_ln_nonneg : forall x : R, 1 <= x -> 0 <= ln x.
+Proof.
+  intros x H1. destruct (Req_dec x 1) as [E|N]; [rewrite E, ln_1; lra|].
+  left. rewrite <- ln_1. apply ln_increasing; lra.
+Qed.
+
+(* lhs <= rhs from rhs - lhs = p - n, n <= p (the terms common to both sides cancelled) *)
+Lemma slth_split : forall l r p n : R, r - l = p - n -> n <= p -> l <= r.
+Proof. intros l r p n E H. lra. Qed.
+
+(* an instance of a fact: l = c a, r = c b, 0 <= c, a <= b *)
+Lemma slth_inst : forall l r c a b : R, l = c * a -> r = c * b -> 0 <= c -> a <= b -> l <= r.
+Proof. intros l r c a b El Er Hc H. rewrite El, Er. apply Rmult_le_compat_l; lra. Qed.
+
+(* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
+Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
+Proof.
+  intros l r g Hl Hr E H. destruct (Rle_or_lt l r) as [A|A]; [exact A|].
+  assert (ln r < ln l) by (apply ln_increasing; lra). lra.
+Qed.
+
 Ltac slth_pos := repeat first [ apply Rdiv_lt_0_compat | apply Rmult_lt_0_compat | apply pow_lt | apply sqrt_lt_R0
                                | apply exp_pos | apply Rinv_0_lt_compat ]; first [ lra | interval ].
+(* positivity of a product of powers *)
+Ltac slth_ppos := repeat first [ apply Rmult_lt_0_compat | apply Rdiv_lt_0_compat | apply pow_lt | apply sqrt_lt_R0
+                               | apply exp_pos | apply slth_rpow_pos | apply Rinv_0_lt_compat ]; first [ lra | interval ].
+(* logarithms expanded: products, quotients, inverses, integer powers, square roots, exp (Rpower unfolded) *)
+Ltac slth_lnx := repeat first [ rewrite ln_exp | rewrite ln_mult by slth_ppos | rewrite slth_ln_div by slth_ppos
+                              | rewrite slth_ln_sqrt by slth_ppos | rewrite ln_pow by slth_ppos
+                              | rewrite ln_Rinv by slth_ppos ].
+(* a constant lower bound of a term, by interval arithmetic *)
 Ltac slth_lo := first [ interval | interval with (i_prec 100) | lra | nra | solve [ slth_pos ] ].
 
 (* a nonzero side condition left by field *)

@@ -32,7 +32,12 @@ Proof.
   lra.
 Qed.
 
-(* theorem10:T10d: no tactic of the generated cascade proves it *)
+(* theorem10:T10d *)
+Lemma step_theorem10_T10d : forall L alpha eps : R, is_int L -> 1 <= L -> 1 <= alpha -> 0 < eps -> eps < 1 -> (L * (ln (1 + (alpha * eps / (2 * L))))) <= (alpha * eps / (2)).
+Proof.
+  intros.
+  apply (slth_inst _ _ L (ln (1 + ((alpha * eps / (2 * L))))) ((alpha * eps / (2 * L)))); [ field; repeat split; slth_nz | field; repeat split; slth_nz | left; slth_pos | apply step_facts_log_1_x_____x_for_x____0; first [ lra | left; slth_pos | slth_lo | apply Rminus_le; interval ] ].
+Qed.
 
 (* theorem10:T10e *)
 Lemma step_theorem10_T10e : forall alpha eps : R, 1 <= alpha -> 0 < eps -> eps < 1 -> ((- 1) + (exp (alpha * eps / (2)))) <= ((- 1) + (exp (alpha * eps / (2)))).

@@ -46,7 +46,12 @@ Proof.
   assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); apply Rminus_le; interval .
 Qed.
 
-(* theorem9:S2c-i: no tactic of the generated cascade proves it *)
+(* theorem9:S2c-i *)
+Lemma step_theorem9_S2c_i : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (alpha * (sqrt d1) * ((- 1) + (exp (eps / (4 * alpha * H * (sqrt d1)))))) <= (eps / (2 * H)).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); apply (slth_inst _ _ (alpha * (sqrt d1)) ((- 1) + (exp ((eps / (4 * alpha * H * (sqrt d1)))))) (2 * ((eps / (4 * alpha * H * (sqrt d1)))))); [ field; repeat split; slth_nz | field; repeat split; slth_nz | left; slth_pos | apply step_facts_exp_x__1____2x_on__0_1_; first [ lra | left; slth_pos | slth_lo | apply Rminus_le; interval ] ].
+Qed.
 
 (* theorem9:S2c-ii *)
 Lemma step_theorem9_S2c_ii : forall H eps : R, is_int H -> 1 <= H -> 0 < eps -> eps < 1 -> (eps / (2 * H)) <= (eps / (2 * H)).

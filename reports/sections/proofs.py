@@ -38,7 +38,8 @@ def render(record: dict) -> Section:
     fact_names = {s["step"] for s in facts}
     structural = sorted({r for s in proof for r in s.get("relies_on") or () if r not in labels and r not in fact_names})
     html = render_template("sections/proofs.html", methods=METHODS, counts=counts, failed=failed, facts=facts,
-                           verdicts=verdicts, steps=proof, groups=groups, labels=labels, structural=structural,
+                           verdicts=verdicts, steps=proof, groups=groups, identities=sum(
+                               s["verdict"] == "certified" and s.get("kind") == "identity" for s in steps), labels=labels, structural=structural,
                            anchor=fact_anchor, variants=record["variants"], mutations=mutations, profile=record["profile"],
                            caught=sum(m["verdict"] == "caught" for m in mutations or []),
                            slack=record.get("slack"), arb_counts={a: sum((s.get("arb") or "").split(":")[0] == a

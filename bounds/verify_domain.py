@@ -11,7 +11,7 @@ real ``d1`` for an integer one): there the global assumptions are false on part 
 rewrites with the global symbols (the interval forms) is not run.  ``Domain.key`` holds every field of every
 parameter: whatever changes a verdict changes the key.
 
-``time_limit(seconds, stage)`` bounds one SymPy stage (a SIGALRM in the main thread, nested limits respected):
+``time_limit(seconds, stage)`` bounds one SymPy stage (a SIGPROF on CPU time in the main thread, repeating until caught, nested limits respected):
 past it, ``TimeLimit`` is raised and the caller moves on to its next stage."""
 from __future__ import annotations
 
@@ -190,28 +190,29 @@ _REPEAT = 0.05
 
 
 def _alarm(signum, frame):
-    if _DEADLINES and time.monotonic() >= _DEADLINES[-1] - 1e-3:
+    if _DEADLINES and time.process_time() >= _DEADLINES[-1] - 1e-3:
         raise TimeLimit()
 
 
 @contextmanager
 def time_limit(seconds: float | None = None, stage: str = ""):
-    """Raise ``TimeLimit`` in the block after ``seconds`` (default ``STAGE_SECONDS``) of wall time; an enclosing
-    limit that ends sooner still applies.  Outside the main thread no limit can interrupt SymPy: none is set."""
+    """Raise ``TimeLimit`` in the block after ``seconds`` (default ``STAGE_SECONDS``) of this process's CPU time
+    (``ITIMER_PROF``: a loaded machine does not turn a verdict into a time-out); an enclosing limit that ends sooner
+    still applies.  Outside the main thread no limit can interrupt SymPy: none is set."""
     seconds = STAGE_SECONDS if seconds is None else seconds
     if threading.current_thread() is not threading.main_thread() or seconds <= 0:
         yield
         return
-    now = time.monotonic()
+    now = time.process_time()
     deadline = min([now + seconds] + _DEADLINES[-1:])
     _DEADLINES.append(deadline)
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, max(deadline - now, 1e-4), _REPEAT)
+    old = signal.signal(signal.SIGPROF, _alarm)
+    signal.setitimer(signal.ITIMER_PROF, max(deadline - now, 1e-4), _REPEAT)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         _DEADLINES.pop()
-        signal.signal(signal.SIGALRM, old)
+        signal.signal(signal.SIGPROF, old)
         if _DEADLINES:  # the enclosing limit goes on
-            signal.setitimer(signal.ITIMER_REAL, max(_DEADLINES[-1] - time.monotonic(), 1e-4), _REPEAT)
+            signal.setitimer(signal.ITIMER_PROF, max(_DEADLINES[-1] - time.process_time(), 1e-4), _REPEAT)

@@ -192,6 +192,10 @@ def growth(record: dict) -> dict:
     large grid's fitted trends, split into factors along which C grows, shrinks, or shows no significant trend."""
     cal = ((record.get("calibration") or {}).get("statements") or {})
     names = [s["name"] for s in record.get("statements", ())]
+    whole = record.get("calibration") or {}
+    for key in ("large_worst", "large"):  # a statement measured only on a grid still gets its answer
+        names += [n for n in ((whole.get(key) or {}).get("statements") or {}) if n not in names]
+    names += [n for n in cal if n not in names]
     out = {}
     for name in names:
         g = (cal.get(name) or {}).get("growth")

@@ -110,7 +110,9 @@ def step_sentence(record: dict) -> str:
         ident = sum(step_word(s) == "certified" and s.get("kind") == "identity" for s in steps)
         out += f" (of the certified: {c['certified'] - ident} prove an inequality, {ident} are identities)"
     if any(s.get("coq") for s in steps):
-        out += f"; Coq: kernel-checked {sum((s.get('coq') or '').startswith('kernel-checked') for s in steps)} of {len(steps)}"
+        coq = [(s.get("coq") or "not checked").split(":")[0] for s in steps]
+        out += (f"; Coq: kernel-checked {coq.count('kernel-checked')} of {len(steps)}, {coq.count('rejected')} rejected, "
+                f"{len(coq) - coq.count('kernel-checked') - coq.count('rejected')} not checked in this run")
     return out
 
 

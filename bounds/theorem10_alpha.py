@@ -66,9 +66,8 @@ def excess(alpha_value, eps_value, layers, dps: int = 50):
     does not give the printed statement."""
     st, get = printed()
     diff = recursion_bound(st, get) - st.conclusion
-    with mpmath.workdps(dps):
-        f = sp.lambdify((alpha, eps, L), diff, "mpmath")
-        return f(mpmath.mpf(alpha_value), mpmath.mpf(eps_value), layers)
+    from .evaluate import evaluate  # the one numeric evaluator of bounds/
+    return evaluate(diff, {"alpha": mpmath.mpf(alpha_value), "eps": mpmath.mpf(eps_value), "L": layers}, dps)
 
 
 def threshold(layers: int, eps_value, dps: int = 50):

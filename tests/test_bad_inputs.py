@@ -3,6 +3,7 @@ for a usage error (distinct from 1: a step failed, a bound was violated), output
 corrupt cache files recomputed with a warning (never used, never a crash)."""
 from __future__ import annotations
 
+import signal
 import json
 import warnings
 from pathlib import Path
@@ -641,7 +642,7 @@ def test_ctrl_c_during_a_real_calibration_run(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "calibrate", "--statements", "lueker",
                              "--min-trials", "40", "--workers", "0", "--no-progress", "--output", str(out),
                              "--cache-dir", str(cache)], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONPATH": str(root)})
+                            text=True, env={**os.environ, "PYTHONPATH": str(root)}, preexec_fn=_ctrl_c_as_in_a_terminal)
     try:
         deadline = time.monotonic() + 300
         while not list(cache.rglob("*.json")) and proc.poll() is None and time.monotonic() < deadline:
@@ -675,3 +676,9 @@ def test_a_full_disk_while_slth_run_writes_its_record(tmp_path, capsys, proofs_r
     assert rc == 2
     _one_line_error(err, str(out), os.strerror(errno.ENOSPC))
     assert not out.exists()
+
+
+def _ctrl_c_as_in_a_terminal():
+    """In the child: SIGINT as a terminal delivers it. A shell that starts a job in the background without job
+    control sets SIGINT to ignored, and the child would inherit that; Ctrl-C from a terminal is never ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

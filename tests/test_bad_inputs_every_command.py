@@ -193,13 +193,20 @@ def test_check_trials_counts_and_refuses():
         check_trials(0, "--trials", available=10 ** 9)
 
 
+def _ctrl_c_as_in_a_terminal():
+    """In the child: SIGINT as a terminal delivers it (a shell's background job without job control inherits it
+    ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_exits_130(tmp_path):
     """A real run interrupted by SIGINT: exit 130, one line, no traceback."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SLTH_CACHE_DIR": str(tmp_path / "tasks")}
     proc = subprocess.Popen([sys.executable, "-m", "reports.cli", "targets", "search", "lemma7", "d1=2", "d2=2",
                              "eps=0.3", "--C", "4", "--seeds", "100000", "--steps", "1", "--workers", "0",
                              "--no-progress", "--file", str(ROOT / "slt/measure/calibration.json")],
-                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_ctrl_c_as_in_a_terminal)
     try:
         time.sleep(6)
         proc.send_signal(signal.SIGINT)

@@ -143,7 +143,7 @@ def test_the_report_proof_table_shows_forms_identities_and_premises(proofs_recor
     assert rows[("lemma2", "L2a")]["kind"] == IDENTITY and rows[("lemma2", "L2d")]["kind"] == INEQUALITY
     out = section.render(proofs_record)
     identities = sum(s["kind"] == IDENTITY and s["verdict"] == "certified" for s in proofs_record["steps"])
-    assert f"; {len(rows) - identities} inequalities, {identities} identities)" in out.summary
+    assert f"(of the certified: {len(rows) - identities} prove an inequality, {identities} are identities)" in out.summary
     assert "<b>identity</b>: <code>stacked_norm &lt;= input_norm" in out.html
     assert "premises: Lueker&#39;s item distribution" in out.html or "premises: Lueker's item distribution" in out.html
 

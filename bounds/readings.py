@@ -99,7 +99,8 @@ def closes(reading: str, kappa_value, steps=None, skip: tuple = ()) -> tuple[boo
         return False, failed
     weak = [r for r in res if r.verdict == NOT_PROVED]
     if weak:
-        raise Undecided(f"{reading} at kappa = {kappa_value}: {[r.step for r in weak]} not proved")
+        raise Undecided(f"{reading} at kappa = {kappa_value}: not proved: "
+                        + "; ".join(f"{r.step} ({r.detail})" for r in weak))
     return True, []
 
 

@@ -176,7 +176,7 @@ def declared(expr, dom: "Domain"):
 
 
 # ----- a time limit per SymPy stage ---------------------------------------------------------------
-STAGE_SECONDS = float(os.environ.get("SLTH_SYMPY_SECONDS", "3"))  # the setting: seconds per SymPy stage
+STAGE_SECONDS = float(os.environ.get("SLTH_SYMPY_SECONDS", "10"))  # the setting: seconds per SymPy stage
 
 
 class TimeLimit(BaseException):

@@ -55,19 +55,22 @@ class Domain:
         self.key = tuple(param_key(p) for p in self.params)
         self.lo = {p.name: (sp.Max(*p.lo) if len(p.lo) > 1 else sp.sympify(p.lo[0])) for p in self.params if p.dependent}
 
+    def _derived(self) -> tuple:
+        """(symbols, wider), computed once per domain."""
+        if not hasattr(self, "_derived_pair"):
+            self._derived_pair = derived_symbols(self.params)
+        return self._derived_pair
+
     @property
     def symbols(self) -> dict:
         """Global symbol -> a symbol with the assumptions the declaration implies (the global one itself when they
         are the same; a fresh one, named alike, otherwise)."""
-        if not hasattr(self, "_symbols"):
-            self._symbols, self._wider = derived_symbols(self.params)
-        return self._symbols
+        return self._derived()[0]
 
     @property
     def wider(self) -> list:
         """The parameters declared on a domain not contained in their global symbol's assumptions."""
-        self.symbols  # noqa: B018 (computes both)
-        return self._wider
+        return self._derived()[1]
 
     def reduced(self, expr) -> "Domain":
         """The domain of the parameters ``expr`` depends on (and their lower bounds' parameters)."""

@@ -194,15 +194,7 @@ def _verify(step: Step, dom: "Domain", params: tuple):
                 None, _boxed(box))
     if cex:
         return "interval", False, detail, box, cex, _boxed(box)
-    cex = sample_box(lhs, rhs, dom, SAMPLES) or sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
-    if cex:
-        return "sampled", False, "lhs > rhs at a sampled point; " + detail, dom.describe(), cex, "sampled"
-    far = corners.search(lhs, rhs, tuple(dom.table.values()))
-    if far:
-        return "corner", False, f"{far.describe()}; {detail}", dom.describe(), far.counterexample, "sampled"
-    return ("sampled", False, f"not proved: no certificate, and no violation at {SAMPLES} seeded points of the box "
-            f"and {WHOLE_SAMPLES} of the whole domain nor in its far corners (evidence only); {detail}",
-            dom.describe(), None, "sampled")
+    return _searched(lhs, rhs, dom, detail, "no certificate")
 
 
 def _wider(dom: Domain) -> str:
@@ -210,17 +202,19 @@ def _wider(dom: Domain) -> str:
                      f"symbol's assumptions" for p in dom.params if p.name in dom.wider)
 
 
-def _searched(lhs, rhs, dom: Domain, why: str):
-    """The counterexample search alone (no certificate can be given): refuted, or not proved."""
+def _searched(lhs, rhs, dom: Domain, why: str, headline: str | None = None):
+    """The counterexample search alone (no certificate given): refuted, or not proved.  ``why`` follows each
+    verdict's text; ``headline``, when given, leads the not-proved text instead of ``why``."""
     cex = sample_box(lhs, rhs, dom, SAMPLES) or sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
     if cex:
         return "sampled", False, "lhs > rhs at a sampled point; " + why, dom.describe(), cex, "sampled"
     far = corners.search(lhs, rhs, tuple(dom.table.values()))
     if far:
         return "corner", False, f"{far.describe()}; {why}", dom.describe(), far.counterexample, "sampled"
-    return ("sampled", False, f"not proved: {why}; no violation at {SAMPLES} seeded points of the box and "
-            f"{WHOLE_SAMPLES} of the whole domain nor in its far corners (evidence only)", dom.describe(), None,
-            "sampled")
+    searched = (f"no violation at {SAMPLES} seeded points of the box and {WHOLE_SAMPLES} of the whole domain nor in "
+                f"its far corners (evidence only)")
+    text = f"not proved: {why}; {searched}" if headline is None else f"not proved: {headline}, and {searched}; {why}"
+    return "sampled", False, text, dom.describe(), None, "sampled"
 
 
 def _cancel_common_factor(step: Step, params: tuple):

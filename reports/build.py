@@ -16,7 +16,7 @@ from pathlib import Path
 import jinja2
 
 from slt.cache import write_atomic
-from reports import claims
+from slt import claims
 
 from reports import record, run
 from reports.layout import OPEN_TARGET, collapse_blocks, collapse_long_tables, in_words, subsections

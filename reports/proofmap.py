@@ -14,7 +14,7 @@ import re
 
 import networkx as nx
 
-from reports import claims
+from slt import claims
 
 __all__ = ["graph", "svg", "COLOURS", "fact_anchor"]
 
@@ -32,7 +32,7 @@ def fact_anchor(name: str) -> str:
 
 
 def graph(record: dict, verdicts: dict) -> nx.DiGraph:
-    """The map as a directed graph: ``verdicts`` is a statement's proof verdict by name (``reports.claims``)."""
+    """The map as a directed graph: ``verdicts`` is a statement's proof verdict by name (``slt.claims``)."""
     g = nx.DiGraph()
     labels = {s["name"]: claims.label(record, s["name"]) for s in record["statements"]}
     for s in record["statements"]:

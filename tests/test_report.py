@@ -172,6 +172,13 @@ def test_nothing_outside_checks_imports_checks():
     assert not offenders, offenders
 
 
+def test_the_library_never_imports_the_report():
+    """``bounds`` and ``slt`` decide and measure; ``reports`` renders: no arrow points back."""
+    offenders = [f"{p.relative_to(ROOT)}: {m}" for p in _python_files("bounds", "slt")
+                 for m in sorted(_imports(p)) if m == "reports" or m.startswith("reports.")]
+    assert not offenders, offenders
+
+
 MEASURING = ("slt.measure", "slt.construct", "slt.models", "slt.samplers", "slt.subset_sum", "slt.mip", "slt.train",
              "slt.sweeps", "slt.figures", "slt.tasks", "slt.data", "slt.fit", "bounds.verify", "bounds.mutations")
 """Measuring code: what the report's rendering modules must never import."""
@@ -202,5 +209,7 @@ def test_reports_render_and_never_measure():
         offenders += [f"{p.relative_to(ROOT)}: {m}" for m in sorted(bad)]
     assert not offenders, offenders
     sections = [p for p in _python_files("reports/sections")]
-    for p in sections:  # sections use the record alone: not even bounds' statements
-        assert not [m for m in _imports(p) if m == "bounds" or m.startswith(("bounds.", "slt."))], p
+    for p in sections:  # sections use the record alone (and slt.claims, a function of the record alone)
+        assert not [m for m in _imports(p) if (m == "bounds" or m.startswith(("bounds.", "slt.")))
+                    and m != "slt.claims"], p
+    assert not [m for m in _imports(ROOT / "slt" / "claims.py") if not m.startswith("__future__")], "slt.claims imports"

@@ -1,6 +1,6 @@
 """One truth per claim: records with every outcome rendered, and every place of the page that states a verdict, a
 count or a trend -- the banner, the contents line, the summary, the proof map, the proof section, the findings and
-the "does C grow?" section -- checked against the one function of ``reports.claims`` that makes it, and so against
+the "does C grow?" section -- checked against the one function of ``slt.claims`` that makes it, and so against
 each other. Each outcome is planted in a copy of the proof-only record of this tree (with a quick run's empirical
 sample), so a section that counted on its own would disagree here."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from reports import claims
+from slt import claims
 from slt.measure import findings
 
 SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"

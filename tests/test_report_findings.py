@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from reports import claims
+from slt import claims
 from slt.measure import findings
 
 DATA = Path(__file__).with_name("data")

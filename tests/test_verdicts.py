@@ -118,7 +118,7 @@ def test_every_place_of_the_page_agrees(record):
     # the empirical verdicts table
     for name, word in emp["verdicts"].items():
         css = {"holds": "pass", "fails": "fail"}.get(word, "warn")
-        from reports.claims import reading_words
+        from slt.claims import reading_words
         shown = reading_words(record, name)  # names read as the paper numbers them
         assert f'<tr><td>{shown}</td><td><span class="{css}">{word}</span></td></tr>' in html, (name, shown)
     # every per-point row: its own word, in the per-point table and in the summary's per-point list

@@ -6,7 +6,7 @@ section.
 """
 from __future__ import annotations
 
-from reports import claims
+from slt import claims
 from reports.plots import svg_plot
 from reports.render import Section, render_template
 

@@ -3,7 +3,7 @@ record by ``slt.measure.empirical``), next to the bound; calibrated constants, t
 from __future__ import annotations
 
 # inline SVG plots: values on hover, zoom; counts and the interval's upper end, not error bars
-from reports import claims
+from slt import claims
 from reports.figure_plots import length_sweep, rate_checks
 from reports.render import Section, empirical_source, fmt, render_template
 

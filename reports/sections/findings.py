@@ -1,18 +1,18 @@
 """Report section "Findings", first on the page: the count banner (statements certified / refuted / not proved /
 cited; empirical holds / fails / undecided at this power), the proof map (``reports.proofmap``) and the findings
 as plain sentences, each with its counterexample as a small table, the test that reproduces it and a link to its
-evidence. Every count and verdict sentence comes from ``reports.claims`` (the one function per claim the rest
+evidence. Every count and verdict sentence comes from ``slt.claims`` (the one function per claim the rest
 of the page uses too); the findings are decided by ``slt.measure.findings`` and stored in the run record
 (``record["findings"]``); this module renders them."""
 from __future__ import annotations
 
-from reports import claims as claim
+from slt import claims as claim
 from reports import proofmap
 from reports.render import Section, empirical_source, render_template
 
 
 def banner(record: dict) -> dict:
-    """The banner's sentences (``reports.claims``)."""
+    """The banner's sentences (``slt.claims``)."""
     return {"proofs": claim.proof_sentence(record), "empirical": claim.empirical_sentence(record),
             "empirical_measured": record.get("empirical") is not None,
             "printed": [claim.reading_words(record, k) for k in claim.printed_refuted(record)]}

@@ -3,7 +3,7 @@ its domain and margin, the printed variants and where they break, the mutation s
 it, the slack of every proof constant (from the record)."""
 from __future__ import annotations
 
-from reports import claims as claim
+from slt import claims as claim
 from reports.proofmap import fact_anchor
 from reports.render import Section, render_template
 
@@ -19,7 +19,7 @@ VERDICTS = ("certified", "refuted", "not proved")
 
 
 step_verdict = claim.step_word
-"""A step's verdict (certified / refuted / not proved): ``reports.claims.step_word``."""
+"""A step's verdict (certified / refuted / not proved): ``slt.claims.step_word``."""
 
 
 def render(record: dict) -> Section:

@@ -8,7 +8,7 @@ when the test rejects; otherwise "undecided at this power" with the interval.
 """
 from __future__ import annotations
 
-from reports import claims as claim
+from slt import claims as claim
 from reports.render import Section, empirical_source, fmt, heading, render_template, verdict_css
 
 
@@ -19,7 +19,7 @@ def rate_verdict(c: dict) -> dict:
 
 
 def _proof_cell(word: str, steps: list[dict], note: str | None = None) -> dict:
-    """The proof cell: the statement's verdict word (``reports.claims.proof_verdicts``, as the banner counts
+    """The proof cell: the statement's verdict word (``slt.claims.proof_verdicts``, as the banner counts
     it) and what it rests on."""
     if word == "cited":
         return {"css": "", "word": word, "text": "a cited result: no proof to encode", "link": None}

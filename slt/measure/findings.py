@@ -27,7 +27,7 @@ from slt import mip as mip_solver  # this module defines mip(record), the findin
 from slt import targets as target_families
 from slt.measure import verdicts
 
-from reports import claims
+from slt import claims
 from slt.subset_sum import solve
 
 TASK_DEPENDS = ("bounds", "slt.mip", "slt.subset_sum", "slt._subset_sum_kernels")
@@ -441,7 +441,7 @@ def worst_targets(record) -> dict:
 
 
 def fixed_c_growth(record) -> dict:
-    """"Does C grow?": per statement the answer of ``reports.claims.growth`` (the fixed-C tests over eps at the worst
+    """"Does C grow?": per statement the answer of ``slt.claims.growth`` (the fixed-C tests over eps at the worst
     target, ``calibration.statements.<name>.growth``, and the large grid's trends), the same sentences the report's
     calibration section shows; the table holds the fixed-C rows. Its status is "C grows" when a fixed-C test
     rejects."""
@@ -502,11 +502,11 @@ FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_
 
 
 proof_word = claims.proof_word
-"""A statement's proof verdict from its supported steps (``reports.claims.proof_word``)."""
+"""A statement's proof verdict from its supported steps (``slt.claims.proof_word``)."""
 
 
 def banner(record: dict) -> dict:
-    """The counts the page opens with (each from ``reports.claims``)."""
+    """The counts the page opens with (each from ``slt.claims``)."""
     emp = claims.empirical_verdicts(record)
     return {"proofs": {"counts": claims.proof_counts(record), "by_statement": claims.proof_verdicts(record)},
             "printed_refuted": claims.printed_refuted(record),

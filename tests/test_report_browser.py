@@ -29,7 +29,7 @@ SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"
 FINDINGS = Path(__file__).with_name("data") / "findings-sample.json"
 WIDTH = 1400
 
-PROBE = """
+PROBE = r"""
 <script>
 (function () {
   var errors = [];

@@ -59,7 +59,7 @@ PROBE = r"""
     });
     out.external = Array.prototype.filter.call(document.querySelectorAll('[src],[href]'), function (e) {
       var u = e.getAttribute('src') || e.getAttribute('href');
-      return /^(https?:)?\\/\\//.test(u);
+      return /^(https?:)?\/\//.test(u);
     }).length;
     var page = document.documentElement.clientWidth;
     var body = document.body.getBoundingClientRect();

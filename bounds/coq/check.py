@@ -177,7 +177,7 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
     each changed file and return ``{(statement, step): status}`` plus ``tactics`` under the key None.  With
     ``compiling`` False nothing is written or run: a file is reported from the last coqc run only when its content
     and the coqc version are unchanged, else its steps are ``not checked``."""
-    directory = Path(directory)
+    directory = Path(directory).resolve()  # coqc runs inside it: a relative path would be read twice relative
     if compiling:
         directory.mkdir(parents=True, exist_ok=True)
     tactics = dict(load_tactics() if tactics is None else tactics)
@@ -277,7 +277,7 @@ def parse_assumptions(out: str) -> list[list[str]]:
 def assumptions(directory, status: dict) -> dict:
     """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files already checked into
     ``directory`` by ``check``); cached by the files' content and the coqc version (minutes of CPU cold)."""
-    directory = Path(directory)
+    directory = Path(directory).resolve()
     ents = entries()
     lems = [(s, t, l, stem) for stem, items in ents.items() for s, t, l in items
             if isinstance(l, Lemma) and status.get((s, t)) == KERNEL]

@@ -87,6 +87,30 @@ Proof. intros l r p n E H. lra. Qed.
 Lemma slth_inst : forall l r c a b : R, l = c * a -> r = c * b -> 0 <= c -> a <= b -> l <= r.
 Proof. intros l r c a b El Er Hc H. rewrite El, Er. apply Rmult_le_compat_l; lra. Qed.
 
+(* powers of one base with a sum or a negated exponent written as products and inverses *)
+Lemma slth_rpow_neg : forall x y : R, Rpower x ((- 1) * y) = / Rpower x y.
+Proof. intros. rewrite <- Rpower_Ropp. f_equal. ring. Qed.
+Ltac slth_pw := repeat first [ rewrite Rpower_plus | rewrite slth_rpow_neg | rewrite Rpower_1 by lra ].
+
+(* a positive term as exp g times a positive r, from ln t - ln r = g *)
+Lemma slth_term : forall t r g : R, 0 < t -> 0 < r -> ln t - ln r = g -> t = exp g * r.
+Proof.
+  intros t r g Ht Hr E. assert (L : ln t = g + ln r) by lra.
+  rewrite <- (exp_ln t Ht), L, exp_plus, (exp_ln r Hr). reflexivity.
+Qed.
+
+(* lhs <= rhs from lhs = q rhs, q <= 1, rhs > 0 *)
+Lemma slth_scaled : forall l r q : R, 0 < r -> l = q * r -> q <= 1 -> l <= r.
+Proof. intros l r q Hr E H. rewrite E. rewrite <- (Rmult_1_l r) at 2. apply Rmult_le_compat_r; lra. Qed.
+
+(* a fact f <= g applied inside an expression affine in f: l = a0 + a1 f, m = a0 + a1 g, 0 <= a1, m <= r *)
+Lemma slth_inside : forall l r m a0 a1 f g : R,
+  l = a0 + a1 * f -> m = a0 + a1 * g -> 0 <= a1 -> f <= g -> m <= r -> l <= r.
+Proof.
+  intros l r m a0 a1 f g El Em Ha Hf Hm. rewrite El. apply Rle_trans with m; [|exact Hm].
+  rewrite Em. apply Rplus_le_compat_l. apply Rmult_le_compat_l; assumption.
+Qed.
+
 (* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
 Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
 Proof.
@@ -188,11 +212,13 @@ def _sym(name: str, **assumptions) -> sp.Symbol:
     return sp.Symbol(name, **assumptions)
 
 
-def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[tuple[str, sp.Expr, sp.Expr]]:
+def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain, extra: tuple = ()) -> list[tuple]:
     """Changes of variables, each as (Coq tactic prefix, lhs, rhs after it): none (constant lower bounds derived
     for the dependent parameters); a dimension under a square root written d = s^2; then each dependent
     parameter written in terms of one of its lower bounds: ``p = r v`` (r >= 1) for a log-scale parameter,
-    ``p = v + m`` (m >= 0) otherwise."""
+    ``p = v + m`` (m >= 0) otherwise.  ``extra``: more expressions changed alike (each variant is then
+    ``(prefix, lhs, rhs, *extra)``)."""
+    es = (lhs, rhs, *extra)
     pre = []
     for p in dom.params:
         if p.dependent:
@@ -201,7 +227,7 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[tuple[str, sp.Expr
                 lo = next(iter(p.lo))
                 pre.append(f"assert ({coq(c)} <= {ident(p.symbol)}) by (apply Rle_trans with "
                            f"({coq(exact(lo))}); [slth_lo | lra])")
-    out = [("".join(t + "; " for t in pre), lhs, rhs)]
+    out = [("".join(t + "; " for t in pre), *es)]
     # d = s^2 for every parameter that appears under a square root
     sub, tac = {}, []
     exprs = [lhs, rhs] + [sp.sympify(v) for p in dom.params for v in p.lo]
@@ -216,7 +242,7 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[tuple[str, sp.Expr
         tac.append(f"set ({name} := sqrt {ident(v)}) in *; assert (Hsq_{name} : {ident(v)} = {name} * {name}) by "
                    f"(unfold {name}; rewrite sqrt_sqrt; lra); assert ({coq(c)} <= {name}) by (unfold {name}; slth_lo); "
                    f"clearbody {name}; subst {ident(v)}")
-    base = [("".join(t + "; " for t in tac), lhs.xreplace(sub), rhs.xreplace(sub))] if sub else [("", lhs, rhs)]
+    base = [("".join(t + "; " for t in tac), *(e.xreplace(sub) for e in es))] if sub else [("", *es)]
     squared = base[0]
     for p in dom.params:
         if not p.dependent:
@@ -236,12 +262,12 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[tuple[str, sp.Expr
                 new = lo_s + _sym(name, nonnegative=True)
                 t = (f"set ({name} := {v} - {coq(lo_s)}); assert (Hm_{name} : {v} = {coq(lo_s)} + {name}) by "
                      f"(unfold {name}; ring); assert (0 <= {name}) by (unfold {name}; lra); clearbody {name}; subst {v}")
-            for pre_, l_, r_ in base:
-                grown.append((pre_ + t + "; ", l_.xreplace({p.symbol: new}), r_.xreplace({p.symbol: new})))
+            for pre_, *es_ in base:
+                grown.append((pre_ + t + "; ", *(e.xreplace({p.symbol: new}) for e in es_)))
         base = grown or base
     # every lower bound of a log-scale dependent parameter, when it is one variable, written as w p with 0 < w <= 1
     normal = []
-    for pre_, l_, r_ in (squared,):
+    for pre_, *es_ in (squared,):
         t, rep = [], {}
         for p in dom.params:
             if not (p.dependent and p.log):
@@ -261,21 +287,24 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[tuple[str, sp.Expr
                          f"apply Rdiv_lt_0_compat; lra); assert ({name} <= 1) by (unfold {name}; apply slth_le1; lra); "
                          f"clearbody {name}; subst {coq(lo)}")
         if rep:
-            normal.append((pre_ + "".join(x + "; " for x in t), l_.xreplace(rep), r_.xreplace(rep)))
+            normal.append((pre_ + "".join(x + "; " for x in t), *(e.xreplace(rep) for e in es_)))
     return out + [b for b in base if b[0]] + normal
 
 
 def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
     """The generated cascade of tactic scripts for ``lhs <= rhs`` (after ``intros``)."""
     out = ["apply Rle_refl", "lra", "right; field; repeat split; slth_nz", "nra"]
-    try:
-        out += _log_space(lhs, rhs, dom)
-    except CoqExportError:
-        pass
+    for form in (_log_space, _terms_log_space):
+        try:
+            out += form(lhs, rhs, dom)
+        except CoqExportError:
+            pass
     if any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
         out += _common_log(lhs, rhs, dom)  # a common ln over powers of one base: peeled before the long search
         out += _split(lhs, rhs, dom)
+        out += _difference_powers(lhs, rhs)
     out += _instances(lhs, rhs, dom)
+    out += _instances_inside(lhs, rhs, dom)
     for pre, l, r in variants(lhs, rhs, dom):
         free = [ident(s) for s in sorted(l.free_symbols | r.free_symbols, key=lambda s: s.name)]
         unfold = "unfold Rpower in *; " if "Rpower" in coq(lhs) + coq(rhs) else ""
@@ -344,6 +373,20 @@ def _difference(lhs, rhs, pre, unfold):
             for o in _interval_opts(df)]
 
 
+def _difference_powers(lhs, rhs) -> list[str]:
+    """rhs - lhs with every power of a sum of exponents written as a product (x^(a+b) = x^a x^b, x^(-a) = 1/x^a),
+    the equation by ``field`` after Coq rewrites the powers alike (``slth_pw``), and the difference >= 0 by
+    positivity or ``interval``."""
+    d = sp.expand(rhs - lhs, power_exp=True)
+    if d == sp.expand(rhs - lhs) and d.is_Add:
+        return []
+    try:
+        head = f"apply (slth_diff _ _ ({coq(d)})); [ slth_pw; field; repeat split; slth_nz | "
+    except CoqExportError:
+        return []
+    return [head + tail + " ]" for tail in ("left; slth_ppos", "apply Rle_refl", "unfold Rpower; interval")]
+
+
 def _integers(*exprs) -> set[int]:
     """The composite integers of the expressions (numerators and denominators), whose logarithms Coq splits."""
     out = set()
@@ -397,6 +440,37 @@ def _coeff_last(parts: dict) -> str:
     return "(" + " + ".join(terms) + ")" if terms else "0"
 
 
+def _log_difference(l2, r2, dom: Domain, also: tuple = ()):
+    """ln r2 - ln l2 as Coq proves it: (g printed with each coefficient last, the tactic proving the equation
+    ``ln r2 - ln l2 = g`` after ``slth_log``/``slth_term``, the tactics (a list) naming each ``ln v`` with its sign, the
+    free variables of g), or None when g keeps an ``exp`` or the logarithm of a compound argument."""
+    g = sp.expand(sp.expand_log(sp.log(r2) - sp.log(l2), force=True))
+    g = _prime_logs(g)
+    atoms = sorted(g.atoms(sp.log), key=sp.default_sort_key)
+    parts = sp.collect(g, atoms, evaluate=False)
+    g = sp.Add(*[sp.expand(c) * k for k, c in parts.items()])
+    if g.has(sp.exp) or any(not isinstance(a.args[0], (sp.Symbol, sp.Integer)) for a in g.atoms(sp.log)):
+        return None
+    primes = _primes(l2, r2, *also)  # ``also``: the forms Coq's goal may still print (before SymPy merged them)
+    equation = f"unfold Rpower; slth_lnx; {primes}slth_lnx; simpl INR; rewrite ?ln_1; field"
+    # each ln v named, with its sign kept exactly (interval arithmetic rounds ln 1 outward, below 0, and
+    # cannot evaluate ln near 0): 0 <= ln v where 1 <= v, ln v <= 0 where v is a parameter in (0, c], c <= 1
+    neg = []
+    for a in sorted(g.atoms(sp.log), key=sp.default_sort_key):
+        if not isinstance(a.args[0], sp.Symbol):
+            continue
+        v = ident(a.args[0])
+        p = next((q for q in dom.params if q.symbol == a.args[0]), None)
+        if p is not None and p.lo and exact(p.lo[0]) == 0 and p.hi \
+                and all(not sp.sympify(h).free_symbols and exact(h) <= 1 for h in p.hi):
+            neg.append(f"assert (ln {v} <= 0) by (apply slth_ln_nonpos; lra); ")
+        else:
+            neg.append(f"try assert (0 <= ln {v}) by (apply slth_ln_nonneg; lra); ")
+        neg.append(f"set (l_{v} := ln {v}) in *; clearbody l_{v}; ")
+    free = [ident(s) for s in sorted(g.free_symbols, key=lambda s: s.name)]
+    return _coeff_last(parts), equation, neg, free
+
+
 def _log_space(lhs, rhs, dom: Domain) -> list[str]:
     """Powers of one base merged through logarithms: ln rhs - ln lhs = g (``slth_log``), the logarithms expanded
     by Coq's rewriting (``slth_lnx``: products, quotients, powers, square roots, ``Rpower``), integer constants
@@ -407,38 +481,68 @@ def _log_space(lhs, rhs, dom: Domain) -> list[str]:
     out = []
     for pre, l, r in variants(lhs, rhs, dom):
         shift, l2, r2 = _shift_exponents(l, r, dom)
-        g = sp.expand(sp.expand_log(sp.log(r2) - sp.log(l2), force=True))
-        g = _prime_logs(g)
-        atoms = sorted(g.atoms(sp.log), key=sp.default_sort_key)
-        parts = sp.collect(g, atoms, evaluate=False)
-        g = sp.Add(*[sp.expand(c) * k for k, c in parts.items()])
-        if g.has(sp.exp) or any(not isinstance(a.args[0], (sp.Symbol, sp.Integer)) for a in g.atoms(sp.log)):
-            continue
         try:
-            primes = "".join(f"try replace (ln {n}) with (ln ({' * '.join(f'{p} ^ {k}' for p, k in sp.factorint(n).items())}))"
-                             f" by (f_equal; ring); " for n in sorted(_integers(l2, r2)))
-            head = (f"{pre}{shift}apply (slth_log _ _ ({_coeff_last(parts)})); [ slth_ppos | slth_ppos | unfold Rpower; slth_lnx; "
-                    f"{primes}slth_lnx; simpl INR; rewrite ?ln_1; field | ")
+            found = _log_difference(l2, r2, dom, also=(lhs, rhs, l, r))
         except CoqExportError:
             continue
-        # each ln v named, with its sign kept exactly (interval arithmetic rounds ln 1 outward, below 0, and
-        # cannot evaluate ln near 0): 0 <= ln v where 1 <= v, ln v <= 0 where v is a parameter in (0, c], c <= 1
-        neg = ""
-        for a in sorted(g.atoms(sp.log), key=sp.default_sort_key):
-            if not isinstance(a.args[0], sp.Symbol):
-                continue
-            v = ident(a.args[0])
-            p = next((q for q in dom.params if q.symbol == a.args[0]), None)
-            if p is not None and p.lo and exact(p.lo[0]) == 0 and p.hi \
-                    and all(not sp.sympify(h).free_symbols and exact(h) <= 1 for h in p.hi):
-                neg += f"assert (ln {v} <= 0) by (apply slth_ln_nonpos; lra); "
-            else:
-                neg += f"try assert (0 <= ln {v}) by (apply slth_ln_nonneg; lra); "
-            neg += f"set (l_{v} := ln {v}) in *; clearbody l_{v}; "
-        free = [ident(s) for s in sorted(g.free_symbols, key=lambda s: s.name)]
+        if found is None:
+            continue
+        g, equation, names, free = found
+        neg = "".join(names)
+        head = f"{pre}{shift}apply (slth_log _ _ ({g})); [ slth_ppos | slth_ppos | {equation} | "
         out += [head + f"{neg}interval {o} ]" for o in ["", "with (i_prec 53)"]]
         out += [head + f"{neg}interval with (i_bisect {v}, i_autodiff {v})" + " ]" for v in free][:2]
     return out
+
+
+def _terms_log_space(lhs, rhs, dom: Domain) -> list[str]:
+    """lhs a sum of positive terms t_k, each merged with rhs in log space: t_k = exp(g_k) rhs (``slth_term``, the
+    equation ln t_k - ln rhs = g_k proved as in ``_log_space``), lhs = (sum_k exp(g_k)) rhs by ``ring``
+    (``slth_scaled``); then sum_k exp(g_k) <= 1 after a change of variables, each g_k rewritten by ``field`` to its
+    form in the new variables (every exponent's parameter shifted to its lower end, so the polynomials keep their
+    sign) and proved by ``interval`` with every ``ln v`` named and signed."""
+    if not any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
+        return []
+    terms = sp.Add.make_args(sp.expand(lhs, power_base=False, power_exp=False, log=False, multinomial=False))
+    if len(terms) < 2 or any(t.as_coeff_Mul()[0] <= 0 for t in terms):
+        return []
+    try:
+        found = [_log_difference(rhs, t, dom) for t in terms]  # ln t_k - ln rhs
+        if any(f is None for f in found):
+            return []
+        eqs = "".join(f"assert (T{k} : {coq(t)} = exp ({f[0]}) * {coq(rhs)}) by (apply slth_term; "
+                      f"[ slth_ppos | slth_ppos | {f[1]} ]); " for k, (t, f) in enumerate(zip(terms, found)))
+        split = f"assert (T : {coq(lhs)} = {' + '.join(f'({coq(t)})' for t in terms)}) by ring; "
+    except CoqExportError:
+        return []
+    rewrites = "rewrite T; " + "".join(f"rewrite T{k}; " for k in range(len(terms)))
+    pre0 = variants(lhs, rhs, dom)[0][0]  # constant lower bounds of the dependent parameters (for positivity)
+    head = f"{pre0}{eqs}{split}apply (slth_scaled _ _ ({' + '.join(f'exp ({f[0]})' for f in found)})); [ slth_ppos | {rewrites}ring | "
+    pattern = " + ".join(f"exp ?x{k}" for k in range(len(terms)))
+    out = []
+    for pre, l, r, *ts in variants(lhs, rhs, dom, extra=terms):
+        shift, ls, r2 = _shift_exponents(sp.Tuple(l, *ts), r, dom)
+        try:
+            new = [_log_difference(r2, t, dom) for t in ls[1:]]
+            if any(f is None for f in new):
+                continue
+            primes = _primes(lhs, rhs, *terms, r2, *ls)
+            replaces = "".join(f"replace x{k} with ({f[0]}) by field; " for k, f in enumerate(new))
+        except CoqExportError:
+            continue
+        neg = "".join(dict.fromkeys(t for f in new for t in f[2]))  # each ln v named once
+        body = (f"{pre}{shift}slth_lnx; {primes}slth_lnx; simpl INR; rewrite ?ln_1; "
+                f"match goal with |- {pattern} <= _ => {replaces}idtac end; {neg}")
+        free = sorted({v for f in new for v in f[3]})
+        out += [head + body + f"interval {o} ]" for o in ["", "with (i_prec 53)"]]
+        out += [head + body + f"interval with (i_bisect {v}, i_autodiff {v})" + " ]" for v in free][:2]
+    return out
+
+
+def _primes(*exprs) -> str:
+    """Coq tactics writing ``ln n`` of every composite integer n of the expressions as the ln of its factorization."""
+    return "".join(f"try replace (ln {n}) with (ln ({' * '.join(f'{p} ^ {k}' for p, k in sp.factorint(n).items())}))"
+                   f" by (f_equal; ring); " for n in sorted(_integers(*exprs)))
 
 
 def _split(lhs, rhs, dom: Domain) -> list[str]:
@@ -491,4 +595,49 @@ def _instances(lhs, rhs, dom: Domain) -> list[str]:
                            f"first [ lra | left; slth_pos | slth_lo | apply Rminus_le; interval ] ]")
             except CoqExportError:
                 continue
+    return out
+
+
+def _instances_inside(lhs, rhs, dom: Domain) -> list[str]:
+    """A scalar fact f(x) <= g(x) applied inside the left side, at an argument u of one of its ``exp``: lhs affine in
+    f(u), lhs = a0 + a1 f(u) with a1 >= 0, so lhs <= m = a0 + a1 g(u) (``slth_inside``, the equations by ``ring``),
+    the fact's lemma applied with its domain checked at u (directly, or in log space), and m <= rhs by the terms
+    the two sides share cancelled and the rest merged in log space (``_split`` of the expanded sides)."""
+    from ..facts import SCALAR
+    out = []
+    args = {a.args[0] for a in sp.preorder_traversal(lhs) if isinstance(a, sp.exp)}
+    flat = dict(power_base=False, power_exp=False, log=False, multinomial=False)
+    y = sp.Dummy("y")
+    for f in SCALAR:
+        (x,) = sp.sympify(f.lhs).free_symbols | sp.sympify(f.rhs).free_symbols
+        for u in sorted(args, key=sp.default_sort_key):
+            fa_, fb_ = exact(sp.sympify(f.lhs)).xreplace({x: u}), exact(sp.sympify(f.rhs)).xreplace({x: u})
+            affine = sp.expand(lhs.xreplace({fa_: y}), **flat)
+            if not affine.has(y) or affine.has(sp.exp(u)):
+                continue
+            a1 = sp.expand(sp.diff(affine, y), **flat)
+            if a1.has(y) or a1 == 0:
+                continue
+            a0 = sp.expand(affine.xreplace({y: 0}), **flat)
+            m = sp.Add(a0, sp.Mul(a1, fb_, evaluate=False))  # a1 g(u) kept apart: SymPy would merge its powers
+            domain = ["lra", "left; slth_ppos", "slth_lo", "apply Rminus_le; interval"]
+            lo_hi = [(h, u) for h in f.domain.lo] + [(u, h) for h in f.domain.hi]
+            for a, b in lo_hi:
+                try:
+                    domain += _log_space(exact(sp.sympify(a)), exact(sp.sympify(b)), dom)
+                except CoqExportError:
+                    pass
+            try:
+                pre = variants(lhs, rhs, dom)[0][0]
+                ph = sp.Symbol("SLTHU")  # the fact's sides printed as its lemma writes them, x := u
+                fa, fb = (coq(exact(sp.sympify(e)).xreplace({x: ph})).replace("SLTHU", f"({coq(u)})")
+                          for e in (f.lhs, f.rhs))
+                head = (f"{pre}apply (slth_inside _ _ ({coq(m)}) ({coq(a0)}) ({coq(a1)}) ({fa}) ({fb})); [ ring | ring "
+                        f"| left; slth_ppos | apply {lemma_name('facts', f.name)}; first [ "
+                        + " | ".join(domain) + " ] | ")
+                tails = (["apply Req_le; ring"] if sp.expand(m - rhs, **flat) == 0 else []) + \
+                    _split(m, sp.expand(rhs, **flat), dom)
+            except CoqExportError:
+                continue
+            out += [head + t + " ]" for t in tails]
     return out

@@ -69,6 +69,30 @@ Proof. intros l r p n E H. lra. Qed.
 Lemma slth_inst : forall l r c a b : R, l = c * a -> r = c * b -> 0 <= c -> a <= b -> l <= r.
 Proof. intros l r c a b El Er Hc H. rewrite El, Er. apply Rmult_le_compat_l; lra. Qed.
 
+(* powers of one base with a sum or a negated exponent written as products and inverses *)
+Lemma slth_rpow_neg : forall x y : R, Rpower x ((- 1) * y) = / Rpower x y.
+Proof. intros. rewrite <- Rpower_Ropp. f_equal. ring. Qed.
+Ltac slth_pw := repeat first [ rewrite Rpower_plus | rewrite slth_rpow_neg | rewrite Rpower_1 by lra ].
+
+(* a positive term as exp g times a positive r, from ln t - ln r = g *)
+Lemma slth_term : forall t r g : R, 0 < t -> 0 < r -> ln t - ln r = g -> t = exp g * r.
+Proof.
+  intros t r g Ht Hr E. assert (L : ln t = g + ln r) by lra.
+  rewrite <- (exp_ln t Ht), L, exp_plus, (exp_ln r Hr). reflexivity.
+Qed.
+
+(* lhs <= rhs from lhs = q rhs, q <= 1, rhs > 0 *)
+Lemma slth_scaled : forall l r q : R, 0 < r -> l = q * r -> q <= 1 -> l <= r.
+Proof. intros l r q Hr E H. rewrite E. rewrite <- (Rmult_1_l r) at 2. apply Rmult_le_compat_r; lra. Qed.
+
+(* a fact f <= g applied inside an expression affine in f: l = a0 + a1 f, m = a0 + a1 g, 0 <= a1, m <= r *)
+Lemma slth_inside : forall l r m a0 a1 f g : R,
+  l = a0 + a1 * f -> m = a0 + a1 * g -> 0 <= a1 -> f <= g -> m <= r -> l <= r.
+Proof.
+  intros l r m a0 a1 f g El Em Ha Hf Hm. rewrite El. apply Rle_trans with m; [|exact Hm].
+  rewrite Em. apply Rplus_le_compat_l. apply Rmult_le_compat_l; assumption.
+Qed.
+
 (* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
 Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
 Proof.

@@ -11,6 +11,7 @@ import sympy as sp
 from bounds import Edit, Param, Step
 
 from bounds.mutations import catalogue_with
+from bounds.plants import PLANTS
 from bounds.recheck import compare
 from bounds.symbols import PARAMETER, H, L, d1, d2, e_l, eps
 from bounds.verify import _RESULTS, verify, verify_step
@@ -221,3 +222,20 @@ def test_the_growth_edit_of_theorem14_refutes_no_step():
     results = verify("theorem14", cat)
     assert not [r for r in results if r.verdict == "refuted"], [(r.step, r.detail) for r in results
                                                                if r.verdict == "refuted"]
+
+
+# ----- the planted classes, as the Coq tests read them ---------------------------------------------
+@pytest.mark.parametrize("plant", PLANTS, ids=[p.name for p in PLANTS])
+def test_every_planted_false_step_is_not_certified_and_its_true_twin_is(plant, monkeypatch):
+    """``bounds.plants`` (the table tests/test_coq.py hands to Coq): the false step is refuted at an admissible
+    point or not proved, within a minute; the true step of the same shape is certified (but for the slow stage's, whose
+    every SymPy stage is cut: not proved, never refuted)."""
+    monkeypatch.setattr(verify_domain, "STAGE_SECONDS", 2.0)  # the slow-stage plant: its stages cut sooner
+    r = run(plant.false, plant.false_params)
+    if r.verdict == "refuted":
+        assert_admissible_refutation(r, plant.false, plant.false_params)
+    twin = verify_step("plant", plant.true, plant.true_params)
+    if plant.name == "slow-stage":  # exp(-(ln d2 - 140)^2) <= 1: every SymPy stage is cut (Coq's interval proves it)
+        assert twin.verdict == "not proved" and "time limit in" in twin.detail, twin
+    else:
+        assert twin.verdict == "certified", (plant.name, twin)

@@ -121,13 +121,14 @@ def search(lems: list[Lemma], log=None) -> dict:
     found: dict = {}
     if not lems:
         return found
+    cascades = {lem.key: lem.candidates for lem in lems}  # in the main thread: only there can a SymPy stage be cut
     batches = [lems[i::WORKERS] for i in range(WORKERS)]
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(WORKERS) as pool:
         def run(k, batch):
             body = [text("Common", entries()["Common"], load_tactics())]  # the prelude and the facts' lemmas
             for lem in batch:
                 tries = " | ".join(f"assert_succeeds (timeout {TIMEOUT} (solve [ {c} ])); idtac \"SLTH-WIN {lem.key} {i}\""
-                                   for i, c in enumerate(lem.candidates))
+                                   for i, c in enumerate(cascades[lem.key]))
                 body.append(f"\nGoal {lem.text}.\nProof.\n  intros.\n  first [ {tries} | idtac \"SLTH-WIN {lem.key} -1\" ].\nAbort.\n")
             f = Path(tmp) / f"Search{k}.v"
             f.write_text("".join(body))
@@ -136,7 +137,7 @@ def search(lems: list[Lemma], log=None) -> dict:
         for out in pool.map(lambda kb: run(*kb), enumerate(batches)):
             for key, i in re.findall(r"SLTH-WIN (\w+) (-?\d+)", out):
                 lem = next(l for l in lems if l.key == key)
-                found[key] = lem.candidates[int(i)] if int(i) >= 0 else None
+                found[key] = cascades[key][int(i)] if int(i) >= 0 else None
                 if log:
                     log(f"{lem.statement}:{lem.step}: " + (f"candidate {i}" if int(i) >= 0 else "no candidate closes it"))
     return found

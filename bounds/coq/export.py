@@ -14,7 +14,7 @@ import sympy as sp
 
 from ..core import Step
 from ..verify import exact
-from ..verify_domain import Domain
+from ..verify_domain import Domain, TimeLimit, time_limit
 from .printer import CoqExportError, coq, ident
 
 PRELUDE = r"""From Coq Require Import Reals Lra Lia.
@@ -292,32 +292,33 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain, extra: tuple = ()) -> list
 
 
 def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
-    """The generated cascade of tactic scripts for ``lhs <= rhs`` (after ``intros``)."""
+    """The generated cascade of tactic scripts for ``lhs <= rhs`` (after ``intros``).  Each reformulation SymPy
+    computes runs under the verifier's stage time limit (``SLTH_SYMPY_SECONDS``); one cut by it, or written with a
+    construct the printer refuses, adds no candidate."""
     out = ["apply Rle_refl", "lra", "right; field; repeat split; slth_nz", "nra"]
-    for form in (_log_space, _terms_log_space):
-        try:
-            out += form(lhs, rhs, dom)
-        except CoqExportError:
-            pass
+    out += _tried(_log_space, lhs, rhs, dom) + _tried(_terms_log_space, lhs, rhs, dom)
     if any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
-        out += _common_log(lhs, rhs, dom)  # a common ln over powers of one base: peeled before the long search
-        out += _split(lhs, rhs, dom)
-        out += _difference_powers(lhs, rhs)
-    out += _instances(lhs, rhs, dom)
-    out += _instances_inside(lhs, rhs, dom)
-    for pre, l, r in variants(lhs, rhs, dom):
+        out += _tried(_common_log, lhs, rhs, dom)  # a common ln over powers of one base: before the long search
+        out += _tried(_split, lhs, rhs, dom) + _tried(_difference_powers, lhs, rhs)
+    out += _tried(_instances, lhs, rhs, dom) + _tried(_instances_inside, lhs, rhs, dom)
+    for pre, l, r in _tried(variants, lhs, rhs, dom) or [("", lhs, rhs)]:
         free = [ident(s) for s in sorted(l.free_symbols | r.free_symbols, key=lambda s: s.name)]
         unfold = "unfold Rpower in *; " if "Rpower" in coq(lhs) + coq(rhs) else ""
         if pre:
             out += [f"{pre}lra", f"{pre}nra"]
         out += [f"{pre}{unfold}apply Rminus_le; interval {o}" for o in _interval_opts(free)]
-        for form in (_ratio, _difference):
-            try:
-                out += form(l, r, pre, unfold)
-            except CoqExportError:  # a reformulation SymPy wrote with a construct the printer refuses
-                pass
-    out += _common_log(lhs, rhs, dom)
+        out += _tried(_ratio, l, r, pre, unfold) + _tried(_difference, l, r, pre, unfold)
+    out += _tried(_common_log, lhs, rhs, dom)
     return list(dict.fromkeys(out))
+
+
+def _tried(form, *args) -> list:
+    """``form(*args)`` under the stage time limit; [] when it is cut or prints a construct the printer refuses."""
+    try:
+        with time_limit(stage=f"coq: {form.__name__}"):
+            return form(*args)
+    except (CoqExportError, TimeLimit):
+        return []
 
 
 def _log_factor(e):

@@ -284,6 +284,16 @@ def test_a_relative_folder_is_checked_where_it_is(tmp_path, monkeypatch):
     assert (tmp_path / "results" / "coq" / "lemma2.v").exists()
 
 
+def test_a_search_from_nothing_proves_each_fact_without_itself():
+    """The facts' lemmas are what the steps apply: searched afresh, a fact is never proved by applying its own lemma
+    (the search's Common file leaves out every fact it searches)."""
+    needs_coq()
+    facts = [l for _, _, l in check.entries()["Common"] if isinstance(l, Lemma)]
+    found = check.search(facts, tactics={})
+    assert {l.step: (found[l.key] is not None and l.name not in found[l.key]) for l in facts} == \
+        {l.step: True for l in facts}
+
+
 def test_coq_rejects_a_false_lemma(tmp_path):
     """A recorded tactic does not prove a changed statement: the kernel is a judge that can say no."""
     needs_coq()

@@ -115,9 +115,17 @@ def write(directory, tactics: dict | None = None, certified=None) -> list[Path]:
     return out
 
 
-def search(lems: list[Lemma], log=None) -> dict:
+def search(lems: list[Lemma], log=None, tactics: dict | None = None) -> dict:
     """``{key: tactic}`` for the lemmas (the first candidate that closes each; None: none does).  One coqc run
-    per batch of lemmas, each candidate under a timeout."""
+    per batch of lemmas, each candidate under a timeout.  The scalar facts' lemmas (which the steps apply) are
+    proved with ``tactics`` (default: the recorded ones); facts among ``lems`` are searched first, without
+    themselves, and their proofs join those of the rest."""
+    tactics = dict(load_tactics() if tactics is None else tactics)
+    facts = [l for l in lems if l.statement == FACTS]
+    if facts and len(facts) < len(lems):
+        tactics.update(search(facts, log, tactics))
+        rest = search([l for l in lems if l.statement != FACTS], log, tactics)
+        return {**{l.key: tactics[l.key] for l in facts}, **rest}
     found: dict = {}
     if not lems:
         return found
@@ -125,7 +133,9 @@ def search(lems: list[Lemma], log=None) -> dict:
     batches = [lems[i::WORKERS] for i in range(WORKERS)]
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(WORKERS) as pool:
         def run(k, batch):
-            body = [text("Common", entries()["Common"], load_tactics())]  # the prelude and the facts' lemmas
+            searched = {x.key for x in facts}
+            common = [(s, t, l) for s, t, l in entries()["Common"] if getattr(l, "key", None) not in searched]
+            body = [text("Common", common, tactics)]  # the prelude and the facts' lemmas (none that is searched)
             for lem in batch:
                 tries = " | ".join(f"assert_succeeds (timeout {TIMEOUT} (solve [ {c} ])); idtac \"SLTH-WIN {lem.key} {i}\""
                                    for i, c in enumerate(cascades[lem.key]))
@@ -186,7 +196,7 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
     lems = [l for items in ents.values() for _, _, l in items if isinstance(l, Lemma)]
     todo = [l for l in lems if l.key not in tactics]
     if todo and searching:
-        tactics.update(search(todo, log))
+        tactics.update(search(todo, log, tactics))
     version = coqc_version()
     cache_path = directory / ".slth-coq-cache.json"
     cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}

@@ -110,6 +110,19 @@ def step_kind(lhs, rhs) -> str:
     return IDENTITY if sp.expand(diff) == 0 else INEQUALITY
 
 
+def exact_rational(f) -> str:
+    """The exact rational a Float's decimal digits say, as SymPy source: ``Float(1e-20)`` -> ``Rational(1, 10**20)``
+    (the digits it prints, not the binary value it stores)."""
+    q = sp.Rational(str(sp.Float(f)))
+    if q.q == 1:
+        return f"Integer({q.p})"
+
+    def show(n):
+        k = len(str(n)) - 1
+        return f"10**{k}" if n > 10 and n == 10**k else str(n)
+    return f"Rational({show(q.p) if q.p > 0 else '-' + show(-q.p)}, {show(q.q)})"
+
+
 @dataclass(frozen=True)
 class Step:
     """One proof step: ``lhs <= rhs`` on the statement's domain (plus ``params`` of extra variables).
@@ -117,7 +130,9 @@ class Step:
     ``relies_on`` names the statements and facts it cites (verified or cited results); ``premises`` the
     non-arithmetic premises it rests on that nothing checks (``bounds.premises.Premise``); ``claim`` states what the
     step proves in the proof's own terms (named, unsubstituted), where ``lhs <= rhs`` after substitution does not
-    say it.  ``kind`` is "identity" when the two sides are equal by construction, "inequality" otherwise."""
+    say it.  ``kind`` is "identity" when the two sides are equal by construction, "inequality" otherwise.  A side
+    holding a ``Float`` is refused (ValueError naming the exact rational to write): ``1 + Float(1e-20)`` would be
+    ``1.0`` before any judge saw it."""
 
     name: str
     lhs: sp.Expr
@@ -127,6 +142,15 @@ class Step:
     params: tuple = ()
     premises: tuple = ()
     claim: str = ""
+
+    def __post_init__(self):
+        for side in ("lhs", "rhs"):
+            floats = sp.sympify(getattr(self, side)).atoms(sp.Float)
+            if floats:
+                f = sorted(floats, key=sp.default_sort_key)[0]
+                raise ValueError(f"step {self.name}: its {side} holds the Float {float(f)!r}, which is rounded (1 + "
+                                 f"Float(1e-20) is already 1.0 before any check runs); write the exact rational: "
+                                 f"{exact_rational(f)} for this one, or Rational(p, q) for the value meant")
 
     @property
     def inequality(self) -> sp.Basic:

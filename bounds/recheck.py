@@ -5,7 +5,8 @@
 1. the boxes of its cover lie in the compact domain, do not overlap, and their volumes add up to the domain's (so
    they cover it: a closed union of full measure in a box is the box);
 2. on every box, the form's enclosure computed here proves the test (``upper <= 1`` or ``lower >= 0``); a box
-   closed by monotonicity needs here, too, the derivative's sign on the box and the test on the face;
+   closed by monotonicity needs here, too, the derivative's sign on the box (its enclosure finite at both ends: one
+   reaching infinity may hide a pole) and the test on the face;
 3. every enclosure the verifier recorded proves the test and overlaps the one computed here (two enclosures of
    the same range always overlap: disjoint ones are a disagreement between the arithmetics, and fail);
 4. the form is the stated rewriting of the step: at three interior points, ``expr`` agrees with ``lhs/rhs``,
@@ -173,7 +174,7 @@ def _recheck(cert: Certificate) -> Recheck:
             if k not in derivs:
                 derivs[k] = _compile(_derivative(cert, k))
             d = _safe(derivs[k], _env(cert, box))
-            if d is None or not (d.lo >= 0 if face == "lo" else d.hi <= 0):
+            if d is None or _is_inf(d.lo) or _is_inf(d.hi) or not (d.lo >= 0 if face == "lo" else d.hi <= 0):
                 return Recheck(False, f"box {i}: Arb does not show the derivative's sign in coordinate {k} "
                                f"({_show_iv(d)})")
             if not _overlap(d, _stored(stored_d)):
@@ -496,7 +497,14 @@ def _build(e):
             n = int(p.p)
             return lambda env: _sqrt(base(env)).power(n)
         ex = _build(p)
-        return lambda env: _exp(ex(env) * _log(base(env)))
+        positive = bool(p.is_positive)
+
+        def power(env):
+            v = base(env)
+            if positive and _is_zero(v.lo) and _is_zero(v.hi):
+                return Iv(arb(0), arb(0))  # 0^p = 0 for p > 0 (exp(p log 0) has no value in Arb)
+            return _exp(ex(env) * _log(v))
+        return power
     if isinstance(e, sp.exp):
         a = _build(e.args[0])
         return lambda env: _exp(a(env))

@@ -62,12 +62,13 @@ from .core import Step
 from .facts import SCALAR
 from .symbols import x
 from . import verify_domain
+from .verify_defined import defined
 from .verify_domain import Domain, declared, param_key, txt
 from .verify_interval import on_box, on_whole
 from .verify_search import SAMPLES, SEED, WHOLE_SAMPLES, sample_box, sample_whole, smallest_ratio  # SEED: part of the API
 from .verify_symbolic import TIMED_OUT, simplify, symbolic, timed
 
-VERSION = 2  # part of every verdict's key: raised whenever a change of the verifier may change a verdict
+VERSION = 3  # part of every verdict's key: raised whenever a change of the verifier may change a verdict
 _RESULTS: dict = {}
 CERTIFIED, REFUTED, NOT_PROVED = "certified", "refuted", "not proved"
 VERDICTS = (CERTIFIED, REFUTED, NOT_PROVED)
@@ -159,6 +160,12 @@ def _verify(step: Step, dom: "Domain", params: tuple):
     """(method, ok, detail, box, counterexample, domain[, certificates]); ``ok``: certified on the whole domain."""
     lhs, rhs = exact(step.lhs), exact(step.rhs)
     step = dataclasses.replace(step, lhs=lhs, rhs=rhs)
+    where = defined(lhs, rhs, dom)
+    if not where.ok:  # a side undefined somewhere on the domain: never certified; a violation elsewhere refutes
+        cex = sample_box(lhs, rhs, dom, 64) or sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
+        if cex:
+            return "sampled", False, f"lhs > rhs at a sampled point; {where.reason}", dom.describe(), cex, "sampled"
+        return "definedness", False, f"not proved ({where.reason})", {}, None, "sampled"
     proof = symbolic(lhs, rhs, dom)
     if proof:
         return "symbolic", True, proof, {}, None, "whole"

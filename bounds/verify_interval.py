@@ -32,7 +32,8 @@ BOX_BUDGET = 600
 # certifying on a superset of the domain is sound).  The forms lhs/rhs <= 1, rhs - lhs >= 0 (with a
 # monotonicity test: a nonnegative partial derivative and a nonnegative lower face certify a box) and, for
 # positive sides, log rhs - log lhs >= 0 with every log collected and its coefficient factored, are then
-# certified by interval bisection over the compact coordinates.
+# certified by interval bisection over the compact coordinates.  The monotonicity test needs a FINITE enclosure of
+# the derivative on the box: one that reaches infinity may hide a pole between the face and the rest of the box.
 WHOLE_BUDGET = 200
 
 
@@ -252,6 +253,8 @@ def _bisect_whole(expr, f, test, coords, budget, mono):
                 dv = d(env_of(box))
             except (ZeroDivisionError, ValueError, OverflowError):
                 continue
+            if not (mpmath.isfinite(dv.a) and mpmath.isfinite(dv.b)):
+                continue  # a derivative unbounded on the box (a pole): no monotonicity there
             a, b = box[k]
             v = holds(box[:k] + [(a, a)] + box[k + 1:]) if dv.a >= 0 else None
             if v is not None:

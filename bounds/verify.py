@@ -3,6 +3,11 @@ arithmetic, then sampling).  Each method is a module of its own: ``bounds.verify
 ``bounds.verify_interval`` (2a and 2b, with the compactification of the whole domain), ``bounds.verify_search``
 (the counterexample search and the margin), over the step's domain (``bounds.verify_domain``).
 
+Before any method, both sides are proved DEFINED on the whole declared domain (``bounds.verify_defined``: every
+denominator nonzero, every log's argument positive, every root's base nonnegative, read from the unsimplified
+sides, so that no ``simplify`` cancels a ``0/0`` first).  A step that fails this is never certified: refuted by a
+violation at another admissible point, else "not proved (undefined at <point>: ...)" (method ``definedness``).
+
 Each result has one of three verdicts (``StepResult.verdict``), against the step's declared domain (the hypotheses
 of its statement's parameters and of its own ``Step.params``; a step whose hypotheses really are a box declares
 that box as its parameters' bounds):
@@ -24,7 +29,8 @@ of every parameter, ``relies_on``, the facts it may apply, the stage time limit 
 
 It also states its method (the method that proved the step, or that found the counterexample) and the domain the
 method covered: ``whole`` (the declared domain), ``box: ...`` (only the stated box) or ``sampled``.
-Constants enter exactly: every Float of a step is replaced by the rational it stores before any method runs.
+Constants enter exactly: a ``Step`` holding a Float is refused when it is built (``bounds.core.Step``); every Float
+of a sub-step is replaced by the rational it stores before any method runs.
 
 1. symbolic: ``simplify(rhs - lhs) == 0``, or SymPy's assumptions prove ``rhs - lhs >= 0`` (also after
    factoring, the shift ``v = lo + t`` of every bounded-below parameter, and in the ratio form ``lhs/rhs``).
@@ -164,7 +170,8 @@ def _verify(step: Step, dom: "Domain", params: tuple):
     if not where.ok:  # a side undefined somewhere on the domain: never certified; a violation elsewhere refutes
         cex = sample_box(lhs, rhs, dom, 64) or sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
         if cex:
-            return "sampled", False, f"lhs > rhs at a sampled point; {where.reason}", dom.describe(), cex, "sampled"
+            seen = "a side is not real" if isinstance(cex["lhs"], str) and "j" in cex["lhs"] + cex["rhs"] else "lhs > rhs"
+            return "sampled", False, f"{seen} at a sampled point; {where.reason}", dom.describe(), cex, "sampled"
         return "definedness", False, f"not proved ({where.reason})", {}, None, "sampled"
     proof = symbolic(lhs, rhs, dom)
     if proof:

@@ -11,7 +11,7 @@ import sympy as sp
 from bounds import Edit, Param, Step
 
 from bounds.mutations import catalogue_with
-from bounds.plants import PLANTS
+from bounds.plants import PLANTS, REFUSED, UNDEFINED
 from bounds.recheck import compare
 from bounds.symbols import PARAMETER, H, L, d1, d2, e_l, eps
 from bounds.verify import _RESULTS, verify, verify_step
@@ -239,3 +239,100 @@ def test_every_planted_false_step_is_not_certified_and_its_true_twin_is(plant, m
         assert twin.verdict == "not proved" and "time limit in" in twin.detail, twin
     else:
         assert twin.verdict == "certified", (plant.name, twin)
+
+
+# ----- defined before true: a side undefined somewhere on the domain is never certified ---------------------------
+EPS_CLOSED = Param("eps", lo=(0,), hi=(1,), box=(2**-20, 1), log=True)
+UNDEFINED_AT = [  # (step, domain, the point the reason names)
+    (Step("pole", 1 / (1 - 3 * eps), sp.Integer(10**6)), (EPS,), "eps = 1/3"),
+    (Step("pole-below", -sp.Integer(10**9), 1 / (sp.Rational(1, 3) - eps)), (EPS,), "eps = 1/3"),
+    (Step("pole-int", sp.Integer(-10), 1 / (d1 - 1)), (D1,), "d1 = 1"),
+    (Step("pole-int-ub", 1 / (d1 - 1), sp.Integer(10)), (D1,), "d1 = 1"),
+    (Step("pole-closed", sp.Integer(0), 1 / eps), (EPS_CLOSED,), "eps = 0"),
+    (Step("removable", (d1**2 - 1) / (d1 - 1), d1 + 1), (D1,), "d1 = 1"),
+    (Step("log0", sp.log(eps), sp.Integer(0)), (EPS_CLOSED,), "eps = 0"),
+    (Step("neg-power", sp.Integer(0), (d1 - 1) ** sp.Rational(-1, 2)), (D1,), "d1 = 1"),
+    (Step("two-params", sp.Integer(-1), 1 / (d1 - d2)), (D1, D2), "d1 = 1, d2 = 1"),
+]
+
+
+@pytest.mark.parametrize("step,params,point", UNDEFINED_AT, ids=[s.name for s, _, _ in UNDEFINED_AT])
+def test_a_side_undefined_at_an_admissible_point_is_not_proved_and_says_where(step, params, point):
+    """Each of these was certified (a pole's interval enclosure read as +-inf, 0/0 cancelled by simplify, log 0 read
+    as -inf): now not proved, naming an admissible point where a side has no value."""
+    r = verify_step("t", step, params)
+    assert r.verdict == "not proved", r
+    assert f"undefined at {point}" in r.detail, r.detail
+
+
+@pytest.mark.parametrize("plant", UNDEFINED, ids=[p.name for p in UNDEFINED])
+def test_every_undefined_plant_fails_as_it_should_and_its_twin_is_certified(plant):
+    r = verify_step("plant", plant.false, plant.false_params)
+    assert r.verdict in ("refuted", "not proved"), r
+    if r.verdict == "refuted":
+        point = {k: v for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
+        if isinstance(r.counterexample["lhs"], str) and "j" in r.counterexample["lhs"] + r.counterexample["rhs"]:
+            assert "not real" in r.detail  # a side not real at an admissible point (Arb proves a root's base < 0)
+            assert all(0 < _exact(v) < 1 for v in point.values()), point
+        else:
+            assert_admissible_refutation(r, plant.false, plant.false_params)
+    else:
+        assert "undefined at" in r.detail, r.detail
+    twin = verify_step("plant", plant.true, plant.true_params)
+    assert twin.verdict == "certified", (plant.name, twin)
+
+
+def test_the_interval_monotonicity_test_needs_a_finite_derivative():
+    """10^6 - 1/(1 - 3 eps) on [0, 1]: its derivative's enclosure is [-inf, -3/4] and the face eps = 1 gives
+    10^6 + 1/2; the monotonicity test closed the box across the pole at eps = 1/3."""
+    from bounds.verify_interval import on_whole
+    lhs, rhs = 1 / (1 - 3 * eps), sp.Integer(10**6)
+    ok, how, _ = on_whole(lhs, rhs, Domain(Step("p", lhs, rhs), (EPS,)))
+    assert not ok, how
+
+
+def test_the_arb_recheck_refuses_a_monotone_box_with_an_unbounded_derivative():
+    """A certificate closing [0, 1] by monotonicity across the pole of 1/(1 - 3 eps) (derivative enclosure
+    [-inf, -3/4]) is refused by the re-check; the same certificate on [1/2, 1], beyond the pole, is accepted."""
+    from bounds.certificate import INF, Certificate, Coord, Leaf
+    from bounds.recheck import recheck
+    lhs, rhs = 1 / (1 - 3 * eps), sp.Integer(10**6)
+    expr = rhs - lhs
+
+    def cert(lo):
+        face = Fraction(10**6) + Fraction(1, 2)
+        box = ((Fraction(lo), Fraction(1)),)
+        return Certificate(lhs, rhs, (), "rhs - lhs >= 0", expr, "lower >= 0", (Coord(eps, Fraction(lo), Fraction(1)),),
+                           (Leaf(box, (face, face), (0, "hi", (-INF, Fraction(-3, 4)))),),
+                           (Param("eps", lo=(lo,), hi=(1,), box=(lo, 1)),))
+    bad = recheck(cert(0))
+    assert not bad.ok and "derivative" in bad.reason, bad
+    good = Certificate(*[getattr(cert(Fraction(1, 2)), f) for f in ("lhs", "rhs", "sub", "form", "expr", "test",
+                                                                   "coords")],
+                       (Leaf(((Fraction(1, 2), Fraction(1)),), (Fraction(2000001, 2),) * 2,
+                             (0, "hi", (Fraction(-12), Fraction(-3, 4)))),),
+                       (Param("eps", lo=(Fraction(1, 2),), hi=(1,), box=(Fraction(1, 2), 1)),))
+    assert recheck(good).ok, recheck(good)
+
+
+def test_every_catalogue_step_is_defined_on_its_domain():
+    import bounds
+    from bounds.catalogue import lookup
+    from bounds.verify_defined import defined
+    get = lookup(None)
+    for name in bounds.proved():
+        st = get(name)
+        for s in st.steps(get):
+            r = defined(s.lhs, s.rhs, Domain(s, st.params))
+            assert r.ok, (name, s.name, r.reason)
+
+
+# ----- Floats never enter a step ------------------------------------------------------------------------------
+@pytest.mark.parametrize("plant", REFUSED, ids=[p.name for p in REFUSED])
+def test_a_float_in_a_step_is_refused_with_the_exact_rational_to_write(plant):
+    """(1 + Float(1e-20)) d1 <= d1 was built as 1.0 d1 <= d1 and certified."""
+    with pytest.raises(ValueError) as e:
+        plant.build()
+    msg = str(e.value)
+    assert "\n" not in msg and "Float" in msg and plant.rational in msg, msg
+    assert verify_step("plant", plant.true, plant.true_params).verdict == "certified"

@@ -5,7 +5,7 @@ import sympy as sp
 
 from .core import Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .facts import EXP_LINEAR
-from .premises import LUEKER_EVERY_Z, TARGET_NORMS, UNIFORM_INPUTS
+from .premises import LUEKER_EVERY_Z, MERGED_TARGETS, RESCALED_SOURCES, TARGET_NORMS, UNIFORM_INPUTS
 from .softmax import LENGTH, lemma8
 from .subset_sum import CONST, EPS, dim
 from .symbols import C, H, L, T, alpha, d1, d2, dK, dQK_max, dVO_max, eps, eps_max
@@ -25,7 +25,7 @@ def _theorem9_proof(st, get):
              params=(dim("d_K"),), premises=(TARGET_NORMS,), claim="1/sqrt(d_K) <= 1"),
         Step("S2a", l7.widths["n"].xreplace(qk), st.widths["n_K"], ("lemma7",),
              "Lemma 7 on W_QK (d2 := d1) at eps_L = sqrt(d1) eps/(8 H alpha^3) needs at most n_K",
-             claim="lemma7.n(d2 := d1, eps := eps_QK) <= n_K"),
+             premises=(MERGED_TARGETS, RESCALED_SOURCES), claim="lemma7.n(d2 := d1, eps := eps_QK) <= n_K"),
         Step("S2a-eps", c["eps_QK"], 1, ("lemma7",), "Lemma 7's hypothesis eps_L < 1", claim="eps_QK <= 1"),
         Step("S2a-err", l7.conclusion.xreplace(qk), c["QK_max"], ("lemma7",), "||dQK||_max <= eps_L/d1^2",
              claim="lemma7.error(d2 := d1, eps := eps_QK) <= QK_max"),
@@ -41,7 +41,7 @@ def _theorem9_proof(st, get):
              claim="lemma8.conclusion(eps_max := logit) with exp(x) - 1 -> 2x <= softmax"),
         Step("S2d", l7.widths["n"].xreplace(vo), st.widths["n_V"], ("lemma7",),
              "Lemma 7 on W_VO at eps_L = sqrt(d2) eps/(2 H alpha) needs at most n_V",
-             claim="lemma7.n(eps := eps_VO) <= n_V"),
+             premises=(MERGED_TARGETS, RESCALED_SOURCES), claim="lemma7.n(eps := eps_VO) <= n_V"),
         Step("S2d-eps", c["eps_VO"], 1, ("lemma7",), "Lemma 7's hypothesis eps_L < 1", claim="eps_VO <= 1"),
         Step("S2d-err", l7.conclusion.xreplace(vo), c["VO_max"], ("lemma7",), "||dVO||_max <= eps_L/(d1 d2)",
              claim="lemma7.error(eps := eps_VO) <= VO_max"),

@@ -79,8 +79,27 @@ PROOF_SCHEDULE = Premise(
     "defines (Theorem 14's recursion)",
     "the bookkeeping of Theorem 14's union bound")
 
+MERGED_TARGETS = Premise(
+    "merged attention targets",
+    "each head's query and key (value and output) matrices act only through their product: the target is "
+    "W_QK = W_Q W_K^T / sqrt(d_K) (d1 x d1) and W_VO = W_V W_O (d1 x d2), and the pruned source pair's product "
+    "(M_Q W~_Q)(M_K W~_K)^T / sqrt(d_K) (resp. (M_V W~_V)(M_O W~_O)) is the two-matrix product Lemma 7 prunes",
+    "Theorem 9 applies Lemma 7 once per merged pair (S2a on W_QK, S2d on W_VO)")
+RESCALED_SOURCES = Premise(
+    "rescaled sources in U[-1, 1]",
+    "after moving the fixed scale 1/sqrt(d_K) of the source pair onto the target (sqrt(d_K) W_QK, whose entries still "
+    "lie in [-1, 1] since ||W_QK|| <= 1/sqrt(d_K)), the random source matrices have i.i.d. U[-1, 1] entries, the law "
+    "Lemma 7 assumes; the target's entries lie in [-1, 1]",
+    "the hypotheses of Lemma 7 in Theorem 9's S2a and S2d")
+POWER_AS_EXP = Premise(
+    "(1 + g)^L = exp(L log(1 + g)), exp increasing",
+    "for g > -1, (1 + g)^L = exp(L log(1 + g)), and exp is increasing, so L log(1 + g) <= L g gives "
+    "(1 + g)^L <= exp(L g)",
+    "the glue from Theorem 10's T10c recursion ((1 + growth)^L) through T10d to T10e's exp(L growth)")
+
 ALL = (LUEKER_ITEMS, LUEKER_EVERY_Z, ENTRY_BOUND, SOFTMAX_Z, HOELDER, INDUCTION_LAYERS, INDUCTION_BLOCKS,
-       UNIFORM_INPUTS, D1_DIVIDES, LEMMA12_X_PRIME, TARGET_NORMS, PROOF_SCHEDULE)
+       UNIFORM_INPUTS, D1_DIVIDES, LEMMA12_X_PRIME, TARGET_NORMS, PROOF_SCHEDULE, MERGED_TARGETS, RESCALED_SOURCES,
+       POWER_AS_EXP)
 BY_NAME = {p.name: p for p in ALL}
 LUEKER = (LUEKER_ITEMS, LUEKER_EVERY_Z, ENTRY_BOUND)
 """What every application of Lueker's corollary rests on besides the corollary itself."""

@@ -23,7 +23,8 @@ import sympy as sp
 
 from .core import SLACK_C, Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .facts import LOG_LINEAR
-from .premises import D1_DIVIDES, ENTRY_BOUND, INDUCTION_LAYERS, LUEKER, LUEKER_EVERY_Z, TARGET_NORMS, UNIFORM_INPUTS
+from .premises import (D1_DIVIDES, ENTRY_BOUND, INDUCTION_LAYERS, LUEKER, LUEKER_EVERY_Z, POWER_AS_EXP, TARGET_NORMS,
+                       UNIFORM_INPUTS)
 from .symbols import C, L, alpha, d1, d2, e_l, eps
 
 EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)
@@ -172,10 +173,11 @@ def _theorem10_proof(st, get):
              claim="e_l + (scale + e_l) growth <= (scale + e_l)(1 + growth) - scale"),
         Step("T10d", L * sp.log(1 + growth), L * growth, (LOG_LINEAR.name,),
              "prod over the L layers: (1 + growth)^L = exp(L log(1 + growth)) <= exp(L growth)",
-             premises=(INDUCTION_LAYERS,), claim="L log(1 + growth) <= L growth"),
+             premises=(INDUCTION_LAYERS, POWER_AS_EXP), claim="L log(1 + growth) <= L growth"),
         Step("T10e", scale * (sp.exp(L * growth) - 1), st.conclusion, (),
              "e_(L+1) <= scale (exp(L growth) - 1) = exp(alpha eps/2) - 1: an identity by the definition of growth "
-             "(alpha eps/(2L) per layer when scale = 1)", claim="scale (exp(L growth) - 1) <= conclusion"),
+             "(alpha eps/(2L) per layer when scale = 1)", premises=(POWER_AS_EXP,),
+             claim="scale (exp(L growth) - 1) <= conclusion"),
         Step("T10f", L * (1 - l2.probability.xreplace(layer)), 1 - st.probability, ("lemma2", "union bound"),
              "union bound over the L layers: L eps/(2L) <= eps",
              claim="L * lemma2.failure(eps := budget) <= 1 - probability"),

@@ -161,3 +161,28 @@ def test_slth_diff_shows_what_a_changed_step_proves(proofs_record):
     assert "theorem10:T10e  certified -> refuted" in text
     assert "proves: identity: scale (exp(L growth) - 1) <= conclusion  [e_(L+1) <= scale" in text
     assert "after:  exp(alpha*eps) - 1 <= exp(alpha*eps/2) - 1" in text
+
+
+def test_theorem9_rests_on_the_merge_and_the_rescaling_of_its_targets():
+    """S2a and S2d apply Lemma 7 to the merged products W_QK = W_Q W_K^T / sqrt(d_K) and W_VO = W_V W_O, with the
+    sources rescaled to U[-1, 1]: both premises are listed, cited by both steps."""
+    got = {a.name: a for a in axioms("theorem9") if a.kind == "premise"}
+    for name in ("merged attention targets", "rescaled sources in U[-1, 1]"):
+        assert {("theorem9", "S2a"), ("theorem9", "S2d")} <= set(got[name].cited_by), name
+    assert "W_QK = W_Q W_K^T / sqrt(d_K)" in got["merged attention targets"].says
+    assert "U[-1, 1]" in got["rescaled sources in U[-1, 1]"].says
+
+
+def test_theorem10_rests_on_the_glue_from_the_product_to_the_exponential():
+    got = {a.name: a for a in axioms("theorem10") if a.kind == "premise"}
+    glue = got["(1 + g)^L = exp(L log(1 + g)), exp increasing"]
+    assert {("theorem10", "T10d"), ("theorem10", "T10e")} <= set(glue.cited_by)
+    assert "exp is increasing" in glue.says
+
+
+def test_cli_axioms_lists_the_new_premises(capsys):
+    from reports import cli
+
+    assert cli.main(["proofs", "--axioms", "theorem9"]) == 0
+    out = capsys.readouterr().out
+    assert "premise: merged attention targets: " in out and "premise: rescaled sources in U[-1, 1]: " in out

@@ -15,7 +15,10 @@ A point is a counterexample only when (``check_point``):
    that Arb proves negative.
 
 Otherwise the point refutes nothing.  Every value reported is the exact value checked (a float holds it, an
-integer for an integral parameter, or a string for a number beyond a float's range)."""
+integer for an integral parameter, or a string for a number beyond a float's range); ``lhs`` and ``rhs`` are floats
+where floats keep ``lhs > rhs`` visible, else decimal strings with the digits that do.  ``show_point`` is the one
+written form of a counterexample (every report uses it): the shortest decimal that satisfies the hypotheses as the
+exact point does, "next to the open end" where it is that close."""
 from __future__ import annotations
 
 import itertools
@@ -258,6 +261,112 @@ any finite end of its domain, as the search draws it)."""
     return mpmath.nstr(mpmath.mpf(v.numerator) / v.denominator, 30)
 
 
+# ----- how a counterexample is written --------------------------------------------------------------------------
+SHOWN_DIGITS = 6  # the fewest significant digits a counterexample's value is written with
+NEAR_END = Fraction(1, 10**6)  # within this fraction of an end's scale, a value is said to be next to it
+
+
+def _as_fraction(v):
+    """The exact value of a reported number (int, float, "p/q", a decimal string), or None (a value not real)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float, Fraction)):
+        return Fraction(v) if not (isinstance(v, float) and not math.isfinite(v)) else None
+    try:
+        return Fraction(str(v))
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+
+
+def _decimal(q: Fraction, digits: int) -> str:
+    """``q`` rounded to ``digits`` significant digits, in the shortest decimal notation."""
+    return mpmath.nstr(mpmath.mpf(q.numerator) / q.denominator, digits, strip_zeros=True) if q else "0"
+
+
+def _cmp(a, b) -> int:
+    return (a > b) - (a < b)
+
+
+def _significant(text_: str) -> int:
+    """The significant digits a decimal is written with (``4.0``: 1; ``3.999999996``: 10)."""
+    mantissa = text_.lower().split("e")[0].lstrip("-").replace(".", "").lstrip("0").rstrip("0")
+    return len(mantissa)
+
+
+def _show_value(q: Fraction, ends: list = ()) -> str:
+    """The shortest decimal (at least ``SHOWN_DIGITS`` digits) that is ``q`` exactly or is written with all the
+    digits it was rounded to (so 4 - 2^-28 is never the round 4.0), and lies on the same side of every end as
+    ``q`` (strictly inside an open end, on a closed end only if ``q`` is); else the exact rational."""
+    with mpmath.workdps(60):
+        for digits in range(SHOWN_DIGITS, 41):
+            text_ = _decimal(q, digits)
+            d = Fraction(text_)
+            if (d == q or _significant(text_) >= digits) and all(_cmp(d, e) == _cmp(q, e) for e, _, _ in ends):
+                return text_
+    return f"{q.numerator}/{q.denominator}"
+
+
+def _ends_of(p) -> list:
+    """[(end, relation, written end)] of parameter ``p``: its numeric bounds (others are not compared)."""
+    out = []
+    for vs, op, strict in ((p.lo, ">", p.lo_open), (p.hi, "<", p.hi_open)):
+        for v in vs:
+            v = sp.sympify(v)
+            if not v.free_symbols and v.is_Rational:
+                out.append((Fraction(int(v.p), int(v.q)), (op if strict else op + "="), str(v)))
+    return out
+
+
+def show_point(cex: dict | None, params=()) -> str:
+    """THE written form of a counterexample: each parameter with the shortest decimal (at least 6 digits) that
+    satisfies its hypotheses as visibly as the exact point does (``eps = 3.999999996`` for the point 4 - 2^-28 of
+    ``eps < 4``, never ``eps = 4``; "next to the open end eps < 4" when it is that close), or the exact rational;
+    ``lhs`` and ``rhs`` with the fewest digits (at least 6) at which ``lhs > rhs`` shows.  A value is never rounded
+    to a shorter round number (4 - 2^-28 is 3.999999996 whatever the domain); ``params`` (``bounds.core.Param``)
+    adds the ends it must stay on the right side of, and the "next to the open end" remark."""
+    if not cex:
+        return ""
+    table = {p.name: p for p in params}
+    parts = []
+    for k, v in cex.items():
+        if k in ("lhs", "rhs"):
+            continue
+        q = _as_fraction(v)
+        p = table.get(k)
+        if q is None or isinstance(v, int) or (q.denominator == 1 and p is not None and p.integer):
+            parts.append(f"{k} = {v}")
+            continue
+        ends = _ends_of(p) if p is not None else []
+        shown = _show_value(q, ends)
+        near = [(op, w) for e, op, w in ends if op in ("<", ">") and abs(q - e) <= NEAR_END * max(abs(e), 1)]
+        parts.append(f"{k} = {shown}" + "".join(f" (next to the open end {k} {op} {w})" for op, w in near))
+    if "lhs" in cex and "rhs" in cex:
+        parts += _show_sides(cex["lhs"], cex["rhs"])
+    return ", ".join(parts)
+
+
+def _show_sides(lhs, rhs) -> list:
+    ql, qr = _as_fraction(lhs), _as_fraction(rhs)
+    if ql is None or qr is None:
+        return [f"lhs = {lhs}", f"rhs = {rhs}"]
+    dl = _show_value(ql, [(qr, "", "")])  # on the same side of rhs as lhs is,
+    dr = _show_value(qr, [(Fraction(dl), "", "")])  # and rhs on its side of that: the order shows
+    return [f"lhs = {dl}", f"rhs = {dr}"]
+
+
+def _sides(l, r) -> tuple:
+    """lhs and rhs as reported: floats where floats keep ``lhs > rhs`` visible, else decimal strings with enough
+    digits (of the 50 computed) to differ."""
+    l, r = mpmath.re(l), mpmath.re(r)
+    if float(l) > float(r):
+        return float(l), float(r)
+    for digits in range(17, 51):
+        dl, dr = mpmath.nstr(l, digits), mpmath.nstr(r, digits)
+        if Fraction(dl) > Fraction(dr):
+            return dl, dr
+    return mpmath.nstr(l, 50), mpmath.nstr(r, 50)
+
+
 def check_point(lhs, rhs, dom, point):
     """Counterexample dict at ``point`` (box coordinates, moved inside the domain) if ``lhs > rhs`` is proved there
     at an admissible point, else None (see the module's docstring)."""
@@ -287,7 +396,9 @@ def check_point(lhs, rhs, dom, point):
         return {**named, "lhs": mpmath.nstr(l, 15), "rhs": mpmath.nstr(r, 15)}
     if recheck.compare(lhs, rhs, _symbols(values)) is not True:
         return None
-    return {**named, "lhs": float(mpmath.re(l)), "rhs": float(mpmath.re(r))}
+    with mpmath.workdps(50):
+        shown_l, shown_r = _sides(l, r)
+    return {**named, "lhs": shown_l, "rhs": shown_r}
 
 
 def _complex(v, digits: int) -> bool:
@@ -318,6 +429,11 @@ def sample_box(lhs, rhs, dom: Domain, n: int):
 
 def excess(cex):
     l, r = cex["lhs"], cex["rhs"]
-    if isinstance(l, str) or isinstance(r, str):  # a side that is not real: the worst kind of violation
-        return float("inf")
+    if isinstance(l, str) or isinstance(r, str):
+        try:
+            l, r = float(l), float(r)  # a side written with more digits than a float holds
+        except ValueError:
+            return float("inf")  # a side that is not real: the worst kind of violation
+        if l == r:
+            return 1.0 + 1e-16 if r > 0 else 1e-300
     return l / r if r > 0 else float("inf") if l > 0 else l - r

@@ -36,6 +36,7 @@ from bounds.core import IDENTITY, INEQUALITY
 from bounds.mutations import MUTATIONS, catalogue_with, run, verify_all
 from bounds.slack import CONSTANTS, rows as slack_rows
 from bounds.verify import NOT_PROVED, REFUTED, VERDICTS
+from bounds.verify_search import show_point
 
 METHODS = ("symbolic", "interval", "sampled")
 DOMAINS = ("whole", "box", "sampled")
@@ -61,10 +62,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(bisection with the verifier; minutes)")
 
 
-def _cex(cex: dict | None) -> str:
-    if not cex:
-        return ""
-    return ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in cex.items())
+def _cex(cex: dict | None, r=None) -> str:
+    """A counterexample as ``bounds.verify_search.show_point`` writes it, on the domain of result ``r``'s step."""
+    return show_point(cex, _domain(r) if r is not None else ())
+
+
+def _domain(r) -> tuple:
+    """The declared parameters of the step a result is about (the statement's, then the step's own)."""
+    try:
+        st = bounds.get(r.statement)
+    except (KeyError, ValueError):
+        return ()
+    s = _step(r)
+    return tuple(st.params) + (tuple(s.params) if s is not None else ())
 
 
 def domain_kind(domain: str) -> str:
@@ -93,9 +103,9 @@ def step_kind(r) -> str:
 
 def _row(r, boxes: bool) -> list[str]:
     if r.counterexample:
-        info = "counterexample: " + _cex(r.counterexample)
+        info = "counterexample: " + _cex(r.counterexample, r)
         if "outside" in r.detail:
-            info = f"{r.detail}: {_cex(r.counterexample)}"
+            info = f"{r.detail}: {_cex(r.counterexample, r)}"
     elif domain_kind(r.domain) != "whole" and (boxes or r.method == "sampled" or r.domain.startswith("box")):
         info = f"{r.detail}; {r.domain}"
     else:
@@ -305,7 +315,7 @@ def main(args: argparse.Namespace) -> int:
             caught = run(m)
             steps = ", ".join(f"{r.statement}:{r.step}" for r in caught) or "SURVIVED"
             rows.append([m.edit.statement, m.name, steps, "caught" if caught else "SURVIVED",
-                         _cex(caught[0].counterexample) if caught else ""])
+                         _cex(caught[0].counterexample, caught[0]) if caught else ""])
             status |= int(not caught)
         print("\n== mutations")
         for row in rows:

@@ -111,9 +111,13 @@ def step_kind(lhs, rhs) -> str:
 
 
 def exact_rational(f) -> str:
-    """The exact rational a Float's decimal digits say, as SymPy source: ``Float(1e-20)`` -> ``Rational(1, 10**20)``
-    (the digits it prints, not the binary value it stores)."""
-    q = sp.Rational(str(sp.Float(f)))
+    """The exact rational a Float stands for, as SymPy source: the simplest one (denominator <= 10^6) that rounds to
+    the same double, else the shortest decimal that does: ``Float(1e-20)`` -> ``Rational(1, 10**20)``,
+    ``Float(1/3)`` -> ``Rational(1, 3)``."""
+    from fractions import Fraction
+    v = float(f)
+    simple = Fraction(v).limit_denominator(10**6)
+    q = sp.Rational(simple.numerator, simple.denominator) if float(simple) == v else sp.Rational(repr(v))
     if q.q == 1:
         return f"Integer({q.p})"
 
@@ -149,8 +153,8 @@ class Step:
             if floats:
                 f = sorted(floats, key=sp.default_sort_key)[0]
                 raise ValueError(f"step {self.name}: its {side} holds the Float {float(f)!r}, which is rounded (1 + "
-                                 f"Float(1e-20) is already 1.0 before any check runs); write the exact rational: "
-                                 f"{exact_rational(f)} for this one, or Rational(p, q) for the value meant")
+                                 f"Float(1e-20) is already 1.0 before any check runs); write the exact rational meant, "
+                                 f"{exact_rational(f)} for this one")
 
     @property
     def inequality(self) -> sp.Basic:

@@ -3,6 +3,7 @@ counterexample, or not proved; and the soundness holes closed: exact constants, 
 of unknown sign, a complex side at a sampled point is a counterexample.  Each planted false step must come out
 refuted or not proved, never certified."""
 import mpmath
+import pytest
 import sympy as sp
 
 import bounds
@@ -41,13 +42,15 @@ def test_issue_example_lemma7_times_min_is_never_ok():
     assert res["L7a"].verdict == res["L7c"].verdict == CERTIFIED
 
 
-def test_a_float_enters_as_the_exact_rational_it_stores():
+def test_a_float_is_evaluated_as_the_exact_rational_it_stores_and_no_step_holds_one():
     third, below = sp.Float(1 / 3), sp.Float(0.3333333333333331)
     assert str(third) == str(below)  # their 15-digit strings agree: the old conversion certified third <= below
     enclosure = compile_expr(third, mpmath.iv)({})
     assert enclosure.a == enclosure.b == mpmath.mpf(1 / 3)
     assert exact(third) == sp.Rational(1 / 3) and exact(third * eps).atoms(sp.Float) == set()
-    r = verify_step("t", Step("float", third, below))
+    with pytest.raises(ValueError, match=r"Float .* write the exact rational meant, Rational\(1, 3\)"):
+        Step("float", third, below)
+    r = verify_step("t", Step("float", sp.Rational(1 / 3), sp.Rational(0.3333333333333331)))
     assert r.verdict == REFUTED and r.counterexample["lhs"] > r.counterexample["rhs"]
 
 

@@ -75,8 +75,8 @@ def conditions(expr) -> list[Condition]:
                 if p < 0:
                     out.append(Condition(NONZERO, base, "the denominator"))
             elif p.is_Rational:
-                out.append(Condition(POSITIVE, base, f"the base of a power ^({p})") if p < 0 else
-                           Condition(NONNEGATIVE, base, f"the base of a power ^({p})"))
+                what = "the argument of sqrt" if p == sp.Rational(1, 2) else f"the base of a power ^({p})"
+                out.append(Condition(POSITIVE if p < 0 else NONNEGATIVE, base, what))
             else:
                 out.append(Condition(POSITIVE, base, f"the base of a power ^({text(p)})"))
         elif isinstance(a, sp.log):

@@ -67,7 +67,7 @@ def smallest_ratio(step: Step, dom: "Domain", detail: str) -> float | None:
     return None if best is None else float(best)
 
 
-def sample_whole(lhs, rhs, dom: "Domain", n: int = 200):
+def sample_whole(lhs, rhs, dom: "Domain", n: int = 200, real: bool = False):
     """A violation anywhere in the hypothesis domain, beyond the box: first every combination of the ends of the
     parameters (``_ends``: an integer dimension at its lower bound 1, next to an open end, at a finite upper end,
     10^30 out), then seeded points with every unbounded parameter drawn log-uniformly up to 10^30 times its lower
@@ -76,7 +76,7 @@ def sample_whole(lhs, rhs, dom: "Domain", n: int = 200):
     worst = None
     for point in itertools.islice(itertools.product(*(_ends(p, box) for p, box in zip(dom.params, dom.root()))),
                                   ENDS):
-        cex = check_point(lhs, rhs, dom, list(point))
+        cex = check_point(lhs, rhs, dom, list(point), real)
         if cex and (worst is None or excess(cex) > excess(worst)):
             worst = cex
     for _ in range(n):
@@ -98,7 +98,7 @@ def sample_whole(lhs, rhs, dom: "Domain", n: int = 200):
             if p.integer:
                 v = mpmath.ceil(v)
             point.append(v)
-        cex = check_point(lhs, rhs, dom, point)
+        cex = check_point(lhs, rhs, dom, point, real)
         if cex and (worst is None or excess(cex) > excess(worst)):
             worst = cex
     return worst
@@ -367,9 +367,10 @@ def _sides(l, r) -> tuple:
     return mpmath.nstr(l, 50), mpmath.nstr(r, 50)
 
 
-def check_point(lhs, rhs, dom, point):
+def check_point(lhs, rhs, dom, point, real: bool = False):
     """Counterexample dict at ``point`` (box coordinates, moved inside the domain) if ``lhs > rhs`` is proved there
-    at an admissible point, else None (see the module's docstring)."""
+    at an admissible point, else None (see the module's docstring); with ``real``, a side that is not real there is
+    no counterexample (a step already known undefined somewhere is refuted only by a real violation)."""
     try:
         values = exact_point(dom, point)
     except ValueError:
@@ -390,6 +391,8 @@ def check_point(lhs, rhs, dom, point):
         return None
     named = {p.name: number(values[p.name], p.integer) for p in dom.params}
     if not_real:
+        if real:
+            return None
         side = lhs if _complex(l, 40) else rhs
         if not recheck.certainly_not_real(side, _symbols(values)):
             return None
@@ -406,7 +409,7 @@ def _complex(v, digits: int) -> bool:
     return isinstance(v, mpmath.mpc) and abs(v.imag) > mpmath.mpf(10) ** -digits * abs(v)
 
 
-def sample_box(lhs, rhs, dom: Domain, n: int):
+def sample_box(lhs, rhs, dom: Domain, n: int, real: bool = False):
     """The sampled counterexample with the largest violation lhs/rhs (None if no violation)."""
     rng = random.Random(SEED)
     root = dom.root()
@@ -421,7 +424,7 @@ def sample_box(lhs, rhs, dom: Domain, n: int):
                 u = rng.random()
                 v = lo * (hi / lo) ** u if p.log else lo + (hi - lo) * u
                 point.append(mpmath.mpf(round(v)) if p.integer else v)
-        cex = check_point(lhs, rhs, dom, point)
+        cex = check_point(lhs, rhs, dom, point, real)
         if cex and (worst is None or excess(cex) > excess(worst)):
             worst = cex
     return worst

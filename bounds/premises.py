@@ -92,7 +92,7 @@ RESCALED_SOURCES = Premise(
     "Lemma 7 assumes; the target's entries lie in [-1, 1]",
     "the hypotheses of Lemma 7 in Theorem 9's S2a and S2d")
 POWER_AS_EXP = Premise(
-    "(1 + g)^L = exp(L log(1 + g)), exp increasing",
+    "(1 + g)^L = exp(L log(1 + g)) and exp increasing",
     "for g > -1, (1 + g)^L = exp(L log(1 + g)), and exp is increasing, so L log(1 + g) <= L g gives "
     "(1 + g)^L <= exp(L g)",
     "the glue from Theorem 10's T10c recursion ((1 + growth)^L) through T10d to T10e's exp(L growth)")

@@ -175,7 +175,7 @@ def test_theorem9_rests_on_the_merge_and_the_rescaling_of_its_targets():
 
 def test_theorem10_rests_on_the_glue_from_the_product_to_the_exponential():
     got = {a.name: a for a in axioms("theorem10") if a.kind == "premise"}
-    glue = got["(1 + g)^L = exp(L log(1 + g)), exp increasing"]
+    glue = got["(1 + g)^L = exp(L log(1 + g)) and exp increasing"]
     assert {("theorem10", "T10d"), ("theorem10", "T10e")} <= set(glue.cited_by)
     assert "exp is increasing" in glue.says
 

@@ -71,7 +71,7 @@ from . import verify_domain
 from .verify_defined import defined
 from .verify_domain import Domain, declared, param_key, txt
 from .verify_interval import on_box, on_whole
-from .verify_search import SAMPLES, SEED, WHOLE_SAMPLES, sample_box, sample_whole, smallest_ratio  # SEED: part of the API
+from .verify_search import SAMPLES, SEED, WHOLE_SAMPLES, check_point, sample_box, sample_whole, smallest_ratio  # SEED: part of the API
 from .verify_symbolic import TIMED_OUT, simplify, symbolic, timed
 
 VERSION = 3  # part of every verdict's key: raised whenever a change of the verifier may change a verdict
@@ -168,7 +168,8 @@ def _verify(step: Step, dom: "Domain", params: tuple):
     step = dataclasses.replace(step, lhs=lhs, rhs=rhs)
     where = defined(lhs, rhs, dom)
     if not where.ok:  # a side undefined somewhere on the domain: never certified; a violation elsewhere refutes
-        cex = sample_box(lhs, rhs, dom, 64, real=True) or sample_whole(lhs, rhs, dom, WHOLE_SAMPLES, real=True)
+        cex = _beside(lhs, rhs, dom, where.point) or sample_box(lhs, rhs, dom, 64, real=True) or \
+            sample_whole(lhs, rhs, dom, WHOLE_SAMPLES, real=True)
         if cex:
             return "sampled", False, f"lhs > rhs at a sampled point; {where.reason}", dom.describe(), cex, "sampled"
         return "definedness", False, f"not proved ({where.reason})", {}, None, "sampled"
@@ -208,6 +209,28 @@ def _verify(step: Step, dom: "Domain", params: tuple):
     if cex:
         return "interval", False, detail, box, cex, _boxed(box)
     return _searched(lhs, rhs, dom, detail, "no certificate")
+
+
+def _beside(lhs, rhs, dom: Domain, point):
+    """A real violation next to the point where a side is undefined (beside a pole a side is as large as it gets):
+    each coordinate of ``point`` moved by 2^-k (k = 10, 20, 30, 40) of its size either way (1 for an integer), the
+    other parameters at their box's middle; None if none."""
+    if not point or not all(sp.sympify(v).is_Rational for v in point.values()) or dom.lo:
+        return None  # (a parameter bounded by others is set from its ratio or offset: not moved here)
+    from fractions import Fraction
+    mid = {p.name: (p.box[0] + p.box[1]) / 2 for p in dom.params}
+    for name, v in point.items():
+        p = dom.table[name]
+        v = Fraction(int(sp.sympify(v).p), int(sp.sympify(v).q))
+        steps = [Fraction(1)] if p.integer else [Fraction(1, 2**k) * max(abs(v), 1) for k in (10, 20, 30, 40)]
+        for h in steps:
+            for w in (v - h, v + h):
+                coords = [w if q.name == name else Fraction(sp.Rational(mid[q.name]).p, sp.Rational(mid[q.name]).q)
+                          for q in dom.params]
+                cex = check_point(lhs, rhs, dom, coords, real=True)
+                if cex:
+                    return cex
+    return None
 
 
 def _wider(dom: Domain) -> str:

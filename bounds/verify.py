@@ -6,7 +6,9 @@ arithmetic, then sampling).  Each method is a module of its own: ``bounds.verify
 Before any method, both sides are proved DEFINED on the whole declared domain (``bounds.verify_defined``: every
 denominator nonzero, every log's argument positive, every root's base nonnegative, read from the unsimplified
 sides, so that no ``simplify`` cancels a ``0/0`` first).  A step that fails this is never certified: refuted by a
-violation at another admissible point, else "not proved (undefined at <point>: ...)" (method ``definedness``).
+violation at an admissible point (beside the point where it is undefined, at sampled points, in the far corners),
+or by a side that is not real at an admissible point (Arb proving a root's or a log's argument negative there);
+else "not proved (undefined at <point>: ...)" (method ``definedness``).
 
 Each result has one of three verdicts (``StepResult.verdict``), against the step's declared domain (the hypotheses
 of its statement's parameters and of its own ``Step.params``; a step whose hypotheses really are a box declares
@@ -172,6 +174,13 @@ def _verify(step: Step, dom: "Domain", params: tuple):
             sample_whole(lhs, rhs, dom, WHOLE_SAMPLES, real=True)
         if cex:
             return "sampled", False, f"lhs > rhs at a sampled point; {where.reason}", dom.describe(), cex, "sampled"
+        far = corners.search(lhs, rhs, tuple(dom.table.values()))
+        if far:
+            return "corner", False, f"{far.describe()}; {where.reason}", dom.describe(), far.counterexample, "sampled"
+        cex = sample_box(lhs, rhs, dom, 64)  # a side not real at an admissible point, Arb proving a root's base < 0
+        if cex:
+            return "sampled", False, f"a side is not real at a sampled point; {where.reason}", dom.describe(), cex, \
+                "sampled"
         return "definedness", False, f"not proved ({where.reason})", {}, None, "sampled"
     proof = symbolic(lhs, rhs, dom)
     if proof:

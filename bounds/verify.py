@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import sympy as sp
 
@@ -226,7 +227,6 @@ def _beside(lhs, rhs, dom: Domain, point):
     other parameters at their box's middle; None if none."""
     if not point or not all(sp.sympify(v).is_Rational for v in point.values()) or dom.lo:
         return None  # (a parameter bounded by others is set from its ratio or offset: not moved here)
-    from fractions import Fraction
     mid = {p.name: (p.box[0] + p.box[1]) / 2 for p in dom.params}
     for name, v in point.items():
         p = dom.table[name]

@@ -23,7 +23,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bounds.verify_search import show_point
 from slt import diff
 from slt.diff import die_with_parent, ref_worktree
 from slt.cache import write_atomic
@@ -198,13 +197,19 @@ def format_text(d, old_name: str, new_name: str) -> str:
     return "\n".join(lines)
 
 
+def _point(cex) -> str:
+    """A counterexample as ``bounds.verify_search.show_point`` writes every one (imported here only: SymPy is heavy)."""
+    from bounds.verify_search import show_point
+    return show_point(cex)
+
+
 def _flipped(f) -> str:
     """One changed step: verdicts and domains, DOWNGRADE, counterexample, inequality before/after, who relies on it."""
     def side(verdict, domain):
         return verdict if domain in ("absent", "whole") or verdict == "refuted" else f"{verdict} ({domain})"
     out = [f"  {f['statement']}:{f['step']}  {side(f['old'], f['old_domain'])} -> {side(f['new'], f['new_domain'])}"
            f"  ({f['method']})" + ("  DOWNGRADE" if f["downgrade"] else "")
-           + (f"  counterexample: {show_point(f['counterexample'])}" if f["counterexample"] else "")
+           + (f"  counterexample: {_point(f['counterexample'])}" if f["counterexample"] else "")
            + ("" if f["supported"] else "  [not a supported form]")]
     if f.get("form"):  # what the step proves, in the proof's own terms (records before it had none)
         out.append(f"    proves: {f['form']}" + (f"  [{f['note']}]" if f.get("note") else ""))

@@ -279,8 +279,15 @@ def _as_fraction(v):
 
 
 def _decimal(q: Fraction, digits: int) -> str:
-    """``q`` rounded to ``digits`` significant digits, in the shortest decimal notation."""
-    return mpmath.nstr(mpmath.mpf(q.numerator) / q.denominator, digits, strip_zeros=True) if q else "0"
+    """``q`` rounded to ``digits`` significant digits, in the shortest decimal notation (exponent as Python writes
+    it: 5.96e-08)."""
+    if not q:
+        return "0"
+    text_ = mpmath.nstr(mpmath.mpf(q.numerator) / q.denominator, digits, strip_zeros=True)
+    if "e" in text_:
+        mantissa, exponent = text_.split("e")
+        text_ = f"{mantissa}e{int(exponent):+03d}"
+    return text_
 
 
 def _cmp(a, b) -> int:
@@ -293,17 +300,24 @@ def _significant(text_: str) -> int:
     return len(mantissa)
 
 
-def _show_value(q: Fraction, ends: list = ()) -> str:
-    """The shortest decimal (at least ``SHOWN_DIGITS`` digits) that is ``q`` exactly or is written with all the
-    digits it was rounded to (so 4 - 2^-28 is never the round 4.0), and lies on the same side of every end as
-    ``q`` (strictly inside an open end, on a closed end only if ``q`` is); else the exact rational."""
+def _show_value(q: Fraction, ends: list = (), written: Fraction | None = None) -> str:
+    """The shortest decimal (at least ``SHOWN_DIGITS`` digits) that is the value as written (``written``: a float's
+    shortest round-trip decimal; else ``q``) or is written with all the digits it was rounded to (so 4 - 2^-28 is
+    never the round 4.0), and lies on the same side of every end as the exact ``q`` (strictly inside an open end,
+    on a closed end only if ``q`` is); else the exact rational."""
+    written = q if written is None else written
     with mpmath.workdps(60):
         for digits in range(SHOWN_DIGITS, 41):
             text_ = _decimal(q, digits)
             d = Fraction(text_)
-            if (d == q or _significant(text_) >= digits) and all(_cmp(d, e) == _cmp(q, e) for e, _, _ in ends):
+            if (d == written or _significant(text_) >= digits) and all(_cmp(d, e) == _cmp(q, e) for e, _, _ in ends):
                 return text_
     return f"{q.numerator}/{q.denominator}"
+
+
+def _written(v) -> Fraction | None:
+    """A float's shortest round-trip decimal (what ``repr`` writes), else None."""
+    return Fraction(repr(v)) if isinstance(v, float) and math.isfinite(v) else None
 
 
 def _ends_of(p) -> list:
@@ -337,11 +351,14 @@ def show_point(cex: dict | None, params=()) -> str:
             parts.append(f"{k} = {v}")
             continue
         ends = _ends_of(p) if p is not None else []
-        shown = _show_value(q, ends)
+        shown = _show_value(q, ends, _written(v))
         near = [(op, w) for e, op, w in ends if op in ("<", ">") and abs(q - e) <= NEAR_END * max(abs(e), 1)]
         parts.append(f"{k} = {shown}" + "".join(f" (next to the open end {k} {op} {w})" for op, w in near))
     if "lhs" in cex and "rhs" in cex:
         parts += _show_sides(cex["lhs"], cex["rhs"])
+    else:
+        parts += [f"{k} = {_show_value(q, (), _written(cex[k])) if (q := _as_fraction(cex[k])) is not None else cex[k]}"
+                  for k in ("lhs", "rhs") if k in cex]
     return ", ".join(parts)
 
 
@@ -349,8 +366,8 @@ def _show_sides(lhs, rhs) -> list:
     ql, qr = _as_fraction(lhs), _as_fraction(rhs)
     if ql is None or qr is None:
         return [f"lhs = {lhs}", f"rhs = {rhs}"]
-    dl = _show_value(ql, [(qr, "", "")])  # on the same side of rhs as lhs is,
-    dr = _show_value(qr, [(Fraction(dl), "", "")])  # and rhs on its side of that: the order shows
+    dl = _show_value(ql, [(qr, "", "")], _written(lhs))  # on the same side of rhs as lhs is,
+    dr = _show_value(qr, [(Fraction(dl), "", "")], _written(rhs))  # and rhs on its side of that: the order shows
     return [f"lhs = {dl}", f"rhs = {dr}"]
 
 

@@ -66,7 +66,6 @@ PLANTS = (
 )
 
 EPS_CLOSED = Param("eps", lo=(0,), hi=(1,), box=(2**-20, 1), log=True)  # 0 <= eps <= 1
-EPS_HALF = Param("eps", lo=(sp.Rational(1, 2),), hi=(1,), hi_open=True, box=(sp.Rational(1, 2), 1))  # 1/2 <= eps < 1
 D1 = Param("d1", lo=(1,), integer=True, box=(1, 64), log=True)
 D1_2 = Param("d1", lo=(2,), integer=True, box=(2, 64), log=True)
 MILLION = sp.Integer(10**6)
@@ -95,16 +94,16 @@ UNDEFINED = (
           Step("removable", (d1**2 - 1) / (d1 + 1), d1 - 1), (D1,)),
     Plant("log-zero", "log eps at the closed end eps = 0 of 0 <= eps <= 1",
           Step("log-zero", sp.log(eps), sp.Integer(0)), (EPS_CLOSED,),
-          Step("log-zero", sp.log(eps), sp.Integer(0)), (EPS,)),
+          Step("log-zero", sp.log(eps + sp.Rational(1, 2)), sp.Integer(1)), (EPS,)),
     Plant("sqrt-negative", "sqrt(eps - 1/2) of a negative number for eps < 1/2",
           Step("sqrt-negative", sp.sqrt(eps - sp.Rational(1, 2)), sp.Integer(1)), (EPS,),
-          Step("sqrt-negative", sp.sqrt(eps - sp.Rational(1, 2)), sp.Integer(1)), (EPS_HALF,)),
+          Step("sqrt-negative", sp.sqrt(eps + sp.Rational(1, 2)), sp.Integer(2)), (EPS,)),
     Plant("power-of-zero", "(d1 - 1)^(1/3) is 0 at d1 = 1 (Coq's Rpower would say 1)",
           Step("power-of-zero", sp.Integer(1), (d1 - 1) ** sp.Rational(1, 3)), (D1,),
           Step("power-of-zero", sp.Integer(1), (d1 - 1) ** sp.Rational(1, 3)), (D1_2,)),
     Plant("power-of-negative", "(eps - 1/2)^(1/3) of a negative number for eps < 1/2 (no real principal value)",
           Step("power-of-negative", (eps - sp.Rational(1, 2)) ** sp.Rational(1, 3), sp.Integer(1)), (EPS,),
-          Step("power-of-negative", (eps - sp.Rational(1, 2)) ** sp.Rational(1, 3), sp.Integer(1)), (EPS_HALF,)),
+          Step("power-of-negative", (eps + sp.Rational(1, 2)) ** sp.Rational(1, 3), sp.Integer(2)), (EPS,)),
 )
 PLANTS = PLANTS + UNDEFINED
 

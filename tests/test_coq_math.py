@@ -297,3 +297,8 @@ def test_the_mask_dropped_breaks_a_proof_of_the_softmax_file(tmp_path):
     files["Objects"] = files["Objects"].replace(old, new)
     ok, why = coq_math.compile(tmp_path, files)
     assert not ok and why.startswith("Softmax.v"), why
+
+
+def test_the_command_takes_no_arguments(capsys):
+    assert coq_math.main(["extra"]) == 2
+    assert "usage: python -m bounds.coq_math" in capsys.readouterr().err

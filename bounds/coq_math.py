@@ -3,7 +3,7 @@ rest on.
 
 The files define the paper's objects (``Objects.v``) and prove lemmas about them (Lemma 8 and Lemma 5 for every
 sequence length, width, mask and logit vector; an entry of a matrix bounded by its operator norm; the logit bound;
-the block structure of Lemma 7's construction).  They import one another under the logical name ``SlthMath``;
+the block structure of Lemma 7's construction; a head equals its merged form).  They import one another under the logical name ``SlthMath``;
 ``order`` sorts them by their ``Require Import`` lines.  ``compile(dir)`` copies them into ``dir`` (never the
 repository) and runs coqc on each in that order.  ``assumptions(dir, names)`` runs ``Print Assumptions`` on the
 named theorems of a compiled ``dir``; ``unexpected(axioms)`` names those outside Coq's standard families (the
@@ -34,6 +34,7 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Softmax": ("lemma8", "lemma5", "softmax_shift", "hoelder"),
     "Matrix": ("entry_le_op", "logit_bound"),
     "Blocks": ("block_entry",),
+    "Attention": ("head_merged_eq",),
 }
 FORBIDDEN = ("Admitted", "admit", "Axiom", "Parameter", "Parameters", "Conjecture")
 

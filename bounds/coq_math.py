@@ -35,6 +35,7 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Matrix": ("entry_le_op", "logit_bound"),
     "Blocks": ("block_entry",),
     "Attention": ("head_merged_eq",),
+    "Triangle": ("norm_triangle", "lemma8_rows"),
 }
 FORBIDDEN = ("Admitted", "admit", "Axiom", "Parameter", "Parameters", "Conjecture")
 

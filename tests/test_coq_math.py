@@ -23,7 +23,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from bounds import coq_math
+import sympy as sp
+
+from bounds import catalogue, coq_math
 from bounds.coq.check import missing_reason
 from slt import models
 
@@ -303,3 +305,39 @@ def test_the_mask_dropped_breaks_a_proof_of_the_softmax_file(tmp_path):
 def test_the_command_takes_no_arguments(capsys):
     assert coq_math.main(["extra"]) == 2
     assert "usage: python -m bounds.coq_math" in capsys.readouterr().err
+
+
+# --- the Coq theorems state the catalogue's bounds -------------------------------------------------------------
+
+def coq_conclusion(stem: str, theorem: str, names: dict) -> sp.Expr:
+    """The right side of the last ``<=`` of ``theorem``'s statement in ``stem``.v, read as SymPy (``INR d1`` is the
+    real d1, ``eps`` the catalogue's eps_max; ``names``: identifier -> the catalogue's symbol)."""
+    text = coq_math.strip_comments((coq_math.MATH / f"{stem}.v").read_text())
+    m = re.search(rf"Theorem {theorem}\s*:(.*?)\.\s*\nProof", text, re.S)
+    assert m, f"{theorem} not found in {stem}.v"
+    rhs = m.group(1).rsplit("<=", 1)[1]
+    rhs = re.sub(r"\bINR\s+(\w+)", r"\1", " ".join(rhs.split()))
+    assert re.fullmatch(r"[\w\s()*/+\-.]+", rhs), rhs
+    return sp.sympify(rhs, locals={**names, "eps": names["epsilon_max"], "sqrt": sp.sqrt, "exp": sp.exp})
+
+
+def _same(coq: sp.Expr, bound: sp.Expr, symbols: dict, rng) -> bool:
+    for _ in range(20):
+        at = {symbols["d1"]: int(rng.integers(1, 65)), symbols["alpha"]: sp.Rational(int(rng.integers(1, 4097)), 64),
+              symbols["epsilon_max"]: sp.Rational(int(rng.integers(0, 33)), 64)}
+        a, b = sp.N(coq.subs(at), 30), sp.N(bound.subs(at), 30)
+        if abs(a - b) > 1e-20 * max(1, abs(b)):
+            return False
+    return sp.simplify(coq - bound) == 0
+
+
+@pytest.mark.parametrize("name", ["lemma8", "lemma5"])
+def test_the_coq_theorem_states_the_catalogues_bound(name):
+    st = catalogue.get(name)
+    symbols = {str(x): x for x in st.conclusion.free_symbols}
+    coq = coq_conclusion("Softmax", name, symbols)
+    assert _same(coq, st.conclusion, symbols, np.random.default_rng(SEED))
+    muts = [m for m in st.mutations if m.where == "conclusion" and m.statement == name]
+    assert muts
+    for mut in muts:  # each mutation of the bound in bounds/ no longer matches the Coq theorem
+        assert not _same(coq, st.conclusion.subs(mut.old, mut.new), symbols, np.random.default_rng(SEED)), mut.name

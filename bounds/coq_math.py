@@ -33,7 +33,7 @@ PREMISES: tuple[str, ...] = ()
 """The axioms the files may declare (premises still assumed); every other ``Axiom`` is refused."""
 THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Softmax": ("lemma8", "lemma5", "softmax_shift", "hoelder"),
-    "Matrix": ("entry_le_op", "logit_bound"),
+    "Matrix": ("entry_le_op", "logit_bound", "uniform_in_x"),
     "Blocks": ("block_entry",),
     "Attention": ("head_merged_eq",),
     "Triangle": ("norm_triangle", "lemma8_rows"),

@@ -121,3 +121,29 @@ Proof.
   apply Rmult_le_compat; [apply Rmult_le_pos; assumption | assumption | apply Rmult_le_compat_l; assumption |
                           assumption].
 Qed.
+
+(* --- a matrix small entry by entry is small on every input at once ---------------------------------------- *)
+
+(* ||D x|| <= sqrt(m) sqrt(n) eta ||x|| for EVERY x, from |D_ij| <= eta for all i, j: the bound on the entries
+   (one event of the random weights) serves all inputs; no input enters the hypothesis *)
+Theorem uniform_in_x : forall m n (D : mat) eta, (forall i j, (i < m)%nat -> (j < n)%nat -> Rabs (D i j) <= eta) ->
+  forall x, norm m (matvec n D x) <= sqrt (INR m) * sqrt (INR n) * eta * norm n x.
+Proof.
+  intros m n D eta H x.
+  assert (Row : forall i, (i < m)%nat -> Rabs (matvec n D x i) <= eta * sum n (fun j => Rabs (x j))).
+  { intros i Hi. unfold matvec. eapply Rle_trans; [apply sum_abs|]. rewrite <- sum_scal_l. apply sum_le.
+    intros j Hj. rewrite Rabs_mult. apply Rmult_le_compat_r; [apply Rabs_pos | auto]. }
+  destruct m as [|m'].
+  - unfold norm. simpl. rewrite sqrt_0. lra.
+  - destruct n as [|n'].
+    + replace (norm 0 x) with 0 by (unfold norm; simpl; symmetry; apply sqrt_0). rewrite Rmult_0_r.
+      apply Req_le. unfold norm. rewrite (sum_ext _ _ (fun _ => 0)) by (intros; unfold matvec; simpl; ring).
+      rewrite sum_const, Rmult_0_r. apply sqrt_0.
+    + assert (Heta : 0 <= eta) by (eapply Rle_trans; [apply Rabs_pos | apply (H 0%nat 0%nat); lia]).
+      set (m := S m'). set (n := S n').
+      replace (sqrt (INR m) * sqrt (INR n) * eta * norm n x) with (sqrt (INR m) * (eta * (sqrt (INR n) * norm n x)))
+        by ring.
+      apply norm_le_sqrt_dim; [| apply Rmult_le_pos; [exact Heta | apply Rmult_le_pos; [apply sqrt_pos | apply norm_nonneg]]].
+      intros i Hi. eapply Rle_trans; [apply Row; exact Hi|].
+      apply Rmult_le_compat_l; [exact Heta | apply l1_le_sqrt_norm].
+Qed.

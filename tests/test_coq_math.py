@@ -71,8 +71,9 @@ def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
         assert coq_math.unexpected(axioms) == [], name
     assert coq_math.families(rests["lemma8"]) == ["classical reals"]
     assert coq_math.families(rests["lemma5"]) == ["classical reals", "primitive 63-bit integers", "primitive floats"]
-    for name in ("softmax_shift", "hoelder", "entry_le_op", "logit_bound", "uniform_in_x", "block_entry", "head_merged_eq",
-                 "norm_triangle", "lemma8_rows", "layers_induction", "relu_layer_lipschitz", "relu_layer_norm"):
+    for name in ("softmax_shift", "hoelder", "entry_le_op", "logit_bound", "uniform_in_x", "block_entry",
+                 "head_merged_eq", "norm_triangle", "lemma8_rows", "layers_induction", "relu_layer_lipschitz",
+                 "relu_layer_norm"):
         assert coq_math.families(rests[name]) == ["classical reals"], name
 
 
@@ -209,7 +210,8 @@ def faithfulness_source(d) -> tuple[str, dict]:
         # the block from the MHA entries' enclosures (proved above): the MHA terms are generalised, the rest unfolded
         "Ltac faith_block m0 m1 := cbv beta iota zeta delta [block vadd relu_net hidden vrelu matvec sum pred dims];",
         "  pose proof (abs_sub_between _ _ _ m0) as H0; pose proof (abs_sub_between _ _ _ m1) as H1; revert H0 H1;",
-        f"  generalize (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 0%nat) (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 1%nat);",
+        f"  generalize (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 0%nat)",
+        f"    (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 1%nat);",
         "  intros y0 y1 H0 H1; cbv beta iota zeta delta [relu X W W0 W1]; repeat rewrite Rmax0_abs;",
         "  interval with (i_prec 70).", "",
     ]

@@ -4,7 +4,7 @@ rest on.
 The files define the paper's objects (``Objects.v``) and prove lemmas about them (Lemma 8 and Lemma 5 for every
 sequence length, width, mask and logit vector; an entry of a matrix bounded by its operator norm; the logit bound;
 the block structure of Lemma 7's construction; a head equals its merged form; the induction over layers and
-blocks).  They import one another under the logical name ``SlthMath``;
+blocks; Lemma 12's logit step under the hypothesis it needs, and false without it).  They import one another under the logical name ``SlthMath``;
 ``order`` sorts them by their ``Require Import`` lines.  ``compile(dir)`` copies them into ``dir`` (never the
 repository) and runs coqc on each in that order.  ``assumptions(dir, names)`` runs ``Print Assumptions`` on the
 named theorems of a compiled ``dir``; ``unexpected(axioms)`` names those outside Coq's standard families (the
@@ -38,6 +38,7 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Attention": ("head_merged_eq",),
     "Triangle": ("norm_triangle", "lemma8_rows"),
     "Induction": ("layers_induction", "relu_layer_lipschitz", "relu_layer_norm"),
+    "Lemma12": ("lemma12_logit", "lemma12_logit_needs_x'_bound"),
 }
 FORBIDDEN = ("Admitted", "admit", "Axiom", "Parameter", "Parameters", "Conjecture")
 

@@ -4,17 +4,18 @@ rest on.
 The files define the paper's objects (``Objects.v``) and prove lemmas about them (Lemma 8 and Lemma 5 for every
 sequence length, width, mask and logit vector; an entry of a matrix bounded by its operator norm; the logit bound;
 the block structure of Lemma 7's construction; a head equals its merged form; the induction over layers and
-blocks; Lemma 12's logit step under the hypothesis it needs, and false without it).  They import one another under the logical name ``SlthMath``;
-``order`` sorts them by their ``Require Import`` lines.  ``compile(dir)`` copies them into ``dir`` (never the
-repository) and runs coqc on each in that order.  ``assumptions(dir, names)`` runs ``Print Assumptions`` on the
+blocks; Lemma 12's logit step under the hypothesis it needs, and false without it).  They import one another
+under the logical name ``SlthMath``; ``order`` sorts them by their ``Require Import`` lines.  ``compile(dir)``
+copies them into ``dir`` (never the repository) and runs coqc on each in that order.  ``assumptions(dir, names)`` runs ``Print Assumptions`` on the
 named theorems of a compiled ``dir``; ``unexpected(axioms)`` names those outside Coq's standard families (the
 classical reals, and the primitive integers and floats CoqInterval computes with).  ``forbidden(text)`` lists the
 ``Admitted``, ``admit``, ``Axiom``, ``Parameter`` and ``Conjecture`` of a file outside its comments (a premise
 named in ``PREMISES`` may be an ``Axiom``; the list is empty: nothing is assumed).
 
 ``python -m bounds.coq_math`` compiles the files into a temporary folder and prints what each theorem of
-``THEOREMS`` rests on; it exits 1 when a file fails, a forbidden word appears or a theorem rests on any other
-axiom, and 2 when coqc or CoqInterval is missing."""
+``THEOREMS`` rests on, and how many premises of ``bounds.premises`` have a Coq proof (``PROVED_PREMISES``); it
+exits 1 when a file fails, a forbidden word appears or a theorem rests on any other axiom, and 2 when coqc or
+CoqInterval is missing."""
 from __future__ import annotations
 
 import re
@@ -32,7 +33,7 @@ LOGICAL = "SlthMath"
 PREMISES: tuple[str, ...] = ()
 """The axioms the files may declare (premises still assumed); every other ``Axiom`` is refused."""
 THEOREMS = {  # file stem -> the theorems whose assumptions are reported
-    "Softmax": ("lemma8", "lemma5", "softmax_shift", "hoelder"),
+    "Softmax": ("lemma8", "lemma5", "softmax_shift", "Z_bounds", "ratio_bound", "hoelder"),
     "Matrix": ("entry_le_op", "logit_bound", "uniform_in_x"),
     "Blocks": ("block_entry",),
     "Attention": ("head_merged_eq",),
@@ -40,6 +41,16 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Induction": ("layers_induction", "relu_layer_lipschitz", "relu_layer_norm"),
     "Lemma12": ("lemma12_logit", "lemma12_logit_needs_x'_bound"),
 }
+PROVED_PREMISES = {  # a premise of bounds.premises -> the theorems above that prove it
+    "softmax perturbation identity": ("softmax_shift", "Z_bounds", "ratio_bound"),
+    "Hoelder step": ("hoelder",),
+    "|W_ij| <= ||W||": ("entry_le_op",),
+    "induction over layers": ("layers_induction", "relu_layer_lipschitz", "relu_layer_norm"),
+    "induction over blocks": ("layers_induction",),
+}
+"""Premises proved here as lemmas (the steps still cite them: the lemmas are not yet chained into the statements'
+theorems).  Uniformity over inputs is proved for one matrix only (``uniform_in_x``), and Lemma 12's
+``||x'_i|| <= alpha`` is shown to be a needed hypothesis (``lemma12_logit_needs_x'_bound``), not proved."""
 FORBIDDEN = ("Admitted", "admit", "Axiom", "Parameter", "Parameters", "Conjecture")
 
 
@@ -163,6 +174,14 @@ def families(axioms: list[str]) -> list[str]:
     return [f for f in known if f in fams] + sorted(fams - set(known))
 
 
+def premise_map_errors(mapping: dict = PROVED_PREMISES) -> list[str]:
+    """One line per premise name that ``bounds.premises`` does not know, or theorem that ``THEOREMS`` lacks."""
+    from .premises import BY_NAME
+    known = {n for names in THEOREMS.values() for n in names}
+    return ([f"unknown premise {p!r}" for p in mapping if p not in BY_NAME]
+            + [f"{p!r}: theorem {t} is not reported" for p, ts in mapping.items() for t in ts if t not in known])
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv:
@@ -187,7 +206,12 @@ def main(argv=None) -> int:
         other = other or bool(odd)
         print(f"{name}: " + (", ".join(families(axioms)) or "closed (no axioms)")
               + (f"; OTHER AXIOMS: {', '.join(odd)}" if odd else ""))
-    return 1 if bad or other else 0
+    from .premises import ALL
+    print(f"premises proved in Coq: {len(PROVED_PREMISES)} of {len(ALL)} (" + "; ".join(PROVED_PREMISES) + ")")
+    errors = premise_map_errors()
+    for e in errors:
+        print(f"error: {e}")
+    return 1 if bad or other or errors else 0
 
 
 if __name__ == "__main__":

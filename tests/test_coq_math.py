@@ -71,9 +71,9 @@ def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
         assert coq_math.unexpected(axioms) == [], name
     assert coq_math.families(rests["lemma8"]) == ["classical reals"]
     assert coq_math.families(rests["lemma5"]) == ["classical reals", "primitive 63-bit integers", "primitive floats"]
-    for name in ("softmax_shift", "hoelder", "entry_le_op", "logit_bound", "uniform_in_x", "block_entry",
-                 "head_merged_eq", "norm_triangle", "lemma8_rows", "layers_induction", "relu_layer_lipschitz",
-                 "relu_layer_norm", "lemma12_logit", "lemma12_logit_needs_x'_bound"):
+    for name in ("softmax_shift", "Z_bounds", "ratio_bound", "hoelder", "entry_le_op", "logit_bound", "uniform_in_x",
+                 "block_entry", "head_merged_eq", "norm_triangle", "lemma8_rows", "layers_induction",
+                 "relu_layer_lipschitz", "relu_layer_norm", "lemma12_logit", "lemma12_logit_needs_x'_bound"):
         assert coq_math.families(rests[name]) == ["classical reals"], name
 
 
@@ -302,6 +302,14 @@ def test_the_mask_dropped_breaks_a_proof_of_the_softmax_file(tmp_path):
     files["Objects"] = files["Objects"].replace(old, new)
     ok, why = coq_math.compile(tmp_path, files)
     assert not ok and why.startswith("Softmax.v"), why
+
+
+def test_each_proved_premise_is_a_known_premise_with_reported_theorems():
+    assert coq_math.premise_map_errors() == []
+    assert len(coq_math.PROVED_PREMISES) == 5
+    assert coq_math.premise_map_errors({"no such premise": ("lemma8",)}) == ["unknown premise 'no such premise'"]
+    assert coq_math.premise_map_errors({"Hoelder step": ("no_such_lemma",)}) == [
+        "'Hoelder step': theorem no_such_lemma is not reported"]
 
 
 def test_the_command_takes_no_arguments(capsys):

@@ -9,8 +9,9 @@ under the logical name ``SlthMath``; ``order`` sorts them by their ``Require Imp
 copies them into ``dir`` (never the repository) and runs coqc on each in that order.  ``assumptions(dir, names)``
 runs ``Print Assumptions`` on the named theorems of a compiled ``dir``; ``unexpected(axioms)`` names those
 outside Coq's standard families (the classical reals, and the primitive integers and floats CoqInterval computes
-with).  ``forbidden(text)`` lists the ``Admitted``, ``admit``, ``Axiom``, ``Parameter`` and ``Conjecture`` of a file outside its comments (a premise
-named in ``PREMISES`` may be an ``Axiom``; the list is empty: nothing is assumed).
+with).  ``forbidden(text)`` lists the ``Admitted``, ``admit``, ``Axiom``, ``Parameter`` and ``Conjecture`` of a
+file outside its comments (a premise named in ``PREMISES`` may be an ``Axiom``; the list is empty: nothing is
+assumed).
 
 ``python -m bounds.coq_math`` compiles the files into a temporary folder and prints what each theorem of
 ``THEOREMS`` rests on, and how many premises of ``bounds.premises`` have a Coq proof (``PROVED_PREMISES``); it

@@ -38,7 +38,7 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Matrix": ("entry_le_op", "logit_bound", "uniform_in_x"),
     "Blocks": ("block_entry",),
     "Attention": ("head_merged_eq",),
-    "Triangle": ("norm_triangle", "lemma8_rows"),
+    "Triangle": ("norm_triangle", "lemma8_rows", "softmax_rows_norm"),
     "Induction": ("layers_induction", "relu_layer_lipschitz", "relu_layer_norm"),
     "Lemma12": ("lemma12_logit", "lemma12_logit_needs_x'_bound"),
 }

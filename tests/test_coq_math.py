@@ -72,8 +72,9 @@ def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
     assert coq_math.families(rests["lemma8"]) == ["classical reals"]
     assert coq_math.families(rests["lemma5"]) == ["classical reals", "primitive 63-bit integers", "primitive floats"]
     for name in ("softmax_shift", "Z_bounds", "ratio_bound", "hoelder", "entry_le_op", "logit_bound", "uniform_in_x",
-                 "block_entry", "head_merged_eq", "norm_triangle", "lemma8_rows", "layers_induction",
-                 "relu_layer_lipschitz", "relu_layer_norm", "lemma12_logit", "lemma12_logit_needs_x'_bound"):
+                 "block_entry", "head_merged_eq", "norm_triangle", "lemma8_rows", "softmax_rows_norm",
+                 "layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "lemma12_logit",
+                 "lemma12_logit_needs_x'_bound"):
         assert coq_math.families(rests[name]) == ["classical reals"], name
 
 

@@ -73,3 +73,16 @@ Proof.
     intros k Hk. rewrite Rmult_comm. apply Rmult_le_compat_r; [apply Rabs_pos | auto].
   - rewrite sum_scal_l. apply Rmult_le_compat_l; [exact Halpha | apply l1_shift; auto].
 Qed.
+
+(* ||sigma(z;a) X|| <= alpha when every row of X has norm <= alpha: a convex combination of the rows (Theorem 9's
+   step S3b bounds this norm by sqrt(d1) alpha) *)
+Theorem softmax_rows_norm : forall (T d1 : nat) (a z : vec) (X : mat) (alpha : R),
+  is_mask T a -> (forall k, (k < T)%nat -> norm d1 (X k) <= alpha) ->
+  norm d1 (vecmat T (softmax T a z) X) <= alpha.
+Proof.
+  intros T d1 a z X alpha Ha HX. unfold vecmat. eapply Rle_trans; [apply norm_combination|].
+  apply Rle_trans with (sum T (fun k => alpha * softmax T a z k)).
+  2: { rewrite sum_scal_l, softmax_sum by exact Ha. lra. }
+  apply sum_le. intros k Hk. rewrite Rabs_pos_eq by (apply softmax_nonneg; auto).
+  rewrite Rmult_comm. apply Rmult_le_compat_r; [apply softmax_nonneg; auto | auto].
+Qed.

@@ -1,0 +1,354 @@
+"""The hand-written Coq mathematics (``proofs/coq/math/``, built and checked by ``bounds.coq_math``).
+
+- Every file compiles (in a temporary folder); Lemma 8 and Lemma 5 (and the other named theorems) rest only on
+  Coq's standard axioms: the classical reals, and for Lemma 5 the primitive integers and floats of CoqInterval.
+  A planted axiom is reported.
+- No ``Admitted``, ``admit``, ``Axiom``, ``Parameter`` or ``Conjecture`` in the files; the scan finds each word
+  when it is planted, and ignores it in a comment.
+- Faithfulness: at rational inputs drawn here (seeded; T = 3, d1 = 2, H = 2), Coq proves with CoqInterval that its
+  masked softmax, one head, the MHA (each within 1e-12) and the block (within 1e-9) lie that close to what
+  ``slt.models`` computes in float64.
+- Mutations of a definition (the mask dropped from the softmax, the 1/sqrt(d_K) dropped, a head summed once too
+  often, ReLU as the identity) make that check fail at the lemma of the mutated object; dropping the mask also
+  breaks the proofs of ``Softmax.v`` (its masked-position and nonnegativity lemmas).
+
+The tests that run coqc skip with the reason when it (or CoqInterval) is missing, and FAIL when ``CI=true``."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import sympy as sp
+
+from bounds import catalogue, coq_math
+from bounds.coq.check import missing_reason
+from slt import models
+
+T, D1, DK, DV, H, HIDDEN = 3, 2, 2, 2, 2, 3
+TOL = {"softmax": Fraction(1, 10**12), "head": Fraction(1, 10**12), "mha": Fraction(1, 10**12),
+       "block": Fraction(1, 10**9)}
+"""How close Coq's value must be to slt's float64 value, per object: 1e-9 for the block, whose check starts from
+the MHA entries' enclosures (1e-12) and may widen them by its Lipschitz constant (at most 1 + 2 * 3 here)."""
+SEED = 34
+
+
+def needs_coq():
+    reason = missing_reason()
+    if reason:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true and {reason}: .ci/run must install coq and libcoq-interval")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The committed files compiled into a temporary folder."""
+    needs_coq()
+    tmp = tmp_path_factory.mktemp("coq_math")
+    ok, why = coq_math.compile(tmp)
+    assert ok, why
+    return tmp
+
+
+# --- the files compile, and rest only on the standard axioms ----------------------------------------------------
+
+def test_every_file_compiles_and_nothing_is_left_in_the_repository(built):
+    stems = set(coq_math.sources())
+    assert {"Objects", "Sums", "Softmax", "Matrix", "Blocks", "Attention", "Triangle", "Induction", "Lemma12"} <= stems
+    assert {p.stem for p in built.glob("*.vo")} >= stems
+    assert not list(coq_math.MATH.glob("*.vo")) and not list(coq_math.MATH.glob("*.glob"))
+
+
+def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
+    rests = coq_math.assumptions(built)
+    assert set(rests) == {n for names in coq_math.THEOREMS.values() for n in names}
+    for name, axioms in rests.items():
+        assert coq_math.unexpected(axioms) == [], name
+    assert coq_math.families(rests["lemma8"]) == ["classical reals"]
+    assert coq_math.families(rests["lemma5"]) == ["classical reals", "primitive 63-bit integers", "primitive floats"]
+    for name in ("softmax_shift", "Z_bounds", "ratio_bound", "hoelder", "entry_le_op", "logit_bound", "uniform_in_x",
+                 "block_entry", "head_merged_eq", "norm_triangle", "lemma8_rows", "softmax_rows_norm",
+                 "layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "lemma12_logit",
+                 "lemma12_logit_needs_x'_bound"):
+        assert coq_math.families(rests[name]) == ["classical reals"], name
+
+
+def test_a_planted_axiom_is_reported(built, tmp_path):
+    for f in built.glob("*.vo"):
+        shutil.copy(f, tmp_path)
+    (tmp_path / "Planted.v").write_text(
+        "From Coq Require Import Reals.\nFrom SlthMath Require Import Objects.\nOpen Scope R_scope.\n"
+        "Axiom cheat : forall x : R, x <= 0.\nLemma planted : norm 1 (fun _ => 1) <= 0.\n"
+        "Proof. apply cheat. Qed.\n")
+    ok, why = coq_math.compile_file(tmp_path, "Planted")
+    assert ok, why
+    rests = coq_math.assumptions(tmp_path, {"Planted": ("planted",)})
+    assert [a.split(".")[-1] for a in coq_math.unexpected(rests["planted"])] == ["cheat"]
+    assert coq_math.unexpected(rests["planted"], premises=("cheat",)) == []
+
+
+# --- nothing admitted or assumed ---------------------------------------------------------------------------------
+
+def test_no_admitted_axiom_or_parameter_in_the_files():
+    for stem, text in coq_math.sources().items():
+        assert coq_math.forbidden(text) == [], stem
+
+
+@pytest.mark.parametrize("text, word", [
+    ("Lemma x : False.\nProof. admit. Admitted.\n", "admit"),
+    ("Lemma x : False.\nProof. Admitted.\n", "Admitted"),
+    ("Axiom a : False.\n", "Axiom"),
+    ("Parameter p : nat.\n", "Parameter"),
+    ("Conjecture c : False.\n", "Conjecture"),
+])
+def test_the_scan_finds_each_forbidden_word(text, word):
+    hits = coq_math.forbidden("(* a comment: Admitted, Axiom *)\n" + text)
+    assert hits and all(h.startswith("line ") for h in hits)
+    assert any(h.endswith(": " + word) for h in hits)
+    assert coq_math.forbidden("(* nested (* Admitted *) Axiom *)\n") == []
+
+
+def test_a_declared_premise_may_be_an_axiom_and_nothing_else():
+    assert coq_math.forbidden("Axiom lueker : False.\n", premises=("lueker",)) == []
+    assert coq_math.forbidden("Axiom other : False.\n", premises=("lueker",)) == ["line 1: Axiom"]
+    assert coq_math.PREMISES == ()
+
+
+def test_import_order_and_its_errors():
+    files = coq_math.sources()
+    order = coq_math.order(files)
+    for k, stem in enumerate(order):
+        assert set(coq_math.imports(files[stem])) <= set(order[:k]), stem
+    with pytest.raises(ValueError, match="imports Missing"):
+        coq_math.order({"A": "From SlthMath Require Import Missing."})
+    with pytest.raises(ValueError, match="import cycle"):
+        coq_math.order({"A": "From SlthMath Require Import B.", "B": "From SlthMath Require Import A."})
+
+
+# --- faithfulness: Coq's objects evaluated against slt.models --------------------------------------------------
+
+def _q(x) -> str:
+    """A float64 (or a rational) as an exact Coq real."""
+    f = Fraction(x) if isinstance(x, Fraction) else Fraction(float(x))
+    return f"({f.numerator} / {f.denominator})" if f.denominator != 1 else f"({f.numerator})"
+
+
+def _table(name: str, typ: str, arr) -> str:
+    """A Coq function with ``arr``'s entries at its indices and 1 elsewhere (so that a definition reading past
+    its sizes changes the value)."""
+    arr = np.asarray(arr)
+    idx = [f"i{k}" for k in range(arr.ndim)]
+    cases = ["  | " + ", ".join(f"{p}%nat" for p in pos) + f" => {_q(arr[pos])}" for pos in np.ndindex(arr.shape)]
+    cases.append("  | " + ", ".join("_" for _ in idx) + " => 1")
+    return (f"Definition {name} : {typ} := fun {' '.join(idx)} =>\n  match {', '.join(idx)} with\n"
+            + "\n".join(cases) + "\n  end.\n")
+
+
+def draw(rng):
+    """Rational inputs (multiples of 1/64 in [-1, 1]) at which every mutation changes the value it touches by more
+    than 1e-6 at the checked token ``i``: a mask row with a masked position, a negative ReLU pre-activation, the
+    logit scale and an extra head (weights all 1, as the tables read past their sizes) that matter."""
+    r = lambda *s: rng.integers(-64, 65, size=s) / 64
+    while True:
+        mask = rng.random((T, T)) < 0.6
+        mask[np.arange(T), rng.integers(0, T, T)] = True
+        rows = [i for i in range(T) if not mask[i].all()]
+        if not rows:
+            continue
+        i = rows[0]
+        d = dict(mask=mask, i=i, X=r(T, D1), WQ=r(H, D1, DK), WK=r(H, D1, DK), WV=r(H, D1, DV), WO=r(H, DV, D1),
+                 W0=r(HIDDEN, D1), W1=r(D1, HIDDEN), z=r(T))
+        w = models.MHAWeights(d["WQ"], d["WK"], d["WV"], d["WO"])
+        att = models.mha(d["X"], w, mask)[i]
+        Y = att + d["X"][i]
+        unscaled = models.mha(d["X"], models.MHAWeights(d["WQ"], d["WK"], d["WV"], d["WO"], scale=1.0), mask)[i]
+        ones = models.MHAWeights(*(np.ones((1,) + a.shape[1:]) for a in (d["WQ"], d["WK"], d["WV"], d["WO"])))
+        extra = models.mha(d["X"], ones, mask)[i]
+        unmasked = models.masked_softmax(d["z"], np.ones(T, bool)) - models.masked_softmax(d["z"], mask[i])
+        linear = Y @ d["W0"].T @ d["W1"].T - np.maximum(Y @ d["W0"].T, 0) @ d["W1"].T
+        if min(np.abs(unscaled - att).max(), np.abs(extra).max(), np.abs(unmasked).max(),
+               np.abs(linear).max()) > 1e-6:
+            return d
+
+
+def faithfulness_source(d) -> tuple[str, dict]:
+    """The .v file that proves, at the drawn point, that Coq's softmax, head 0, MHA and block at token ``i`` lie
+    within TOL of slt's values; and ``{lemma: object}``."""
+    i = d["i"]
+    w = models.MHAWeights(d["WQ"], d["WK"], d["WV"], d["WO"])
+    values = {
+        "softmax": models.masked_softmax(d["z"], d["mask"][i]),
+        "head": models.mha(d["X"], models.MHAWeights(*(d[k][:1] for k in ("WQ", "WK", "WV", "WO"))), d["mask"])[i],
+        "mha": models.mha(d["X"], w, d["mask"])[i],
+        "block": models.block(d["X"], models.Block(w, models.ReLUNet((d["W0"], d["W1"]))), d["mask"])[i],
+    }
+    terms = {
+        "softmax": lambda j: f"softmax 3 (a {i}%nat) z {j}%nat",
+        "head": lambda c: f"head 3 2 2 2 (WQ 0%nat) (WK 0%nat) (WV 0%nat) (WO 0%nat) X a {i}%nat {c}%nat",
+        "mha": lambda c: f"mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat {c}%nat",
+        "block": lambda c: f"block {H} 3 2 2 2 WQ WK WV WO 2 dims W X a {i}%nat {c}%nat",
+    }
+    out = [
+        "From Coq Require Import Reals Lra.", "From Interval Require Import Tactic.",
+        "From SlthMath Require Import Objects.", "Open Scope R_scope.", "",
+        "Lemma Rmax0_abs : forall x, Rmax 0 x = (x + Rabs x) / 2.",
+        "Proof. intros x. unfold Rmax. destruct (Rle_dec 0 x); [rewrite Rabs_pos_eq | rewrite Rabs_left]; lra. Qed.",
+        "Lemma abs_sub_between : forall x v r, Rabs (x - v) <= r -> v - r <= x <= v + r.",
+        "Proof. intros x v r H. pose proof (Rle_abs (x - v)). pose proof (Rle_abs (- (x - v))).",
+        "  rewrite Rabs_Ropp in *. lra. Qed.", "",
+        _table("a", "mat", d["mask"].astype(float)), _table("z", "vec", d["z"]), _table("X", "mat", d["X"]),
+        *(_table(k, "nat -> mat", d[k]) for k in ("WQ", "WK", "WV", "WO")),
+        _table("W0", "mat", d["W0"]), _table("W1", "mat", d["W1"]),
+        "Definition W (l : nat) : mat := match l with 0%nat => W0 | _ => W1 end.",
+        f"Definition dims (l : nat) : nat := match l with 1%nat => {HIDDEN}%nat | _ => {D1}%nat end.", "",
+        "Ltac faith := cbv beta iota zeta delta [softmax sum mha head logits dot vecmat matmul INR a z X WQ WK WV WO];"
+        " interval with (i_prec 70).",
+        # the block from the MHA entries' enclosures (proved above): the MHA terms are generalised, the rest unfolded
+        "Ltac faith_block m0 m1 := cbv beta iota zeta delta [block vadd relu_net hidden vrelu matvec sum pred dims];",
+        "  pose proof (abs_sub_between _ _ _ m0) as H0; pose proof (abs_sub_between _ _ _ m1) as H1; revert H0 H1;",
+        f"  generalize (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 0%nat)",
+        f"    (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 1%nat);",
+        "  intros y0 y1 H0 H1; cbv beta iota zeta delta [relu X W W0 W1]; repeat rewrite Rmax0_abs;",
+        "  interval with (i_prec 70).", "",
+    ]
+    lemmas = {}
+    for obj in ("softmax", "head", "mha", "block"):
+        for k, v in enumerate(values[obj]):
+            name = f"faithful_{obj}_{k}"
+            lemmas[name] = obj
+            tactic = "faith_block faithful_mha_0 faithful_mha_1" if obj == "block" else "faith"
+            out.append(f"Lemma {name} : Rabs ({terms[obj](k)} - {_q(v)}) <= {_q(TOL[obj])}.\nProof. {tactic}. Qed.\n")
+    return "\n".join(out), lemmas
+
+
+@pytest.fixture(scope="module")
+def faithful():
+    d = draw(np.random.default_rng(SEED))
+    return faithfulness_source(d)
+
+
+def _failing_lemma(source: str, why: str) -> str | None:
+    m = re.search(r"line (\d+)", why)
+    name = None
+    for n, line in enumerate(source.splitlines(), 1):
+        if m and n > int(m.group(1)):
+            break
+        hit = re.match(r"Lemma (\w+)", line)
+        if hit:
+            name = hit.group(1)
+    return name
+
+
+def test_coq_objects_agree_with_slt_at_drawn_rational_points(built, faithful, tmp_path):
+    source, lemmas = faithful
+    assert set(lemmas.values()) == {"softmax", "head", "mha", "block"}
+    for f in built.glob("Objects.vo"):
+        shutil.copy(f, tmp_path)
+    (tmp_path / "Faith.v").write_text(source)
+    ok, why = coq_math.compile_file(tmp_path, "Faith")
+    assert ok, why
+
+
+def test_a_wrong_value_fails_the_faithfulness_check(built, faithful, tmp_path):
+    source, _ = faithful
+    m = re.search(r"(Lemma faithful_mha_0 : Rabs \(.*? - )\((-?\d+) / (\d+)\)\)", source)
+    assert m
+    wrong = Fraction(int(m.group(2)), int(m.group(3))) + Fraction(1, 10**8)
+    source = source.replace(m.group(0), f"{m.group(1)}{_q(wrong)})")
+    shutil.copy(built / "Objects.vo", tmp_path)
+    (tmp_path / "Faith.v").write_text(source)
+    ok, why = coq_math.compile_file(tmp_path, "Faith")
+    assert not ok and _failing_lemma(source, why) == "faithful_mha_0", why
+
+
+MUTATIONS = {  # name -> (text of Objects.v, its mutation, the object whose faithfulness lemma must fail)
+    "softmax without its mask": (
+        "fun j => a j * exp (z j) / sum T (fun k => a k * exp (z k)).",
+        "fun j => exp (z j) / sum T (fun k => exp (z k)).", "softmax"),
+    "1/sqrt(d_K) dropped": (
+        "fun k => dot dK (vecmat d1 (X i) WQ) (vecmat d1 (X k) WK) / sqrt (INR dK).",
+        "fun k => dot dK (vecmat d1 (X i) WQ) (vecmat d1 (X k) WK).", "head"),
+    "a head summed once too often": (
+        "fun c => sum H (fun h =>", "fun c => sum (S H) (fun h =>", "mha"),
+    "ReLU as the identity": (
+        "Definition relu (x : R) : R := Rmax 0 x.", "Definition relu (x : R) : R := x.", "block"),
+}
+
+
+@pytest.mark.parametrize("mutation", sorted(MUTATIONS))
+def test_a_mutated_definition_fails_the_faithfulness_check(built, faithful, tmp_path, mutation):
+    old, new, obj = MUTATIONS[mutation]
+    objects = (coq_math.MATH / "Objects.v").read_text()
+    assert objects.count(old) == 1, f"Objects.v no longer contains {old!r}"
+    (tmp_path / "Objects.v").write_text(objects.replace(old, new))
+    ok, why = coq_math.compile_file(tmp_path, "Objects")
+    assert ok, why
+    source, lemmas = faithful
+    (tmp_path / "Faith.v").write_text(source)
+    ok, why = coq_math.compile_file(tmp_path, "Faith")
+    assert not ok, f"{mutation}: the faithfulness check still compiles"
+    assert lemmas.get(_failing_lemma(source, why)) == obj, why
+
+
+def test_the_mask_dropped_breaks_a_proof_of_the_softmax_file(tmp_path):
+    needs_coq()
+    old, new, _ = MUTATIONS["softmax without its mask"]
+    files = coq_math.sources()
+    files = {k: v for k, v in files.items() if k in ("Objects", "Sums", "Softmax")}
+    files["Objects"] = files["Objects"].replace(old, new)
+    ok, why = coq_math.compile(tmp_path, files)
+    assert not ok and why.startswith("Softmax.v"), why
+
+
+def test_each_proved_premise_is_a_known_premise_with_reported_theorems():
+    assert coq_math.premise_map_errors() == []
+    assert len(coq_math.PROVED_PREMISES) == 5
+    assert coq_math.premise_map_errors({"no such premise": ("lemma8",)}) == ["unknown premise 'no such premise'"]
+    assert coq_math.premise_map_errors({"Hoelder step": ("no_such_lemma",)}) == [
+        "'Hoelder step': theorem no_such_lemma is not reported"]
+
+
+def test_the_command_takes_no_arguments(capsys):
+    assert coq_math.main(["extra"]) == 2
+    assert "usage: python -m bounds.coq_math" in capsys.readouterr().err
+
+
+# --- the Coq theorems state the catalogue's bounds -------------------------------------------------------------
+
+def coq_conclusion(stem: str, theorem: str, names: dict) -> sp.Expr:
+    """The right side of the last ``<=`` of ``theorem``'s statement in ``stem``.v, read as SymPy (``INR d1`` is the
+    real d1, ``eps`` the catalogue's eps_max; ``names``: identifier -> the catalogue's symbol)."""
+    text = coq_math.strip_comments((coq_math.MATH / f"{stem}.v").read_text())
+    m = re.search(rf"Theorem {theorem}\s*:(.*?)\.\s*\nProof", text, re.S)
+    assert m, f"{theorem} not found in {stem}.v"
+    rhs = m.group(1).rsplit("<=", 1)[1]
+    rhs = re.sub(r"\bINR\s+(\w+)", r"\1", " ".join(rhs.split()))
+    assert re.fullmatch(r"[\w\s()*/+\-.]+", rhs), rhs
+    return sp.sympify(rhs, locals={**names, "eps": names["epsilon_max"], "sqrt": sp.sqrt, "exp": sp.exp})
+
+
+def _same(coq: sp.Expr, bound: sp.Expr, symbols: dict, rng) -> bool:
+    for _ in range(20):
+        at = {symbols["d1"]: int(rng.integers(1, 65)), symbols["alpha"]: sp.Rational(int(rng.integers(1, 4097)), 64),
+              symbols["epsilon_max"]: sp.Rational(int(rng.integers(0, 33)), 64)}
+        a, b = sp.N(coq.subs(at), 30), sp.N(bound.subs(at), 30)
+        if abs(a - b) > 1e-20 * max(1, abs(b)):
+            return False
+    return sp.simplify(coq - bound) == 0
+
+
+@pytest.mark.parametrize("name", ["lemma8", "lemma5"])
+def test_the_coq_theorem_states_the_catalogues_bound(name):
+    st = catalogue.get(name)
+    symbols = {str(x): x for x in st.conclusion.free_symbols}
+    coq = coq_conclusion("Softmax", name, symbols)
+    assert _same(coq, st.conclusion, symbols, np.random.default_rng(SEED))
+    muts = [m for m in st.mutations if m.where == "conclusion" and m.statement == name]
+    assert muts
+    for mut in muts:  # each mutation of the bound in bounds/ no longer matches the Coq theorem
+        assert not _same(coq, st.conclusion.subs(mut.old, mut.new), symbols, np.random.default_rng(SEED)), mut.name

@@ -106,7 +106,7 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)
     try:
-        check_outputs(("--output", output))
+        check_outputs(("--output", output), create=("--output",) if args.output is None else ())
     except OutputError as exc:
         raise cal.CalibrationError(str(exc)) from None
     held.enter_context(writing(path, what="--output"))  # a second writer of the same file is refused, not merged away

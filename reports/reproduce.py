@@ -104,7 +104,7 @@ def main(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         figure.device = args.device
-    problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file")
+    problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file", create=True)
     if problem:  # before any work
         print(f"slth reproduce: error: {problem}", file=sys.stderr)
         return 2

@@ -241,7 +241,7 @@ def test_fixed_c_that_cannot_write_its_output_leaves_the_file(capsys, tmp_path, 
     from slt.measure import adversaries
 
     path, before = cal_file
-    row = {"eps": 0.3, "C": 4.0, "failures": 0, "trials": 10, "rate_over_eps": 0.0, "ci_over_eps": [0.0, 1.0],
+    row = {"eps": 0.3, "C": 8.0, "failures": 0, "trials": 10, "rate_over_eps": 0.0, "ci_over_eps": [0.0, 1.0],
            "pvalue": 1.0, "passed": True, "power_2eps": 0.2, "widths": {}, "cpu_s": 0.0}
     monkeypatch.setattr(adversaries, "fixed_C", lambda *a, **k: [dict(row)])
     monkeypatch.setattr(adversaries, "failure_glm", lambda *a, **k: {"model": "m", "rows": 1, "verdict": "undecided"})
@@ -254,8 +254,8 @@ def test_fixed_c_that_cannot_write_its_output_leaves_the_file(capsys, tmp_path, 
         return real(src, dst)
 
     monkeypatch.setattr(cache.os, "replace", full_disk)
-    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "4", "--eps", "0.3",
-                       "--file", str(path), "--output", str(out), "--no-progress")
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "8", "--target", "sign_matrix",
+                       "--eps", "0.3", "--file", str(path), "--output", str(out), "--no-progress")
     assert rc == 2
     line = _one_line(err, str(out), "No space left")
     assert ".tmp" not in line
@@ -667,3 +667,232 @@ def test_a_misspelt_statement_gets_the_close_name(capsys, no_trials):
     rc, err, _ = _slth(capsys, "targets", "families", "--statements", "lemma77")
     assert rc == 2
     _one_line(err, "did you mean 'lemma7'")
+
+
+# ------------------------------------------------- outputs never replace what they point at, nor what is read
+
+def test_an_output_link_is_written_through_and_kept(tmp_path):
+    """An atomic write through a symbolic link replaces the file it points at and keeps the link; a link to a
+    device (here /dev/null, standing in for /dev/stdout) is written into, and the link stays a link."""
+    from slt.cache import write_atomic
+
+    target = tmp_path / "real.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    write_atomic(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    device = tmp_path / "stdout"
+    device.symlink_to(os.devnull)
+    write_atomic(device, "page")
+    assert device.is_symlink() and os.readlink(device) == os.devnull
+    dangling = tmp_path / "later.html"
+    dangling.symlink_to(tmp_path / "made-later.html")
+    write_atomic(dangling, "x")
+    assert dangling.is_symlink() and (tmp_path / "made-later.html").read_text() == "x"
+
+
+def test_an_output_through_a_fifo_reaches_its_reader(tmp_path):
+    """``-o /dev/stdout`` when stdout is a pipe: the bytes go down the pipe, the path stays a pipe."""
+    import threading
+
+    from slt.cache import write_atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "stdout"
+    link.symlink_to(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    write_atomic(link, "through the pipe")
+    reader.join(5)
+    assert got == ["through the pipe"] and link.is_symlink()
+    import stat as _stat
+    assert _stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_report_output_link_is_kept(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    target = tmp_path / "page.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    rc, err, _ = _slth(capsys, "report", "--from", str(rec), "-o", str(link), "--only", "statements")
+    assert rc == 0, err
+    assert link.is_symlink() and "<html" in target.read_text()
+
+
+def test_a_symlink_loop_as_output_is_one_line(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    loop = tmp_path / "loop.html"
+    loop.symlink_to(loop)
+    rc, err, _ = _slth(capsys, "report", "--from", str(rec), "-o", str(loop))
+    assert rc == 2
+    _one_line(err, str(loop), "loop")
+
+
+def test_report_never_writes_the_record_it_reads(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    before = rec.read_bytes()
+    (tmp_path / "d").mkdir()
+    for spelling in (str(rec), str(tmp_path / "d" / ".." / "R.json")):
+        rc, err, _ = _slth(capsys, "report", "--from", str(rec), "-o", spelling)
+        assert rc == 2
+        _one_line(err, "--from", "reads")
+        assert rec.read_bytes() == before
+
+
+def test_diff_never_writes_a_record_it_reads(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    before = rec.read_bytes()
+    rc, err, _ = _slth(capsys, "diff", str(rec), str(rec), "--html", str(rec))
+    assert rc == 2
+    _one_line(err, "--html", "reads")
+    assert rec.read_bytes() == before
+
+
+def test_targets_output_equal_to_file_is_refused_as_the_same_file(capsys, tmp_path, no_trials, cal_file):
+    path, before = cal_file
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "8", "--target", "sign_matrix",
+                       "--eps", "0.3", "--file", str(path), "--output", str(tmp_path / "." / path.name))
+    assert rc == 2
+    _one_line(err, "--output", "--file", "same file")
+    assert path.read_bytes() == before
+
+
+def test_an_output_in_a_missing_folder_is_refused_and_not_made(capsys, tmp_path, no_trials, cal_file):
+    path, before = cal_file
+    missing = tmp_path / "nonexistent" / "x.json"
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "8", "--target",
+                       "sign_matrix", "--eps", "0.3,0.1,0.03", "--per", "14", "--file", str(path),
+                       "--output", str(missing))
+    assert rc == 2
+    _one_line(err, "--output", "does not exist")
+    assert not missing.parent.exists() and path.read_bytes() == before
+    rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--workers", "0", "-o", str(missing))
+    assert rc == 2
+    _one_line(err, "--output", "does not exist")
+    assert not missing.parent.exists()
+
+
+def _fixed_rows(monkeypatch):
+    from slt.measure import adversaries
+
+    def rows(name, C, params, eps_values, per, seed, **kw):
+        return [{"eps": e, "C": C, "failures": 0, "trials": 7, "rate_over_eps": 0.0, "ci_over_eps": [0.0, 1.0],
+                 "pvalue": 1.0, "passed": True, "power_2eps": 0.2, "widths": {}, "cpu_s": 0.0} for e in eps_values]
+
+    monkeypatch.setattr(adversaries, "fixed_C", rows)
+    monkeypatch.setattr(adversaries, "failure_glm", lambda *a, **k: {"model": "m", "rows": 1, "verdict": "v"})
+
+
+def test_fixed_c_over_some_eps_keeps_the_stored_rows_of_the_others(capsys, tmp_path, monkeypatch, cal_file):
+    path, before = cal_file
+    _fixed_rows(monkeypatch)
+    stored = json.loads(before)["statements"]["lemma7"]["growth"]["rows"]
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "8", "--target", "sign_matrix",
+                       "--eps", "0.3,0.1,0.03", "--per", "14", "--file", str(path), "--no-progress")
+    assert rc == 0, err
+    rows = json.loads(path.read_text())["statements"]["lemma7"]["growth"]["rows"]
+    assert [r["eps"] for r in rows] == [r["eps"] for r in stored]
+    assert {r["eps"]: r["trials"] for r in rows if r["eps"] < 0.03} == {r["eps"]: r["trials"] for r in stored
+                                                                          if r["eps"] < 0.03}
+    assert all(r["trials"] == 7 for r in rows if r["eps"] >= 0.03)
+
+
+def test_fixed_c_of_another_configuration_never_replaces_stored_rows(capsys, no_trials, cal_file):
+    path, before = cal_file
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "4", "--eps", "0.3",
+                       "--file", str(path))
+    assert rc == 2
+    _one_line(err, "growth", "stored rows", "would replace")
+    assert path.read_bytes() == before
+
+
+def test_the_lock_is_keyed_on_the_resolved_path(capsys, tmp_path, no_trials):
+    from slt.cache import lock_key, writing
+
+    (tmp_path / "out").mkdir()
+    one, other = tmp_path / "out" / "x.json", tmp_path / "out" / ".." / "out" / "x.json"
+    assert lock_key(one) == lock_key(other)
+    with writing(one):
+        rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--workers", "0", "-o", str(other))
+    assert rc == 2
+    _one_line(err, "another slth command is writing it")
+
+
+def test_report_output_is_locked(capsys, tmp_path, proofs_record):
+    from reports import record
+    from slt.cache import writing
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    out = tmp_path / "page.html"
+    with writing(out):
+        rc, err, _ = _slth(capsys, "report", "--from", str(rec), "-o", str(out))
+    assert rc == 2
+    _one_line(err, str(out), "another slth command is writing it")
+    assert not out.exists()
+
+
+def test_a_lock_folder_that_is_a_file_is_one_line(capsys, tmp_path, monkeypatch, no_trials):
+    from slt import cache
+
+    blocker = tmp_path / "slth-locks"
+    blocker.write_text("")
+    monkeypatch.setattr(cache, "LOCKS", blocker)
+    rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--workers", "0", "-o", str(tmp_path / "c.json"))
+    assert rc == 2
+    _one_line(err, str(blocker), "TMPDIR")
+
+
+# ----------------------------------------------------------------------------- reads bounded, numbers bounded
+
+def test_a_record_from_an_endless_device_is_refused_with_the_limit(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    good = tmp_path / "good.json"
+    record.write(good, proofs_record)
+    rc, err, _ = _slth(capsys, "report", "--from", "/dev/zero", "-o", str(tmp_path / "r.html"))
+    assert rc == 2
+    _one_line(err, "/dev/zero", "256 MiB")
+    rc, err, _ = _slth(capsys, "diff", str(good), "/dev/zero")
+    assert rc == 2
+    _one_line(err, "/dev/zero", "256 MiB")
+
+
+def test_a_large_regular_file_is_refused_before_reading(tmp_path, monkeypatch):
+    from slt import inputs
+
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:
+        fh.truncate(2 ** 20 + 1)
+    monkeypatch.setattr(inputs, "MAX_BYTES", 2 ** 20)
+    with pytest.raises(inputs.InputError, match="larger than the 1 MiB"):
+        inputs.read_json(big, "record")
+
+
+def test_a_record_with_trials_10_to_the_400_is_one_line(capsys, tmp_path, empirical_record):
+    data = copy.deepcopy(empirical_record)
+    data["empirical"]["checks"][_rate_index(data)]["trials"] = 10 ** 400
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data))
+    rc, err, _ = _slth(capsys, "report", "--from", str(path), "-o", str(tmp_path / "r.html"))
+    assert rc == 2
+    _one_line(err, str(path), "401 digits")
+    rc, err, _ = _slth(capsys, "diff", str(path), str(path))
+    assert rc == 2
+    _one_line(err, str(path), "401 digits")

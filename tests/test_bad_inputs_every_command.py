@@ -896,3 +896,78 @@ def test_a_record_with_trials_10_to_the_400_is_one_line(capsys, tmp_path, empiri
     rc, err, _ = _slth(capsys, "diff", str(path), str(path))
     assert rc == 2
     _one_line(err, str(path), "401 digits")
+
+
+# ------------------------------------------------------- the committed rows' refresh: arguments, build beside, swap
+
+def _tree(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_refresh_refuses_unknown_arguments(capsys, monkeypatch):
+    from reports.record import verified
+
+    def forbidden(*a, **k):
+        raise AssertionError("the refresh started")
+
+    monkeypatch.setattr(verified, "write_committed", forbidden)
+    rc = verified.main(["--bogus"])
+    err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert rc == 2
+    _one_line(err, "--bogus")
+
+
+@pytest.fixture
+def committed_copy(tmp_path, monkeypatch):
+    """A copy of the committed folder, and cheap stand-ins for the verification and the tasks."""
+    import shutil
+
+    from reports.record import assemble, verified
+
+    folder = tmp_path / "committed"
+    shutil.copytree(verified.COMMITTED, folder)
+    monkeypatch.setattr(assemble, "variants", lambda: [{"row": "new variants"}])
+    monkeypatch.setattr(assemble, "mutations", lambda: [{"row": "new mutations"}])
+    return folder
+
+
+def test_an_interrupted_refresh_leaves_the_committed_files_intact(committed_copy, monkeypatch):
+    from reports.record import verified
+    from slt.measure import empirical
+
+    before = _tree(committed_copy)
+
+    def interrupted(seed, calibration, committed, progress=None):
+        import shutil
+
+        shutil.rmtree(committed)  # what the real one does first
+        committed.mkdir()
+        (committed / "half.json").write_text("{")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(empirical, "commit_tasks", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        verified.write_committed(committed_copy, log=lambda m: None)
+    assert _tree(committed_copy) == before
+    assert sorted(p.name for p in committed_copy.parent.iterdir()) == ["committed"]
+
+
+def test_a_refresh_swaps_in_the_whole_new_folder(committed_copy, monkeypatch):
+    from reports.record import verified
+    from slt.measure import empirical
+
+    def tasks(seed, calibration, committed, progress=None):
+        import shutil
+
+        shutil.rmtree(committed, ignore_errors=True)
+        (committed / "kind").mkdir(parents=True)
+        (committed / "kind" / "t.json").write_text("{}")
+        return 1
+
+    monkeypatch.setattr(empirical, "commit_tasks", tasks)
+    verified.write_committed(committed_copy, log=lambda m: None)
+    after = _tree(committed_copy)
+    assert sorted(k for k in after if k.startswith("tasks")) == ["tasks/kind/t.json"]
+    assert "empirical-full.json" in after
+    assert b"new variants" in after["verified-variants.json"]
+    assert sorted(p.name for p in committed_copy.parent.iterdir()) == ["committed"]

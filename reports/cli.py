@@ -159,6 +159,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def check_environment() -> None:
+    """Every environment variable the harness reads, checked at start like an option: ``InputError`` (one line
+    naming the variable, exit 2) for ``SLTH_SYMPY_SECONDS`` or ``SLTH_NUMBA_THREADS`` that is not a setting."""
+    from bounds.settings import SettingError, sympy_seconds
+    from slt.tasks import numba_threads
+
+    try:
+        sympy_seconds()
+    except SettingError as exc:
+        raise InputError(str(exc)) from None
+    numba_threads()
+
+
 def _where(exc: SyntaxError) -> str:
     try:
         return f"{Path(exc.filename).resolve().relative_to(ROOT)}, line {exc.lineno}"
@@ -177,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str], name: str, command: str | None) -> int:
     try:
         args = build_parser(command if command in COMMANDS else "").parse_args(argv)
+        check_environment()
         return int(importlib.import_module(args._module).main(args) or 0)
     except InputError as exc:  # a bad file or argument found by a reader or a check: one line, exit 2
         print(f"{name}: error: {exc}", file=sys.stderr)

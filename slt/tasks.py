@@ -231,12 +231,28 @@ def _load(path: Path, task: Task, key: str, fn):
 
 # ------------------------------------------------------------------------------------------------- running
 
+def numba_threads(environ=None) -> int | None:
+    """``$SLTH_NUMBA_THREADS`` as a thread count (an integer >= 1), None when unset, else ``InputError`` naming
+    the variable (checked by ``slth`` at start, like an option)."""
+    text = (os.environ if environ is None else environ).get(_THREADS_ENV)
+    if text is None or text.strip() == "":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise InputError(f"${_THREADS_ENV}={text!r}: expected the Numba threads per process, an integer >= 1 "
+                         "(unset: cores / worker threads)")
+    return value
+
+
 def _set_threads(threads: int | None = None) -> int:
     """Numba threads of this process: ``threads``, else $SLTH_NUMBA_THREADS, else cores / worker threads."""
     if threads is None:
-        env = os.environ.get(_THREADS_ENV)
+        env = numba_threads()
         if env:
-            threads = int(env)
+            threads = env
         else:
             try:
                 from distributed import get_worker  # dask: heavy (0.7 s to import, -X importtime, loaded machine)

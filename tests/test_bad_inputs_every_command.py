@@ -971,3 +971,31 @@ def test_a_refresh_swaps_in_the_whole_new_folder(committed_copy, monkeypatch):
     assert "empirical-full.json" in after
     assert b"new variants" in after["verified-variants.json"]
     assert sorted(p.name for p in committed_copy.parent.iterdir()) == ["committed"]
+
+
+# ------------------------------------------------------------------ environment variables: checked like options
+
+@pytest.mark.parametrize("variable, value", [("SLTH_SYMPY_SECONDS", v) for v in ("nan", "inf", "1e20", "abc", "-1", "0")]
+                         + [("SLTH_NUMBA_THREADS", v) for v in ("abc", "0", "-2", "1.5")])
+def test_a_bad_environment_variable_is_one_line_before_work(capsys, monkeypatch, no_trials, variable, value):
+    monkeypatch.setenv(variable, value)
+    rc, err, _ = _slth(capsys, "rate", "lemma7", "d1=2", "d2=2", "eps=0.3", "--trials", "3")
+    assert rc == 2
+    _one_line(err, f"${variable}={value!r}")
+
+
+def test_the_settings_read_good_values():
+    from bounds.settings import SettingError, sympy_seconds
+    from slt.tasks import numba_threads
+
+    assert sympy_seconds({}) == 10.0 and sympy_seconds({"SLTH_SYMPY_SECONDS": "2.5"}) == 2.5
+    assert numba_threads({}) is None and numba_threads({"SLTH_NUMBA_THREADS": "3"}) == 3
+    with pytest.raises(SettingError):
+        sympy_seconds({"SLTH_SYMPY_SECONDS": "-1"})
+
+
+def test_a_bad_sympy_seconds_fails_the_import_of_the_verifier_not_silently():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SLTH_SYMPY_SECONDS": "-1"}
+    done = subprocess.run([sys.executable, "-c", "import bounds.verify_domain"], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode != 0 and "SLTH_SYMPY_SECONDS" in done.stderr

@@ -1014,3 +1014,90 @@ def test_the_report_token_pass_is_linear():
     assert str(tokens(word)) == word
     assert str(tokens("x" * 2_000_000 + "-y")).startswith('<span class="tok">')
     assert time.process_time() - start < 1.0
+
+
+# ---------------------------------------------------------------------------------- slth docs: data and writes
+
+@pytest.fixture
+def docs_copy(tmp_path, monkeypatch):
+    """``slth docs`` pointed at a copy of docs/calibration.md (stale) and of the committed calibration file."""
+    from reports import statements_page as sp
+    from slt.measure import calibration
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    page = docs / "calibration.md"
+    text = (ROOT / "docs" / "calibration.md").read_text()
+    head, _, tail = text.partition("<!-- generated: constants -->\n")
+    page.write_text(head + "<!-- generated: constants -->\nstale\n" + tail.partition("<!-- end generated: constants -->")[1]
+                    + tail.partition("<!-- end generated: constants -->")[2])
+    cal = tmp_path / "calibration.json"
+    cal.write_bytes(calibration.DEFAULT.read_bytes())
+    monkeypatch.setattr(sp, "DOCS", docs)
+    monkeypatch.setattr(sp, "ROOT", tmp_path)
+    monkeypatch.setattr(sp, "STATEMENTS_PAGE", docs / "statements.md")
+    monkeypatch.setattr(sp, "CALIBRATION", cal)
+    monkeypatch.setitem(sp._SOURCES, "constants", cal)
+    monkeypatch.setitem(sp._SOURCES, "fixed-c", cal)
+    monkeypatch.setattr(sp, "statements_page", lambda catalogue=None: "statements\n")
+    return page, cal
+
+
+@pytest.mark.parametrize("how, needle", [("truncated", "not JSON"), ("incomplete", "incomplete")])
+def test_docs_on_broken_committed_data_is_one_line(capsys, docs_copy, how, needle):
+    page, cal = docs_copy
+    if how == "truncated":
+        cal.write_bytes(cal.read_bytes()[:5000])
+    else:
+        data = json.loads(cal.read_text())
+        del data["statements"]["lemma7"]["C"]
+        cal.write_text(json.dumps(data))
+    before = page.read_bytes()
+    rc, err, _ = _slth(capsys, "docs")
+    assert rc == 2
+    _one_line(err, str(cal), needle)
+    assert page.read_bytes() == before
+
+
+def test_docs_writes_a_null_constant_as_words_and_escapes_control_characters(capsys, docs_copy):
+    page, cal = docs_copy
+    data = json.loads(cal.read_text())
+    data["statements"]["lemma7"]["C"] = None
+    data["statements"]["lemma2"]["worst_target"] = "evil\x1b[2J"
+    cal.write_text(json.dumps(data))
+    rc, err, _ = _slth(capsys, "docs")
+    assert rc == 0, err
+    text = page.read_text()
+    block = text.split("<!-- generated: constants -->")[1].split("<!-- end generated")[0]
+    assert "not calibrated" in block and "None" not in block
+    assert ESC not in text and "evil\\x1b[2J" in text
+
+
+def test_docs_on_a_full_disk_leaves_the_page_whole(capsys, docs_copy, monkeypatch):
+    from slt import cache
+
+    page, _ = docs_copy
+    before = page.read_bytes()
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def half_then_full(self, text, *a, **k):  # a write in place: half the page, then the disk is full
+        with open(self, "w") as fh:
+            fh.write(text[: len(text) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(cache.os, "replace", full)
+    monkeypatch.setattr(Path, "write_text", half_then_full)
+    rc, err, _ = _slth(capsys, "docs")
+    assert rc == 2
+    _one_line(err, "No space left")
+    assert page.read_bytes() == before
+
+
+def test_statements_page_module_refuses_an_unknown_option_in_one_line():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "reports.statements_page", "--bogus"], env=env, capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 2
+    _one_line([x for x in done.stderr.splitlines() if x.strip()], "--bogus")

@@ -30,7 +30,7 @@ from slt.measure.stats import CONFIDENCE, LEVEL
 from slt.measure.resources import check_trials
 from slt.tasks import SCHEDULER_ENV, check_scheduler
 
-from reports.cli import count, positive_int
+from reports.cli import count, positive_int, workers
 from reports.paths import OutputError, check_outputs
 from reports.sections.calibration_trend import markdown_table
 
@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", default=None,
                         help="address of a running Dask scheduler (tcp://HOST:PORT), or 'synchronous' (default: "
                              "$SLTH_SCHEDULER, else a LocalCluster on this machine)")
-    parser.add_argument("--workers", type=count, default=None,
+    parser.add_argument("--workers", type=workers, default=None,
                         help="LocalCluster worker processes (default: one per core; 0: run in this process)")
     parser.add_argument("--cache-dir", default=None,
                         help="per-task result cache (default: $SLTH_CACHE_DIR or results/tasks)")
@@ -124,7 +124,8 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
             if not finite:
                 raise cal.CalibrationError(f"--where {item!r}: {value.strip()} is not a finite number")
     planned = cal.select(cal.plan(names, args.grid, args.design, min_trials, args.seed), args.where)
-    check_trials(sum(p["trials"] for p in planned) or 1, "--min-trials")  # one C per point at least
+    # one round: one C at every point, its tasks and their results held at once (cal.TRIAL_BYTES a trial)
+    check_trials(sum(p["trials"] for p in planned) or 1, "--min-trials", per_trial=cal.TRIAL_BYTES)
 
     if args.estimate:
         total = 0.0

@@ -124,6 +124,28 @@ def count(text: str) -> int:
     return v
 
 
+WORKERS_PER_CORE = 4
+"""The most worker processes ``--workers`` may start per core of this machine (more only queue for the cores and
+each costs a Python process's memory)."""
+
+
+def max_workers() -> int:
+    import os
+
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def workers(text: str) -> int:
+    """A number of local worker processes: an integer from 0 (in this process) to ``max_workers()``."""
+    v = count(text)
+    if v > max_workers():
+        import os
+
+        raise argparse.ArgumentTypeError(f"{text!r} is more worker processes than this machine can use: at most "
+                                         f"{max_workers()} ({WORKERS_PER_CORE} per core, {os.cpu_count() or 1} cores)")
+    return v
+
+
 def probability(text: str) -> float:
     """A number strictly between 0 and 1 (eps, a level)."""
     v = finite(text)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 
-from reports.cli import count, positive, positive_int, probabilities
+from reports.cli import count, positive, positive_int, probabilities, workers
 
 WITH_TARGETS = ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14")
 
@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seeds", type=positive_int, default=40, help="search: seeds every candidate is scored on")
     parser.add_argument("--steps", type=count, default=40, help="search: hill-climbing steps")
     parser.add_argument("--seed", type=count, default=20260121, help="base seed (default: %(default)s)")
-    parser.add_argument("--workers", type=count, default=None, help="dask workers (0: in this process)")
+    parser.add_argument("--workers", type=workers, default=None, help="dask workers (0: in this process)")
     parser.add_argument("--cache-dir", default=None, help="task cache (default: the harness's)")
     parser.add_argument("--output", default=None, help="fixed-c / search: write the result (JSON) here")
     parser.add_argument("--grid", choices=["checks", "large"], default="checks",
@@ -117,7 +117,7 @@ def _run(args, path, names, data, output) -> int:
     from pathlib import Path
 
     from slt.measure import adversaries, calibration, catalogue
-    from slt.measure.calibrate import feasible_grid, trials_for
+    from slt.measure.calibrate import TRIAL_BYTES, feasible_grid, trials_for
     from slt.measure.resources import check_request, check_trials, user_parameters
 
     kw = dict(cache_dir=args.cache_dir, workers=args.workers, progress=not args.no_progress)
@@ -172,7 +172,7 @@ def _run(args, path, names, data, output) -> int:
                     raise ValueError(f"{name}: run `slth targets families --statements {name}` first")
                 points = [dict(p) for p in catalogue.get(name).calibration]
                 check_trials(sum(trials_for(p["eps"], args.min_trials) for p in points)
-                             * len(feasible_grid(name, points[0])), "--min-trials")
+                             * len(feasible_grid(name, points[0])), "--min-trials", per_trial=TRIAL_BYTES)
             todo.append(name)
         for name in todo:
             rec = record(name)

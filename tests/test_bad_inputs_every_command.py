@@ -1101,3 +1101,30 @@ def test_statements_page_module_refuses_an_unknown_option_in_one_line():
                           text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 2
     _one_line([x for x in done.stderr.splitlines() if x.strip()], "--bogus")
+
+
+# ---------------------------------------------------------------------------- workers and trials: capped first
+
+@pytest.mark.parametrize("argv", [["calibrate", "--statements", "lueker"], ["targets", "families"],
+                                  ["reproduce", "fig4"]])
+def test_too_many_workers_is_one_line_with_the_limit(capsys, no_trials, argv):
+    from reports.cli import max_workers
+
+    rc, err, _ = _slth(capsys, *argv, "--workers", "100000")
+    assert rc == 2
+    _one_line(err, "--workers", f"at most {max_workers()}")
+    rc, err, _ = _slth(capsys, *argv, "--workers", str(max_workers() + 1))
+    assert rc == 2
+
+
+def test_calibrate_min_trials_is_checked_against_what_a_round_holds(capsys, tmp_path, no_trials, small_machine):
+    """10^8 trials at one point: 4 GB at the 40 bytes of a bare seed, 12.6 GiB with the round's tasks and results
+    (slt.measure.calibrate.TRIAL_BYTES): refused on an 8 GiB machine before anything is allocated."""
+    from slt.measure import calibrate as cal
+
+    assert cal.TRIAL_BYTES >= 100
+    rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--where", "eps=0.5", "--workers", "0",
+                       "--min-trials", "100000000", "-o", str(tmp_path / "c.json"))
+    assert rc == 2
+    _one_line(err, "--min-trials", "100,000,000 trials", "GiB", "memory")
+    assert not (tmp_path / "c.json").exists()

@@ -1128,3 +1128,18 @@ def test_calibrate_min_trials_is_checked_against_what_a_round_holds(capsys, tmp_
     assert rc == 2
     _one_line(err, "--min-trials", "100,000,000 trials", "GiB", "memory")
     assert not (tmp_path / "c.json").exists()
+
+
+def test_an_unknown_where_factor_is_a_usage_error_with_the_close_name(capsys, tmp_path, no_trials):
+    rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--where", "esp=0.5", "--workers", "0",
+                       "-o", str(tmp_path / "c.json"))
+    assert rc == 2
+    _one_line(err, "esp", "did you mean 'eps'")
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_rate_families_of_a_statement_without_targets_says_so(capsys, no_trials):
+    rc, err, _ = _slth(capsys, "rate", "lueker", "eps=0.3", "--trials", "3", "--families")
+    assert rc == 2
+    line = _one_line(err, "lueker has no target families")
+    assert "0 trials" not in line

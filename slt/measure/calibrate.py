@@ -234,7 +234,11 @@ def plan(statements, grid="checks", design="ofat", min_trials=20, seed=20251106)
 
 def select(planned: list[dict], where: list[str]) -> list[dict]:
     """The planned points whose factors take the listed values: ``where`` items "FACTOR=V1,V2" (a factor a point
-    does not have does not filter it). ``CalibrationError`` on a malformed item."""
+    does not have does not filter it). ``CalibrationError`` on a malformed item, or on a factor no planned point
+    has (``--where esp=0.5``: with "did you mean"), which would otherwise select everything."""
+    import difflib
+
+    factors = sorted({k for p in planned for k in p["point"]})
     wanted = {}
     for item in where or ():
         key, sep, values = item.partition("=")
@@ -244,6 +248,11 @@ def select(planned: list[dict], where: list[str]) -> list[dict]:
             wanted[key.strip()] = {float(v) for v in values.split(",")}
         except ValueError:
             raise CalibrationError(f"--where {item!r}: expected FACTOR=V1,V2 with numeric values") from None
+        if planned and key.strip() not in factors:
+            close = difflib.get_close_matches(key.strip(), factors, n=1, cutoff=0.5)
+            raise CalibrationError(f"--where {item!r}: no point of the selected statements has a factor "
+                                   f"{key.strip()!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+                                   + f" (factors: {', '.join(factors)})")
     return [p for p in planned
             if all(k not in p["point"] or float(p["point"][k]) in vs for k, vs in wanted.items())]
 

@@ -1143,3 +1143,22 @@ def test_rate_families_of_a_statement_without_targets_says_so(capsys, no_trials)
     assert rc == 2
     line = _one_line(err, "lueker has no target families")
     assert "0 trials" not in line
+
+
+@pytest.mark.parametrize("edit, needle", [
+    (lambda d: d["statements"].__setitem__("lemma7\x1b[2J", d["statements"].pop("lemma7")), "not a statement name"),
+    (lambda d: d["statements"].__setitem__("../../etc", d["statements"].pop("lemma2")), "not a statement name"),
+    (lambda d: d["statements"]["lemma7"].__setitem__("worst_target", "sign matrix; rm -rf"), "worst_target"),
+    (lambda d: d["statements"]["lemma7"]["targets"]["families"][0].__setitem__("family", ""), "family"),
+    (lambda d: d["statements"]["lemma7"]["growth"].__setitem__("target", 7), "growth.target"),
+])
+def test_a_calibration_file_with_names_that_are_not_names_is_refused(capsys, no_trials, cal_file, edit, needle):
+    path, _ = cal_file
+    data = json.loads(path.read_text())
+    edit(data)
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    rc, err, _ = _slth(capsys, "targets", "families", "--statements", "lemma7", "--file", str(path))
+    assert rc == 2
+    _one_line(err, str(path), needle)
+    assert path.read_bytes() == before

@@ -108,6 +108,12 @@ def _main(args) -> int:
     check_distinct(reads=[("--file", None if writes_file else path)],
                    writes=[("--output", output), ("--file", path if writes_file else None)])
     data = calibration.read(path) if args.mode != "search" or args.C is None else None
+    if args.mode != "refit" and args.workers != 0:  # the cluster named before the first trial, not after it
+        import os
+
+        from slt.tasks import SCHEDULER_ENV, check_scheduler
+
+        check_scheduler(os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}")
     with writing(path if writes_file else None, output):
         return _run(args, path, names, data, output)
 

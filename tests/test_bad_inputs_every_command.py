@@ -4,6 +4,7 @@ every input file byte-identical. In-process through ``reports.cli.main`` where p
 signals."""
 from __future__ import annotations
 
+import contextlib
 import copy
 import errno
 import json
@@ -1161,4 +1162,76 @@ def test_a_calibration_file_with_names_that_are_not_names_is_refused(capsys, no_
     rc, err, _ = _slth(capsys, "targets", "families", "--statements", "lemma7", "--file", str(path))
     assert rc == 2
     _one_line(err, str(path), needle)
+    assert path.read_bytes() == before
+
+
+# ------------------------------------------------------------------ a scheduler address: Dask answers, or one line
+
+DASK_HANDSHAKE = (b":\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00*\x00\x00\x00\x00\x00\x00\x00\x83"
+                  b"\xabcompression\xc0\xa6python\x93\x03\x0b\x07\xafpickle-protocol\x05")
+"""What a Dask scheduler (distributed 2026.8) writes first on every connection, recorded from a real one."""
+
+
+@contextlib.contextmanager
+def _server(opening: bytes | None):
+    """A TCP server on 127.0.0.1 that writes ``opening`` to every connection (None: writes nothing, as HTTP)."""
+    import socket
+    import threading
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    stop = threading.Event()
+    held = []
+
+    def serve():
+        sock.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            if opening:
+                conn.sendall(opening)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(2)
+        for c in held:
+            c.close()
+        sock.close()
+
+
+@pytest.mark.parametrize("opening", [None, b"SSH-2.0-OpenSSH_9.6\r\n", b"HTTP/1.1 400 Bad Request\r\n\r\n"])
+def test_a_scheduler_address_where_something_else_answers_is_one_line_in_seconds(capsys, tmp_path, no_trials,
+                                                                                  opening):
+    with _server(opening) as address:
+        start = time.perf_counter()
+        rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--scheduler", address, "-o",
+                           str(tmp_path / "c.json"))
+        assert time.perf_counter() - start < 10
+    assert rc == 2
+    _one_line(err, address, "not as a Dask scheduler")
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_a_dask_handshake_is_accepted():
+    from slt.tasks import check_scheduler
+
+    with _server(DASK_HANDSHAKE) as address:
+        check_scheduler(address)
+
+
+def test_an_unreachable_scheduler_from_the_environment_is_named_before_the_first_trial(capsys, monkeypatch, no_trials,
+                                                                                        cal_file):
+    path, before = cal_file
+    monkeypatch.setenv("SLTH_SCHEDULER", "tcp://127.0.0.1:1")
+    rc, err, out = _slth(capsys, "targets", "families", "--statements", "lemma7", "--trials", "1", "--file", str(path))
+    assert rc == 2
+    _one_line(err, "$SLTH_SCHEDULER", "tcp://127.0.0.1:1", "no scheduler answers")
     assert path.read_bytes() == before

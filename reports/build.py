@@ -20,7 +20,7 @@ from slt import claims
 
 from reports import record, run
 from reports.layout import OPEN_TARGET, collapse_blocks, collapse_long_tables, in_words, subsections
-from reports.paths import OutputError, check_distinct, check_outputs
+from reports.paths import OutputError, announce, check_distinct, check_outputs
 from reports.render import Section, render_template
 from reports.sections import NAMES
 
@@ -138,5 +138,5 @@ def _build(args: argparse.Namespace, log) -> int:
               f"{', '.join(s.id for s in sections) or 'none'})", file=sys.stderr)
         return 2
     write_atomic(Path(args.output), render_html(sections, rec))
-    print(f"wrote {args.output} ({len(sections)} sections, {rec['profile']} record)")
+    announce(args.output, f"wrote {args.output} ({len(sections)} sections, {rec['profile']} record)")
     return 0

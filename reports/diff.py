@@ -29,7 +29,7 @@ from slt.cache import write_atomic, writing
 
 from reports import record, terminal
 from reports.build import render_diff_html
-from reports.paths import OutputError, check_distinct, output_problem
+from reports.paths import OutputError, announce, check_distinct, output_problem
 from reports.run import assembler
 
 
@@ -249,5 +249,5 @@ def main(args: argparse.Namespace) -> int:
     if args.html:
         with writing(args.html, what="--html"):
             write_atomic(Path(args.html), render_diff_html(d, *names))
-        print(f"wrote {args.html}")
+        announce(args.html, f"wrote {args.html}")
     return d.exit_status

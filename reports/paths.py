@@ -46,6 +46,8 @@ def output_problem(path, what: str = "output file", create: bool = False) -> str
     if str(path) == "":
         return f"{what}: empty path"
     p = Path(path)
+    if os.path.exists(p) and _writable_kind(p):  # a terminal, /dev/null, a pipe: through any links to them
+        return None if os.access(p, os.W_OK) else f"{what} {path} is not writable"
     if p.is_symlink():
         try:
             os.stat(p)
@@ -98,6 +100,23 @@ def check_outputs(*named, create=()) -> None:
         problem = output_problem(path, what, create=what in create)
         if problem:
             raise OutputError(problem)
+
+
+def is_stdout(path) -> bool:
+    """Whether ``path`` is this process's standard output (``-o /dev/stdout``): the command's own "wrote ..." line
+    then goes to stderr, so that the page is all that stdout holds."""
+    try:
+        a, b = os.stat(path), os.fstat(1)
+    except (OSError, ValueError):
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def announce(path, line: str) -> None:
+    """Print ``line`` (what was written to ``path``) on stdout, or on stderr when ``path`` is stdout."""
+    import sys
+
+    print(line, file=sys.stderr if is_stdout(path) else sys.stdout)
 
 
 def same_file(a, b) -> bool:

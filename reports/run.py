@@ -12,7 +12,7 @@ from pathlib import Path
 
 from reports import record
 from reports.cli import count
-from reports.paths import OutputError, check_outputs
+from reports.paths import OutputError, announce, check_outputs
 from slt.cache import writing
 
 DEFAULT_OUTPUT = "results/record.json"
@@ -81,6 +81,6 @@ def main(args: argparse.Namespace) -> int:
         record.write(args.output, rec)
     failed = record.failed_steps(rec)
     words = {v: sum(s["verdict"] == v for s in rec["steps"]) for v in ("certified", "refuted", "not proved")}
-    print(f"wrote {args.output} ({rec['profile']}: {len(rec['steps'])} steps: {words['certified']} certified, "
+    announce(args.output, f"wrote {args.output} ({rec['profile']}: {len(rec['steps'])} steps: {words['certified']} certified, "
           f"{words['refuted']} refuted, {words['not proved']} not proved; {rec['provenance']['wall_s']['total']:.1f} s)")
     return 1 if failed else 0

@@ -31,12 +31,27 @@ __all__ = ["write_atomic", "save_npz", "load_npz", "fingerprint", "canonical", "
 FINGERPRINT_DIGITS = 24
 
 
+def _through_streams(path: Path) -> bool:
+    """Whether ``path`` is, or links (through any chain of links) to, a path under ``/dev/`` or ``/proc/``
+    (``/dev/stdout``, ``/proc/self/fd/1``): a stream of this process, written into, never renamed over."""
+    p = Path(os.path.abspath(path))
+    for _ in range(40):
+        if str(p).startswith(("/dev/", "/proc/")):
+            return True
+        if not p.is_symlink():
+            return False
+        try:
+            p = Path(os.path.abspath(p.parent / os.readlink(p)))
+        except OSError:
+            return False
+    return False
+
+
 def _landing(path: Path, given) -> tuple[Path, bool]:
     """Where a write of ``path`` lands, and whether it can be atomic: through every symbolic link to the file it
     points at (the link is kept, never replaced by a file), and straight into a device, a pipe or a stream such as
     ``/dev/stdout`` (never replaced: a rename would put a file where the system's device node was)."""
-    text = str(Path(path).absolute())
-    if text.startswith(("/dev/", "/proc/")) or (path.exists() and not path.is_file()):
+    if _through_streams(path) or (path.exists() and not path.is_file()):
         if path.is_dir():
             raise OSError(errno.EISDIR, "Is a directory", str(given))
         return path, False

@@ -1235,3 +1235,49 @@ def test_an_unreachable_scheduler_from_the_environment_is_named_before_the_first
     assert rc == 2
     _one_line(err, "$SLTH_SCHEDULER", "tcp://127.0.0.1:1", "no scheduler answers")
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("into", ["file", "pipe"])
+def test_report_to_a_link_to_this_process_stdout_writes_the_page_there(tmp_path, proofs_record, into):
+    """``slth report -o /dev/stdout > page.html`` (and ``| cat``), with a link in a temporary folder to
+    /proc/self/fd/1 standing in for /dev/stdout: the page is all stdout holds, the link stays a link."""
+    from reports import record
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    argv = [sys.executable, "-m", "reports.cli", "report", "--from", str(rec), "-o", str(link), "--only",
+            "statements"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    page = tmp_path / "page.html"
+    if into == "file":
+        with open(page, "wb") as fh:
+            done = subprocess.run(argv, env=env, stdout=fh, stderr=subprocess.PIPE, timeout=300, cwd=tmp_path)
+        out = page.read_text()
+    else:
+        done = subprocess.run(argv, env=env, capture_output=True, timeout=300, cwd=tmp_path)
+        out = done.stdout.decode()
+    assert done.returncode == 0, done.stderr
+    assert out.lstrip().startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
+    assert "wrote" in done.stderr.decode()
+    assert link.is_symlink() and os.readlink(link) == "/proc/self/fd/1"
+
+
+def test_calibrate_output_link_is_kept(capsys, tmp_path, no_trials, cal_file):
+    path, _ = cal_file
+    link = tmp_path / "link.json"
+    link.symlink_to(path)
+    rc, err, _ = _slth(capsys, "calibrate", "--refit", "-o", str(link))
+    assert rc == 0, err
+    assert link.is_symlink() and json.loads(path.read_text())["statements"]
+
+
+def test_a_tmpdir_whose_lock_folder_is_a_file_is_one_line(tmp_path):
+    (tmp_path / "slth-locks").write_text("")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "reports.cli", "calibrate", "--statements", "lueker", "--workers",
+                           "0", "-o", str(tmp_path / "c.json")], env=env, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 2
+    _one_line([x for x in done.stderr.splitlines() if x.strip()], "slth-locks", "TMPDIR")

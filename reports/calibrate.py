@@ -123,7 +123,8 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
                 continue
             if not finite:
                 raise cal.CalibrationError(f"--where {item!r}: {value.strip()} is not a finite number")
-    planned = cal.select(cal.plan(names, args.grid, args.design, min_trials, args.seed), args.where)
+    planned = cal.select(cal.plan(names, args.grid, args.design, min_trials, args.seed), args.where,
+                         cal.factor_names(args.grid, args.design) if args.where else None)
     # one round: one C at every point, its tasks and their results held at once (cal.TRIAL_BYTES a trial)
     check_trials(sum(p["trials"] for p in planned) or 1, "--min-trials", per_trial=cal.TRIAL_BYTES)
 

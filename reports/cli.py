@@ -184,14 +184,25 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def check_environment() -> None:
     """Every environment variable the harness reads, checked at start like an option: ``InputError`` (one line
     naming the variable, exit 2) for ``SLTH_SYMPY_SECONDS`` or ``SLTH_NUMBA_THREADS`` that is not a setting."""
-    from bounds.settings import SettingError, sympy_seconds
-    from slt.tasks import numba_threads
+    from slt.inputs import numba_threads
 
+    settings = _bounds_settings()
     try:
-        sympy_seconds()
-    except SettingError as exc:
+        settings.sympy_seconds()
+    except settings.SettingError as exc:
         raise InputError(str(exc)) from None
     numba_threads()
+
+
+def _bounds_settings():
+    """``bounds/settings.py`` (standard library only) loaded on its own: checking a variable must not import the
+    ``bounds`` package (SymPy and the verifier, seconds that `slth diff` or a usage error never pay)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_slth_bounds_settings", ROOT / "bounds" / "settings.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _where(exc: SyntaxError) -> str:

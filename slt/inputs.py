@@ -17,10 +17,13 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["InputError", "MAX_DEPTH", "MAX_BYTES", "read_json", "read_bounded", "parse_json", "depth_problem"]
+__all__ = ["InputError", "MAX_DEPTH", "MAX_BYTES", "read_json", "read_bounded", "parse_json", "depth_problem",
+           "numba_threads"]
 
 MAX_DEPTH = 64
 """The deepest nesting of objects and lists a JSON file the harness reads may have."""
+THREADS_ENV = "SLTH_NUMBA_THREADS"
+"""The environment variable of the Numba threads per process (``slt.tasks``), checked by ``numba_threads``."""
 MAX_BYTES = 256 * 2 ** 20
 """The largest file the harness reads, 256 MiB (its largest files, the run records and calibration files, hold well
 under 10 MiB): ``/dev/zero`` or a stray disk image named as a record is refused once this much is read, never read
@@ -69,6 +72,22 @@ def depth_problem(value, limit: int = MAX_DEPTH) -> str | None:
                 return f"nested more than {limit} levels deep"
             stack.extend((c, depth + 1) for c in (v.values() if isinstance(v, dict) else v))
     return None
+
+
+def numba_threads(environ=None) -> int | None:
+    """``$SLTH_NUMBA_THREADS`` as a thread count (an integer >= 1), None when unset, else ``InputError`` naming
+    the variable (checked by ``slth`` at start, like an option)."""
+    text = (os.environ if environ is None else environ).get(THREADS_ENV)
+    if text is None or text.strip() == "":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise InputError(f"${THREADS_ENV}={text!r}: expected the Numba threads per process, an integer >= 1 "
+                         "(unset: cores / worker threads)")
+    return value
 
 
 MAX_INT = 2 ** 63 - 1

@@ -46,14 +46,14 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from slt.cache import CorruptRecord, fingerprint, nonfinite_path, read_record, write_record
-from slt.inputs import InputError
+from slt.inputs import THREADS_ENV, InputError, numba_threads
 
 __all__ = ["Task", "execute", "function_name", "resolve", "fingerprint", "code_fingerprint", "returns", "cluster", "CacheWarning",
            "default_cache_dir", "task_path", "SCHEDULER_ENV", "CACHE_ENV"]
 
 SCHEDULER_ENV = "SLTH_SCHEDULER"
 CACHE_ENV = "SLTH_CACHE_DIR"
-_THREADS_ENV = "SLTH_NUMBA_THREADS"
+_THREADS_ENV = THREADS_ENV  # "SLTH_NUMBA_THREADS", parsed and checked by slt.inputs.numba_threads
 FORMAT = 1
 
 
@@ -230,22 +230,6 @@ def _load(path: Path, task: Task, key: str, fn):
 
 
 # ------------------------------------------------------------------------------------------------- running
-
-def numba_threads(environ=None) -> int | None:
-    """``$SLTH_NUMBA_THREADS`` as a thread count (an integer >= 1), None when unset, else ``InputError`` naming
-    the variable (checked by ``slth`` at start, like an option)."""
-    text = (os.environ if environ is None else environ).get(_THREADS_ENV)
-    if text is None or text.strip() == "":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise InputError(f"${_THREADS_ENV}={text!r}: expected the Numba threads per process, an integer >= 1 "
-                         "(unset: cores / worker threads)")
-    return value
-
 
 def _set_threads(threads: int | None = None) -> int:
     """Numba threads of this process: ``threads``, else $SLTH_NUMBA_THREADS, else cores / worker threads."""

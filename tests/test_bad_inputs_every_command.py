@@ -987,7 +987,7 @@ def test_a_bad_environment_variable_is_one_line_before_work(capsys, monkeypatch,
 
 def test_the_settings_read_good_values():
     from bounds.settings import SettingError, sympy_seconds
-    from slt.tasks import numba_threads
+    from slt.inputs import numba_threads
 
     assert sympy_seconds({}) == 10.0 and sympy_seconds({"SLTH_SYMPY_SECONDS": "2.5"}) == 2.5
     assert numba_threads({}) is None and numba_threads({"SLTH_NUMBA_THREADS": "3"}) == 3

@@ -232,13 +232,19 @@ def plan(statements, grid="checks", design="ofat", min_trials=20, seed=20251106)
     return out
 
 
-def select(planned: list[dict], where: list[str]) -> list[dict]:
+def factor_names(grid: str = "checks", design: str = "ofat") -> list[str]:
+    """Every factor a point of ``grid`` has, over every statement calibrated on it (what ``--where`` may name)."""
+    return sorted({k for name in catalogue.calibratable(grid) for p in grid_points(name, grid, design) for k in p})
+
+
+def select(planned: list[dict], where: list[str], factors: list[str] | None = None) -> list[dict]:
     """The planned points whose factors take the listed values: ``where`` items "FACTOR=V1,V2" (a factor a point
-    does not have does not filter it). ``CalibrationError`` on a malformed item, or on a factor no planned point
-    has (``--where esp=0.5``: with "did you mean"), which would otherwise select everything."""
+    does not have does not filter it). ``CalibrationError`` on a malformed item, or on a factor that is none of
+    ``factors`` (default: the planned points' own; ``--where esp=0.5``: with "did you mean"), which would otherwise
+    select everything."""
     import difflib
 
-    factors = sorted({k for p in planned for k in p["point"]})
+    factors = sorted(factors if factors is not None else {k for p in planned for k in p["point"]})
     wanted = {}
     for item in where or ():
         key, sep, values = item.partition("=")
@@ -248,9 +254,9 @@ def select(planned: list[dict], where: list[str]) -> list[dict]:
             wanted[key.strip()] = {float(v) for v in values.split(",")}
         except ValueError:
             raise CalibrationError(f"--where {item!r}: expected FACTOR=V1,V2 with numeric values") from None
-        if planned and key.strip() not in factors:
+        if factors and key.strip() not in factors:
             close = difflib.get_close_matches(key.strip(), factors, n=1, cutoff=0.5)
-            raise CalibrationError(f"--where {item!r}: no point of the selected statements has a factor "
+            raise CalibrationError(f"--where {item!r}: no point of this grid has a factor "
                                    f"{key.strip()!r}" + (f"; did you mean {close[0]!r}?" if close else "")
                                    + f" (factors: {', '.join(factors)})")
     return [p for p in planned

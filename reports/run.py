@@ -50,10 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def preflight(args: argparse.Namespace) -> str | None:
-    """The first problem with the inputs a run reads (the calibration file), as one line, or None: checked
-    before any work."""
+    """The first problem with the inputs a run reads (the calibration file, and $SLTH_SCHEDULER when the profile
+    measures), as one line, or None: checked before any work."""
     try:
         assembler().calibration(args.results)
+        if args.profile != "proofs":
+            assembler().check_cluster()
     except (OSError, ValueError) as exc:
         return str(exc)
     return None

@@ -1283,3 +1283,16 @@ def test_a_tmpdir_whose_lock_folder_is_a_file_is_one_line(tmp_path):
                           timeout=120, cwd=tmp_path)
     assert done.returncode == 2
     _one_line([x for x in done.stderr.splitlines() if x.strip()], "slth-locks", "TMPDIR")
+
+
+def test_run_names_an_unreachable_scheduler_before_any_work(capsys, tmp_path, monkeypatch):
+    from reports.record import assemble
+
+    def forbidden(*a, **k):
+        raise AssertionError("work started")
+
+    monkeypatch.setattr(assemble, "build", forbidden)
+    monkeypatch.setenv("SLTH_SCHEDULER", "tcp://127.0.0.1:1")
+    rc, err, _ = _slth(capsys, "run", "--quick", "-o", str(tmp_path / "rec.json"), "--results", str(tmp_path / "r"))
+    assert rc == 2
+    _one_line(err, "$SLTH_SCHEDULER tcp://127.0.0.1:1", "no scheduler answers")

@@ -59,12 +59,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address of a running Dask scheduler (tcp://HOST:PORT), or 'synchronous' (default: "
                              "$SLTH_SCHEDULER, else a LocalCluster on this machine)")
     parser.add_argument("--workers", type=workers, default=None,
-                        help="LocalCluster worker processes (default: one per core; 0: run in this process)")
+                        help="LocalCluster worker processes (default: one per core; 0: run in this process; at most 4 "
+                             "per core)")
     parser.add_argument("--cache-dir", default=None,
                         help="per-task result cache (default: $SLTH_CACHE_DIR or results/tasks)")
     parser.add_argument("--where", action="append", default=[], metavar="FACTOR=V1,V2",
                         help="keep only the grid points whose FACTOR is one of the values (repeatable; a factor a "
-                             "statement does not have is ignored for it): run a large grid in stages, cheap points first")
+                             "statement does not have is ignored for it, one no statement of the grid has is refused): "
+                             "run a large grid in stages, cheap points first")
     parser.add_argument("--estimate", action="store_true",
                         help="time a few trials at every point (at the search's start C), print the estimated cost "
                              "of the run and exit")

@@ -31,12 +31,16 @@ __all__ = ["write_atomic", "save_npz", "load_npz", "fingerprint", "canonical", "
 FINGERPRINT_DIGITS = 24
 
 
+_STREAMS = ("/proc/", "/dev/fd/", "/dev/stdout", "/dev/stderr", "/dev/stdin")
+
+
 def _through_streams(path: Path) -> bool:
-    """Whether ``path`` is, or links (through any chain of links) to, a path under ``/dev/`` or ``/proc/``
-    (``/dev/stdout``, ``/proc/self/fd/1``): a stream of this process, written into, never renamed over."""
+    """Whether ``path`` is, or links (through any chain of links) to, one of this process's streams
+    (``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``): written into, never renamed over (a regular file under
+    ``/dev/shm`` is an ordinary file)."""
     p = Path(os.path.abspath(path))
     for _ in range(40):
-        if str(p).startswith(("/dev/", "/proc/")):
+        if str(p).startswith(_STREAMS):
             return True
         if not p.is_symlink():
             return False

@@ -28,7 +28,7 @@ BROKEN_CODE = 3
 INTERRUPTED = 130
 #: Errors of the machine's storage, reported as one line (exit 2) instead of a traceback.
 STORAGE = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EISDIR, errno.ENOTDIR,
-           errno.EFBIG}
+           errno.EFBIG, errno.ELOOP}
 
 COMMANDS = {
     "proofs": ("reports.proofs", "verify every proof step and print the step table"),

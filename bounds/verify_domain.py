@@ -179,7 +179,7 @@ def declared(expr, dom: "Domain"):
 
 
 # ----- a time limit per SymPy stage ---------------------------------------------------------------
-STAGE_SECONDS = float(os.environ.get("SLTH_SYMPY_SECONDS", "10"))  # the setting: seconds per SymPy stage
+STAGE_SECONDS = __import__("bounds.settings").settings.sympy_seconds()  # seconds per SymPy stage, checked
 
 
 class TimeLimit(BaseException):

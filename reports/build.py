@@ -15,12 +15,12 @@ from pathlib import Path
 
 import jinja2
 
-from slt.cache import write_atomic
+from slt.cache import write_atomic, writing
 from slt import claims
 
 from reports import record, run
 from reports.layout import OPEN_TARGET, collapse_blocks, collapse_long_tables, in_words, subsections
-from reports.paths import OutputError, check_outputs
+from reports.paths import OutputError, announce, check_distinct, check_outputs
 from reports.render import Section, render_template
 from reports.sections import NAMES
 
@@ -93,9 +93,11 @@ def main(args: argparse.Namespace) -> int:
         print(f"slth report: error: unknown section(s) {', '.join(unknown)}; sections: {', '.join(NAMES)}",
               file=sys.stderr)
         return 2
+    record_path = None if args.source else (args.record or str(Path(args.results) / "record.json"))
     try:
-        check_outputs(("-o", args.output), ("--record", None if args.source else
-                                            (args.record or str(Path(args.results) / "record.json"))))
+        check_outputs(("-o", args.output), ("--record", record_path),
+                      create=("--record",) if args.record is None else ())
+        check_distinct(reads=[("--from", args.source)], writes=[("-o", args.output), ("--record", record_path)])
     except OutputError as exc:
         print(f"slth report: error: {exc}", file=sys.stderr)
         return 2
@@ -104,6 +106,11 @@ def main(args: argparse.Namespace) -> int:
         if problem:
             print(f"slth report: error: {problem}", file=sys.stderr)
             return 2
+    with writing(args.output, record_path, what="output"):  # a second writer of either file is refused
+        return _build(args, log)
+
+
+def _build(args: argparse.Namespace, log) -> int:
     if args.source:
         try:
             rec = record.load(args.source)
@@ -131,5 +138,5 @@ def main(args: argparse.Namespace) -> int:
               f"{', '.join(s.id for s in sections) or 'none'})", file=sys.stderr)
         return 2
     write_atomic(Path(args.output), render_html(sections, rec))
-    print(f"wrote {args.output} ({len(sections)} sections, {rec['profile']} record)")
+    announce(args.output, f"wrote {args.output} ({len(sections)} sections, {rec['profile']} record)")
     return 0

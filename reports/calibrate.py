@@ -30,7 +30,7 @@ from slt.measure.stats import CONFIDENCE, LEVEL
 from slt.measure.resources import check_trials
 from slt.tasks import SCHEDULER_ENV, check_scheduler
 
-from reports.cli import count, positive_int
+from reports.cli import count, positive_int, workers
 from reports.paths import OutputError, check_outputs
 from reports.sections.calibration_trend import markdown_table
 
@@ -58,13 +58,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", default=None,
                         help="address of a running Dask scheduler (tcp://HOST:PORT), or 'synchronous' (default: "
                              "$SLTH_SCHEDULER, else a LocalCluster on this machine)")
-    parser.add_argument("--workers", type=count, default=None,
-                        help="LocalCluster worker processes (default: one per core; 0: run in this process)")
+    parser.add_argument("--workers", type=workers, default=None,
+                        help="LocalCluster worker processes (default: one per core; 0: run in this process; at most 4 "
+                             "per core)")
     parser.add_argument("--cache-dir", default=None,
                         help="per-task result cache (default: $SLTH_CACHE_DIR or results/tasks)")
     parser.add_argument("--where", action="append", default=[], metavar="FACTOR=V1,V2",
                         help="keep only the grid points whose FACTOR is one of the values (repeatable; a factor a "
-                             "statement does not have is ignored for it): run a large grid in stages, cheap points first")
+                             "statement does not have is ignored for it, one no statement of the grid has is refused): "
+                             "run a large grid in stages, cheap points first")
     parser.add_argument("--estimate", action="store_true",
                         help="time a few trials at every point (at the search's start C), print the estimated cost "
                              "of the run and exit")
@@ -106,7 +108,7 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)
     try:
-        check_outputs(("--output", output))
+        check_outputs(("--output", output), create=("--output",) if args.output is None else ())
     except OutputError as exc:
         raise cal.CalibrationError(str(exc)) from None
     held.enter_context(writing(path, what="--output"))  # a second writer of the same file is refused, not merged away
@@ -123,8 +125,10 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
                 continue
             if not finite:
                 raise cal.CalibrationError(f"--where {item!r}: {value.strip()} is not a finite number")
-    planned = cal.select(cal.plan(names, args.grid, args.design, min_trials, args.seed), args.where)
-    check_trials(sum(p["trials"] for p in planned) or 1, "--min-trials")  # one C per point at least
+    planned = cal.select(cal.plan(names, args.grid, args.design, min_trials, args.seed), args.where,
+                         cal.factor_names(args.grid, args.design) if args.where else None)
+    # one round: one C at every point, its tasks and their results held at once (cal.TRIAL_BYTES a trial)
+    check_trials(sum(p["trials"] for p in planned) or 1, "--min-trials", per_trial=cal.TRIAL_BYTES)
 
     if args.estimate:
         total = 0.0

@@ -28,7 +28,7 @@ BROKEN_CODE = 3
 INTERRUPTED = 130
 #: Errors of the machine's storage, reported as one line (exit 2) instead of a traceback.
 STORAGE = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EISDIR, errno.ENOTDIR,
-           errno.EFBIG}
+           errno.EFBIG, errno.ELOOP}
 
 COMMANDS = {
     "proofs": ("reports.proofs", "verify every proof step and print the step table"),
@@ -124,6 +124,28 @@ def count(text: str) -> int:
     return v
 
 
+WORKERS_PER_CORE = 4
+"""The most worker processes ``--workers`` may start per core of this machine (more only queue for the cores and
+each costs a Python process's memory)."""
+
+
+def max_workers() -> int:
+    import os
+
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def workers(text: str) -> int:
+    """A number of local worker processes: an integer from 0 (in this process) to ``max_workers()``."""
+    v = count(text)
+    if v > max_workers():
+        import os
+
+        raise argparse.ArgumentTypeError(f"{text!r} is more worker processes than this machine can use: at most "
+                                         f"{max_workers()} ({WORKERS_PER_CORE} per core, {os.cpu_count() or 1} cores)")
+    return v
+
+
 def probability(text: str) -> float:
     """A number strictly between 0 and 1 (eps, a level)."""
     v = finite(text)
@@ -159,6 +181,30 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def check_environment() -> None:
+    """Every environment variable the harness reads, checked at start like an option: ``InputError`` (one line
+    naming the variable, exit 2) for ``SLTH_SYMPY_SECONDS`` or ``SLTH_NUMBA_THREADS`` that is not a setting."""
+    from slt.inputs import numba_threads
+
+    settings = _bounds_settings()
+    try:
+        settings.sympy_seconds()
+    except settings.SettingError as exc:
+        raise InputError(str(exc)) from None
+    numba_threads()
+
+
+def _bounds_settings():
+    """``bounds/settings.py`` (standard library only) loaded on its own: checking a variable must not import the
+    ``bounds`` package (SymPy and the verifier, seconds that `slth diff` or a usage error never pay)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_slth_bounds_settings", ROOT / "bounds" / "settings.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _where(exc: SyntaxError) -> str:
     try:
         return f"{Path(exc.filename).resolve().relative_to(ROOT)}, line {exc.lineno}"
@@ -177,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str], name: str, command: str | None) -> int:
     try:
         args = build_parser(command if command in COMMANDS else "").parse_args(argv)
+        check_environment()
         return int(importlib.import_module(args._module).main(args) or 0)
     except InputError as exc:  # a bad file or argument found by a reader or a check: one line, exit 2
         print(f"{name}: error: {exc}", file=sys.stderr)

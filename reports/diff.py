@@ -25,11 +25,11 @@ from pathlib import Path
 
 from slt import diff
 from slt.diff import die_with_parent, ref_worktree
-from slt.cache import write_atomic
+from slt.cache import write_atomic, writing
 
 from reports import record, terminal
 from reports.build import render_diff_html
-from reports.paths import output_problem
+from reports.paths import OutputError, announce, check_distinct, output_problem
 from reports.run import assembler
 
 
@@ -230,6 +230,10 @@ def main(args: argparse.Namespace) -> int:
             raise UsageError(f"--tolerance must be a non-negative number, got {args.tolerance}")
         if args.html and output_problem(args.html, "--html"):
             raise UsageError(output_problem(args.html, "--html"))
+        try:
+            check_distinct(reads=[("record", p) for p in args.records or ()], writes=[("--html", args.html)])
+        except OutputError as exc:
+            raise UsageError(str(exc)) from None
         if args.against:
             if args.records:
                 raise UsageError("give either two records or --against REF, not both")
@@ -249,6 +253,7 @@ def main(args: argparse.Namespace) -> int:
     d = diff.compare(old, new, tolerance)
     print(terminal.safe(format_text(d, *names)))  # a record's strings may hold escape sequences
     if args.html:
-        write_atomic(Path(args.html), render_diff_html(d, *names))
-        print(f"wrote {args.html}")
+        with writing(args.html, what="--html"):
+            write_atomic(Path(args.html), render_diff_html(d, *names))
+        announce(args.html, f"wrote {args.html}")
     return d.exit_status

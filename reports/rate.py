@@ -86,6 +86,8 @@ def main(args: argparse.Namespace) -> int:
     level = args.level if args.level is not None else checking.rate_level("ci")
     if not 0.0 < level < 1.0:
         return usage(f"--level must lie in (0, 1), got {level}")
+    if args.families and not targets.families(name):  # before counting its trials (0 families: "0 trials")
+        return usage(f"--families: {name} has no target families (it has no target matrix)")
     trials = args.trials if args.trials is not None else check.trials_at(params["eps"], level)
     try:
         check_trials(trials * (len(targets.families(name)) if args.families else 1), "--trials")
@@ -93,8 +95,6 @@ def main(args: argparse.Namespace) -> int:
         return usage(str(exc))
     if args.families:
         fams = targets.families(name)
-        if not fams:
-            return usage(f"{name} has no target matrix (no target families)")
         failed = False
         try:
             detectable_rate(trials, params["eps"], level)

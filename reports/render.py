@@ -150,14 +150,23 @@ def notation(text) -> Markup:
     return Markup(out)
 
 
-_TOKEN = re.compile(r"\S*[0-9]\S*|\S+-\S+")
+_WORD = re.compile(r"\S+")
+_DIGIT = re.compile(r"[0-9]")
+
+
+def _token(m) -> str:
+    word = m.group(0)
+    if _DIGIT.search(word) or "-" in word[1:-1]:
+        return f'<span class="tok">{word}</span>'
+    return word
 
 
 def tokens(text) -> Markup:
-    """Text (escaped, unless it is markup already) with every word that holds a digit or a hyphen kept on one line
-    (``<span class="tok">``, ``white-space: nowrap``): "7.15256e-07", "[0,1]" or "1-Lipschitz" never break."""
+    """Text (escaped, unless it is markup already) with every word that holds a digit, or a hyphen inside it, kept
+    on one line (``<span class="tok">``, ``white-space: nowrap``): "7.15256e-07", "[0,1]" or "1-Lipschitz" never
+    break. One pass over the words (linear time: a 50 MB detail renders)."""
     out = text if isinstance(text, Markup) else escape("" if text is None else str(text))
-    return Markup(_TOKEN.sub(lambda m: f'<span class="tok">{m.group(0)}</span>', str(out)))
+    return Markup(_WORD.sub(_token, str(out)))
 
 
 def empirical_source(record: dict) -> dict:

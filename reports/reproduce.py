@@ -15,7 +15,7 @@ import time
 
 from slt import figures
 
-from reports.cli import count
+from reports.cli import count, workers
 from reports.paths import output_problem
 
 
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", default=None,
                         help="address of a running Dask scheduler, or 'synchronous' (default: $SLTH_SCHEDULER, else a "
                              "LocalCluster on this machine)")
-    parser.add_argument("--workers", type=count, default=None,
+    parser.add_argument("--workers", type=workers, default=None,
                         help="LocalCluster worker processes (default: one per core; 0: run in this process)")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"],
                         help="device of the GPT-2 figures (fig7, fig8); cuda runs the paper's GPT-2 sizes "
@@ -104,7 +104,7 @@ def main(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         figure.device = args.device
-    problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file")
+    problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file", create=True)
     if problem:  # before any work
         print(f"slth reproduce: error: {problem}", file=sys.stderr)
         return 2

@@ -12,7 +12,10 @@ from pathlib import Path
 
 from reports import record
 from reports.cli import count
-from reports.paths import OutputError, check_outputs
+from reports.paths import OutputError, announce, check_outputs
+from slt.cache import writing
+
+DEFAULT_OUTPUT = "results/record.json"
 
 
 def assembler():
@@ -41,16 +44,18 @@ def add_profile_arguments(parser: argparse.ArgumentParser, default: str = "quick
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", default="results/record.json",
+    parser.add_argument("-o", "--output", default=DEFAULT_OUTPUT,
                         help="record file to write (JSON; default: %(default)s)")
     add_profile_arguments(parser)
 
 
 def preflight(args: argparse.Namespace) -> str | None:
-    """The first problem with the inputs a run reads (the calibration file), as one line, or None: checked
-    before any work."""
+    """The first problem with the inputs a run reads (the calibration file, and $SLTH_SCHEDULER when the profile
+    measures), as one line, or None: checked before any work."""
     try:
         assembler().calibration(args.results)
+        if args.profile != "proofs":
+            assembler().check_cluster()
     except (OSError, ValueError) as exc:
         return str(exc)
     return None
@@ -64,7 +69,7 @@ def build(args: argparse.Namespace, command: str):
 
 def main(args: argparse.Namespace) -> int:
     try:
-        check_outputs(("-o", args.output))
+        check_outputs(("-o", args.output), create=("-o",) if args.output == DEFAULT_OUTPUT else ())
     except OutputError as exc:
         print(f"slth run: error: {exc}", file=sys.stderr)
         return 2
@@ -73,10 +78,11 @@ def main(args: argparse.Namespace) -> int:
         print(f"slth run: error: {problem}", file=sys.stderr)
         return 2
     command = " ".join(["slth", "run"] + [a for a in sys.argv[2:]]) if sys.argv[1:2] == ["run"] else "slth run"
-    rec = build(args, command)
-    record.write(args.output, rec)
+    with writing(args.output, what="-o"):  # a second writer of the record is refused
+        rec = build(args, command)
+        record.write(args.output, rec)
     failed = record.failed_steps(rec)
     words = {v: sum(s["verdict"] == v for s in rec["steps"]) for v in ("certified", "refuted", "not proved")}
-    print(f"wrote {args.output} ({rec['profile']}: {len(rec['steps'])} steps: {words['certified']} certified, "
+    announce(args.output, f"wrote {args.output} ({rec['profile']}: {len(rec['steps'])} steps: {words['certified']} certified, "
           f"{words['refuted']} refuted, {words['not proved']} not proved; {rec['provenance']['wall_s']['total']:.1f} s)")
     return 1 if failed else 0

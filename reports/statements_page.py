@@ -12,7 +12,6 @@ printed from the committed file it names. ``tests/test_docs.py`` holds the commi
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
@@ -159,10 +158,30 @@ def statements_page(catalogue=None) -> str:
 
 # ------------------------------------------------------------------------------------------ tables from data files
 
+def _read(path) -> dict:
+    """A committed data file, read through the one bounded reader (a truncated or empty file is one line)."""
+    from slt.inputs import InputError, read_json
+
+    data = read_json(path, "committed data file")
+    if not isinstance(data, dict):
+        raise InputError(f"committed data file {path}: not a JSON object")
+    return data
+
+
+NOT_CALIBRATED = "not calibrated"
+"""What a constant the file stores as null reads as in a page."""
+
+
 def _fmt(x) -> str:
+    if x is None:
+        return "-"
     if isinstance(x, float):
         return str(int(x)) if x == int(x) and abs(x) < 1e6 else f"{x:.3g}"
     return str(x)
+
+
+def _constant(C) -> str:
+    return NOT_CALIBRATED if C is None else _fmt(C)
 
 
 def _point(params: dict) -> str:
@@ -171,11 +190,11 @@ def _point(params: dict) -> str:
 
 def constants_table() -> str:
     """The calibrated constants of slt/measure/calibration.json."""
-    data = json.loads(CALIBRATION.read_text())
+    data = _read(CALIBRATION)
     rows = ["| statement | C the checks use | range [C_low, C_high] | worst target family | C at random targets |",
             "|---|---|---|---|---|"]
     for name, s in data["statements"].items():
-        rows.append(f"| [{name}](statements.md#{anchor(name)}) | {_fmt(s['C'])} | [{_fmt(s.get('C_low'))}, "
+        rows.append(f"| [{name}](statements.md#{anchor(name)}) | {_constant(s['C'])} | [{_fmt(s.get('C_low'))}, "
                     f"{_fmt(s.get('C_high'))}] | {s.get('worst_target') or '-'} | "
                     f"{_fmt(s['C_random']) if s.get('C_random') is not None else '-'} |")
     return "\n".join(rows)
@@ -183,7 +202,7 @@ def constants_table() -> str:
 
 def fixed_c_table() -> str:
     """The fixed-C tests over eps (``growth`` of each statement in slt/measure/calibration.json)."""
-    data = json.loads(CALIBRATION.read_text())
+    data = _read(CALIBRATION)
     rows = ["| statement | C | point | target | failures / trials, largest eps first | every test passes | "
             "failure model |", "|---|---|---|---|---|---|---|"]
     for name, s in data["statements"].items():
@@ -193,7 +212,7 @@ def fixed_c_table() -> str:
         counts = ", ".join(f"eps {_fmt(r['eps'])}: {r['failures']}/{r['trials']}" for r in g["rows"])
         passed = "yes" if all(r["passed"] for r in g["rows"]) else "no"
         glm = (g.get("glm") or {}).get("verdict", "-")
-        rows.append(f"| {name} | {_fmt(g['C'])} | {_cell(_point(g['params']))} | {g['target']} | {counts} | {passed} "
+        rows.append(f"| {name} | {_constant(g['C'])} | {_cell(_point(g['params']))} | {g['target']} | {counts} | {passed} "
                     f"| {_cell(glm)} |")
     return "\n".join(rows)
 
@@ -208,7 +227,7 @@ def large_table(worst: bool) -> str:
 
 def committed_empirical_table() -> str:
     """The committed full-power failure rates (slt/measure/committed/empirical-full.json)."""
-    data = json.loads(COMMITTED_EMPIRICAL.read_text())
+    data = _read(COMMITTED_EMPIRICAL)
     checks = data["empirical"]["checks"]
     prov = data["provenance"]
     rows = [f"{len(checks)} rate points, {sum(c['trials'] for c in checks)} trials, profile `{prov['profile']}`, "
@@ -225,7 +244,7 @@ def figures_table() -> str:
     """What each committed full sweep (slt/figures/committed/, shipped with the package) found."""
     out = []
     for path in sorted(FIGURES.glob("*.json")):
-        data = json.loads(path.read_text())
+        data = _read(path)
         out += [f"**{_cell(data['title'])}** ([`{path.relative_to(ROOT)}`](../{path.relative_to(ROOT)}), "
                 f"{_fmt(round(data['compute_s']))} s of compute):", ""]
         out += [f"- {_cell(f)}" for f in data.get("findings") or []] + [""]
@@ -235,7 +254,7 @@ def figures_table() -> str:
 def families_table() -> str:
     """Failures per target family at the random-target C and at the calibrated C (``targets`` and
     ``targets_verify`` of each statement in slt/measure/calibration.json)."""
-    data = json.loads(CALIBRATION.read_text())
+    data = _read(CALIBRATION)
     rows = ["| statement | point | C | failures / trials per target family |", "|---|---|---|---|"]
     for name, s in data["statements"].items():
         for key in ("targets", "targets_verify"):
@@ -247,6 +266,12 @@ def families_table() -> str:
     return "\n".join(rows)
 
 
+_SOURCES = {"constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBRATION,
+            "large-random": ROOT / "slt" / "measure" / "calibration-large.json",
+            "large-worst": ROOT / "slt" / "measure" / "calibration-large-worst.json",
+            "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES}
+"""The committed file (or folder) each generated block is printed from, named when it is incomplete."""
+
 BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
           "figures": figures_table, "families": families_table}
@@ -257,9 +282,25 @@ def fill(text: str) -> str:
     """``text`` with every generated block replaced by the generator's output (KeyError on an unknown block)."""
     def block(m):
         name = m.group("name")
-        return f"<!-- generated: {name} -->\n{BLOCKS[name]().strip()}\n<!-- end generated: {name} -->"
+        return f"<!-- generated: {name} -->\n{generated(name)}\n<!-- end generated: {name} -->"
 
     return _BLOCK.sub(block, text)
+
+
+def generated(name: str) -> str:
+    """Block ``name`` printed from its committed file, control characters escaped (``\\x1b``: a page never carries
+    a raw escape sequence from a data file); ``InputError`` naming the file when its data is incomplete."""
+    from reports.terminal import safe
+    from slt.inputs import InputError
+
+    try:
+        return safe(BLOCKS[name]().strip())
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+        if isinstance(exc, InputError):
+            raise
+        what = f"field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise InputError(f"generated block {name}: {_SOURCES.get(name, 'its data file')} is incomplete ({what} is "
+                         "missing or of the wrong kind)") from None
 
 
 def blocks(text: str) -> list[str]:
@@ -268,7 +309,9 @@ def blocks(text: str) -> list[str]:
 
 def pages() -> dict:
     """Every generated page's expected text: docs/statements.md and each page of docs/ with generated blocks."""
-    out = {STATEMENTS_PAGE: statements_page()}
+    from reports.terminal import safe
+
+    out = {STATEMENTS_PAGE: safe(statements_page())}
     for path in sorted(DOCS.glob("*.md")):
         if path != STATEMENTS_PAGE:
             text = path.read_text()
@@ -282,19 +325,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    """``slth docs``: rewrite every generated page that differs (or, with ``--check``, name it and exit 1)."""
+    """``slth docs``: rewrite every generated page that differs (or, with ``--check``, name it and exit 1). Every
+    page is made before the first is written, and each is written atomically (a full disk leaves the old page)."""
+    from slt.cache import write_atomic
+
     stale = []
     for path, text in pages().items():
         if not path.exists() or path.read_text() != text:
             stale.append(path)
             if not args.check:
-                path.write_text(text)
+                write_atomic(path, text)
     for path in stale:
         print(f"{'differs' if args.check else 'written'}: {path.relative_to(ROOT)}")
     return 1 if args.check and stale else 0
 
 
-if __name__ == "__main__":
-    _parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.split("\n\n")[0])
-    add_arguments(_parser)
-    sys.exit(main(_parser.parse_args()))
+if __name__ == "__main__":  # the same command as `slth docs`: one-line usage errors, exit 2
+    from reports.cli import main as _slth
+
+    sys.exit(_slth(["docs", *sys.argv[1:]]))

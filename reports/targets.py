@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import argparse
 
-from reports.cli import count, positive, positive_int, probabilities
+from reports.cli import count, positive, positive_int, probabilities, workers
 
 WITH_TARGETS = ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14")
 
@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seeds", type=positive_int, default=40, help="search: seeds every candidate is scored on")
     parser.add_argument("--steps", type=count, default=40, help="search: hill-climbing steps")
     parser.add_argument("--seed", type=count, default=20260121, help="base seed (default: %(default)s)")
-    parser.add_argument("--workers", type=count, default=None, help="dask workers (0: in this process)")
+    parser.add_argument("--workers", type=workers, default=None, help="dask workers (0: in this process)")
     parser.add_argument("--cache-dir", default=None, help="task cache (default: the harness's)")
     parser.add_argument("--output", default=None, help="fixed-c / search: write the result (JSON) here")
     parser.add_argument("--grid", choices=["checks", "large"], default="checks",
@@ -86,7 +86,7 @@ def _main(args) -> int:
     from slt.cache import writing
     from slt.measure import calibrate, calibration
 
-    from reports.paths import check_outputs
+    from reports.paths import check_distinct, check_outputs
 
     path = Path(args.file) if args.file else calibration.DEFAULT
     names = list(dict.fromkeys(args.statements or WITH_TARGETS))
@@ -103,8 +103,17 @@ def _main(args) -> int:
     if args.mode in ("fixed-c", "search") and not args.statement:
         raise ValueError(f"{args.mode}: name a statement")
     # before any work: every path this command writes can be written, and the file it reads makes sense
-    check_outputs(("--file", path if writes_file else None), ("--output", output))
+    check_outputs(("--file", path if writes_file else None), ("--output", output),
+                  create=("--output",) if large and not args.output else ())
+    check_distinct(reads=[("--file", None if writes_file else path)],
+                   writes=[("--output", output), ("--file", path if writes_file else None)])
     data = calibration.read(path) if args.mode != "search" or args.C is None else None
+    if args.mode != "refit" and args.workers != 0:  # the cluster named before the first trial, not after it
+        import os
+
+        from slt.tasks import SCHEDULER_ENV, check_scheduler
+
+        check_scheduler(os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}")
     with writing(path if writes_file else None, output):
         return _run(args, path, names, data, output)
 
@@ -114,7 +123,7 @@ def _run(args, path, names, data, output) -> int:
     from pathlib import Path
 
     from slt.measure import adversaries, calibration, catalogue
-    from slt.measure.calibrate import feasible_grid, trials_for
+    from slt.measure.calibrate import TRIAL_BYTES, feasible_grid, trials_for
     from slt.measure.resources import check_request, check_trials, user_parameters
 
     kw = dict(cache_dir=args.cache_dir, workers=args.workers, progress=not args.no_progress)
@@ -169,7 +178,7 @@ def _run(args, path, names, data, output) -> int:
                     raise ValueError(f"{name}: run `slth targets families --statements {name}` first")
                 points = [dict(p) for p in catalogue.get(name).calibration]
                 check_trials(sum(trials_for(p["eps"], args.min_trials) for p in points)
-                             * len(feasible_grid(name, points[0])), "--min-trials")
+                             * len(feasible_grid(name, points[0])), "--min-trials", per_trial=TRIAL_BYTES)
             todo.append(name)
         for name in todo:
             rec = record(name)
@@ -235,6 +244,7 @@ def _run(args, path, names, data, output) -> int:
                              f"(choose from {', '.join(targets_of(name))})")
         check_request(name, C, {**params, "eps": min(eps_values)})
         check_trials(sum(max(1, math.ceil(args.per / e)) for e in eps_values), "--per")
+        kept, earlier = _kept_growth(record(name), name, C, params, args.target, eps_values, path)
         rows = adversaries.fixed_C(name, C, {**params, "target": args.target}, eps_values, args.per, args.seed, **kw)
         for r in rows:
             print(f"{name} C={C:g} target={args.target} eps={r['eps']:g}: {r['failures']}/{r['trials']} failures, "
@@ -243,9 +253,13 @@ def _run(args, path, names, data, output) -> int:
         result = {"command": argv, "statement": name, "C": C, "params": params, "target": args.target, "rows": rows,
                   "cpu_s": sum(r["cpu_s"] for r in rows)}
         rec = record(name)
-        result["glm"] = _growth_glm(rec, rows, params, args.target, args.seed)
-        print(f"{name}: {result['glm']['model']} over {result['glm']['rows']} rows: {result['glm']['verdict']}")
-        rec["growth"] = {k: v for k, v in result.items() if k != "command"} | {"command": argv}
+        every = sorted(kept + rows, key=lambda r: -r["eps"])  # the stored rows of other eps are kept, never dropped
+        result["glm"] = _growth_glm(rec, every, params, args.target, args.seed)
+        print(f"{name}: {result['glm']['model']} over {result['glm']['rows']} rows"
+              + (f" (with {len(kept)} stored rows of other eps)" if kept else "") + f": {result['glm']['verdict']}")
+        rec["growth"] = ({k: v for k, v in result.items() if k != "command"}
+                         | {"rows": every, "cpu_s": sum(r.get("cpu_s", 0.0) for r in every),
+                            "command": "; ".join(dict.fromkeys([*earlier, argv]))})
         if args.output:  # the result first: a failure to write it leaves the calibration file as it was
             _write(Path(args.output), result)
         _write(path, data)
@@ -335,6 +349,23 @@ def _large(name, rec, args, kw, argv, out_path):
     _write(out_path, data)
     print(f"{name}: large grid at target {worst}: C = {record['C']} over {len(out)} points; trend: "
           f"{record['trend'].get('verdict') or record['trend'].get('error')}")
+
+
+def _kept_growth(rec, name, C, params, target, eps_values, path):
+    """The stored fixed-C rows (``growth``) this run keeps (those of eps it does not measure again) and the
+    commands that made them; ``ValueError`` before any trial when the stored rows are of another C, target or
+    point: this run would replace them, and a misdirected run never deletes stored rows."""
+    g = rec.get("growth")
+    if not isinstance(g, dict) or not g.get("rows"):
+        return [], []
+    if not (g.get("C") == C and (g.get("params") or {}) == params and g.get("target") == target):
+        trials = sum(r.get("trials", 0) for r in g["rows"])
+        raise ValueError(f"{path}: statements.{name}.growth holds {len(g['rows'])} stored rows ({trials:,} trials) "
+                         f"at C={g.get('C')}, target {g.get('target')}, {g.get('params')}; this run (C={C:g}, "
+                         f"target {target}, {params}) would replace them: give --file a copy of the file to keep "
+                         "both")
+    earlier = [c for c in str(g.get("command") or "").split("; ") if c]
+    return [r for r in g["rows"] if r.get("eps") not in eps_values], earlier
 
 
 def _growth_glm(rec, rows, params, target, seed):

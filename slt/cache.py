@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import io
 import json
@@ -22,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from slt.inputs import InputError, parse_json
+from slt.inputs import InputError, parse_json, read_bounded
 
 __all__ = ["write_atomic", "save_npz", "load_npz", "fingerprint", "canonical", "CorruptRecord", "write_record",
            "read_record", "nonfinite_path"]
@@ -30,11 +31,62 @@ __all__ = ["write_atomic", "save_npz", "load_npz", "fingerprint", "canonical", "
 FINGERPRINT_DIGITS = 24
 
 
+_STREAMS = ("/proc/", "/dev/fd/", "/dev/stdout", "/dev/stderr", "/dev/stdin")
+
+
+def _through_streams(path: Path) -> bool:
+    """Whether ``path`` is, or links (through any chain of links) to, one of this process's streams
+    (``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``): written into, never renamed over (a regular file under
+    ``/dev/shm`` is an ordinary file)."""
+    p = Path(os.path.abspath(path))
+    for _ in range(40):
+        if str(p).startswith(_STREAMS):
+            return True
+        if not p.is_symlink():
+            return False
+        try:
+            p = Path(os.path.abspath(p.parent / os.readlink(p)))
+        except OSError:
+            return False
+    return False
+
+
+def _landing(path: Path, given) -> tuple[Path, bool]:
+    """Where a write of ``path`` lands, and whether it can be atomic: through every symbolic link to the file it
+    points at (the link is kept, never replaced by a file), and straight into a device, a pipe or a stream such as
+    ``/dev/stdout`` (never replaced: a rename would put a file where the system's device node was)."""
+    if _through_streams(path) or (path.exists() and not path.is_file()):
+        if path.is_dir():
+            raise OSError(errno.EISDIR, "Is a directory", str(given))
+        return path, False
+    if path.is_symlink():
+        try:
+            os.stat(path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise OSError(errno.ELOOP, "a loop of symbolic links", str(given)) from None
+        real = Path(os.path.realpath(path))
+        if real.exists() and not real.is_file():
+            return real, False
+        return real, True
+    return path, True
+
+
 def write_atomic(path, data: str | bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and a rename (readers never see half a
-    file). An ``OSError`` names ``path`` as given, never the temporary file (a full disk, a read-only folder)."""
+    file). A symbolic link is written through (the file it points at is replaced, the link kept); a device, a pipe
+    or ``/dev/stdout`` is written into directly. An ``OSError`` names ``path`` as given, never the temporary file
+    (a full disk, a read-only folder)."""
     given = path
-    path = Path(path)
+    path, atomic = _landing(Path(path), given)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if not atomic:
+        try:
+            with open(path, "wb") as fh:
+                fh.write(payload)
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(given)) from None
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -43,7 +95,7 @@ def write_atomic(path, data: str | bytes) -> None:
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; the result gets an ordinary file's permissions
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            fh.write(payload)
         os.replace(tmp, path)
     except BaseException as exc:
         try:
@@ -56,29 +108,50 @@ def write_atomic(path, data: str | bytes) -> None:
 
 
 LOCKS = Path(tempfile.gettempdir()) / "slth-locks"
-"""Where ``writing`` keeps its lock files (one per output, named by the hash of its absolute path), so that no lock
+"""Where ``writing`` keeps its lock files (one per output, named by the hash of its resolved path), so that no lock
 file is left next to a committed file."""
+
+
+def lock_key(path) -> str:
+    """The name of ``path``'s lock: the hash of its resolved path (every spelling of one file, ``out/x.json``,
+    ``out/../out/x.json`` or a link to it, shares one lock)."""
+    return hashlib.sha256(os.path.realpath(Path(path).absolute()).encode("utf-8")).hexdigest()[:24]
 
 
 @contextlib.contextmanager
 def writing(*paths, what: str = "output"):
     """Hold an exclusive lock on every path of ``paths`` (None skipped) for the block, or raise ``InputError`` at
     once naming the path another process (an overlapping ``slth calibrate -o F``, say) is writing: two writers of
-    one file would each read it, add their results and replace it, and the second would drop the first's."""
+    one file would each read it, add their results and replace it, and the second would drop the first's. Locks are
+    keyed on the resolved path; a path given twice (or two spellings of one file) is locked once."""
     from filelock import FileLock, Timeout
 
-    LOCKS.mkdir(parents=True, exist_ok=True)
+    try:
+        LOCKS.mkdir(parents=True, exist_ok=True)
+        if not LOCKS.is_dir():
+            raise FileExistsError(errno.EEXIST, "File exists")
+    except OSError as exc:
+        reason = "a file, not a folder" if isinstance(exc, FileExistsError) else (exc.strerror or str(exc))
+        raise InputError(f"the lock folder {LOCKS} cannot be used ({reason}); remove it or set TMPDIR to "
+                         "another folder") from None
     with contextlib.ExitStack() as stack:
+        seen = set()
         for p in paths:
             if p is None:
                 continue
-            key = hashlib.sha256(str(Path(p).absolute()).encode("utf-8")).hexdigest()[:24]
+            key = lock_key(p)
+            if key in seen:
+                continue
+            seen.add(key)
             lock = FileLock(str(LOCKS / f"{key}.lock"), timeout=0)
             try:
                 stack.enter_context(lock)
             except Timeout:
                 raise InputError(f"{what} {p}: another slth command is writing it now; wait for it to finish, or "
                                  "write elsewhere") from None
+            except OSError as exc:
+                raise InputError(f"the lock of {what} {p} cannot be made in {LOCKS} ({exc.strerror or exc}); set "
+                                 "TMPDIR to another folder") from None
         yield
 
 
@@ -162,7 +235,12 @@ def write_record(path, record: dict) -> None:
 def read_record(path) -> dict:
     """The record stored at ``path``; ``FileNotFoundError`` when there is none, ``CorruptRecord`` when it is unusable."""
     path = Path(path)
-    raw = path.read_bytes()
+    try:
+        raw = read_bounded(path, "cache file")
+    except CorruptRecord:
+        raise
+    except InputError as exc:  # larger than any cache file the harness writes
+        raise CorruptRecord(str(exc)) from None
     try:
         record = parse_json(raw.decode("utf-8"), str(path))
     except UnicodeDecodeError as exc:

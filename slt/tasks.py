@@ -46,14 +46,14 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from slt.cache import CorruptRecord, fingerprint, nonfinite_path, read_record, write_record
-from slt.inputs import InputError
+from slt.inputs import THREADS_ENV, InputError, numba_threads
 
 __all__ = ["Task", "execute", "function_name", "resolve", "fingerprint", "code_fingerprint", "returns", "cluster", "CacheWarning",
            "default_cache_dir", "task_path", "SCHEDULER_ENV", "CACHE_ENV"]
 
 SCHEDULER_ENV = "SLTH_SCHEDULER"
 CACHE_ENV = "SLTH_CACHE_DIR"
-_THREADS_ENV = "SLTH_NUMBA_THREADS"
+_THREADS_ENV = THREADS_ENV  # "SLTH_NUMBA_THREADS", parsed and checked by slt.inputs.numba_threads
 FORMAT = 1
 
 
@@ -234,9 +234,9 @@ def _load(path: Path, task: Task, key: str, fn):
 def _set_threads(threads: int | None = None) -> int:
     """Numba threads of this process: ``threads``, else $SLTH_NUMBA_THREADS, else cores / worker threads."""
     if threads is None:
-        env = os.environ.get(_THREADS_ENV)
+        env = numba_threads()
         if env:
-            threads = int(env)
+            threads = env
         else:
             try:
                 from distributed import get_worker  # dask: heavy (0.7 s to import, -X importtime, loaded machine)
@@ -286,11 +286,48 @@ def check_scheduler(address: str | None, what: str = "--scheduler", timeout: flo
         raise InputError(f"{what} {address!r}: not a scheduler address (expected tcp://HOST:PORT, or 'synchronous')")
     host = m.group(2).strip("[]")
     try:
-        socket.create_connection((host, int(m.group(3))), timeout=timeout).close()
+        conn = socket.create_connection((host, int(m.group(3))), timeout=timeout)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise InputError(f"{what} {address}: no scheduler answers there ({reason}); start one (dask scheduler) or "
                          "leave --scheduler out for a cluster on this machine") from None
+    with conn:
+        if m.group(1) == "tcp":  # tls: the handshake is inside TLS; the connection is what can be checked here
+            problem = _dask_handshake_problem(conn, timeout)
+            if problem:
+                raise InputError(f"{what} {address}: something answers there but not as a Dask scheduler ({problem} "
+                                 f"within {timeout:g} s); give the address of a running `dask scheduler`")
+
+
+def _dask_handshake_problem(conn: socket.socket, timeout: float) -> str | None:
+    """None when the peer of ``conn`` opens with a Dask handshake (a Dask server writes one frame at once: an
+    8-byte little-endian length, then the frames of a msgpack map naming "pickle-protocol"), else what it sent
+    instead; never waits more than ``timeout`` seconds in all."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    data = b""
+    need = 8
+    while len(data) < need:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return "no handshake" if not data else f"an incomplete answer of {len(data)} bytes"
+        conn.settimeout(left)
+        try:
+            chunk = conn.recv(min(65536, need - len(data)))
+        except socket.timeout:
+            return "no handshake" if not data else f"an incomplete answer of {len(data)} bytes"
+        except OSError as exc:
+            return f"the connection failed: {exc.strerror or type(exc).__name__}"
+        if not chunk:
+            return "the connection was closed without a handshake"
+        data += chunk
+        if len(data) >= 8 and need == 8:
+            length = int.from_bytes(data[:8], "little")
+            if not 0 < length <= 65536:
+                return f"an answer that is not a Dask frame ({data[:16]!r})"
+            need = 8 + length
+    return None if b"pickle-protocol" in data else f"an answer that is not a Dask handshake ({data[:16]!r})"
 
 
 @contextlib.contextmanager
@@ -315,7 +352,11 @@ def cluster(scheduler: str | None = None, workers: int | None = None):
 
     local = None
     if scheduler:
-        client = Client(scheduler, timeout="30s")
+        try:
+            client = Client(scheduler, timeout="30s")
+        except Exception as exc:  # noqa: BLE001 - any failure to join the cluster is the address's: one line
+            raise InputError(f"{what} {scheduler}: cannot join the Dask scheduler there ({type(exc).__name__}: "
+                             f"{str(exc).splitlines()[0] if str(exc) else 'no reason given'})") from None
     else:
         n = workers or (os.cpu_count() or 1)
         threads = max(1, (os.cpu_count() or 1) // n)

@@ -168,7 +168,7 @@ def _bad_outputs(tmp_path):
            "under a file": (str(blocker / "r.out"), "is not a directory")}
     ro = _unwritable(tmp_path)
     assert ro is not None, "no unwritable folder found on this machine"
-    out["unwritable"] = (f"{ro}/slth-test/r.out", "cannot write")
+    out["unwritable"] = (f"{ro}/r.out", "cannot write")  # a missing folder is its own refusal ("does not exist")
     return out
 
 

@@ -4,6 +4,7 @@ every input file byte-identical. In-process through ``reports.cli.main`` where p
 signals."""
 from __future__ import annotations
 
+import contextlib
 import copy
 import errno
 import json
@@ -241,7 +242,7 @@ def test_fixed_c_that_cannot_write_its_output_leaves_the_file(capsys, tmp_path, 
     from slt.measure import adversaries
 
     path, before = cal_file
-    row = {"eps": 0.3, "C": 4.0, "failures": 0, "trials": 10, "rate_over_eps": 0.0, "ci_over_eps": [0.0, 1.0],
+    row = {"eps": 0.3, "C": 8.0, "failures": 0, "trials": 10, "rate_over_eps": 0.0, "ci_over_eps": [0.0, 1.0],
            "pvalue": 1.0, "passed": True, "power_2eps": 0.2, "widths": {}, "cpu_s": 0.0}
     monkeypatch.setattr(adversaries, "fixed_C", lambda *a, **k: [dict(row)])
     monkeypatch.setattr(adversaries, "failure_glm", lambda *a, **k: {"model": "m", "rows": 1, "verdict": "undecided"})
@@ -254,8 +255,8 @@ def test_fixed_c_that_cannot_write_its_output_leaves_the_file(capsys, tmp_path, 
         return real(src, dst)
 
     monkeypatch.setattr(cache.os, "replace", full_disk)
-    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "4", "--eps", "0.3",
-                       "--file", str(path), "--output", str(out), "--no-progress")
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "8", "--target", "sign_matrix",
+                       "--eps", "0.3", "--file", str(path), "--output", str(out), "--no-progress")
     assert rc == 2
     line = _one_line(err, str(out), "No space left")
     assert ".tmp" not in line
@@ -667,3 +668,631 @@ def test_a_misspelt_statement_gets_the_close_name(capsys, no_trials):
     rc, err, _ = _slth(capsys, "targets", "families", "--statements", "lemma77")
     assert rc == 2
     _one_line(err, "did you mean 'lemma7'")
+
+
+# ------------------------------------------------- outputs never replace what they point at, nor what is read
+
+def test_an_output_link_is_written_through_and_kept(tmp_path):
+    """An atomic write through a symbolic link replaces the file it points at and keeps the link; a link to a
+    device (here /dev/null, standing in for /dev/stdout) is written into, and the link stays a link."""
+    from slt.cache import write_atomic
+
+    target = tmp_path / "real.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    write_atomic(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+    device = tmp_path / "stdout"
+    device.symlink_to(os.devnull)
+    write_atomic(device, "page")
+    assert device.is_symlink() and os.readlink(device) == os.devnull
+    dangling = tmp_path / "later.html"
+    dangling.symlink_to(tmp_path / "made-later.html")
+    write_atomic(dangling, "x")
+    assert dangling.is_symlink() and (tmp_path / "made-later.html").read_text() == "x"
+
+
+def test_an_output_through_a_fifo_reaches_its_reader(tmp_path):
+    """``-o /dev/stdout`` when stdout is a pipe: the bytes go down the pipe, the path stays a pipe."""
+    import threading
+
+    from slt.cache import write_atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "stdout"
+    link.symlink_to(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    write_atomic(link, "through the pipe")
+    reader.join(5)
+    assert got == ["through the pipe"] and link.is_symlink()
+    import stat as _stat
+    assert _stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_report_output_link_is_kept(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    target = tmp_path / "page.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    rc, err, _ = _slth(capsys, "report", "--from", str(rec), "-o", str(link), "--only", "statements")
+    assert rc == 0, err
+    assert link.is_symlink() and "<html" in target.read_text()
+
+
+def test_a_symlink_loop_as_output_is_one_line(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    loop = tmp_path / "loop.html"
+    loop.symlink_to(loop)
+    rc, err, _ = _slth(capsys, "report", "--from", str(rec), "-o", str(loop))
+    assert rc == 2
+    _one_line(err, str(loop), "loop")
+
+
+def test_report_never_writes_the_record_it_reads(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    before = rec.read_bytes()
+    (tmp_path / "d").mkdir()
+    for spelling in (str(rec), str(tmp_path / "d" / ".." / "R.json")):
+        rc, err, _ = _slth(capsys, "report", "--from", str(rec), "-o", spelling)
+        assert rc == 2
+        _one_line(err, "--from", "reads")
+        assert rec.read_bytes() == before
+
+
+def test_diff_never_writes_a_record_it_reads(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    before = rec.read_bytes()
+    rc, err, _ = _slth(capsys, "diff", str(rec), str(rec), "--html", str(rec))
+    assert rc == 2
+    _one_line(err, "--html", "reads")
+    assert rec.read_bytes() == before
+
+
+def test_targets_output_equal_to_file_is_refused_as_the_same_file(capsys, tmp_path, no_trials, cal_file):
+    path, before = cal_file
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "8", "--target", "sign_matrix",
+                       "--eps", "0.3", "--file", str(path), "--output", str(tmp_path / "." / path.name))
+    assert rc == 2
+    _one_line(err, "--output", "--file", "same file")
+    assert path.read_bytes() == before
+
+
+def test_an_output_in_a_missing_folder_is_refused_and_not_made(capsys, tmp_path, no_trials, cal_file):
+    path, before = cal_file
+    missing = tmp_path / "nonexistent" / "x.json"
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "8", "--target",
+                       "sign_matrix", "--eps", "0.3,0.1,0.03", "--per", "14", "--file", str(path),
+                       "--output", str(missing))
+    assert rc == 2
+    _one_line(err, "--output", "does not exist")
+    assert not missing.parent.exists() and path.read_bytes() == before
+    rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--workers", "0", "-o", str(missing))
+    assert rc == 2
+    _one_line(err, "--output", "does not exist")
+    assert not missing.parent.exists()
+
+
+def _fixed_rows(monkeypatch):
+    from slt.measure import adversaries
+
+    def rows(name, C, params, eps_values, per, seed, **kw):
+        return [{"eps": e, "C": C, "failures": 0, "trials": 7, "rate_over_eps": 0.0, "ci_over_eps": [0.0, 1.0],
+                 "pvalue": 1.0, "passed": True, "power_2eps": 0.2, "widths": {}, "cpu_s": 0.0} for e in eps_values]
+
+    monkeypatch.setattr(adversaries, "fixed_C", rows)
+    monkeypatch.setattr(adversaries, "failure_glm", lambda *a, **k: {"model": "m", "rows": 1, "verdict": "v"})
+
+
+def test_fixed_c_over_some_eps_keeps_the_stored_rows_of_the_others(capsys, tmp_path, monkeypatch, cal_file):
+    path, before = cal_file
+    _fixed_rows(monkeypatch)
+    stored = json.loads(before)["statements"]["lemma7"]["growth"]["rows"]
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "8", "--target", "sign_matrix",
+                       "--eps", "0.3,0.1,0.03", "--per", "14", "--file", str(path), "--no-progress")
+    assert rc == 0, err
+    rows = json.loads(path.read_text())["statements"]["lemma7"]["growth"]["rows"]
+    assert [r["eps"] for r in rows] == [r["eps"] for r in stored]
+    assert {r["eps"]: r["trials"] for r in rows if r["eps"] < 0.03} == {r["eps"]: r["trials"] for r in stored
+                                                                          if r["eps"] < 0.03}
+    assert all(r["trials"] == 7 for r in rows if r["eps"] >= 0.03)
+
+
+def test_fixed_c_of_another_configuration_never_replaces_stored_rows(capsys, no_trials, cal_file):
+    path, before = cal_file
+    rc, err, _ = _slth(capsys, "targets", "fixed-c", "lemma7", "d1=2", "d2=2", "--C", "4", "--eps", "0.3",
+                       "--file", str(path))
+    assert rc == 2
+    _one_line(err, "growth", "stored rows", "would replace")
+    assert path.read_bytes() == before
+
+
+def test_the_lock_is_keyed_on_the_resolved_path(capsys, tmp_path, no_trials):
+    from slt.cache import lock_key, writing
+
+    (tmp_path / "out").mkdir()
+    one, other = tmp_path / "out" / "x.json", tmp_path / "out" / ".." / "out" / "x.json"
+    assert lock_key(one) == lock_key(other)
+    with writing(one):
+        rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--workers", "0", "-o", str(other))
+    assert rc == 2
+    _one_line(err, "another slth command is writing it")
+
+
+def test_report_output_is_locked(capsys, tmp_path, proofs_record):
+    from reports import record
+    from slt.cache import writing
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    out = tmp_path / "page.html"
+    with writing(out):
+        rc, err, _ = _slth(capsys, "report", "--from", str(rec), "-o", str(out))
+    assert rc == 2
+    _one_line(err, str(out), "another slth command is writing it")
+    assert not out.exists()
+
+
+def test_a_lock_folder_that_is_a_file_is_one_line(capsys, tmp_path, monkeypatch, no_trials):
+    from slt import cache
+
+    blocker = tmp_path / "slth-locks"
+    blocker.write_text("")
+    monkeypatch.setattr(cache, "LOCKS", blocker)
+    rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--workers", "0", "-o", str(tmp_path / "c.json"))
+    assert rc == 2
+    _one_line(err, str(blocker), "TMPDIR")
+
+
+# ----------------------------------------------------------------------------- reads bounded, numbers bounded
+
+def test_a_record_from_an_endless_device_is_refused_with_the_limit(capsys, tmp_path, proofs_record):
+    from reports import record
+
+    good = tmp_path / "good.json"
+    record.write(good, proofs_record)
+    rc, err, _ = _slth(capsys, "report", "--from", "/dev/zero", "-o", str(tmp_path / "r.html"))
+    assert rc == 2
+    _one_line(err, "/dev/zero", "256 MiB")
+    rc, err, _ = _slth(capsys, "diff", str(good), "/dev/zero")
+    assert rc == 2
+    _one_line(err, "/dev/zero", "256 MiB")
+
+
+def test_a_large_regular_file_is_refused_before_reading(tmp_path, monkeypatch):
+    from slt import inputs
+
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:
+        fh.truncate(2 ** 20 + 1)
+    monkeypatch.setattr(inputs, "MAX_BYTES", 2 ** 20)
+    with pytest.raises(inputs.InputError, match="larger than the 1 MiB"):
+        inputs.read_json(big, "record")
+
+
+def test_a_record_with_trials_10_to_the_400_is_one_line(capsys, tmp_path, empirical_record):
+    data = copy.deepcopy(empirical_record)
+    data["empirical"]["checks"][_rate_index(data)]["trials"] = 10 ** 400
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data))
+    rc, err, _ = _slth(capsys, "report", "--from", str(path), "-o", str(tmp_path / "r.html"))
+    assert rc == 2
+    _one_line(err, str(path), "401 digits")
+    rc, err, _ = _slth(capsys, "diff", str(path), str(path))
+    assert rc == 2
+    _one_line(err, str(path), "401 digits")
+
+
+# ------------------------------------------------------- the committed rows' refresh: arguments, build beside, swap
+
+def _tree(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_refresh_refuses_unknown_arguments(capsys, monkeypatch):
+    from reports.record import verified
+
+    def forbidden(*a, **k):
+        raise AssertionError("the refresh started")
+
+    monkeypatch.setattr(verified, "write_committed", forbidden)
+    rc = verified.main(["--bogus"])
+    err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert rc == 2
+    _one_line(err, "--bogus")
+
+
+@pytest.fixture
+def committed_copy(tmp_path, monkeypatch):
+    """A copy of the committed folder, and cheap stand-ins for the verification and the tasks."""
+    import shutil
+
+    from reports.record import assemble, verified
+
+    folder = tmp_path / "committed"
+    shutil.copytree(verified.COMMITTED, folder)
+    monkeypatch.setattr(assemble, "variants", lambda: [{"row": "new variants"}])
+    monkeypatch.setattr(assemble, "mutations", lambda: [{"row": "new mutations"}])
+    return folder
+
+
+def test_an_interrupted_refresh_leaves_the_committed_files_intact(committed_copy, monkeypatch):
+    from reports.record import verified
+    from slt.measure import empirical
+
+    before = _tree(committed_copy)
+
+    def interrupted(seed, calibration, committed, progress=None):
+        import shutil
+
+        shutil.rmtree(committed)  # what the real one does first
+        committed.mkdir()
+        (committed / "half.json").write_text("{")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(empirical, "commit_tasks", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        verified.write_committed(committed_copy, log=lambda m: None)
+    assert _tree(committed_copy) == before
+    assert sorted(p.name for p in committed_copy.parent.iterdir()) == ["committed"]
+
+
+def test_a_refresh_swaps_in_the_whole_new_folder(committed_copy, monkeypatch):
+    from reports.record import verified
+    from slt.measure import empirical
+
+    def tasks(seed, calibration, committed, progress=None):
+        import shutil
+
+        shutil.rmtree(committed, ignore_errors=True)
+        (committed / "kind").mkdir(parents=True)
+        (committed / "kind" / "t.json").write_text("{}")
+        return 1
+
+    monkeypatch.setattr(empirical, "commit_tasks", tasks)
+    verified.write_committed(committed_copy, log=lambda m: None)
+    after = _tree(committed_copy)
+    assert sorted(k for k in after if k.startswith("tasks")) == ["tasks/kind/t.json"]
+    assert "empirical-full.json" in after
+    assert b"new variants" in after["verified-variants.json"]
+    assert sorted(p.name for p in committed_copy.parent.iterdir()) == ["committed"]
+
+
+# ------------------------------------------------------------------ environment variables: checked like options
+
+@pytest.mark.parametrize("variable, value", [("SLTH_SYMPY_SECONDS", v) for v in ("nan", "inf", "1e20", "abc", "-1", "0")]
+                         + [("SLTH_NUMBA_THREADS", v) for v in ("abc", "0", "-2", "1.5")])
+def test_a_bad_environment_variable_is_one_line_before_work(capsys, monkeypatch, no_trials, variable, value):
+    monkeypatch.setenv(variable, value)
+    rc, err, _ = _slth(capsys, "rate", "lemma7", "d1=2", "d2=2", "eps=0.3", "--trials", "3")
+    assert rc == 2
+    _one_line(err, f"${variable}={value!r}")
+
+
+def test_the_settings_read_good_values():
+    from bounds.settings import SettingError, sympy_seconds
+    from slt.inputs import numba_threads
+
+    assert sympy_seconds({}) == 10.0 and sympy_seconds({"SLTH_SYMPY_SECONDS": "2.5"}) == 2.5
+    assert numba_threads({}) is None and numba_threads({"SLTH_NUMBA_THREADS": "3"}) == 3
+    with pytest.raises(SettingError):
+        sympy_seconds({"SLTH_SYMPY_SECONDS": "-1"})
+
+
+def test_a_bad_sympy_seconds_fails_the_import_of_the_verifier_not_silently():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SLTH_SYMPY_SECONDS": "-1"}
+    done = subprocess.run([sys.executable, "-c", "import bounds.verify_domain"], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode != 0 and "SLTH_SYMPY_SECONDS" in done.stderr
+
+
+# ------------------------------------------------------------------------- the report's tokens: linear time
+
+def test_the_report_token_pass_is_linear():
+    from reports.render import tokens
+
+    assert str(tokens("rate 7.15256e-07 in [0,1], 1-Lipschitz, -x- and a - b")) == (
+        'rate <span class="tok">7.15256e-07</span> in <span class="tok">[0,1],</span> '
+        '<span class="tok">1-Lipschitz,</span> -x- and a - b')
+    word = "a" * 20_000  # no digit, no hyphen: every start position rescanned the word (9 s at 20 kB)
+    start = time.process_time()
+    assert str(tokens(word)) == word
+    assert str(tokens("x" * 2_000_000 + "-y")).startswith('<span class="tok">')
+    assert time.process_time() - start < 1.0
+
+
+# ---------------------------------------------------------------------------------- slth docs: data and writes
+
+@pytest.fixture
+def docs_copy(tmp_path, monkeypatch):
+    """``slth docs`` pointed at a copy of docs/calibration.md (stale) and of the committed calibration file."""
+    from reports import statements_page as sp
+    from slt.measure import calibration
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    page = docs / "calibration.md"
+    text = (ROOT / "docs" / "calibration.md").read_text()
+    head, _, tail = text.partition("<!-- generated: constants -->\n")
+    page.write_text(head + "<!-- generated: constants -->\nstale\n" + tail.partition("<!-- end generated: constants -->")[1]
+                    + tail.partition("<!-- end generated: constants -->")[2])
+    cal = tmp_path / "calibration.json"
+    cal.write_bytes(calibration.DEFAULT.read_bytes())
+    monkeypatch.setattr(sp, "DOCS", docs)
+    monkeypatch.setattr(sp, "ROOT", tmp_path)
+    monkeypatch.setattr(sp, "STATEMENTS_PAGE", docs / "statements.md")
+    monkeypatch.setattr(sp, "CALIBRATION", cal)
+    for block in ("constants", "fixed-c"):  # the file named when a block's data is incomplete
+        if hasattr(sp, "_SOURCES"):
+            monkeypatch.setitem(sp._SOURCES, block, cal)
+    monkeypatch.setattr(sp, "statements_page", lambda catalogue=None: "statements\n")
+    (docs / "statements.md").write_text("statements\n")  # up to date: docs/calibration.md is the page written
+    return page, cal
+
+
+@pytest.mark.parametrize("how, needle", [("truncated", "not JSON"), ("incomplete", "incomplete")])
+def test_docs_on_broken_committed_data_is_one_line(capsys, docs_copy, how, needle):
+    page, cal = docs_copy
+    if how == "truncated":
+        cal.write_bytes(cal.read_bytes()[:5000])
+    else:
+        data = json.loads(cal.read_text())
+        del data["statements"]["lemma7"]["C"]
+        cal.write_text(json.dumps(data))
+    before = page.read_bytes()
+    rc, err, _ = _slth(capsys, "docs")
+    assert rc == 2
+    _one_line(err, str(cal), needle)
+    assert page.read_bytes() == before
+
+
+def test_docs_writes_a_null_constant_as_words_and_escapes_control_characters(capsys, docs_copy):
+    page, cal = docs_copy
+    data = json.loads(cal.read_text())
+    data["statements"]["lemma7"]["C"] = None
+    data["statements"]["lemma2"]["worst_target"] = "evil\x1b[2J"
+    cal.write_text(json.dumps(data))
+    rc, err, _ = _slth(capsys, "docs")
+    assert rc == 0, err
+    text = page.read_text()
+    block = text.split("<!-- generated: constants -->")[1].split("<!-- end generated")[0]
+    assert "not calibrated" in block and "None" not in block
+    assert ESC not in text and "evil\\x1b[2J" in text
+
+
+def test_docs_on_a_full_disk_leaves_the_page_whole(capsys, docs_copy, monkeypatch):
+    from slt import cache
+
+    page, _ = docs_copy
+    before = page.read_bytes()
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def half_then_full(self, text, *a, **k):  # a write in place: half the page, then the disk is full
+        with open(self, "w") as fh:
+            fh.write(text[: len(text) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr(cache.os, "replace", full)
+    monkeypatch.setattr(Path, "write_text", half_then_full)
+    rc, err, _ = _slth(capsys, "docs")
+    assert rc == 2
+    _one_line(err, "No space left")
+    assert page.read_bytes() == before
+
+
+def test_statements_page_module_refuses_an_unknown_option_in_one_line():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "reports.statements_page", "--bogus"], env=env, capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 2
+    _one_line([x for x in done.stderr.splitlines() if x.strip()], "--bogus")
+
+
+# ---------------------------------------------------------------------------- workers and trials: capped first
+
+@pytest.mark.parametrize("argv", [["calibrate", "--statements", "lueker"], ["targets", "families"],
+                                  ["reproduce", "fig4"]])
+def test_too_many_workers_is_one_line_with_the_limit(capsys, no_trials, argv):
+    from reports.cli import max_workers
+
+    rc, err, _ = _slth(capsys, *argv, "--workers", "100000")
+    assert rc == 2
+    _one_line(err, "--workers", f"at most {max_workers()}")
+    rc, err, _ = _slth(capsys, *argv, "--workers", str(max_workers() + 1))
+    assert rc == 2
+
+
+def test_calibrate_min_trials_is_checked_against_what_a_round_holds(capsys, tmp_path, no_trials, small_machine):
+    """10^8 trials at one point: 4 GB at the 40 bytes of a bare seed, 12.6 GiB with the round's tasks and results
+    (slt.measure.calibrate.TRIAL_BYTES): refused on an 8 GiB machine before anything is allocated."""
+    from slt.measure import calibrate as cal
+
+    assert cal.TRIAL_BYTES >= 100
+    rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--where", "eps=0.5", "--workers", "0",
+                       "--min-trials", "100000000", "-o", str(tmp_path / "c.json"))
+    assert rc == 2
+    _one_line(err, "--min-trials", "100,000,000 trials", "GiB", "memory")
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_an_unknown_where_factor_is_a_usage_error_with_the_close_name(capsys, tmp_path, no_trials):
+    rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--where", "esp=0.5", "--workers", "0",
+                       "-o", str(tmp_path / "c.json"))
+    assert rc == 2
+    _one_line(err, "esp", "did you mean 'eps'")
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_rate_families_of_a_statement_without_targets_says_so(capsys, no_trials):
+    rc, err, _ = _slth(capsys, "rate", "lueker", "eps=0.3", "--trials", "3", "--families")
+    assert rc == 2
+    line = _one_line(err, "lueker has no target families")
+    assert "0 trials" not in line
+
+
+@pytest.mark.parametrize("edit, needle", [
+    (lambda d: d["statements"].__setitem__("lemma7\x1b[2J", d["statements"].pop("lemma7")), "not a statement name"),
+    (lambda d: d["statements"].__setitem__("../../etc", d["statements"].pop("lemma2")), "not a statement name"),
+    (lambda d: d["statements"]["lemma7"].__setitem__("worst_target", "sign matrix; rm -rf"), "worst_target"),
+    (lambda d: d["statements"]["lemma7"]["targets"]["families"][0].__setitem__("family", ""), "family"),
+    (lambda d: d["statements"]["lemma7"]["growth"].__setitem__("target", 7), "growth.target"),
+])
+def test_a_calibration_file_with_names_that_are_not_names_is_refused(capsys, no_trials, cal_file, edit, needle):
+    path, _ = cal_file
+    data = json.loads(path.read_text())
+    edit(data)
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    rc, err, _ = _slth(capsys, "targets", "families", "--statements", "lemma7", "--file", str(path))
+    assert rc == 2
+    _one_line(err, str(path), needle)
+    assert path.read_bytes() == before
+
+
+# ------------------------------------------------------------------ a scheduler address: Dask answers, or one line
+
+DASK_HANDSHAKE = (b":\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00*\x00\x00\x00\x00\x00\x00\x00\x83"
+                  b"\xabcompression\xc0\xa6python\x93\x03\x0b\x07\xafpickle-protocol\x05")
+"""What a Dask scheduler (distributed 2026.8) writes first on every connection, recorded from a real one."""
+
+
+@contextlib.contextmanager
+def _server(opening: bytes | None):
+    """A TCP server on 127.0.0.1 that writes ``opening`` to every connection (None: writes nothing, as HTTP)."""
+    import socket
+    import threading
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    stop = threading.Event()
+    held = []
+
+    def serve():
+        sock.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            if opening:
+                conn.sendall(opening)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(2)
+        for c in held:
+            c.close()
+        sock.close()
+
+
+@pytest.mark.parametrize("opening", [None, b"SSH-2.0-OpenSSH_9.6\r\n", b"HTTP/1.1 400 Bad Request\r\n\r\n"])
+def test_a_scheduler_address_where_something_else_answers_is_one_line_in_seconds(capsys, tmp_path, no_trials,
+                                                                                  opening):
+    with _server(opening) as address:
+        start = time.perf_counter()
+        rc, err, _ = _slth(capsys, "calibrate", "--statements", "lueker", "--scheduler", address, "-o",
+                           str(tmp_path / "c.json"))
+        assert time.perf_counter() - start < 10
+    assert rc == 2
+    _one_line(err, address, "not as a Dask scheduler")
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_a_dask_handshake_is_accepted():
+    from slt.tasks import check_scheduler
+
+    with _server(DASK_HANDSHAKE) as address:
+        check_scheduler(address)
+
+
+def test_an_unreachable_scheduler_from_the_environment_is_named_before_the_first_trial(capsys, monkeypatch, no_trials,
+                                                                                        cal_file):
+    path, before = cal_file
+    monkeypatch.setenv("SLTH_SCHEDULER", "tcp://127.0.0.1:1")
+    rc, err, out = _slth(capsys, "targets", "families", "--statements", "lemma7", "--trials", "1", "--file", str(path))
+    assert rc == 2
+    _one_line(err, "$SLTH_SCHEDULER", "tcp://127.0.0.1:1", "no scheduler answers")
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("into", ["file", "pipe"])
+def test_report_to_a_link_to_this_process_stdout_writes_the_page_there(tmp_path, proofs_record, into):
+    """``slth report -o /dev/stdout > page.html`` (and ``| cat``), with a link in a temporary folder to
+    /proc/self/fd/1 standing in for /dev/stdout: the page is all stdout holds, the link stays a link."""
+    from reports import record
+
+    rec = tmp_path / "R.json"
+    record.write(rec, proofs_record)
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    argv = [sys.executable, "-m", "reports.cli", "report", "--from", str(rec), "-o", str(link), "--only",
+            "statements"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    page = tmp_path / "page.html"
+    if into == "file":
+        with open(page, "wb") as fh:
+            done = subprocess.run(argv, env=env, stdout=fh, stderr=subprocess.PIPE, timeout=300, cwd=tmp_path)
+        out = page.read_text()
+    else:
+        done = subprocess.run(argv, env=env, capture_output=True, timeout=300, cwd=tmp_path)
+        out = done.stdout.decode()
+    assert done.returncode == 0, done.stderr
+    assert out.lstrip().startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
+    assert "wrote" in done.stderr.decode()
+    assert link.is_symlink() and os.readlink(link) == "/proc/self/fd/1"
+
+
+def test_calibrate_output_link_is_kept(capsys, tmp_path, no_trials, cal_file):
+    path, _ = cal_file
+    link = tmp_path / "link.json"
+    link.symlink_to(path)
+    rc, err, _ = _slth(capsys, "calibrate", "--refit", "-o", str(link))
+    assert rc == 0, err
+    assert link.is_symlink() and json.loads(path.read_text())["statements"]
+
+
+def test_a_tmpdir_whose_lock_folder_is_a_file_is_one_line(tmp_path):
+    (tmp_path / "slth-locks").write_text("")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "reports.cli", "calibrate", "--statements", "lueker", "--workers",
+                           "0", "-o", str(tmp_path / "c.json")], env=env, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 2
+    _one_line([x for x in done.stderr.splitlines() if x.strip()], "slth-locks", "TMPDIR")
+
+
+def test_run_names_an_unreachable_scheduler_before_any_work(capsys, tmp_path, monkeypatch):
+    from reports.record import assemble
+
+    def forbidden(*a, **k):
+        raise AssertionError("work started")
+
+    monkeypatch.setattr(assemble, "build", forbidden)
+    monkeypatch.setenv("SLTH_SCHEDULER", "tcp://127.0.0.1:1")
+    rc, err, _ = _slth(capsys, "run", "--quick", "-o", str(tmp_path / "rec.json"), "--results", str(tmp_path / "r"))
+    assert rc == 2
+    _one_line(err, "$SLTH_SCHEDULER tcp://127.0.0.1:1", "no scheduler answers")

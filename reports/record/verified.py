@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import inspect
+import os
 import platform
 from pathlib import Path
 
@@ -78,23 +79,99 @@ def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path 
 
 def write_committed(folder: Path = COMMITTED, log=print) -> None:
     """Verify the printed variants and the mutation suite of this tree and write them as the committed rows; run the
-    default report's deterministic empirical tasks into ``slt.measure.empirical.COMMITTED_TASKS`` (seed 0, the
-    default report's)."""
+    default report's deterministic empirical tasks (seed 0, the default report's) into ``<folder>/tasks``.
+
+    Everything is built in a new folder beside ``folder`` (a copy of it, so the files this refresh does not make,
+    the committed empirical record, come along) and swapped in whole at the end, with Ctrl-C held off during the two
+    renames: an interrupted or failed refresh leaves the committed files as they were and no half-built folder."""
+    import shutil
+    import tempfile
+
+    from slt.cache import writing
+
     from reports.record.assemble import mutations, variants
 
-    for part, fn in (("variants", variants), ("mutations", mutations)):
-        if _read(Path(folder) / f"verified-{part}.json", key(part, fn), log) is not None:
-            log(f"[verified] {part}: the committed rows are this tree's already")
-            continue
-        log(f"[verified] {part} ...")
-        write_record(Path(folder) / f"verified-{part}.json", {"part": part, "key": key(part, fn), "result": fn()})
-        log(f"[verified] wrote {Path(folder) / f'verified-{part}.json'}")
-    from slt.measure import calibration, empirical
+    folder = Path(folder)
+    _recover(folder)
+    with writing(folder, what="the committed folder"):  # a second refresh at the same time is refused
+        stage = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}-new-"))
+        try:
+            shutil.copytree(folder, stage, dirs_exist_ok=True, symlinks=True)
+            for part, fn in (("variants", variants), ("mutations", mutations)):
+                if _read(stage / f"verified-{part}.json", key(part, fn), log) is not None:
+                    log(f"[verified] {part}: the committed rows are this tree's already")
+                    continue
+                log(f"[verified] {part} ...")
+                write_record(stage / f"verified-{part}.json", {"part": part, "key": key(part, fn), "result": fn()})
+            from slt.measure import calibration, empirical
 
-    log("[verified] the default report's deterministic empirical tasks ...")
-    n = empirical.commit_tasks(0, calibration.load(), progress=log)
-    log(f"[verified] wrote {n} task results under {empirical.COMMITTED_TASKS}")
+            log("[verified] the default report's deterministic empirical tasks ...")
+            n = empirical.commit_tasks(0, calibration.load(), committed=stage / "tasks", progress=log)
+            _swap(stage, folder)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+    log(f"[verified] wrote {folder / 'verified-variants.json'}, {folder / 'verified-mutations.json'} and {n} task "
+        f"results under {folder / 'tasks'}")
+
+
+def _old(folder: Path) -> Path:
+    return folder.with_name(f".{folder.name}-old")
+
+
+def _swap(stage: Path, folder: Path) -> None:
+    """``stage`` in place of ``folder``: two renames with SIGINT and SIGTERM held until both are done (the old folder
+    is kept as ``.<name>-old`` between them, so ``_recover`` puts it back after a power cut)."""
+    import shutil
+    import signal
+
+    old = _old(folder)
+    if old.exists():
+        shutil.rmtree(old)
+    held = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        os.rename(folder, old)
+        os.rename(stage, folder)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _recover(folder: Path) -> None:
+    """A swap cut between its two renames (the machine stopped): the old folder is put back."""
+    old = _old(folder)
+    if old.exists() and not folder.exists():
+        os.rename(old, folder)
+
+
+def main(argv=None) -> int:
+    """``python -m reports.record.verified``: refresh the committed rows after an edit of ``bounds/`` (no options;
+    anything else is a usage error, one line, exit 2)."""
+    import sys
+
+    from reports.cli import INTERRUPTED, Parser
+    from reports.terminal import escaped_streams
+    from slt.inputs import InputError
+
+    parser = Parser(prog="python -m reports.record.verified",
+                    description="Refresh the committed verification rows and task results of this tree "
+                                f"(under {COMMITTED}).")
+    with escaped_streams():
+        try:
+            parser.parse_args(sys.argv[1:] if argv is None else argv)
+        except SystemExit as exc:
+            return int(exc.code or 0)
+        try:
+            write_committed()
+        except KeyboardInterrupt:
+            print(f"{parser.prog}: interrupted; the committed files under {COMMITTED} are as they were",
+                  file=sys.stderr)
+            return INTERRUPTED
+        except InputError as exc:
+            print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+            return 2
+    return 0
 
 
 if __name__ == "__main__":  # python -m reports.record.verified: refresh the committed rows after an edit of bounds/
-    write_committed()
+    raise SystemExit(main())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from pathlib import Path
 
 from slt.inputs import InputError, read_json
@@ -51,6 +52,30 @@ def _number(v, low=None, high=None, strict_low=False, integer=False, null=False)
     return ((low is None or (v > low if strict_low else v >= low)) and (high is None or v <= high))
 
 
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
+"""A statement's name as a calibration file's key (``lemma7``, ``theorem14``, ``lueker``)."""
+_TARGET = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
+"""A target family's name (``sign_matrix``, ``identity``, ``random``)."""
+
+
+def _targets(rec: dict):
+    """``(field, value)`` of every target family name a statement's record holds."""
+    for key in ("worst_target", "target"):
+        if rec.get(key) is not None:
+            yield key, rec[key]
+    for key in ("targets", "targets_verify"):
+        t = rec.get(key)
+        if isinstance(t, dict):
+            if t.get("worst") is not None:
+                yield f"{key}.worst", t["worst"]
+            for i, f in enumerate(t.get("families") or ()):
+                if isinstance(f, dict) and "family" in f:
+                    yield f"{key}.families[{i}].family", f["family"]
+    g = rec.get("growth")
+    if isinstance(g, dict) and g.get("target") is not None:
+        yield "growth.target", g["target"]
+
+
 def problem(data: dict) -> str | None:
     """Why a calibration file (``slth calibrate``'s output, checks grid or large) makes no sense, as "field '...'
     is ..., expected ..." (None when it does): every statement holds points (an empty or interrupted run's file is
@@ -67,9 +92,15 @@ def problem(data: dict) -> str | None:
     if "safety" in data and not _number(data["safety"], 0, strict_low=True):
         return field("safety", data["safety"], "a number > 0")
     for name, rec in data["statements"].items():
+        if not _NAME.fullmatch(name):
+            return (f"statement key {json.dumps(name)[:40]} is not a statement name (lowercase letters, digits and "
+                    "'_', as lemma7)")
         where = f"statements.{name}"
         if not isinstance(rec, dict):
             return field(where, rec, "an object")
+        for at, target in _targets(rec):
+            if not (isinstance(target, str) and _TARGET.fullmatch(target)):
+                return field(f"{where}.{at}", target, "a target family's name (letters, digits, '_' and '-')")
         points = rec.get("points")
         if not isinstance(points, list):
             return field(f"{where}.points", points, "a list")

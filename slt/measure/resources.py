@@ -99,13 +99,13 @@ def _bytes(b: int) -> str:
     return f"{b} bytes"
 
 
-def check_trials(trials: int, what: str, available: int | None = None) -> int:
-    """``trials`` when this machine can hold their bookkeeping (``TRIAL_BYTES`` each), else ``RequestError``
-    naming ``what`` (the argument that asked for them) and the memory they would need."""
+def check_trials(trials: int, what: str, available: int | None = None, per_trial: int = TRIAL_BYTES) -> int:
+    """``trials`` when this machine can hold their bookkeeping (``per_trial`` bytes each, default ``TRIAL_BYTES``),
+    else ``RequestError`` naming ``what`` (the argument that asked for them) and the memory they would need."""
     if not (isinstance(trials, int) or (isinstance(trials, float) and math.isfinite(trials))) or trials < 1:
         raise RequestError(f"{what} asks for {trials} trials; at least 1 is needed")
     trials = int(math.ceil(trials))
-    need = trials * TRIAL_BYTES
+    need = trials * per_trial
     have = available_bytes() if available is None else available
     if trials > MAX_TRIALS or (have is not None and need > have):
         raise RequestError(f"{what} asks for {_count(trials)} trials, which need at least {_bytes(need)} of memory "

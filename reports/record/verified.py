@@ -80,7 +80,7 @@ def write_committed(folder: Path = COMMITTED, log=print) -> None:
     """Verify the printed variants and the mutation suite of this tree and write them as the committed rows; run the
     default report's deterministic empirical tasks into ``slt.measure.empirical.COMMITTED_TASKS`` (seed 0, the
     default report's)."""
-    from reports.record.assemble import mutations, variants
+    from reports.record.suites import mutations, variants
 
     for part, fn in (("variants", variants), ("mutations", mutations)):
         if _read(Path(folder) / f"verified-{part}.json", key(part, fn), log) is not None:

@@ -2,8 +2,9 @@
 
 One module per job:
 
-- ``reports.record.schema``: the schema below and its validation (``validate``; ``RecordError``: one line naming
-  the file and the field);
+- ``reports.record.schema``: the schema below, as a JSON Schema (``RECORD_SCHEMA``, checked by ``jsonschema``) and
+  the checks of sense it cannot state, and its validation (``validate``; ``RecordError``: one line naming the file
+  and the field);
 - ``reports.record.files``: JSON I/O (``load(path)`` reads and validates, ``write(path, record)`` validates and
   writes atomically);
 - ``reports.record.assemble``: ``build(profile, ...)`` runs the harness (proof steps, variants, mutations, widths,

@@ -63,5 +63,9 @@ def test_a_rate_check_is_held_to_the_rate_fields_and_other_checks_are_not(proofs
     data["empirical"] = {"checks": [check], "tightness": [], "length_sweeps": {}, "verdicts": {}, "decisions": {},
                          "wall_s": 1.0, "tasks": 1}
     _refused(data, "empirical.checks[0].params", "missing")
+    data["empirical"]["checks"][0] = {**check, "params": {"eps": 0.1}, "C": 1.0, "widths": {}, "failures": 0,
+                                      "trials": 10, "rate": 0.0, "interval": [0.0, 0.3], "pvalue": 1.0, "level": 0.05,
+                                      "power": "high", "passed": True, "decision": {"word": "holds", "text": ""}}
+    _refused(data, "empirical.checks[0].power", "is string, expected object or null")
     data["empirical"]["checks"][0] = {**check, "kind": "search"}
     record.validate(data, "rec.json")  # a search holds no rate fields

@@ -83,8 +83,8 @@ _LARGE = _obj({"statements": _obj({}, each=_DICT)}, null=True)
 _RATE_CHECK = _obj({"params": _DICT, "C": _POSITIVE, "widths": _DICT, "failures": _COUNT, "trials": _COUNT,
                     "rate": _RATE, "interval": _list(_RATE),
                     "pvalue": _RATE, "level": _RATE,
-                    "power": _obj({"power": _RATE, "detectable_rate": _RATE_OR_NONE, "target_rate": _RATE_OR_NONE},
-                                  null=True),
+                    "power": {**_obj({"power": _RATE, "detectable_rate": _RATE_OR_NONE, "target_rate": _RATE_OR_NONE},
+                                     null=True), "x-expected": "object or null"},
                     "passed": _BOOL, "decision": _obj({"word": _STR, "text": _STR})})
 _CHECK = {**_obj({"id": _STR, "statement": _STR, "kind": _STR, "verdict": _STR, "ratio": _NUM,
                   "command": _STR_OR_NONE}, optional=_TITLED),

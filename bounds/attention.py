@@ -181,3 +181,7 @@ theorem11 = Statement(
             (Edit("theorem11", "constants.mha_share", 1, sp.Rational(4, 3)),), ())},
     notes="The same split eps/4 budgets the MHA error and the FC error exp(eps/4) - 1; d2 = d1.",
 )
+
+
+#: The statements this module declares, each with its place in the paper's order (``bounds.catalogue``).
+DECLARED = ((60, theorem9), (80, theorem11))

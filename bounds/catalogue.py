@@ -1,19 +1,53 @@
 """The catalogue of statements: canonical names, aliases (main-text numbers), lookup and proofs.
 
+The statements are discovered, not listed: every module of ``bounds/`` (a plain module, not a subpackage) whose
+source assigns ``DECLARED`` at its top level is imported, and ``DECLARED`` is read as ``(order, statement)`` pairs.
+``STATEMENTS`` holds them sorted by ``order``, the statement's place in the paper's order (the order of
+docs/statements.md: a statement comes after every statement its proof uses); keys are spaced by 10 so a new
+statement takes a free one. The modules are found by reading their source, so the prover's modules are never
+imported here. Two statements with one name or one order key are refused (``CatalogueError``).
+
 The only module that imports every statement; statements and ``bounds.core`` never import it (a proof is
 composed from the catalogue it is given: ``proof(name, catalogue)``)."""
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
+from pathlib import Path
 
-from .attention import theorem9, theorem11
-from .perturbation import lemma12, lemma13
-from .softmax import lemma5, lemma8
-from .subset_sum import lemma2, lemma7, lueker, theorem10
-from .theorem14 import theorem14
+DECLARES = re.compile(r"^DECLARED\s*(:[^=]*)?=", re.MULTILINE)
+"""A top-level assignment of ``DECLARED`` in a module's source: the module declares statements."""
 
-STATEMENTS = {s.name: s for s in (lueker, lemma2, lemma7, lemma8, lemma5, theorem9, theorem10, theorem11,
-                                  lemma12, lemma13, theorem14)}
+
+class CatalogueError(ValueError):
+    """The statement modules declare something the catalogue cannot order (a one-line message naming it)."""
+
+
+def discover(path=None, package: str = __package__) -> dict:
+    """name -> statement for every statement the modules of ``package`` (found on ``path``, default the package's
+    own ``__path__``) declare in ``DECLARED``, in the order of their keys."""
+    if path is None:
+        path = importlib.import_module(package).__path__
+    by_order: dict = {}
+    by_name: dict = {}
+    for info in sorted(pkgutil.iter_modules(path), key=lambda m: m.name):
+        if info.ispkg or info.name == "catalogue":
+            continue
+        source = Path(info.module_finder.path) / f"{info.name}.py"
+        if not source.is_file() or not DECLARES.search(source.read_text(encoding="utf-8")):
+            continue
+        module = importlib.import_module(f"{package}.{info.name}")
+        for order, statement in module.DECLARED:
+            for seen, key, what in ((by_order, order, "order key"), (by_name, statement.name, "name")):
+                if key in seen:
+                    raise CatalogueError(f"{package}.{info.name}: {statement.name!r} has the {what} {key!r} of "
+                                         f"{seen[key].name!r}")
+                seen[key] = statement
+    return {by_order[order].name: by_order[order] for order in sorted(by_order)}
+
+
+STATEMENTS = discover()
 ALIASES = {"lemma4": "lemma7", "theorem3": "theorem9", "theorem6": "theorem14"}
 
 

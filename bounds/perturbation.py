@@ -93,3 +93,7 @@ lemma13 = Statement(
         "d1": Variant("d1", "as printed in the available copy: H d1 instead of H sqrt(d1)",
                       (Edit("lemma13", "conclusion", sp.sqrt(d1), d1),), (("theorem14", "T14d-ii"),))},
 )
+
+
+#: The statements this module declares, each with its place in the paper's order (``bounds.catalogue``).
+DECLARED = ((90, lemma12), (100, lemma13))

@@ -69,3 +69,7 @@ lemma5 = Statement(
     mutations=(Mutation("lemma5: 4 -> 2", "conclusion", 4, 2, "L5b"),),
     slack=(Constant("the 4 in 4 sqrt(d1) alpha eps_max", ("conclusion",), 4),),
 )
+
+
+#: The statements this module declares, each with its place in the paper's order (``bounds.catalogue``).
+DECLARED = ((40, lemma8), (50, lemma5))

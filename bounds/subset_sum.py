@@ -232,3 +232,7 @@ theorem10 = Statement(
     notes="Per layer l: pass d1 = d_l and d2 = d_{l+1}.  alpha >= 1: see the module docstring (the printed "
           "statement has alpha > 0; variant 'printed').",
 )
+
+
+#: The statements this module declares, each with its place in the paper's order (``bounds.catalogue``).
+DECLARED = ((10, lueker), (20, lemma2), (30, lemma7), (70, theorem10))

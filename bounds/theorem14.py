@@ -298,3 +298,7 @@ def _declare():
 
 
 theorem14 = _declare()
+
+
+#: The statements this module declares, each with its place in the paper's order (``bounds.catalogue``).
+DECLARED = ((110, theorem14),)

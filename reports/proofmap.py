@@ -3,9 +3,11 @@
 Nodes are the statements (coloured by their proof verdict: certified, refuted, not proved, or cited: a result the
 paper cites and the harness does not prove), the scalar facts the proofs use (verified like a step) and the
 structural facts they assume (cited); an edge runs from a statement to everything its proof steps rely on (each
-step's ``relies_on`` in the record). Every node links to where the page shows it. The layout is networkx's
-``multipartite_layout``: one row per layer, a statement one row above the highest thing it relies on; the picture
-is inline SVG, so the page stays one offline file.
+step's ``relies_on`` in the record). Every node links to where the page shows it. The layout: one row per layer, a
+statement one row above the highest thing it relies on, each row in the record's order (statements in the paper's
+order, facts in the order the proofs first use them), so two renders of one record draw one picture. The picture is
+inline SVG, so the page stays one offline file with no external program (docs/dependencies.md says why not
+Graphviz).
 """
 from __future__ import annotations
 
@@ -72,13 +74,11 @@ def svg(g: nx.DiGraph, width: int = 1180) -> str:
     """The graph as inline SVG: rows by layer (the statements that rely on most at the top), node boxes coloured by
     verdict, each a link to its section, edges as thin lines from a statement down to what it relies on."""
     layers = max(d["layer"] for _, d in g.nodes(data=True)) + 1
-    pos = nx.multipartite_layout(g, subset_key="layer", align="horizontal", scale=1.0)
     rows: dict[int, list] = {}
-    for n, d in g.nodes(data=True):
+    for n, d in g.nodes(data=True):  # the graph's insertion order: the record's
         rows.setdefault(d["layer"], []).append(n)
     xy = {}
     for layer, names in rows.items():
-        names.sort(key=lambda n: pos[n][0])
         total = sum(_width(g.nodes[n]["label"]) for n in names)
         gap = max(8.0, (width - 20 - total) / (len(names) + 1))
         x = 10 + gap if total + gap * (len(names) + 1) <= width - 20 else 10

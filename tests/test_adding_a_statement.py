@@ -1,12 +1,15 @@
 """Adding a statement is what docs/architecture.md's "Adding a statement" says it is.
 
-In a temporary copy of the repository (the files ``git ls-files`` lists), a toy statement is added exactly as the
-docs/architecture.md lists: its module in ``bounds/`` (with a proof built from an earlier statement's expressions), one line in
-``bounds/catalogue.py``, its numerics module in ``slt/measure/statements/`` (a trial, windows, rate points,
-calibration grid), one line in ``slt/measure/catalogue.py`` and one line in ``checks/test_statements.py``. Then:
-``slth proofs`` verifies its steps, ``pytest checks`` collects and runs its checks (its proof steps and its
-failure-rate check), ``slth calibrate`` calibrates its C on a tiny grid, and ``slth report`` shows it. Nothing
-else is edited: a statement that needs another file to be noticed fails this test.
+A statement is three files: its module in ``bounds/`` (declaring it in ``DECLARED`` with its place in the paper's
+order), its numerics module in ``slt/measure/statements/`` (declaring ``NUMERICS`` and ``ORDER``), and one line in
+``checks/test_statements.py``. Both catalogues discover what the modules declare. In a temporary copy of the
+repository (the files ``git ls-files`` lists), a toy statement is added exactly so (a proof built from an earlier
+statement's expressions; a trial, windows, rate points, calibration grid). Then: ``slth proofs`` verifies its
+steps, ``pytest checks`` collects and runs its checks (its proof steps and its failure-rate check), ``slth
+calibrate`` calibrates its C on a tiny grid, and ``slth report`` shows it. Nothing else is edited: a statement
+that needs another file to be noticed fails this test. In this process, the toy's two modules on an extra search
+path of the two packages are discovered in their declared place, and either one alone is a missing half that
+``slt.measure.catalogue.mismatches`` reports.
 
 The toy: Lueker's corollary at half the error, "n = C log(2/eps) products give a covering radius <= eps/2 with
 probability >= 1 - eps/2", proved from Lueker's statement at eps/2 and measured by Lueker's exact covering radius.
@@ -20,6 +23,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from slt.measure import catalogue, checking
 
@@ -52,6 +57,8 @@ toy = Statement(
     conclusion=eps / 2, quantity="max_{z in [-1,1]} min_S |z - sum_{k in S} X_k|",
     widths={"n": C * sp.log(2 / eps)}, probability=1 - eps / 2, builder=_toy_proof,
 )
+
+DECLARED = ((120, toy),)
 '''
 
 NUMERICS_MODULE = '''"""The toy statement's numerics (tests/test_adding_a_statement.py)."""
@@ -90,6 +97,7 @@ def feasible(C: float, eps: float) -> bool:
     return width(C, eps) <= MAX_ITEMS
 
 
+ORDER = 120
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE, feasible=feasible,
     rate_points=({"eps": 0.6},), rate_trials=trials(quick=20, full=200),
@@ -116,13 +124,9 @@ def _copy(dest: Path) -> Path:
 
 
 def _add_toy(repo: Path) -> None:
+    """The three files of docs/architecture.md's recipe, nothing else."""
     (repo / "bounds" / "toy.py").write_text(BOUNDS_MODULE)
-    _edit(repo / "bounds" / "catalogue.py", "from .theorem14 import theorem14\n",
-          "from .theorem14 import theorem14\nfrom .toy import toy\n")
-    _edit(repo / "bounds" / "catalogue.py", "lemma12, lemma13, theorem14)}", "lemma12, lemma13, theorem14, toy)}")
     (repo / "slt" / "measure" / "statements" / "toy.py").write_text(NUMERICS_MODULE)
-    _edit(repo / "slt" / "measure" / "catalogue.py", "\nNUMERICS: dict", "\nfrom slt.measure.statements import toy\n\nNUMERICS: dict")
-    _edit(repo / "slt" / "measure" / "catalogue.py", "    lemma13.NUMERICS,\n", "    lemma13.NUMERICS,\n    toy.NUMERICS,\n")
     _edit(repo / "checks" / "test_statements.py", "STATEMENTS = [\n",
           'STATEMENTS = [\n    "toy",        # failure rate at the calibrated width (a toy: Lueker at half the error)\n')
 
@@ -169,8 +173,8 @@ def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path):
 def test_the_docs_list_the_files_this_test_edits():
     page = (ROOT / "docs" / "architecture.md").read_text()
     section = page.split("## Adding a statement", 1)[1].split("\n## ", 1)[0]
-    for path in ("bounds/catalogue.py", "slt/measure/statements/", "slt/measure/catalogue.py",
-                 "checks/test_statements.py", "bounds/"):
+    for path in ("bounds/<name>.py", "DECLARED", "slt/measure/statements/<name>.py", "NUMERICS", "ORDER",
+                 "checks/test_statements.py"):
         assert path in section, path
 
 
@@ -197,3 +201,82 @@ def test_the_catalogue_checks_fail_on_a_missing_entry():
     assert catalogue.mismatches({"lueker": None, "toy": None}, ["lueker"]) == [
         "toy: numerics in slt.measure.catalogue of a statement bounds does not have"]
     assert checking.unlisted([n for n in catalogue.names() if n != "lemma7"]) == ["lemma7"]
+
+
+PAPER_ORDER = ["lueker", "lemma2", "lemma7", "lemma8", "lemma5", "theorem9", "theorem10", "theorem11", "lemma12",
+               "lemma13", "theorem14"]
+"""The order of ``bounds.names()`` (docs/statements.md's) when the catalogue was a written list."""
+RECORD_ORDER = ["lueker", "lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14", "lemma8", "lemma5",
+                "lemma12", "lemma13"]
+"""The order of the measuring catalogue (the run record's) when it was a written list."""
+
+
+def test_the_discovered_catalogues_keep_the_written_order():
+    import bounds
+    from bounds import catalogue as bounds_catalogue
+
+    assert bounds.names() == PAPER_ORDER and list(bounds_catalogue.discover()) == PAPER_ORDER
+    assert catalogue.names() == RECORD_ORDER and list(catalogue.discover()) == RECORD_ORDER
+    assert all(bounds.get(n) is st for n, st in bounds_catalogue.discover().items())
+    assert all(catalogue.get(n) is numerics for n, numerics in catalogue.discover().items())
+
+
+@pytest.fixture
+def extra_path(tmp_path, monkeypatch):
+    """``add(bounds_module=, numerics_module=)``: writes the given toy modules into folders appended to the search
+    path of ``bounds`` and ``slt.measure.statements``; returns the two catalogues discovered then."""
+    import bounds
+    import slt.measure.statements
+    from bounds import catalogue as bounds_catalogue
+
+    def add(bounds_module=None, numerics_module=None):
+        for package, text, folder in ((bounds, bounds_module, "bounds"),
+                                      (slt.measure.statements, numerics_module, "numerics")):
+            (tmp_path / folder).mkdir(exist_ok=True)
+            monkeypatch.setattr(package, "__path__", [*package.__path__, str(tmp_path / folder)])
+            if text is not None:
+                (tmp_path / folder / "toy.py").write_text(text)
+        return bounds_catalogue.discover(), catalogue.discover()
+
+    yield add
+    for name in ("bounds.toy", "slt.measure.statements.toy"):
+        sys.modules.pop(name, None)
+
+
+def test_the_two_modules_of_a_statement_are_discovered_in_their_place(extra_path):
+    statements, numerics = extra_path(BOUNDS_MODULE, NUMERICS_MODULE)
+    assert list(statements) == PAPER_ORDER + ["toy"] and statements["toy"].title == "Toy: Lueker at half the error"
+    assert list(numerics) == RECORD_ORDER + ["toy"] and numerics["toy"].statement == "toy"
+    assert catalogue.mismatches(numerics, list(statements)) == []
+
+
+def test_a_statement_without_numerics_is_a_missing_half(extra_path):
+    statements, numerics = extra_path(bounds_module=BOUNDS_MODULE)
+    assert "toy" in statements and "toy" not in numerics
+    assert catalogue.mismatches(numerics, list(statements)) == [
+        "toy: a statement of bounds without numerics in slt.measure.catalogue"]
+
+
+def test_numerics_without_a_statement_is_a_missing_half(extra_path):
+    statements, numerics = extra_path(numerics_module=NUMERICS_MODULE)
+    assert "toy" not in statements and "toy" in numerics
+    assert catalogue.mismatches(numerics, list(statements)) == [
+        "toy: numerics in slt.measure.catalogue of a statement bounds does not have"]
+
+
+@pytest.mark.parametrize("edit, needle", [(("DECLARED = ((120, toy),)", "DECLARED = ((10, toy),)"), "order key 10"),
+                                          (('name="toy"', 'name="lemma2"'), "name 'lemma2'")])
+def test_a_clash_in_the_statement_modules_is_refused(extra_path, edit, needle):
+    from bounds.catalogue import CatalogueError
+
+    with pytest.raises(CatalogueError, match=needle) as exc:
+        extra_path(bounds_module=BOUNDS_MODULE.replace(*edit))
+    assert "bounds.toy" in str(exc.value) and "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("edit, needle", [(("ORDER = 120\n", ""), "without ORDER"),
+                                          (("ORDER = 120", "ORDER = 20"), "order key 20")])
+def test_a_numerics_module_without_its_declarations_or_with_a_taken_key_is_refused(extra_path, edit, needle):
+    with pytest.raises(ValueError, match=needle) as exc:
+        extra_path(numerics_module=NUMERICS_MODULE.replace(*edit))
+    assert "slt.measure.statements.toy" in str(exc.value)

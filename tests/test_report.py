@@ -189,7 +189,7 @@ code."""
 DECIDING = {"slt.measure.verdicts", "slt.measure.stats"}
 """The one verdict function and the statistics it decides by (pure functions, no measurement): the record's
 validation re-decides a record's verdicts from its counts with them."""
-ASSEMBLING = {"assemble.py", "provenance.py", "verified.py"}
+ASSEMBLING = {"assemble.py", "provenance.py", "suites.py", "verified.py"}
 """``reports/record/``'s modules that build a run record: they call the library's entry points (proof steps,
 mutations, measurements, figure summaries; the verifier's seed) and, like the commands, no construction or model
 code. The record's schema and I/O, and every rendering module, import none of it."""

@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +16,8 @@ from slt import targets
 from slt.measure import adversaries, stats
 from slt.measure.sources import lemma7_pair
 from slt.samplers import as_rng, spectral_matrices, target_mha
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("hypothesis", ["spectral", "max"])
@@ -93,6 +96,60 @@ def test_antitonic_fit_pools_non_monotone_counts_and_reads_C_from_every_larger_C
     # a pass below a fail does not count: the smallest C from which every larger C passes
     est = adversaries.antitonic_C([{"C": 1.0, "failures": 0, "trials": 60}] + rows, 0.1)
     assert est["C_point"] == 4.0
+
+
+def _committed_grids():
+    """Every stored antitonic fit of the committed calibration files: grids of rows carrying ``fit_rate``."""
+    found = []
+
+    def walk(o):
+        if isinstance(o, dict):
+            grid = o.get("grid")
+            if isinstance(grid, list) and grid and isinstance(grid[0], dict) and "fit_rate" in grid[0]:
+                found.append(grid)
+            for v in o.values():
+                walk(v)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v)
+
+    for path in sorted((ROOT / "slt" / "measure").glob("calibration*.json")):
+        walk(json.loads(path.read_text()))
+    return found
+
+
+def _scipy_fit(rows):
+    from scipy.optimize import isotonic_regression
+
+    rates = [r["failures"] / r["trials"] for r in rows]
+    return isotonic_regression(rates, weights=[r["trials"] for r in rows], increasing=False)
+
+
+def test_the_antitonic_fit_is_scipys_isotonic_regression_on_the_committed_grids():
+    """The hand-written pool-adjacent-violators fit stays (docs/dependencies.md): its fitted rates are SciPy's
+    ``isotonic_regression(weights=trials, increasing=False)`` bit for bit on every committed grid, and it re-derives
+    the stored fits; SciPy's blocks pool tied neighbours, which the stored ``pooled_*`` fields do not."""
+    grids = _committed_grids()
+    assert len(grids) >= 50
+    tied = 0
+    for grid in grids:
+        rows = [{k: v for k, v in g.items() if k not in ("fit_rate", "pooled_failures", "pooled_trials")}
+                for g in grid]
+        fit = adversaries.antitonic(rows)
+        assert fit == grid
+        library = _scipy_fit(rows)
+        assert [r["fit_rate"] for r in fit] == list(library.x)
+        blocks = [(sum(r["failures"] for r in rows[a:b]), sum(r["trials"] for r in rows[a:b]))
+                  for a, b in zip(library.blocks[:-1], library.blocks[1:]) for _ in range(a, b)]
+        tied += blocks != [(r["pooled_failures"], r["pooled_trials"]) for r in fit]
+    assert tied > 0  # the reason the hand-written fit stays: SciPy would store other pooled blocks
+
+
+def test_the_comparison_with_scipy_fails_on_a_wrong_fit():
+    rows = [{"C": 1.0, "failures": 3, "trials": 10}, {"C": 2.0, "failures": 5, "trials": 10}]
+    raw = [r["failures"] / r["trials"] for r in rows]  # not antitonic: what an unfitted "fit" would store
+    assert list(_scipy_fit(rows).x) != raw and list(_scipy_fit(rows).x) == [r["fit_rate"]
+                                                                               for r in adversaries.antitonic(rows)]
 
 
 def test_holm_controls_the_family_wise_error():

@@ -15,13 +15,10 @@ import time
 from pathlib import Path
 
 import sympy as sp
-from tqdm import tqdm
 
 import bounds
 from bounds import theorem14
 from bounds.axioms import axioms
-from bounds.mutations import MUTATIONS, catalogue_with, verify_all
-from bounds.mutations import run as run_mutation
 from bounds.slack import CONSTANTS
 from bounds.slack import rows as constant_slack
 from bounds.symbols import NAME, text
@@ -39,6 +36,7 @@ from reports.record import verified
 from reports.record.files import dumps
 from reports.record.provenance import ROOT, provenance
 from reports.record.schema import PROFILES, SCHEMA, SCHEMA_VERSION, validate
+from reports.record.suites import _jsonable, mutations, variants
 
 GRID = {"d1": (2, 8, 64), "H": (1, 8), "eps": (0.1, 0.01), "L": (2,), "B": (3,), "b": (1, 2, 3)}
 """The default grid of the width requirements; d2 follows d1, alpha takes its smallest admissible value
@@ -53,19 +51,6 @@ CACHED_FIGURES = ("fig7", "fig8", "fig4-learned-token", "fig5-learned-token")
 
 def _formula(expr) -> dict:
     return {"text": str(expr), "mathml": mathml(expr)}
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, (bool, str, int, float)):
-        return value
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return str(value)
 
 
 def _small(step) -> bool:
@@ -159,34 +144,6 @@ def _coq_column(steps: list[dict]) -> None:
     status.pop(None)
     for s in steps:
         s["coq"] = status.get((s["statement"], s["step"]), f"{coq_check.NOT_EXPORTED}: not a step of the export")
-
-
-def variants(names: list[str] | None = None) -> list[dict]:
-    """Every printed variant (of the statements ``names``, default all): the steps it breaks, against the steps it
-    is declared to break."""
-    variants = []
-    todo = [(st, v) for st in (bounds.get(n) for n in (names or bounds.names())) for v in st.variants.values()]
-    for st, v in tqdm(todo, desc="variants", unit="variant", file=sys.stderr, disable=None, leave=False):
-        broken = [r for r in verify_all(v.apply(catalogue_with())) if r.verdict == "refuted"]
-        got = {(r.statement, r.step) for r in broken}
-        variants.append({"statement": st.name, "variant": v.name, "description": v.description,
-                         "expected": [list(x) for x in sorted(v.breaks)],
-                         "broken": [{"statement": r.statement, "step": r.step, "method": r.method,
-                                     "counterexample": _jsonable(r.counterexample)} for r in broken],
-                         "verdict": "as expected" if got == set(v.breaks) else "unexpected"})
-    return variants
-
-
-def mutations() -> list[dict]:
-    """The mutation suite: per deliberate edit, the steps that catch it."""
-    out = []
-    for m in tqdm(MUTATIONS, desc="mutations", unit="mutation", file=sys.stderr, disable=None, leave=False):
-        caught = run_mutation(m)
-        out.append({"name": m.name, "statement": m.edit.statement, "expected": list(m.caught_by),
-                    "caught_by": [[r.statement, r.step] for r in caught],
-                    "verdict": "caught" if caught else "SURVIVED",
-                    "counterexample": _jsonable(caught[0].counterexample) if caught else None})
-    return out
 
 
 _POINT_FIELDS = ("trials", "seed", "C_point", "C_upper", "grid", "seconds", "start_C", "cpu_s", "seeds", "target")

@@ -1,16 +1,22 @@
 """The run record's schema (described in ``reports.record``) and its validation: ``validate(record, file)`` returns
 the record or raises ``RecordError`` with one line naming the file and the field.
 
-A record may come from someone else, so it is checked for sense as well as shape: no NaN anywhere, counts are
-integers >= 0, failures <= trials, rates, p-values, levels and interval ends in [0, 1], calibrated constants
-positive, and the nested objects the report reads (calibration curves, figure entries, rate checks) of their
-types. Strings are never trusted either: the report escapes them (``reports.render``).
+A record may come from someone else, so it is checked for sense as well as shape. The shape is ``RECORD_SCHEMA``, a
+JSON Schema checked by ``jsonschema``: every field of its type, counts integers >= 0, rates, p-values, levels and
+interval ends in [0, 1], calibrated constants finite and positive, and the nested objects the report reads
+(calibration curves, figure entries, rate checks) of their types. The sense is code: no NaN anywhere, names that are
+names, failures <= trials, and verdicts that follow from the counts. Strings are never trusted either: the report
+escapes them (``reports.render``).
 """
 from __future__ import annotations
 
 import json
 import math
 import re
+import sys
+
+from jsonschema import Draft202012Validator, validators
+
 from slt.inputs import InputError
 
 SCHEMA = "slth-run-record"
@@ -22,143 +28,148 @@ class RecordError(InputError):
     """A record that cannot be used: the message is one line naming the file and the field."""
 
 
-class _Value:
-    """A number with a condition: ``types`` (bool never counts as a number) and ``ok(value)``."""
-
-    def __init__(self, name: str, types: tuple, ok, nullable: bool = False):
-        self.name, self.types, self.ok, self.nullable = name, types, ok, nullable
-
-    def __call__(self, value) -> bool:
-        if value is None:
-            return self.nullable
-        return isinstance(value, self.types) and not isinstance(value, bool) and self.ok(value)
+# The structure is a JSON Schema (draft 2020-12), validated by ``jsonschema``. Each node carries the words of its
+# message: ``x-expected`` ("expected ..."), and ``x-shown`` when the message shows the value rather than its type.
+_WORDS = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean", "object": "object",
+          "array": "list", "null": "null"}
+_FINITE = sys.float_info.max
+"""The largest finite float: ``maximum: _FINITE`` refuses infinity."""
 
 
-_COUNT = _Value("an integer >= 0", (int,), lambda v: v >= 0)
-_RATE = _Value("a number in [0, 1]", (int, float), lambda v: 0 <= v <= 1)
-_RATE_OR_NONE = _Value("a number in [0, 1] or null", (int, float), lambda v: 0 <= v <= 1, nullable=True)
-_POSITIVE = _Value("a finite number > 0", (int, float), lambda v: math.isfinite(v) and v > 0)
-_POSITIVE_OR_NONE = _Value("a finite number > 0 or null", (int, float), lambda v: math.isfinite(v) and v > 0,
-                           nullable=True)
-_SECONDS = _Value("a finite number >= 0", (int, float), lambda v: math.isfinite(v) and v >= 0)
+def _t(*types: str) -> dict:
+    """A value of one of ``types`` (JSON Schema's names)."""
+    return {"type": list(types), "x-expected": " or ".join(_WORDS[t] for t in types)}
 
-_ANY = object()
-_NUM = (int, float)
-_NUM_OR_NONE = (int, float, type(None))
-_STR_OR_NONE = (str, type(None))
-_FORMULA = {"text": str, "mathml": str}
 
-_SPEC = {
-    "schema": str,
-    "schema_version": int,
-    "profile": str,
-    "parts": list,
-    "provenance": {"git_commit": _STR_OR_NONE, "git_dirty": (bool, type(None)), "bounds_hash": str,
-                   "packages": dict, "python": str, "platform": str, "seeds": {"base": int, "verifier": int},
-                   "created": str, "command": str, "wall_s": {"total": _SECONDS}},
-    "statements": [{"name": str, "title": str, "numbering": dict, "quantity": str, "hypotheses": list,
-                    "conclusion": _FORMULA, "probability": (dict, type(None)), "widths": dict,
-                    "width_params": list, "variants": list}],
-    "exponents": [{"width": str, "base": str, "text": str, "mathml": str}],
-    "steps": [{"statement": str, "step": str, "supported": bool, "method": str, "domain": str, "ok": bool,
-               "verdict": str, "margin": (int, float, type(None)), "detail": str, "box": dict,
-               "counterexample": (dict, type(None)), "note": str, "relies_on": list,
-               "inequality": _STR_OR_NONE}],
-    "variants": ([{"statement": str, "variant": str, "description": str, "expected": list, "broken": list,
-                   "verdict": str}], None),
-    "mutations": ([{"name": str, "statement": str, "expected": list, "caught_by": list, "verdict": str,
-                    "counterexample": (dict, type(None))}], None),
-    "widths": [{"statement": str, "width": str, "point": dict, "C": _POSITIVE, "value": _COUNT}],
-    "calibration": {"file": str, "command": str, "definition": str, "level": _RATE, "confidence": _RATE,
-                    "safety": _POSITIVE, "statements": dict},
-    "empirical": ({"checks": [{"id": str, "statement": str, "kind": str, "verdict": str, "ratio": _NUM,
-                               "command": _STR_OR_NONE}],
-                   "tightness": [{"check": str, "statement": str, "ratio": _NUM, "where": _ANY}],
-                   "length_sweeps": dict, "verdicts": dict, "decisions": dict, "wall_s": _SECONDS,
-                   "tasks": _COUNT}, None),
-    "figures": (dict, None),
-}
+def _value(expected: str, *types: str, **bounds) -> dict:
+    """A number with a condition (``minimum``, ``maximum``, ...); default types: integer or number."""
+    return {"type": list(types or ("integer", "number")), **bounds, "x-expected": expected, "x-shown": True}
 
-#: The optional "empirical_source": which measurements "empirical" holds (``slt.measure.committed.select``).
-_SOURCE_SPEC = {"kind": str, "profile": str, "file": _STR_OR_NONE, "command": _STR_OR_NONE,
-                "created": _STR_OR_NONE, "git_commit": _STR_OR_NONE, "why": str}
-#: The optional top-level "findings" section (``slt.measure.findings``; absent from older records, still version 1).
-_FINDINGS_SPEC = {"banner": dict, "items": [{"id": str, "status": str, "title": str, "sentences": list,
-                                             "counterexample": (dict, type(None)), "test": str,
-                                             "command": _STR_OR_NONE, "evidence": str, "statements": list}],
-                  "notes": dict}
-#: The optional top-level "slack" section (absent from records written before it existed; still version 1).
-_SLACK_SPEC = ([{"statement": str, "constant": str, "printed": _NUM, "printed_exact": str,
-                 "tightest": _NUM_OR_NONE, "tightest_exact": _STR_OR_NONE, "first_failing": _NUM_OR_NONE,
-                 "first_failing_exact": _STR_OR_NONE, "ratio": _NUM_OR_NONE, "forced": bool, "direction": str,
-                 "fails_at": _STR_OR_NONE, "counterexample": (dict, type(None)), "probes": int, "note": str}], None)
 
+def _obj(fields: dict, *, optional: dict | None = None, each: dict | None = None, null: bool = False) -> dict:
+    """An object holding every one of ``fields`` (and maybe ``optional``; ``each``: every other member)."""
+    node = {"type": ["object", "null"] if null else "object", "x-expected": "an object", "required": list(fields),
+            "properties": {**fields, **(optional or {})}}
+    return node if each is None else {**node, "additionalProperties": each}
+
+
+def _list(item: dict, null: bool = False) -> dict:
+    return {"type": ["array", "null"] if null else "array", "x-expected": "a list", "items": item}
+
+
+_COUNT = _value("an integer >= 0", "integer", minimum=0)
+_RATE = _value("a number in [0, 1]", minimum=0, maximum=1)
+_RATE_OR_NONE = _value("a number in [0, 1] or null", "integer", "number", "null", minimum=0, maximum=1)
+_POSITIVE = _value("a finite number > 0", exclusiveMinimum=0, maximum=_FINITE)
+_POSITIVE_OR_NONE = _value("a finite number > 0 or null", "integer", "number", "null", exclusiveMinimum=0,
+                           maximum=_FINITE)
+_SECONDS = _value("a finite number >= 0", minimum=0, maximum=_FINITE)
+_STR, _INT, _BOOL, _DICT, _LIST = _t("string"), _t("integer"), _t("boolean"), _t("object"), _t("array")
+_NUM, _NUM_OR_NONE = _t("integer", "number"), _t("integer", "number", "null")
+_STR_OR_NONE, _DICT_OR_NONE = _t("string", "null"), _t("object", "null")
+_TITLED = {"title": _STR}
+"""The optional report headings (absent from records written before them; the report falls back to the id)."""
 
 #: Calibration per statement, as the record stores it (``reports.record.assemble.calibration``).
-_CALIBRATED = {"C": _POSITIVE_OR_NONE, "C_low": _POSITIVE_OR_NONE, "C_high": _POSITIVE_OR_NONE, "points": _COUNT,
-               "note": str, "curves": [{"point": dict, "C_point": _POSITIVE_OR_NONE, "C_upper": _POSITIVE_OR_NONE,
-                                        "required": dict,
-                                        "grid": [{"C": _POSITIVE, "failures": _COUNT, "trials": _COUNT,
-                                                  "upper": _RATE_OR_NONE, "worst_ratio": _NUM_OR_NONE,
-                                                  "widths": (dict, type(None))}]}]}
+_CALIBRATED = _obj({"C": _POSITIVE_OR_NONE, "C_low": _POSITIVE_OR_NONE, "C_high": _POSITIVE_OR_NONE,
+                    "points": _COUNT, "note": _STR,
+                    "curves": _list(_obj({"point": _DICT, "C_point": _POSITIVE_OR_NONE, "C_upper": _POSITIVE_OR_NONE,
+                                          "required": _DICT,
+                                          "grid": _list(_obj({"C": _POSITIVE, "failures": _COUNT, "trials": _COUNT,
+                                                              "upper": _RATE_OR_NONE, "worst_ratio": _NUM_OR_NONE,
+                                                              "widths": _DICT_OR_NONE}))}))})
+_LARGE = _obj({"statements": _obj({}, each=_DICT)}, null=True)
 #: A failure-rate check of the empirical part (``kind == "rate"``).
-_RATE_CHECK = {"params": dict, "C": _POSITIVE, "widths": dict, "failures": _COUNT, "trials": _COUNT, "rate": _RATE,
-               "interval": [_RATE], "pvalue": _RATE, "level": _RATE, "power": (dict, type(None)), "passed": bool,
-               "decision": {"word": str, "text": str}}
-_POWER = {"power": _RATE, "detectable_rate": _RATE_OR_NONE, "target_rate": _RATE_OR_NONE}
-_FIGURE = {"source": str, "payload": dict}
-_LENGTH_SWEEP = {"info": _ANY, "rows": list}
+_RATE_CHECK = _obj({"params": _DICT, "C": _POSITIVE, "widths": _DICT, "failures": _COUNT, "trials": _COUNT,
+                    "rate": _RATE, "interval": _list(_RATE),
+                    "pvalue": _RATE, "level": _RATE,
+                    "power": {**_obj({"power": _RATE, "detectable_rate": _RATE_OR_NONE, "target_rate": _RATE_OR_NONE},
+                                     null=True), "x-expected": "object or null"},
+                    "passed": _BOOL, "decision": _obj({"word": _STR, "text": _STR})})
+_CHECK = {**_obj({"id": _STR, "statement": _STR, "kind": _STR, "verdict": _STR, "ratio": _NUM,
+                  "command": _STR_OR_NONE}, optional=_TITLED),
+          "if": {"required": ["kind"], "properties": {"kind": {"const": "rate"}}}, "then": _RATE_CHECK}
+
+RECORD_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", **_obj({
+    "schema": _STR,
+    "schema_version": _INT,
+    "profile": _STR,
+    "parts": _LIST,
+    "provenance": _obj({"git_commit": _STR_OR_NONE, "git_dirty": _t("boolean", "null"), "bounds_hash": _STR,
+                        "packages": _DICT, "python": _STR, "platform": _STR,
+                        "seeds": _obj({"base": _INT, "verifier": _INT}), "created": _STR, "command": _STR,
+                        "wall_s": _obj({"total": _SECONDS})}),
+    "statements": _list(_obj({"name": _STR, "title": _STR, "numbering": _DICT, "quantity": _STR, "hypotheses": _LIST,
+                              "conclusion": _obj({"text": _STR, "mathml": _STR}), "probability": _DICT_OR_NONE,
+                              "widths": _DICT, "width_params": _LIST, "variants": _LIST})),
+    "exponents": _list(_obj({"width": _STR, "base": _STR, "text": _STR, "mathml": _STR})),
+    "steps": _list(_obj({"statement": _STR, "step": _STR, "supported": _BOOL, "method": _STR, "domain": _STR,
+                         "ok": _BOOL, "verdict": _STR, "margin": _NUM_OR_NONE, "detail": _STR, "box": _DICT,
+                         "counterexample": _DICT_OR_NONE, "note": _STR, "relies_on": _LIST,
+                         "inequality": _STR_OR_NONE})),
+    "variants": _list(_obj({"statement": _STR, "variant": _STR, "description": _STR, "expected": _LIST,
+                            "broken": _LIST, "verdict": _STR}), null=True),
+    "mutations": _list(_obj({"name": _STR, "statement": _STR, "expected": _LIST, "caught_by": _LIST,
+                             "verdict": _STR, "counterexample": _DICT_OR_NONE}), null=True),
+    "widths": _list(_obj({"statement": _STR, "width": _STR, "point": _DICT, "C": _POSITIVE, "value": _COUNT})),
+    "calibration": _obj({"file": _STR, "command": _STR, "definition": _STR, "level": _RATE, "confidence": _RATE,
+                         "safety": _POSITIVE, "statements": _obj({}, each=_CALIBRATED)},
+                        optional={"large": _LARGE, "large_worst": _LARGE}),
+    "empirical": _obj({"checks": _list(_CHECK),
+                       "tightness": _list(_obj({
+                           "check": _STR, "statement": _STR, "where": {},
+                           "ratio": _value("a number >= 0 (a measured error over its bound)", minimum=0)})),
+                       "length_sweeps": _obj({}, each=_obj({"info": {}, "rows": _LIST}, optional=_TITLED)),
+                       "verdicts": _obj({}, each=_STR), "decisions": _obj({}, each=_STR), "wall_s": _SECONDS,
+                       "tasks": _COUNT}, null=True),
+    "figures": {**_obj({}, each=_obj({"source": _STR, "payload": _DICT}), null=True), "x-expected": "object"},
+}, optional={
+    # which measurements "empirical" holds (``slt.measure.committed.select``; absent from older records)
+    "empirical_source": _obj({"kind": _STR, "profile": _STR, "file": _STR_OR_NONE, "command": _STR_OR_NONE,
+                              "created": _STR_OR_NONE, "git_commit": _STR_OR_NONE, "why": _STR}, null=True),
+    # ``slt.measure.findings`` (absent from older records, still version 1)
+    "findings": _obj({"banner": _DICT,
+                      "items": _list(_obj({"id": _STR, "status": _STR, "title": _STR, "sentences": _LIST,
+                                           "counterexample": _DICT_OR_NONE, "test": _STR, "command": _STR_OR_NONE,
+                                           "evidence": _STR, "statements": _LIST})),
+                      "notes": _DICT}, null=True),
+    # the slack of every proof constant (absent from records written before it existed; still version 1)
+    "slack": _list(_obj({"statement": _STR, "constant": _STR, "printed": _NUM, "printed_exact": _STR,
+                         "tightest": _NUM_OR_NONE, "tightest_exact": _STR_OR_NONE, "first_failing": _NUM_OR_NONE,
+                         "first_failing_exact": _STR_OR_NONE, "ratio": _NUM_OR_NONE, "forced": _BOOL,
+                         "direction": _STR, "fails_at": _STR_OR_NONE, "counterexample": _DICT_OR_NONE,
+                         "probes": _INT, "note": _STR}), null=True),
+})}
+"""The run record's structure as a JSON Schema (draft 2020-12); what it cannot say is checked in code below."""
+
+_Validator = validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda _, v: isinstance(v, int) and not isinstance(v, bool)))  # 3.0 is a number, not a count
+_VALIDATOR = _Validator(RECORD_SCHEMA)
 
 
-def _type_name(t) -> str:
-    if isinstance(t, tuple):
-        return " or ".join(_type_name(x) for x in t)
-    if t is type(None) or t is None:
-        return "null"
-    if isinstance(t, dict):
-        return "object"
-    if isinstance(t, list):
-        return "list"
-    return {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object", list: "list"}.get(t, str(t))
+def _type_name(value) -> str:
+    return {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object", list: "list",
+            type(None): "null"}.get(type(value), type(value).__name__)
 
 
-def _check(value, spec, where: str, file: str) -> None:
-    if spec is _ANY:
+def _structure(record: dict, file: str) -> None:
+    """``RecordError`` naming the first field (in the schema's order) whose structure is wrong."""
+    error = next(_VALIDATOR.iter_errors(record), None)
+    if error is None:
         return
-    if isinstance(spec, _Value):
-        if not spec(value):
-            raise RecordError(f"{file}: field '{where}' is {_shown(value)}, expected {spec.name}")
-        return
-    if isinstance(spec, tuple) and any(isinstance(s, (dict, list)) or s is None for s in spec):
-        if value is None and None in spec:
-            return
-        structured = [s for s in spec if s is not None]
-        if len(structured) == 1:
-            return _check(value, structured[0], where, file)
-    if isinstance(spec, dict):
-        if not isinstance(value, dict):
-            raise RecordError(f"{file}: field '{where}' is {_type_name(type(value))}, expected an object")
-        for key, sub in spec.items():
-            path = f"{where}.{key}" if where else key
-            if key not in value:
-                raise RecordError(f"{file}: field '{path}' is missing")
-            _check(value[key], sub, path, file)
-        return
-    if isinstance(spec, list):
-        if not isinstance(value, list):
-            raise RecordError(f"{file}: field '{where}' is {_type_name(type(value))}, expected a list")
-        for i, item in enumerate(value):
-            _check(item, spec[0], f"{where}[{i}]", file)
-        return
-    types = spec if isinstance(spec, tuple) else (spec,)
-    ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
-    if not ok:
-        raise RecordError(f"{file}: field '{where}' is {_type_name(type(value))}, expected {_type_name(spec)}")
+    path = list(error.absolute_path)
+    if error.validator == "required":
+        path.append(next(k for k in error.validator_value if k not in error.instance))
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+    if error.validator == "required":
+        raise RecordError(f"{file}: field '{where}' is missing")
+    shown = _shown(error.instance) if error.schema.get("x-shown") else _type_name(error.instance)
+    raise RecordError(f"{file}: field '{where}' is {shown}, expected {error.schema['x-expected']}")
 
 
 def _shown(value) -> str:
     text = json.dumps(value, allow_nan=True) if isinstance(value, (int, float, str, type(None))) else \
-        _type_name(type(value))
+        _type_name(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -222,58 +233,30 @@ def _names(record: dict, file: str) -> None:
 
 
 def _values(record: dict, file: str) -> None:
-    """What the shape check cannot say: names that are names, nested objects the report reads, counts that
-    agree."""
+    """What the schema cannot say: no NaN, names that are names, counts that agree, verdicts that follow."""
     nan = _nan_path(record, "")
     if nan:
         raise RecordError(f"{file}: field '{nan}' is NaN, expected a number")
     _names(record, file)
     for name, rec in record["calibration"]["statements"].items():
-        _check(rec, _CALIBRATED, f"calibration.statements.{name}", file)
         for i, curve in enumerate(rec["curves"]):
             for j, row in enumerate(curve["grid"]):
                 if row["failures"] > row["trials"]:
                     raise RecordError(f"{file}: field 'calibration.statements.{name}.curves[{i}].grid[{j}].failures'"
                                       f" is {row['failures']}, more than its {row['trials']} trials")
-    for key in ("large", "large_worst"):
-        large = record["calibration"].get(key)
-        if large is not None:
-            _check(large, {"statements": dict}, f"calibration.{key}", file)
-            for name, rec in large["statements"].items():
-                _check(rec, dict, f"calibration.{key}.statements.{name}", file)
-    for name, entry in (record["figures"] or {}).items():
-        _check(entry, _FIGURE, f"figures.{name}", file)
     emp = record["empirical"]
     if emp is None:
         return
     for i, c in enumerate(emp["checks"]):
         where = f"empirical.checks[{i}]"
         if c["kind"] == "rate":
-            _check(c, _RATE_CHECK, where, file)
             if c["failures"] > c["trials"]:
                 raise RecordError(f"{file}: field '{where}.failures' is {c['failures']}, more than its "
                                   f"{c['trials']} trials")
             if len(c["interval"]) != 2 or c["interval"][0] > c["interval"][1]:
                 raise RecordError(f"{file}: field '{where}.interval' is {c['interval']}, expected [low, high] "
                                   "in [0, 1]")
-            if c["power"] is not None:
-                _check(c["power"], _POWER, f"{where}.power", file)
-    for key in ("verdicts", "decisions"):
-        for name, word in emp[key].items():
-            _check(word, str, f"empirical.{key}.{name}", file)
-    for i, t in enumerate(emp["tightness"]):
-        if not (isinstance(t["ratio"], (int, float)) and t["ratio"] >= 0):
-            raise RecordError(f"{file}: field 'empirical.tightness[{i}].ratio' is {_shown(t['ratio'])}, expected a "
-                              "number >= 0 (a measured error over its bound)")
     _decided(emp, file)
-    for name, sweep in emp["length_sweeps"].items():
-        _check(sweep, _LENGTH_SWEEP, f"empirical.length_sweeps.{name}", file)
-    # the optional report headings (absent from records written before them; the report falls back to the id)
-    titled = [(f"empirical.checks[{i}]", c) for i, c in enumerate(emp["checks"])]
-    titled += [(f"empirical.length_sweeps.{name}", s) for name, s in emp["length_sweeps"].items()]
-    for where, entry in titled:
-        if "title" in entry:
-            _check(entry["title"], str, f"{where}.title", file)
 
 
 #: Verdict words of records written before ``slt.measure.verdicts`` (``verdicts.normalise`` re-decides them).
@@ -336,7 +319,7 @@ def _decided(emp: dict, file: str) -> None:
 def validate(record, file: str = "<record>") -> dict:
     """``record`` if it follows the schema of version ``SCHEMA_VERSION``; else ``RecordError`` (one line)."""
     if not isinstance(record, dict):
-        raise RecordError(f"{file}: not a run record (a JSON object expected, got {_type_name(type(record))})")
+        raise RecordError(f"{file}: not a run record (a JSON object expected, got {_type_name(record)})")
     if record.get("schema") != SCHEMA:
         raise RecordError(f"{file}: field 'schema' is {record.get('schema')!r}, expected {SCHEMA!r} (not a run record)")
     if "schema_version" not in record:
@@ -344,13 +327,7 @@ def validate(record, file: str = "<record>") -> dict:
     if record["schema_version"] != SCHEMA_VERSION:
         raise RecordError(f"{file}: field 'schema_version' is {record['schema_version']!r}; this harness reads "
                           f"version {SCHEMA_VERSION} (rebuild the record with `slth run`)")
-    _check(record, _SPEC, "", file)
-    if "slack" in record:
-        _check(record["slack"], _SLACK_SPEC, "slack", file)
-    if record.get("empirical_source") is not None:
-        _check(record["empirical_source"], _SOURCE_SPEC, "empirical_source", file)
-    if record.get("findings") is not None:
-        _check(record["findings"], _FINDINGS_SPEC, "findings", file)
+    _structure(record, file)
     if record["profile"] not in PROFILES:
         raise RecordError(f"{file}: field 'profile' is {record['profile']!r}, expected one of {', '.join(PROFILES)}")
     _values(record, file)

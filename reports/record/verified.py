@@ -89,7 +89,7 @@ def write_committed(folder: Path = COMMITTED, log=print) -> None:
 
     from slt.cache import writing
 
-    from reports.record.assemble import mutations, variants
+    from reports.record.suites import mutations, variants
 
     folder = Path(folder)
     _recover(folder)

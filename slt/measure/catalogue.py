@@ -1,31 +1,44 @@
 """The catalogue of the measuring library: one ``Numerics`` declaration per statement (``slt.measure.numerics``).
 
 The only module of ``slt`` that imports every statement module (as ``bounds.catalogue`` does for the statements
-themselves). Everything that measures (the run record's empirical part, ``slth calibrate``, ``slth rate``, the
-re-run command, the checks) finds a statement's numerics here. The order is the run record's: the failure-rate
-checks first, in this order, then the deterministic searches, in this order.
+themselves): every module of ``slt.measure.statements`` is one, found by ``pkgutil`` and declaring ``NUMERICS``
+and ``ORDER``. Everything that measures (the run record's empirical part, ``slth calibrate``, ``slth rate``, the
+re-run command, the checks) finds a statement's numerics here. The order is the run record's, by the modules'
+``ORDER`` keys (spaced by 10): the failure-rate checks first, then the deterministic searches.
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 import bounds
+import slt.measure.statements
 from slt.inputs import InputError
 from slt.measure.numerics import Numerics
-from slt.measure.statements import (lemma12, lemma13, lemma2, lemma5, lemma7, lemma8, lueker, theorem10, theorem11,
-                                    theorem14, theorem9)
 
-NUMERICS: dict[str, Numerics] = {n.statement: n for n in (
-    lueker.NUMERICS,
-    lemma7.NUMERICS,
-    lemma2.NUMERICS,
-    theorem9.NUMERICS,
-    theorem10.NUMERICS,
-    theorem11.NUMERICS,
-    theorem14.NUMERICS,
-    lemma8.NUMERICS,
-    lemma5.NUMERICS,
-    lemma12.NUMERICS,
-    lemma13.NUMERICS,
-)}
+
+def discover(path=None, package: str = slt.measure.statements.__name__) -> dict[str, Numerics]:
+    """statement -> ``NUMERICS`` of every module of ``package`` (found on ``path``, default the package's own
+    ``__path__``), in the order of the modules' ``ORDER`` keys. A module without ``NUMERICS`` or ``ORDER``, or two
+    with one order key or one statement, is refused (``ValueError`` naming the module)."""
+    if path is None:
+        path = importlib.import_module(package).__path__
+    by_order: dict[int, Numerics] = {}
+    for info in sorted(pkgutil.iter_modules(path), key=lambda m: m.name):
+        module = importlib.import_module(f"{package}.{info.name}")
+        missing = [name for name in ("NUMERICS", "ORDER") if not hasattr(module, name)]
+        if missing:
+            raise ValueError(f"{module.__name__}: a numerics module without {' and '.join(missing)}")
+        clash = by_order.get(module.ORDER) or next(
+            (n for n in by_order.values() if n.statement == module.NUMERICS.statement), None)
+        if clash is not None:
+            raise ValueError(f"{module.__name__}: the order key {module.ORDER} or the statement "
+                             f"{module.NUMERICS.statement!r} of another numerics module ({clash.statement})")
+        by_order[module.ORDER] = module.NUMERICS
+    return {by_order[order].statement: by_order[order] for order in sorted(by_order)}
+
+
+NUMERICS: dict[str, Numerics] = discover()
 
 
 def mismatches(numerics=None, statements=None) -> list[str]:

@@ -51,6 +51,8 @@ def search_task(seed: int, form: str, points: list, restarts: int) -> dict:
     return search_result(measure, printed_search, seed, form, points, restarts, __name__)
 
 
+ORDER = 100
+"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, measure), rerun=rerun,
     searches=searches(STATEMENT, search_task, PRINTED_POINTS,

@@ -148,6 +148,8 @@ def stored_task(seed: int) -> dict:
     return cases_result([counterexample_case()])
 
 
+ORDER = 110
+"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, measure), rerun=rerun,
     searches=(*searches(STATEMENT, search_task, PRINTED_POINTS,

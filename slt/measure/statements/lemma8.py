@@ -22,6 +22,8 @@ def rerun(seed: int, d1: int, alpha: float, eps_max: float, T: int, search: str 
     return [c for c in found if search in ("both", c.parameters["search"])]
 
 
+ORDER = 80
+"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, STATEMENT), rerun=rerun,
     searches=(length_search(STATEMENT, "Lemma 8: length independence"),),

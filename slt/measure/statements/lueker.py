@@ -129,6 +129,8 @@ def covering_radius_is_exact_on_a_known_set():
     assert covering_radius(np.array([0.5, 0.25])) == 1.0
 
 
+ORDER = 10
+"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, trial=trial, rerun=rerun, rate_at=rate_check, feasible=feasible,
     rate_points=tuple({"eps": e} for e in (0.9, 0.7, 0.5, 0.4, 0.3)),

@@ -61,6 +61,8 @@ def target_draw(seed: int, params: dict):
     return target_relu(as_rng(seed), (params["d1"],) * (params["L"] + 1))
 
 
+ORDER = 50
+"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=({"d1": 2, "L": 2, "eps": 0.2, "alpha": 1.5},),

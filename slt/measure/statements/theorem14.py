@@ -71,6 +71,8 @@ def target_draw(seed: int, params: dict):
     return target_transformer(as_rng(seed), params["B"], params["d1"], params["H"], L=params["L"])
 
 
+ORDER = 70
+"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE, feasible=feasible,
     rate_points=tuple({"d1": 2, "H": 1, "L": 1, "alpha": 1.5, "eps": 0.2, "B": B} for B in (2, 3, 4)),

@@ -195,6 +195,8 @@ def target_draw(seed: int, params: dict):
     return target_mha(as_rng(seed), params["d1"], params["d2"], params["H"])
 
 
+ORDER = 40
+"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=[{"d1": d1, "d2": d2, "H": H, "alpha": max(d1, d2) ** 0.5, "eps": eps}

@@ -1,0 +1,60 @@
+"""The printed variants and the mutation suite of a run record: each re-runs every proof step under an edited
+catalogue (``bounds.mutations``) and turns the results into the record's rows.
+
+Both the assembly (``reports.record.assemble``, which reads them through the committed-rows cache) and the cache's
+refresh (``reports.record.verified``, which writes them) call these, so they live here, below both: the record's
+modules import one way (``tests/test_record_imports.py``).
+"""
+from __future__ import annotations
+
+import sys
+
+from tqdm import tqdm
+
+import bounds
+from bounds.mutations import MUTATIONS, catalogue_with, verify_all
+from bounds.mutations import run as run_mutation
+
+__all__ = ["mutations", "variants"]
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, str, int, float)):
+        return value
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+
+def variants(names: list[str] | None = None) -> list[dict]:
+    """Every printed variant (of the statements ``names``, default all): the steps it breaks, against the steps it
+    is declared to break."""
+    variants = []
+    todo = [(st, v) for st in (bounds.get(n) for n in (names or bounds.names())) for v in st.variants.values()]
+    for st, v in tqdm(todo, desc="variants", unit="variant", file=sys.stderr, disable=None, leave=False):
+        broken = [r for r in verify_all(v.apply(catalogue_with())) if r.verdict == "refuted"]
+        got = {(r.statement, r.step) for r in broken}
+        variants.append({"statement": st.name, "variant": v.name, "description": v.description,
+                         "expected": [list(x) for x in sorted(v.breaks)],
+                         "broken": [{"statement": r.statement, "step": r.step, "method": r.method,
+                                     "counterexample": _jsonable(r.counterexample)} for r in broken],
+                         "verdict": "as expected" if got == set(v.breaks) else "unexpected"})
+    return variants
+
+
+def mutations() -> list[dict]:
+    """The mutation suite: per deliberate edit, the steps that catch it."""
+    out = []
+    for m in tqdm(MUTATIONS, desc="mutations", unit="mutation", file=sys.stderr, disable=None, leave=False):
+        caught = run_mutation(m)
+        out.append({"name": m.name, "statement": m.edit.statement, "expected": list(m.caught_by),
+                    "caught_by": [[r.statement, r.step] for r in caught],
+                    "verdict": "caught" if caught else "SURVIVED",
+                    "counterexample": _jsonable(caught[0].counterexample) if caught else None})
+    return out

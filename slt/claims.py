@@ -101,18 +101,40 @@ def step_counts(record: dict) -> dict:
     return {w: words.count(w) for w in STEP_WORDS}
 
 
+NO_KERNEL_SOURCE = "no kernel verdict in this record"
+
+
+def kernel_source(record: dict) -> str:
+    """Where the record's kernel verdicts come from: "kernel-checked in this run", "kernel result committed for this
+    exact bounds/ and exporter", the no-kernel line, or ``NO_KERNEL_SOURCE`` for a record written before them."""
+    return next((s["kernel_source"] for s in record["steps"] if s.get("kernel_source")), NO_KERNEL_SOURCE)
+
+
+def step_units(record: dict) -> str:
+    """"71 proof steps (66 steps of the encoded proofs and 5 scalar facts)": the one way every page counts them."""
+    steps = record["steps"]
+    facts = sum(s["statement"] == "facts" for s in steps)
+    return (f"{len(steps)} proof steps ({len(steps) - facts} steps of the encoded proofs and {facts} scalar "
+            f"fact{'s' if facts != 1 else ''})")
+
+
 def step_sentence(record: dict) -> str:
+    """The proof steps by verdict, where certified means pre-checked by the first pass and accepted by Coq's
+    kernel, with the source of the kernel's verdicts."""
     c = step_counts(record)
     steps = record["steps"]
-    out = (f"{sum(c.values())} proof steps and facts: {c['certified']} certified, {c['refuted']} refuted, "
-           f"{c['not proved']} not proved")
+    out = f"{step_units(record)}: {c['certified']} certified, {c['refuted']} refuted, {c['not proved']} not proved"
     if any("kind" in s for s in steps):  # identities (equal sides by construction) counted apart
         ident = sum(step_word(s) == "certified" and s.get("kind") == "identity" for s in steps)
         out += f" (of the certified: {c['certified'] - ident} prove an inequality, {ident} are identities)"
-    if any(s.get("coq") for s in steps):
+    if any(s.get("first_pass") for s in steps):
+        pre = sum(s.get("first_pass") == "pre-checked" for s in steps)
+        out += (f"; certified means pre-checked by SymPy, interval arithmetic and Arb ({pre} of {len(steps)}) and "
+                f"accepted by Coq's kernel ({kernel_source(record)})")
+    elif any(s.get("coq") for s in steps):  # a record written before the kernel decided the verdict
         coq = [(s.get("coq") or "not checked").split(":")[0] for s in steps]
-        out += (f"; Coq: kernel-checked {coq.count('kernel-checked')} of {len(steps)}, {coq.count('rejected')} rejected, "
-                f"{len(coq) - coq.count('kernel-checked') - coq.count('rejected')} not checked in this run")
+        out += (f"; Coq: kernel-checked {coq.count('kernel-checked')} of {len(steps)} ({NO_KERNEL_SOURCE}: its "
+                "certified is the first pass's)")
     return out
 
 

@@ -18,7 +18,7 @@ import sympy as sp
 from tqdm import tqdm
 
 import bounds
-from bounds import theorem14
+from bounds import kernel, theorem14
 from bounds.axioms import axioms
 from bounds.mutations import MUTATIONS, catalogue_with, verify_all
 from bounds.mutations import run as run_mutation
@@ -73,8 +73,12 @@ def _small(step) -> bool:
 
 
 def _step_row(r, step=None, supported=True) -> dict:
+    """A step's row; ``r`` a ``bounds.kernel.Judged`` (the kernel's verdict, its first pass and Coq status) or a
+    first-pass ``StepResult``."""
     margin = getattr(r, "margin", None)
-    return {"statement": r.statement, "step": r.step, "supported": supported, "method": r.method,
+    judged = isinstance(r, kernel.Judged)
+    extra = {"first_pass": r.pre, "coq": r.coq, "kernel_source": r.source} if judged else {}
+    return {**extra, "statement": r.statement, "step": r.step, "supported": supported, "method": r.method,
             "domain": str(getattr(r, "domain", "unknown")), "ok": bool(r.ok), "verdict": r.status,
             "margin": None if margin is None else float(margin), "detail": str(r.detail),
             "arb": str(getattr(r, "arb", "")),
@@ -136,29 +140,17 @@ def statements() -> tuple[list[dict], list[dict]]:
     return out, exps
 
 
-def proofs() -> list[dict]:
-    """Every proof step of the supported forms and the elementary facts."""
-    steps = [_step_row(r, None) for r in bounds.verify_facts()]
+def proofs(log=lambda msg: None) -> list[dict]:
+    """Every proof step of the supported forms and the elementary facts, each with the kernel's verdict
+    (``bounds.kernel``; its statuses from ``verified.kernel``: replayed in this run, or the committed result for
+    this exact ``bounds/``)."""
+    results = bounds.verify_facts()
+    steps_of = {}
     for name in bounds.proved():
-        proof = bounds.proof(name) if hasattr(bounds, "proof") else bounds.get(name).proof
-        by_name = {s.name: s for s in proof}
-        steps += [_step_row(r, by_name.get(r.step)) for r in bounds.verify(name)]
-    _coq_column(steps)
-    return steps
-
-
-COQ_DIR = "results/coq"
-
-
-def _coq_column(steps: list[dict]) -> None:
-    """Each step's Coq status (``bounds.coq``) from the last ``slth proofs --coq`` run into ``COQ_DIR`` when its
-    files are unchanged since (nothing is compiled here): kernel-checked / rejected / not exported / not checked."""
-    from bounds.coq import check as coq_check
-    certified = {(s["statement"], s["step"]) for s in steps if s["ok"]}
-    status = coq_check.check(COQ_DIR, certified, searching=False, compiling=False)
-    status.pop(None)
-    for s in steps:
-        s["coq"] = status.get((s["statement"], s["step"]), f"{coq_check.NOT_EXPORTED}: not a step of the export")
+        steps_of.update({(name, s.name): s for s in bounds.proof(name)})
+        results += bounds.verify(name)
+    judged = kernel.judge(results, *verified.kernel(results, log))
+    return [_step_row(r, steps_of.get((r.statement, r.step))) for r in judged]
 
 
 def variants(names: list[str] | None = None) -> list[dict]:
@@ -346,7 +338,7 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
         return out
 
     stmts, exps = timed("statements", statements)
-    steps = timed("proofs", proofs)
+    steps = timed("proofs", proofs, log)
     width_rows = timed("widths", widths)
     calib = calibration(results_dir)
     calib_data = calib.pop("_data")

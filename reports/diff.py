@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from slt import diff
+from slt.claims import point_text
 from slt.diff import die_with_parent, ref_worktree
 from slt.cache import write_atomic
 
@@ -203,7 +204,7 @@ def _flipped(f) -> str:
         return verdict if domain in ("absent", "whole") or verdict == "refuted" else f"{verdict} ({domain})"
     out = [f"  {f['statement']}:{f['step']}  {side(f['old'], f['old_domain'])} -> {side(f['new'], f['new_domain'])}"
            f"  ({f['method']})" + ("  DOWNGRADE" if f["downgrade"] else "")
-           + (f"  counterexample: {_fmt(f['counterexample'])}" if f["counterexample"] else "")
+           + (f"  counterexample: {point_text(f['counterexample'])}" if f["counterexample"] else "")
            + ("" if f["supported"] else "  [not a supported form]")]
     if f.get("form"):  # what the step proves, in the proof's own terms (records before it had none)
         out.append(f"    proves: {f['form']}" + (f"  [{f['note']}]" if f.get("note") else ""))

@@ -33,6 +33,7 @@ import sys
 
 import bounds
 from bounds import kernel
+from slt.claims import point_text
 from bounds.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
 from bounds.core import IDENTITY, INEQUALITY
@@ -65,9 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _cex(cex: dict | None) -> str:
-    if not cex:
-        return ""
-    return ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in cex.items())
+    """A counterexample as every surface prints it (``slt.claims.point_text``: never rounded across a hypothesis)."""
+    return point_text(cex)
 
 
 def domain_kind(domain: str) -> str:

@@ -121,7 +121,8 @@ def _table(cx: dict | None, keys=None) -> dict | None:
     if not cx:
         return None
     keys = [k for k in (keys or cx) if k in cx and not isinstance(cx[k], (list, dict))]
-    return {"columns": keys, "rows": [[_fmt(cx[k]) for k in keys]]}
+    shown = dict(claims.point_parts({k: cx[k] for k in keys}))
+    return {"columns": keys, "rows": [[shown[k] for k in keys]]}
 
 
 def _variant(record, statement, variant):
@@ -440,12 +441,15 @@ def worst_targets(record) -> dict:
             "counterexample": None, "test": test, "command": None, "evidence": "#evidence", "statements": names, "random_only": random_only}
 
 
+FIXED_C_TEST = "tests/test_targets.py::test_a_stored_fixed_C_row_reproduces"
+
+
 def fixed_c_growth(record) -> dict:
     """"Does C grow?": per statement the answer of ``slt.claims.growth`` (the fixed-C tests over eps at the worst
     target, ``calibration.statements.<name>.growth``, and the large grid's trends), the same sentences the report's
     calibration section shows; the table holds the fixed-C rows. Its status is "C grows" when a fixed-C test
     rejects."""
-    test = "tests/test_targets.py::test_a_stored_fixed_C_row_reproduces"
+    test = FIXED_C_TEST
     cal = (record.get("calibration") or {}).get("statements") or {}
     names = [n for n in target_families.HYPOTHESIS if isinstance((cal.get(n) or {}).get("growth"), dict)]
     if record.get("empirical") is None:
@@ -473,8 +477,9 @@ def fixed_c_growth(record) -> dict:
                      ", ".join(f"{r['failures']}/{r['trials']}" for r in rs), f"{worst_ci:.2g}",
                      f"{low_power:.2f}", verdict.split(":")[0] if verdict else "-"])
     answers = claims.growth(record)
-    title = "Does C grow? " + claims.growth_sentence(record)[0].upper() + claims.growth_sentence(record)[1:] + "."
-    sentences = [answers[n]["sentence"] for n in names if n in answers]  # the per-eps details: the table
+    answer = claims.growth_answer(record)  # the one answer every page gives; its headline is the title
+    title = "Does C grow? " + answer[0]
+    sentences = answer[1:] + [answers[n]["sentence"] for n in names if n in answers]  # the per-eps details: the table
     if undecided and not grows:
         sentences.append("The failure model cannot tell 'falls at least like eps' from 'falls more slowly' for "
                          + ", ".join(_heading(record, n) for n in undecided) + " at these trial counts (too few "

@@ -314,6 +314,10 @@ def growth_answer(record: dict) -> list[str]:
                     f"({len(tested)} statements, each at its worst target family and one point)")
         if modelled:
             head += "; the failure model fitted over every C says C grows for " + _names(record, modelled)
+        if growers and not rejected:
+            factors = list(dict.fromkeys("1/eps" if f == "eps" else f for n in growers for f in g[n]["grid"]["grows"]))
+            head += (f"; the fitted C of the {g[growers[0]]['grid']['which']} grows with {', '.join(factors)} for "
+                     + _names(record, growers))
         out.append(head)
     if gridded:
         if growers:

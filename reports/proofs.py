@@ -33,7 +33,7 @@ import sys
 
 import bounds
 from bounds import kernel
-from slt.claims import point_text
+from slt.claims import point_text, step_units
 from bounds.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
 from bounds.core import IDENTITY, INEQUALITY
@@ -177,7 +177,8 @@ def summary(results) -> str:
     c = counts(results)
     v = c["verdict"]
     f = c["first"]
-    lines = [f"{c['steps']} steps: {v['certified']} certified, {v['refuted']} refuted, {v['not proved']} not proved",
+    units = step_units({"steps": [{"statement": r.statement} for r in results]})  # the report's words (slt.claims)
+    lines = [f"{units}: {v['certified']} certified, {v['refuted']} refuted, {v['not proved']} not proved",
              f"first pass (SymPy, intervals, Arb): {f[kernel.PRECHECKED]} pre-checked, {f['refuted']} refuted, "
              f"{f['not proved']} not proved; certified = pre-checked and accepted by Coq's kernel",
              f"of the certified: {c['kind'][INEQUALITY]} prove an inequality, {c['kind'][IDENTITY]} are identities "

@@ -343,6 +343,11 @@ def growth_sentence(record: dict) -> str:
 
 # ------------------------------------------------------------------------------------------ printed points
 
+def ratio_text(x) -> str:
+    """A worst ratio (measured / bound) as every surface prints it: three significant digits ("0.376")."""
+    return f"{x:.3g}"
+
+
 def exact_number(v) -> str:
     """A coordinate of a point as printed on every surface: six significant digits when they are the number itself,
     else the shortest decimal that reads back as exactly the stored float (``0.9999999990686774``, never ``1``, for a

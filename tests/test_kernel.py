@@ -45,7 +45,8 @@ def test_without_coqc_every_step_is_not_proved_and_slth_proofs_exits_1(no_coqc, 
     assert all(j.pre == kernel.PRECHECKED and j.detail.startswith(NO_KERNEL_LINE) for j in judged)
     assert main(["proofs", "--statement", "lemma7"]) == 1
     captured = capsys.readouterr()
-    assert f"{len(results)} steps: 0 certified, 0 refuted, {len(results)} not proved" in captured.out
+    assert f"{len(results)} steps of the encoded proofs and 0 scalar facts): 0 certified, 0 refuted, " \
+           f"{len(results)} not proved" in captured.out
     assert f"{len(results)} pre-checked" in captured.out and "no proof kernel" in captured.out
     assert NO_KERNEL_LINE in captured.err
 

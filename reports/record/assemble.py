@@ -159,12 +159,15 @@ def variants(names: list[str] | None = None) -> list[dict]:
     variants = []
     todo = [(st, v) for st in (bounds.get(n) for n in (names or bounds.names())) for v in st.variants.values()]
     for st, v in tqdm(todo, desc="variants", unit="variant", file=sys.stderr, disable=None, leave=False):
-        broken = [r for r in verify_all(v.apply(catalogue_with())) if r.verdict == "refuted"]
+        results = verify_all(v.apply(catalogue_with()))
+        broken = [r for r in results if r.verdict == "refuted"]
         got = {(r.statement, r.step) for r in broken}
         variants.append({"statement": st.name, "variant": v.name, "description": v.description,
                          "expected": [list(x) for x in sorted(v.breaks)],
                          "broken": [{"statement": r.statement, "step": r.step, "method": r.method,
                                      "counterexample": _jsonable(r.counterexample)} for r in broken],
+                         "unproved": [{"statement": r.statement, "step": r.step} for r in results
+                                      if r.verdict == "not proved"],
                          "verdict": "as expected" if got == set(v.breaks) else "unexpected"})
     return variants
 

@@ -157,7 +157,7 @@ def lemma13_printed(record) -> dict:
     case = max(stored["cases"], key=lambda c: c["ratio"])
     search = _check(record, "search:lemma13")
     proof = (f" The proof's form (factor 2) holds: its adversarial search found a worst ratio of "
-             f"{search['ratio']:.2g}." if search and search["verdict"] == verdicts.HOLDS else "")
+             f"{claims.ratio_text(search['ratio'])}." if search and search["verdict"] == verdicts.HOLDS else "")
     if not case["violated"]:
         return {"id": "lemma13-printed", "status": "not reproduced", "title": f"{name} as printed: not refuted here",
                 "sentences": [f"The stored counterexample gives {case['measured']:.6g} against the printed bound "
@@ -262,7 +262,7 @@ def lemma12_logit(record) -> dict:
                         "slth run --quick runs the printed variants.", test)
     search = _check(record, "search:lemma12:printed")
     tail = (f" The lemma's conclusion itself was not violated by the adversarial search at that reading (worst "
-            f"ratio {search['ratio']:.2g})." if search and search["verdict"] == verdicts.HOLDS else
+            f"ratio {claims.ratio_text(search['ratio'])})." if search and search["verdict"] == verdicts.HOLDS else
             " The adversarial search at that reading found a violation (see its evidence)." if search else "")
     steps = ", ".join(b["step"] for b in v["broken"]) or "no step"
     return {"id": "lemma12-logit", "status": "proof step fails" if v["broken"] else "no step fails",

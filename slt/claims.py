@@ -46,6 +46,18 @@ def _names(record: dict, names) -> str:
 
 # ------------------------------------------------------------------------------------------------------ proofs
 
+def domain_words(domain: str) -> str:
+    """A step's domain in words: "whole" -> "on the whole declared domain", "box: ..." -> "on the stated box only:
+    ...", "sampled" -> "at sampled points only (evidence, never a proof)"."""
+    if domain == "whole":
+        return "on the whole declared domain"
+    if domain.startswith("box"):
+        return "on the stated box only" + domain[3:]
+    if domain == "sampled":
+        return "at sampled points only (evidence, never a proof)"
+    return domain
+
+
 def step_word(step: dict) -> str:
     """One proof step's verdict: certified, refuted (a counterexample) or not proved. A record written before
     verdicts were three-valued says "ok" / "FAILED": ok counts as certified only on the whole domain by symbolic or

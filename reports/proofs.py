@@ -65,9 +65,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(bisection with the verifier; minutes)")
 
 
-def _cex(cex: dict | None) -> str:
-    """A counterexample as every surface prints it (``slt.claims.point_text``: never rounded across a hypothesis)."""
-    return point_text(cex)
+def _cex(cex: dict | None, statement: str | None = None, step=None) -> str:
+    """A counterexample as every surface prints it (``slt.claims.point_text``: never rounded across a hypothesis,
+    a coordinate next to an open end of the statement's domain marked so)."""
+    if not cex or statement is None:
+        return point_text(cex)
+    from reports.record.assemble import _params_of, open_ends
+    return point_text(cex, open_ends(_params_of(statement, step)))
 
 
 def domain_kind(domain: str) -> str:
@@ -96,9 +100,9 @@ def step_kind(r) -> str:
 
 def _row(r, boxes: bool) -> list[str]:
     if r.counterexample:
-        info = "counterexample: " + _cex(r.counterexample)
+        info = "counterexample: " + _cex(r.counterexample, r.statement, _step(r))
         if "outside" in r.detail:
-            info = f"{r.detail}: {_cex(r.counterexample)}"
+            info = f"{r.detail}: {_cex(r.counterexample, r.statement, _step(r))}"
     elif domain_kind(r.domain) != "whole" and (boxes or r.method == "sampled" or r.domain.startswith("box")):
         info = f"{r.detail}; {r.domain}"
     else:

@@ -372,16 +372,23 @@ def exact_number(v) -> str:
     return short if float(short) == v else repr(v)
 
 
-def point_text(cx: dict | None) -> str:
+def point_text(cx: dict | None, open_ends: dict | None = None) -> str:
     """A counterexample ``{param: value, ..., "lhs": .., "rhs": ..}`` as ``k = v, ...`` (``point_parts``)."""
-    return ", ".join(f"{k} = {v}" for k, v in point_parts(cx))
+    return ", ".join(f"{k} = {v}" for k, v in point_parts(cx, open_ends))
 
 
-def point_parts(cx: dict | None) -> list[tuple[str, str]]:
+def point_parts(cx: dict | None, open_ends: dict | None = None) -> list[tuple[str, str]]:
     """A counterexample's ``[(name, printed value)]``: every parameter exactly (``exact_number``), ``lhs`` and
-    ``rhs`` with as many digits as it takes for them to differ."""
+    ``rhs`` with as many digits as it takes for them to differ; a parameter next to an open end of its domain
+    (``open_ends``: ``{name: [[bound, "eps < 1"], ...]}``, within a relative 1e-6) says so: "(open end eps < 1)"."""
     if not cx:
         return []
+    near = {}
+    for k, ends in (open_ends or {}).items():
+        v = cx.get(k)
+        for bound, words in ends:
+            if isinstance(v, (int, float)) and abs(v - bound) <= 1e-6 * max(1.0, abs(bound)):
+                near[k] = f" (open end {words})"
     out = []
     sides = {k: cx[k] for k in ("lhs", "rhs") if isinstance(cx.get(k), float)}
     digits = 6
@@ -392,5 +399,5 @@ def point_parts(cx: dict | None) -> list[tuple[str, str]]:
         if k in sides:
             out.append((k, f"{v:.{digits}g}"))
         elif not isinstance(v, (list, dict)):
-            out.append((k, exact_number(v)))
+            out.append((k, exact_number(v) + near.get(k, "")))
     return out

@@ -32,15 +32,19 @@ def test_every_surface_prints_the_point_exactly(proofs_record):
     from reports.diff import _flipped
     from reports.sections import proofs as section
 
+    from reports.record.assemble import _params_of, open_ends
+
     cx = {"d1": 64, "eps": JUST_BELOW_ONE, "lhs": 520.25, "rhs": 192.0}
     assert repr(JUST_BELOW_ONE) in cli._cex(cx)
+    assert f"eps = {JUST_BELOW_ONE!r} (open end eps < 1)" in cli._cex(cx, "theorem11")
+    assert "open end" not in cli._cex({**cx, "eps": 0.5}, "theorem11")  # only next to the end
     rec = copy.deepcopy(proofs_record)
     rec["variants"] = [{"statement": "theorem11", "variant": "d1", "description": "d1 for sqrt(d1)",
                         "expected": [["theorem11", "B2b"]], "verdict": "as expected", "unproved": [],
                         "broken": [{"statement": "theorem11", "step": "B2b", "method": "sampled",
-                                    "counterexample": cx}]}]
+                                    "counterexample": cx, "open_ends": open_ends(_params_of("theorem11"))}]}]
     html = _text(section.render(rec).html)
-    assert f"eps = {JUST_BELOW_ONE!r}" in html and "eps = 1 " not in html
+    assert f"eps = {JUST_BELOW_ONE!r} (open end eps < 1)" in html and "eps = 1 " not in html
     flip = {"statement": "theorem11", "step": "B2b", "old": "certified", "new": "refuted", "old_domain": "whole",
             "new_domain": "sampled", "method": "sampled", "downgrade": True, "counterexample": cx, "supported": True}
     assert repr(JUST_BELOW_ONE) in _flipped(flip)

@@ -72,12 +72,36 @@ def _small(step) -> bool:
     return sp.count_ops(step.lhs) + sp.count_ops(step.rhs) <= 60
 
 
+def open_ends(params) -> dict:
+    """``{name: [[bound, "eps < 1"], ...]}``: the numeric open ends of the parameters' declared domains (what a
+    printed counterexample next to one says, ``slt.claims.point_parts``)."""
+    out = {}
+    for p in params:
+        for bounds_, is_open, op in ((p.lo, p.lo_open, ">"), (p.hi, p.hi_open, "<")):
+            for v in bounds_ if is_open else ():
+                v = sp.sympify(v)
+                if not v.free_symbols and v.is_finite:
+                    out.setdefault(p.name, []).append([float(v), f"{p.name} {op} {text(v)}"])
+    return out
+
+
+def _params_of(statement: str, step=None) -> tuple:
+    try:
+        own = tuple(getattr(step, "params", ()) or ())
+        names = {p.name for p in own}
+        return own + tuple(p for p in bounds.get(statement).params if p.name not in names)
+    except KeyError:
+        return tuple(getattr(step, "params", ()) or ())
+
+
 def _step_row(r, step=None, supported=True) -> dict:
     """A step's row; ``r`` a ``bounds.kernel.Judged`` (the kernel's verdict, its first pass and Coq status) or a
     first-pass ``StepResult``."""
     margin = getattr(r, "margin", None)
     judged = isinstance(r, kernel.Judged)
     extra = {"first_pass": r.pre, "coq": r.coq, "kernel_source": r.source} if judged else {}
+    if r.counterexample:
+        extra["open_ends"] = open_ends(_params_of(r.statement, step))
     return {**extra, "statement": r.statement, "step": r.step, "supported": supported, "method": r.method,
             "domain": str(getattr(r, "domain", "unknown")), "ok": bool(r.ok), "verdict": r.status,
             "margin": None if margin is None else float(margin), "detail": str(r.detail),
@@ -165,7 +189,8 @@ def variants(names: list[str] | None = None) -> list[dict]:
         variants.append({"statement": st.name, "variant": v.name, "description": v.description,
                          "expected": [list(x) for x in sorted(v.breaks)],
                          "broken": [{"statement": r.statement, "step": r.step, "method": r.method,
-                                     "counterexample": _jsonable(r.counterexample)} for r in broken],
+                                     "counterexample": _jsonable(r.counterexample),
+                                     "open_ends": open_ends(_params_of(r.statement))} for r in broken],
                          "unproved": [{"statement": r.statement, "step": r.step} for r in results
                                       if r.verdict == "not proved"],
                          "verdict": "as expected" if got == set(v.breaks) else "unexpected"})

@@ -93,3 +93,19 @@ def test_the_growth_answer_is_the_same_sentences_in_the_finding_and_the_section(
     section = _text(calibration_trend.render(rec).html)
     assert " ".join(answer) in section
     assert claims.growth_sentence(rec) == answer[0].rstrip(".")
+
+
+def test_the_page_names_no_data_file_the_repository_does_not_have(proofs_record):
+    from pathlib import Path
+
+    from reports.build import render_html, render_sections
+    from reports.record.assemble import _writes
+
+    root = Path(__file__).resolve().parents[1]
+    html = render_html(render_sections(proofs_record), proofs_record)
+    named = set(re.findall(r"[\w./-]+/[\w.-]+\.json", html))
+    assert named and all((root / p).exists() for p in named if not p.startswith("results/")), named
+    # the check can fail: a stored command that names a file moved since is rewritten to the file the record read
+    stale = "slth calibrate --output checks/calibration.json --seed 1"
+    assert _writes(stale, "slt/measure/calibration.json") == "slth calibrate --output slt/measure/calibration.json --seed 1"
+    assert not (root / "checks" / "calibration.json").exists()

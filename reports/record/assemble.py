@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import math
 import sys
 import time
@@ -268,16 +269,26 @@ def calibration(results_dir: Path | None = None) -> dict:
     local = Path(results_dir) / "calibration.json" if results_dir else None
     path = local if local is not None and local.exists() else cal.DEFAULT
     data = cal.load(str(path))
+    shown = _shown(path)
     stmts = {name: {"C": rec.get("C"), "C_low": rec.get("C_low"), "C_high": rec.get("C_high"),
                     **_target_columns(rec),
                     "points": len(rec.get("points", [])), "note": rec.get("note", ""),
-                    "command": rec.get("command", ""), "curves": _curves(name, rec)}
+                    "command": _writes(rec.get("command", ""), shown), "curves": _curves(name, rec)}
              for name, rec in data.get("statements", {}).items()}
-    shown = _shown(path)
-    return {"file": shown, "command": data.get("command", ""), "definition": data.get("definition", ""),
+    return {"file": shown, "command": _writes(data.get("command", ""), shown), "definition": data.get("definition", ""),
             "level": data.get("level", LEVEL), "confidence": data.get("confidence", CONFIDENCE),
             "safety": cal.SAFETY, "statements": stmts, "_data": data,
             "large": _large_calibration(), "large_worst": _large_calibration(LARGE_WORST_FILE)}
+
+
+def _writes(command: str, shown: str) -> str:
+    """A stored calibration command with its ``--output`` naming the file the record read (``shown``) when the
+    path it stored is not a file of this tree (the file moved since): the page never names a file that does not
+    exist, and the command rewrites the file it shows."""
+    m = re.search(r"--output (\S+)", command)
+    if m and not (ROOT / m.group(1)).exists() and not Path(m.group(1)).is_absolute():
+        return command.replace(m.group(0), f"--output {shown}")
+    return command
 
 
 def _large_calibration(path=None):

@@ -154,7 +154,9 @@ def coq_changes(old: dict, new: dict) -> list[dict]:
     out = []
     for key in list(a) + [k for k in b if k not in a]:
         if status(a.get(key)) != status(b.get(key)):
-            out.append({"statement": key[0], "step": key[1], "old": status(a.get(key)), "new": status(b.get(key))})
+            why = (b.get(key) or {}).get("coq") or ""
+            out.append({"statement": key[0], "step": key[1], "old": status(a.get(key)), "new": status(b.get(key)),
+                        "why": why.split(":", 1)[1].strip() if ":" in why else ""})
     return out
 
 
@@ -164,7 +166,8 @@ def format_text(d, old_name: str, new_name: str) -> str:
     sections = [
         ("proof steps whose verdict or domain changed", d.flipped, _flipped),
         ("proof steps whose Coq status changed (kernel-checked / rejected / not exported / not checked)",
-         coq_changes(d.old, d.new), lambda c: f"  {c['statement']}:{c['step']}  {c['old']} -> {c['new']}"),
+         coq_changes(d.old, d.new), lambda c: f"  {c['statement']}:{c['step']}  {c['old']} -> {c['new']}"
+                                             + (f" ({c['why']})" if c.get("why") else "")),
         (f"margins (smallest rhs/lhs) moved by more than {d.tolerance:g} (relative)", d.margins,
          lambda m: f"  {m['statement']}:{m['step']}  {_fmt(m['old'])} -> {_fmt(m['new'])}"
                    + (f"  (x{m['ratio']:.4g})" if m["ratio"] is not None else "")),

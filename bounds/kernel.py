@@ -13,7 +13,7 @@ they call certified), ``refuted`` (a counterexample Arb confirms at an admissibl
 
 This module is the one place that calls the Coq checker (``bounds.coq.check``: ``missing_reason`` and ``check``).
 Its files are compiled into a folder outside the repository, ``folder()``: ``$SLTH_COQ_DIR`` when set, else
-``$XDG_CACHE_HOME/slth-harness/coq`` (``~/.cache/slth-harness/coq``), one subfolder per checkout.  A warm replay
+``$XDG_CACHE_HOME/slth-harness/coq`` (``~/.cache/slth-harness/coq``), shared by every checkout.  A warm replay
 (files unchanged and compiled) runs no coqc at all.  Tactics found by a search for a changed step are kept there
 (``searched-tactics.json``) beside the committed ones, so the search runs once; Coq checks every one of them on
 each compile.  A file lock serialises concurrent replays of one folder.
@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import fcntl
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -43,12 +42,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def folder() -> Path:
-    """Where the Coq files are compiled: ``$SLTH_COQ_DIR``, else the user's cache folder, one per checkout."""
+    """Where the Coq files are compiled: ``$SLTH_COQ_DIR``, else the user's cache folder.  One folder serves every
+    checkout: a file is recompiled only when its content (or Common's, or coqc's version) differs from its last
+    compile there, so clones and worktrees share what they have in common; a lock serialises them."""
     env = os.environ.get("SLTH_COQ_DIR")
     if env:
         return Path(env)
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "slth-harness" / "coq" / hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+    return base / "slth-harness" / "coq"
 
 
 def first_word(r) -> str:

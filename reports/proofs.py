@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "found by following relies_on through the catalogue; verifies nothing else")
     parser.add_argument("--coq", nargs="?", const="", default=None, metavar="DIR",
                         help="compile the Coq files of the kernel check in DIR (default: $SLTH_COQ_DIR, else "
-                             "~/.cache/slth-harness/coq/...; bounds.kernel); with --axioms: also Coq's Print "
+                             "~/.cache/slth-harness/coq; bounds.kernel); with --axioms: also Coq's Print "
                              "Assumptions")
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "

@@ -9,10 +9,19 @@ of the page can count or word the same claim differently:
 - ``step_sentence(record)``: proof steps by verdict (a different unit: steps, not statements);
 - ``empirical_counts(record)`` / ``empirical_sentence(record)``: statements by empirical verdict (holds, fails,
   undecided at this power);
-- ``growth(record)`` / ``growth_sentence(record)``: "does C grow?", one answer per statement naming the analysis
-  it comes from -- over eps at a fixed C (``calibration.statements.<name>.growth``), over dimensions and eps on the
-  large grid (``calibration.large_worst`` where the statement has it, else ``calibration.large``) -- and what
-  neither shows.
+- ``growth(record)``: "does C grow?" per statement, naming the analysis it comes from -- over eps at a fixed C
+  (``calibration.statements.<name>.growth``), over dimensions and eps on the large grid (``calibration.large_worst``
+  where the statement has it, else ``calibration.large``) -- and what neither shows; ``growth_answer(record)``: the
+  one answer every page gives (what the fixed-C tests show, what the worst-target fits show, why they differ, what
+  neither shows), ``growth_sentence(record)`` its headline;
+- ``step_units``, ``step_counts_sentence``, ``kernel_source``: how every page counts the proof steps, and where the
+  kernel's verdicts come from (``bounds.kernel``);
+- ``point_text`` / ``point_parts`` / ``exact_number`` / ``ratio_text`` / ``domain_words``: how every surface prints
+  a counterexample (never rounded across a hypothesis's boundary; "open end" beside a coordinate next to one), a
+  worst ratio and a step's domain.
+
+The README and docs print the same functions' output between generated markers (``slth docs``,
+``reports.statements_page.RECORD_BLOCKS``).
 """
 from __future__ import annotations
 

@@ -286,3 +286,26 @@ def test_slth_docs_check_names_a_stale_page_and_writes_nothing(tmp_path, monkeyp
     assert statements_page.main(argparse.Namespace(check=False)) == 0
     assert page.read_text() == "fresh\n"
     assert statements_page.main(argparse.Namespace(check=True)) == 0
+
+
+def test_the_readme_says_how_long_the_tests_take_from_the_measurement(tmp_path, monkeypatch):
+    """The README's test time is printed from the committed measurement (``benchmarks/test-suite-time.json``), never
+    written by hand; without the file it says the time is not measured."""
+    import json
+
+    monkeypatch.setattr(statements_page, "SUITE_TIME", tmp_path / "missing.json")
+    monkeypatch.setattr(statements_page, "ROOT", tmp_path)
+    assert "not measured yet" in statements_page.suite_time()
+    measured = tmp_path / "test-suite-time.json"
+    measured.write_text(json.dumps({"profiles": {"ci": {"wall_s": 270, "cores": 2, "command": "python -m pytest"}}}))
+    monkeypatch.setattr(statements_page, "SUITE_TIME", measured)
+    assert statements_page.suite_time() == ("Measured: the `ci` profile 4.5 minutes wall on 2 cores "
+                                            "(`python -m pytest`).")
+    assert "<!-- generated: suite-time -->" in README.read_text()
+    assert "Install and run the tests" in README.read_text().split("<!-- generated: suite-time -->")[0]
+
+
+def test_the_readme_says_how_to_get_coq():
+    text = README.read_text()
+    assert "apt-get install coq libcoq-interval" in text and ".ci/run" in text
+    assert "apt-get install -y -qq coq libcoq-interval" in (ROOT / ".ci" / "run").read_text()

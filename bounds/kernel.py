@@ -61,7 +61,9 @@ def missing() -> str | None:
     """None when coqc and CoqInterval are usable, else the line every pre-checked step reads instead of certified."""
     from .coq import check as coq_check
     why = coq_check.missing_reason()
-    return None if why is None else f"{NO_KERNEL} ({why})"
+    if why is None:
+        return None
+    return NO_KERNEL if why.startswith("coqc not found") else f"{NO_KERNEL}; {why}"
 
 
 @contextlib.contextmanager

@@ -115,3 +115,10 @@ def test_the_report_names_where_the_kernel_verdict_comes_from(proofs_record):
     source = claims.kernel_source(proofs_record)
     assert source in (kernel.REPLAYED, kernel.COMMITTED) or source.startswith(kernel.NO_KERNEL)
     assert source in html and source in claims.step_sentence(proofs_record)
+
+
+def test_the_glossary_uses_the_kernels_words():
+    from reports.sections import glossary
+
+    assert (glossary.PRECHECKED, glossary.REPLAYED, glossary.COMMITTED) == (kernel.PRECHECKED, kernel.REPLAYED,
+                                                                           kernel.COMMITTED)

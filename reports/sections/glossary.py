@@ -3,18 +3,23 @@
 report's header links to it."""
 from __future__ import annotations
 
-from bounds import kernel
 from reports.render import Section, render_template
+
+PRECHECKED = "pre-checked"
+REPLAYED = "kernel-checked in this run"
+COMMITTED = "kernel result committed for this exact bounds/ and exporter"
+"""``bounds.kernel``'s words (a report renders records and imports nothing of bounds/; tests/test_kernel.py holds
+them equal)."""
 
 TERMS = [
     ("certified", "a proof step pre-checked by the first pass and proved by Coq's kernel (kernel-checked); only "
                   "this counts as a pass"),
-    (kernel.PRECHECKED, "the first pass (SymPy symbolically, or an interval-arithmetic certificate on the whole "
+    (PRECHECKED, "the first pass (SymPy symbolically, or an interval-arithmetic certificate on the whole "
                         "declared domain re-checked in Arb ball arithmetic) holds the step; not yet a proof"),
     ("kernel-checked", "Coq's kernel accepted the exact statement the exporter prints from the step and its declared "
                        "domain, with a generated proof (never admitted)"),
-    (kernel.REPLAYED, "the Coq files were compiled (or found compiled and unchanged) when this record was made"),
-    (kernel.COMMITTED, "no coqc was at hand: the kernel's verdicts are those a replay committed for the very same "
+    (REPLAYED, "the Coq files were compiled (or found compiled and unchanged) when this record was made"),
+    (COMMITTED, "no coqc was at hand: the kernel's verdicts are those a replay committed for the very same "
                        "bounds/ and exporter (keyed by their hash)"),
     ("refuted", "a counterexample at an admissible point (every hypothesis holds, strictly at an open end), confirmed "
                 "by Arb enclosures of the two sides that separate"),

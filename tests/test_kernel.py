@@ -122,3 +122,33 @@ def test_the_glossary_uses_the_kernels_words():
 
     assert (glossary.PRECHECKED, glossary.REPLAYED, glossary.COMMITTED) == (kernel.PRECHECKED, kernel.REPLAYED,
                                                                            kernel.COMMITTED)
+
+
+def test_slth_diff_reads_the_kernels_verdict_and_says_why(proofs_record):
+    import copy
+
+    from reports.diff import format_text
+    from slt import diff
+
+    new = copy.deepcopy(proofs_record)
+    step = next(s for s in new["steps"] if s["statement"] == "lemma7")
+    step.update(ok=False, verdict="not proved", coq="rejected: Error: Unable to prove the goal",
+                first_pass="pre-checked")
+    d = diff.compare(proofs_record, new)
+    assert [(f["statement"], f["step"], f["new"]) for f in d.newly_failing] == [("lemma7", step["step"], "not proved")]
+    text = format_text(d, "old", "new")
+    assert f"lemma7:{step['step']}  kernel-checked -> rejected (Error: Unable to prove the goal)" in text
+    assert d.exit_status == 1
+
+
+def test_the_committed_kernel_result_is_written_for_this_tree(monkeypatch, tmp_path):
+    from slt.cache import read_record
+
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(bounds, "proved", lambda catalogue=None: ["lemma7"])
+    monkeypatch.setattr(kernel, "replay", lambda res, *a, **k: (
+        {(r.statement, r.step): "kernel-checked" for r in res}, kernel.REPLAYED))
+    verified.write_kernel(tmp_path, log=lambda m: None)
+    rec = read_record(tmp_path / "verified-kernel.json")
+    assert rec["key"] == verified.kernel_key() and rec["result"]["lemma7\tL7a"] == "kernel-checked"
+    assert "facts\texp(x)-1 <= 2x on [0,1]" in rec["result"]

@@ -309,3 +309,13 @@ def test_the_readme_says_how_to_get_coq():
     text = README.read_text()
     assert "apt-get install coq libcoq-interval" in text and ".ci/run" in text
     assert "apt-get install -y -qq coq libcoq-interval" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_readme_and_the_report_state_the_same_proof_counts(proofs_record):
+    """The README's proof counts are the first words of the report's proof sentence (its contents line), so the
+    README never says more is certified than the report shows."""
+    from slt import claims
+
+    block = README.read_text().split("<!-- generated: proof-counts -->\n", 1)[1].split("\n<!-- end generated", 1)[0]
+    assert claims.step_sentence(proofs_record).startswith(block.rstrip("."))
+    assert "certified" in block and "kernel" in claims.step_sentence(proofs_record)

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 from slt import diff
+from slt.claims import point_text
 from slt.diff import die_with_parent, ref_worktree
 from slt.cache import write_atomic, writing
 
@@ -153,7 +154,9 @@ def coq_changes(old: dict, new: dict) -> list[dict]:
     out = []
     for key in list(a) + [k for k in b if k not in a]:
         if status(a.get(key)) != status(b.get(key)):
-            out.append({"statement": key[0], "step": key[1], "old": status(a.get(key)), "new": status(b.get(key))})
+            why = (b.get(key) or {}).get("coq") or ""
+            out.append({"statement": key[0], "step": key[1], "old": status(a.get(key)), "new": status(b.get(key)),
+                        "why": why.split(":", 1)[1].strip() if ":" in why else ""})
     return out
 
 
@@ -163,7 +166,8 @@ def format_text(d, old_name: str, new_name: str) -> str:
     sections = [
         ("proof steps whose verdict or domain changed", d.flipped, _flipped),
         ("proof steps whose Coq status changed (kernel-checked / rejected / not exported / not checked)",
-         coq_changes(d.old, d.new), lambda c: f"  {c['statement']}:{c['step']}  {c['old']} -> {c['new']}"),
+         coq_changes(d.old, d.new), lambda c: f"  {c['statement']}:{c['step']}  {c['old']} -> {c['new']}"
+                                             + (f" ({c['why']})" if c.get("why") else "")),
         (f"margins (smallest rhs/lhs) moved by more than {d.tolerance:g} (relative)", d.margins,
          lambda m: f"  {m['statement']}:{m['step']}  {_fmt(m['old'])} -> {_fmt(m['new'])}"
                    + (f"  (x{m['ratio']:.4g})" if m["ratio"] is not None else "")),
@@ -209,7 +213,7 @@ def _flipped(f) -> str:
         return verdict if domain in ("absent", "whole") or verdict == "refuted" else f"{verdict} ({domain})"
     out = [f"  {f['statement']}:{f['step']}  {side(f['old'], f['old_domain'])} -> {side(f['new'], f['new_domain'])}"
            f"  ({f['method']})" + ("  DOWNGRADE" if f["downgrade"] else "")
-           + (f"  counterexample: {_point(f['counterexample'])}" if f["counterexample"] else "")
+           + (f"  counterexample: {point_text(f['counterexample'])}" if f["counterexample"] else "")
            + ("" if f["supported"] else "  [not a supported form]")]
     if f.get("form"):  # what the step proves, in the proof's own terms (records before it had none)
         out.append(f"    proves: {f['form']}" + (f"  [{f['note']}]" if f.get("note") else ""))

@@ -1,27 +1,29 @@
 """`slth proofs`: verify every proof step of the bounds catalogue and print the step table.
 
 Every statement with proof steps is verified (``bounds.proved()``, found from the catalogue); a statement without
-steps is listed as "cited, no proof encoded".  Columns: statement, step, verdict (certified: symbolic or interval on
-the whole declared domain; refuted: a counterexample confirmed at high precision; not proved: neither), method
-(symbolic / interval / sampled: the method that proved the step, or that found the counterexample), domain (whole:
-the declared domain; box: only the stated box; sampled), "re-checked by Arb" (an interval certificate evaluated
-again box by box with Arb ball arithmetic, ``bounds.recheck``: yes, no (no certificate data to re-check) or failed
-(then the step is not proved); "-" for a symbolic step), and the certificate, box or counterexample.
-Under each step, what it proves in the proof's own terms (``Step.form``: its claim with the named, unsubstituted
-terms, marked "identity" when its two sides are equal by construction) and its note.
-The summary counts the steps by verdict, method and domain, and the certified ones by kind: inequalities proved
-apart from identities (``bounds.core.step_kind``).  Exits 1 if any step is refuted or not proved (the
-message names each kind), 2 on a usage error (an unknown statement name); with ``--variants`` also verifies the
-printed variants, each
-expected to fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every
-numeric constant of every encoded proof, the tightest value for which every step still closes
-(``bounds.slack.rows``); with ``--axioms [NAME]`` prints, per statement (or for NAME), the results it rests on
-that the harness does not prove (``bounds.axioms``: Lueker's corollary with its constant C, the premises the steps
-name (``bounds.premises``: Lueker's hypothesis on the items, the inductions, the bounds on inputs and weights, ...),
-the scalar facts with their certified domains, the structural facts cited by name) and verifies nothing else; with ``--coq [DIR]``
-every certified step is also exported to Coq and checked by its kernel (``bounds.coq``; a "Coq" column, the line
-"Coq: kernel-checked N of M", exit 1 naming any step certified here and rejected by Coq), and ``--axioms --coq``
-adds Coq's ``Print Assumptions`` per statement.
+steps is listed as "cited, no proof encoded".  Each step is judged twice (``bounds.kernel``): the fast first pass
+(SymPy, interval arithmetic re-checked in Arb, the counterexample search: pre-checked, refuted or not proved), then
+Coq's kernel on every pre-checked step.  Columns: statement, step, verdict (certified: Coq's kernel accepted the
+exported statement of a pre-checked step; refuted: a counterexample confirmed at high precision; not proved:
+neither, with the reason), first pass, method (symbolic / interval / sampled: the method that pre-checked the step,
+or that found the counterexample), domain (whole: the declared domain; box: only the stated box; sampled),
+"re-checked by Arb" (an interval certificate evaluated again box by box with Arb ball arithmetic,
+``bounds.recheck``: yes, no (no certificate data to re-check) or failed (then the step is not pre-checked); "-" for
+a symbolic step), Coq (kernel-checked / rejected / not exported / no proof kernel), and the certificate, box or
+counterexample.  Under each step, what it proves in the proof's own terms (``Step.form``: its claim with the
+named, unsubstituted terms, marked "identity" when its two sides are equal by construction) and its note.
+The summary counts the steps by verdict, by first-pass verdict, method and domain, and the certified ones by kind:
+inequalities proved apart from identities (``bounds.core.step_kind``).  Exits 1 if any step is refuted or not
+proved (the message names each kind; without coqc and CoqInterval every pre-checked step is not proved), 2 on a
+usage error (an unknown statement name); with ``--variants`` also verifies the printed variants, each expected to
+fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every numeric constant of
+every encoded proof, the tightest value for which every step still closes (``bounds.slack.rows``); with ``--axioms
+[NAME]`` prints, per statement (or for NAME), the results it rests on that the harness does not prove
+(``bounds.axioms``: Lueker's corollary with its constant C, the premises the steps name (``bounds.premises``:
+Lueker's hypothesis on the items, the inductions, the bounds on inputs and weights, ...), the scalar facts with
+their certified domains, the structural facts cited by name) and verifies nothing else; ``--coq DIR`` compiles the
+Coq files in DIR instead of ``bounds.kernel.folder()``, and ``--axioms --coq`` adds Coq's ``Print Assumptions``
+per statement.
 """
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ import functools
 import sys
 
 import bounds
+from bounds import kernel
+from slt.claims import point_text, step_units
 from bounds.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
 from bounds.core import IDENTITY, INEQUALITY
@@ -53,28 +57,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--axioms", nargs="?", const="", default=None, metavar="NAME",
                         help="print the results each statement (or NAME) rests on that the harness does not prove, "
                              "found by following relies_on through the catalogue; verifies nothing else")
-    parser.add_argument("--coq", nargs="?", const="results/coq", default=None, metavar="DIR",
-                        help="also export every certified step to Coq and check it with coqc and CoqInterval "
-                             "(files under DIR, default %(const)s; bounds.coq): a column kernel-checked / rejected / "
-                             "not exported; a step certified here and rejected by Coq is a discrepancy (exit 1)")
+    parser.add_argument("--coq", nargs="?", const="", default=None, metavar="DIR",
+                        help="compile the Coq files of the kernel check in DIR (default: $SLTH_COQ_DIR, else "
+                             "~/.cache/slth-harness/coq; bounds.kernel); with --axioms: also Coq's Print "
+                             "Assumptions")
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "
                              "(bisection with the verifier; minutes)")
 
 
-def _cex(cex: dict | None, r=None) -> str:
-    """A counterexample as ``bounds.verify_search.show_point`` writes it, on the domain of result ``r``'s step."""
-    return show_point(cex, _domain(r) if r is not None else ())
-
-
-def _domain(r) -> tuple:
-    """The declared parameters of the step a result is about (the statement's, then the step's own)."""
-    try:
-        st = bounds.get(r.statement)
-    except (KeyError, ValueError):
-        return ()
-    s = _step(r)
-    return tuple(st.params) + (tuple(s.params) if s is not None else ())
+def _cex(cex: dict | None, statement: str | None = None, step=None) -> str:
+    """A counterexample as every surface prints it (``slt.claims.point_text``: never rounded across a hypothesis,
+    a coordinate next to an open end of the statement's domain marked so)."""
+    if not cex or statement is None:
+        return point_text(cex)
+    from reports.record.assemble import _params_of, open_ends
+    return point_text(cex, open_ends(_params_of(statement, step)))
 
 
 def domain_kind(domain: str) -> str:
@@ -103,14 +101,20 @@ def step_kind(r) -> str:
 
 def _row(r, boxes: bool) -> list[str]:
     if r.counterexample:
-        info = "counterexample: " + _cex(r.counterexample, r)
+        info = "counterexample: " + _cex(r.counterexample, r.statement, _step(r))
         if "outside" in r.detail:
-            info = f"{r.detail}: {_cex(r.counterexample, r)}"
+            info = f"{r.detail}: {_cex(r.counterexample, r.statement, _step(r))}"
     elif domain_kind(r.domain) != "whole" and (boxes or r.method == "sampled" or r.domain.startswith("box")):
         info = f"{r.detail}; {r.domain}"
     else:
         info = r.detail
-    return [r.statement, r.step, r.verdict, r.method, domain_kind(r.domain), arb_column(r), info]
+    return [r.statement, r.step, r.verdict, first_column(r), r.method, domain_kind(r.domain), arb_column(r),
+            coq_column(getattr(r, "coq", "not exported")), info]
+
+
+def first_column(r) -> str:
+    """The first pass's verdict: pre-checked, refuted or not proved."""
+    return r.pre if isinstance(r, kernel.Judged) else kernel.first_word(r)
 
 
 def arb_column(r) -> str:
@@ -119,14 +123,10 @@ def arb_column(r) -> str:
     return arb.split(":")[0] if arb else "-"
 
 
-def _print(rows: list[list[str]], title: str, results=None, coq: dict | None = None) -> None:
-    """The table; with ``results`` (one per row) each step's form and note on an indented line below it; with
-    ``coq`` a Coq column (bounds.coq) before the free-text one."""
-    head = ["statement", "step", "verdict", "method", "domain", "re-checked by Arb",
+def _print(rows: list[list[str]], title: str, results=None) -> None:
+    """The table; with ``results`` (one per row) each step's form and note on an indented line below it."""
+    head = ["statement", "step", "verdict", "first pass", "method", "domain", "re-checked by Arb", "Coq",
             "certificate / box / counterexample"]
-    if coq is not None:  # the Coq column (bounds.coq), before the free-text one
-        head.insert(6, "Coq")
-        rows = [r[:6] + [coq_column(coq.get((r[0], r[1]), "not exported"))] + r[6:] for r in rows]
     n = len(head) - 1
     widths = [max(len(x[i]) for x in rows + [head]) for i in range(n)]
     print(f"\n== {title}")
@@ -139,36 +139,26 @@ def _print(rows: list[list[str]], title: str, results=None, coq: dict | None = N
 
 
 def coq_column(status: str) -> str:
-    """The Coq column: kernel-checked, rejected or not exported (the reason is printed below the table)."""
-    return status.split(":")[0]
+    """The Coq column: kernel-checked, rejected, not exported, not checked or no proof kernel (the reason is
+    printed below the table)."""
+    return "no proof kernel" if status.startswith(kernel.NO_KERNEL) else status.split(":")[0]
 
 
-def _coq(results, directory: str):
-    """``({(statement, step): status}, exit status)`` of the Coq check of ``results`` (None, 2 without coqc)."""
-    from bounds.coq import check as coq_check
-    missing = coq_check.missing_reason()
-    if missing:
-        print(f"slth proofs --coq: {missing}", file=sys.stderr)
-        return None, 2
-    certified = {(r.statement, r.step) for r in results if r.ok}
-    status = coq_check.check(directory, certified, log=lambda m: print(f"  coq search: {m}", file=sys.stderr))
-    status.pop(None)
-    return status, 0
-
-
-def coq_summary(results, status: dict) -> tuple[str, list[str]]:
-    """(the counts line, the discrepancies: steps certified here that Coq rejects)."""
-    keys = [(r.statement, r.step) for r in results]
-    n = sum(status.get(k) == "kernel-checked" for k in keys)
-    rejected = [k for k in keys if status.get(k, "").startswith("rejected")]
-    skipped = [k for k in keys if status.get(k, "not exported").startswith("not exported")]
-    ok = {(r.statement, r.step) for r in results if r.ok}
-    line = (f"Coq: kernel-checked {n} of {len(keys)}; {len(rejected)} rejected, {len(skipped)} not exported")
-    return line, [f"{s}:{t}" for s, t in rejected if (s, t) in ok]
+def coq_summary(judged) -> str:
+    """The kernel's line: how many pre-checked steps it accepted, and where its verdicts come from."""
+    pre = [r for r in judged if r.pre == kernel.PRECHECKED]
+    n = sum(r.ok for r in judged)
+    source = judged[0].source if judged else kernel.REPLAYED
+    if source.startswith(kernel.NO_KERNEL):
+        return f"Coq: {source}; none of the {len(pre)} pre-checked steps is certified"
+    rejected = sum(r.coq.startswith("rejected") for r in pre)
+    return (f"Coq: kernel-checked {n} of the {len(pre)} pre-checked steps ({source}); {rejected} rejected, "
+            f"{len(pre) - n - rejected} not exported or not checked")
 
 
 def counts(results) -> dict:
-    """Counts of the verified steps: ``{"steps", "failed", "verdict": {v: n}, "method": {m: n}, "domain": {d: n},
+    """Counts of the verified steps: ``{"steps", "failed", "verdict": {v: n}, "first": {pre-checked / refuted /
+    not proved: n}, "method": {m: n}, "domain": {d: n},
     "method_domain": {"m/d": n}, "kind": {"inequality": n, "identity": n}}`` (JSON-able; ``failed``: refuted or not
     proved; only certified steps are counted by method, domain and kind)."""
     ok = [r for r in results if r.ok]
@@ -177,6 +167,7 @@ def counts(results) -> dict:
         "kind": {k: kinds.count(k) for k in (INEQUALITY, IDENTITY)},
         "steps": len(results), "failed": len(results) - len(ok),
         "verdict": {v: sum(r.verdict == v for r in results) for v in VERDICTS},
+        "first": {v: sum(first_column(r) == v for r in results) for v in kernel.FIRST_WORDS},
         "method": {m: sum(r.method == m for r in ok) for m in METHODS},
         "domain": {d: sum(domain_kind(r.domain) == d for r in ok) for d in DOMAINS},
         "method_domain": {f"{m}/{d}": sum(r.method == m and domain_kind(r.domain) == d for r in ok)
@@ -190,7 +181,11 @@ def summary(results) -> str:
     """The counts as text: by method, by domain, and the method x domain table a reader can check."""
     c = counts(results)
     v = c["verdict"]
-    lines = [f"{c['steps']} steps: {v['certified']} certified, {v['refuted']} refuted, {v['not proved']} not proved",
+    f = c["first"]
+    units = step_units({"steps": [{"statement": r.statement} for r in results]})  # the report's words (slt.claims)
+    lines = [f"{units}: {v['certified']} certified, {v['refuted']} refuted, {v['not proved']} not proved",
+             f"first pass (SymPy, intervals, Arb): {f[kernel.PRECHECKED]} pre-checked, {f['refuted']} refuted, "
+             f"{f['not proved']} not proved; certified = pre-checked and accepted by Coq's kernel",
              f"of the certified: {c['kind'][INEQUALITY]} prove an inequality, {c['kind'][IDENTITY]} are identities "
              "(two sides equal by construction: a definition, or a composition the statement writes out)",
              f"certified by: {c['method']['symbolic']} symbolic, {c['method']['interval']} interval; "
@@ -250,6 +245,7 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     if missing:
         print(f"slth proofs --axioms --coq: {missing}", file=sys.stderr)
         return 2
+    directory = directory or str(kernel.folder())
     status = coq_check.check(directory, searching=False)
     status.pop(None)
     axioms = coq_check.assumptions(directory, status)
@@ -272,25 +268,16 @@ def main(args: argparse.Namespace) -> int:
     results = [r for n in names for r in bounds.verify(n)]
     if not args.statement:
         results = bounds.verify_facts() + results
-    coq = None
-    if getattr(args, "coq", None) is not None:
-        coq, rc = _coq(results, args.coq)
-        if rc:
-            return rc
-    _print([_row(r, args.boxes) for r in results], "supported forms", results, coq)
+    results = kernel.verdicts(results, args.coq or None,
+                              log=lambda m: print(f"  coq search: {m}", file=sys.stderr, flush=True))
+    _print([_row(r, args.boxes) for r in results], "supported forms", results)
     failed = [r for r in results if not r.ok]
     status = 1 if failed else 0
     print("\n" + summary(results))
-    if coq is not None:
-        line, discrepancies = coq_summary(results, coq)
-        print(line)
-        for (s, t), v in coq.items():
-            if v != "kernel-checked":
-                print(f"  Coq {s}:{t}: {v}")
-        if discrepancies:
-            print(f"DISCREPANCY: {len(discrepancies)} step(s) certified by the harness and rejected by Coq "
-                  f"(the certificate or the export is wrong): {', '.join(discrepancies)}", file=sys.stderr)
-            status = 1
+    print(coq_summary(results))
+    for r in results:
+        if r.reason and not r.reason.startswith(kernel.NO_KERNEL):
+            print(f"  {r.statement}:{r.step}: not proved ({r.reason})")
     if not args.statement:
         cited = [n for n in bounds.names() if n not in names]
         print("cited, no proof encoded: " + (", ".join(cited) if cited else "none"))
@@ -298,6 +285,10 @@ def main(args: argparse.Namespace) -> int:
         bad = [f"{r.statement}:{r.step}" for r in results if r.verdict == kind]
         if bad:
             print(f"{kind.upper()}: {len(bad)} step(s) {kind}: {', '.join(bad)}", file=sys.stderr)
+    unjudged = [r for r in results if r.reason.startswith(kernel.NO_KERNEL)]
+    if unjudged:
+        print(f"not proved ({unjudged[0].reason}): {len(unjudged)} pre-checked step(s) have no kernel to certify "
+              "them", file=sys.stderr)
 
     if args.variants:  # the variants of the statements asked for (all without --statement)
         for st in (bounds.get(n) for n in (names if args.statement else bounds.names())):

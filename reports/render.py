@@ -14,7 +14,8 @@ from html.parser import HTMLParser
 import jinja2
 from markupsafe import Markup, escape
 
-from bounds.verify_search import show_point
+from slt.claims import exact_number, point_parts, point_text
+
 from reports import plots
 
 __all__ = ["Section", "ci", "empirical_source", "environment", "fmt", "heading", "notation", "render_template",
@@ -209,7 +210,9 @@ def environment() -> jinja2.Environment:
                              autoescape=jinja2.select_autoescape(["html"]), undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["fmt"] = fmt
-    env.filters["point"] = show_point  # a counterexample, as bounds.verify_search writes every one
+    env.filters["point"] = point_text
+    env.filters["exact"] = exact_number
+    env.filters["point_parts"] = point_parts
     env.filters["ci"] = ci
     env.filters["verdict_css"] = verdict_css
     env.filters["notation"] = notation

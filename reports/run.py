@@ -82,7 +82,7 @@ def main(args: argparse.Namespace) -> int:
         rec = build(args, command)
         record.write(args.output, rec)
     failed = record.failed_steps(rec)
-    words = {v: sum(s["verdict"] == v for s in rec["steps"]) for v in ("certified", "refuted", "not proved")}
-    announce(args.output, f"wrote {args.output} ({rec['profile']}: {len(rec['steps'])} steps: {words['certified']} certified, "
-          f"{words['refuted']} refuted, {words['not proved']} not proved; {rec['provenance']['wall_s']['total']:.1f} s)")
+    from slt.claims import step_sentence  # the report's sentence (counts and where the kernel's verdicts come from)
+    announce(args.output, f"wrote {args.output} ({rec['profile']}; {rec['provenance']['wall_s']['total']:.1f} s): "
+             f"{step_sentence(rec)}")
     return 1 if failed else 0

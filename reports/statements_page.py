@@ -1,10 +1,12 @@
-"""The generated parts of the documentation: ``docs/statements.md`` from ``bounds/``, and every table of numbers
-that ``docs/*.md`` quotes from a committed data file.
+"""The generated parts of the documentation: ``docs/statements.md`` from ``bounds/``, every table of numbers
+that ``docs/*.md`` quotes from a committed data file, and every claim the README and docs make about the run record
+(the proof steps by verdict, "does C grow?"), printed by the functions of ``slt.claims`` the report uses.
 
 One source of truth: each statement of ``docs/statements.md`` (its numbering in the paper, hypotheses from its
 ``Param`` declarations, conclusion, widths, probability and proof steps) is printed from the ``bounds`` catalogue,
 and every table between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->`` in a page of ``docs/`` is
-printed from the committed file it names. ``tests/test_docs.py`` holds the committed pages to this output.
+printed from the committed file it names, or (``RECORD_BLOCKS``) from the proof-only run record of the working tree.
+``tests/test_docs.py`` holds the committed pages to this output.
 
     slth docs            # rewrite docs/statements.md and every generated block (or python -m reports.statements_page)
     slth docs --check    # exit 1 naming each page that differs (nothing written)
@@ -272,17 +274,67 @@ _SOURCES = {"constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBR
             "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES}
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
 
+
+SUITE_TIME = ROOT / "benchmarks" / "test-suite-time.json"
+"""The measured wall time of the test run (``{"profiles": {name: {"wall_s", "cores", "command"}}, "created"}``),
+written by whoever measures it; the README quotes it."""
+
+
+def suite_time() -> str:
+    """How long the test run takes, from ``SUITE_TIME`` (a sentence saying it is not measured when absent)."""
+    if not SUITE_TIME.exists():
+        return (f"How long the test run takes is not measured yet (`{SUITE_TIME.relative_to(ROOT)}` holds the "
+                "measurement).")
+    data = json.loads(SUITE_TIME.read_text())
+    parts = [f"the `{name}` profile {round(p['wall_s'] / 60, 1):g} minutes wall on {p['cores']} cores (`{p['command']}`)"
+             for name, p in data["profiles"].items()]
+    return "Measured: " + "; ".join(parts) + "."
+
+
+def proof_counts(record: dict) -> str:
+    """The proof steps by verdict, as the report counts them (``slt.claims.step_counts_sentence``)."""
+    from slt import claims
+
+    return claims.step_counts_sentence(record) + "."
+
+
+def growth_answer(record: dict) -> str:
+    """"Does C grow?": the one answer (``slt.claims.growth_answer``)."""
+    from slt import claims
+
+    return " ".join(claims.growth_answer(record))
+
+
+def growth_finding(record: dict) -> str:
+    """The README's line for the finding "Does C grow?" (its headline, ``slt.claims.growth_sentence``)."""
+    from slt import claims
+    from slt.measure import findings
+
+    return (f"9. **Does C grow? {claims.growth_sentence(record)}** ([fixed-c-growth](docs/findings.md#fixed-c-growth))."
+            f" Test: `{findings.FIXED_C_TEST}`")
+
+
 BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
-          "figures": figures_table, "families": families_table}
-"""Every generated block a page of docs/ may hold, by name."""
+          "figures": figures_table, "families": families_table, "suite-time": suite_time}
+"""Every generated block a page of docs/ may hold, by name, from the committed files."""
+RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "growth-finding": growth_finding}
+"""The blocks printed from a run record (the proof-only record of the working tree, ``slth run --proofs-only``):
+the same functions of ``slt.claims`` the report renders its claims with."""
 
 
-def fill(text: str) -> str:
-    """``text`` with every generated block replaced by the generator's output (KeyError on an unknown block)."""
+def fill(text: str, record=None) -> str:
+    """``text`` with every generated block replaced by the generator's output (KeyError on an unknown block);
+    ``record`` (a callable giving the run record, or the record) for the blocks printed from a record."""
     def block(m):
         name = m.group("name")
-        return f"<!-- generated: {name} -->\n{generated(name)}\n<!-- end generated: {name} -->"
+        if name in RECORD_BLOCKS:
+            from reports.terminal import safe
+
+            body = safe(RECORD_BLOCKS[name](record() if callable(record) else record).strip())
+        else:
+            body = generated(name)
+        return f"<!-- generated: {name} -->\n{body}\n<!-- end generated: {name} -->"
 
     return _BLOCK.sub(block, text)
 
@@ -307,16 +359,31 @@ def blocks(text: str) -> list[str]:
     return [m.group("name") for m in _BLOCK.finditer(text)]
 
 
-def pages() -> dict:
-    """Every generated page's expected text: docs/statements.md and each page of docs/ with generated blocks."""
+def working_record() -> dict:
+    """The proof-only run record of the working tree (what ``slth run --proofs-only`` writes)."""
+    from reports.record import assemble
+
+    return assemble.build("proofs", seed=0, command=f"{COMMAND}", log=lambda msg: None)
+
+
+def pages(record=None) -> dict:
+    """Every generated page's expected text: docs/statements.md, the README and each page of docs/ with generated
+    blocks; ``record``: the run record the record blocks are printed from (default: built once, when needed)."""
     from reports.terminal import safe
 
     out = {STATEMENTS_PAGE: safe(statements_page())}
-    for path in sorted(DOCS.glob("*.md")):
+    built = [record]
+
+    def get():
+        if built[0] is None:
+            built[0] = working_record()
+        return built[0]
+
+    for path in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
         if path != STATEMENTS_PAGE:
             text = path.read_text()
             if blocks(text):
-                out[path] = fill(text)
+                out[path] = fill(text, get)
     return out
 
 

@@ -9,10 +9,19 @@ of the page can count or word the same claim differently:
 - ``step_sentence(record)``: proof steps by verdict (a different unit: steps, not statements);
 - ``empirical_counts(record)`` / ``empirical_sentence(record)``: statements by empirical verdict (holds, fails,
   undecided at this power);
-- ``growth(record)`` / ``growth_sentence(record)``: "does C grow?", one answer per statement naming the analysis
-  it comes from -- over eps at a fixed C (``calibration.statements.<name>.growth``), over dimensions and eps on the
-  large grid (``calibration.large_worst`` where the statement has it, else ``calibration.large``) -- and what
-  neither shows.
+- ``growth(record)``: "does C grow?" per statement, naming the analysis it comes from -- over eps at a fixed C
+  (``calibration.statements.<name>.growth``), over dimensions and eps on the large grid (``calibration.large_worst``
+  where the statement has it, else ``calibration.large``) -- and what neither shows; ``growth_answer(record)``: the
+  one answer every page gives (what the fixed-C tests show, what the worst-target fits show, why they differ, what
+  neither shows), ``growth_sentence(record)`` its headline;
+- ``step_units``, ``step_counts_sentence``, ``kernel_source``: how every page counts the proof steps, and where the
+  kernel's verdicts come from (``bounds.kernel``);
+- ``point_text`` / ``point_parts`` / ``exact_number`` / ``ratio_text`` / ``domain_words``: how every surface prints
+  a counterexample (never rounded across a hypothesis's boundary; "open end" beside a coordinate next to one), a
+  worst ratio and a step's domain.
+
+The README and docs print the same functions' output between generated markers (``slth docs``,
+``reports.statements_page.RECORD_BLOCKS``).
 """
 from __future__ import annotations
 
@@ -45,6 +54,18 @@ def _names(record: dict, names) -> str:
 
 
 # ------------------------------------------------------------------------------------------------------ proofs
+
+def domain_words(domain: str) -> str:
+    """A step's domain in words: "whole" -> "on the whole declared domain", "box: ..." -> "on the stated box only:
+    ...", "sampled" -> "at sampled points only (evidence, never a proof)"."""
+    if domain == "whole":
+        return "on the whole declared domain"
+    if domain.startswith("box"):
+        return "on the stated box only" + domain[3:]
+    if domain == "sampled":
+        return "at sampled points only (evidence, never a proof)"
+    return domain
+
 
 def step_word(step: dict) -> str:
     """One proof step's verdict: certified, refuted (a counterexample) or not proved. A record written before
@@ -101,18 +122,48 @@ def step_counts(record: dict) -> dict:
     return {w: words.count(w) for w in STEP_WORDS}
 
 
-def step_sentence(record: dict) -> str:
+NO_KERNEL_SOURCE = "no kernel verdict in this record"
+
+
+def kernel_source(record: dict) -> str:
+    """Where the record's kernel verdicts come from: "kernel-checked in this run", "kernel result committed for this
+    exact bounds/ and exporter", the no-kernel line, or ``NO_KERNEL_SOURCE`` for a record written before them."""
+    return next((s["kernel_source"] for s in record["steps"] if s.get("kernel_source")), NO_KERNEL_SOURCE)
+
+
+def step_units(record: dict) -> str:
+    """"71 proof steps (66 steps of the encoded proofs and 5 scalar facts)": the one way every page counts them."""
+    steps = record["steps"]
+    facts = sum(s["statement"] == "facts" for s in steps)
+    return (f"{len(steps)} proof steps ({len(steps) - facts} steps of the encoded proofs and {facts} scalar "
+            f"fact{'s' if facts != 1 else ''})")
+
+
+def step_counts_sentence(record: dict) -> str:
+    """"71 proof steps (66 steps of the encoded proofs and 5 scalar facts): 71 certified, 0 refuted, 0 not proved
+    (...)": the counts every page states (the README and docs print it through ``slth docs``)."""
     c = step_counts(record)
     steps = record["steps"]
-    out = (f"{sum(c.values())} proof steps and facts: {c['certified']} certified, {c['refuted']} refuted, "
-           f"{c['not proved']} not proved")
+    out = f"{step_units(record)}: {c['certified']} certified, {c['refuted']} refuted, {c['not proved']} not proved"
     if any("kind" in s for s in steps):  # identities (equal sides by construction) counted apart
         ident = sum(step_word(s) == "certified" and s.get("kind") == "identity" for s in steps)
         out += f" (of the certified: {c['certified'] - ident} prove an inequality, {ident} are identities)"
-    if any(s.get("coq") for s in steps):
+    return out
+
+
+def step_sentence(record: dict) -> str:
+    """The proof steps by verdict (``step_counts_sentence``), where certified means pre-checked by the first pass
+    and accepted by Coq's kernel, with the source of the kernel's verdicts."""
+    steps = record["steps"]
+    out = step_counts_sentence(record)
+    if any(s.get("first_pass") for s in steps):
+        pre = sum(s.get("first_pass") == "pre-checked" for s in steps)
+        out += (f"; certified means pre-checked by SymPy, interval arithmetic and Arb ({pre} of {len(steps)}) and "
+                f"accepted by Coq's kernel ({kernel_source(record)})")
+    elif any(s.get("coq") for s in steps):  # a record written before the kernel decided the verdict
         coq = [(s.get("coq") or "not checked").split(":")[0] for s in steps]
-        out += (f"; Coq: kernel-checked {coq.count('kernel-checked')} of {len(steps)}, {coq.count('rejected')} rejected, "
-                f"{len(coq) - coq.count('kernel-checked') - coq.count('rejected')} not checked in this run")
+        out += (f"; Coq: kernel-checked {coq.count('kernel-checked')} of {len(steps)} ({NO_KERNEL_SOURCE}: its "
+                "certified is the first pass's)")
     return out
 
 
@@ -207,7 +258,8 @@ def growth(record: dict) -> dict:
             fixed = {"C": g["C"], "target": g.get("target"), "eps": [r["eps"] for r in rows],
                      "rejected": [r["eps"] for r in rows if not r.get("passed")],
                      "failures": [f"{r['failures']}/{r['trials']}" for r in rows], "params": g.get("params") or {},
-                     "model": g.get("verdict") or ""}
+                     "model": g.get("verdict") or "",
+                     "power": min((r.get("power_2eps") for r in rows if r.get("power_2eps") is not None), default=None)}
             fixed["grows"] = bool(fixed["rejected"]) or fixed["model"].startswith("grows")
         grid = None
         found = _grid(record, name)
@@ -215,6 +267,7 @@ def growth(record: dict) -> dict:
             words, rec = found
             trends = ((rec.get("trend") or {}).get("verdicts") or {})
             grid = {"which": words, "C": rec.get("C"), "points": len(rec["points"]),
+                    "eps": sorted({p["eps"] for p in rec["points"] if isinstance(p, dict) and "eps" in p}),
                     "grows": {f: v for f, v in trends.items() if v.startswith("grows")},
                     "shrinks": {f: v for f, v in trends.items() if v.startswith("shrinks")},
                     "flat": [f for f, v in trends.items() if v.startswith("no significant")]}
@@ -247,22 +300,113 @@ def growth(record: dict) -> dict:
     return out
 
 
-def growth_sentence(record: dict) -> str:
-    """The one-line answer of the contents line and the section heading."""
+WHY_THEY_DIFFER = ("they differ because the grid's fits rest on calibrated C values quantised to a grid of C whose "
+                   "steps are as large as the effect, found by an acceptance rule that is stricter at small eps, so "
+                   "they do not show that C must grow; the fixed-C tests test the failure rate itself")
+
+
+def _eps_range(values) -> str:
+    values = sorted(set(values), reverse=True)
+    return f"eps = {_num(values[0])} .. {_num(values[-1])}" if values else "no eps"
+
+
+def growth_answer(record: dict) -> list[str]:
+    """"Does C grow?": the one answer, with its scope, every page gives (README, docs, the report's contents line,
+    finding and calibration section), as sentences; the first is the headline (``growth_sentence``).  What the
+    fixed-C tests show (at the checks' C, per eps), what the worst-target grid's fits show (per factor), why they
+    differ when they do, and what neither shows."""
     g = growth(record)
     if not g:
-        return "no fixed-C test or large grid in this record"
-    rejected = [n for n, a in g.items() if a["fixed"] and a["fixed"]["rejected"]]
-    modelled = [n for n, a in g.items() if a["fixed"] and a["fixed"]["grows"] and not a["fixed"]["rejected"]]
+        return ["no fixed-C test or large grid in this record"]
     tested = [n for n, a in g.items() if a["fixed"]]
-    on_grid = [n for n, a in g.items() if a["grid"] and a["grid"]["grows"]]
+    rejected = [n for n in tested if g[n]["fixed"]["rejected"]]
+    modelled = [n for n in tested if g[n]["fixed"]["grows"] and not g[n]["fixed"]["rejected"]]
+    eps = [e for n in tested for e in g[n]["fixed"]["eps"]]
     gridded = [n for n, a in g.items() if a["grid"]]
+    growers = [n for n in gridded if g[n]["grid"]["grows"]]
     out = []
     if tested:
-        out.append("at a fixed C over eps: " + ("the test rejects for " + _names(record, rejected) if rejected
-                                                else f"no test rejects ({len(tested)} statements)")
-                   + (", the failure model says C grows for " + _names(record, modelled) if modelled else ""))
+        if rejected:
+            head = ("Yes at the C the checks use: the test rejects for " + _names(record, rejected) + " ('failure "
+                    "rate <= eps' at eps = " + "; ".join(", ".join(_num(e) for e in g[n]["fixed"]["rejected"])
+                                                         for n in rejected) + ")")
+        else:
+            head = (f"Not over {_eps_range(eps)} at the C the checks use: no test rejects 'failure rate <= eps' "
+                    f"({len(tested)} statements, each at its worst target family and one point)")
+        if modelled:
+            head += "; the failure model fitted over every C says C grows for " + _names(record, modelled)
+        if growers and not rejected:
+            factors = list(dict.fromkeys("1/eps" if f == "eps" else f for n in growers for f in g[n]["grid"]["grows"]))
+            head += (f"; the fitted C of the {g[growers[0]]['grid']['which']} grows with {', '.join(factors)} for "
+                     + _names(record, growers))
+        out.append(head)
     if gridded:
-        out.append("on the large grid: C grows with a parameter for " + _names(record, on_grid) if on_grid
-                   else f"on the large grid: no significant growth ({len(gridded)} statements)")
-    return "; ".join(out)
+        if growers:
+            grid_eps = [e for n in growers for e in g[n]["grid"]["eps"]]
+            out.append(f"On the {g[growers[0]]['grid']['which']} ({_eps_range(grid_eps)}), the fitted C each point "
+                       "needs: " + "; ".join(f"{label(record, n)} " + ", ".join(g[n]["grid"]["grows"].values())
+                                            for n in growers)
+                       + f"; no significant growth for the other {len(gridded) - len(growers)} statements")
+        else:
+            out.append(f"On the large grid no fit shows significant growth ({len(gridded)} statements)")
+    if tested and growers and not rejected:
+        power = [g[n]["fixed"]["power"] for n in tested if g[n]["fixed"]["power"] is not None]
+        out.append(WHY_THEY_DIFFER[0].upper() + WHY_THEY_DIFFER[1:]
+                   + (f", with power at least {min(power):.2f} against a rate of 2 eps" if power else ""))
+    out.append(NEITHER[0].upper() + NEITHER[1:] + (f", nor for eps below {_num(min(eps))}" if eps else ""))
+    return [s if s.endswith(".") else s + "." for s in out]
+
+
+def growth_sentence(record: dict) -> str:
+    """The headline of ``growth_answer`` (the contents line, the finding's title, the section heading)."""
+    return growth_answer(record)[0].rstrip(".")
+
+
+# ------------------------------------------------------------------------------------------ printed points
+
+def ratio_text(x) -> str:
+    """A worst ratio (measured / bound) as every surface prints it: three significant digits ("0.376")."""
+    return f"{x:.3g}"
+
+
+def exact_number(v) -> str:
+    """A coordinate of a point as printed on every surface: six significant digits when they are the number itself,
+    else the shortest decimal that reads back as exactly the stored float (``0.9999999990686774``, never ``1``, for a
+    point just inside ``eps < 1``): a printed point never crosses a hypothesis's boundary by rounding."""
+    if isinstance(v, bool) or not isinstance(v, float):
+        return str(v)
+    if v != v or v in (float("inf"), float("-inf")):
+        return str(v)
+    short = f"{v:.6g}"
+    return short if float(short) == v else repr(v)
+
+
+def point_text(cx: dict | None, open_ends: dict | None = None) -> str:
+    """A counterexample ``{param: value, ..., "lhs": .., "rhs": ..}`` as ``k = v, ...`` (``point_parts``)."""
+    return ", ".join(f"{k} = {v}" for k, v in point_parts(cx, open_ends))
+
+
+def point_parts(cx: dict | None, open_ends: dict | None = None) -> list[tuple[str, str]]:
+    """A counterexample's ``[(name, printed value)]``: every parameter exactly (``exact_number``), ``lhs`` and
+    ``rhs`` with as many digits as it takes for them to differ; a parameter next to an open end of its domain
+    (``open_ends``: ``{name: [[bound, "eps < 1"], ...]}``, within a relative 1e-6) says so: "(open end eps < 1)"."""
+    if not cx:
+        return []
+    near = {}
+    for k, ends in (open_ends or {}).items():
+        v = cx.get(k)
+        for bound, words in ends:
+            if isinstance(v, (int, float)) and abs(v - bound) <= 1e-6 * max(1.0, abs(bound)):
+                near[k] = f" (open end {words})"
+    out = []
+    sides = {k: cx[k] for k in ("lhs", "rhs") if isinstance(cx.get(k), float)}
+    digits = 6
+    if len(sides) == 2:
+        while digits < 17 and f"{sides['lhs']:.{digits}g}" == f"{sides['rhs']:.{digits}g}":
+            digits += 1
+    for k, v in cx.items():
+        if k in sides:
+            out.append((k, f"{v:.{digits}g}"))
+        elif not isinstance(v, (list, dict)):
+            out.append((k, exact_number(v) + near.get(k, "")))
+    return out

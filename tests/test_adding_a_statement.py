@@ -146,9 +146,12 @@ def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path):
 
     proofs = _run(repo, "-m", "reports.cli", "proofs", "--statement", "toy")
     rows = [line.split() for line in proofs.stdout.splitlines() if line.startswith("toy ")]
-    assert [(r[1], r[2], r[4]) for r in rows] == [("Y1", "certified", "whole"), ("Y2", "certified", "whole"),
-                                                   ("Y3", "certified", "whole")], proofs.stdout
-    assert "3 steps: 3 certified, 0 refuted, 0 not proved" in proofs.stdout, proofs.stdout
+    # statement, step, verdict (the kernel's), first pass, method, domain, ...
+    assert [(r[1], r[2], r[3], r[5]) for r in rows] == [("Y1", "certified", "pre-checked", "whole"),
+                                                         ("Y2", "certified", "pre-checked", "whole"),
+                                                         ("Y3", "certified", "pre-checked", "whole")], proofs.stdout
+    assert "3 proof steps (3 steps of the encoded proofs and 0 scalar facts): 3 certified, 0 refuted, 0 not proved" \
+        in proofs.stdout, proofs.stdout
     assert proofs.returncode == 0, proofs.stdout + proofs.stderr
 
     calibration = repo / "slt" / "measure" / "calibration.json"

@@ -77,7 +77,8 @@ def test_slth_proofs_exits_1_and_says_not_proved_or_refuted(monkeypatch, capsys)
     monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None: [not_proved])
     assert main(["proofs", "--statement", "lemma7"]) == 1
     captured = capsys.readouterr()
-    assert "1 steps: 0 certified, 0 refuted, 1 not proved" in captured.out
+    assert "1 proof steps (1 steps of the encoded proofs and 0 scalar facts): 0 certified, 0 refuted, 1 not proved" \
+        in captured.out
     assert "NOT PROVED: 1 step(s) not proved: lemma7:L7b" in captured.err and "REFUTED" not in captured.err
     monkeypatch.undo()
     edited = catalogue_with(Edit("lemma7", "conclusion", d2, d2**2))

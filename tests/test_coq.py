@@ -396,24 +396,31 @@ class _R:
         self.statement, self.step, self.ok = statement, step, ok
 
 
-def test_coq_summary_counts_and_names_a_discrepancy():
+def test_coq_summary_counts_and_a_rejected_step_is_not_proved():
+    from bounds import kernel
+    from bounds.verify import StepResult
     from reports.proofs import coq_summary
-    results = [_R("lemma2", "L2a", True), _R("lemma2", "L2b", True), _R("lemma2", "L2c", False)]
+    results = [StepResult("lemma2", "L2a", "symbolic", True), StepResult("lemma2", "L2b", "symbolic", True),
+               StepResult("lemma2", "L2c", "sampled", False)]
     status = {("lemma2", "L2a"): "kernel-checked", ("lemma2", "L2b"): "rejected: no tactic",
               ("lemma2", "L2c"): "not exported: the harness does not certify it"}
-    line, disc = coq_summary(results, status)
-    assert line.startswith("Coq: kernel-checked 1 of 3") and "1 rejected" in line and "1 not exported" in line
-    assert disc == ["lemma2:L2b"]
+    judged = kernel.judge(results, status, kernel.REPLAYED)
+    line = coq_summary(judged)
+    assert line.startswith("Coq: kernel-checked 1 of the 2 pre-checked steps (kernel-checked in this run)")
+    assert "1 rejected" in line
+    assert [j.verdict for j in judged] == ["certified", "not proved", "not proved"]
+    assert "Coq rejected it" in judged[1].detail
     status[("lemma2", "L2b")] = "kernel-checked"
-    assert coq_summary(results, status)[1] == []
+    assert [j.verdict for j in kernel.judge(results, status, kernel.REPLAYED)][:2] == ["certified", "certified"]
 
 
-def test_proofs_coq_without_coqc_is_a_one_line_error(monkeypatch, capsys):
-    from reports import proofs
+def test_proofs_without_coqc_certifies_nothing(monkeypatch):
+    from bounds import kernel
+    from bounds.verify import StepResult
     monkeypatch.setattr(check, "missing_reason", lambda: "coqc not found (install coq)")
-    assert proofs._coq([], "unused") == (None, 2)
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "coqc not found" in err
+    judged = kernel.verdicts([StepResult("lemma2", "L2a", "symbolic", True)], "unused")
+    assert [j.verdict for j in judged] == ["not proved"]
+    assert judged[0].detail.startswith("not proved (no proof kernel: apt-get install coq libcoq-interval)")
 
 
 def test_uncertified_step_is_not_exported_as_proved():
@@ -426,7 +433,8 @@ def test_diff_lists_coq_status_changes():
     from reports.diff import coq_changes
     old = {"steps": [{"statement": "a", "step": "1", "coq": "kernel-checked"}, {"statement": "a", "step": "2"}]}
     new = {"steps": [{"statement": "a", "step": "1", "coq": "rejected: x"}, {"statement": "a", "step": "2"}]}
-    assert coq_changes(old, new) == [{"statement": "a", "step": "1", "old": "kernel-checked", "new": "rejected"}]
+    assert coq_changes(old, new) == [{"statement": "a", "step": "1", "old": "kernel-checked", "new": "rejected",
+                                      "why": "x"}]
     assert coq_changes(old, old) == []
 
 

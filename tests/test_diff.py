@@ -90,7 +90,7 @@ def test_cli_on_two_records_text_html_and_usage_errors(tmp_path, proofs_record, 
     page = tmp_path / "diff.html"
     assert cli.main(["diff", str(old), str(new), "--html", str(page)]) == 1
     out = capsys.readouterr().out
-    assert "lemma8:L8b  certified -> refuted" in out and "eps_max=8" in out
+    assert "lemma8:L8b  certified -> refuted" in out and "counterexample: eps_max = 8" in out
     assert "1 downgrade(s) of a supported form: lemma8:L8b certified -> refuted" in out
     assert "lemma8" in page.read_text() and page.read_text().startswith("<!DOCTYPE html>")
     assert cli.main(["diff", str(old), str(old)]) == 0

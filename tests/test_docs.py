@@ -19,10 +19,11 @@ REGENERATE = f"regenerate with `{statements_page.COMMAND}`"
 
 # ------------------------------------------------------------------------------------------ generated pages
 
-def test_the_generated_pages_equal_the_generator_output():
-    """docs/statements.md is bounds/ printed, and every generated table is its committed file printed: an edit of
-    bounds/ or of a committed data file that is not regenerated fails here."""
-    for path, text in statements_page.pages().items():
+def test_the_generated_pages_equal_the_generator_output(proofs_record):
+    """docs/statements.md is bounds/ printed, every generated table is its committed file printed, and every claim
+    the README and docs make about the run record (proof counts, "does C grow?") is the record printed by slt.claims:
+    an edit of bounds/, of a committed data file or of what the record says that is not regenerated fails here."""
+    for path, text in statements_page.pages(proofs_record).items():
         assert path.exists(), f"{path.relative_to(ROOT)} is missing: {REGENERATE}"
         assert path.read_text() == text, f"{path.relative_to(ROOT)} differs from what bounds/ and the committed " \
                                          f"files give: {REGENERATE}"
@@ -82,7 +83,60 @@ def test_an_empty_or_edited_block_is_refilled():
 def test_every_generated_block_is_known():
     for path in PAGES:
         for name in statements_page.blocks(path.read_text()):
-            assert name in statements_page.BLOCKS, f"{path.relative_to(ROOT)}: unknown generated block {name!r}"
+            assert name in statements_page.BLOCKS or name in statements_page.RECORD_BLOCKS, \
+                f"{path.relative_to(ROOT)}: unknown generated block {name!r}"
+
+
+def test_a_page_that_says_what_the_record_does_not_is_stale(proofs_record):
+    """The check can fail: a record with one step not proved, or with a fixed-C test that rejects, gives another
+    README and other docs pages than the committed ones."""
+    import copy
+
+    committed = {p: p.read_text() for p in (README, ROOT / "docs" / "findings.md", ROOT / "docs" / "kernel-checked.md")}
+    worse = copy.deepcopy(proofs_record)
+    step = next(s for s in worse["steps"] if s["statement"] != "facts")
+    step.update(verdict="not proved", ok=False)
+    pages = statements_page.pages(worse)
+    assert pages[README] != committed[README] and pages[ROOT / "docs" / "kernel-checked.md"] != \
+        committed[ROOT / "docs" / "kernel-checked.md"]
+    grows = copy.deepcopy(proofs_record)
+    name, rec = next((n, r) for n, r in grows["calibration"]["statements"].items() if r.get("growth"))
+    rec["growth"]["rows"][-1]["passed"] = False
+    pages = statements_page.pages(grows)
+    assert pages[README] != committed[README] and pages[ROOT / "docs" / "findings.md"] != \
+        committed[ROOT / "docs" / "findings.md"]
+    assert "the test rejects for" in pages[README]
+
+
+CLAIMS = re.compile(r"\b\d+ (?:proof steps|scalar facts|steps of the encoded proofs)\b|kernel-checked today|"
+                    r"\bDoes C grow\?\*?\*? ?(?:Not|Yes|No)\b")
+
+
+def test_no_page_states_a_count_or_the_growth_answer_outside_a_generated_block():
+    """A step count, the kernel's claim or the growth answer written by hand would not follow the record: each
+    appears only inside a block that slth docs prints from it."""
+    hits = []
+    for path in PAGES:
+        if path.name == "statements.md":
+            continue
+        prose = re.sub(r"<!-- generated: ([a-z0-9-]+) -->.*?<!-- end generated: \1 -->", "", path.read_text(),
+                       flags=re.DOTALL)
+        hits += [f"{path.relative_to(ROOT)}: {m.group(0)}" for m in CLAIMS.finditer(prose)]
+    assert hits == []
+
+
+def test_the_claim_checker_finds_a_hand_written_count():
+    assert CLAIMS.search("Today all 66 proof steps and the 5 scalar facts are kernel-checked")
+    assert CLAIMS.search("9. **Does C grow? Not over eps = 0.3 .. 0.003")
+
+
+def test_the_growth_answer_is_the_same_words_on_every_page(proofs_record):
+    from slt import claims
+
+    answer = " ".join(claims.growth_answer(proofs_record))
+    for page in ("findings.md", "calibration.md"):
+        assert answer in (ROOT / "docs" / page).read_text(), page
+    assert f"**Does C grow? {claims.growth_sentence(proofs_record)}**" in README.read_text()
 
 
 # ------------------------------------------------------------------------------------------ links
@@ -232,3 +286,36 @@ def test_slth_docs_check_names_a_stale_page_and_writes_nothing(tmp_path, monkeyp
     assert statements_page.main(argparse.Namespace(check=False)) == 0
     assert page.read_text() == "fresh\n"
     assert statements_page.main(argparse.Namespace(check=True)) == 0
+
+
+def test_the_readme_says_how_long_the_tests_take_from_the_measurement(tmp_path, monkeypatch):
+    """The README's test time is printed from the committed measurement (``benchmarks/test-suite-time.json``), never
+    written by hand; without the file it says the time is not measured."""
+    import json
+
+    monkeypatch.setattr(statements_page, "SUITE_TIME", tmp_path / "missing.json")
+    monkeypatch.setattr(statements_page, "ROOT", tmp_path)
+    assert "not measured yet" in statements_page.suite_time()
+    measured = tmp_path / "test-suite-time.json"
+    measured.write_text(json.dumps({"profiles": {"ci": {"wall_s": 270, "cores": 2, "command": "python -m pytest"}}}))
+    monkeypatch.setattr(statements_page, "SUITE_TIME", measured)
+    assert statements_page.suite_time() == ("Measured: the `ci` profile 4.5 minutes wall on 2 cores "
+                                            "(`python -m pytest`).")
+    assert "<!-- generated: suite-time -->" in README.read_text()
+    assert "Install and run the tests" in README.read_text().split("<!-- generated: suite-time -->")[0]
+
+
+def test_the_readme_says_how_to_get_coq():
+    text = README.read_text()
+    assert "apt-get install coq libcoq-interval" in text and ".ci/run" in text
+    assert "apt-get install -y -qq coq libcoq-interval" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_readme_and_the_report_state_the_same_proof_counts(proofs_record):
+    """The README's proof counts are the first words of the report's proof sentence (its contents line), so the
+    README never says more is certified than the report shows."""
+    from slt import claims
+
+    block = README.read_text().split("<!-- generated: proof-counts -->\n", 1)[1].split("\n<!-- end generated", 1)[0]
+    assert claims.step_sentence(proofs_record).startswith(block.rstrip("."))
+    assert "certified" in block and "kernel" in claims.step_sentence(proofs_record)

@@ -1,5 +1,6 @@
 """`slth proofs`: the step table with method and domain, counts a reader can check, exit codes."""
 import bounds
+from bounds import kernel
 from bounds.verify import StepResult
 from reports import proofs
 from reports.cli import main
@@ -14,11 +15,13 @@ def test_unknown_statement_is_a_usage_error(capsys):
 def test_table_has_method_and_domain_and_the_counts_add_up(capsys):
     assert main(["proofs", "--statement", "lemma7", "--statement", "lemma5"]) == 0
     out = capsys.readouterr().out
-    results = bounds.verify("lemma7") + bounds.verify("lemma5")
+    results = kernel.verdicts(bounds.verify("lemma7") + bounds.verify("lemma5"))  # the kernel's verdicts
     c = proofs.counts(results)
     assert sum(c["method"].values()) == sum(c["domain"].values()) == c["steps"] - c["failed"] == len(results)
     assert sum(c["method_domain"].values()) == len(results) == c["verdict"]["certified"]
-    assert f"{len(results)} steps: {len(results)} certified, 0 refuted, 0 not proved" in out
+    assert (f"{len(results)} proof steps ({len(results)} steps of the encoded proofs and 0 scalar facts): "
+            f"{len(results)} certified, 0 refuted, 0 not proved") in out
+    assert f"first pass (SymPy, intervals, Arb): {len(results)} pre-checked" in out
     assert f"certified by: {c['method']['symbolic']} symbolic" in out
     assert f"domains: {c['domain']['whole']} on the whole hypothesis domain" in out
     for r in results:

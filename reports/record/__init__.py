@@ -41,14 +41,19 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      results it rests on that the harness does not prove, bounds.axioms; absent in older records)
     exponents [...]  Theorem 14's per-block width exponents: width, base, text, mathml
     steps [...]      statement ("facts" for the elementary facts), step, supported (a step of a supported form),
-                     method (symbolic | interval | sampled), domain ("whole", "box: ..." or "sampled"), ok,
-                     verdict ("ok" | "FAILED"), margin (smallest rhs/lhs found)|null, detail, arb (the Arb
-                     re-check of an interval certificate, optional), coq (optional: the Coq status of the step
-                     from the last ``slth proofs --coq`` run on unchanged files, ``bounds.coq``: "kernel-checked",
-                     "rejected: ...", "not exported: ..." or "not checked: ..."), box {},
+                     method (symbolic | interval | sampled), domain ("whole", "box: ..." or "sampled"), ok (the
+                     step is certified), verdict ("certified" | "refuted" | "not proved": the kernel's verdict,
+                     ``bounds.kernel``; "ok" | "FAILED" in older records), margin (smallest rhs/lhs found)|null,
+                     detail, arb (the Arb re-check of an interval certificate, optional), first_pass (optional:
+                     "pre-checked" | "refuted" | "not proved", the SymPy / interval / Arb pass), coq (optional: the
+                     Coq status, ``bounds.coq``: "kernel-checked", "rejected: ...", "not exported: ...", "not
+                     checked: ..." or "no proof kernel: ..."), kernel_source (optional: "kernel-checked in this
+                     run", "kernel result committed for this exact bounds/ and exporter", or the no-kernel line),
+                     open_ends (optional, with a counterexample: {parameter: [[bound, "eps < 1"], ...]}), box {},
                      counterexample {}|null, note, relies_on [], inequality (MathML, small steps)|null
     variants [...]|null   statement, variant, description, expected [[statement, step]], broken [{statement, step,
-                     method, counterexample}], verdict ("as expected" | "unexpected")
+                     method, counterexample, open_ends}], unproved [{statement, step}] (optional: the steps neither
+                     pre-checked nor refuted under the reading), verdict ("as expected" | "unexpected")
     mutations [...]|null   name, statement, expected [statement, step], caught_by [[statement, step]],
                      verdict ("caught" | "SURVIVED"), counterexample|null
     widths [...]     statement, width, point {parameter: value}, C, value (smallest integer width on the

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import math
 import sys
 import time
@@ -17,7 +18,7 @@ from pathlib import Path
 import sympy as sp
 
 import bounds
-from bounds import theorem14
+from bounds import kernel, theorem14
 from bounds.axioms import axioms
 from bounds.slack import CONSTANTS
 from bounds.slack import rows as constant_slack
@@ -36,7 +37,7 @@ from reports.record import verified
 from reports.record.files import dumps
 from reports.record.provenance import ROOT, provenance
 from reports.record.schema import PROFILES, SCHEMA, SCHEMA_VERSION, validate
-from reports.record.suites import _jsonable, mutations, variants
+from reports.record.suites import _jsonable, _params_of, mutations, open_ends, variants
 
 GRID = {"d1": (2, 8, 64), "H": (1, 8), "eps": (0.1, 0.01), "L": (2,), "B": (3,), "b": (1, 2, 3)}
 """The default grid of the width requirements; d2 follows d1, alpha takes its smallest admissible value
@@ -58,8 +59,14 @@ def _small(step) -> bool:
 
 
 def _step_row(r, step=None, supported=True) -> dict:
+    """A step's row; ``r`` a ``bounds.kernel.Judged`` (the kernel's verdict, its first pass and Coq status) or a
+    first-pass ``StepResult``."""
     margin = getattr(r, "margin", None)
-    return {"statement": r.statement, "step": r.step, "supported": supported, "method": r.method,
+    judged = isinstance(r, kernel.Judged)
+    extra = {"first_pass": r.pre, "coq": r.coq, "kernel_source": r.source} if judged else {}
+    if r.counterexample:
+        extra["open_ends"] = open_ends(_params_of(r.statement, step))
+    return {**extra, "statement": r.statement, "step": r.step, "supported": supported, "method": r.method,
             "domain": str(getattr(r, "domain", "unknown")), "ok": bool(r.ok), "verdict": r.status,
             "margin": None if margin is None else float(margin), "detail": str(r.detail),
             "arb": str(getattr(r, "arb", "")),
@@ -121,29 +128,17 @@ def statements() -> tuple[list[dict], list[dict]]:
     return out, exps
 
 
-def proofs() -> list[dict]:
-    """Every proof step of the supported forms and the elementary facts."""
-    steps = [_step_row(r, None) for r in bounds.verify_facts()]
+def proofs(log=lambda msg: None) -> list[dict]:
+    """Every proof step of the supported forms and the elementary facts, each with the kernel's verdict
+    (``bounds.kernel``; its statuses from ``verified.kernel``: replayed in this run, or the committed result for
+    this exact ``bounds/``)."""
+    results = bounds.verify_facts()
+    steps_of = {}
     for name in bounds.proved():
-        proof = bounds.proof(name) if hasattr(bounds, "proof") else bounds.get(name).proof
-        by_name = {s.name: s for s in proof}
-        steps += [_step_row(r, by_name.get(r.step)) for r in bounds.verify(name)]
-    _coq_column(steps)
-    return steps
-
-
-COQ_DIR = "results/coq"
-
-
-def _coq_column(steps: list[dict]) -> None:
-    """Each step's Coq status (``bounds.coq``) from the last ``slth proofs --coq`` run into ``COQ_DIR`` when its
-    files are unchanged since (nothing is compiled here): kernel-checked / rejected / not exported / not checked."""
-    from bounds.coq import check as coq_check
-    certified = {(s["statement"], s["step"]) for s in steps if s["ok"]}
-    status = coq_check.check(COQ_DIR, certified, searching=False, compiling=False)
-    status.pop(None)
-    for s in steps:
-        s["coq"] = status.get((s["statement"], s["step"]), f"{coq_check.NOT_EXPORTED}: not a step of the export")
+        steps_of.update({(name, s.name): s for s in bounds.proof(name)})
+        results += bounds.verify(name)
+    judged = kernel.judge(results, *verified.kernel(results, log))
+    return [_step_row(r, steps_of.get((r.statement, r.step))) for r in judged]
 
 
 _POINT_FIELDS = ("trials", "seed", "C_point", "C_upper", "grid", "seconds", "start_C", "cpu_s", "seeds", "target")
@@ -215,16 +210,26 @@ def calibration(results_dir: Path | None = None) -> dict:
     local = Path(results_dir) / "calibration.json" if results_dir else None
     path = local if local is not None and local.exists() else cal.DEFAULT
     data = cal.load(str(path))
+    shown = _shown(path)
     stmts = {name: {"C": rec.get("C"), "C_low": rec.get("C_low"), "C_high": rec.get("C_high"),
                     **_target_columns(rec),
                     "points": len(rec.get("points", [])), "note": rec.get("note", ""),
-                    "command": rec.get("command", ""), "curves": _curves(name, rec)}
+                    "command": _writes(rec.get("command", ""), shown), "curves": _curves(name, rec)}
              for name, rec in data.get("statements", {}).items()}
-    shown = _shown(path)
-    return {"file": shown, "command": data.get("command", ""), "definition": data.get("definition", ""),
+    return {"file": shown, "command": _writes(data.get("command", ""), shown), "definition": data.get("definition", ""),
             "level": data.get("level", LEVEL), "confidence": data.get("confidence", CONFIDENCE),
             "safety": cal.SAFETY, "statements": stmts, "_data": data,
             "large": _large_calibration(), "large_worst": _large_calibration(LARGE_WORST_FILE)}
+
+
+def _writes(command: str, shown: str) -> str:
+    """A stored calibration command with its ``--output`` naming the file the record read (``shown``) when the
+    path it stored is not a file of this tree (the file moved since): the page never names a file that does not
+    exist, and the command rewrites the file it shows."""
+    m = re.search(r"--output (\S+)", command)
+    if m and not (ROOT / m.group(1)).exists() and not Path(m.group(1)).is_absolute():
+        return command.replace(m.group(0), f"--output {shown}")
+    return command
 
 
 def _large_calibration(path=None):
@@ -313,7 +318,7 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
         return out
 
     stmts, exps = timed("statements", statements)
-    steps = timed("proofs", proofs)
+    steps = timed("proofs", proofs, log)
     width_rows = timed("widths", widths)
     calib = calibration(results_dir)
     calib_data = calib.pop("_data")

@@ -12,6 +12,9 @@ import sys
 from tqdm import tqdm
 
 import bounds
+import sympy as sp
+
+from bounds.symbols import text
 from bounds.mutations import MUTATIONS, catalogue_with, verify_all
 from bounds.mutations import run as run_mutation
 
@@ -32,18 +35,44 @@ def _jsonable(value):
 
 
 
+def open_ends(params) -> dict:
+    """``{name: [[bound, "eps < 1"], ...]}``: the numeric open ends of the parameters' declared domains (what a
+    printed counterexample next to one says, ``slt.claims.point_parts``)."""
+    out = {}
+    for p in params:
+        for bounds_, is_open, op in ((p.lo, p.lo_open, ">"), (p.hi, p.hi_open, "<")):
+            for v in bounds_ if is_open else ():
+                v = sp.sympify(v)
+                if not v.free_symbols and v.is_finite:
+                    out.setdefault(p.name, []).append([float(v), f"{p.name} {op} {text(v)}"])
+    return out
+
+
+def _params_of(statement: str, step=None) -> tuple:
+    try:
+        own = tuple(getattr(step, "params", ()) or ())
+        names = {p.name for p in own}
+        return own + tuple(p for p in bounds.get(statement).params if p.name not in names)
+    except KeyError:
+        return tuple(getattr(step, "params", ()) or ())
+
+
 def variants(names: list[str] | None = None) -> list[dict]:
     """Every printed variant (of the statements ``names``, default all): the steps it breaks, against the steps it
     is declared to break."""
     variants = []
     todo = [(st, v) for st in (bounds.get(n) for n in (names or bounds.names())) for v in st.variants.values()]
     for st, v in tqdm(todo, desc="variants", unit="variant", file=sys.stderr, disable=None, leave=False):
-        broken = [r for r in verify_all(v.apply(catalogue_with())) if r.verdict == "refuted"]
+        results = verify_all(v.apply(catalogue_with()))
+        broken = [r for r in results if r.verdict == "refuted"]
         got = {(r.statement, r.step) for r in broken}
         variants.append({"statement": st.name, "variant": v.name, "description": v.description,
                          "expected": [list(x) for x in sorted(v.breaks)],
                          "broken": [{"statement": r.statement, "step": r.step, "method": r.method,
-                                     "counterexample": _jsonable(r.counterexample)} for r in broken],
+                                     "counterexample": _jsonable(r.counterexample),
+                                     "open_ends": open_ends(_params_of(r.statement))} for r in broken],
+                         "unproved": [{"statement": r.statement, "step": r.step} for r in results
+                                      if r.verdict == "not proved"],
                          "verdict": "as expected" if got == set(v.breaks) else "unexpected"})
     return variants
 

@@ -11,6 +11,12 @@ gives another key, so the part is verified again; the same tree reads the stored
 (``slt/measure/committed/verified-<part>.json``, written by ``python -m reports.record.verified``), so a fresh clone
 verifies nothing that its ``bounds/`` has not changed; after an edit of ``bounds/`` they no longer match and the
 run verifies again (and the command refreshes them).
+
+``kernel(results)`` gives the Coq kernel's statuses of the proof steps (``bounds.kernel``): replayed in this run
+where coqc and CoqInterval are installed, else read from the committed result of a replay
+(``<committed>/verified-kernel.json``) when it was made for this exact ``bounds/`` (its steps, domains and the
+exporter, ``bounds/coq``) and these recorded tactics (``proofs/coq/tactics.json``), labelled as such; with neither,
+every pre-checked step is "not proved (no proof kernel ...)".
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ from slt.cache import CorruptRecord, fingerprint, read_record, write_record
 
 from reports.record.provenance import bounds_hash
 
-__all__ = ["VERSION", "LIBRARIES", "cached", "key"]
+__all__ = ["VERSION", "LIBRARIES", "cached", "key", "kernel", "kernel_key"]
 
 VERSION = 1
 """Raised when the rows stored here change meaning without a change of ``bounds/`` or of ``fn``'s source."""
@@ -77,6 +83,49 @@ def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path 
     return rows
 
 
+def kernel_key() -> str:
+    """What decides the kernel's statuses: the hash of ``bounds/`` (the steps, their domains and the exporter) and
+    of the recorded tactics."""
+    import hashlib
+
+    from bounds.coq.check import TACTICS
+    tactics = hashlib.sha256(TACTICS.read_bytes()).hexdigest() if TACTICS.exists() else None
+    return fingerprint({"part": "kernel", "version": VERSION, "bounds": bounds_hash(), "tactics": tactics})
+
+
+def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[dict, str]:
+    """``({(statement, step): Coq status}, source)`` for ``bounds.kernel.judge``: replayed (``bounds.kernel.replay``)
+    when coqc and CoqInterval are installed, else the committed result for this ``kernel_key()``, else ``({}, the
+    no-kernel line)``."""
+    from bounds import kernel as judge
+
+    why = judge.missing()
+    if why is None:
+        return judge.replay(results, log=log)
+    rows = _read(Path(committed) / "verified-kernel.json", kernel_key(), log) if committed else None
+    if rows is None:
+        log(f"[run] Coq: {why}; no committed kernel result for this bounds/")
+        return {}, why
+    log(f"[run] Coq: {why}; the committed kernel result for this exact bounds/ and exporter is used")
+    return {tuple(k.split("\t", 1)): v for k, v in rows.items()}, judge.COMMITTED
+
+
+def write_kernel(folder: Path = COMMITTED, log=print) -> None:
+    """Replay the Coq kernel on every pre-checked step of this tree and write its statuses as the committed result
+    (``verified-kernel.json``, keyed by ``kernel_key()``)."""
+    import bounds
+    from bounds import kernel as judge
+
+    if judge.missing():
+        log(f"[verified] kernel: {judge.missing()}; the committed kernel result is left as it is")
+        return
+    results = bounds.verify_facts() + [r for n in bounds.proved() for r in bounds.verify(n)]
+    status, _ = judge.replay(results, log=log)
+    rows = {f"{s}\t{t}": v for (s, t), v in sorted(status.items())}
+    write_record(Path(folder) / "verified-kernel.json", {"part": "kernel", "key": kernel_key(), "result": rows})
+    log(f"[verified] wrote {Path(folder) / 'verified-kernel.json'}")
+
+
 def write_committed(folder: Path = COMMITTED, log=print) -> None:
     """Verify the printed variants and the mutation suite of this tree and write them as the committed rows; run the
     default report's deterministic empirical tasks (seed 0, the default report's) into ``<folder>/tasks``.
@@ -103,6 +152,7 @@ def write_committed(folder: Path = COMMITTED, log=print) -> None:
                     continue
                 log(f"[verified] {part} ...")
                 write_record(stage / f"verified-{part}.json", {"part": part, "key": key(part, fn), "result": fn()})
+            write_kernel(stage, log)
             from slt.measure import calibration, empirical
 
             log("[verified] the default report's deterministic empirical tasks ...")

@@ -52,7 +52,8 @@ def render(record: dict) -> Section | None:
     if not grids:
         return None
     answers = claims.growth(record)
-    html = render_template("sections/calibration_trend_answer.html", answers=answers)
+    html = render_template("sections/calibration_trend_answer.html", answers=answers,
+                           answer=claims.growth_answer(record))
     for key, large in grids:
         blocks = _blocks(large, "-worst" if key == "large_worst" else "")
         html += render_template("sections/calibration_trend.html", large=large, blocks=blocks, worst=key == "large_worst",

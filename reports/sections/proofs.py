@@ -45,6 +45,11 @@ def render(record: dict) -> Section:
                            slack=record.get("slack"), arb_counts={a: sum((s.get("arb") or "").split(":")[0] == a
                                                                           for s in steps) for a in ("yes", "no", "failed")},
                            coq_counts={"kernel": sum((s.get("coq") or "").startswith("kernel-checked") for s in steps),
-                                       "total": len(steps)})
+                                       "pre": sum(s.get("first_pass", "pre-checked" if s.get("ok") else "")
+                                                  == "pre-checked" for s in steps)},
+                           kernel_source=claim.kernel_source(record), read_with={
+                               f["evidence"].lstrip("#"): (f["id"], i) for i, f in enumerate(
+                                   (record.get("findings") or {}).get("items") or [], 1)
+                               if str(f.get("evidence", "")).startswith("#variant-")})
     summary = claim.step_sentence(record)
     return Section(id="proofs", title="Proof steps", html=html, summary=summary)

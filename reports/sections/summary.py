@@ -27,7 +27,8 @@ def _proof_cell(word: str, steps: list[dict], note: str | None = None) -> dict:
     css = verdict_css(word)
     if failed:
         s = failed[0]
-        return {"css": css, "word": word, "text": f"step {s['step']}: {claim.step_word(s)} ({s['domain']})"
+        return {"css": css, "word": word, "text": f"step {s['step']}: {claim.step_word(s)} "
+                f"({claim.domain_words(s['domain'])})"
                 + (f" and {len(failed) - 1} more" if len(failed) > 1 else ""), "link": "#proofs"}
     methods = {m: sum(s["method"] == m for s in steps) for m in ("symbolic", "interval", "sampled")}
     shown = ", ".join(f"{n} {m}" for m, n in methods.items() if n)

@@ -121,7 +121,8 @@ def _table(cx: dict | None, keys=None) -> dict | None:
     if not cx:
         return None
     keys = [k for k in (keys or cx) if k in cx and not isinstance(cx[k], (list, dict))]
-    return {"columns": keys, "rows": [[_fmt(cx[k]) for k in keys]]}
+    shown = dict(claims.point_parts({k: cx[k] for k in keys}))
+    return {"columns": keys, "rows": [[shown[k] for k in keys]]}
 
 
 def _variant(record, statement, variant):
@@ -156,7 +157,7 @@ def lemma13_printed(record) -> dict:
     case = max(stored["cases"], key=lambda c: c["ratio"])
     search = _check(record, "search:lemma13")
     proof = (f" The proof's form (factor 2) holds: its adversarial search found a worst ratio of "
-             f"{search['ratio']:.2g}." if search and search["verdict"] == verdicts.HOLDS else "")
+             f"{claims.ratio_text(search['ratio'])}." if search and search["verdict"] == verdicts.HOLDS else "")
     if not case["violated"]:
         return {"id": "lemma13-printed", "status": "not reproduced", "title": f"{name} as printed: not refuted here",
                 "sentences": [f"The stored counterexample gives {case['measured']:.6g} against the printed bound "
@@ -261,7 +262,7 @@ def lemma12_logit(record) -> dict:
                         "slth run --quick runs the printed variants.", test)
     search = _check(record, "search:lemma12:printed")
     tail = (f" The lemma's conclusion itself was not violated by the adversarial search at that reading (worst "
-            f"ratio {search['ratio']:.2g})." if search and search["verdict"] == verdicts.HOLDS else
+            f"ratio {claims.ratio_text(search['ratio'])})." if search and search["verdict"] == verdicts.HOLDS else
             " The adversarial search at that reading found a violation (see its evidence)." if search else "")
     steps = ", ".join(b["step"] for b in v["broken"]) or "no step"
     return {"id": "lemma12-logit", "status": "proof step fails" if v["broken"] else "no step fails",
@@ -321,12 +322,13 @@ def theorem10_alpha(record) -> dict:
          if fails else f"Step T10b holds at {at}: not reproduced."),
         ("Tracking alpha + e_l instead, the proof gives alpha ((1 + eps/(2L))^L - 1); it exceeds the printed "
          "exp(alpha eps/2) - 1 exactly for L >= 2 and 0 < alpha < alpha*(L, eps) (table), never at L = 1"
-         + (" (certified)" if never_at_1 else " (not certified)") + f"; at {at} it is below the printed bound "
+         + (" (pre-checked by the first pass)" if never_at_1 else " (not pre-checked)") + f"; at {at} it is below the printed bound "
          f"(difference {own:.2g}), so the printed bound follows there although T10b fails."),
         ("With the universal constant C doubled the printed bound follows for every alpha > 0: the width "
          "d_l (2C) log(4 L d_l d_(l+1)/eps) covers Lemma 2 at the layer budget eps/(4L), and alpha (exp(eps/4) - 1) "
          "<= alpha eps/2 <= exp(alpha eps/2) - 1; "
-         + ("every step certified." if follows else "NOT every step certified: "
+         + ("every step pre-checked by the first pass (SymPy, intervals, Arb; the variants are not sent to Coq)."
+            if follows else "NOT every step pre-checked: "
             + ", ".join(f"{r.step} {r.verdict}" for r in doubled if r.verdict != "certified") + ".")),
     ]
     return {"id": "theorem10-alpha", "status": "proof step fails" if fails else "not reproduced",
@@ -440,12 +442,15 @@ def worst_targets(record) -> dict:
             "counterexample": None, "test": test, "command": None, "evidence": "#evidence", "statements": names, "random_only": random_only}
 
 
+FIXED_C_TEST = "tests/test_targets.py::test_a_stored_fixed_C_row_reproduces"
+
+
 def fixed_c_growth(record) -> dict:
     """"Does C grow?": per statement the answer of ``slt.claims.growth`` (the fixed-C tests over eps at the worst
     target, ``calibration.statements.<name>.growth``, and the large grid's trends), the same sentences the report's
     calibration section shows; the table holds the fixed-C rows. Its status is "C grows" when a fixed-C test
     rejects."""
-    test = "tests/test_targets.py::test_a_stored_fixed_C_row_reproduces"
+    test = FIXED_C_TEST
     cal = (record.get("calibration") or {}).get("statements") or {}
     names = [n for n in target_families.HYPOTHESIS if isinstance((cal.get(n) or {}).get("growth"), dict)]
     if record.get("empirical") is None:
@@ -473,8 +478,9 @@ def fixed_c_growth(record) -> dict:
                      ", ".join(f"{r['failures']}/{r['trials']}" for r in rs), f"{worst_ci:.2g}",
                      f"{low_power:.2f}", verdict.split(":")[0] if verdict else "-"])
     answers = claims.growth(record)
-    title = "Does C grow? " + claims.growth_sentence(record)[0].upper() + claims.growth_sentence(record)[1:] + "."
-    sentences = [answers[n]["sentence"] for n in names if n in answers]  # the per-eps details: the table
+    answer = claims.growth_answer(record)  # the one answer every page gives; its headline is the title
+    title = "Does C grow? " + answer[0]
+    sentences = answer[1:] + [answers[n]["sentence"] for n in names if n in answers]  # the per-eps details: the table
     if undecided and not grows:
         sentences.append("The failure model cannot tell 'falls at least like eps' from 'falls more slowly' for "
                          + ", ".join(_heading(record, n) for n in undecided) + " at these trial counts (too few "

@@ -1,0 +1,181 @@
+"""The judge of record: a proof step is **certified** only when Coq's kernel accepts the exact statement the exporter
+(``bounds.coq``) prints from the step and its declared domain.
+
+The SymPy / interval / Arb methods of ``bounds.verify`` are the fast first pass: they give ``pre-checked`` (what
+they call certified), ``refuted`` (a counterexample Arb confirms at an admissible point: it stays a refutation) or
+``not proved``.  Only the pre-checked steps go to the kernel; each final verdict is
+
+- ``certified``: pre-checked and kernel-checked;
+- ``refuted``: refuted by the first pass (with its counterexample);
+- ``not proved``: anything else, with the reason: the first pass's, or "Coq rejected it: <Coq's first error>",
+  "not exported: <why>", or "no proof kernel: apt-get install coq libcoq-interval" where coqc and CoqInterval are
+  missing.
+
+This module is the one place that calls the Coq checker (``bounds.coq.check``: ``missing_reason`` and ``check``).
+Its files are compiled into a folder outside the repository, ``folder()``: ``$SLTH_COQ_DIR`` when set, else
+``$XDG_CACHE_HOME/slth-harness/coq`` (``~/.cache/slth-harness/coq``), shared by every checkout.  A warm replay
+(files unchanged and compiled) runs no coqc at all.  Tactics found by a search for a changed step are kept there
+(``searched-tactics.json``) beside the committed ones, so the search runs once; Coq checks every one of them on
+each compile.  A file lock serialises concurrent replays of one folder.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import fcntl
+import json
+import os
+from pathlib import Path
+
+from .verify import CERTIFIED, NOT_PROVED, REFUTED, StepResult
+
+PRECHECKED = "pre-checked"
+"""The first pass's word for a step its SymPy / interval / Arb methods certify (the kernel has not judged it)."""
+FIRST_WORDS = (PRECHECKED, REFUTED, NOT_PROVED)
+NO_KERNEL = "no proof kernel: apt-get install coq libcoq-interval"
+REPLAYED = "kernel-checked in this run"
+COMMITTED = "kernel result committed for this exact bounds/ and exporter"
+"""The sources of a record's kernel verdicts: a replay of the Coq files in this run, or the committed result of a
+replay keyed by the hash of ``bounds/`` (the steps, the domains and the exporter) and of the recorded tactics."""
+KERNEL = "kernel-checked"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def folder() -> Path:
+    """Where the Coq files are compiled: ``$SLTH_COQ_DIR``, else the user's cache folder.  One folder serves every
+    checkout: a file is recompiled only when its content (or Common's, or coqc's version) differs from its last
+    compile there, so clones and worktrees share what they have in common; a lock serialises them."""
+    env = os.environ.get("SLTH_COQ_DIR")
+    if env:
+        return Path(env)
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "slth-harness" / "coq"
+
+
+def first_word(r) -> str:
+    """The first pass's verdict of a ``StepResult``: pre-checked, refuted or not proved."""
+    return PRECHECKED if r.ok else r.verdict
+
+
+def missing() -> str | None:
+    """None when coqc and CoqInterval are usable, else the line every pre-checked step reads instead of certified."""
+    from .coq import check as coq_check
+    why = coq_check.missing_reason()
+    if why is None:
+        return None
+    return NO_KERNEL if why.startswith("coqc not found") else f"{NO_KERNEL}; {why}"
+
+
+@contextlib.contextmanager
+def _locked(directory: Path):
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / ".slth-kernel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def replay(results, directory=None, searching: bool = True, log=None) -> tuple[dict, str]:
+    """``({(statement, step): Coq status}, source)`` of the pre-checked ``results``: the Coq files written,
+    searched (a step without a recorded tactic, when ``searching``) and compiled in ``directory`` (default
+    ``folder()``); ``({}, "no proof kernel ...")`` without coqc or CoqInterval."""
+    why = missing()
+    if why:
+        return {}, why
+    from .coq import check as coq_check
+    directory = Path(directory) if directory is not None else folder()
+    certified = _AllBut({(r.statement, r.step) for r in results if not r.ok})
+    with _locked(directory):
+        kept = directory / "searched-tactics.json"
+        try:
+            searched = json.loads(kept.read_text()) if kept.exists() else {}
+        except (OSError, ValueError):
+            searched = {}
+        tactics = {**{k: v for k, v in searched.items() if isinstance(v, str)}, **coq_check.load_tactics()}
+        status = coq_check.check(directory, certified, tactics=tactics, searching=searching, log=log)
+        found = status.pop(None) or {}
+        new = {k: v for k, v in found.items() if isinstance(v, str) and tactics.get(k) != v}
+        if new:
+            kept.write_text(json.dumps({**searched, **new}, indent=1, sort_keys=True))
+    return status, REPLAYED
+
+
+class _AllBut:
+    """The steps exported to Coq: every step of the catalogue except those this run's first pass did not pre-check.
+    A run over some statements thus writes the same files as a run over all (a step of another statement keeps its
+    lemma) and recompiles nothing that a full run compiled; only the steps of ``results`` are read back."""
+
+    def __init__(self, excluded: set):
+        self.excluded = frozenset(excluded)
+
+    def __contains__(self, key) -> bool:
+        return key not in self.excluded
+
+
+@dataclasses.dataclass(frozen=True)
+class Judged:
+    """A first-pass ``StepResult`` with the kernel's verdict: every field of the result is read through, except
+    ``ok``, ``verdict``/``status`` (the final verdict) and ``detail`` (the reason first when not certified)."""
+    first: StepResult
+    coq: str  # the Coq status: kernel-checked / rejected: ... / not exported: ... / not checked ... / no proof kernel
+    source: str = REPLAYED  # REPLAYED or COMMITTED; the reason (NO_KERNEL ...) when no kernel judged
+
+    def __getattr__(self, name):
+        if name == "first":  # not yet set (copying, unpickling): never recurse
+            raise AttributeError(name)
+        return getattr(self.first, name)
+
+    @property
+    def pre(self) -> str:
+        return first_word(self.first)
+
+    @property
+    def ok(self) -> bool:
+        return self.first.ok and self.coq == KERNEL
+
+    @property
+    def verdict(self) -> str:
+        return CERTIFIED if self.ok else REFUTED if self.first.counterexample else NOT_PROVED
+
+    status = verdict
+
+    @property
+    def reason(self) -> str:
+        """Why a pre-checked step is not certified ("" otherwise): no kernel, Coq's rejection or not exported."""
+        if not self.first.ok or self.ok:
+            return ""
+        if self.coq.startswith(NO_KERNEL):
+            return self.coq
+        if self.coq.startswith("rejected"):
+            return "Coq rejected it" + self.coq[len("rejected"):]
+        return f"Coq: {self.coq}"
+
+    @property
+    def detail(self) -> str:
+        why = self.reason
+        return f"not proved ({why}); first pass: {self.first.detail}" if why else self.first.detail
+
+
+def judge(results, status: dict, source: str) -> list[Judged]:
+    """Each result with its final verdict: ``status`` the Coq statuses (``replay``), ``source`` where they come
+    from (``REPLAYED``, ``COMMITTED``, or the no-kernel line when ``status`` is empty)."""
+    out = []
+    for r in results:
+        key = (r.statement, r.step)
+        if not r.ok:
+            coq = status.get(key, "not exported: the first pass does not pre-check it")
+        elif key in status:
+            coq = status[key]
+        elif source.startswith(NO_KERNEL):
+            coq = source
+        else:
+            coq = "not checked: no kernel result for this step"
+        out.append(Judged(r, coq, source))
+    return out
+
+
+def verdicts(results, directory=None, searching: bool = True, log=None) -> list[Judged]:
+    """``judge(results, *replay(results, ...))``: the final verdict of every step, the kernel replayed."""
+    return judge(results, *replay(results, directory, searching, log))

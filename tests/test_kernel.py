@@ -1,0 +1,154 @@
+"""The kernel is the judge of record (``bounds.kernel``): a step is certified only when the first pass pre-checks it
+and Coq's kernel accepts its exported statement; without coqc every pre-checked step is not proved; refutations
+stay refutations; the run record carries the kernel's verdict and where it comes from."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import bounds
+from bounds import kernel
+from bounds.verify import StepResult
+from reports.cli import main
+from reports.record import verified
+
+NO_KERNEL_LINE = "not proved (no proof kernel: apt-get install coq libcoq-interval"
+
+
+def _results(*names):
+    return [r for n in names for r in bounds.verify(n)]
+
+
+@pytest.fixture
+def no_coqc(monkeypatch, tmp_path):
+    """A PATH on which no coqc is found (the Debian packages not installed)."""
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    assert kernel.missing() is not None
+
+
+def test_the_cache_folder_is_outside_the_repository_and_can_be_chosen(monkeypatch, tmp_path):
+    monkeypatch.delenv("SLTH_COQ_DIR", raising=False)
+    assert kernel.ROOT not in kernel.folder().parents
+    monkeypatch.setenv("SLTH_COQ_DIR", str(tmp_path / "coq"))
+    assert kernel.folder() == tmp_path / "coq"
+
+
+def test_without_coqc_every_step_is_not_proved_and_slth_proofs_exits_1(no_coqc, capsys):
+    results = _results("lemma7")
+    assert all(r.ok for r in results)  # the first pass pre-checks every step
+    judged = kernel.verdicts(results)
+    assert [j.verdict for j in judged] == ["not proved"] * len(results)
+    assert all(j.pre == kernel.PRECHECKED and j.detail.startswith(NO_KERNEL_LINE) for j in judged)
+    assert main(["proofs", "--statement", "lemma7"]) == 1
+    captured = capsys.readouterr()
+    assert f"{len(results)} steps of the encoded proofs and 0 scalar facts): 0 certified, 0 refuted, " \
+           f"{len(results)} not proved" in captured.out
+    assert f"{len(results)} pre-checked" in captured.out and "no proof kernel" in captured.out
+    assert NO_KERNEL_LINE in captured.err
+
+
+def test_a_step_coq_rejects_is_not_certified_though_pre_checked(monkeypatch, capsys):
+    results = _results("lemma7")
+    rejected = (results[1].statement, results[1].step)
+    status = {(r.statement, r.step): "kernel-checked" for r in results}
+    status[rejected] = "rejected: Error: Unable to prove the goal"
+    monkeypatch.setattr(kernel, "replay", lambda res, *a, **k: (dict(status), kernel.REPLAYED))
+    judged = {(j.statement, j.step): j for j in kernel.verdicts(results)}
+    assert judged[rejected].pre == kernel.PRECHECKED and judged[rejected].verdict == "not proved"
+    assert "Coq rejected it" in judged[rejected].detail
+    assert all(j.verdict == "certified" for k, j in judged.items() if k != rejected)
+    assert main(["proofs", "--statement", "lemma7"]) == 1
+    out = capsys.readouterr()
+    assert f"{rejected[0]}:{rejected[1]}: not proved (Coq rejected it" in out.out
+    assert f"NOT PROVED: 1 step(s) not proved: {rejected[0]}:{rejected[1]}" in out.err
+
+
+def test_a_refutation_stays_a_refutation_without_any_kernel():
+    bad = StepResult("lemma7", "L7x", "sampled", False, "lhs > rhs", {}, {"eps": 0.5}, "sampled")
+    [j] = kernel.judge([bad], {}, f"{kernel.NO_KERNEL} (coqc not found)")
+    assert j.verdict == "refuted" and j.pre == "refuted" and j.counterexample == {"eps": 0.5}
+    [j] = kernel.judge([bad], {("lemma7", "L7x"): "kernel-checked"}, kernel.REPLAYED)  # never certified
+    assert j.verdict == "refuted" and not j.ok
+
+
+def test_the_record_carries_the_kernel_verdict_and_its_source(monkeypatch):
+    from reports.record import assemble
+
+    results = bounds.verify_facts()
+    rejected = (results[0].statement, results[0].step)
+    monkeypatch.setattr(bounds, "proved", lambda catalogue=None: [])
+    monkeypatch.setattr(verified, "kernel", lambda res, log=None: (
+        {**{(r.statement, r.step): "kernel-checked" for r in res}, rejected: "rejected: Error: no"}, kernel.REPLAYED))
+    rows = {(s["statement"], s["step"]): s for s in assemble.proofs()}
+    assert rows[rejected]["verdict"] == "not proved" and not rows[rejected]["ok"]
+    assert rows[rejected]["first_pass"] == "pre-checked" and rows[rejected]["coq"].startswith("rejected")
+    assert all(s["verdict"] == "certified" and s["kernel_source"] == kernel.REPLAYED
+               for k, s in rows.items() if k != rejected)
+
+
+def test_without_coqc_the_record_reads_the_committed_result_only_for_this_exact_bounds(no_coqc, tmp_path):
+    from slt.cache import write_record
+
+    results = bounds.verify_facts()
+    rows = {f"{r.statement}\t{r.step}": "kernel-checked" for r in results}
+    write_record(tmp_path / "verified-kernel.json", {"part": "kernel", "key": verified.kernel_key(), "result": rows})
+    status, source = verified.kernel(results, committed=tmp_path)
+    assert source == kernel.COMMITTED == "kernel result committed for this exact bounds/ and exporter"
+    assert all(j.verdict == "certified" for j in kernel.judge(results, status, source))
+    # a result made for another bounds/ (or other tactics) is never read: every step is then not proved
+    write_record(tmp_path / "verified-kernel.json", {"part": "kernel", "key": "another tree", "result": rows})
+    status, source = verified.kernel(results, committed=tmp_path)
+    assert status == {} and source.startswith(kernel.NO_KERNEL)
+    assert all(j.verdict == "not proved" and j.detail.startswith(NO_KERNEL_LINE)
+               for j in kernel.judge(results, status, source))
+
+
+def test_the_report_names_where_the_kernel_verdict_comes_from(proofs_record):
+    from reports.sections import proofs as section
+    from slt import claims
+
+    html = section.render(proofs_record).html
+    source = claims.kernel_source(proofs_record)
+    assert source in (kernel.REPLAYED, kernel.COMMITTED) or source.startswith(kernel.NO_KERNEL)
+    assert source in html and source in claims.step_sentence(proofs_record)
+
+
+def test_the_glossary_uses_the_kernels_words():
+    from reports.sections import glossary
+
+    assert (glossary.PRECHECKED, glossary.REPLAYED, glossary.COMMITTED) == (kernel.PRECHECKED, kernel.REPLAYED,
+                                                                           kernel.COMMITTED)
+
+
+def test_slth_diff_reads_the_kernels_verdict_and_says_why(proofs_record):
+    import copy
+
+    from reports.diff import format_text
+    from slt import diff
+
+    new = copy.deepcopy(proofs_record)
+    step = next(s for s in new["steps"] if s["statement"] == "lemma7")
+    step.update(ok=False, verdict="not proved", coq="rejected: Error: Unable to prove the goal",
+                first_pass="pre-checked")
+    d = diff.compare(proofs_record, new)
+    assert [(f["statement"], f["step"], f["new"]) for f in d.newly_failing] == [("lemma7", step["step"], "not proved")]
+    text = format_text(d, "old", "new")
+    assert f"lemma7:{step['step']}  kernel-checked -> rejected (Error: Unable to prove the goal)" in text
+    assert d.exit_status == 1
+
+
+def test_the_committed_kernel_result_is_written_for_this_tree(monkeypatch, tmp_path):
+    from slt.cache import read_record
+
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(bounds, "proved", lambda catalogue=None: ["lemma7"])
+    monkeypatch.setattr(kernel, "replay", lambda res, *a, **k: (
+        {(r.statement, r.step): "kernel-checked" for r in res}, kernel.REPLAYED))
+    verified.write_kernel(tmp_path, log=lambda m: None)
+    rec = read_record(tmp_path / "verified-kernel.json")
+    assert rec["key"] == verified.kernel_key() and rec["result"]["lemma7\tL7a"] == "kernel-checked"
+    assert "facts\texp(x)-1 <= 2x on [0,1]" in rec["result"]

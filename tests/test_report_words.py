@@ -1,0 +1,111 @@
+"""What a reader can decode: a printed point never crosses a hypothesis's boundary by rounding, ratios read the
+same everywhere, identifiers are explained in a glossary the header links to, a variant row never says "every step"
+of a reading with a step not proved, and the growth answer is the same sentences in the finding and the section."""
+from __future__ import annotations
+
+import copy
+import html as htmllib
+import re
+
+from slt import claims
+
+JUST_BELOW_ONE = 0.9999999990686774  # the admissible point just inside eps < 1 that a 6-digit format prints as 1
+
+
+def _text(fragment: str) -> str:
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def test_a_point_just_inside_an_open_end_prints_all_its_digits():
+    cx = {"H": 1, "alpha": 8.0, "eps": JUST_BELOW_ONE, "lhs": 1.0000001, "rhs": 1.0}
+    text = claims.point_text(cx)
+    assert f"eps = {JUST_BELOW_ONE!r}" in text and "eps = 1," not in text
+    assert "alpha = 8," in text and "lhs = 1.0000001, rhs = 1" in text  # the sides with the digits that differ
+    assert float(dict(claims.point_parts(cx))["eps"]) == JUST_BELOW_ONE < 1
+    assert claims.exact_number(0.5) == "0.5" and claims.exact_number(3) == "3"
+    # the check can fail: the format it replaces rounds the point onto the boundary
+    assert f"{JUST_BELOW_ONE:.6g}" == "1"
+
+
+def test_every_surface_prints_the_point_exactly(proofs_record):
+    from reports import proofs as cli
+    from reports.diff import _flipped
+    from reports.sections import proofs as section
+
+    from reports.record.assemble import _params_of, open_ends
+
+    cx = {"d1": 64, "eps": JUST_BELOW_ONE, "lhs": 520.25, "rhs": 192.0}
+    assert repr(JUST_BELOW_ONE) in cli._cex(cx)
+    assert f"eps = {JUST_BELOW_ONE!r} (open end eps < 1)" in cli._cex(cx, "theorem11")
+    assert "open end" not in cli._cex({**cx, "eps": 0.5}, "theorem11")  # only next to the end
+    rec = copy.deepcopy(proofs_record)
+    rec["variants"] = [{"statement": "theorem11", "variant": "d1", "description": "d1 for sqrt(d1)",
+                        "expected": [["theorem11", "B2b"]], "verdict": "as expected", "unproved": [],
+                        "broken": [{"statement": "theorem11", "step": "B2b", "method": "sampled",
+                                    "counterexample": cx, "open_ends": open_ends(_params_of("theorem11"))}]}]
+    html = _text(section.render(rec).html)
+    assert f"eps = {JUST_BELOW_ONE!r} (open end eps < 1)" in html and "eps = 1 " not in html
+    flip = {"statement": "theorem11", "step": "B2b", "old": "certified", "new": "refuted", "old_domain": "whole",
+            "new_domain": "sampled", "method": "sampled", "downgrade": True, "counterexample": cx, "supported": True}
+    assert repr(JUST_BELOW_ONE) in _flipped(flip)
+
+
+def test_a_variant_with_a_step_not_proved_never_reads_every_step(proofs_record):
+    from reports.sections import proofs as section
+
+    rec = copy.deepcopy(proofs_record)
+    row = {"statement": "theorem10", "variant": "alpha-factor", "description": "a reading", "expected": [],
+           "verdict": "as expected", "broken": [], "unproved": [{"statement": "theorem11", "step": "B3b"}]}
+    rec["variants"] = [row]
+    html = _text(section.render(rec).html)
+    assert "not proved: Theorem 11, step B3b" in html and "every step" not in html
+    rec["variants"] = [{**row, "unproved": []}]
+    assert "every step pre-checked under this reading" in _text(section.render(rec).html)
+
+
+def test_the_glossary_is_one_click_from_the_header_and_explains_the_identifiers(proofs_record):
+    from reports.build import render_html, render_sections
+
+    html = render_html(render_sections(proofs_record), proofs_record)
+    header = html[html.index("<h1>"):html.index('<nav id="contents">')]
+    assert '<a href="#glossary">Glossary</a>' in header
+    glossary = _text(html[html.index('<section id="glossary">'):])
+    for term in ("certified", "pre-checked", "kernel-checked", "refuted", "not proved", "step id", "variant id",
+                 "ofat", "quick", "sampled", "open end", "finding slug"):
+        assert term in glossary, term
+    assert "T14d-x" in glossary  # the kind of step id a reader meets first
+
+
+def test_ratios_print_with_three_digits():
+    assert claims.ratio_text(0.3761) == "0.376" and claims.ratio_text(0.38) == "0.38"
+
+
+def test_the_growth_answer_is_the_same_sentences_in_the_finding_and_the_section(proofs_record):
+    from reports.sections import calibration_trend
+    from slt.measure import findings
+
+    rec = copy.deepcopy(proofs_record)
+    rec["empirical"] = {"checks": [], "verdicts": {}, "decisions": {}}
+    answer = claims.growth_answer(rec)
+    finding = findings.fixed_c_growth(rec)
+    assert finding["title"] == "Does C grow? " + answer[0]
+    assert finding["sentences"][:len(answer) - 1] == answer[1:]
+    section = _text(calibration_trend.render(rec).html)
+    assert " ".join(answer) in section
+    assert claims.growth_sentence(rec) == answer[0].rstrip(".")
+
+
+def test_the_page_names_no_data_file_the_repository_does_not_have(proofs_record):
+    from pathlib import Path
+
+    from reports.build import render_html, render_sections
+    from reports.record.assemble import _writes
+
+    root = Path(__file__).resolve().parents[1]
+    html = render_html(render_sections(proofs_record), proofs_record)
+    named = set(re.findall(r"[\w./-]+/[\w.-]+\.json", html))
+    assert named and all((root / p).exists() for p in named if not p.startswith("results/")), named
+    # the check can fail: a stored command that names a file moved since is rewritten to the file the record read
+    stale = "slth calibrate --output checks/calibration.json --seed 1"
+    assert _writes(stale, "slt/measure/calibration.json") == "slth calibrate --output slt/measure/calibration.json --seed 1"
+    assert not (root / "checks" / "calibration.json").exists()

@@ -201,12 +201,6 @@ def format_text(d, old_name: str, new_name: str) -> str:
     return "\n".join(lines)
 
 
-def _point(cex) -> str:
-    """A counterexample as ``bounds.verify_search.show_point`` writes every one (imported here only: SymPy is heavy)."""
-    from bounds.verify_search import show_point
-    return show_point(cex)
-
-
 def _flipped(f) -> str:
     """One changed step: verdicts and domains, DOWNGRADE, counterexample, inequality before/after, who relies on it."""
     def side(verdict, domain):

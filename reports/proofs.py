@@ -40,7 +40,6 @@ from bounds.core import IDENTITY, INEQUALITY
 from bounds.mutations import MUTATIONS, catalogue_with, run, verify_all
 from bounds.slack import CONSTANTS, rows as slack_rows
 from bounds.verify import NOT_PROVED, REFUTED, VERDICTS
-from bounds.verify_search import show_point
 
 METHODS = ("symbolic", "interval", "sampled")
 DOMAINS = ("whole", "box", "sampled")

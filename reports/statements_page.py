@@ -285,7 +285,7 @@ def suite_time() -> str:
     if not SUITE_TIME.exists():
         return (f"How long the test run takes is not measured yet (`{SUITE_TIME.relative_to(ROOT)}` holds the "
                 "measurement).")
-    data = json.loads(SUITE_TIME.read_text())
+    data = _read(SUITE_TIME)
     parts = [f"the `{name}` profile {round(p['wall_s'] / 60, 1):g} minutes wall on {p['cores']} cores (`{p['command']}`)"
              for name, p in data["profiles"].items()]
     return "Measured: " + "; ".join(parts) + "."

@@ -342,29 +342,30 @@ def test_a_float_in_a_step_is_refused_with_the_exact_rational_to_write(plant):
 # ----- counterexamples written so that they visibly satisfy the hypotheses ----------------------------------------
 def test_a_counterexample_next_to_an_open_end_is_written_inside_it():
     """eps <= 4 - 2^-20 on 0 < eps < 4 fails only within 2^-20 of the open end: the point 4 - 2^-28 is written
-    3.999999996 (next to the open end), never 4 (which 6 digits would print); lhs and rhs differ as written."""
-    from bounds.verify_search import show_point
+    3.9999999962747097 (open end), never 4 (which 6 digits would print); lhs and rhs differ as written."""
+    from reports.record.suites import open_ends
+    from slt.claims import point_text
     wide = (Param("eps", lo=(0,), hi=(4,), lo_open=True, hi_open=True, box=(2**-20, 4), log=True),)
     step = Step("near-end", eps, 4 - sp.Rational(1, 2**20))
     r = verify_step("t", step, wide)
     assert_admissible_refutation(r, step, wide)
-    shown = show_point(r.counterexample, wide)
+    shown = point_text(r.counterexample, open_ends(wide))
     written = dict(part.split(" = ", 1) for part in shown.split(", "))
     eps_text = written["eps"].split(" (")[0]
-    assert Fraction(eps_text) < 4 and "next to the open end eps < 4" in written["eps"], shown
+    assert Fraction(eps_text) < 4 and "(open end eps < 4)" in written["eps"], shown
     assert Fraction(written["lhs"]) > Fraction(written["rhs"]), shown
     assert "eps = 4," not in shown and "eps = 4 " not in shown
 
 
 def test_sides_that_differ_below_a_float_are_reported_with_the_digits_that_differ():
     """eps + 10^-20 <= eps: at every point the sides agree to 20 digits (as floats they are equal)."""
-    from bounds.verify_search import show_point
+    from slt.claims import point_text
     step = Step("tiny", eps + sp.Rational(1, 10**20), eps)
     r = verify_step("t", step, (EPS,))
     assert_admissible_refutation(r, step, (EPS,))
     cex = r.counterexample
     assert Fraction(str(cex["lhs"])) > Fraction(str(cex["rhs"])), cex
-    shown = dict(part.split(" = ", 1) for part in show_point(cex, (EPS,)).split(", "))
+    shown = dict(part.split(" = ", 1) for part in point_text(cex).split(", "))
     assert Fraction(shown["lhs"]) > Fraction(shown["rhs"]), shown
 
 
@@ -373,5 +374,5 @@ def test_the_cli_writes_the_counterexample_with_the_one_formatter():
     from bounds.verify import StepResult
     r = StepResult("lemma2", "L2b-eps", "sampled", False, counterexample={"eps": 3.9999999962747097, "lhs": 2.0,
                                                                             "rhs": 1.0})
-    text = _cex(r.counterexample, r)
+    text = _cex(r.counterexample, r.statement, None)
     assert "eps = 3.99999999" in text and "eps=4" not in text, text

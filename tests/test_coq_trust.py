@@ -317,4 +317,4 @@ def test_every_step_with_a_partial_side_has_a_definedness_lemma():
     for l in lems:
         if any(f in l.lhs + l.rhs for f in ("sqrt", "ln ")):
             assert l.def_text and l.def_text.startswith(l.text.rsplit("->", 1)[0]), l.name
-    assert "0 < (d1 + (- 1))" in check.entries_of([("p", UNDEFINED[0][0], UNDEFINED[0][1])])["Steps"][0][2].defined
+    assert "0 < ((- 1) + d1)" in check.entries_of([("p", UNDEFINED[0][0], UNDEFINED[0][1])])["Steps"][0][2].defined

@@ -257,7 +257,7 @@ def build_dir(directory) -> Path:
     return build_root() / key
 
 
-def prepare(directory) -> tuple[Path, Path]:
+def prepare(directory, build=None) -> tuple[Path, Path]:
     """(output folder, build folder), both checked and created; ``CoqSetupError`` (one line) first of all, including
     the missing proof kernel and a bad ``SLTH_COQC_SECONDS``."""
     coqc_seconds()
@@ -265,7 +265,7 @@ def prepare(directory) -> tuple[Path, Path]:
     reason = missing_reason()
     if reason:
         raise CoqSetupError(reason)
-    b = build_dir(out)
+    b = Path(build).resolve() if build else build_dir(out)
     _writable_dir(b, "build folder")
     return out, b
 
@@ -549,7 +549,7 @@ def undefined_point(lem: Lemma) -> str:
 
 
 def check(directory, certified=None, tactics: dict | None = None, searching: bool = True, log=None,
-          compiling: bool = True, ents: dict | None = None) -> dict:
+          compiling: bool = True, ents: dict | None = None, build=None) -> dict:
     """The kernel's verdict per step: ``{(statement, step): verdict}`` plus the tactics under the key None.
 
     Writes the ``.v`` files into ``directory`` (an edited one is rewritten), searches tactics for lemmas without one
@@ -557,19 +557,20 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
     checks every compiled constant against its exported statement and its axioms.  With ``compiling`` False nothing
     is written or run: a step is kernel-checked only when its file's text is what the exporter writes now, the
     ``.vo`` in the build folder is the one coqc wrote for it and the statement check passed on it; else ``not
-    checked``.  ``ents``: the entries to check (default every step and fact, ``entries(certified)``)."""
+    checked``.  ``ents``: the entries to check (default every step and fact, ``entries(certified)``); ``build``: the
+    build folder (default ``build_dir(directory)``)."""
     tactics = dict(load_tactics() if tactics is None else tactics)
     ents = entries(certified) if ents is None else ents
     status: dict = {}
     _static(ents, tactics, status)  # not exported, no tactic, a refused tactic: known before any coqc
     if compiling:
         try:
-            directory, build = prepare(directory)
+            directory, build = prepare(directory, build)
         except CoqSetupError as e:
             return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)
     else:
         directory = Path(directory).resolve() if str(directory).strip() else None
-        build = build_dir(directory) if directory else None
+        build = (Path(build) if build else build_dir(directory)) if directory else None
         if build is None or not build.is_dir():
             return _all(ents, f"{NOT_CHECKED}: run slth proofs --coq", status, tactics)
     lems = [l for items in ents.values() for _, _, l in items if isinstance(l, Lemma)]
@@ -840,7 +841,7 @@ def kernel(steps=None, directory=None, tactics: dict | None = None, searching: b
     ents = entries() if steps is None else entries_of(steps)
     if directory is None:
         with tempfile.TemporaryDirectory() as tmp:
-            st = check(tmp, tactics=tactics, searching=searching, log=log, ents=ents)
+            st = check(f"{tmp}/out", tactics=tactics, searching=searching, log=log, ents=ents, build=f"{tmp}/build")
     else:
         st = check(directory, tactics=tactics, searching=searching, log=log, ents=ents)
     st.pop(None, None)

@@ -812,14 +812,25 @@ def _statement_check(build: Path, ents, tactics, drops, files, state, version) -
     return result
 
 
-def _print_assumptions(build: Path, consts: list) -> dict:
+def _print_assumptions(build: Path, consts: list, together: bool = False) -> dict:
     """``{constant: [axiom names]}`` by ``Print Assumptions``, one coqc per file (at most two at once), each loading
-    only that file's library."""
+    only that file's library; ``together``: one query for the tuple of each file's constants (each walk of
+    CoqInterval's proofs costs seconds), every constant of the file given the file's list."""
     by: dict = {}
     for stem, c in consts:
         by.setdefault(stem, []).append(c)
 
     def run(stem):
+        if together:
+            src = (f"From {LOGICAL} Require {stem}.\nDefinition slth_file := ({', '.join(by[stem])}, tt).\n"
+                   "Print Assumptions slth_file.\n")
+            path = build / f"SlthAxioms_{stem}.v"
+            write_atomic(path, src)
+            rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
+            if rc != 0:
+                raise CoqcFailure(f"Print Assumptions failed: {_first_error(out, src)[1]}")
+            names = (parse_assumptions(out) or [[]])[-1]
+            return {c: names for c in by[stem]}
         src = f"From {LOGICAL} Require {stem}.\n" + "".join(f"Print Assumptions {c}.\n" for c in by[stem])
         path = build / f"SlthAxioms_{stem}.v"
         write_atomic(path, src)
@@ -882,8 +893,9 @@ def parse_assumptions(out: str) -> list[list[str]]:
 
 def assumptions(directory, status: dict) -> dict:
     """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files compiled by ``check`` into the
-    build folder of ``directory``): ``Print Assumptions`` per lemma, one coqc per file; recorded in the build
-    folder's state with the ``.vo`` hashes it ran against."""
+    build folder of ``directory``): ``Print Assumptions`` of the tuple of each file's lemmas (what the file's lemmas
+    rest on together), and per lemma in a file that rests on an axiom beyond Coq's standard ones; one coqc per file;
+    recorded in the build folder's state with the ``.vo`` hashes it ran against."""
     directory = Path(directory).resolve()
     build = build_dir(directory)
     state_path = build / "state.json"
@@ -898,10 +910,15 @@ def assumptions(directory, status: dict) -> dict:
                                          [l.name for *_, l, _ in lems]]).encode()).hexdigest()
         prev = state.get("axioms", {}) if isinstance(state.get("axioms"), dict) else {}
         if prev.get("key") != key or not isinstance(prev.get("lemmas"), dict):
+            consts = [(stem, f"{LOGICAL}.{stem}.{l.name}") for *_, l, stem in lems]
             with _reaped():
-                per = _print_assumptions(build, [(stem, f"{LOGICAL}.{stem}.{l.name}") for *_, l, stem in lems])
+                per = _print_assumptions(build, consts, together=True)
+                odd = {stem for stem, c in consts if any(family(n) is None for n in per[c])}
+                if odd:  # a file rests on an axiom beyond the standard ones: which lemmas, one at a time
+                    per.update(_print_assumptions(build, [(s, c) for s, c in consts if s in odd]))
             found = {f"{s}\t{t}": per.get(f"{LOGICAL}.{stem}.{l.name}", []) for s, t, l, stem in lems}
             state["axioms"] = prev = {"key": key, "lemmas": found}
+            state = {**_load_state(state_path), "axioms": prev}  # the record as it is now, with the axioms
             write_atomic(state_path, json.dumps(state, indent=1, sort_keys=True))
     return {tuple(k.split("\t")): v for k, v in prev["lemmas"].items()}
 

@@ -318,3 +318,10 @@ def test_every_step_with_a_partial_side_has_a_definedness_lemma():
         if any(f in l.lhs + l.rhs for f in ("sqrt", "ln ")):
             assert l.def_text and l.def_text.startswith(l.text.rsplit("->", 1)[0]), l.name
     assert "0 < ((- 1) + d1)" in check.entries_of([("p", UNDEFINED[0][0], UNDEFINED[0][1])])["Steps"][0][2].defined
+
+
+def test_without_coqc_every_step_says_no_proof_kernel(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no coqc on it
+    for compiling in (True, False):
+        st = check.check(tmp_path / "out", searching=False, compiling=compiling, ents=_lemma2())
+        assert st[("lemma2", "L2c")].startswith("not checked: no proof kernel: apt-get install coq libcoq-interval")

@@ -571,6 +571,8 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
     else:
         directory = Path(directory).resolve() if str(directory).strip() else None
         build = (Path(build) if build else build_dir(directory)) if directory else None
+        if not coqc():
+            return _all(ents, f"{NOT_CHECKED}: {NO_KERNEL}", status, tactics)
         if build is None or not build.is_dir():
             return _all(ents, f"{NOT_CHECKED}: run slth proofs --coq", status, tactics)
     lems = [l for items in ents.values() for _, _, l in items if isinstance(l, Lemma)]

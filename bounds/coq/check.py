@@ -175,6 +175,17 @@ def _reaped():
             signal.signal(signal.SIGTERM, old)
 
 
+@contextmanager
+def _pool():
+    """A pool of WORKERS threads whose coqc groups are killed before it waits for them, on any exception."""
+    with ThreadPoolExecutor(WORKERS) as pool:
+        try:
+            yield pool
+        except BaseException:
+            kill_all()
+            raise
+
+
 def coqc() -> str | None:
     return shutil.which("coqc")
 
@@ -432,7 +443,7 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None) -> dict:
         return found
     cascades = {lem.key: [c for c in lem.candidates if tactic_problem(c) is None] for lem in lems}
     batches = [b for b in (lems[i::WORKERS] for i in range(WORKERS)) if b]
-    with tempfile.TemporaryDirectory() as tmp, _reaped(), ThreadPoolExecutor(WORKERS) as pool:
+    with tempfile.TemporaryDirectory() as tmp, _reaped(), _pool() as pool:
         def run(k, batch):
             searched = {x.key for x in facts}
             common = [(s, t, l) for s, t, l in entries()["Common"] if getattr(l, "key", None) not in searched]
@@ -726,7 +737,7 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
     drops: dict = {}
     try:
         one("Common")
-        with ThreadPoolExecutor(WORKERS) as pool:
+        with _pool() as pool:
             # the longest proofs first (their text's length as the measure): the largest file is the critical path
             size = {stem: sum(len(str(tactics.get(l.key) or "")) for _, _, l in ents[stem] if isinstance(l, Lemma))
                     for stem in ents}
@@ -841,7 +852,7 @@ def _print_assumptions(build: Path, consts: list, together: bool = False) -> dic
             raise CoqcFailure(f"Print Assumptions failed: {_first_error(out, src)[1]}")
         return dict(zip(by[stem], parse_assumptions(out)))
     found: dict = {}
-    with ThreadPoolExecutor(WORKERS) as pool:
+    with _pool() as pool:
         for part in pool.map(run, sorted(by)):
             found.update(part)
     return found

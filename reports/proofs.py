@@ -259,6 +259,13 @@ def main(args: argparse.Namespace) -> int:
     except KeyError as e:
         print(f"slth proofs: {e.args[0]}", file=sys.stderr)
         return 2
+    if getattr(args, "coq", None) is not None:  # the folder, coqc and its time limit, before minutes of work
+        from bounds.coq import check as coq_check
+        try:
+            coq_check.prepare(args.coq)
+        except coq_check.CoqSetupError as e:
+            print(f"slth proofs --coq: {e}", file=sys.stderr)
+            return 2
     if getattr(args, "axioms", None) is not None:  # after --statement is checked: no name is ignored unread
         rc = _print_axioms(args.axioms)
         if rc == 0 and getattr(args, "coq", None) is not None:

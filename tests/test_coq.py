@@ -29,7 +29,8 @@ from bounds.verify_domain import Domain
 
 
 @pytest.fixture(autouse=True)
-def _digits():
+def _digits(tmp_path, monkeypatch):
+    monkeypatch.setenv("SLTH_COQ_BUILD", str(tmp_path / "build"))  # the build folders of the coqc runs
     with mpmath.workdps(50):
         yield
 

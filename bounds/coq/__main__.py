@@ -12,7 +12,7 @@ from . import check
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    tactics = check.load_tactics()
+    tactics = {k: v for k, v in check.load_tactics().items() if not isinstance(v, dict)}  # a refused one: again
     lems = [l for items in check.entries().values() for _, _, l in items if isinstance(l, check.Lemma)]
     research = "--research" in argv  # search again the lemmas recorded as closed by no candidate
     todo = [l for l in lems if l.key not in tactics or (research and tactics[l.key] is None)]
@@ -23,11 +23,12 @@ def main(argv=None) -> int:
         tactics.update(check.search(todo, log=lambda m: print(m, file=sys.stderr, flush=True)))
     keep = {l.key for l in lems}
     check.TACTICS.parent.mkdir(parents=True, exist_ok=True)
-    check.TACTICS.write_text(json.dumps({k: v for k, v in sorted(tactics.items()) if k in keep}, indent=1) + "\n")
+    check.write_atomic(check.TACTICS, json.dumps({k: v for k, v in sorted(tactics.items()) if k in keep}, indent=1)
+                       + "\n")
     check.write(check.COMMITTED, tactics)
     if "--check" in argv:
         with tempfile.TemporaryDirectory() as tmp:
-            st = check.check(tmp, tactics=tactics, searching=False)
+            st = check.check(tmp, tactics=tactics, searching=False, build=f"{tmp}/build")
             st.pop(None)
             bad = {k: v for k, v in st.items() if v != check.KERNEL}
             print(f"kernel-checked {len(st) - len(bad)} of {len(st)}")

@@ -1,39 +1,189 @@
-"""The Coq files of the catalogue, the search for each step's tactic and its record, and the coqc runs.
+"""The Coq files of the catalogue, the search for each step's tactic and its record, and the coqc runs: the kernel's
+verdict per step.
 
-``files(certified)`` writes one ``.v`` per proved statement and ``Common.v`` (shared definitions, tactics and the
-scalar facts); a step is exported as a lemma only when the harness certified it (``certified``: the set of
-``(statement, step)`` pairs, None for every step).  The proof of each lemma is the tactic recorded for the hash of
-its statement in ``tactics.json`` (beside the committed files in ``proofs/coq``); a lemma without one is searched
-(``search``: every candidate of the generated cascade, in order, in one coqc run per file).  ``check(dir)`` runs coqc
-on every file (Common first, then the rest in parallel) and skips a file whose content and coqc version are
-unchanged since its last run.  Statuses per step: ``kernel-checked``, ``rejected: <Coq's first error line>`` or
-``not exported: <why>``."""
+The API (``kernel``/``check``): for a set of steps (default: every step of every proved statement and every scalar
+fact), ``{(statement, step): verdict}``, each verdict one line starting with one of
+
+- ``kernel-checked``: coqc compiled the step's lemma with its recorded tactic and, when a side is defined only in
+  part of the reals, its definedness lemma (every denominator nonzero, every ``ln``/``Rpower`` argument positive,
+  every ``sqrt`` argument nonnegative, on the declared domain); then a separate check file, compiled against the
+  ``.vo`` files, found that each compiled constant has exactly the exported statement (``Check (name : statement)``)
+  and that what the constants rest on (``Print Assumptions``) is Coq's standard axioms only;
+- ``rejected: <Coq's first error>``: no candidate of the generated cascade proves it, a replayed proof fails, the
+  recorded tactic is not a sentence of the proof language, or the compiled constant is not the exported statement;
+- ``not checked: <why>``: ``no proof kernel: apt-get install coq libcoq-interval``; ``undefined at <point>`` (or
+  ``undefined: ...``: the definedness lemma is not proved); ``coqc timed out after S s``; ``coqc killed by signal
+  N``; ``folder not writable: DIR``; ``run slth proofs --coq`` (``compiling`` False and nothing compiled matches);
+- ``not exported: <why>``: the harness does not certify it, or the printer refuses a construct.
+
+``verdict_kind(verdict)`` gives the first of those words.  Nothing in an output folder is believed: the ``.v`` files
+are written to ``DIR`` for reading (an edited one is rewritten) and compiled from their text as the exporter writes it
+now in a build folder outside it (``build_dir(DIR)``: under ``$SLTH_COQ_BUILD``, else ``$XDG_CACHE_HOME/slth/coq``
+or ``~/.cache/slth/coq``), whose record (``state.json``) binds each file's text and coqc version to the sha256 of the
+``.vo`` coqc wrote; a ``.vo`` that does not match is compiled again.  Every coqc call runs in its own process group
+under a time limit (``SLTH_COQC_SECONDS``, default 600; a search batch gets that per lemma), is killed with its
+group on a timeout, an exception, SIGINT or SIGTERM, and dies with this process (``PR_SET_PDEATHSIG``).  Files are
+written atomically.  ``python -m bounds.coq`` writes the committed files; ``tactics.json`` records the search's
+winners, each accepted only when it is a tactic expression (``tactic_problem``)."""
 from __future__ import annotations
 
+import ctypes
+import fcntl
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+
+import sympy as sp
 
 from .. import catalogue
 from ..core import Step
 from ..facts import SCALAR
-from .export import PRELUDE, Lemma, lemma
+from .export import PRELUDE, Lemma, definedness, lemma
 from .printer import CoqExportError
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "proofs" / "coq"
 TACTICS = COMMITTED / "tactics.json"
 LOGICAL = "Slth"
-KERNEL, REJECTED, NOT_EXPORTED = "kernel-checked", "rejected", "not exported"
+KERNEL, REJECTED, NOT_EXPORTED, NOT_CHECKED = "kernel-checked", "rejected", "not exported", "not checked"
+NO_KERNEL = "no proof kernel: apt-get install coq libcoq-interval"
 TIMEOUT = 8  # seconds per candidate tactic in the search
-WORKERS = max(1, min(2, os.cpu_count() or 1))
+WORKERS = max(1, min(2, os.cpu_count() or 1))  # at most two coqc at once
 FACTS = "facts"
+SECONDS_ENV, SECONDS_DEFAULT, SECONDS_MAX = "SLTH_COQC_SECONDS", 600.0, 86400.0
+
+
+class CoqSetupError(ValueError):
+    """A folder or an environment the Coq check cannot use (one line, said before any work)."""
+
+
+class CoqcFailure(RuntimeError):
+    """coqc did not finish: timed out or killed (one line: never a verdict on a proof)."""
+
+
+def verdict_kind(verdict: str) -> str:
+    """``kernel-checked``, ``rejected``, ``not checked`` or ``not exported``: the class of a verdict line."""
+    for k in (KERNEL, REJECTED, NOT_CHECKED, NOT_EXPORTED):
+        if verdict == k or verdict.startswith(k + ":"):
+            return k
+    raise ValueError(f"not a Coq verdict: {verdict!r}")
+
+
+# --- coqc: found, time-limited, killed with its group --------------------------------------------------------------
+
+def coqc_seconds() -> float:
+    """The time limit of one coqc call (``SLTH_COQC_SECONDS``; ``CoqSetupError`` for a value that is not a number of
+    seconds in (0, 86400])."""
+    raw = os.environ.get(SECONDS_ENV)
+    if raw is None or raw.strip() == "":
+        return SECONDS_DEFAULT
+    try:
+        v = float(raw)
+    except ValueError:
+        raise CoqSetupError(f"{SECONDS_ENV}={raw!r} is not a number of seconds") from None
+    if not math.isfinite(v) or v <= 0 or v > SECONDS_MAX:
+        raise CoqSetupError(f"{SECONDS_ENV}={raw!r}: give seconds in (0, {SECONDS_MAX:g}]")
+    return v
+
+
+_LIVE: set = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def _die_with_parent():  # runs in the child before exec: SIGKILL when the thread that started it ends
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001 (not Linux: the process group is still killed on every exit path)
+        pass
+
+
+def _kill(proc) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def kill_all() -> None:
+    """Kill every coqc process group this process started and has not reaped."""
+    with _LIVE_LOCK:
+        procs = list(_LIVE)
+    for p in procs:
+        _kill(p)
+
+
+LEAN_GC = {"OCAMLRUNPARAM": "o=40"}  # Print Assumptions over CoqInterval's proofs: 0.6 GB instead of 1.1 GB
+
+
+def run_coqc(args: list, cwd, timeout: float | None = None, env: dict | None = None) -> tuple[int, str]:
+    """(exit status, stdout + stderr decoded with replacement) of ``coqc *args``; ``CoqcFailure`` when it runs past
+    ``timeout`` (default ``coqc_seconds()``) or is killed by a signal."""
+    exe = coqc()
+    if not exe:
+        raise CoqcFailure(NO_KERNEL)
+    limit = coqc_seconds() if timeout is None else timeout
+    proc = subprocess.Popen([exe, *map(str, args)], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent,
+                            env={**os.environ, **env} if env else None)
+    with _LIVE_LOCK:
+        _LIVE.add(proc)
+    try:
+        out, _ = proc.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        proc.communicate()
+        raise CoqcFailure(f"coqc timed out after {limit:g} s") from None
+    except BaseException:
+        _kill(proc)
+        proc.wait()
+        raise
+    finally:
+        with _LIVE_LOCK:
+            _LIVE.discard(proc)
+    text = out.decode("utf-8", errors="replace")
+    if proc.returncode < 0:
+        raise CoqcFailure(f"coqc killed by signal {-proc.returncode}")
+    return proc.returncode, text
+
+
+@contextmanager
+def _reaped():
+    """SIGTERM raised as SystemExit in the main thread, and every coqc group killed on the way out."""
+    old = None
+    if threading.current_thread() is threading.main_thread():
+        def term(signum, frame):
+            raise SystemExit(128 + signum)
+        try:
+            old = signal.signal(signal.SIGTERM, term)
+        except ValueError:
+            old = None
+    try:
+        yield
+    finally:
+        kill_all()
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+
+
+@contextmanager
+def _pool():
+    """A pool of WORKERS threads whose coqc groups are killed before it waits for them, on any exception."""
+    with ThreadPoolExecutor(WORKERS) as pool:
+        try:
+            yield pool
+        except BaseException:
+            kill_all()
+            raise
 
 
 def coqc() -> str | None:
@@ -41,21 +191,148 @@ def coqc() -> str | None:
 
 
 def coqc_version() -> str:
-    exe = coqc()
-    if not exe:
+    """The last line of ``coqc --version`` ("" when it prints nothing)."""
+    if not coqc():
         return ""
-    return subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    try:
+        rc, out = run_coqc(["--version"], None, timeout=min(60.0, coqc_seconds()))
+    except CoqcFailure:
+        return ""
+    return (out.strip().splitlines() or [""])[-1]
 
 
 def missing_reason() -> str | None:
     """None when coqc and CoqInterval are usable, else one line saying what is missing."""
     if not coqc():
-        return "coqc not found (install the Debian packages coq and libcoq-interval)"
-    where = subprocess.run([coqc(), "-where"], capture_output=True, text=True).stdout.strip()
-    if not any((Path(d) / "Interval").is_dir() for d in (Path(where) / "user-contrib",)):
-        return f"CoqInterval not found under {where}/user-contrib (install libcoq-interval)"
+        return f"{NO_KERNEL} (coqc not found)"
+    try:
+        rc, where = run_coqc(["-where"], None, timeout=min(60.0, coqc_seconds()))
+    except CoqcFailure as e:
+        return f"{NO_KERNEL} (coqc -where: {e})"
+    where = where.strip()
+    if rc != 0 or not where:
+        return f"{NO_KERNEL} (coqc -where printed nothing)"
+    if not (Path(where) / "user-contrib" / "Interval").is_dir():
+        return f"{NO_KERNEL} (CoqInterval not found under {where}/user-contrib)"
     return None
 
+
+# --- folders ---------------------------------------------------------------------------------------------------
+
+def _writable_dir(d: Path, what: str) -> None:
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CoqSetupError(f"{what} {d} is a file, not a folder") from None
+    except RuntimeError:
+        raise CoqSetupError(f"{what} {d} is a symlink loop") from None
+    except OSError as e:
+        if e.errno == 40:
+            raise CoqSetupError(f"{what} {d} is a symlink loop") from None
+        if isinstance(e, (PermissionError,)) or e.errno in (13, 30):
+            raise CoqSetupError(f"folder not writable: {d}") from None
+        raise CoqSetupError(f"{what} {d}: {e.strerror}") from None
+    if not d.is_dir():
+        raise CoqSetupError(f"{what} {d} is not a folder")
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise CoqSetupError(f"folder not writable: {d}")
+
+
+def output_dir(directory) -> Path:
+    """The resolved output folder, created and writable; ``CoqSetupError`` (one line) for '' , a file, a symlink
+    loop or a folder that cannot be written."""
+    if directory is None or str(directory).strip() == "":
+        raise CoqSetupError("--coq needs a folder name, not ''")
+    p = Path(directory)
+    try:
+        p = p.resolve(strict=False)
+    except RuntimeError:
+        raise CoqSetupError(f"output folder {directory} is a symlink loop") from None
+    except OSError as e:
+        raise CoqSetupError(f"output folder {directory}: {e.strerror}") from None
+    _writable_dir(p, "output folder")
+    return p
+
+
+def build_root() -> Path:
+    env = os.environ.get("SLTH_COQ_BUILD")
+    if env:
+        return Path(env)
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "slth" / "coq"
+
+
+def build_dir(directory) -> Path:
+    """Where the files of output folder ``directory`` are compiled (outside it: nothing in it is believed)."""
+    key = hashlib.sha256(str(Path(directory).resolve()).encode()).hexdigest()[:16]
+    return build_root() / key
+
+
+def prepare(directory, build=None) -> tuple[Path, Path]:
+    """(output folder, build folder), both checked and created; ``CoqSetupError`` (one line) first of all, including
+    the missing proof kernel and a bad ``SLTH_COQC_SECONDS``."""
+    coqc_seconds()
+    out = output_dir(directory)
+    reason = missing_reason()
+    if reason:
+        raise CoqSetupError(reason)
+    b = Path(build).resolve() if build else build_dir(out)
+    _writable_dir(b, "build folder")
+    return out, b
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (through a symlink) by a temporary file renamed over it: never half written."""
+    target = Path(os.path.realpath(path))
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# --- tactics: a sentence of the proof language, nothing else -------------------------------------------------------
+
+VERNACULAR = frozenset("""Abort Admitted Defined Qed Save Proof Lemma Theorem Fact Remark Corollary Proposition Property
+Example Definition Fixpoint CoFixpoint Let Axiom Axioms Parameter Parameters Conjecture Conjectures Hypothesis
+Hypotheses Variable Variables Context Require Import Export From Section End Module Include Set Unset Local Global
+Print Check Eval Compute Search Locate About Ltac Tactic Notation Infix Reserved Arguments Opaque Transparent Strategy
+Time Fail Succeed Redirect Timeout Instance Class Existing Hint Goal Restart Undo Back Declare Canonical Coercion
+Inductive CoInductive Record Structure Variant Primitive Register Extraction Program Obligation Next Drop Quit Reset
+Show Focus Unfocus Add Remove Create Scheme Combined Universe Universes Polymorphic Monomorphic Cumulative Type_Scope
+Open Close Bind Delimit Enable Disable Attributes""".split())
+FORBIDDEN_TACTICS = frozenset("""admit give_up exact_no_check vm_cast_no_check native_cast_no_check change_no_check
+abstract transparent_abstract""".split())
+_TACTIC_CHARS = re.compile(r"[A-Za-z0-9_' \t\n()\[\]|;,:=+\-*/^<>?]*")
+
+
+def tactic_problem(tactic) -> str | None:
+    """None when ``tactic`` is one tactic expression of the cascade's vocabulary (identifiers, numbers, the
+    punctuation ``( ) [ ] | ; , : = + - * / ^ < > ?``), else why not: a '.' (it would end the proof's sentence and
+    start vernacular), a quote, a brace, a comment, a vernacular keyword (``Abort``, ``Lemma``, ``Qed``, ...) or a
+    tactic that admits or skips the check (``admit``, ``give_up``, ``exact_no_check``, ...)."""
+    if not isinstance(tactic, str) or not tactic.strip():
+        return "not a tactic (empty or not text)"
+    if "(*" in tactic or "*)" in tactic:
+        return "a comment"
+    bad = sorted(set(re.sub(r"[A-Za-z0-9_' \t\n()\[\]|;,:=+\-*/^<>?]", "", tactic)))
+    if bad:
+        return "characters outside a tactic expression: " + " ".join(repr(c) for c in bad)
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_']*", tactic))
+    if words & VERNACULAR:
+        return "vernacular: " + ", ".join(sorted(words & VERNACULAR))
+    if words & FORBIDDEN_TACTICS:
+        return "a tactic that admits or skips the check: " + ", ".join(sorted(words & FORBIDDEN_TACTICS))
+    return None
+
+
+# --- entries and file texts ------------------------------------------------------------------------------------
 
 def entries(certified=None) -> dict:
     """``{file stem: [(statement, step, Lemma | "not exported: why")]}``, Common (the facts) first."""
@@ -68,6 +345,12 @@ def entries(certified=None) -> dict:
     return out
 
 
+def entries_of(steps, stem: str = "Steps") -> dict:
+    """The entries of steps outside the catalogue (``[(statement, Step, params)]``) in one file ``stem``, beside
+    the scalar facts' Common."""
+    return {"Common": entries()["Common"], stem: [_entry(st, s, params, None) for st, s, params in steps]}
+
+
 def _entry(statement: str, step: Step, params: tuple, certified):
     if certified is not None and (statement, step.name) not in certified:
         return statement, step.name, f"{NOT_EXPORTED}: the harness does not certify it"
@@ -78,11 +361,35 @@ def _entry(statement: str, step: Step, params: tuple, certified):
 
 
 def load_tactics(path: Path = TACTICS) -> dict:
-    return json.loads(path.read_text()) if path.exists() else {}
+    """The recorded tactics ``{key: tactic | None}``; an entry that is not a tactic expression is kept as
+    ``{"refused": why}`` (the lemma is then rejected, never compiled with it)."""
+    if not path.exists():
+        return {}
+    raw = json.loads(path.read_text())
+    if not isinstance(raw, dict):
+        raise CoqSetupError(f"{path}: not a JSON object of recorded tactics")
+    out = {}
+    for k, v in raw.items():
+        why = None if v is None else tactic_problem(v)
+        out[k] = {"refused": why} if why else v
+    return out
 
 
-def text(stem: str, items: list, tactics: dict) -> str:
-    """The ``.v`` text of one file: a lemma per exported step with its recorded tactic; a comment for the rest."""
+def _tactic(tactics: dict, key: str):
+    """(tactic or None, why it is refused or None)."""
+    t = tactics.get(key)
+    if isinstance(t, dict):
+        return None, t.get("refused", "not a tactic")
+    if t is not None:
+        why = tactic_problem(t)
+        if why:
+            return None, why
+    return t, None
+
+
+def text(stem: str, items: list, tactics: dict, defined: bool = True) -> str:
+    """The ``.v`` text of one file: per exported step its definedness lemma (when ``defined``) and its lemma with
+    the recorded tactic; a comment for the rest."""
     head = PRELUDE if stem == "Common" else (f"From {LOGICAL} Require Import Common.\n"
                                               "From Coq Require Import Reals Lra.\nFrom Interval Require Import "
                                               "Tactic.\nOpen Scope R_scope.\n")
@@ -90,11 +397,13 @@ def text(stem: str, items: list, tactics: dict) -> str:
     parts = [f"(* Generated by bounds.coq from the slth-harness catalogue ({title}); do not edit. *)\n", head]
     for statement, step, lem in items:
         if isinstance(lem, Lemma):
-            tac = tactics.get(lem.key)
-            if tac is None:  # searched, and no candidate of the cascade closes it
+            tac, why = _tactic(tactics, lem.key)
+            if why:
+                parts.append(f"\n(* {statement}:{step}: the recorded tactic is refused: {why} *)\n")
+            elif tac is None:  # searched, and no candidate of the cascade proves it
                 parts.append(f"\n(* {statement}:{step}: no tactic of the generated cascade proves it *)\n")
             else:
-                parts.append(f"\n(* {statement}:{step} *)\n" + lem.proof(tac))
+                parts.append(f"\n(* {statement}:{step} *)\n" + (lem.def_proof() if defined else "") + lem.proof(tac))
         else:
             parts.append(f"\n(* {statement}:{step}: {lem} *)\n")
     return "".join(parts)
@@ -109,17 +418,20 @@ def write(directory, tactics: dict | None = None, certified=None) -> list[Path]:
     for stem, items in entries(certified).items():
         path = directory / f"{stem}.v"
         src = text(stem, items, tactics)
-        if not path.exists() or path.read_text() != src:
-            path.write_text(src)
+        if not path.exists() or path.read_text(errors="replace") != src:
+            write_atomic(path, src)
         out.append(path)
     return out
 
 
+# --- the search ------------------------------------------------------------------------------------------------
+
 def search(lems: list[Lemma], log=None, tactics: dict | None = None) -> dict:
     """``{key: tactic}`` for the lemmas (the first candidate that closes each; None: none does).  One coqc run
-    per batch of lemmas, each candidate under a timeout.  The scalar facts' lemmas (which the steps apply) are
-    proved with ``tactics`` (default: the recorded ones); facts among ``lems`` are searched first, without
-    themselves, and their proofs join those of the rest."""
+    per batch of lemmas, each candidate under a timeout; a candidate that is not a tactic expression
+    (``tactic_problem``) is never tried.  The scalar facts' lemmas (which the steps apply) are proved with
+    ``tactics`` (default: the recorded ones); facts among ``lems`` are searched first, without themselves, and their
+    proofs join those of the rest.  ``CoqcFailure`` when a batch's coqc times out or is killed."""
     tactics = dict(load_tactics() if tactics is None else tactics)
     facts = [l for l in lems if l.statement == FACTS]
     if facts and len(facts) < len(lems):
@@ -129,21 +441,20 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None) -> dict:
     found: dict = {}
     if not lems:
         return found
-    cascades = {lem.key: lem.candidates for lem in lems}  # in the main thread: only there can a SymPy stage be cut
-    batches = [lems[i::WORKERS] for i in range(WORKERS)]
-    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(WORKERS) as pool:
+    cascades = {lem.key: [c for c in lem.candidates if tactic_problem(c) is None] for lem in lems}
+    batches = [b for b in (lems[i::WORKERS] for i in range(WORKERS)) if b]
+    with tempfile.TemporaryDirectory() as tmp, _reaped(), _pool() as pool:
         def run(k, batch):
             searched = {x.key for x in facts}
             common = [(s, t, l) for s, t, l in entries()["Common"] if getattr(l, "key", None) not in searched]
-            body = [text("Common", common, tactics)]  # the prelude and the facts' lemmas (none that is searched)
+            body = [text("Common", common, tactics, defined=False)]  # the prelude and the facts' lemmas
             for lem in batch:
                 tries = " | ".join(f"assert_succeeds (timeout {TIMEOUT} (solve [ {c} ])); idtac \"SLTH-WIN {lem.key} {i}\""
                                    for i, c in enumerate(cascades[lem.key]))
                 body.append(f"\nGoal {lem.text}.\nProof.\n  intros.\n  first [ {tries} | idtac \"SLTH-WIN {lem.key} -1\" ].\nAbort.\n")
             f = Path(tmp) / f"Search{k}.v"
             f.write_text("".join(body))
-            r = subprocess.run([coqc(), str(f)], capture_output=True, text=True, cwd=tmp)
-            return r.stdout + r.stderr
+            return run_coqc([f], tmp, timeout=coqc_seconds() * len(batch))[1]
         for out in pool.map(lambda kb: run(*kb), enumerate(batches)):
             for key, i in re.findall(r"SLTH-WIN (\w+) (-?\d+)", out):
                 lem = next(l for l in lems if l.key == key)
@@ -152,6 +463,8 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None) -> dict:
                     log(f"{lem.statement}:{lem.step}: " + (f"candidate {i}" if int(i) >= 0 else "no candidate closes it"))
     return found
 
+
+# --- compiling and checking ------------------------------------------------------------------------------------
 
 def _first_error(out: str, source: str):
     """(line number, Coq's first error line) of a coqc failure."""
@@ -174,86 +487,389 @@ def _lemma_at(source: str, line: int) -> str | None:
 
 
 def compile_file(path: Path, directory: Path) -> tuple[bool, str]:
-    r = subprocess.run([coqc(), "-Q", str(directory), LOGICAL, str(path)], capture_output=True, text=True,
-                       cwd=directory)
-    return r.returncode == 0, r.stdout + r.stderr
+    """(compiled, coqc's output) of one file in ``directory``; ``CoqcFailure`` when coqc times out or is killed."""
+    rc, out = run_coqc(["-Q", directory, LOGICAL, path], directory)
+    return rc == 0, out
 
 
-NOT_CHECKED = "not checked"
+def _sha(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _load_state(path: Path, log=None) -> dict:
+    try:
+        state = json.loads(path.read_text())
+        if not isinstance(state, dict) or not isinstance(state.get("files", {}), dict):
+            raise ValueError("not a record")
+        return state
+    except FileNotFoundError:
+        return {}
+    except (ValueError, OSError, UnicodeDecodeError):
+        if log:
+            log(f"ignored the unreadable record {path} (compiling again)")
+        return {}
+
+
+def undefined_point(lem: Lemma) -> str:
+    """``undefined at <point>`` for a definedness condition false at a corner of the domain (each parameter at its
+    lower end, or its upper end, integers rounded in), else ``undefined: Coq proves no ... on the domain``."""
+    lhs, rhs, dom = lem.sides
+    conds = definedness(lhs, rhs)
+    for end in ("lo", "hi"):
+        point = {}
+        ok = True
+        for p in dom.params:
+            vals = [sp.sympify(v).xreplace(point) for v in (p.lo if end == "lo" or not p.hi else p.hi)]
+            if not vals:
+                vals = [sp.Integer(1)] if not p.lo else [sp.sympify(p.lo[0]).xreplace(point)]
+            v = max(vals) if end == "lo" else min(vals)
+            if v.free_symbols:
+                ok = False
+                break
+            if p.integer:
+                v = sp.ceiling(v) if end == "lo" else sp.floor(v)
+            elif p.lo_open if end == "lo" else p.hi_open:  # inside an open end, where the step must be defined
+                v = v + sp.Rational(1, 10**9) * (1 if end == "lo" else -1)
+            point[p.symbol] = sp.nsimplify(v)
+        if not ok:
+            continue
+        for prop, base, kind in conds:
+            try:
+                val = sp.sympify(base).xreplace(point)
+                val = sp.nsimplify(sp.N(val, 30)) if val.free_symbols == set() else None
+            except (TypeError, ValueError):
+                val = None
+            if val is None:
+                continue
+            if not val.is_real:  # a pole or an undefined value at the point itself
+                bad = True
+            elif "denominator" in kind:
+                bad = val == 0
+            elif "root" in kind:
+                bad = val < 0
+            else:
+                bad = val <= 0
+            if bad:
+                where = ", ".join(f"{p.name} = {point[p.symbol]}" for p in dom.params
+                                  if p.symbol in sp.sympify(base).free_symbols)
+                return f"undefined at {where}: {kind} ({prop} fails)"
+    return "undefined: Coq proves no " + " /\\ ".join(c for c, _, _ in conds) + " on the declared domain"
 
 
 def check(directory, certified=None, tactics: dict | None = None, searching: bool = True, log=None,
-          compiling: bool = True) -> dict:
-    """Write the files into ``directory``, search tactics for lemmas without one (when ``searching``), run coqc on
-    each changed file and return ``{(statement, step): status}`` plus ``tactics`` under the key None.  With
-    ``compiling`` False nothing is written or run: a file is reported from the last coqc run only when its content
-    and the coqc version are unchanged, else its steps are ``not checked``."""
-    directory = Path(directory).resolve()  # coqc runs inside it: a relative path would be read twice relative
-    if compiling:
-        directory.mkdir(parents=True, exist_ok=True)
+          compiling: bool = True, ents: dict | None = None, build=None) -> dict:
+    """The kernel's verdict per step: ``{(statement, step): verdict}`` plus the tactics under the key None.
+
+    Writes the ``.v`` files into ``directory`` (an edited one is rewritten), searches tactics for lemmas without one
+    (when ``searching``), compiles each file whose text or ``.vo`` changed in the build folder (``build_dir``) and
+    checks every compiled constant against its exported statement and its axioms.  With ``compiling`` False nothing
+    is written or run: a step is kernel-checked only when its file's text is what the exporter writes now, the
+    ``.vo`` in the build folder is the one coqc wrote for it and the statement check passed on it; else ``not
+    checked``.  ``ents``: the entries to check (default every step and fact, ``entries(certified)``); ``build``: the
+    build folder (default ``build_dir(directory)``)."""
     tactics = dict(load_tactics() if tactics is None else tactics)
-    ents = entries(certified)
-    lems = [l for items in ents.values() for _, _, l in items if isinstance(l, Lemma)]
-    todo = [l for l in lems if l.key not in tactics]
-    if todo and searching:
-        tactics.update(search(todo, log, tactics))
-    version = coqc_version()
-    cache_path = directory / ".slth-coq-cache.json"
-    cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
+    ents = entries(certified) if ents is None else ents
     status: dict = {}
+    _static(ents, tactics, status)  # not exported, no tactic, a refused tactic: known before any coqc
+    if compiling:
+        try:
+            directory, build = prepare(directory, build)
+        except CoqSetupError as e:
+            return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)
+    else:
+        directory = Path(directory).resolve() if str(directory).strip() else None
+        build = (Path(build) if build else build_dir(directory)) if directory else None
+        if not coqc():
+            return _all(ents, f"{NOT_CHECKED}: {NO_KERNEL}", status, tactics)
+        if build is None or not build.is_dir():
+            return _all(ents, f"{NOT_CHECKED}: run slth proofs --coq", status, tactics)
+    lems = [l for items in ents.values() for _, _, l in items if isinstance(l, Lemma)]
+    if compiling:
+        with _locked(build):
+            try:
+                with _reaped():
+                    todo = [l for l in lems if l.key not in tactics]
+                    if todo and searching:
+                        tactics.update(search(todo, log, tactics))
+                    return _compile_and_check(directory, build, ents, tactics, status, log)
+            except CoqcFailure as e:
+                return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)
+    return _recorded(build, ents, tactics, status)
+
+
+@contextmanager
+def _locked(build: Path):
+    with open(build / ".lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _all(ents, verdict, status, tactics):
+    for items in ents.values():
+        for statement, step, l in items:
+            status.setdefault((statement, step), l if not isinstance(l, Lemma) else verdict)
+    status[None] = tactics
+    return status
+
+
+def _static(ents, tactics, status):
+    """The verdicts known before coqc: not exported, no tactic, a refused tactic."""
     for items in ents.values():
         for statement, step, l in items:
             if not isinstance(l, Lemma):
                 status[(statement, step)] = l
-            elif tactics.get(l.key) is None:
+                continue
+            tac, why = _tactic(tactics, l.key)
+            if why:
+                status[(statement, step)] = f"{REJECTED}: the recorded tactic is not a proof script: {why}"
+            elif tac is None:
                 status[(statement, step)] = f"{REJECTED}: no tactic of the generated cascade proves it"
+
+
+def _sources(ents, tactics, dropped_of) -> dict:
+    return {stem: text(stem, [(s, t, l) for s, t, l in items
+                              if not (isinstance(l, Lemma) and l.name in dropped_of(stem))], tactics)
+            for stem, items in ents.items()}
+
+
+def _recorded(build: Path, ents, tactics, status) -> dict:
+    """The verdicts of the last compiling run, believed only where the record matches the texts and .vo files now."""
+    _static(ents, tactics, status)
+    state = _load_state(build / "state.json")
+    files = state.get("files", {}) if isinstance(state.get("files"), dict) else {}
+    version = coqc_version()
+    if state.get("version") != version:
+        files = {}
+    common = files.get("Common", {}).get("digest", "") if isinstance(files.get("Common"), dict) else ""
+    for stem, items in ents.items():
+        rec = files.get(stem, {}) if isinstance(files.get(stem), dict) else {}
+        dropped = rec.get("dropped", {}) if isinstance(rec.get("dropped"), dict) else {}
+        full = text(stem, items, tactics)
+        digest = hashlib.sha256((full + version + ("" if stem == "Common" else common)).encode()).hexdigest()
+        vo_ok = rec.get("digest") == digest and rec.get("vo") and _sha(build / f"{stem}.vo") == rec.get("vo")
+        checked = state.get("checked", {}) if isinstance(state.get("checked"), dict) else {}
+        for statement, step, l in items:
+            if not isinstance(l, Lemma) or (statement, step) in status:
+                continue
+            if not vo_ok:
+                status[(statement, step)] = f"{NOT_CHECKED}: run slth proofs --coq"
+            else:
+                status[(statement, step)] = _verdict(l, dropped, checked)
+    status[None] = tactics
+    return status
+
+
+def _verdict(l: Lemma, dropped: dict, checked: dict) -> str:
+    if l.def_name in dropped:
+        return f"{NOT_CHECKED}: {dropped[l.def_name]}"
+    if l.name in dropped:
+        return f"{REJECTED}: {dropped[l.name]}"
+    c = checked.get(l.name)
+    if c == "ok":
+        return KERNEL
+    if isinstance(c, str):
+        return f"{REJECTED}: {c}"
+    return f"{NOT_CHECKED}: run slth proofs --coq"
+
+
+def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log) -> dict:
+    _static(ents, tactics, status)
+    state_path = build / "state.json"
+    state = _load_state(state_path, log)
+    version = coqc_version()
+    files = state.get("files", {}) if state.get("version") == version else {}
+    digests: dict = {}
+    lock = threading.Lock()
 
     def one(stem):
         items = ents[stem]
+        full = text(stem, items, tactics)
+        out_path = directory / f"{stem}.v"
+        try:
+            if not out_path.exists() or out_path.read_text(errors="replace") != full:
+                write_atomic(out_path, full)  # what the exporter writes now: an edited file is rewritten
+        except OSError as e:
+            raise CoqSetupError(f"folder not writable: {directory} ({e.strerror})") from None
+        common = "" if stem == "Common" else digests.get("Common", "")
+        key = hashlib.sha256((full + version + common).encode()).hexdigest()  # Common's too: it is imported
+        rec = files.get(stem) if isinstance(files.get(stem), dict) else {}
         dropped: dict = {}
-        while True:
-            src = text(stem, [(s, t, l) for s, t, l in items if not (isinstance(l, Lemma) and l.name in dropped)],
-                          {k: v for k, v in tactics.items()})
-            path = directory / f"{stem}.v"
-            common = "" if stem == "Common" else cache.get("Common", {}).get("digest", "")
-            digest = hashlib.sha256((src + version + common).encode()).hexdigest()  # Common's too: it is imported
-            if cache.get(stem, {}).get("digest") == digest and (directory / f"{stem}.vo").exists():
-                dropped.update(cache[stem].get("dropped", {}))
-                break
-            if not compiling:
-                for statement, step, l in items:
-                    if isinstance(l, Lemma) and (statement, step) not in status:
-                        status[(statement, step)] = f"{NOT_CHECKED}: run slth proofs --coq"
-                return
-            if not path.exists() or path.read_text() != src:
-                path.write_text(src)
-            ok, out = compile_file(path, directory)
-            if ok:
-                cache[stem] = {"digest": digest, "dropped": dropped}
-                break
-            line, msg = _first_error(out, src)
-            name = _lemma_at(src, line)
-            if name is None or name in dropped:
-                for _, _, l in items:
-                    if isinstance(l, Lemma):
-                        dropped.setdefault(l.name, msg)
-                cache.pop(stem, None)
-                break
-            dropped[name] = msg
+        if rec.get("digest") == key and rec.get("vo") and isinstance(rec.get("dropped"), dict) \
+                and _sha(build / f"{stem}.vo") == rec["vo"]:
+            dropped = rec["dropped"]
+        else:
+            files.pop(stem, None)
+            while True:
+                src = text(stem, [(s, t, l) for s, t, l in items
+                                  if not (isinstance(l, Lemma) and l.name in dropped)], tactics)
+                path = build / f"{stem}.v"
+                write_atomic(path, src)
+                for ext in (".vo", ".vok", ".vos", ".glob"):
+                    (build / f"{stem}{ext}").unlink(missing_ok=True)
+                ok, out = compile_file(path, build)
+                if ok:
+                    with lock:
+                        files[stem] = {"digest": key, "vo": _sha(build / f"{stem}.vo"), "dropped": dropped}
+                    break
+                line, msg = _first_error(out, src)
+                name = _lemma_at(src, line)
+                if name is None or name in dropped:
+                    for _, _, l in items:
+                        if isinstance(l, Lemma):
+                            dropped.setdefault(l.name, msg)
+                    break
+                if name.startswith("def_"):
+                    lem = next(l for _, _, l in items if isinstance(l, Lemma) and l.def_name == name)
+                    dropped[name] = undefined_point(lem)
+                    dropped[lem.name] = "undefined"
+                else:
+                    dropped[name] = msg
+        with lock:
+            digests[stem] = files.get(stem, {}).get("digest", "")
+            drops[stem] = dropped
+
+    drops: dict = {}
+    try:
+        one("Common")
+        with _pool() as pool:
+            # the longest proofs first (their text's length as the measure): the largest file is the critical path
+            size = {stem: sum(len(str(tactics.get(l.key) or "")) for _, _, l in ents[stem] if isinstance(l, Lemma))
+                    for stem in ents}
+            list(pool.map(one, sorted((s for s in ents if s != "Common"), key=lambda s: -size[s])))
+        checked = _statement_check(build, ents, tactics, drops, files, state, version)
+    except CoqSetupError as e:
+        _save(state_path, version, files, state)
+        return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)
+    _save(state_path, version, files, state)
+    for stem, items in ents.items():
         for statement, step, l in items:
             if isinstance(l, Lemma) and (statement, step) not in status:
-                status[(statement, step)] = (f"{REJECTED}: {dropped[l.name]}" if l.name in dropped else KERNEL)
-
-    one("Common")
-    with ThreadPoolExecutor(WORKERS) as pool:
-        # the longest proofs first (their text's length as the measure): the largest file is the critical path
-        size = {stem: sum(len(tactics.get(l.key) or "") for _, _, l in ents[stem] if isinstance(l, Lemma))
-                for stem in ents}
-        list(pool.map(one, sorted((s for s in ents if s != "Common"), key=lambda s: -size[s])))
-    if compiling:
-        cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True))
+                status[(statement, step)] = (_verdict(l, drops.get(stem, {}), checked) if stem in files
+                                             or drops.get(stem) else f"{REJECTED}: the file does not compile")
     status[None] = tactics
     return status
+
+
+def _save(path: Path, version: str, files: dict, state: dict) -> None:
+    state = {**state, "version": version, "files": files}
+    write_atomic(path, json.dumps(state, indent=1, sort_keys=True))
+
+
+def _statement_check(build: Path, ents, tactics, drops, files, state, version) -> dict:
+    """``{lemma name: "ok" | why not}``: a separate file, compiled against the ``.vo`` files, states each compiled
+    constant's exported type (``Check (Slth.<file>.<name> : <statement>)``, for the definedness lemma too) and
+    prints what each file's constants rest on (``Print Assumptions`` of their tuple); a constant whose type differs
+    or a file resting on an axiom beyond Coq's standard ones fails.  Recorded in the build folder's state with the
+    ``.vo`` hashes it ran against."""
+    rows = []  # (stem, lemma, [(constant, type)])
+    for stem, items in ents.items():
+        if stem not in files:
+            continue
+        for _, _, l in items:
+            if isinstance(l, Lemma) and l.name not in drops.get(stem, {}) and _tactic(tactics, l.key)[0]:
+                consts = [(f"{LOGICAL}.{stem}.{l.name}", l.text)]
+                if l.def_text:
+                    consts.append((f"{LOGICAL}.{stem}.{l.def_name}", l.def_text))
+                rows.append((stem, l, consts))
+    key = hashlib.sha256(json.dumps([version, sorted((s, f.get("vo")) for s, f in files.items()),
+                                     [(s, c) for s, _, c in rows]]).encode()).hexdigest()
+    prev = state.get("check", {}) if isinstance(state.get("check"), dict) else {}
+    if prev.get("key") == key and isinstance(prev.get("result"), dict):
+        state["checked"] = prev["result"]
+        return prev["result"]
+    result: dict = {}
+    pending = list(rows)
+    while pending:
+        stems = sorted({s for s, _, _ in pending} | {"Common"})
+        src = [f"From Coq Require Import Reals.\nOpen Scope R_scope.\nFrom {LOGICAL} Require {' '.join(stems)}.\n"
+               f"Import {LOGICAL}.Common.\n"]
+        for stem, l, consts in pending:
+            for c, t in consts:
+                src.append(f"Check ({c} : {t}).\n")
+        consts = [c for _, _, cs in pending for c, _ in cs]
+        src.append(f"Definition slth_all := ({', '.join(consts)}, tt).\nPrint Assumptions slth_all.\n")
+        path = build / "SlthCheck.v"
+        write_atomic(path, "".join(src))
+        rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
+        if rc != 0:
+            line, msg = _first_error(out, "".join(src))
+            text_ = "".join(src).splitlines()
+            bad = text_[line - 1] if 0 < line <= len(text_) else ""
+            m = re.match(r"Check \((\S+) :", bad)
+            culprit = next((r for r in pending if m and m.group(1) in [c for c, _ in r[2]]), None)
+            if culprit is None:
+                for _, l, _ in pending:
+                    result[l.name] = f"the statement check does not compile: {msg}"
+                break
+            result[culprit[1].name] = f"the compiled constant is not the exported statement: {msg}"
+            pending = [r for r in pending if r is not culprit]
+            continue
+        blocks = parse_assumptions(out)
+        other = [n for n in (blocks[-1] if blocks else ["(no Print Assumptions output)"]) if family(n) is None]
+        if not other:
+            result.update({l.name: "ok" for _, l, _ in pending})
+        else:  # the union rests on an axiom beyond the standard ones: find the lemmas, one at a time
+            per = _print_assumptions(build, [(stem, c) for stem, _, cs in pending for c, _ in cs])
+            for stem, l, cs in pending:
+                odd = sorted({n for c, _ in cs for n in per.get(c, []) if family(n) is None})
+                result[l.name] = "ok" if not odd else f"rests on axioms beyond Coq's standard ones: {', '.join(odd)}"
+        break
+    state["check"] = {"key": key, "result": result}
+    state["checked"] = result
+    return result
+
+
+def _print_assumptions(build: Path, consts: list, together: bool = False) -> dict:
+    """``{constant: [axiom names]}`` by ``Print Assumptions``, one coqc per file (at most two at once), each loading
+    only that file's library; ``together``: one query for the tuple of each file's constants (each walk of
+    CoqInterval's proofs costs seconds), every constant of the file given the file's list."""
+    by: dict = {}
+    for stem, c in consts:
+        by.setdefault(stem, []).append(c)
+
+    def run(stem):
+        if together:
+            src = (f"From {LOGICAL} Require {stem}.\nDefinition slth_file := ({', '.join(by[stem])}, tt).\n"
+                   "Print Assumptions slth_file.\n")
+            path = build / f"SlthAxioms_{stem}.v"
+            write_atomic(path, src)
+            rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
+            if rc != 0:
+                raise CoqcFailure(f"Print Assumptions failed: {_first_error(out, src)[1]}")
+            names = (parse_assumptions(out) or [[]])[-1]
+            return {c: names for c in by[stem]}
+        src = f"From {LOGICAL} Require {stem}.\n" + "".join(f"Print Assumptions {c}.\n" for c in by[stem])
+        path = build / f"SlthAxioms_{stem}.v"
+        write_atomic(path, src)
+        rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
+        if rc != 0:
+            raise CoqcFailure(f"Print Assumptions failed: {_first_error(out, src)[1]}")
+        return dict(zip(by[stem], parse_assumptions(out)))
+    found: dict = {}
+    with _pool() as pool:
+        for part in pool.map(run, sorted(by)):
+            found.update(part)
+    return found
+
+
+def kernel(steps=None, directory=None, tactics: dict | None = None, searching: bool = False, log=None) -> dict:
+    """The kernel's verdict per step, ``{(statement, step): verdict}`` (see the module docstring): ``steps`` a list
+    of ``(statement, Step, params)`` outside the catalogue (default: every catalogue step and fact), checked in
+    ``directory`` (default a temporary folder)."""
+    ents = entries() if steps is None else entries_of(steps)
+    if directory is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            st = check(f"{tmp}/out", tactics=tactics, searching=searching, log=log, ents=ents, build=f"{tmp}/build")
+    else:
+        st = check(directory, tactics=tactics, searching=searching, log=log, ents=ents)
+    st.pop(None, None)
+    return st
 
 
 # --- what each kernel-checked lemma rests on (Print Assumptions) -----------------------------------------------
@@ -289,38 +905,35 @@ def parse_assumptions(out: str) -> list[list[str]]:
 
 
 def assumptions(directory, status: dict) -> dict:
-    """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files already checked into
-    ``directory`` by ``check``); cached by the files' content and the coqc version (minutes of CPU cold)."""
+    """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files compiled by ``check`` into the
+    build folder of ``directory``): ``Print Assumptions`` of the tuple of each file's lemmas (what the file's lemmas
+    rest on together), and per lemma in a file that rests on an axiom beyond Coq's standard ones; one coqc per file;
+    recorded in the build folder's state with the ``.vo`` hashes it ran against."""
     directory = Path(directory).resolve()
+    build = build_dir(directory)
+    state_path = build / "state.json"
     ents = entries()
     lems = [(s, t, l, stem) for stem, items in ents.items() for s, t, l in items
             if isinstance(l, Lemma) and status.get((s, t)) == KERNEL]
-    version = coqc_version()
-    digest = hashlib.sha256((version + "".join((directory / f"{stem}.v").read_text() for stem in ents)
-                             + "".join(l.name for *_, l, _ in lems)).encode()).hexdigest()
-    cache_path = directory / ".slth-coq-axioms.json"
-    cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
-    if cache.get("digest") != digest:
-        batches = [lems[i::WORKERS] for i in range(WORKERS)]
-
-        def run(k, batch):
-            stems = sorted({stem for *_, stem in batch})
-            src = (f"From {LOGICAL} Require " + " ".join(stems) + ".\n" if stems else "") + "".join(
-                f"Print Assumptions {stem}.{l.name}.\n" for _, _, l, stem in batch)
-            path = directory / f"Axioms{k}.v"
-            path.write_text(src)
-            ok, out = compile_file(path, directory)
-            if not ok:
-                raise RuntimeError(f"Print Assumptions failed: {_first_error(out, src)[1]}")
-            blocks = parse_assumptions(out)
-            return {f"{s}\t{t}": b for (s, t, _, _), b in zip(batch, blocks)}
-        found = {}
-        with ThreadPoolExecutor(WORKERS) as pool:
-            for part in pool.map(lambda kb: run(*kb), enumerate(batches)):
-                found.update(part)
-        cache = {"digest": digest, "lemmas": found}
-        cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True))
-    return {tuple(k.split("\t")): v for k, v in cache["lemmas"].items()}
+    with _locked(build):
+        state = _load_state(state_path)
+        files = state.get("files", {}) if isinstance(state.get("files"), dict) else {}
+        key = hashlib.sha256(json.dumps([state.get("version"), sorted((s, f.get("vo")) for s, f in files.items()
+                                                                        if isinstance(f, dict)),
+                                         [l.name for *_, l, _ in lems]]).encode()).hexdigest()
+        prev = state.get("axioms", {}) if isinstance(state.get("axioms"), dict) else {}
+        if prev.get("key") != key or not isinstance(prev.get("lemmas"), dict):
+            consts = [(stem, f"{LOGICAL}.{stem}.{l.name}") for *_, l, stem in lems]
+            with _reaped():
+                per = _print_assumptions(build, consts, together=True)
+                odd = {stem for stem, c in consts if any(family(n) is None for n in per[c])}
+                if odd:  # a file rests on an axiom beyond the standard ones: which lemmas, one at a time
+                    per.update(_print_assumptions(build, [(s, c) for s, c in consts if s in odd]))
+            found = {f"{s}\t{t}": per.get(f"{LOGICAL}.{stem}.{l.name}", []) for s, t, l, stem in lems}
+            state["axioms"] = prev = {"key": key, "lemmas": found}
+            state = {**_load_state(state_path), "axioms": prev}  # the record as it is now, with the axioms
+            write_atomic(state_path, json.dumps(state, indent=1, sort_keys=True))
+    return {tuple(k.split("\t")): v for k, v in prev["lemmas"].items()}
 
 
 def assumptions_text(axioms: dict, statements=None) -> str:

@@ -130,6 +130,12 @@ Ltac slth_lnx := repeat first [ rewrite ln_exp | rewrite ln_mult by slth_ppos | 
 (* a constant lower bound of a term, by interval arithmetic *)
 Ltac slth_lo := first [ interval | interval with (i_prec 100) | lra | nra | solve [ slth_pos ] ].
 
+(* a side defined on the domain: a denominator nonzero, an ln or Rpower argument positive, a sqrt argument
+   nonnegative *)
+Ltac slth_def := first [ lra | nra | solve [ slth_pos ] | left; solve [ slth_pos ]
+                       | apply Rgt_not_eq; first [ lra | nra | solve [ slth_ppos ] | interval ]
+                       | apply Rlt_not_eq; first [ lra | nra | interval ] | interval ].
+
 (* a nonzero side condition left by field *)
 Ltac slth_nz := first [ apply Rgt_not_eq; interval | apply Rlt_not_eq; interval
                       | apply Rgt_not_eq; lra | apply Rgt_not_eq; nra ].
@@ -163,8 +169,30 @@ class Lemma:
         """Hash of the lemma's statement: the key of its recorded tactic."""
         return hashlib.sha256(self.text.encode()).hexdigest()[:16]
 
+    def_pre: str = ""  # tactics before the definedness proof: constant lower bounds of dependent parameters
+    defined: tuple = ()  # Coq propositions: every denominator nonzero, every ln/Rpower argument positive, ...
+
     def proof(self, tactic: str) -> str:
         return (f"Lemma {self.name} : {self.text}.\nProof.\n  intros.\n  {tactic}.\nQed.\n")
+
+    @property
+    def def_name(self) -> str:
+        return "def_" + self.name
+
+    @property
+    def def_text(self) -> str | None:
+        """``forall ..., premises -> c1 /\\ c2 ...``: both sides are defined on the domain (None: nothing to prove)."""
+        if not self.defined:
+            return None
+        body = " -> ".join([t for _, t in self.premises] + [" /\\ ".join(f"({c})" for c in self.defined)])
+        return f"forall {' '.join(self.binders)} : R, {body}" if self.binders else body
+
+    def def_proof(self) -> str:
+        """The definedness lemma (its proof generated here, the same for every step: ``slth_def`` per condition)."""
+        if self.def_text is None:
+            return ""
+        return (f"Lemma {self.def_name} : {self.def_text}.\nProof.\n  intros.\n  {self.def_pre}repeat split; slth_def.\n"
+                "Qed.\n")
 
 
 def lemma_name(statement: str, step: str) -> str:
@@ -200,6 +228,19 @@ def _constant_lower(p, dom: Domain):
     return best
 
 
+def lower_bounds(dom: Domain) -> str:
+    """Coq tactics asserting a constant lower bound of every dependent parameter (each followed by '; ')."""
+    pre = []
+    for p in dom.params:
+        if p.dependent:
+            c = _constant_lower(p, dom)
+            if c is not None:
+                lo = next(iter(p.lo))
+                pre.append(f"assert ({coq(c)} <= {ident(p.symbol)}) by (apply Rle_trans with "
+                           f"({coq(exact(lo))}); [slth_lo | lra])")
+    return "".join(t + "; " for t in pre)
+
+
 def _interval_opts(free: list[str]) -> list[str]:
     opts = ["", "with (i_prec 53)"]
     for v in free:
@@ -219,15 +260,7 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain, extra: tuple = ()) -> list
     ``p = v + m`` (m >= 0) otherwise.  ``extra``: more expressions changed alike (each variant is then
     ``(prefix, lhs, rhs, *extra)``)."""
     es = (lhs, rhs, *extra)
-    pre = []
-    for p in dom.params:
-        if p.dependent:
-            c = _constant_lower(p, dom)
-            if c is not None:
-                lo = next(iter(p.lo))
-                pre.append(f"assert ({coq(c)} <= {ident(p.symbol)}) by (apply Rle_trans with "
-                           f"({coq(exact(lo))}); [slth_lo | lra])")
-    out = [("".join(t + "; " for t in pre), *es)]
+    out = [(lower_bounds(dom), *es)]
     # d = s^2 for every parameter that appears under a square root
     sub, tac = {}, []
     exprs = [lhs, rhs] + [sp.sympify(v) for p in dom.params for v in p.lo]
@@ -343,6 +376,38 @@ def _common_log(lhs, rhs, dom) -> list[str]:
         return []
 
 
+def definedness(*exprs) -> list[tuple[str, sp.Expr, str]]:
+    """(Coq proposition, SymPy base, kind) for every place a side is defined only in part of the reals, as the
+    printer writes it: a denominator (``/ b``: b <> 0), a square root (``sqrt b``: 0 <= b; 0 < b in a denominator),
+    a logarithm (``ln b``: 0 < b) and every other non-integer power (``Rpower b e``: 0 < b, since Coq's
+    ``Rpower 0 e`` is 1 where the reals give 0 for e > 0).  A positive number as the base needs nothing."""
+    out = {}
+
+    def add(kind, base, prop):
+        base = sp.sympify(base)
+        if base.is_number and base.is_positive:
+            return
+        out.setdefault(prop, (prop, base, kind))
+
+    for e in exprs:
+        for a in sp.preorder_traversal(sp.sympify(e)):
+            if isinstance(a, sp.Pow):
+                b, x = a.base, a.exp
+                if b is sp.E:
+                    continue
+                if x.is_Integer:
+                    if x < 0:
+                        add("a denominator is 0", b, f"{coq(b)} <> 0")
+                elif x.is_Rational and x.q == 2:
+                    add("a square root's argument is below 0" if x > 0 else "a denominator is 0", b,
+                        f"0 <= {coq(b)}" if x > 0 else f"0 < {coq(b)}")
+                else:
+                    add("a power's base is not positive", b, f"0 < {coq(b)}")
+            elif isinstance(a, sp.log):
+                add("a logarithm's argument is not positive", a.args[0], f"0 < {coq(a.args[0])}")
+    return list(out.values())
+
+
 def lemma(statement: str, step: Step, params: tuple) -> Lemma:
     """The Coq lemma of one step (``CoqExportError`` if a side holds an unhandled construct)."""
     lhs, rhs = exact(step.lhs), exact(step.rhs)
@@ -353,7 +418,7 @@ def lemma(statement: str, step: Step, params: tuple) -> Lemma:
     body = " -> ".join([t for _, t in prem] + [concl])
     text = f"forall {' '.join(binders)} : R, {body}" if binders else body
     return Lemma(statement, step.name, lemma_name(statement, step.name), text, tuple(prem), binders, coq(lhs),
-                 coq(rhs), (lhs, rhs, dom))
+                 coq(rhs), (lhs, rhs, dom), lower_bounds(dom), tuple(c for c, _, _ in definedness(lhs, rhs)))
 
 
 def _ratio(lhs, rhs, pre, unfold):

@@ -112,6 +112,12 @@ Ltac slth_lnx := repeat first [ rewrite ln_exp | rewrite ln_mult by slth_ppos | 
 (* a constant lower bound of a term, by interval arithmetic *)
 Ltac slth_lo := first [ interval | interval with (i_prec 100) | lra | nra | solve [ slth_pos ] ].
 
+(* a side defined on the domain: a denominator nonzero, an ln or Rpower argument positive, a sqrt argument
+   nonnegative *)
+Ltac slth_def := first [ lra | nra | solve [ slth_pos ] | left; solve [ slth_pos ]
+                       | apply Rgt_not_eq; first [ lra | nra | solve [ slth_ppos ] | interval ]
+                       | apply Rlt_not_eq; first [ lra | nra | interval ] | interval ].
+
 (* a nonzero side condition left by field *)
 Ltac slth_nz := first [ apply Rgt_not_eq; interval | apply Rlt_not_eq; interval
                       | apply Rgt_not_eq; lra | apply Rgt_not_eq; nra ].
@@ -145,6 +151,11 @@ Proof.
 Qed.
 
 (* facts:log(1+x) <= x for x >= 0 *)
+Lemma def_step_facts_log_1_x_____x_for_x____0 : forall x : R, 0 <= x -> (0 < (1 + x)).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_facts_log_1_x_____x_for_x____0 : forall x : R, 0 <= x -> (ln (1 + x)) <= x.
 Proof.
   intros.

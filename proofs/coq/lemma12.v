@@ -12,6 +12,11 @@ Proof.
 Qed.
 
 (* lemma12:L12b *)
+Lemma def_step_lemma12_L12b : forall H d1 eps_max alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> (sqrt d1) <= alpha -> (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_lemma12_L12b : forall H d1 eps_max alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> (sqrt d1) <= alpha -> (H * (eps_max + (alpha * (sqrt d1) * ((- 1) + (exp (4 * eps_max * alpha)))))) <= (H * (sqrt d1) * (eps_max + (alpha * ((- 1) + (exp (4 * eps_max * alpha)))))).
 Proof.
   intros.

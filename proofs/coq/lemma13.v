@@ -5,6 +5,11 @@ From Interval Require Import Tactic.
 Open Scope R_scope.
 
 (* lemma13:L13a *)
+Lemma def_step_lemma13_L13a : forall H d1 eps_max alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> (sqrt d1) <= alpha -> (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_lemma13_L13a : forall H d1 eps_max alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> (sqrt d1) <= alpha -> ((2 * eps_max) + (2 * H * (sqrt d1) * (eps_max + (alpha * ((- 1) + (exp (4 * eps_max * alpha))))))) <= (2 * H * (sqrt d1) * ((2 * eps_max) + (alpha * ((- 1) + (exp (4 * eps_max * alpha)))))).
 Proof.
   intros.
@@ -12,6 +17,11 @@ Proof.
 Qed.
 
 (* lemma13:L13b *)
+Lemma def_step_lemma13_L13b : forall H d1 eps_max alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> (sqrt d1) <= alpha -> (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_lemma13_L13b : forall H d1 eps_max alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> (sqrt d1) <= alpha -> (2 * H * (sqrt d1) * ((2 * eps_max) + (alpha * ((- 1) + (exp (4 * eps_max * alpha)))))) <= (2 * H * (sqrt d1) * ((2 * eps_max) + (alpha * ((- 1) + (exp (4 * eps_max * alpha)))))).
 Proof.
   intros.

@@ -12,6 +12,11 @@ Proof.
 Qed.
 
 (* lemma2:L2b *)
+Lemma def_step_lemma2_L2b : forall C d1 d2 eps : R, 0 < C -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (0 < (2 * d1 * d2 / (eps))) /\ (eps <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_lemma2_L2b : forall C d1 d2 eps : R, 0 < C -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (C * d1 * (ln (2 * d1 * d2 / (eps)))) <= (C * d1 * (ln (2 * d1 * d2 / (eps)))).
 Proof.
   intros.
@@ -19,6 +24,11 @@ Proof.
 Qed.
 
 (* lemma2:L2b-eps *)
+Lemma def_step_lemma2_L2b_eps : forall d1 d2 eps : R, is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (d1 <> 0) /\ (d2 <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_lemma2_L2b_eps : forall d1 d2 eps : R, is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (eps / (2 * d1 * d2)) <= 1.
 Proof.
   intros.
@@ -33,6 +43,11 @@ Proof.
 Qed.
 
 (* lemma2:L2d *)
+Lemma def_step_lemma2_L2d : forall d1 d2 eps : R, is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (0 < d1) /\ (0 < d2).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_lemma2_L2d : forall d1 d2 eps : R, is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (eps * (sqrt 2) / (2 * (sqrt d1) * (sqrt d2))) <= eps.
 Proof.
   intros.

@@ -5,6 +5,11 @@ From Interval Require Import Tactic.
 Open Scope R_scope.
 
 (* lemma5:L5a *)
+Lemma def_step_lemma5_L5a : forall alpha d1 eps_max : R, 0 < alpha -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> eps_max <= (1 / 2) -> (0 <= d1).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_lemma5_L5a : forall alpha d1 eps_max : R, 0 < alpha -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> eps_max <= (1 / 2) -> (alpha * (sqrt d1) * ((- 1) + (exp (2 * eps_max)))) <= (4 * eps_max * alpha * (sqrt d1)).
 Proof.
   intros.
@@ -12,6 +17,11 @@ Proof.
 Qed.
 
 (* lemma5:L5b *)
+Lemma def_step_lemma5_L5b : forall alpha d1 eps_max : R, 0 < alpha -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> eps_max <= (1 / 2) -> (0 <= d1).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_lemma5_L5b : forall alpha d1 eps_max : R, 0 < alpha -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> eps_max <= (1 / 2) -> (4 * eps_max * alpha * (sqrt d1)) <= (4 * eps_max * alpha * (sqrt d1)).
 Proof.
   intros.

@@ -5,6 +5,11 @@ From Interval Require Import Tactic.
 Open Scope R_scope.
 
 (* lemma7:L7a *)
+Lemma def_step_lemma7_L7a : forall C d1 d2 eps : R, 0 < C -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (0 < (d1 * d2 / (eps))) /\ (eps <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_lemma7_L7a : forall C d1 d2 eps : R, 0 < C -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (C * d1 * (ln (d1 * d2 / (eps)))) <= (C * d1 * (ln (d1 * d2 / (eps)))).
 Proof.
   intros.
@@ -12,6 +17,11 @@ Proof.
 Qed.
 
 (* lemma7:L7b *)
+Lemma def_step_lemma7_L7b : forall d1 d2 eps : R, is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (d1 <> 0) /\ (d2 <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_lemma7_L7b : forall d1 d2 eps : R, is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (eps / (d1 * d2)) <= (eps / (d1 * d2)).
 Proof.
   intros.

@@ -12,6 +12,11 @@ Proof.
 Qed.
 
 (* lemma8:L8b *)
+Lemma def_step_lemma8_L8b : forall alpha d1 eps_max : R, 0 < alpha -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> (0 <= d1).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_lemma8_L8b : forall alpha d1 eps_max : R, 0 < alpha -> is_int d1 -> 1 <= d1 -> 0 <= eps_max -> (alpha * (sqrt d1) * ((- 1) + (exp (2 * eps_max)))) <= (alpha * (sqrt d1) * ((- 1) + (exp (2 * eps_max)))).
 Proof.
   intros.

@@ -5,6 +5,11 @@ From Interval Require Import Tactic.
 Open Scope R_scope.
 
 (* theorem10:T10a *)
+Lemma def_step_theorem10_T10a : forall C L d1 d2 eps : R, 0 < C -> is_int L -> 1 <= L -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (0 < (4 * L * d1 * d2 / (eps))) /\ (eps <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem10_T10a : forall C L d1 d2 eps : R, 0 < C -> is_int L -> 1 <= L -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (C * d1 * (ln (4 * L * d1 * d2 / (eps)))) <= (C * d1 * (ln (4 * L * d1 * d2 / (eps)))).
 Proof.
   intros.
@@ -12,6 +17,11 @@ Proof.
 Qed.
 
 (* theorem10:T10a-eps *)
+Lemma def_step_theorem10_T10a_eps : forall L eps : R, is_int L -> 1 <= L -> 0 < eps -> eps < 1 -> (L <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem10_T10a_eps : forall L eps : R, is_int L -> 1 <= L -> 0 < eps -> eps < 1 -> (eps / (2 * L)) <= 1.
 Proof.
   intros.
@@ -19,6 +29,11 @@ Proof.
 Qed.
 
 (* theorem10:T10b *)
+Lemma def_step_theorem10_T10b : forall L alpha e_l eps : R, is_int L -> 1 <= L -> 1 <= alpha -> 0 <= e_l -> 0 < eps -> eps < 1 -> (L <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem10_T10b : forall L alpha e_l eps : R, is_int L -> 1 <= L -> 1 <= alpha -> 0 <= e_l -> 0 < eps -> eps < 1 -> (eps * (e_l + alpha) / (2 * L)) <= (alpha * eps * (1 + e_l) / (2 * L)).
 Proof.
   intros.
@@ -26,6 +41,11 @@ Proof.
 Qed.
 
 (* theorem10:T10c *)
+Lemma def_step_theorem10_T10c : forall L alpha e_l eps : R, is_int L -> 1 <= L -> 1 <= alpha -> 0 <= e_l -> 0 < eps -> eps < 1 -> (L <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem10_T10c : forall L alpha e_l eps : R, is_int L -> 1 <= L -> 1 <= alpha -> 0 <= e_l -> 0 < eps -> eps < 1 -> (e_l + (alpha * eps * (1 + e_l) / (2 * L))) <= ((- 1) + ((1 + e_l) * (1 + (alpha * eps / (2 * L))))).
 Proof.
   intros.
@@ -33,6 +53,11 @@ Proof.
 Qed.
 
 (* theorem10:T10d *)
+Lemma def_step_theorem10_T10d : forall L alpha eps : R, is_int L -> 1 <= L -> 1 <= alpha -> 0 < eps -> eps < 1 -> (0 < (1 + (alpha * eps / (2 * L)))) /\ (L <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem10_T10d : forall L alpha eps : R, is_int L -> 1 <= L -> 1 <= alpha -> 0 < eps -> eps < 1 -> (L * (ln (1 + (alpha * eps / (2 * L))))) <= (alpha * eps / (2)).
 Proof.
   intros.

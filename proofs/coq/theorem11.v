@@ -5,6 +5,11 @@ From Interval Require Import Tactic.
 Open Scope R_scope.
 
 (* theorem11:B1a *)
+Lemma def_step_theorem11_B1a : forall C H d1 eps alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (0 < (32 * H * (alpha ^ 3) * ((sqrt d1) ^ 3) / (eps))) /\ (eps <> 0) /\ (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem11_B1a : forall C H d1 eps alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (C * d1 * (ln (32 * H * (alpha ^ 3) * ((sqrt d1) ^ 3) / (eps)))) <= (C * d1 * (ln (32 * H * (alpha ^ 3) * ((sqrt d1) ^ 3) / (eps)))).
 Proof.
   intros.
@@ -12,6 +17,11 @@ Proof.
 Qed.
 
 (* theorem11:B1b *)
+Lemma def_step_theorem11_B1b : forall C H d1 eps alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (0 < (8 * alpha * H * ((sqrt d1) ^ 3) / (eps))) /\ (eps <> 0) /\ (0 <= d1) /\ (0 < (32 * H * (alpha ^ 3) * ((sqrt d1) ^ 3) / (eps))).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem11_B1b : forall C H d1 eps alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (C * d1 * (ln (8 * alpha * H * ((sqrt d1) ^ 3) / (eps)))) <= (C * d1 * (ln (32 * H * (alpha ^ 3) * ((sqrt d1) ^ 3) / (eps)))).
 Proof.
   intros.
@@ -19,6 +29,11 @@ Proof.
 Qed.
 
 (* theorem11:B2a *)
+Lemma def_step_theorem11_B2a : forall H d1 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> (sqrt d1) <= alpha -> (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem11_B2a : forall H d1 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> (sqrt d1) <= alpha -> (alpha * H) <= (alpha * H * (sqrt d1)).
 Proof.
   intros.
@@ -26,6 +41,11 @@ Proof.
 Qed.
 
 (* theorem11:B2b *)
+Lemma def_step_theorem11_B2b : forall H d1 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem11_B2b : forall H d1 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (alpha + (eps / (4)) + (alpha * H * (sqrt d1))) <= (3 * alpha * H * (sqrt d1)).
 Proof.
   intros.
@@ -33,6 +53,11 @@ Proof.
 Qed.
 
 (* theorem11:B3a *)
+Lemma def_step_theorem11_B3a : forall C H L d1 eps alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int L -> 1 <= L -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (0 < (24 * alpha * H * L * ((sqrt d1) ^ 5) / (eps))) /\ (eps <> 0) /\ (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem11_B3a : forall C H L d1 eps alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int L -> 1 <= L -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (C * d1 * (ln (24 * alpha * H * L * ((sqrt d1) ^ 5) / (eps)))) <= (C * d1 * (ln (24 * alpha * H * L * ((sqrt d1) ^ 5) / (eps)))).
 Proof.
   intros.
@@ -40,6 +65,11 @@ Proof.
 Qed.
 
 (* theorem11:B3-eps *)
+Lemma def_step_theorem11_B3_eps : forall H d1 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (alpha <> 0) /\ (H <> 0) /\ (0 < d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem11_B3_eps : forall H d1 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (eps / (6 * alpha * H * (sqrt d1))) <= 1.
 Proof.
   intros.
@@ -47,6 +77,11 @@ Proof.
 Qed.
 
 (* theorem11:B3-alpha *)
+Lemma def_step_theorem11_B3_alpha : forall H d1 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> (sqrt d1) <= alpha -> (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem11_B3_alpha : forall H d1 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> (sqrt d1) <= alpha -> 1 <= (3 * alpha * H * (sqrt d1)).
 Proof.
   intros.
@@ -68,6 +103,11 @@ Proof.
 Qed.
 
 (* theorem11:B5 *)
+Lemma def_step_theorem11_B5 : forall H d1 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (alpha <> 0) /\ (H <> 0) /\ (0 < d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem11_B5 : forall H d1 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> ((eps / (4)) + (eps / (6 * alpha * H * (sqrt d1)))) <= eps.
 Proof.
   intros.

@@ -5,6 +5,11 @@ From Interval Require Import Tactic.
 Open Scope R_scope.
 
 (* theorem14:T14a *)
+Lemma def_step_theorem14_T14a : forall H d1 : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> (0 <= d1).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14a : forall H d1 : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> (2 + (2 * H * (sqrt d1))) <= (4 * H * (sqrt d1)).
 Proof.
   intros.
@@ -12,6 +17,11 @@ Proof.
 Qed.
 
 (* theorem14:T14b *)
+Lemma def_step_theorem14_T14b : forall B H d1 eps alpha : R, is_int B -> 2 <= B -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (0 < (4 * H * (sqrt d1))) /\ (0 <= d1) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14b : forall B H d1 eps alpha : R, is_int B -> 2 <= B -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (eps * (Rpower 2 (1 + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) (B + ((- 1) * (B ^ 2)))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (1 + ((- 1) * B)))) <= (eps * (Rpower 2 (1 + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) (B + ((- 1) * (B ^ 2)))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (1 + ((- 1) * B)))).
 Proof.
   intros.
@@ -19,6 +29,11 @@ Proof.
 Qed.
 
 (* theorem14:T14c *)
+Lemma def_step_theorem14_T14c : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (0 < (4 * H * (sqrt d1))) /\ (0 <= d1) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))).
+Proof.
+  intros.
+  assert (2 <= B) by (apply Rle_trans with (b); [slth_lo | lra]); assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14c : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> ((alpha * (Rpower (4 * H * (sqrt d1)) ((- 1) + b))) + (eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) (2 + B + (b ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + b + ((- 1) * B))))) <= (2 * alpha * (Rpower (4 * H * (sqrt d1)) ((- 1) + b))).
 Proof.
   intros.
@@ -26,6 +41,11 @@ Proof.
 Qed.
 
 (* theorem14:T14d-x *)
+Lemma def_step_theorem14_T14d_x : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (0 < (4 * H * (sqrt d1))) /\ (0 <= d1) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))).
+Proof.
+  intros.
+  assert (2 <= B) by (apply Rle_trans with (b); [slth_lo | lra]); assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14d_x : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (8 * alpha * eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) ((- 1) + b)) * (Rpower (4 * H * (sqrt d1)) (2 + B + (b ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + b + ((- 1) * B)))) <= 1.
 Proof.
   intros.
@@ -33,6 +53,11 @@ Proof.
 Qed.
 
 (* theorem14:T14d-i *)
+Lemma def_step_theorem14_T14d_i : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (0 <= d1) /\ (0 < (4 * H * (sqrt d1))) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))).
+Proof.
+  intros.
+  assert (2 <= B) by (apply Rle_trans with (b); [slth_lo | lra]); assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14d_i : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (2 * H * (sqrt d1) * ((2 * alpha * (Rpower (4 * H * (sqrt d1)) ((- 1) + b)) * ((- 1) + (exp (8 * alpha * eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) ((- 1) + b)) * (Rpower (4 * H * (sqrt d1)) (2 + B + (b ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + b + ((- 1) * B))))))) + (2 * eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) (2 + B + (b ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + b + ((- 1) * B)))))) <= (2 * H * (sqrt d1) * ((2 * eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) (2 + B + (b ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + b + ((- 1) * B)))) + (32 * eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (alpha ^ 2) * (Rpower (4 * H * (sqrt d1)) ((- 2) + (2 * b))) * (Rpower (4 * H * (sqrt d1)) (2 + B + (b ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + b + ((- 1) * B)))))).
 Proof.
   intros.
@@ -40,6 +65,11 @@ Proof.
 Qed.
 
 (* theorem14:T14d-ii *)
+Lemma def_step_theorem14_T14d_ii : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (0 <= d1) /\ (0 < (4 * H * (sqrt d1))) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))).
+Proof.
+  intros.
+  assert (2 <= B) by (apply Rle_trans with (b); [slth_lo | lra]); assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14d_ii : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> ((2 * H * (sqrt d1) * ((2 * eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) (2 + B + (b ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + b + ((- 1) * B)))) + (32 * eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (alpha ^ 2) * (Rpower (4 * H * (sqrt d1)) ((- 2) + (2 * b))) * (Rpower (4 * H * (sqrt d1)) (2 + B + (b ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + b + ((- 1) * B)))))) + (eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) ((- 1) + B + ((1 + b) ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (b + ((- 1) * B))))) <= (eps * (Rpower 2 (b + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) ((- 1) + B + ((1 + b) ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (b + ((- 1) * B)))).
 Proof.
   intros.
@@ -47,6 +77,11 @@ Proof.
 Qed.
 
 (* theorem14:T14e *)
+Lemma def_step_theorem14_T14e : forall B H d1 eps : R, is_int B -> 2 <= B -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (0 < (4 * H * (sqrt d1))) /\ (0 <= d1).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14e : forall B H d1 eps : R, is_int B -> 2 <= B -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (eps * (Rpower (4 * H * (sqrt d1)) ((- 1) + ((1 + B) ^ 2) + ((- 1) * (B ^ 2)) + ((- 2) * B)))) <= eps.
 Proof.
   intros.
@@ -54,6 +89,11 @@ Proof.
 Qed.
 
 (* theorem14:T14w-n_MHA-1 *)
+Lemma def_step_theorem14_T14w_n_MHA_1 : forall B C H d1 eps alpha : R, is_int B -> 2 <= B -> 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (0 < (32 * H * (Rpower 2 ((- 1) + B)) * (alpha ^ 3) * ((sqrt d1) ^ 3) * (Rpower (4 * H * (sqrt d1)) ((B ^ 2) + ((- 1) * B))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + B)) / (eps))) /\ (eps <> 0) /\ (0 <= d1) /\ (0 < (4 * H * (sqrt d1))) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))) /\ (0 < ((Rpower 2 (4 + ((- 1) * B) + (2 * (B ^ 2)))) * (Rpower 65 ((- 1) + B)) * (Rpower alpha (1 + (2 * B))) * (Rpower H (B ^ 2)) * (Rpower d1 (1 + ((B ^ 2) / (2)))) / (eps))) /\ (0 < alpha) /\ (0 < H) /\ (0 < d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14w_n_MHA_1 : forall B C H d1 eps alpha : R, is_int B -> 2 <= B -> 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (C * d1 * (ln (32 * H * (Rpower 2 ((- 1) + B)) * (alpha ^ 3) * ((sqrt d1) ^ 3) * (Rpower (4 * H * (sqrt d1)) ((B ^ 2) + ((- 1) * B))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + B)) / (eps)))) <= (C * d1 * (ln ((Rpower 2 (4 + ((- 1) * B) + (2 * (B ^ 2)))) * (Rpower 65 ((- 1) + B)) * (Rpower alpha (1 + (2 * B))) * (Rpower H (B ^ 2)) * (Rpower d1 (1 + ((B ^ 2) / (2)))) / (eps)))).
 Proof.
   intros.
@@ -61,6 +101,11 @@ Proof.
 Qed.
 
 (* theorem14:T14w-n_MHA *)
+Lemma def_step_theorem14_T14w_n_MHA : forall C H b d1 eps B alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (0 < (256 * H * (Rpower 2 (1 + B + ((- 1) * b))) * (alpha ^ 3) * ((sqrt d1) ^ 3) * (Rpower (4 * H * (sqrt d1)) ((- 3) + (3 * b))) * (Rpower (4 * H * (sqrt d1)) (1 + (B ^ 2) + ((- 1) * B) + ((- 1) * ((1 + b) ^ 2)) + (3 * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (B + ((- 1) * b))) / (eps))) /\ (eps <> 0) /\ (0 <= d1) /\ (0 < (4 * H * (sqrt d1))) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))) /\ (0 < ((Rpower 2 (3 + ((- 1) * B) + ((- 2) * (b ^ 2)) + (2 * (B ^ 2)) + (7 * b))) * (Rpower 65 (B + ((- 1) * b))) * (Rpower alpha (3 + ((- 2) * b) + (2 * B))) * (Rpower H ((- 2) + (B ^ 2) + ((- 1) * (b ^ 2)) + (3 * b))) * (Rpower d1 (((B ^ 2) / (2)) + ((- 1) * (b ^ 2) / (2)) + (3 * b / (2)))) / (eps))) /\ (0 < alpha) /\ (0 < H) /\ (0 < d1).
+Proof.
+  intros.
+  assert (2 <= B) by (apply Rle_trans with (b); [slth_lo | lra]); assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14w_n_MHA : forall C H b d1 eps B alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (C * d1 * (ln (256 * H * (Rpower 2 (1 + B + ((- 1) * b))) * (alpha ^ 3) * ((sqrt d1) ^ 3) * (Rpower (4 * H * (sqrt d1)) ((- 3) + (3 * b))) * (Rpower (4 * H * (sqrt d1)) (1 + (B ^ 2) + ((- 1) * B) + ((- 1) * ((1 + b) ^ 2)) + (3 * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (B + ((- 1) * b))) / (eps)))) <= (C * d1 * (ln ((Rpower 2 (3 + ((- 1) * B) + ((- 2) * (b ^ 2)) + (2 * (B ^ 2)) + (7 * b))) * (Rpower 65 (B + ((- 1) * b))) * (Rpower alpha (3 + ((- 2) * b) + (2 * B))) * (Rpower H ((- 2) + (B ^ 2) + ((- 1) * (b ^ 2)) + (3 * b))) * (Rpower d1 (((B ^ 2) / (2)) + ((- 1) * (b ^ 2) / (2)) + (3 * b / (2)))) / (eps)))).
 Proof.
   intros.
@@ -68,6 +113,11 @@ Proof.
 Qed.
 
 (* theorem14:T14w-n_FC-1 *)
+Lemma def_step_theorem14_T14w_n_FC_1 : forall B C H L d1 eps alpha : R, is_int B -> 2 <= B -> 0 < C -> is_int H -> 1 <= H -> is_int L -> 1 <= L -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (0 < (24 * alpha * H * L * (Rpower 2 ((- 1) + B)) * ((sqrt d1) ^ 5) * (Rpower (4 * H * (sqrt d1)) ((B ^ 2) + ((- 1) * B))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + B)) / (eps))) /\ (eps <> 0) /\ (0 <= d1) /\ (0 < (4 * H * (sqrt d1))) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))) /\ (0 < (3 * L * (Rpower 2 (2 + ((- 1) * B) + (2 * (B ^ 2)))) * (Rpower 65 ((- 1) + B)) * (Rpower alpha ((- 1) + (2 * B))) * (Rpower H (B ^ 2)) * (Rpower d1 (2 + ((B ^ 2) / (2)))) / (eps))) /\ (0 < alpha) /\ (0 < H) /\ (0 < d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14w_n_FC_1 : forall B C H L d1 eps alpha : R, is_int B -> 2 <= B -> 0 < C -> is_int H -> 1 <= H -> is_int L -> 1 <= L -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (C * d1 * (ln (24 * alpha * H * L * (Rpower 2 ((- 1) + B)) * ((sqrt d1) ^ 5) * (Rpower (4 * H * (sqrt d1)) ((B ^ 2) + ((- 1) * B))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) ((- 1) + B)) / (eps)))) <= (C * d1 * (ln (3 * L * (Rpower 2 (2 + ((- 1) * B) + (2 * (B ^ 2)))) * (Rpower 65 ((- 1) + B)) * (Rpower alpha ((- 1) + (2 * B))) * (Rpower H (B ^ 2)) * (Rpower d1 (2 + ((B ^ 2) / (2)))) / (eps)))).
 Proof.
   intros.
@@ -75,6 +125,11 @@ Proof.
 Qed.
 
 (* theorem14:T14w-n_FC *)
+Lemma def_step_theorem14_T14w_n_FC : forall C H L b d1 eps B alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int L -> 1 <= L -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (0 < (48 * alpha * H * L * (Rpower 2 (1 + B + ((- 1) * b))) * ((sqrt d1) ^ 5) * (Rpower (4 * H * (sqrt d1)) ((- 1) + b)) * (Rpower (4 * H * (sqrt d1)) (1 + (B ^ 2) + ((- 1) * B) + ((- 1) * ((1 + b) ^ 2)) + (3 * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (B + ((- 1) * b))) / (eps))) /\ (eps <> 0) /\ (0 <= d1) /\ (0 < (4 * H * (sqrt d1))) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))) /\ (0 < (3 * L * (Rpower 2 (3 + ((- 1) * B) + ((- 2) * (b ^ 2)) + (2 * (B ^ 2)) + (3 * b))) * (Rpower 65 (B + ((- 1) * b))) * (Rpower alpha (1 + ((- 2) * b) + (2 * B))) * (Rpower H (b + (B ^ 2) + ((- 1) * (b ^ 2)))) * (Rpower d1 (2 + (b / (2)) + ((B ^ 2) / (2)) + ((- 1) * (b ^ 2) / (2)))) / (eps))) /\ (0 < alpha) /\ (0 < H) /\ (0 < d1).
+Proof.
+  intros.
+  assert (2 <= B) by (apply Rle_trans with (b); [slth_lo | lra]); assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_T14w_n_FC : forall C H L b d1 eps B alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int L -> 1 <= L -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (C * d1 * (ln (48 * alpha * H * L * (Rpower 2 (1 + B + ((- 1) * b))) * ((sqrt d1) ^ 5) * (Rpower (4 * H * (sqrt d1)) ((- 1) + b)) * (Rpower (4 * H * (sqrt d1)) (1 + (B ^ 2) + ((- 1) * B) + ((- 1) * ((1 + b) ^ 2)) + (3 * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (B + ((- 1) * b))) / (eps)))) <= (C * d1 * (ln (3 * L * (Rpower 2 (3 + ((- 1) * B) + ((- 2) * (b ^ 2)) + (2 * (B ^ 2)) + (3 * b))) * (Rpower 65 (B + ((- 1) * b))) * (Rpower alpha (1 + ((- 2) * b) + (2 * B))) * (Rpower H (b + (B ^ 2) + ((- 1) * (b ^ 2)))) * (Rpower d1 (2 + (b / (2)) + ((B ^ 2) / (2)) + ((- 1) * (b ^ 2) / (2)))) / (eps)))).
 Proof.
   intros.
@@ -82,6 +137,11 @@ Proof.
 Qed.
 
 (* theorem14:U1 *)
+Lemma def_step_theorem14_U1 : forall B H d1 eps alpha : R, is_int B -> 2 <= B -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (0 < (4 * H * (sqrt d1))) /\ (0 <= d1) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_U1 : forall B H d1 eps alpha : R, is_int B -> 2 <= B -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (eps * (Rpower 2 (1 + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) (B + ((- 1) * (B ^ 2)))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (1 + ((- 1) * B)))) <= (eps / (64)).
 Proof.
   intros.
@@ -89,6 +149,11 @@ Proof.
 Qed.
 
 (* theorem14:U2a *)
+Lemma def_step_theorem14_U2a : forall H d1 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> (sqrt d1) <= alpha -> (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_U2a : forall H d1 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> (sqrt d1) <= alpha -> 16 <= (65 * H * (alpha ^ 2) * (sqrt d1)).
 Proof.
   intros.
@@ -96,6 +161,11 @@ Proof.
 Qed.
 
 (* theorem14:U2b *)
+Lemma def_step_theorem14_U2b : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (0 < (4 * H * (sqrt d1))) /\ (0 <= d1) /\ (0 < (65 * H * (alpha ^ 2) * (sqrt d1))).
+Proof.
+  intros.
+  assert (2 <= B) by (apply Rle_trans with (b); [slth_lo | lra]); assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem14_U2b : forall H b d1 eps B alpha : R, is_int H -> 1 <= H -> is_int b -> 2 <= b -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int B -> b <= B -> (sqrt d1) <= alpha -> (eps * (Rpower 2 ((- 1) + b + ((- 1) * B))) * (Rpower (4 * H * (sqrt d1)) ((- 1) + B + ((1 + b) ^ 2) + ((- 1) * (B ^ 2)) + ((- 3) * b))) * (Rpower (65 * H * (alpha ^ 2) * (sqrt d1)) (b + ((- 1) * B)))) <= (eps * (Rpower 32 (b + ((- 1) * B))) / (2)).
 Proof.
   intros.

@@ -5,6 +5,11 @@ From Interval Require Import Tactic.
 Open Scope R_scope.
 
 (* theorem9:S1 *)
+Lemma def_step_theorem9_S1 : forall d_K : R, is_int d_K -> 1 <= d_K -> (0 < d_K).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S1 : forall d_K : R, is_int d_K -> 1 <= d_K -> (/ (sqrt d_K)) <= 1.
 Proof.
   intros.
@@ -12,6 +17,11 @@ Proof.
 Qed.
 
 (* theorem9:S2a *)
+Lemma def_step_theorem9_S2a : forall C H d1 eps d2 alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (0 < (8 * H * (alpha ^ 3) * ((sqrt d1) ^ 3) / (eps))) /\ (eps <> 0) /\ (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S2a : forall C H d1 eps d2 alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (C * d1 * (ln (8 * H * (alpha ^ 3) * ((sqrt d1) ^ 3) / (eps)))) <= (C * d1 * (ln (8 * H * (alpha ^ 3) * ((sqrt d1) ^ 3) / (eps)))).
 Proof.
   intros.
@@ -19,6 +29,11 @@ Proof.
 Qed.
 
 (* theorem9:S2a-eps *)
+Lemma def_step_theorem9_S2a_eps : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (alpha <> 0) /\ (H <> 0) /\ (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S2a_eps : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (eps * (sqrt d1) / (8 * (alpha ^ 3) * H)) <= 1.
 Proof.
   intros.
@@ -26,6 +41,11 @@ Proof.
 Qed.
 
 (* theorem9:S2a-err *)
+Lemma def_step_theorem9_S2a_err : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (alpha <> 0) /\ (H <> 0) /\ (0 < d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S2a_err : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (eps / (8 * (alpha ^ 3) * H * ((sqrt d1) ^ 3))) <= (eps / (8 * (alpha ^ 3) * H * ((sqrt d1) ^ 3))).
 Proof.
   intros.
@@ -33,6 +53,11 @@ Proof.
 Qed.
 
 (* theorem9:S2b *)
+Lemma def_step_theorem9_S2b : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (alpha <> 0) /\ (H <> 0) /\ (0 < d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S2b : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (eps / (8 * alpha * H * (sqrt d1))) <= (eps / (8 * alpha * H * (sqrt d1))).
 Proof.
   intros.
@@ -40,6 +65,11 @@ Proof.
 Qed.
 
 (* theorem9:S2c-x *)
+Lemma def_step_theorem9_S2c_x : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (alpha <> 0) /\ (H <> 0) /\ (0 < d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S2c_x : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (eps / (4 * alpha * H * (sqrt d1))) <= 1.
 Proof.
   intros.
@@ -47,6 +77,11 @@ Proof.
 Qed.
 
 (* theorem9:S2c-i *)
+Lemma def_step_theorem9_S2c_i : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (0 <= d1) /\ (alpha <> 0) /\ (H <> 0) /\ (0 < d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S2c_i : forall H d1 eps d2 alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> 0 < eps -> eps < 1 -> is_int d2 -> 1 <= d2 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (alpha * (sqrt d1) * ((- 1) + (exp (eps / (4 * alpha * H * (sqrt d1)))))) <= (eps / (2 * H)).
 Proof.
   intros.
@@ -54,6 +89,11 @@ Proof.
 Qed.
 
 (* theorem9:S2c-ii *)
+Lemma def_step_theorem9_S2c_ii : forall H eps : R, is_int H -> 1 <= H -> 0 < eps -> eps < 1 -> (H <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S2c_ii : forall H eps : R, is_int H -> 1 <= H -> 0 < eps -> eps < 1 -> (eps / (2 * H)) <= (eps / (2 * H)).
 Proof.
   intros.
@@ -61,6 +101,11 @@ Proof.
 Qed.
 
 (* theorem9:S2d *)
+Lemma def_step_theorem9_S2d : forall C H d1 d2 eps alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (0 < (2 * alpha * H * d1 * (sqrt d2) / (eps))) /\ (eps <> 0) /\ (0 <= d2).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S2d : forall C H d1 d2 eps alpha : R, 0 < C -> is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (C * d1 * (ln (2 * alpha * H * d1 * (sqrt d2) / (eps)))) <= (C * d1 * (ln (2 * alpha * H * d1 * (sqrt d2) / (eps)))).
 Proof.
   intros.
@@ -68,6 +113,11 @@ Proof.
 Qed.
 
 (* theorem9:S2d-eps *)
+Lemma def_step_theorem9_S2d_eps : forall H d2 eps d1 alpha : R, is_int H -> 1 <= H -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> is_int d1 -> 1 <= d1 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (alpha <> 0) /\ (H <> 0) /\ (0 <= d2).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S2d_eps : forall H d2 eps d1 alpha : R, is_int H -> 1 <= H -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> is_int d1 -> 1 <= d1 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (eps * (sqrt d2) / (2 * alpha * H)) <= 1.
 Proof.
   intros.
@@ -75,6 +125,11 @@ Proof.
 Qed.
 
 (* theorem9:S2d-err *)
+Lemma def_step_theorem9_S2d_err : forall H d1 d2 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (alpha <> 0) /\ (H <> 0) /\ (d1 <> 0) /\ (0 < d2).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S2d_err : forall H d1 d2 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (eps / (2 * alpha * H * d1 * (sqrt d2))) <= (eps / (2 * alpha * H * d1 * (sqrt d2))).
 Proof.
   intros.
@@ -82,6 +137,11 @@ Proof.
 Qed.
 
 (* theorem9:S3a *)
+Lemma def_step_theorem9_S3a : forall H eps : R, is_int H -> 1 <= H -> 0 < eps -> eps < 1 -> (H <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S3a : forall H eps : R, is_int H -> 1 <= H -> 0 < eps -> eps < 1 -> (eps / (2 * H)) <= (eps / (2 * H)).
 Proof.
   intros.
@@ -89,6 +149,11 @@ Proof.
 Qed.
 
 (* theorem9:S3b *)
+Lemma def_step_theorem9_S3b : forall H eps : R, is_int H -> 1 <= H -> 0 < eps -> eps < 1 -> (H <> 0).
+Proof.
+  intros.
+  repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S3b : forall H eps : R, is_int H -> 1 <= H -> 0 < eps -> eps < 1 -> (eps / (2 * H)) <= (eps / (2 * H)).
 Proof.
   intros.
@@ -103,6 +168,11 @@ Proof.
 Qed.
 
 (* theorem9:S4 *)
+Lemma def_step_theorem9_S4 : forall H d1 d2 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (alpha <> 0) /\ (H <> 0) /\ (0 <= d2) /\ (0 <= d1).
+Proof.
+  intros.
+  assert (1 <= alpha) by (apply Rle_trans with ((sqrt d1)); [slth_lo | lra]); repeat split; slth_def.
+Qed.
 Lemma step_theorem9_S4 : forall H d1 d2 eps alpha : R, is_int H -> 1 <= H -> is_int d1 -> 1 <= d1 -> is_int d2 -> 1 <= d2 -> 0 < eps -> eps < 1 -> (sqrt d1) <= alpha -> (sqrt d2) <= alpha -> (H * ((eps * (sqrt d2) / (2 * alpha * H)) + (eps * (sqrt d1) / (8 * (alpha ^ 3) * H)))) <= eps.
 Proof.
   intros.

@@ -1,0 +1,330 @@
+"""Nothing in a file stands in for a proof and nothing undefined is kernel-checked (``bounds.coq.check``): a recorded
+tactic is a tactic expression only, a separate file checks each compiled constant's statement and axioms, the output
+folder and the build record are believed only against the ``.vo`` coqc wrote, every coqc call is time-limited and
+its failures are named as what they are, and a step defined only in part of its domain is ``not checked:
+undefined``.  The tests that run the real coqc skip when it is missing (FAIL with ``CI=true``)."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from bounds.coq import check
+from bounds.core import Param, Step
+from bounds.symbols import d1, eps, x
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def needs_coq():
+    reason = check.missing_reason()
+    if reason:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true and {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _build(tmp_path, monkeypatch):
+    monkeypatch.setenv("SLTH_COQ_BUILD", str(tmp_path / "build"))
+    monkeypatch.delenv("SLTH_COQC_SECONDS", raising=False)
+
+
+def _lemma2():
+    """Common and lemma2 only: one small file."""
+    ents = check.entries()
+    return {"Common": ents["Common"], "lemma2": ents["lemma2"]}
+
+
+def _key(stem="lemma2", step="L2b-eps"):
+    return next(l for s, t, l in check.entries()[stem] if t == step).key
+
+
+ABORT = "idtac. Abort. Lemma step_lemma2_L2b_eps : True. Proof. exact I"
+
+
+# --- a tactic is a sentence of the proof language -----------------------------------------------------------------
+
+@pytest.mark.parametrize("tac", [
+    ABORT, "lra. Qed", "admit", "give_up", "exact_no_check I", "idtac (* . Abort . *)", 'idtac "x"',
+    "lra. Admitted", "Axiom", "apply X.Y", "{ lra }", "Time lra", "Fail lra", "Print Assumptions", "", None, 3,
+    "abstract lra"])
+def test_a_tactic_with_vernacular_or_a_sentence_end_is_refused(tac):
+    assert check.tactic_problem(tac)
+
+
+def test_every_recorded_tactic_is_a_tactic_expression():
+    raw = json.loads(check.TACTICS.read_text())
+    assert [k for k, v in raw.items() if v is not None and check.tactic_problem(v)] == []
+
+
+def test_a_refused_recorded_tactic_is_rejected_before_coqc(tmp_path):
+    path = tmp_path / "tactics.json"
+    path.write_text(json.dumps({_key(): ABORT}))
+    tactics = check.load_tactics(path)
+    st = check.check(tmp_path / "nowhere", tactics=tactics, searching=False, compiling=False, ents=_lemma2())
+    assert st[("lemma2", "L2b-eps")].startswith("rejected: the recorded tactic is not a proof script")
+    assert "Abort" not in check.text("lemma2", _lemma2()["lemma2"], tactics)
+
+
+def test_the_abort_trick_is_rejected_by_coq(tmp_path):
+    needs_coq()
+    tactics = {**check.load_tactics(), _key(): ABORT}
+    st = check.check(tmp_path / "out", tactics=tactics, searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2b-eps")].startswith("rejected")
+    assert st[("lemma2", "L2c")] == check.KERNEL
+
+
+def test_the_statement_check_rejects_the_abort_trick_without_the_tactic_filter(tmp_path, monkeypatch):
+    """The second line of defence alone: the compiled constant has type True, not the exported statement."""
+    needs_coq()
+    monkeypatch.setattr(check, "tactic_problem", lambda t: None)
+    tactics = {**check.load_tactics(), _key(): ABORT}
+    st = check.check(tmp_path / "out", tactics=tactics, searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2b-eps")].startswith("rejected: the compiled constant is not the exported statement")
+    assert st[("lemma2", "L2c")] == check.KERNEL
+
+
+# --- nothing in a folder is believed ------------------------------------------------------------------------------
+
+def test_a_forged_cache_without_coqc_is_not_kernel_checked(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    forged = {stem: {"digest": "0" * 64, "dropped": {}} for stem in _lemma2()}
+    (out / ".slth-coq-cache.json").write_text(json.dumps(forged))
+    b = check.build_dir(out)
+    b.mkdir(parents=True)
+    (b / "state.json").write_text(json.dumps({"version": check.coqc_version(), "files": {
+        stem: {"digest": "0" * 64, "vo": "0" * 64, "dropped": {}} for stem in _lemma2()},
+        "checked": {l.name: "ok" for s, t, l in _lemma2()["lemma2"] if hasattr(l, "name")}}))
+    st = check.check(out, searching=False, compiling=False, ents=_lemma2())
+    st.pop(None)
+    assert st and not [k for k, v in st.items() if v == check.KERNEL]
+
+
+def test_an_admitted_folder_is_rewritten_and_compiled_from_the_exporter(tmp_path):
+    needs_coq()
+    out = tmp_path / "out"
+    check.write(out)
+    src = (out / "lemma2.v").read_text()
+    admitted = src.replace("Qed.", "Admitted.")
+    (out / "lemma2.v").write_text(admitted)
+    subprocess.run(["coqc", "-Q", str(out), "Slth", "Common.v"], cwd=out, check=True, capture_output=True)
+    subprocess.run(["coqc", "-Q", str(out), "Slth", "lemma2.v"], cwd=out, check=True, capture_output=True)
+    st = check.check(out, searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2b-eps")] == check.KERNEL
+    assert (out / "lemma2.v").read_text() == src  # the edited file is rewritten
+
+
+def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path):
+    """A .vo compiled from Admitted proofs, with the record's hash of it forged to match: the statement check runs
+    again on it (its key is the .vo hashes) and Print Assumptions shows the admitted lemma as an axiom."""
+    needs_coq()
+    out = tmp_path / "out"
+    st = check.check(out, searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2b-eps")] == check.KERNEL
+    b = check.build_dir(out)
+    (b / "lemma2.v").write_text((b / "lemma2.v").read_text().replace("Qed.", "Admitted."))
+    subprocess.run(["coqc", "-Q", str(b), "Slth", "lemma2.v"], cwd=b, check=True, capture_output=True)
+    state = json.loads((b / "state.json").read_text())
+    state["files"]["lemma2"]["vo"] = check._sha(b / "lemma2.vo")
+    (b / "state.json").write_text(json.dumps(state))
+    st = check.check(out, searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2b-eps")].startswith("rejected: rests on axioms beyond Coq's standard ones")
+
+
+def test_a_changed_vo_is_compiled_again(tmp_path):
+    needs_coq()
+    out = tmp_path / "out"
+    check.check(out, searching=False, ents=_lemma2())
+    b = check.build_dir(out)
+    (b / "lemma2.vo").write_bytes(b"garbage")
+    assert check.check(out, searching=False, compiling=False, ents=_lemma2())[("lemma2", "L2c")].startswith(
+        "not checked")
+    assert check.check(out, searching=False, ents=_lemma2())[("lemma2", "L2c")] == check.KERNEL
+
+
+def test_a_garbage_record_is_ignored_with_a_note(tmp_path):
+    needs_coq()
+    out = tmp_path / "out"
+    b = check.build_dir(out.resolve())
+    b.mkdir(parents=True)
+    (b / "state.json").write_bytes(b"\xff\x00{not json")
+    notes = []
+    st = check.check(out, searching=False, ents=_lemma2(), log=notes.append)
+    assert st[("lemma2", "L2c")] == check.KERNEL
+    assert any("ignored the unreadable record" in n for n in notes)
+
+
+def test_the_committed_folder_gets_no_build_files(tmp_path):
+    """Building happens outside the output folder: checking into a copy of proofs/coq adds only the .v files."""
+    needs_coq()
+    out = tmp_path / "coq"
+    check.check(out, searching=False, ents=_lemma2())
+    assert sorted(p.name for p in out.iterdir()) == ["Common.v", "lemma2.v"]
+
+
+@pytest.mark.parametrize("make,want", [
+    (lambda t: "", "needs a folder name"),
+    (lambda t: ((t / "f").write_text("x"), t / "f")[-1], "is a file"),
+    (lambda t: (os.symlink(t / "l1", t / "l2"), os.symlink(t / "l2", t / "l1"), t / "l1")[-1], "symlink loop"),
+])
+def test_a_bad_output_folder_is_one_line(tmp_path, make, want):
+    with pytest.raises(check.CoqSetupError) as e:
+        check.output_dir(make(tmp_path))
+    assert want in str(e.value) and "\n" not in str(e.value)
+
+
+def test_an_unwritable_folder_is_named_not_a_rejection(tmp_path, monkeypatch):
+    monkeypatch.setattr(check.os, "access", lambda p, m: False)
+    st = check.check(tmp_path / "out", searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2c")].startswith("not checked: folder not writable")
+
+
+@pytest.mark.parametrize("value", ["abc", "nan", "inf", "-1", "0", "1e20"])
+def test_the_coqc_time_limit_is_validated(monkeypatch, value):
+    monkeypatch.setenv("SLTH_COQC_SECONDS", value)
+    with pytest.raises(check.CoqSetupError) as e:
+        check.coqc_seconds()
+    assert "SLTH_COQC_SECONDS" in str(e.value)
+
+
+def test_coq_empty_dir_is_a_usage_error_before_any_verification():
+    t = time.time()
+    r = subprocess.run([sys.executable, "-m", "reports.cli", "proofs", "--coq", ""], cwd=ROOT, capture_output=True,
+                       text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert r.returncode == 2 and "needs a folder name" in r.stderr and r.stderr.strip().count("\n") == 0
+    assert r.stdout == "" and time.time() - t < 60
+
+
+# --- a fake coqc: slow, killed, bytes --------------------------------------------------------------------------
+
+FAKE = textwrap.dedent("""\
+    #!/bin/sh
+    case "$1" in
+      --version) exit 0 ;;
+      -where) echo "$FAKE_WHERE"; exit 0 ;;
+    esac
+    echo $$ >> "$FAKE_PIDS"
+    case "$FAKE_MODE" in
+      sleep) sleep 300 ;;
+      sleep-rest) case "$*" in *Common.v*) exit 0 ;; *) sleep 300 ;; esac ;;
+      kill) kill -9 $$ ;;
+      bytes) printf 'File "x.v", line 1\\nError: \\377\\376 bad bytes\\n'; exit 1 ;;
+    esac
+    """)
+
+
+@pytest.fixture
+def fake_coqc(tmp_path, monkeypatch):
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    (bin_ / "coqc").write_text(FAKE)
+    (bin_ / "coqc").chmod(0o755)
+    where = tmp_path / "where"
+    (where / "user-contrib" / "Interval").mkdir(parents=True)
+    monkeypatch.setenv("PATH", f"{bin_}:{os.environ['PATH']}")
+    monkeypatch.setenv("FAKE_WHERE", str(where))
+    monkeypatch.setenv("FAKE_PIDS", str(tmp_path / "pids"))
+    return tmp_path / "pids"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split()[2] == "Z")
+
+
+def test_a_coqc_that_never_answers_times_out_and_is_killed(tmp_path, fake_coqc, monkeypatch):
+    monkeypatch.setenv("FAKE_MODE", "sleep")
+    monkeypatch.setenv("SLTH_COQC_SECONDS", "2")
+    assert check.coqc_version() == ""  # an empty --version is no traceback
+    st = check.check(tmp_path / "out", searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2c")] == "not checked: coqc timed out after 2 s"
+    assert not [p for p in map(int, fake_coqc.read_text().split()) if _alive(p)]
+
+
+def test_a_killed_coqc_is_named_killed(tmp_path, fake_coqc, monkeypatch):
+    monkeypatch.setenv("FAKE_MODE", "kill")
+    st = check.check(tmp_path / "out", searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2c")] == "not checked: coqc killed by signal 9"
+
+
+def test_non_utf8_coqc_output_is_read(tmp_path, fake_coqc, monkeypatch):
+    monkeypatch.setenv("FAKE_MODE", "bytes")
+    st = check.check(tmp_path / "out", searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2c")].startswith("rejected") and "bad bytes" in st[("lemma2", "L2c")]
+
+
+@pytest.mark.parametrize("mode,calls", [("sleep", 1), ("sleep-rest", 3)])  # Common's coqc; then two workers' too
+def test_sigterm_leaves_no_coqc_and_no_half_written_file(tmp_path, fake_coqc, mode, calls):
+    env = {**os.environ, "FAKE_MODE": mode, "PYTHONPATH": str(ROOT), "SLTH_COQ_BUILD": str(tmp_path / "build")}
+    code = ("from bounds.coq import check; import sys\n"
+            f"check.check({str(tmp_path / 'out')!r}, searching=False)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT)
+    for _ in range(600):
+        if fake_coqc.exists() and len(fake_coqc.read_text().split()) >= calls:
+            break
+        time.sleep(0.1)
+    pids = [int(p) for p in fake_coqc.read_text().split()]
+    assert len(pids) >= calls
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=60)  # at once: the workers' coqc groups are killed before the pool waits for them
+    time.sleep(0.5)
+    assert pids and not [p for p in pids if _alive(p)]
+    assert not list((tmp_path / "out").glob(".*.tmp")) and not list((tmp_path / "build").rglob(".*.tmp"))
+
+
+# --- defined before true --------------------------------------------------------------------------------------
+
+D1 = Param("d1", lo=(1,), integer=True, box=(1, 64), log=True)
+EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1))
+X0 = Param("x", lo=(0,), box=(0, 4))
+UNDEFINED = [
+    (Step("cube-root", sp.Integer(1), (d1 - 1) ** sp.Rational(1, 3)), (D1,), "d1 = 1"),
+    (Step("sqrt-below-0", sp.sqrt(eps - sp.Rational(1, 2)), sp.Integer(1)), (EPS,), "eps = 1/1000000000"),
+    (Step("pole", 1 / (d1 - 1), sp.Integer(2)), (D1,), "d1 = 1"),
+    (Step("log-0", sp.log(x), x), (X0,), "x = 0"),
+]
+
+
+def test_a_step_undefined_somewhere_on_its_domain_is_not_kernel_checked(tmp_path):
+    """Coq's totalised sqrt, / 0, ln and Rpower make some of these true Coq theorems ("lra" and the cascade prove
+    nothing here on purpose: the definedness lemma must fail first); the true twin is kernel-checked."""
+    needs_coq()
+    twin = Step("sqrt-twin", sp.sqrt(eps + sp.Rational(1, 2)), sp.Integer(2))
+    steps = [("plant", s, p) for s, p, _ in UNDEFINED] + [("plant", twin, (EPS,))]
+    ents = check.entries_of(steps)
+    tactics = check.load_tactics()
+    for _, _, l in ents["Steps"]:
+        tactics[l.key] = "apply Rminus_le; interval" if l.step == "sqrt-twin" else "lra"
+    st = check.check(tmp_path / "out", tactics=tactics, searching=False, ents=ents)
+    for s, _, where in UNDEFINED:
+        assert st[("plant", s.name)].startswith(f"not checked: undefined at {where}"), (s.name, st[("plant", s.name)])
+    assert st[("plant", "sqrt-twin")] == check.KERNEL
+
+
+def test_every_step_with_a_partial_side_has_a_definedness_lemma():
+    lems = [l for items in check.entries().values() for _, _, l in items if isinstance(l, check.Lemma)]
+    for l in lems:
+        if any(f in l.lhs + l.rhs for f in ("sqrt", "ln ")):
+            assert l.def_text and l.def_text.startswith(l.text.rsplit("->", 1)[0]), l.name
+    assert "0 < ((- 1) + d1)" in check.entries_of([("p", UNDEFINED[0][0], UNDEFINED[0][1])])["Steps"][0][2].defined
+
+
+def test_without_coqc_every_step_says_no_proof_kernel(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no coqc on it
+    for compiling in (True, False):
+        st = check.check(tmp_path / "out", searching=False, compiling=compiling, ents=_lemma2())
+        assert st[("lemma2", "L2c")].startswith("not checked: no proof kernel: apt-get install coq libcoq-interval")

@@ -315,6 +315,15 @@ def statements_file(catalogue: dict | None = None) -> str:
         "\n" + text.replace("{bound}", printed_bound(name, catalogue)) for name, (_, _, text) in FORMAL.items())
 
 
+def coq_statement(name: str, catalogue: dict | None = None) -> str | None:
+    """The Coq statement of ``name`` as ``Statements.v`` writes it (its Section's variables and premises, and the
+    theorem up to its proof), or None when the statement is not formalized."""
+    if name not in FORMAL:
+        return None
+    text = FORMAL[name][2].replace("{bound}", printed_bound(name, catalogue))
+    return text.split("\nProof.")[0].split("\n", 1)[1].rstrip()
+
+
 def with_statements(catalogue: dict | None = None) -> dict[str, str]:
     """The committed files and the generated ``Statements.v``."""
     return {**sources(), "Statements": statements_file(catalogue)}

@@ -434,3 +434,22 @@ def test_a_halved_bound_in_bounds_fails_its_coq_theorem(built, stated, tmp_path,
     start = text.index(f"Theorem stmt_{name} ")
     end = text.index(f"End {name}.")
     assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
+
+
+def test_the_statements_page_shows_each_coq_theorem_from_the_generated_file(monkeypatch):
+    import dataclasses
+
+    from bounds.catalogue import STATEMENTS
+    from reports.statements_page import statement_section
+    generated = coq_math.statements_file()
+    for name in STATEMENTS:
+        section = statement_section(name)
+        coq = coq_math.coq_statement(name)
+        if name in coq_math.FORMAL:
+            assert coq in generated and f"```coq\n{coq}\n```" in section, name
+        else:
+            assert coq is None and "**In Coq**: not formalized" in section, name
+    st = STATEMENTS["lemma8"]
+    monkeypatch.setitem(STATEMENTS, "lemma8", dataclasses.replace(st, conclusion=st.conclusion / 2))
+    assert coq_math.printed_bound("lemma8") in statement_section("lemma8")
+    assert coq_math.printed_bound("lemma8") != coq_math.printed_bound("lemma8", {"lemma8": st})

@@ -434,6 +434,25 @@ def main(argv=None) -> int:
     return 1 if bad or other or errors else 0
 
 
+def statements_text() -> tuple[int, str]:
+    """``(exit status, text)``: the files and ``Statements.v`` compiled into a temporary folder, and per statement
+    the premises its Coq theorem rests on with the two counts (``statements_report``); 1 when a file is rejected,
+    a theorem rests on other axioms or premises than declared, 2 when coqc or CoqInterval is missing."""
+    reason = missing_reason()
+    if reason:
+        return 2, f"error: {reason}"
+    with tempfile.TemporaryDirectory(prefix="slth-coq-math-") as tmp:
+        ok, why = compile(tmp, with_statements())
+        if not ok:
+            return 1, f"rejected: {why}"
+        stated = rests_on(tmp)
+    odd = [f"stmt_{n} rests on other axioms: {', '.join(unexpected(ax))}" for n, (_, ax) in stated.items()
+           if unexpected(ax)]
+    errors = odd + premise_table_errors() + declared_errors(stated)
+    text = "== the statements in Coq (bounds.coq_math)\n" + statements_report(stated)
+    return (1 if errors else 0), "\n".join([text] + [f"error: {e}" for e in errors])
+
+
 def declared_errors(stated: dict) -> list[str]:
     """One line per formalized statement whose theorem rests on other premises than ``FORMAL`` declares, and one if
     ``PROVED_PREMISES`` is not the set of premises ``Premises.v`` proves."""

@@ -453,3 +453,28 @@ def test_the_statements_page_shows_each_coq_theorem_from_the_generated_file(monk
     monkeypatch.setitem(STATEMENTS, "lemma8", dataclasses.replace(st, conclusion=st.conclusion / 2))
     assert coq_math.printed_bound("lemma8") in statement_section("lemma8")
     assert coq_math.printed_bound("lemma8") != coq_math.printed_bound("lemma8", {"lemma8": st})
+
+
+def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated, monkeypatch):
+    import dataclasses
+
+    from bounds.catalogue import STATEMENTS
+
+    def reuse(directory, files):  # the committed files as compiled by ``built``; only Statements.v is compiled anew
+        for f in built.iterdir():
+            if f.suffix in (".vo", ".v") and f.stem not in ("Statements", "StatementAssumptions"):
+                shutil.copy(f, directory / f.name)
+        (directory / "Statements.v").write_text(files["Statements"])
+        return coq_math.compile_file(directory, "Statements")
+
+    monkeypatch.setattr(coq_math, "compile", lambda d, files: reuse(__import__("pathlib").Path(d), files))
+    rc, text = coq_math.statements_text()
+    assert rc == 0, text
+    assert text.splitlines()[-1] == ("premises proved in Coq: 5 of 12; statements proved from Lueker's corollary "
+                                     "alone: 4 of 11")
+    st = STATEMENTS["lemma7"]
+    monkeypatch.setitem(STATEMENTS, "lemma7", dataclasses.replace(st, conclusion=st.conclusion / 2))
+    rc, text = coq_math.statements_text()
+    assert rc == 1 and text.startswith("rejected: Statements.v line"), text
+    monkeypatch.setattr(coq_math, "missing_reason", lambda: "coqc not found")
+    assert coq_math.statements_text() == (2, "error: coqc not found")

@@ -250,7 +250,10 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     axioms = coq_check.assumptions(directory, status)
     print("\n" + coq_check.assumptions_text(axioms, [canonical(name)] if name else None))
     other = [k for k, v in axioms.items() if any(coq_check.family(n) is None for n in v)]
-    return 1 if other else 0
+    from bounds.coq_math import statements_text
+    rc, text = statements_text()  # each statement's own Coq theorem and the premises it rests on
+    print("\n" + text)
+    return 1 if other or rc else 0
 
 
 def main(args: argparse.Namespace) -> int:

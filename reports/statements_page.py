@@ -110,6 +110,7 @@ def statement_section(name: str, catalogue=None) -> str:
             breaks = ", ".join(f"{s} step {p}" for s, p in v.breaks) or "no step"
             out.append(f"- `{name}:{v.name}`: {_md(v.description)} Breaks: {breaks}.")
         out.append("")
+    out += _coq_lines(name, statements)
     if steps:
         out += [f"**Proof** ({len(steps)} steps, each an inequality `lhs <= rhs` on the statement's hypotheses):", ""]
         for s in steps:
@@ -118,6 +119,20 @@ def statement_section(name: str, catalogue=None) -> str:
     else:
         out += ["**Proof**: cited, no proof encoded; the statements that use it rest on it as stated.", ""]
     return "\n".join(out)
+
+
+def _coq_lines(name: str, statements) -> list[str]:
+    """The statement's Coq theorem as ``bounds.coq_math`` generates it, and the premises it rests on."""
+    from bounds import coq_math
+
+    text = coq_math.coq_statement(name, statements)
+    if text is None:
+        cited = coq_math.cited_premises(name, statements)
+        return [f"**In Coq**: not formalized (no theorem states it; its steps cite the premises "
+                f"{', '.join(cited) or 'none'}).", ""]
+    rests = ", ".join(coq_math.FORMAL[name][1]) or "no premise"
+    return [f"**In Coq** (`stmt_{name}`, generated into `Statements.v` by `python -m bounds.coq_math`, its bound "
+            f"printed from `bounds/`; rests on: {rests}):", "", "```coq", text, "```", ""]
 
 
 OBJECTS = """<a id="objects"></a>

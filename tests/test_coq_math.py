@@ -352,3 +352,129 @@ def test_the_coq_theorem_states_the_catalogues_bound(name):
     assert muts
     for mut in muts:  # each mutation of the bound in bounds/ no longer matches the Coq theorem
         assert not _same(coq, st.conclusion.subs(mut.old, mut.new), symbols, np.random.default_rng(SEED)), mut.name
+
+
+# --- the premises stated in Coq, and each statement one theorem -----------------------------------------------
+
+def test_the_premise_table_covers_exactly_the_twelve_premises():
+    from bounds.premises import ALL
+    assert set(coq_math.PREMISE_COQ) == {p.name for p in ALL} and len(ALL) == 12
+    assert coq_math.premise_table_errors() == []
+    less = dict(coq_math.PREMISE_COQ)
+    del less["Hoelder step"]
+    assert coq_math.premise_table_errors(less) == ["premise 'Hoelder step' has no Coq statement"]
+    assert coq_math.premise_table_errors({**coq_math.PREMISE_COQ, "no such premise": "premise_hoelder"}) == [
+        "'no such premise' is not a premise of bounds.premises"]
+    assert coq_math.premise_table_errors({**coq_math.PREMISE_COQ, "Hoelder step": "premise_missing"}) == [
+        "'Hoelder step': premise_missing is not defined in Premises.v"]
+
+
+def test_the_proved_premises_are_those_premises_v_proves():
+    assert set(coq_math.proved_premises()) == set(coq_math.PROVED_PREMISES)
+    text = (coq_math.MATH / "Premises.v").read_text().replace("Lemma premise_hoelder_holds", "Lemma hoelder_again")
+    assert "Hoelder step" not in coq_math.proved_premises(text)
+    assert coq_math.declared_errors({}) == []
+
+
+def test_the_generated_statements_have_no_admitted_or_axiom():
+    assert coq_math.forbidden(coq_math.statements_file()) == []
+    assert coq_math.forbidden(coq_math.statements_file() + "\nAxiom lueker_holds : False.\n") == [
+        f"line {len(coq_math.statements_file().splitlines()) + 2}: Axiom"]
+
+
+@pytest.fixture(scope="module")
+def stated(built):
+    """``Statements.v`` generated from the catalogue, compiled beside the committed files, and what each of its
+    theorems rests on."""
+    (built / "Statements.v").write_text(coq_math.statements_file())
+    ok, why = coq_math.compile_file(built, "Statements")
+    assert ok, why
+    return coq_math.rests_on(built)
+
+
+def test_each_statement_theorem_compiles_and_rests_on_its_declared_premises(stated):
+    assert set(stated) == set(coq_math.FORMAL)
+    for name, (premises, axioms) in stated.items():
+        assert premises == list(coq_math.FORMAL[name][1]), name
+        assert coq_math.unexpected(axioms) == [], name
+        if name != "lueker":  # the corollary's own statement rests on its event; the others on premises they cite
+            assert set(premises) <= set(coq_math.cited_premises(name)), name
+    assert coq_math.declared_errors(stated) == []
+    wrong = {**stated, "lemma8": (["uniformity over inputs"], [])}
+    assert coq_math.declared_errors(wrong) == ["stmt_lemma8 rests on ['uniformity over inputs'], declared []"]
+
+
+def test_the_report_counts_what_coq_says(stated):
+    report = coq_math.statements_report(stated)
+    assert report.splitlines()[-1] == ("premises proved in Coq: 5 of 12; statements proved from Lueker's corollary "
+                                       "alone: 4 of 11")
+    assert "lemma8: stmt_lemma8 rests on no premise" in report
+    assert "theorem9: not formalized" in report
+    more = {**stated, "lemma7": (["Lueker for every z at once", "uniformity over inputs"], [])}
+    assert coq_math.statements_report(more).endswith("alone: 3 of 11")
+    assert coq_math.statements_report({}).endswith("alone: 0 of 11")
+
+
+@pytest.mark.parametrize("name", list(coq_math.FORMAL))
+def test_a_halved_bound_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, monkeypatch, name):
+    import dataclasses
+
+    from bounds.catalogue import STATEMENTS
+    st = STATEMENTS[name]
+    monkeypatch.setitem(STATEMENTS, name, dataclasses.replace(st, conclusion=st.conclusion / 2))
+    text = coq_math.statements_file()
+    assert text != coq_math.statements_file({**STATEMENTS, name: st})
+    for f in built.iterdir():
+        if f.suffix in (".vo", ".v") and f.stem != "Statements":
+            shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "Statements.v").write_text(text)
+    ok, why = coq_math.compile_file(tmp_path, "Statements")
+    assert not ok
+    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
+    start = text.index(f"Theorem stmt_{name} ")
+    end = text.index(f"End {name}.")
+    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
+
+
+def test_the_statements_page_shows_each_coq_theorem_from_the_generated_file(monkeypatch):
+    import dataclasses
+
+    from bounds.catalogue import STATEMENTS
+    from reports.statements_page import statement_section
+    generated = coq_math.statements_file()
+    for name in STATEMENTS:
+        section = statement_section(name)
+        coq = coq_math.coq_statement(name)
+        if name in coq_math.FORMAL:
+            assert coq in generated and f"```coq\n{coq}\n```" in section, name
+        else:
+            assert coq is None and "**In Coq**: not formalized" in section, name
+    st = STATEMENTS["lemma8"]
+    monkeypatch.setitem(STATEMENTS, "lemma8", dataclasses.replace(st, conclusion=st.conclusion / 2))
+    assert coq_math.printed_bound("lemma8") in statement_section("lemma8")
+    assert coq_math.printed_bound("lemma8") != coq_math.printed_bound("lemma8", {"lemma8": st})
+
+
+def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated, monkeypatch):
+    import dataclasses
+
+    from bounds.catalogue import STATEMENTS
+
+    def reuse(directory, files):  # the committed files as compiled by ``built``; only Statements.v is compiled anew
+        for f in built.iterdir():
+            if f.suffix in (".vo", ".v") and f.stem not in ("Statements", "StatementAssumptions"):
+                shutil.copy(f, directory / f.name)
+        (directory / "Statements.v").write_text(files["Statements"])
+        return coq_math.compile_file(directory, "Statements")
+
+    monkeypatch.setattr(coq_math, "compile", lambda d, files: reuse(__import__("pathlib").Path(d), files))
+    rc, text = coq_math.statements_text()
+    assert rc == 0, text
+    assert text.splitlines()[-1] == ("premises proved in Coq: 5 of 12; statements proved from Lueker's corollary "
+                                     "alone: 4 of 11")
+    st = STATEMENTS["lemma7"]
+    monkeypatch.setitem(STATEMENTS, "lemma7", dataclasses.replace(st, conclusion=st.conclusion / 2))
+    rc, text = coq_math.statements_text()
+    assert rc == 1 and text.startswith("rejected: Statements.v line"), text
+    monkeypatch.setattr(coq_math, "missing_reason", lambda: "coqc not found")
+    assert coq_math.statements_text() == (2, "error: coqc not found")

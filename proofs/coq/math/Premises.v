@@ -1,0 +1,92 @@
+(* The twelve premises of the proofs (bounds/premises.py), each a formal Coq proposition premise_*.  A premise
+   with a Coq proof has a lemma premise_*_holds beside it; the others are only stated: a statement's theorem
+   takes them as Section hypotheses (Statements.v), so that its closed type names the premises it still rests on.
+   Nothing here is assumed: there is no Axiom, and a proposition stated is not a proposition asserted. *)
+From Coq Require Import Reals Lra Lia.
+From SlthMath Require Import Objects Sums Softmax Matrix Triangle Blocks Induction.
+Open Scope R_scope.
+
+(* --- proved --------------------------------------------------------------------------------------------- *)
+
+(* softmax perturbation identity: sigma(z+e; a)_j = sigma(z; a)_j exp(e_j) / Z, exp(-eps) <= Z <= exp(eps),
+   and eq. (9): |1 - exp(e_j)/Z| <= exp(2 eps) - 1 *)
+Definition premise_softmax_identity : Prop :=
+  (forall T a z e j, is_mask T a ->
+     softmax T a (vadd z e) j = softmax T a z j * exp (e j) / Zshift T (softmax T a z) e) /\
+  (forall T a z e eps, is_mask T a -> (forall k, (k < T)%nat -> Rabs (e k) <= eps) ->
+     exp (- eps) <= Zshift T (softmax T a z) e <= exp eps) /\
+  (forall Z ej eps, exp (- eps) <= Z <= exp eps -> Rabs ej <= eps -> Rabs (1 - exp ej / Z) <= exp (2 * eps) - 1).
+
+Lemma premise_softmax_identity_holds : premise_softmax_identity.
+Proof. exact (conj softmax_shift (conj Z_bounds ratio_bound)). Qed.
+
+(* Hoelder step: |sum_k q_k X_kj| <= max_k |X_kj| sum_k |q_k| *)
+Definition premise_hoelder : Prop :=
+  forall T (q : vec) (X : mat) j alpha, (forall k, (k < T)%nat -> Rabs (X k j) <= alpha) ->
+    Rabs (sum T (fun k => q k * X k j)) <= alpha * sum T (fun k => Rabs (q k)).
+
+Lemma premise_hoelder_holds : premise_hoelder.
+Proof. exact hoelder. Qed.
+
+(* |W_ij| <= ||W||: every entry of a matrix is bounded by an operator-norm bound of it *)
+Definition premise_entry_bound : Prop :=
+  forall m n W c i j, op_bound m n W c -> (i < m)%nat -> (j < n)%nat -> Rabs (W i j) <= c.
+
+Lemma premise_entry_bound_holds : premise_entry_bound.
+Proof. exact entry_le_op. Qed.
+
+(* the induction over a stack of maps: source within err_L of target after L maps *)
+Definition stack_induction : Prop :=
+  forall (dims : nat -> nat) (f g : nat -> vec -> vec) (K beta delta : nat -> R) x L,
+  (forall l, 0 <= K l) ->
+  (forall l u v, norm (dims (S l)) (vsub (f l u) (f l v)) <= K l * norm (dims l) (vsub u v)) ->
+  (forall l u, norm (dims l) u <= beta l -> norm (dims (S l)) (f l u) <= beta (S l)) ->
+  (forall l u, norm (dims l) u <= beta l + err K delta l -> norm (dims (S l)) (vsub (g l u) (f l u)) <= delta l) ->
+  norm (dims O) x <= beta O ->
+  norm (dims L) (vsub (iter g L x) (iter f L x)) <= err K delta L.
+
+(* induction over layers (Theorem 10): the stack is the L ReLU layers *)
+Definition premise_induction_layers : Prop := stack_induction.
+
+Lemma premise_induction_layers_holds : premise_induction_layers.
+Proof. exact layers_induction. Qed.
+
+(* induction over blocks (Theorem 14): the stack is the B blocks *)
+Definition premise_induction_blocks : Prop := stack_induction.
+
+Lemma premise_induction_blocks_holds : premise_induction_blocks.
+Proof. exact layers_induction. Qed.
+
+(* --- stated, not proved ----------------------------------------------------------------------------------- *)
+
+(* Lueker's item distribution: the law of the items has a density bounded below on an interval around 0 *)
+Definition premise_lueker_items (density : R -> R) : Prop :=
+  exists c r, 0 < c /\ 0 < r /\ forall x, - r <= x <= r -> c <= density x.
+
+(* Lueker's corollary, as the event it gives: every subset-sum problem p < P of the construction (items
+   item p 0 .. item p (N-1)) is solved within its budget, for every target z in [-1, 1] at once *)
+Definition premise_lueker_event (P N : nat) (item : nat -> nat -> R) (budget : R) : Prop :=
+  forall p, (p < P)%nat -> forall z, -1 <= z <= 1 ->
+    exists m : nat -> R, (forall k, m k = 0 \/ m k = 1) /\
+      Rabs (sum N (fun k => m k * item p k) - z) <= budget.
+
+(* uniformity over inputs: on one event E of the random weights, the source map g is within delta of the target
+   map f for every input of the ball at once (the event first, the input after) *)
+Definition premise_uniform_inputs (n m : nat) (E : Prop) (f g : vec -> vec) (beta delta : R) : Prop :=
+  E -> forall x, norm n x <= beta -> norm m (vsub (g x) (f x)) <= delta.
+
+(* n = d1 n' when d1 does not divide n: the width requirement req is met by each block of n' = floor(n / d1) units *)
+Definition premise_width_per_block (n d1 : nat) (req : R) : Prop :=
+  req <= INR (n / d1).
+
+(* Lemma 12's ||x'_i|| <= alpha: the perturbed tokens are in the ball too *)
+Definition premise_lemma12_x' (T d : nat) (X' : mat) (alpha : R) : Prop :=
+  forall k, (k < T)%nat -> norm d (X' k) <= alpha.
+
+(* target weights of norm <= 1 *)
+Definition premise_target_norms (m n : nat) (W : mat) : Prop := op_bound m n W 1.
+
+(* Theorem 14's error and probability schedule: the budgets eps_b, errors delta_b and input norms beta_b used
+   are the expressions the proof defines (eps_e, delta_e, beta_e) for b < B *)
+Definition premise_schedule (B : nat) (eps_b delta_b beta_b eps_e delta_e beta_e : nat -> R) : Prop :=
+  forall b, (b < B)%nat -> eps_b b = eps_e b /\ delta_b b = delta_e b /\ beta_b b = beta_e b.

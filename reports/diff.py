@@ -144,17 +144,21 @@ def _who(desc: dict) -> str:
 
 
 def coq_changes(old: dict, new: dict) -> list[dict]:
-    """Steps whose Coq status (the record's ``coq`` field, ``bounds.coq``) differs between two records; a record
-    without the field (written before it) shows "absent"."""
-    def status(s):
-        return (s.get("coq") or "absent").split(":")[0] if s else "absent"
-    a = {(s["statement"], s["step"]): s for s in old.get("steps", [])}
-    b = {(s["statement"], s["step"]): s for s in new.get("steps", [])}
-    out = []
-    for key in list(a) + [k for k in b if k not in a]:
-        if status(a.get(key)) != status(b.get(key)):
-            out.append({"statement": key[0], "step": key[1], "old": status(a.get(key)), "new": status(b.get(key))})
-    return out
+    """Steps whose Coq status word (``slt.diff.coq_status``: kernel-checked / rejected / not exported / not
+    checked) differs between two records, each with the two words."""
+    return [{"statement": c["statement"], "step": c["step"], "old": c["old_word"], "new": c["new_word"]}
+            for c in diff.compare(old, new).coq]
+
+
+def coq_counts(counts: dict) -> str:
+    """``{word: steps}`` as "70 kernel-checked, 1 not checked"."""
+    return ", ".join(f"{n} {w}" for w, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))) or "no steps"
+
+
+def _coq_line(c) -> str:
+    if c["old_word"] == c["new_word"] or ":" in c["old"] or ":" in c["new"]:  # the reasons say what changed
+        return f"  {c['statement']}:{c['step']}\n    before: {c['old']}\n    after:  {c['new']}"
+    return f"  {c['statement']}:{c['step']}  {c['old']} -> {c['new']}"
 
 
 def format_text(d, old_name: str, new_name: str) -> str:
@@ -162,8 +166,8 @@ def format_text(d, old_name: str, new_name: str) -> str:
     lines = [f"slth diff: {old_name} [{_who(info['old'])}] -> {new_name} [{_who(info['new'])}]"]
     sections = [
         ("proof steps whose verdict or domain changed", d.flipped, _flipped),
-        ("proof steps whose Coq status changed (kernel-checked / rejected / not exported / not checked)",
-         coq_changes(d.old, d.new), lambda c: f"  {c['statement']}:{c['step']}  {c['old']} -> {c['new']}"),
+        ("proof steps whose Coq status changed (kernel-checked / rejected / not exported / not checked, with the "
+         "reason)", d.coq, _coq_line),
         (f"margins (smallest rhs/lhs) moved by more than {d.tolerance:g} (relative)", d.margins,
          lambda m: f"  {m['statement']}:{m['step']}  {_fmt(m['old'])} -> {_fmt(m['new'])}"
                    + (f"  (x{m['ratio']:.4g})" if m["ratio"] is not None else "")),
@@ -188,6 +192,9 @@ def format_text(d, old_name: str, new_name: str) -> str:
         if rows:
             lines.append(f"{title} ({len(rows)}):")
             lines += [fmt(r) for r in rows]
+    if d.coq or d.coq_counts.get("old") != d.coq_counts.get("new"):
+        lines.append(f"Coq statuses: {old_name}: {coq_counts(d.coq_counts.get('old', {}))}; {new_name}: "
+                     f"{coq_counts(d.coq_counts.get('new', {}))}")
     lines += [f"note: {n}" for n in d.notes]
     if not d.changed:
         lines.append("no change in any decision")

@@ -26,3 +26,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords and _TESTS in Path(str(item.path)).parents:
             item.add_marker(slow)
+
+
+@pytest.fixture(autouse=True)
+def _no_stored_verdicts(monkeypatch):
+    """The unit tests verify with the per-process cache only: many replace a piece of the verifier (a failing Arb
+    re-check, a planted step) and must see it run, which a verdict stored on disk by an earlier run would hide
+    (``bounds.verdict_cache``; the checks in checks/ use it). ``SLTH_VERDICT_CACHE=off`` also reaches the commands
+    these tests start. A test of the stored verdicts sets the variable to a folder of its own."""
+    monkeypatch.setenv("SLTH_VERDICT_CACHE", "off")

@@ -147,7 +147,7 @@ def coq_changes(old: dict, new: dict) -> list[dict]:
     """Steps whose Coq status word (``slt.diff.coq_status``: kernel-checked / rejected / not exported / not
     checked) differs between two records, each with the two words."""
     return [{"statement": c["statement"], "step": c["step"], "old": c["old_word"], "new": c["new_word"]}
-            for c in diff.compare(old, new).coq]
+            for c in diff.coq_changes(old, new)[0]]
 
 
 def coq_counts(counts: dict) -> str:

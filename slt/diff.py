@@ -293,26 +293,31 @@ def coq_word(status: str) -> str:
 
 
 def _coq(d: Diff) -> None:
-    """Steps whose Coq status changed: the status word, or Coq's reason for a rejection, or a step of the new
-    record not checked for a reason of its own (``UNSEARCHED``).  When one record holds no kernel result at all
-    (every step not checked: e.g. a record built where Coq was never run), its steps that the other record
-    kernel-checked are not listed one by one: a note says so and ``coq_counts`` gives both records' statuses."""
-    old = {_key(s, "statement", "step"): coq_status(s) for s in d.old["steps"]}
-    new = {_key(s, "statement", "step"): coq_status(s) for s in d.new["steps"]}
-    counts = {}
-    for side, rows in (("old", old), ("new", new)):
+    d.coq, d.coq_counts, notes = coq_changes(d.old, d.new)
+    d.notes += notes
+
+
+def coq_changes(old_record: dict, new_record: dict) -> tuple[list, dict, list]:
+    """``(rows, counts, notes)``: the steps whose Coq status changed (the status word, or Coq's reason for a
+    rejection, or a step of the new record not checked for a reason of its own, ``UNSEARCHED``), each record's
+    ``{status word: steps}`` and notes.  When one record holds no kernel result at all (every step not checked:
+    e.g. a record built where Coq was never run), its steps that the other record kernel-checked are not listed one
+    by one: a note says so, and the counts give both records' statuses."""
+    old = {_key(s, "statement", "step"): coq_status(s) for s in old_record.get("steps", [])}
+    new = {_key(s, "statement", "step"): coq_status(s) for s in new_record.get("steps", [])}
+    counts, notes, rows = {}, [], []
+    for side, statuses in (("old", old), ("new", new)):
         words: dict = {}
-        for status in rows.values():
+        for status in statuses.values():
             words[coq_word(status)] = words.get(coq_word(status), 0) + 1
         counts[side] = words
-    d.coq_counts = counts
     empty = {side: not any(counts[side].get(w) for w in KERNEL_WORDS) for side in ("old", "new")}
     for side in ("old", "new"):
         if empty[side] and not empty["new" if side == "old" else "old"]:
-            rows = old if side == "old" else new
-            reasons = sorted({s for s in rows.values() if coq_word(s) not in ("not exported", ABSENT)})
-            d.notes.append(f"the {side} record holds no Coq kernel result ({'; '.join(reasons) or 'no status'}): "
-                           f"its steps are not compared with the other record's kernel results one by one")
+            statuses = old if side == "old" else new
+            reasons = sorted({s for s in statuses.values() if coq_word(s) not in ("not exported", ABSENT)})
+            notes.append(f"the {side} record holds no Coq kernel result ({'; '.join(reasons) or 'no status'}): "
+                         f"its steps are not compared with the other record's kernel results one by one")
     for key in list(old) + [k for k in new if k not in old]:
         a, b = old.get(key, ABSENT), new.get(key, ABSENT)
         wa, wb = coq_word(a), coq_word(b)
@@ -322,7 +327,8 @@ def _coq(d: Diff) -> None:
         if b != UNSEARCHED and ((empty["old"] and wa not in KERNEL_WORDS and wb == "kernel-checked")
                                 or (empty["new"] and wb not in KERNEL_WORDS and wa == "kernel-checked")):
             continue  # one record holds no kernel result at all: the note says so
-        d.coq.append({"statement": key[0], "step": key[1], "old": a, "new": b, "old_word": wa, "new_word": wb})
+        rows.append({"statement": key[0], "step": key[1], "old": a, "new": b, "old_word": wa, "new_word": wb})
+    return rows, counts, notes
 
 
 # ------------------------------------------------------------------------- the worktree of `slth diff --against`

@@ -8,6 +8,9 @@ empirical verdict changed and calibrated constants that moved outside their inte
 ``--against REF`` builds the record of the git ref REF in a temporary ``git worktree`` with REF's own code (cached
 by commit under ``<results>/records/``) and compares it with a record of the working tree, built at the same time.
 Proof-only by default (seconds); ``--empirical`` adds the quick empirical measurements and figure summaries.
+The verdicts of steps an edit leaves unchanged are read back from the verdict cache (``bounds.verdict_cache``), so
+only the changed steps (and the steps built from them) are verified again; stderr says how many.  The Coq block
+shows each step's Coq status with its reason (``slt.diff.coq_status``).
 
 Exit status: 1 on any downgrade of a step of a supported form (a verdict worse than before, e.g. certified -> not
 proved, a narrower domain, a new step that is not certified, a statement whose proof is gone), 0 otherwise, 2 on a
@@ -107,6 +110,12 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
         log("[diff] building the record of the working tree ...")
         new = assembler().build(profile, seed=seed, results_dir=results, command=f"slth diff --against {ref}",
                            log=lambda m: None)
+        from bounds import verdict_cache  # loaded by the build already
+
+        where = verdict_cache.directory()
+        log(f"[diff] working tree: {verdict_cache.STATS['verified']} verification(s) run (sub-steps included), "
+            f"{verdict_cache.STATS['hits']} verdict(s) of unchanged steps read back from "
+            + (f"{where} (bounds/verdict_cache.py)" if where else "nowhere (SLTH_VERDICT_CACHE=off)"))
         if proc is not None:
             rc = proc.wait()
             logfile.close()

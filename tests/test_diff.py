@@ -157,6 +157,7 @@ def test_edit_a_constant_then_diff_against_head(tmp_path):
     assert "theorem9.n_V" not in out  # only the edited requirement moved
     assert "downgrade(s) of a supported form: theorem9:S2a certified -> refuted" in out
     assert "theorem9" in page.read_text()
+    assert "verification(s) run" in done.stderr and "SLTH_VERDICT_CACHE=off" in done.stderr  # tests store none
     sha = _git(clone, "rev-parse", "HEAD").strip()
     assert (clone / "results" / "records" / f"{sha}-proofs.json").exists()  # REF's record, cached by commit
     assert not _git(clone, "worktree", "list").strip().count("\n")  # the temporary worktree is gone

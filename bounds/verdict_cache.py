@@ -34,7 +34,7 @@ import platform
 import warnings
 from pathlib import Path
 
-__all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "verifier_files", "verifier_hash",
+__all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "default_directory", "verifier_files", "verifier_hash",
            "key_digest", "load", "store", "STATS", "reset_stats"]
 
 ENV = "SLTH_VERDICT_CACHE"
@@ -63,8 +63,11 @@ def directory() -> Path | None:
     where = os.environ.get(ENV, "").strip()
     if where.lower() in ("off", "0", "no", "false"):
         return None
-    if where:
-        return Path(where)
+    return Path(where) if where else default_directory()
+
+
+def default_directory() -> Path:
+    """``$XDG_CACHE_HOME/slth-harness/verdicts`` (``~/.cache/slth-harness/verdicts``)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "slth-harness" / "verdicts"
 

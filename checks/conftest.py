@@ -74,6 +74,18 @@ def _stored_trials(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _stored_verdicts(monkeypatch, request):
+    """Verdicts are read back from the verdict cache (``bounds.verdict_cache``: keyed on the step, its domain, the
+    verifier's source and the libraries' versions): the folder ``$SLTH_VERDICT_CACHE`` named when pytest started
+    (``off`` verifies every step), else ``~/.cache/slth-harness/verdicts`` (the root conftest turns it off for the
+    rest of the session)."""
+    from bounds import verdict_cache
+
+    given = getattr(request.config, "_slth_verdicts", None)
+    monkeypatch.setenv(verdict_cache.ENV, given or str(verdict_cache.default_directory()))
+
+
+@pytest.fixture(autouse=True)
 def _collect_rate_tests():
     start = len(RATE_TESTS)
     yield

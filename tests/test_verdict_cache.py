@@ -123,7 +123,7 @@ def test_a_corrupt_stored_verdict_is_ignored_with_a_warning_and_verified_again(s
     assert verdict_cache.STATS["hits"] == 1
 
 
-def test_off_stores_nothing(tmp_path, monkeypatch):
+def test_where_the_verdicts_are_kept(tmp_path, monkeypatch):
     monkeypatch.setenv(verdict_cache.ENV, "off")
     assert verdict_cache.directory() is None
     monkeypatch.setenv(verdict_cache.ENV, str(tmp_path / "v"))

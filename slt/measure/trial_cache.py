@@ -1,20 +1,22 @@
-"""Seeded trials kept on disk, content-addressed: a block of trials (``trial(seed + k, C, **params)`` for k < n) is
-computed once and read back by every later run whose code and inputs are the same.
+"""Seeded trials kept on disk, content-addressed: a block of trials (``trial(seed + k, C, **params)`` for k < n), or
+any seeded measurement returning a list of ``Case`` (``call(fn, *args)``: a deterministic check's cases at a drawn
+point, a chain), is computed once and read back by every later run whose code and inputs are the same.
 
-The key of a block is the SHA-256 of: the trial function's name (``module:function``), C, the parameters, the first
-seed and the count; the SHA-256 of the source of every module of ``slt`` and ``bounds`` the trial's module imports,
+The key is the SHA-256 of: the function's name (``module:function``; a ``functools.partial`` with the names of the
+functions and the values it binds), the arguments (C, the parameters, the seeds, the count); the SHA-256 of the
+source of every module of ``slt`` and ``bounds`` each named function's module imports,
 directly or through others (``closure``: found by reading the files' import statements, lazy ones included; a
 package's ``__init__.py`` with each of its modules), so that an edit of any code that decides a trial (a width in
 ``bounds/``, the solver, a sampler, the statement's measurement) is a miss; and the versions of Python, NumPy, SciPy,
-Numba, SymPy and mpmath.  Only module-level trial functions with JSON parameters are stored (a ``functools.partial``
-or a planted solver, as the tests that make checks fail use, is always computed).
+Numba, SymPy, mpmath and python-flint.  Only module-level functions (or partials of them) with JSON arguments are
+stored (a lambda, a closure or a planted solver, as the tests that make checks fail use, is always computed).
 
 On: ``$SLTH_TRIAL_CACHE`` names the folder (``checks/conftest.py`` sets it for the checks, by default to
 ``~/.cache/slth-harness/trials``); unset or ``off``, nothing is read or written.  Each block is one file
-``<first two hex digits>/<key>.json`` written atomically with the checksum of its content (``slt.cache``); a file
-that does not read back (garbage, a checksum mismatch, another key, a case of the wrong shape) is ignored with a
-``TrialCacheWarning`` naming it and the problem, and the block is computed again.  ``STATS`` counts the blocks read
-back and computed in this process.
+``<first two hex digits>/<key>.json`` written atomically with the checksum of its content (``slt.cache``), and only
+when its cases read back exactly; a file that does not read back (garbage, a checksum mismatch, another key, a case
+of the wrong shape) is ignored with a ``TrialCacheWarning`` naming it and the problem, and computed again.  ``STATS``
+counts the results read back and computed in this process.
 """
 from __future__ import annotations
 
@@ -33,8 +35,8 @@ from pathlib import Path
 from slt.cache import CorruptRecord, fingerprint, read_record, write_record
 from slt.measure.evidence import Case
 
-__all__ = ["ENV", "FORMAT", "LIBRARIES", "TrialCacheWarning", "directory", "closure", "code_hash", "key", "cases",
-           "STATS", "default_directory"]
+__all__ = ["ENV", "FORMAT", "LIBRARIES", "TrialCacheWarning", "directory", "closure", "code_hash", "describe", "key",
+           "call", "block", "cases", "STATS", "default_directory"]
 
 ENV = "SLTH_TRIAL_CACHE"
 FORMAT = 1
@@ -129,27 +131,62 @@ def versions() -> dict:
     return {"python": platform.python_version(), **{n: version(n) for n in LIBRARIES}}
 
 
-def _name(trial) -> str | None:
+def _name(fn) -> str | None:
     """``module:function`` of a module-level function that this name resolves back to, else None."""
-    module, qual = getattr(trial, "__module__", None), getattr(trial, "__qualname__", None)
+    module, qual = getattr(fn, "__module__", None), getattr(fn, "__qualname__", None)
     if not module or not qual or "<" in qual or "." in qual:
         return None
     try:
         found = getattr(importlib.import_module(module), qual, None)
     except ImportError:
         return None
-    return f"{module}:{qual}" if found is trial else None
+    return f"{module}:{qual}" if found is fn else None
 
 
-def key(trial, C: float, params: dict, seed: int, trials: int) -> str | None:
-    """The key of a block of trials, or None when it cannot be stored (not a module-level function, parameters
-    that are not JSON)."""
-    name = _name(trial)
+class _Unnamed(Exception):
+    pass
+
+
+def describe(fn):
+    """A JSON description of ``fn``: a module-level function (``{"fn": "module:function"}``) or a
+    ``functools.partial`` of one whose arguments are such functions or JSON values; raises ``_Unnamed`` otherwise."""
+    if isinstance(fn, functools.partial):
+        return {"partial": describe(fn.func), "args": [_argument(a) for a in fn.args],
+                "kwargs": {k: _argument(v) for k, v in sorted(fn.keywords.items())}}
+    name = _name(fn)
     if name is None:
-        return None
+        raise _Unnamed(repr(fn))
+    return {"fn": name}
+
+
+def _argument(value):
+    if callable(value):
+        return describe(value)
     try:
-        return fingerprint(FORMAT, name, C, params, seed, trials, code_hash(name.split(":")[0]), versions())
-    except (ValueError, TypeError):
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        raise _Unnamed(repr(value)) from None
+    return value
+
+
+def _modules(description) -> set[str]:
+    if isinstance(description, dict):
+        out = {description["fn"].split(":")[0]} if isinstance(description.get("fn"), str) else set()
+        for v in description.values():
+            out |= _modules(v)
+        return out
+    if isinstance(description, list):
+        return set().union(*map(_modules, description)) if description else set()
+    return set()
+
+
+def key(fn, *args, **kwargs) -> str | None:
+    """The key of ``fn(*args, **kwargs)``, or None when it cannot be stored (a function that is not module-level,
+    arguments that are not JSON)."""
+    try:
+        what = describe(fn)
+        return fingerprint(FORMAT, what, args, kwargs, sorted([m, code_hash(m)] for m in _modules(what)), versions())
+    except (_Unnamed, ValueError, TypeError):
         return None
 
 
@@ -160,12 +197,12 @@ def _path(folder: Path, k: str) -> Path:
 FIELDS = tuple(f.name for f in dataclasses.fields(Case))
 
 
-def _decode(stored: dict, k: str, trials: int):
+def _decode(stored: dict, k: str):
     if stored.get("key") != k:
         return "stored under another key", None
     rows = stored["result"]
-    if not isinstance(rows, list) or len(rows) != trials:
-        return f"not {trials} cases", None
+    if not isinstance(rows, list):
+        return "not a list of cases", None
     out = []
     for row in rows:
         if not isinstance(row, dict) or set(row) != set(FIELDS):
@@ -177,14 +214,15 @@ def _decode(stored: dict, k: str, trials: int):
     return None, out
 
 
-def cases(trial, C: float, params: dict, seed: int, trials: int) -> list:
-    """``[trial(seed + k, C, **params) for k in range(trials)]``, read back from the folder when stored there."""
+def call(fn, *args, **kwargs) -> list:
+    """``fn(*args, **kwargs)`` (a list of ``Case``), read back from the folder when stored there, else computed
+    (and stored when it reads back exactly)."""
     folder = directory()
-    k = key(trial, C, params, seed, trials) if folder is not None else None
+    k = key(fn, *args, **kwargs) if folder is not None else None
     if k is not None:
         path = _path(folder, k)
         try:
-            problem, out = _decode(read_record(path), k, trials)
+            problem, out = _decode(read_record(path), k)
         except FileNotFoundError:
             problem, out = None, None
         except (CorruptRecord, OSError) as exc:
@@ -194,14 +232,23 @@ def cases(trial, C: float, params: dict, seed: int, trials: int) -> list:
         if out is not None:
             STATS["hits"] += 1
             return out
-    out = [trial(seed + j, C, **params) for j in range(trials)]
+    out = fn(*args, **kwargs)
     STATS["computed"] += 1
-    if k is not None:
+    if k is not None and isinstance(out, list) and all(isinstance(c, Case) for c in out):
         rows = [dataclasses.asdict(c) for c in out]
         try:
-            text = json.dumps(rows, allow_nan=True)
-            if [Case(**r) for r in json.loads(text)] == out:  # stored only when it reads back exactly
-                write_record(path, {"key": k, "fn": _name(trial), "C": C, "seed": seed, "result": rows})
+            if [Case(**r) for r in json.loads(json.dumps(rows, allow_nan=True))] == out:  # reads back exactly
+                write_record(path, {"key": k, "result": rows})
         except (TypeError, ValueError, OSError):
             pass
     return out
+
+
+def block(trial, seed: int, C: float, params: dict, trials: int) -> list:
+    """``[trial(seed + k, C, **params) for k in range(trials)]``: one block of independent trials."""
+    return [trial(seed + k, C, **params) for k in range(trials)]
+
+
+def cases(trial, C: float, params: dict, seed: int, trials: int) -> list:
+    """The block ``block(trial, seed, C, params, trials)``, read back when stored (``call``)."""
+    return call(functools.partial(block, trial), seed, C, params, trials)

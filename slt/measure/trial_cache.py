@@ -114,10 +114,11 @@ def closure(module: str, root: Path = ROOT) -> tuple[Path, ...]:
 
 
 @functools.lru_cache(maxsize=None)
-def code_hash(module: str) -> str:
+def code_hash(module: str, root: Path = ROOT) -> str:
+    """The SHA-256 of the source files of ``closure(module)`` (names and contents), read once per process."""
     h = hashlib.sha256()
-    for path in closure(module):
-        h.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in closure(module, root):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 

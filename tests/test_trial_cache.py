@@ -141,3 +141,14 @@ def test_off_when_unset_or_off(monkeypatch, tmp_path):
     trial_cache.cases(toy_trial, 2.0, {"eps": 0.1}, 0, 2)
     trial_cache.cases(toy_trial, 2.0, {"eps": 0.1}, 0, 2)
     assert CALLS == [0, 1, 0, 1]
+
+
+def tuple_trial(seed: int, C: float, eps: float) -> Case:
+    return Case("toy", {"eps": eps, "pair": (1, 2)}, seed, measured=eps, bound=C, widths={"n": (seed, seed + 1)})
+
+
+def test_tuples_read_back_as_tuples(store):
+    """A case holding tuples (Theorem 14's widths per block) is stored and reads back exactly, tuples and all."""
+    first = trial_cache.cases(tuple_trial, 2.0, {"eps": 0.1}, 0, 2)
+    again = trial_cache.cases(tuple_trial, 2.0, {"eps": 0.1}, 0, 2)
+    assert trial_cache.STATS["hits"] == 1 and again == first and again[1].widths == {"n": (1, 2)}

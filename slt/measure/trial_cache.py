@@ -196,6 +196,28 @@ def _path(folder: Path, k: str) -> Path:
 
 
 FIELDS = tuple(f.name for f in dataclasses.fields(Case))
+TUPLE = "__tuple__"
+
+
+def _encode(value):
+    """``value`` with every tuple marked (JSON has lists only), so that a case reads back exactly."""
+    if isinstance(value, tuple):
+        return {TUPLE: [_encode(v) for v in value]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _encode(v) for k, v in value.items()}
+    return value
+
+
+def _decoded(value):
+    if isinstance(value, dict):
+        if set(value) == {TUPLE} and isinstance(value[TUPLE], list):
+            return tuple(_decoded(v) for v in value[TUPLE])
+        return {k: _decoded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decoded(v) for v in value]
+    return value
 
 
 def _decode(stored: dict, k: str):
@@ -211,7 +233,7 @@ def _decode(stored: dict, k: str):
         if not isinstance(row["violated"], bool) or not all(isinstance(row[f], (int, float)) and not
                                                             isinstance(row[f], bool) for f in ("measured", "bound")):
             return "a case whose numbers or verdict are of the wrong type", None
-        out.append(Case(**row))
+        out.append(Case(**_decoded(row)))
     return None, out
 
 
@@ -236,9 +258,9 @@ def call(fn, *args, **kwargs) -> list:
     out = fn(*args, **kwargs)
     STATS["computed"] += 1
     if k is not None and isinstance(out, list) and all(isinstance(c, Case) for c in out):
-        rows = [dataclasses.asdict(c) for c in out]
+        rows = [_encode({f: getattr(c, f) for f in FIELDS}) for c in out]
         try:
-            if [Case(**r) for r in json.loads(json.dumps(rows, allow_nan=True))] == out:  # reads back exactly
+            if [Case(**_decoded(r)) for r in json.loads(json.dumps(rows, allow_nan=True))] == out:  # reads back exactly
                 write_record(path, {"key": k, "result": rows})
         except (TypeError, ValueError, OSError):
             pass

@@ -53,6 +53,15 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     settings.load_profile(config.getoption("--slth-profile"))
+    # Verdicts stored on disk (bounds.verdict_cache): the checks read and write them (checks/conftest.py: the folder
+    # given here, else the user's cache folder), the unit tests never (tests/conftest.py); every other part of the
+    # session (fixtures, the commands tests start) runs with the store off.
+    given = os.environ.get("SLTH_VERDICT_CACHE_GIVEN")  # what the pytest that started this worker (xdist) was given
+    if given is None:
+        given = os.environ.get("SLTH_VERDICT_CACHE", "")
+        os.environ["SLTH_VERDICT_CACHE_GIVEN"] = config._slth_given = given
+    config._slth_verdicts = given or None
+    os.environ["SLTH_VERDICT_CACHE"] = "off"
     if not os.environ.get("SLTH_CACHE_DIR"):
         import tempfile
 
@@ -60,6 +69,13 @@ def pytest_configure(config):
 
 
 def pytest_unconfigure(config):
+    if hasattr(config, "_slth_verdicts"):
+        if config._slth_verdicts is None:
+            os.environ.pop("SLTH_VERDICT_CACHE", None)
+        else:
+            os.environ["SLTH_VERDICT_CACHE"] = config._slth_verdicts
+    if hasattr(config, "_slth_given"):
+        os.environ.pop("SLTH_VERDICT_CACHE_GIVEN", None)
     made = getattr(config, "_slth_cache", None)
     if made:
         import shutil

@@ -27,7 +27,8 @@ Only the declared domain decides: the symbolic methods reason about symbols whos
 declarations (``Domain.symbols``); a parameter declared wider than its global symbol's assumptions (``e_l >= -1``
 for a nonnegative ``e_l``) is reasoned about on its derived symbol, and the interval forms (which rewrite with the
 global symbols) are not run for it.  A verdict is cached per process under ``verdict_key``: both sides, every field
-of every parameter, ``relies_on``, the facts it may apply, the stage time limit and ``VERSION``.
+of every parameter, ``relies_on``, the facts it may apply, the stage time limit and ``VERSION``, and kept on disk
+between processes under that key, the verifier's source and the libraries' versions (``bounds.verdict_cache``).
 
 It also states its method (the method that proved the step, or that found the counterexample) and the domain the
 method covered: ``whole`` (the declared domain), ``box: ...`` (only the stated box) or ``sampled``.
@@ -65,7 +66,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from . import corners, recheck
+from . import corners, recheck, verdict_cache
 from .catalogue import lookup
 from .core import Step
 from .facts import SCALAR
@@ -129,6 +130,8 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
     """Verify ``step`` on the domain of ``params`` (its own ``step.params`` take precedence); cached."""
     dom = Domain(step, params)
     key = verdict_key(step, dom)
+    if key not in _RESULTS and (stored := verdict_cache.load(key)) is not None:  # kept on disk by an earlier run
+        _RESULTS[key] = stored
     if key not in _RESULTS:
         outer = list(TIMED_OUT)
         TIMED_OUT.clear()
@@ -147,6 +150,7 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
             if arb.startswith("failed"):
                 ok, detail = False, f"{detail}; Arb re-check {arb}"
         _RESULTS[key] = (method, ok, detail, box, cex, domain, smallest_ratio(step, dom, detail), cert, arb)
+        verdict_cache.store(key, _RESULTS[key], f"{statement}:{step.name}", keep=not timed_out)
     return StepResult(statement, step.name, *_RESULTS[key])
 
 

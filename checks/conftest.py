@@ -1,7 +1,12 @@
 """Check-specific pytest hooks: ``gpu`` checks are skipped, with the reason, when no CUDA device is present;
-``slow`` checks run only under the ``thorough`` profile or when selected with ``-m slow``."""
+``slow`` checks run only under the ``thorough`` profile or when selected with ``-m slow``; the checks read seeded
+trials and verdicts that an earlier run computed with the same code back from disk (``slt.measure.trial_cache``,
+``bounds.verdict_cache``); under pytest-xdist every worker hands its rate tests to the controller, which applies
+Holm's procedure to the whole run and prints the power summary."""
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -58,6 +63,29 @@ HOLM: dict = {}
 
 
 @pytest.fixture(autouse=True)
+def _stored_trials(monkeypatch):
+    """Seeded trials are read back from the trial cache (``slt.measure.trial_cache``: keyed on the trial, its
+    inputs, the source of the code that decides it and the libraries' versions): ``$SLTH_TRIAL_CACHE`` when set
+    (``off`` computes every trial), else ``~/.cache/slth-harness/trials``."""
+    from slt.measure import trial_cache
+
+    if not os.environ.get(trial_cache.ENV):
+        monkeypatch.setenv(trial_cache.ENV, str(trial_cache.default_directory()))
+
+
+@pytest.fixture(autouse=True)
+def _stored_verdicts(monkeypatch, request):
+    """Verdicts are read back from the verdict cache (``bounds.verdict_cache``: keyed on the step, its domain, the
+    verifier's source and the libraries' versions): the folder ``$SLTH_VERDICT_CACHE`` named when pytest started
+    (``off`` verifies every step), else ``~/.cache/slth-harness/verdicts`` (the root conftest turns it off for the
+    rest of the session)."""
+    from bounds import verdict_cache
+
+    given = getattr(request.config, "_slth_verdicts", None)
+    monkeypatch.setenv(verdict_cache.ENV, given or str(verdict_cache.default_directory()))
+
+
+@pytest.fixture(autouse=True)
 def _collect_rate_tests():
     start = len(RATE_TESTS)
     yield
@@ -68,6 +96,10 @@ def pytest_sessionfinish(session):
     """Holm's procedure over every rate test of the run at family-wise error ``FAMILY_WISE``: a test whose p-value
     is <= FAMILY_WISE / m (the level ``checking.rate_level`` holds it to) has failed already; one Holm rejects at a
     later step fails the run here (exit status 1)."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # a pytest-xdist worker: the controller judges the whole run (_XdistRateTests)
+        workeroutput["slth_rate_run"] = json.dumps(RATE_RUN)
+        return
     if not RATE_RUN:
         return
     rejected = holm([t["pvalue"] for t in RATE_RUN], FAMILY_WISE)
@@ -90,3 +122,17 @@ def pytest_terminal_summary(terminalreporter):
             + (f"; {len(HOLM['late'])} only at Holm's later steps, which fail this run:" if HOLM["late"] else ""))
         for t in HOLM["late"]:
             terminalreporter.write_line(f"  FAILED (Holm): {t['line']}")
+
+
+class _XdistRateTests:
+    """On the pytest-xdist controller: each worker's rate tests join ``RATE_RUN`` as the worker ends, so that Holm's
+    procedure (``pytest_sessionfinish``) covers the whole run and the summary lists every test."""
+
+    @pytest.hookimpl
+    def pytest_testnodedown(self, node, error):
+        RATE_RUN.extend(json.loads(getattr(node, "workeroutput", {}).get("slth_rate_run") or "[]"))
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_XdistRateTests(), "slth-xdist-rate-tests")

@@ -8,6 +8,9 @@ empirical verdict changed and calibrated constants that moved outside their inte
 ``--against REF`` builds the record of the git ref REF in a temporary ``git worktree`` with REF's own code (cached
 by commit under ``<results>/records/``) and compares it with a record of the working tree, built at the same time.
 Proof-only by default (seconds); ``--empirical`` adds the quick empirical measurements and figure summaries.
+The verdicts of steps an edit leaves unchanged are read back from the verdict cache (``bounds.verdict_cache``), so
+only the changed steps (and the steps built from them) are verified again; stderr says how many.  The Coq block
+shows each step's Coq status with its reason (``slt.diff.coq_status``).
 
 Exit status: 1 on any downgrade of a step of a supported form (a verdict worse than before, e.g. certified -> not
 proved, a narrower domain, a new step that is not certified, a statement whose proof is gone), 0 otherwise, 2 on a
@@ -108,6 +111,12 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
         log("[diff] building the record of the working tree ...")
         new = assembler().build(profile, seed=seed, results_dir=results, command=f"slth diff --against {ref}",
                            log=lambda m: None)
+        from bounds import verdict_cache  # loaded by the build already
+
+        where = verdict_cache.directory()
+        log(f"[diff] working tree: {verdict_cache.STATS['verified']} verification(s) run (sub-steps included), "
+            f"{verdict_cache.STATS['hits']} verdict(s) of unchanged steps read back from "
+            + (f"{where} (bounds/verdict_cache.py)" if where else "nowhere (SLTH_VERDICT_CACHE=off)"))
         if proc is not None:
             rc = proc.wait()
             logfile.close()
@@ -145,19 +154,21 @@ def _who(desc: dict) -> str:
 
 
 def coq_changes(old: dict, new: dict) -> list[dict]:
-    """Steps whose Coq status (the record's ``coq`` field, ``bounds.coq``) differs between two records; a record
-    without the field (written before it) shows "absent"."""
-    def status(s):
-        return (s.get("coq") or "absent").split(":")[0] if s else "absent"
-    a = {(s["statement"], s["step"]): s for s in old.get("steps", [])}
-    b = {(s["statement"], s["step"]): s for s in new.get("steps", [])}
-    out = []
-    for key in list(a) + [k for k in b if k not in a]:
-        if status(a.get(key)) != status(b.get(key)):
-            why = (b.get(key) or {}).get("coq") or ""
-            out.append({"statement": key[0], "step": key[1], "old": status(a.get(key)), "new": status(b.get(key)),
-                        "why": why.split(":", 1)[1].strip() if ":" in why else ""})
-    return out
+    """Steps whose Coq status word (``slt.diff.coq_status``: kernel-checked / rejected / not exported / not
+    checked) differs between two records, each with the two words."""
+    return [{"statement": c["statement"], "step": c["step"], "old": c["old_word"], "new": c["new_word"]}
+            for c in diff.coq_changes(old, new)[0]]
+
+
+def coq_counts(counts: dict) -> str:
+    """``{word: steps}`` as "70 kernel-checked, 1 not checked"."""
+    return ", ".join(f"{n} {w}" for w, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))) or "no steps"
+
+
+def _coq_line(c) -> str:
+    if c["old_word"] == c["new_word"] or ":" in c["old"] or ":" in c["new"]:  # the reasons say what changed
+        return f"  {c['statement']}:{c['step']}\n    before: {c['old']}\n    after:  {c['new']}"
+    return f"  {c['statement']}:{c['step']}  {c['old']} -> {c['new']}"
 
 
 def format_text(d, old_name: str, new_name: str) -> str:
@@ -165,9 +176,8 @@ def format_text(d, old_name: str, new_name: str) -> str:
     lines = [f"slth diff: {old_name} [{_who(info['old'])}] -> {new_name} [{_who(info['new'])}]"]
     sections = [
         ("proof steps whose verdict or domain changed", d.flipped, _flipped),
-        ("proof steps whose Coq status changed (kernel-checked / rejected / not exported / not checked)",
-         coq_changes(d.old, d.new), lambda c: f"  {c['statement']}:{c['step']}  {c['old']} -> {c['new']}"
-                                             + (f" ({c['why']})" if c.get("why") else "")),
+        ("proof steps whose Coq status changed (kernel-checked / rejected / not exported / not checked, with the "
+         "reason)", d.coq, _coq_line),
         (f"margins (smallest rhs/lhs) moved by more than {d.tolerance:g} (relative)", d.margins,
          lambda m: f"  {m['statement']}:{m['step']}  {_fmt(m['old'])} -> {_fmt(m['new'])}"
                    + (f"  (x{m['ratio']:.4g})" if m["ratio"] is not None else "")),
@@ -192,6 +202,9 @@ def format_text(d, old_name: str, new_name: str) -> str:
         if rows:
             lines.append(f"{title} ({len(rows)}):")
             lines += [fmt(r) for r in rows]
+    if d.coq or d.coq_counts.get("old") != d.coq_counts.get("new"):
+        lines.append(f"Coq statuses: {old_name}: {coq_counts(d.coq_counts.get('old', {}))}; {new_name}: "
+                     f"{coq_counts(d.coq_counts.get('new', {}))}")
     lines += [f"note: {n}" for n in d.notes]
     if not d.changed:
         lines.append("no change in any decision")

@@ -12,7 +12,9 @@
 - ``variants`` / ``mutations``: printed variants and mutations whose verdict or catching steps changed;
 - ``empirical``: statements (or printed variants) whose empirical verdict changed, and checks whose verdict
   changed;
-- ``constants``: calibrated constants that moved outside the other record's interval [C_low, C_high].
+- ``constants``: calibrated constants that moved outside the other record's interval [C_low, C_high];
+- ``coq``: steps whose Coq status (the record's ``coq`` field: kernel-checked / rejected / not exported /
+  not checked, each with its reason) changed, and ``coq_counts`` the statuses of each record (``coq_status``).
 
 ``Diff.newly_failing`` lists the downgraded steps of a supported form (or elementary facts): ``slth diff`` exits 1
 when it is not empty.  Records written before the three verdicts ("ok" / "FAILED") are read as: ok on the whole
@@ -50,6 +52,8 @@ class Diff:
     empirical: list = dataclasses.field(default_factory=list)
     checks: list = dataclasses.field(default_factory=list)
     constants: list = dataclasses.field(default_factory=list)
+    coq: list = dataclasses.field(default_factory=list)
+    coq_counts: dict = dataclasses.field(default_factory=dict)
     notes: list = dataclasses.field(default_factory=list)
 
     @property
@@ -59,7 +63,7 @@ class Diff:
     @property
     def changed(self) -> bool:
         return any((self.flipped, self.margins, self.widths, self.variants, self.mutations, self.empirical,
-                    self.checks, self.constants))
+                    self.checks, self.constants, self.coq))
 
     @property
     def exit_status(self) -> int:
@@ -67,7 +71,7 @@ class Diff:
 
     def as_dict(self) -> dict:
         out = {k: getattr(self, k) for k in ("tolerance", "flipped", "margins", "widths", "variants", "mutations",
-                                             "empirical", "checks", "constants", "notes")}
+                                             "empirical", "checks", "constants", "coq", "coq_counts", "notes")}
         out["newly_failing"] = self.newly_failing
         out["old"] = _describe(self.old)
         out["new"] = _describe(self.new)
@@ -102,6 +106,7 @@ def compare(old: dict, new: dict, tolerance: float = DEFAULT_TOLERANCE) -> Diff:
     _mutations(d)
     _empirical(d)
     _constants(d)
+    _coq(d)
     if old["profile"] != new["profile"]:
         d.notes.append(f"profiles differ: {old['profile']} -> {new['profile']}; only the parts both records hold "
                        "are compared")
@@ -259,6 +264,71 @@ def _constants(d: Diff) -> None:
             d.constants.append({"statement": name, "old": o["C"], "new": n["C"],
                                 "old_interval": [o["C_low"], o["C_high"]], "new_interval": [n["C_low"], n["C_high"]],
                                 "why": "; ".join(outside) or "no constant in one record"})
+
+
+KERNEL_WORDS = ("kernel-checked", "rejected")
+"""Coq statuses that only a coqc run gives (``not exported`` is decided by the exporter, ``not checked`` is none)."""
+UNSEARCHED = ("not checked: no tactic is recorded for the step's current statement and the record's builder "
+              "searches none (slth proofs --coq searches one and checks it)")
+NO_STATUS = "not checked: the record holds no Coq status"
+
+
+def coq_status(row: dict | None) -> str:
+    """A step row's Coq status with its reason, as the record holds it, or ``absent``.  A record written before
+    the kernel judge (its rows have no ``kernel_source``) was built without a tactic search (``searching=False``),
+    so its "rejected: no tactic of the generated cascade proves it" says only that no tactic is recorded for the
+    step's statement (an edited step), not that Coq rejected anything: it reads as ``UNSEARCHED``."""
+    if row is None:
+        return ABSENT
+    status = row.get("coq")
+    if not status:
+        return NO_STATUS
+    if "kernel_source" not in row and status == "rejected: no tactic of the generated cascade proves it":
+        return UNSEARCHED
+    return status
+
+
+def coq_word(status: str) -> str:
+    return status.split(":")[0].strip()
+
+
+def _coq(d: Diff) -> None:
+    d.coq, d.coq_counts, notes = coq_changes(d.old, d.new)
+    d.notes += notes
+
+
+def coq_changes(old_record: dict, new_record: dict) -> tuple[list, dict, list]:
+    """``(rows, counts, notes)``: the steps whose Coq status changed (the status word, or Coq's reason for a
+    rejection, or a step of the new record not checked for a reason of its own, ``UNSEARCHED``), each record's
+    ``{status word: steps}`` and notes.  When one record holds no kernel result at all (every step not checked:
+    e.g. a record built where Coq was never run), its steps that the other record kernel-checked are not listed one
+    by one: a note says so, and the counts give both records' statuses."""
+    old = {_key(s, "statement", "step"): coq_status(s) for s in old_record.get("steps", [])}
+    new = {_key(s, "statement", "step"): coq_status(s) for s in new_record.get("steps", [])}
+    counts, notes, rows = {}, [], []
+    for side, statuses in (("old", old), ("new", new)):
+        words: dict = {}
+        for status in statuses.values():
+            words[coq_word(status)] = words.get(coq_word(status), 0) + 1
+        counts[side] = words
+    empty = {side: not any(counts[side].get(w) for w in KERNEL_WORDS) for side in ("old", "new")}
+    for side in ("old", "new"):
+        if empty[side] and not empty["new" if side == "old" else "old"]:
+            statuses = old if side == "old" else new
+            reasons = sorted({s for s in statuses.values() if coq_word(s) not in ("not exported", ABSENT)})
+            notes.append(f"the {side} record holds no Coq kernel result ({'; '.join(reasons) or 'no status'}): "
+                         f"its steps are not compared with the other record's kernel results one by one")
+    for key in list(old) + [k for k in new if k not in old]:
+        a, b = old.get(key, ABSENT), new.get(key, ABSENT)
+        wa, wb = coq_word(a), coq_word(b)
+        changed = wa != wb or (wa == wb == "rejected" and a != b) or (b == UNSEARCHED and a != b)
+        if not changed:
+            continue
+        if b != UNSEARCHED and ((empty["old"] and wa not in KERNEL_WORDS and wb == "kernel-checked")
+                                or (empty["new"] and wb not in KERNEL_WORDS and wa == "kernel-checked")):
+            continue  # one record holds no kernel result at all: the note says so
+        rows.append({"statement": key[0], "step": key[1], "old": a, "new": b, "old_word": wa, "new_word": wb})
+    return rows, counts, notes
 
 
 # ------------------------------------------------------------------------- the worktree of `slth diff --against`

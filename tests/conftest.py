@@ -26,3 +26,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords and _TESTS in Path(str(item.path)).parents:
             item.add_marker(slow)
+
+
+@pytest.fixture(autouse=True)
+def _no_stored_verdicts(monkeypatch):
+    """The unit tests verify with the per-process cache only: many replace a piece of the verifier (a failing Arb
+    re-check, a planted step) and must see it run, which a verdict stored on disk by an earlier run would hide
+    (``bounds.verdict_cache``; the checks in checks/ use it). ``SLTH_VERDICT_CACHE=off`` also reaches the commands
+    these tests start. A test of the stored verdicts sets the variable to a folder of its own. The same holds for
+    stored trials (``slt.measure.trial_cache``, ``SLTH_TRIAL_CACHE``): the tests that make a check fail must see
+    its trials run."""
+    monkeypatch.setenv("SLTH_VERDICT_CACHE", "off")
+    monkeypatch.setenv("SLTH_TRIAL_CACHE", "off")

@@ -19,7 +19,8 @@ from slt.measure import stats
 
 ROOT = Path(__file__).resolve().parents[1]
 
-CONFTEST = "from checks.conftest import _collect_rate_tests, pytest_sessionfinish, pytest_terminal_summary  # noqa\n"
+CONFTEST = ("from checks.conftest import _collect_rate_tests, pytest_configure, pytest_sessionfinish, "
+            "pytest_terminal_summary  # noqa\n")
 
 TESTS = '''
 from slt.measure.probabilistic import RATE_TESTS
@@ -32,11 +33,11 @@ def test_b():
 '''
 
 
-def _session(tmp_path, a, b):
+def _session(tmp_path, a, b, *flags):
     (tmp_path / "conftest.py").write_text(CONFTEST)
     (tmp_path / "test_planted.py").write_text(TESTS.format(a=a, b=b))
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *flags, str(tmp_path)],
                           cwd=tmp_path, capture_output=True, text=True, env=env)
 
 
@@ -50,3 +51,14 @@ def test_holm_at_the_end_of_a_run_fails_it_exactly_when_holm_rejects(tmp_path, a
         assert run.returncode == 1 and run.stdout.count("FAILED (Holm): planted") == rejected, run.stdout
     else:
         assert run.returncode == 0 and "FAILED (Holm)" not in run.stdout, run.stdout
+
+
+@pytest.mark.parametrize("a, b, rejected", [(0.02, 0.024, 2), (0.03, 0.3, 0)])
+def test_under_xdist_the_controller_applies_holm_to_every_workers_rate_tests(tmp_path, a, b, rejected):
+    """``-n 2 --dist load``: the two planted tests run in two workers; each worker hands its rate tests to the
+    controller, whose summary counts both and whose Holm procedure fails the run exactly when it rejects."""
+    run = _session(tmp_path, a, b, "-n", "2")
+    assert "2 rate tests, Holm at family-wise error 0.05" in run.stdout, run.stdout + run.stderr
+    assert f": {rejected} rejected" in run.stdout
+    assert run.returncode == (1 if rejected else 0), run.stdout
+    assert run.stdout.count("FAILED (Holm): planted") == rejected

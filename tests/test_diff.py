@@ -157,6 +157,7 @@ def test_edit_a_constant_then_diff_against_head(tmp_path):
     assert "theorem9.n_V" not in out  # only the edited requirement moved
     assert "downgrade(s) of a supported form: theorem9:S2a certified -> refuted" in out
     assert "theorem9" in page.read_text()
+    assert "verification(s) run" in done.stderr and "SLTH_VERDICT_CACHE=off" in done.stderr  # tests store none
     sha = _git(clone, "rev-parse", "HEAD").strip()
     assert (clone / "results" / "records" / f"{sha}-proofs.json").exists()  # REF's record, cached by commit
     assert not _git(clone, "worktree", "list").strip().count("\n")  # the temporary worktree is gone
@@ -210,3 +211,60 @@ def test_every_change_of_verdict_or_domain_is_reported_and_downgrades_exit_1(pro
     one_removed["steps"] = [s for s in one_removed["steps"] if (s["statement"], s["step"]) != ("lemma5", "L5a")]
     (f,) = diff.compare(proofs_record, one_removed).flipped
     assert f["new"] == "absent" and not f["downgrade"]  # reported; the statement keeps a proof
+
+
+# ------------------------------------------------------------------------------------------ the Coq block
+
+def _coq(rec, status, **extra):
+    for s in rec["steps"]:
+        s["coq"] = status
+        s.update(extra)
+    return rec
+
+
+def test_coq_block_shows_each_status_with_its_reason(proofs_record):
+    """A step Coq rejects is shown with Coq's error on both sides; the statuses of both records are counted."""
+    from reports.diff import format_text
+
+    old = _coq(copy.deepcopy(proofs_record), "kernel-checked")
+    new = _coq(copy.deepcopy(proofs_record), "kernel-checked")
+    _step(new, "theorem9", "S2a")["coq"] = "rejected: In environment ... Unable to unify"
+    d = diff.compare(old, new)
+    assert [(c["step"], c["old_word"], c["new_word"]) for c in d.coq] == [("S2a", "kernel-checked", "rejected")]
+    out = format_text(d, "HEAD", "working tree")
+    assert "theorem9:S2a" in out and "after:  rejected: In environment ... Unable to unify" in out
+    n = len(new["steps"])
+    assert f"Coq statuses: HEAD: {n} kernel-checked; working tree: {n - 1} kernel-checked, 1 rejected" in out
+
+
+def test_an_edited_step_without_a_recorded_tactic_is_not_checked_not_rejected(proofs_record):
+    """A record built without a tactic search (rows without ``kernel_source``) says "rejected: no tactic ..." for
+    an edited step whose statement has no recorded tactic: nothing was searched, so the diff shows it as not
+    checked, with that reason, never as rejected; a record whose kernel ran (``kernel_source``) keeps its word."""
+    from reports.diff import format_text
+
+    old = _coq(copy.deepcopy(proofs_record), "not checked: run slth proofs --coq")
+    new = _coq(copy.deepcopy(proofs_record), "not checked: run slth proofs --coq")
+    _step(new, "theorem9", "S2a")["coq"] = "rejected: no tactic of the generated cascade proves it"
+    d = diff.compare(old, new)
+    (c,) = d.coq
+    assert (c["step"], c["old_word"], c["new_word"], c["new"]) == ("S2a", "not checked", "not checked",
+                                                                   diff.UNSEARCHED)
+    out = format_text(d, "HEAD", "working tree")
+    assert "-> rejected" not in out and "after:  rejected" not in out and "no tactic is recorded for the step's current statement" in out
+    searched = _coq(copy.deepcopy(new), "kernel-checked", kernel_source="kernel-checked in this run")
+    _step(searched, "theorem9", "S2a")["coq"] = "rejected: no tactic of the generated cascade proves it"
+    (c,) = diff.compare(_coq(copy.deepcopy(old), "kernel-checked", kernel_source="x"), searched).coq
+    assert c["new_word"] == "rejected"
+
+
+def test_a_record_without_any_kernel_result_is_one_note_not_a_line_per_step(proofs_record):
+    """HEAD's record built where Coq never ran (every step "not checked") against a working tree whose steps are
+    kernel-checked: one note and the counts, no line per step; a step Coq rejects is still listed."""
+    old = _coq(copy.deepcopy(proofs_record), "not checked: run slth proofs --coq")
+    new = _coq(copy.deepcopy(proofs_record), "kernel-checked")
+    _step(new, "lemma7", "L7b")["coq"] = "rejected: Error: lra failed"
+    d = diff.compare(old, new)
+    assert [(c["step"], c["new"]) for c in d.coq] == [("L7b", "rejected: Error: lra failed")]
+    assert any("old record holds no Coq kernel result (not checked: run slth proofs --coq)" in n for n in d.notes)
+    assert d.coq_counts["old"] == {"not checked": len(old["steps"])}

@@ -15,13 +15,16 @@ The check module lists the statements, one line each, and parametrises one test 
 - ``holds``: a deterministic statement at every drawn point (random and adversarial cases);
 - ``properties``: a statement's checks of their own shape (``Numerics.properties``: ``fn()`` asserts).
 
+The seeded trials, chains and deterministic cases are read back from the trial cache (``slt.measure.trial_cache``)
+when ``$SLTH_TRIAL_CACHE`` names one (the checks' conftest does), else computed.
+
 A failing check raises ``AssertionError`` with the statement, parameters, seed, measured value, bound and the
 command that re-runs exactly that case (``python -m slt.measure.rerun ...``).
 """
 from __future__ import annotations
 
 from slt import targets
-from slt.measure import calibration, catalogue, strategies
+from slt.measure import calibration, catalogue, strategies, trial_cache
 from slt.measure.evidence import report_failures
 from slt.measure.probabilistic import current_profile
 from slt.measure.stats import FAMILY_WISE, POWER, Unrejectable, power_at, target_rate
@@ -165,7 +168,7 @@ def chain(statement: str) -> None:
     C = calibration.check_constant(statement)
 
     def hold(point):
-        found = numerics.chain(point["seed"], C, **{k: v for k, v in point.items() if k != "seed"})
+        found = trial_cache.call(numerics.chain, point["seed"], C, **{k: v for k, v in point.items() if k != "seed"})
         assert not report_failures(found), report_failures(found)
 
     strategies.hold(statement, numerics.windows, numerics.examples["chain"], hold, key="chain")
@@ -175,7 +178,7 @@ def holds(statement: str) -> None:
     numerics = catalogue.get(statement)
 
     def hold(point):
-        found = numerics.holds(point)
+        found = trial_cache.call(numerics.holds, point)
         assert not report_failures(found), report_failures(found)
 
     strategies.hold(statement, numerics.windows, numerics.examples["holds"], hold, key="holds")

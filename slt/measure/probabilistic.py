@@ -29,8 +29,11 @@ C_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.4, 1.6, 1.8, 
 
 
 def failure_rate(trial, C: float, params: dict, trials: int, seed: int, level: float = LEVEL):
-    """``(RateTest against eps at level, cases)`` of ``trials`` independent sources at constant C."""
-    cases = [trial(seed + k, C, **params) for k in range(trials)]
+    """``(RateTest against eps at level, cases)`` of ``trials`` independent sources at constant C (read back from
+    the trial cache, ``slt.measure.trial_cache``, when ``$SLTH_TRIAL_CACHE`` names one)."""
+    from slt.measure import trial_cache
+
+    cases = trial_cache.cases(trial, C, params, seed, trials)
     failures = sum(c.violated for c in cases)
     return excess_test(failures, trials, params["eps"], level), cases
 

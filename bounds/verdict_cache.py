@@ -1,0 +1,233 @@
+"""The verifier's verdicts kept on disk between processes, so that a run after an edit of ``bounds/`` verifies
+again only the steps the edit changed (and the steps built from them), and reads every other verdict back.
+
+A verdict is stored under a key that holds everything that decides it:
+
+- ``bounds.verify.verdict_key``: both sides of the step (``srepr``), every field of every parameter of its declared
+  domain, ``relies_on``, the scalar facts it may apply, the SymPy stage time limit and ``bounds.verify.VERSION``;
+- the verifier's code: the SHA-256 of the source of ``bounds/verify.py`` and of every module of ``bounds/`` it
+  imports, directly or through others (``verifier_files``: read from the files, so any edit of the verifier, even
+  one that forgets to raise ``VERSION``, is a miss), the statements' catalogue excepted (``verify`` only looks names
+  up there; the steps it hands over are in the key themselves);
+- the versions of Python, SymPy, mpmath and python-flint (the libraries the verifier calls).
+
+A verdict reached after a SymPy stage ran past its time limit is not stored (it depends on the machine's speed).
+
+Where: ``$SLTH_VERDICT_CACHE`` (``off`` turns the cache off), else ``$XDG_CACHE_HOME/slth-harness/verdicts``
+(``~/.cache/slth-harness/verdicts``).  One file per verdict, ``<first two hex digits>/<key>.pkl``, written
+atomically (a temporary file and a rename, ``slt.cache.write_atomic``), so concurrent processes never see half a
+file.  A file is validated on read (its header, the SHA-256 of its body, the key it names, the shape of the
+verdict); one that fails any of these is ignored with a ``VerdictCacheWarning`` naming the file and the problem,
+and the verdict is computed (and stored) again.  The folder may be deleted at any time.
+
+``STATS`` counts, per process, the verdicts read back (``hits``) and those computed (``verified``, with the names
+of the steps in ``steps``), so that a command can say how many it verified again.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.metadata
+import os
+import pickle
+import platform
+import warnings
+from pathlib import Path
+
+__all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "default_directory", "verifier_files", "verifier_hash",
+           "key_digest", "load", "store", "STATS", "reset_stats"]
+
+ENV = "SLTH_VERDICT_CACHE"
+FORMAT = 1
+"""Raised when the stored layout changes."""
+MAGIC = b"SLTH-VERDICT 1\n"
+LIBRARIES = ("sympy", "mpmath", "python-flint")
+HERE = Path(__file__).resolve().parent
+ENTRY = "verify"
+"""The verifier's top module; its imports inside ``bounds`` (but ``SKIP``) are the verifier's code."""
+SKIP = frozenset({"catalogue"})
+
+STATS: dict = {"hits": 0, "verified": 0, "steps": []}
+
+
+class VerdictCacheWarning(UserWarning):
+    """A stored verdict was unusable: it is ignored and computed again."""
+
+
+def reset_stats() -> None:
+    STATS.update(hits=0, verified=0, steps=[])
+
+
+def directory() -> Path | None:
+    """The folder of the stored verdicts, or None when ``$SLTH_VERDICT_CACHE`` is ``off``."""
+    where = os.environ.get(ENV, "").strip()
+    if where.lower() in ("off", "0", "no", "false"):
+        return None
+    return Path(where) if where else default_directory()
+
+
+def default_directory() -> Path:
+    """``$XDG_CACHE_HOME/slth-harness/verdicts`` (``~/.cache/slth-harness/verdicts``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "slth-harness" / "verdicts"
+
+
+def _imports(path: Path) -> set[str]:
+    """The names of the modules of ``bounds`` that the module at ``path`` (a module of ``bounds``) imports, anywhere
+    in it (lazy imports inside functions too), relatively or as ``bounds.<name>``."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level == 1:
+                found.update([a.name for a in node.names] if not module else [module.split(".")[0]])
+            elif node.level == 0 and module == "bounds":
+                found.update(a.name for a in node.names)
+            elif node.level == 0 and module.startswith("bounds."):
+                found.add(module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            found.update(a.name.split(".")[1] for a in node.names if a.name.startswith("bounds."))
+    return found
+
+
+def verifier_files(root: Path = HERE) -> list[Path]:
+    """``bounds/verify.py`` and every module of ``bounds`` it imports, directly or through others (``SKIP``
+    excepted; a subpackage counts with every file under it), sorted."""
+    seen, files, todo = set(), set(), [ENTRY]
+    while todo:
+        name = todo.pop()
+        if name in seen or name in SKIP:
+            continue
+        seen.add(name)
+        path = root / f"{name}.py"
+        if path.is_file():
+            files.add(path)
+            todo.extend(_imports(path))
+        elif (root / name).is_dir():  # a subpackage: all of it
+            files.update(p for p in (root / name).rglob("*.py"))
+    return sorted(files)
+
+
+_CODE: dict = {}
+
+
+def verifier_hash(root: Path = HERE) -> str:
+    """The SHA-256 of the verifier's source files (names and contents), read once per process."""
+    if root not in _CODE:
+        h = hashlib.sha256()
+        for path in verifier_files(root):
+            h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        _CODE[root] = h.hexdigest()
+    return _CODE[root]
+
+
+def _version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+_VERSIONS: list = []
+
+
+def versions() -> tuple:
+    if not _VERSIONS:
+        _VERSIONS.append((("python", platform.python_version()),) + tuple((n, _version(n)) for n in LIBRARIES))
+    return _VERSIONS[0]
+
+
+def key_digest(key: tuple, code: str | None = None, libraries: tuple | None = None) -> str:
+    """The file name of the verdict under ``key`` (``verdict_key``'s tuple of strings and numbers), the verifier's
+    code hash and the libraries' versions: a SHA-256."""
+    text = repr(("slth-verdict", FORMAT, key, verifier_hash() if code is None else code,
+                 versions() if libraries is None else libraries))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _path(folder: Path, digest: str) -> Path:
+    return folder / digest[:2] / f"{digest}.pkl"
+
+
+def _valid(value) -> str | None:
+    """What is wrong with a stored verdict tuple, or None (``bounds.verify``'s per-process cache entry:
+    method, ok, detail, box, counterexample, domain, margin, certificate, arb)."""
+    if not isinstance(value, tuple) or len(value) != 9:
+        return "not a verdict (a tuple of 9 fields)"
+    method, ok, detail, box, cex, domain, margin, cert, arb = value
+    problems = [(not isinstance(method, str), "method"), (not isinstance(ok, bool), "ok"),
+                (not isinstance(detail, str), "detail"), (not isinstance(box, dict), "box"),
+                (cex is not None and not isinstance(cex, dict), "counterexample"),
+                (not isinstance(domain, str), "domain"),
+                (margin is not None and not isinstance(margin, (int, float)), "margin"),
+                (cert is not None and not isinstance(cert, tuple), "certificate"), (not isinstance(arb, str), "arb")]
+    bad = [name for wrong, name in problems if wrong]
+    return f"field(s) of the wrong type: {', '.join(bad)}" if bad else None
+
+
+def load(key: tuple):
+    """The stored verdict under ``key``, or None (none stored, the cache off, or the file unusable: then a
+    ``VerdictCacheWarning`` names it and the problem)."""
+    folder = directory()
+    if folder is None:
+        return None
+    digest = key_digest(key)
+    path = _path(folder, digest)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        _note(path, f"unreadable ({exc.strerror or exc})")
+        return None
+    problem, value = _decode(raw, digest)
+    if problem:
+        _note(path, problem)
+        return None
+    STATS["hits"] += 1
+    return value
+
+
+def _decode(raw: bytes, digest: str):
+    if not raw.startswith(MAGIC):
+        return "not a stored verdict (wrong header)", None
+    head, _, body = raw[len(MAGIC):].partition(b"\n")
+    if hashlib.sha256(body).hexdigest().encode() != head:
+        return "checksum mismatch (truncated or changed after it was written)", None
+    try:
+        stored = pickle.loads(body)
+    except Exception as exc:  # noqa: BLE001 - any unpickling failure makes the file unusable, never a crash
+        return f"cannot be read back ({type(exc).__name__}: {exc})", None
+    if not isinstance(stored, dict) or stored.get("key") != digest:
+        return "stored under another key", None
+    problem = _valid(stored.get("value"))
+    return (problem, None) if problem else (None, stored["value"])
+
+
+def _note(path: Path, problem: str) -> None:
+    warnings.warn(f"verdict cache {path}: {problem}; ignored, verified again", VerdictCacheWarning, stacklevel=3)
+
+
+def store(key: tuple, value: tuple, name: str = "", keep: bool = True) -> None:
+    """Count one verification (``STATS``, the step's ``name``) and store ``value`` (a verdict tuple) under ``key``
+    unless ``keep`` is False (a verdict reached past a time limit).  A cache that cannot be written (a read-only
+    folder, a full disk) is noted once and otherwise ignored."""
+    STATS["verified"] += 1
+    STATS["steps"].append(name)
+    folder = directory()
+    if not keep or folder is None or _valid(value):
+        return
+    digest = key_digest(key)
+    try:
+        body = pickle.dumps({"key": digest, "value": value}, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - a value that cannot be pickled is simply not stored
+        return
+    from slt.cache import write_atomic
+
+    try:
+        write_atomic(_path(folder, digest), MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+    except OSError as exc:
+        if not STATS.get("unwritable"):
+            STATS["unwritable"] = True
+            warnings.warn(f"verdict cache {folder}: cannot write ({exc.strerror or exc}); verdicts are not kept",
+                          VerdictCacheWarning, stacklevel=2)

@@ -431,12 +431,13 @@ def test_uncertified_step_is_not_exported_as_proved():
 
 
 def test_diff_lists_coq_status_changes():
-    from reports.diff import coq_changes
+    from slt.diff import coq_changes
     old = {"steps": [{"statement": "a", "step": "1", "coq": "kernel-checked"}, {"statement": "a", "step": "2"}]}
     new = {"steps": [{"statement": "a", "step": "1", "coq": "rejected: x"}, {"statement": "a", "step": "2"}]}
-    assert coq_changes(old, new) == [{"statement": "a", "step": "1", "old": "kernel-checked", "new": "rejected",
-                                      "why": "x"}]
-    assert coq_changes(old, old) == []
+    rows = coq_changes(old, new)[0]
+    assert [(r["statement"], r["step"], r["old_word"], r["new_word"], r["new"]) for r in rows] == [
+        ("a", "1", "kernel-checked", "rejected", "rejected: x")]  # the reason travels with the status
+    assert coq_changes(old, old)[0] == []
 
 
 def test_print_assumptions_parsed_and_classified():

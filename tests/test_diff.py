@@ -216,8 +216,11 @@ def test_every_change_of_verdict_or_domain_is_reported_and_downgrades_exit_1(pro
 # ------------------------------------------------------------------------------------------ the Coq block
 
 def _coq(rec, status, **extra):
+    """``rec`` with every step's Coq status set; a record built before the kernel judged (no ``kernel_source``)
+    unless ``extra`` gives one."""
     for s in rec["steps"]:
         s["coq"] = status
+        s.pop("kernel_source", None)
         s.update(extra)
     return rec
 

@@ -53,7 +53,7 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     settings.load_profile(config.getoption("--slth-profile"))
-    # Verdicts stored on disk (bounds.verdict_cache): the checks read and write them (checks/conftest.py: the folder
+    # Verdicts stored on disk (bounds.prove.verdict_cache): the checks read and write them (checks/conftest.py: the folder
     # given here, else the user's cache folder), the unit tests never (tests/conftest.py); every other part of the
     # session (fixtures, the commands tests start) runs with the store off.
     given = os.environ.get("SLTH_VERDICT_CACHE_GIVEN")  # what the pytest that started this worker (xdist) was given

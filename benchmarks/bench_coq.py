@@ -1,4 +1,4 @@
-"""Benchmark of the Coq check (``bounds.coq``): wall and CPU (this process and its coqc children) of
+"""Benchmark of the Coq check (``bounds.prove.coq``): wall and CPU (this process and its coqc children) of
 
 - search: every lemma searched from nothing (no recorded tactic), fresh folder;
 - replay cold: the recorded tactics, fresh folder (every file compiled);
@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bounds.coq import check  # noqa: E402
+from bounds.prove.coq import check  # noqa: E402
 
 
 def _cpu() -> float:

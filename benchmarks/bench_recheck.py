@@ -5,7 +5,7 @@
 ``slth proofs`` runs in a fresh interpreter (the verifier caches within a process); its CPU time (user + sys of
 the child) is what the 20 s target of issue 20 is about, and is machine-load tolerant in a way wall time is not.
 The re-check alone is then timed in this process: every distinct certificate of today's tree through
-``bounds.recheck.recheck`` (compiling the expressions included), after the verifier has produced them.  The numbers are reported, never asserted.
+``bounds.prove.recheck.recheck`` (compiling the expressions included), after the verifier has produced them.  The numbers are reported, never asserted.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def main() -> int:
         return 1
 
     import bounds
-    from bounds import recheck as rc
+    from bounds.prove import recheck as rc
 
     results = bounds.verify_facts() + [r for n in bounds.proved() for r in bounds.verify(n)]
     certs = {c for r in results for c in (r.certificate or ())}

@@ -8,12 +8,12 @@
   variants (printed forms), ``evaluate``/``width``/``term``/``variant``;
 - ``verify(name)`` -> per-step ``StepResult`` (symbolic / interval certificate on a box / sampled evidence);
 - ``bounds.theorem14.exponents()``: Theorem 14's width exponents, derived from the block recursion;
-- ``bounds.mutations``: the mutation suite.
+- ``bounds.prove.mutations``: the mutation suite.
 Source of truth for docs/statements.md, which ``python -m reports.statements_page`` prints from here.
 """
 from .catalogue import ALIASES, STATEMENTS, get, names, proof, proved
 from .core import Edit, Fact, Hypothesis, Param, Statement, Step, Variant
-from .verify import StepResult, verify, verify_facts
+from .prove.verify import StepResult, verify, verify_facts
 
 __all__ = ["ALIASES", "STATEMENTS", "Edit", "Fact", "Hypothesis", "Param", "Statement", "Step", "StepResult",
            "Variant", "get", "names", "proof", "proved", "verify", "verify_facts"]

@@ -269,7 +269,7 @@ SLACK_C = sp.Symbol("_C", positive=True)  # the candidate value in a ``Constant.
 
 @dataclass(frozen=True)
 class Constant:
-    """A number ``value`` in the fields ``where`` of the declaring statement, whose slack ``bounds.slack`` finds;
+    """A number ``value`` in the fields ``where`` of the declaring statement, whose slack ``bounds.prove.slack`` finds;
     ``tighter`` is -1 when a smaller value makes the statement stronger (a width's factor, a bound's factor), +1 when
     a larger one does (an error budget handed to a sub-step; Theorem 11's split, whose lower end is forced by the 32
     of n_MHA, is searched upwards to show its room); ``old`` is the SymPy sub-expression edited (default: the number
@@ -292,7 +292,7 @@ class Constant:
 
 @dataclass(frozen=True)
 class Readings:
-    """The readings of one proof constant of the declaring statement (``bounds.readings`` bisects each for the
+    """The readings of one proof constant of the declaring statement (``bounds.prove.readings`` bisects each for the
     smallest integer value that closes it).  ``table``: reading name -> (label, description, edits other than the
     constant, steps that fail at the printed value); ``edits(value)``: the edits setting the constant;
     ``block_steps``: the steps the constant decides, ``decisive`` the one verified first (fails fastest);

@@ -1,7 +1,7 @@
 """THE numeric evaluator of SymPy expressions in this project (one formula, one evaluation path).
 
 Every number computed from a ``bounds`` expression goes through this module: ``Statement.evaluate/width/term``
-and the hypothesis checks (``bounds.core``), the verifier's points and interval certificates (``bounds.verify``),
+and the hypothesis checks (``bounds.core``), the verifier's points and interval certificates (``bounds.prove.verify``),
 and the measuring library (``slt.measure``).  An expression is compiled once into a closure over an mpmath
 context: ``mpmath.mp`` (points at any precision; mpmath numbers have an unbounded exponent, so nothing
 underflows) or ``mpmath.iv`` (rigorous outward-rounded intervals, endpoints may be infinite).

@@ -30,7 +30,7 @@ LOG_LINEAR = Fact("log(1+x) <= x for x >= 0", sp.log(1 + x), x, Param("x", lo=(0
                   "concavity of log: the tangent at 1")
 
 # The tangent of exp at 0; not cited by an encoded proof (so not in SCALAR): Theorem 10 with C doubled uses it
-# (``bounds.theorem10_alpha``), each use verified as the fact on its domain plus its argument's range.
+# (``bounds.prove.theorem10_alpha``), each use verified as the fact on its domain plus its argument's range.
 EXP_TANGENT = Fact("x <= exp(x)-1 for x >= 0", x, sp.exp(x) - 1, Param("x", lo=(0,), box=(2**-30, 64), log=True),
                    "convexity of exp: the tangent at 0")
 

@@ -4,7 +4,7 @@ A ``Premise`` is a hypothesis, a quantifier or an argument of the written proofs
 states: an assumption on the random items of Lueker's corollary, the order of its quantifiers, a bound on the
 target's entries, an identity of the softmax, an induction, a rounding.  A step names the premises it rests on
 (``Step.premises``); ``slth proofs --axioms`` lists them per statement with the steps that cite them
-(``bounds.axioms``), next to the cited statements and the facts of ``bounds.facts``.
+(``bounds.prove.axioms``), next to the cited statements and the facts of ``bounds.facts``.
 """
 from __future__ import annotations
 

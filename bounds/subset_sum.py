@@ -9,7 +9,7 @@ tracks ``1 + e_l`` and needs ``alpha + e_l <= alpha (1 + e_l)``, i.e. ``alpha >=
 statement therefore assumes ``alpha >= 1`` (every use, Theorem 11's, has alpha >= 3).  For alpha < 1, T10b fails
 at points the proof reaches; the proof tracking ``alpha + e_l`` gives ``alpha ((1 + eps/(2L))^L - 1)``
 (``recursion_bound``), above the printed bound exactly for L >= 2 and alpha below a threshold alpha*(L, eps) < 1,
-and with C doubled (``DOUBLED_C``) the printed bound follows for every alpha > 0 (``bounds.theorem10_alpha``).
+and with C doubled (``DOUBLED_C``) the printed bound follows for every alpha > 0 (``bounds.prove.theorem10_alpha``).
 F_S - F_T is positively homogeneous, so the printed bound for all alpha in (0, 1) says
 ``sup_{||x||<=1} ||F_S(x) - F_T(x)|| <= lim (exp(alpha eps/2) - 1)/alpha = eps/2``, stronger than its own instance
 at alpha = 1 (``exp(eps/2) - 1``).  Variants: ``printed`` (alpha > 0; breaks T10b with a counterexample at

@@ -13,7 +13,7 @@ The paper prints kappa = 16.  With Lemma 13 in the form its proof supports (fact
 2 beta_b that the perturbed input can have, and exp(x) - 1 <= 2x, the block step needs
 (64 beta_b^2 + 4) <= kappa beta_b^2; beta_b >= 4 for b >= 2 makes kappa = 65 the smallest integer that closes
 it.  The harness encodes kappa = 65.  Each natural reading of the constant is a variant at kappa = 16
-(``READINGS``; ``bounds.readings`` finds the smallest integer kappa of each):
+(``READINGS``; ``bounds.prove.readings`` finds the smallest integer kappa of each):
 (a) ``printed``: as encoded (fails T14d-ii);  (b) ``exact-exp``: the exact exponential (a chord bound on the
 small arguments certifies it);  (c) ``perturbed-logit``: Lemma 12's logit step redone with
 ||x'_i|| <= beta_b + delta_b, Lemma 13 at beta_b, a chord bound on exp;  (d) ``norm-beta``: Lemma 13 at beta_b.

@@ -1,7 +1,7 @@
 """Check-specific pytest hooks: ``gpu`` checks are skipped, with the reason, when no CUDA device is present;
 ``slow`` checks run only under the ``thorough`` profile or when selected with ``-m slow``; the checks read seeded
 trials and verdicts that an earlier run computed with the same code back from disk (``slt.measure.trial_cache``,
-``bounds.verdict_cache``); under pytest-xdist every worker hands its rate tests to the controller, which applies
+``bounds.prove.verdict_cache``); under pytest-xdist every worker hands its rate tests to the controller, which applies
 Holm's procedure to the whole run and prints the power summary."""
 from __future__ import annotations
 
@@ -75,11 +75,11 @@ def _stored_trials(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _stored_verdicts(monkeypatch, request):
-    """Verdicts are read back from the verdict cache (``bounds.verdict_cache``: keyed on the step, its domain, the
+    """Verdicts are read back from the verdict cache (``bounds.prove.verdict_cache``: keyed on the step, its domain, the
     verifier's source and the libraries' versions): the folder ``$SLTH_VERDICT_CACHE`` named when pytest started
     (``off`` verifies every step), else ``~/.cache/slth-harness/verdicts`` (the root conftest turns it off for the
     rest of the session)."""
-    from bounds import verdict_cache
+    from bounds.prove import verdict_cache
 
     given = getattr(request.config, "_slth_verdicts", None)
     monkeypatch.setenv(verdict_cache.ENV, given or str(verdict_cache.default_directory()))

@@ -3,7 +3,7 @@ with a counterexample that really violates it (so is every other refuted step). 
 no longer certifiable is "not proved": not a catch, and allowed beside the catch (it fails `slth proofs` too)."""
 import pytest
 
-from bounds.mutations import MUTATIONS, catalogue_with, run
+from bounds.prove.mutations import MUTATIONS, catalogue_with, run
 
 from bounds.catalogue import canonical
 

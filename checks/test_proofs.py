@@ -6,7 +6,7 @@ import pytest
 import bounds
 from bounds.core import Step
 from bounds.facts import SCALAR, STRUCTURAL
-from bounds.verify import verify_facts, verify_step
+from bounds.prove.verify import verify_facts, verify_step
 
 PROVED = bounds.proved()  # every statement with proof steps, found from the catalogue
 STEPS = [(name, step) for name in PROVED for step in bounds.proof(name)]

@@ -7,10 +7,10 @@ import pytest
 import sympy as sp
 
 import bounds
-from bounds import readings
+from bounds.prove import readings
 from bounds.catalogue import canonical
 from bounds.core import Edit
-from bounds.mutations import catalogue_with, verify_all
+from bounds.prove.mutations import catalogue_with, verify_all
 from bounds.theorem14 import BLOCK_STEPS, READINGS
 
 VARIANTS = [(st.name, v) for st in map(bounds.get, bounds.names()) for v in st.variants.values()]

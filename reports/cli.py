@@ -195,11 +195,11 @@ def check_environment() -> None:
 
 
 def _bounds_settings():
-    """``bounds/settings.py`` (standard library only) loaded on its own: checking a variable must not import the
+    """``bounds/prove/settings.py`` (standard library only) loaded on its own: checking a variable must not import the
     ``bounds`` package (SymPy and the verifier, seconds that `slth diff` or a usage error never pay)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("_slth_bounds_settings", ROOT / "bounds" / "settings.py")
+    spec = importlib.util.spec_from_file_location("_slth_bounds_settings", ROOT / "bounds" / "prove" / "settings.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

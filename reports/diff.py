@@ -8,7 +8,7 @@ empirical verdict changed and calibrated constants that moved outside their inte
 ``--against REF`` builds the record of the git ref REF in a temporary ``git worktree`` with REF's own code (cached
 by commit under ``<results>/records/``) and compares it with a record of the working tree, built at the same time.
 Proof-only by default (seconds); ``--empirical`` adds the quick empirical measurements and figure summaries.
-The verdicts of steps an edit leaves unchanged are read back from the verdict cache (``bounds.verdict_cache``), so
+The verdicts of steps an edit leaves unchanged are read back from the verdict cache (``bounds.prove.verdict_cache``), so
 only the changed steps (and the steps built from them) are verified again; stderr says how many.  The Coq block
 shows each step's Coq status with its reason (``slt.diff.coq_status``).
 
@@ -116,7 +116,7 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
         where = verdict_cache.directory()
         log(f"[diff] working tree: {verdict_cache.STATS['verified']} verification(s) run (sub-steps included), "
             f"{verdict_cache.STATS['hits']} verdict(s) of unchanged steps read back from "
-            + (f"{where} (bounds/verdict_cache.py)" if where else "nowhere (SLTH_VERDICT_CACHE=off)"))
+            + (f"{where} (bounds/prove/verdict_cache.py)" if where else "nowhere (SLTH_VERDICT_CACHE=off)"))
         if proc is not None:
             rc = proc.wait()
             logfile.close()

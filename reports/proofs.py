@@ -1,14 +1,14 @@
 """`slth proofs`: verify every proof step of the bounds catalogue and print the step table.
 
 Every statement with proof steps is verified (``bounds.proved()``, found from the catalogue); a statement without
-steps is listed as "cited, no proof encoded".  Each step is judged twice (``bounds.kernel``): the fast first pass
+steps is listed as "cited, no proof encoded".  Each step is judged twice (``bounds.prove.kernel``): the fast first pass
 (SymPy, interval arithmetic re-checked in Arb, the counterexample search: pre-checked, refuted or not proved), then
 Coq's kernel on every pre-checked step.  Columns: statement, step, verdict (certified: Coq's kernel accepted the
 exported statement of a pre-checked step; refuted: a counterexample confirmed at high precision; not proved:
 neither, with the reason), first pass, method (symbolic / interval / sampled: the method that pre-checked the step,
 or that found the counterexample), domain (whole: the declared domain; box: only the stated box; sampled),
 "re-checked by Arb" (an interval certificate evaluated again box by box with Arb ball arithmetic,
-``bounds.recheck``: yes, no (no certificate data to re-check) or failed (then the step is not pre-checked); "-" for
+``bounds.prove.recheck``: yes, no (no certificate data to re-check) or failed (then the step is not pre-checked); "-" for
 a symbolic step), Coq (kernel-checked / rejected / not exported / no proof kernel), and the certificate, box or
 counterexample.  Under each step, what it proves in the proof's own terms (``Step.form``: its claim with the
 named, unsubstituted terms, marked "identity" when its two sides are equal by construction) and its note.
@@ -17,12 +17,12 @@ inequalities proved apart from identities (``bounds.core.step_kind``).  Exits 1 
 proved (the message names each kind; without coqc and CoqInterval every pre-checked step is not proved), 2 on a
 usage error (an unknown statement name); with ``--variants`` also verifies the printed variants, each expected to
 fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every numeric constant of
-every encoded proof, the tightest value for which every step still closes (``bounds.slack.rows``); with ``--axioms
+every encoded proof, the tightest value for which every step still closes (``bounds.prove.slack.rows``); with ``--axioms
 [NAME]`` prints, per statement (or for NAME), the results it rests on that the harness does not prove
-(``bounds.axioms``: Lueker's corollary with its constant C, the premises the steps name (``bounds.premises``:
+(``bounds.prove.axioms``: Lueker's corollary with its constant C, the premises the steps name (``bounds.premises``:
 Lueker's hypothesis on the items, the inductions, the bounds on inputs and weights, ...), the scalar facts with
 their certified domains, the structural facts cited by name) and verifies nothing else; ``--coq DIR`` compiles the
-Coq files in DIR instead of ``bounds.kernel.folder()``, and ``--axioms --coq`` adds Coq's ``Print Assumptions``
+Coq files in DIR instead of ``bounds.prove.kernel.folder()``, and ``--axioms --coq`` adds Coq's ``Print Assumptions``
 per statement.
 """
 from __future__ import annotations
@@ -32,14 +32,14 @@ import functools
 import sys
 
 import bounds
-from bounds import kernel
+from bounds.prove import kernel
 from slt.claims import point_text, step_units
-from bounds.axioms import axioms as statement_axioms
+from bounds.prove.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
 from bounds.core import IDENTITY, INEQUALITY
-from bounds.mutations import MUTATIONS, catalogue_with, run, verify_all
-from bounds.slack import CONSTANTS, rows as slack_rows
-from bounds.verify import NOT_PROVED, REFUTED, VERDICTS
+from bounds.prove.mutations import MUTATIONS, catalogue_with, run, verify_all
+from bounds.prove.slack import CONSTANTS, rows as slack_rows
+from bounds.prove.verify import NOT_PROVED, REFUTED, VERDICTS
 
 METHODS = ("symbolic", "interval", "sampled")
 DOMAINS = ("whole", "box", "sampled")
@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "found by following relies_on through the catalogue; verifies nothing else")
     parser.add_argument("--coq", nargs="?", const="", default=None, metavar="DIR",
                         help="compile the Coq files of the kernel check in DIR (default: $SLTH_COQ_DIR, else "
-                             "~/.cache/slth-harness/coq; bounds.kernel); with --axioms: also Coq's Print "
+                             "~/.cache/slth-harness/coq; bounds.prove.kernel); with --axioms: also Coq's Print "
                              "Assumptions")
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "
@@ -196,7 +196,7 @@ def summary(results) -> str:
 
 
 def slack_table(rows: list[dict]) -> str:
-    """The slack rows as text (``bounds.slack.rows``)."""
+    """The slack rows as text (``bounds.prove.slack.rows``)."""
     head = ["statement", "constant", "printed", "tightest", "printed/tightest", "verdict"]
     body = []
     for r in rows:
@@ -217,7 +217,7 @@ def slack_table(rows: list[dict]) -> str:
 
 
 def axioms_text(name: str, axioms: list) -> str:
-    """The axioms of one statement as text (``bounds.axioms.axioms``)."""
+    """The axioms of one statement as text (``bounds.prove.axioms.axioms``)."""
     lines = [f"== axioms of {name}: {len(axioms)} results it rests on that the harness does not prove"]
     for a in axioms:
         by = ", ".join(f"{s}:{t}" for s, t in a.cited_by[:4]) + (f" and {len(a.cited_by) - 4} more"
@@ -239,7 +239,7 @@ def _print_axioms(name: str) -> int:
 
 def _print_coq_axioms(name: str, directory: str) -> int:
     """With ``--coq``: Coq's own list of what each kernel-checked lemma rests on (a block beside the harness's)."""
-    from bounds.coq import check as coq_check
+    from bounds.prove.coq import check as coq_check
     missing = coq_check.missing_reason()
     if missing:
         print(f"slth proofs --axioms --coq: {missing}", file=sys.stderr)
@@ -250,7 +250,7 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     axioms = coq_check.assumptions(directory, status)
     print("\n" + coq_check.assumptions_text(axioms, [canonical(name)] if name else None))
     other = [k for k, v in axioms.items() if any(coq_check.family(n) is None for n in v)]
-    from bounds.coq_math import statements_text
+    from bounds.prove.coq_math import statements_text
     rc, text = statements_text()  # each statement's own Coq theorem and the premises it rests on
     print("\n" + text)
     return 1 if other or rc else 0
@@ -263,7 +263,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"slth proofs: {e.args[0]}", file=sys.stderr)
         return 2
     if getattr(args, "coq", None) is not None:  # the folder, coqc and its time limit, before minutes of work
-        from bounds.coq import check as coq_check
+        from bounds.prove.coq import check as coq_check
         try:
             coq_check.prepare(args.coq)
         except coq_check.CoqSetupError as e:

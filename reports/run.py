@@ -37,7 +37,7 @@ def add_profile_arguments(parser: argparse.ArgumentParser, default: str = "quick
                        help="the full empirical measurements and figure sweeps (and the slack table)")
     parser.set_defaults(profile=default)
     parser.add_argument("--slack", action="store_true",
-                        help="add the slack of every proof constant (bounds.slack: ~440 s CPU; always in --full)")
+                        help="add the slack of every proof constant (bounds.prove.slack: ~440 s CPU; always in --full)")
     parser.add_argument("--seed", type=count, default=0, help="base seed of every measurement (default: %(default)s)")
     parser.add_argument("--results", default="results",
                         help="folder of cached results: calibration, figure summaries, task caches (default: %(default)s)")

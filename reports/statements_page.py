@@ -122,8 +122,8 @@ def statement_section(name: str, catalogue=None) -> str:
 
 
 def _coq_lines(name: str, statements) -> list[str]:
-    """The statement's Coq theorem as ``bounds.coq_math`` generates it, and the premises it rests on."""
-    from bounds import coq_math
+    """The statement's Coq theorem as ``bounds.prove.coq_math`` generates it, and the premises it rests on."""
+    from bounds.prove import coq_math
 
     text = coq_math.coq_statement(name, statements)
     if text is None:
@@ -131,7 +131,7 @@ def _coq_lines(name: str, statements) -> list[str]:
         return [f"**In Coq**: not formalized (no theorem states it; its steps cite the premises "
                 f"{', '.join(cited) or 'none'}).", ""]
     rests = ", ".join(coq_math.FORMAL[name][1]) or "no premise"
-    return [f"**In Coq** (`stmt_{name}`, generated into `Statements.v` by `python -m bounds.coq_math`, its bound "
+    return [f"**In Coq** (`stmt_{name}`, generated into `Statements.v` by `python -m bounds.prove.coq_math`, its bound "
             f"printed from `bounds/`; rests on: {rests}):", "", "```coq", text, "```", ""]
 
 

@@ -15,7 +15,7 @@ of the page can count or word the same claim differently:
   one answer every page gives (what the fixed-C tests show, what the worst-target fits show, why they differ, what
   neither shows), ``growth_sentence(record)`` its headline;
 - ``step_units``, ``step_counts_sentence``, ``kernel_source``: how every page counts the proof steps, and where the
-  kernel's verdicts come from (``bounds.kernel``);
+  kernel's verdicts come from (``bounds.prove.kernel``);
 - ``point_text`` / ``point_parts`` / ``exact_number`` / ``ratio_text`` / ``domain_words``: how every surface prints
   a counterexample (never rounded across a hypothesis's boundary; "open end" beside a coordinate next to one), a
   worst ratio and a step's domain.

@@ -32,7 +32,7 @@ def pytest_collection_modifyitems(config, items):
 def _no_stored_verdicts(monkeypatch):
     """The unit tests verify with the per-process cache only: many replace a piece of the verifier (a failing Arb
     re-check, a planted step) and must see it run, which a verdict stored on disk by an earlier run would hide
-    (``bounds.verdict_cache``; the checks in checks/ use it). ``SLTH_VERDICT_CACHE=off`` also reaches the commands
+    (``bounds.prove.verdict_cache``; the checks in checks/ use it). ``SLTH_VERDICT_CACHE=off`` also reaches the commands
     these tests start. A test of the stored verdicts sets the variable to a folder of its own. The same holds for
     stored trials (``slt.measure.trial_cache``, ``SLTH_TRIAL_CACHE``): the tests that make a check fail must see
     its trials run."""

@@ -986,7 +986,7 @@ def test_a_bad_environment_variable_is_one_line_before_work(capsys, monkeypatch,
 
 
 def test_the_settings_read_good_values():
-    from bounds.settings import SettingError, sympy_seconds
+    from bounds.prove.settings import SettingError, sympy_seconds
     from slt.inputs import numba_threads
 
     assert sympy_seconds({}) == 10.0 and sympy_seconds({"SLTH_SYMPY_SECONDS": "2.5"}) == 2.5
@@ -997,7 +997,7 @@ def test_the_settings_read_good_values():
 
 def test_a_bad_sympy_seconds_fails_the_import_of_the_verifier_not_silently():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SLTH_SYMPY_SECONDS": "-1"}
-    done = subprocess.run([sys.executable, "-c", "import bounds.verify_domain"], env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-c", "import bounds.prove.verify_domain"], env=env, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode != 0 and "SLTH_SYMPY_SECONDS" in done.stderr
 

@@ -10,8 +10,8 @@ import sympy as sp
 import bounds
 from bounds.catalogue import STATEMENTS, constants, dependents, mutations, proved
 from bounds.core import Constant, Mutation, Param, Statement, Step
-from bounds.mutations import MUTATIONS, verify_all
-from bounds.slack import CONSTANTS
+from bounds.prove.mutations import MUTATIONS, verify_all
+from bounds.prove.slack import CONSTANTS
 from bounds.symbols import d1, d2, eps
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

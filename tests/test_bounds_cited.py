@@ -1,5 +1,5 @@
 """Issue 22: the cited results proved too (Lemma 2 and Theorem 10 as steps from Lueker's corollary), Theorem 10's
-reading of alpha, and every statement's axioms (``bounds.axioms``, ``slth proofs --axioms``)."""
+reading of alpha, and every statement's axioms (``bounds.prove.axioms``, ``slth proofs --axioms``)."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,12 +9,12 @@ import pytest
 import sympy as sp
 
 import bounds
-from bounds.axioms import axioms
+from bounds.prove.axioms import axioms
 from bounds.catalogue import STATEMENTS, mutations
 from bounds.core import Edit, Step
-from bounds.mutations import catalogue_with, run
+from bounds.prove.mutations import catalogue_with, run
 from bounds.symbols import NAME
-from bounds.verify import verify, verify_step
+from bounds.prove.verify import verify, verify_step
 
 
 @pytest.mark.parametrize("name, count", [("lemma2", 6), ("theorem10", 7)])

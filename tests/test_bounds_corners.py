@@ -1,12 +1,13 @@
-"""Far-corner counterexamples (bounds.corners): edits false only beyond what sampling reaches are refuted."""
+"""Far-corner counterexamples (bounds.prove.corners): edits false only beyond what sampling reaches are refuted."""
 import mpmath
 import pytest
 import sympy as sp
 
 import bounds
-from bounds import Edit, Param, corners
+from bounds import Edit, Param
+from bounds.prove import corners
 from bounds.evaluate import evaluate
-from bounds.mutations import catalogue_with
+from bounds.prove.mutations import catalogue_with
 from bounds.symbols import B, C, alpha, b, d1, d2, eps
 
 L7 = bounds.get("lemma7").params

@@ -10,7 +10,7 @@ import bounds
 from bounds import Param, Step
 from bounds.facts import EXP_LINEAR, SCALAR
 from bounds.symbols import H, alpha, d1, eps, x
-from bounds.verify import verify_facts, verify_step
+from bounds.prove.verify import verify_facts, verify_step
 
 PROVED = bounds.proved()
 
@@ -132,12 +132,34 @@ def test_no_import_circle_in_bounds():
         assert not mods & {".catalogue", "bounds.catalogue", ".verify", ".mutations", "bounds", ".slack"}, (name, mods)
 
 
+def _prover_imports(path):
+    """The imports of ``path`` (a module directly in bounds/) that reach the prover, ``bounds.prove``."""
+    return sorted(m for m in _imports(path) if m == ".prove" or m.startswith(".prove.") or m == "bounds.prove"
+                  or m.startswith("bounds.prove."))
+
+
+def test_the_paper_never_imports_the_prover():
+    """The arrows point one way: no module of bounds/ outside the prover (the statements, core, symbols, facts,
+    premises, plants, evaluate, the catalogue) imports ``bounds.prove``, anywhere in it; only the package's
+    ``__init__`` re-exports the verifier for its users."""
+    paper = sorted(p for p in (ROOT / "bounds").glob("*.py") if p.name != "__init__.py")
+    assert {"attention.py", "core.py", "catalogue.py", "theorem14.py"} <= {p.name for p in paper}
+    offenders = {p.name: _prover_imports(p) for p in paper if _prover_imports(p)}
+    assert offenders == {}, offenders
+
+
+def test_the_arrow_check_sees_a_planted_import(tmp_path):
+    planted = tmp_path / "planted.py"
+    planted.write_text("def f():\n    from .prove.verify import verify_step\n    return verify_step\n")
+    assert _prover_imports(planted) == [".prove.verify"]
+
+
 def test_one_numeric_evaluator():
     """No module outside bounds/evaluate.py turns a SymPy expression into numbers (lambdify / evalf / N)."""
     offenders = []
     for folder in ("bounds", "slt", "reports", "checks"):
         for path in (ROOT / folder).rglob("*.py"):
-            if path.name == "evaluate.py" and path.parent.name == "bounds":
+            if path.name == "evaluate.py" and path.parent.name == "bounds":  # the one evaluator stays beside the data
                 continue
             text = path.read_text()
             if "lambdify" in text or ".evalf(" in text or "sp.N(" in text:

@@ -1,4 +1,4 @@
-"""The Arb re-check of the interval certificates (bounds.recheck): today's certificates pass, forged ones fail."""
+"""The Arb re-check of the interval certificates (bounds.prove.recheck): today's certificates pass, forged ones fail."""
 import ast
 import dataclasses
 import importlib
@@ -10,9 +10,9 @@ import sympy as sp
 
 import bounds
 from bounds import Param, Step
-from bounds.recheck import recheck, status
+from bounds.prove.recheck import recheck, status
 from bounds.symbols import d1, eps, x
-from bounds.verify import verify_step
+from bounds.prove.verify import verify_step
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -114,7 +114,7 @@ def test_unbounded_coordinates_and_a_max_split_are_rechecked():
 
 
 def test_a_failed_recheck_fails_the_step(monkeypatch):
-    verify = importlib.import_module("bounds.verify")  # (bounds.verify is also the package's function)
+    verify = importlib.import_module("bounds.prove.verify")  # (bounds.prove.verify is also the package's function)
     monkeypatch.setattr(verify.recheck, "status", lambda certs: "failed: planted disagreement")
     monkeypatch.setattr(verify, "_RESULTS", {})
     r = verify_step("t", Step("s", sp.exp(x) - 1, 2 * x), (Param("x", lo=(0,), hi=(1,), box=(2**-30, 1), log=True),))
@@ -122,13 +122,13 @@ def test_a_failed_recheck_fails_the_step(monkeypatch):
 
 
 def test_floats_enter_exactly():
-    from bounds.recheck import _float_exact
+    from bounds.prove.recheck import _float_exact
     f = sp.Float(1) / 3
     assert _float_exact(f) == Fraction(*float(f).as_integer_ratio())
     assert _float_exact(sp.Float(-0.75)) == Fraction(-3, 4)
 
 
-@pytest.mark.parametrize("module", ["bounds/recheck.py", "bounds/certificate.py"])
+@pytest.mark.parametrize("module", ["bounds/prove/recheck.py", "bounds/prove/certificate.py"])
 def test_the_recheck_imports_nothing_from_the_mpmath_verifier(module):
     tree = ast.parse((ROOT / module).read_text())
     imported = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | \
@@ -144,7 +144,7 @@ def test_status_without_data_is_no():
 
 def test_a_certificate_must_cover_the_declared_domain():
     """The cover is checked against the step's declared domain, not only against its own coordinates."""
-    from bounds.recheck import domain_gap
+    from bounds.prove.recheck import domain_gap
     cert = _fact_certificate()
     assert domain_gap(cert) == "" and status((cert,)) == "yes"
     wider = tuple(dataclasses.replace(p, lo=(-1,)) if p.name == "x" else p for p in cert.params)  # x from -1

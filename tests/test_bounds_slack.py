@@ -1,7 +1,7 @@
-"""``bounds.slack``: the tightest closing value of a proof constant, found by bisection with the verifier."""
+"""``bounds.prove.slack``: the tightest closing value of a proof constant, found by bisection with the verifier."""
 import sympy as sp
 
-from bounds.slack import CONSTANTS, _catalogue, _closes, slack
+from bounds.prove.slack import CONSTANTS, _catalogue, _closes, slack
 
 
 def _constant(statement, start):

@@ -128,8 +128,8 @@ def test_width_step_fails_when_the_closed_form_is_off_by_one(where, old, new, st
     factor 2 inside the log) fails with a counterexample; f1 + 1 (a looser, still sufficient width) verifies."""
     import bounds.theorem14 as t14
     from bounds.core import Edit
-    from bounds.mutations import catalogue_with
-    from bounds.verify import verify_step
+    from bounds.prove.mutations import catalogue_with
+    from bounds.prove.verify import verify_step
     poly = getattr(t14, old)
     st = bounds.get("theorem14")
     for delta, ok in ((new, False), (1, True)):
@@ -147,7 +147,7 @@ def test_width_step_fails_when_the_closed_form_is_off_by_one(where, old, new, st
 def test_width_steps_compare_two_derivations():
     """Each T14w step's sides are built separately: the closed form (statement widths) and the recursion
     (block_widths); they are different SymPy expressions that verify equal."""
-    from bounds.mutations import catalogue_with
+    from bounds.prove.mutations import catalogue_with
     for name in ("T14w-n_MHA", "T14w-n_MHA-1", "T14w-n_FC", "T14w-n_FC-1"):
         s = _width_step(catalogue_with(), name)
         assert s.lhs != s.rhs, name

@@ -10,10 +10,10 @@ import bounds
 from bounds import Param, Step
 from bounds.core import Edit
 from bounds.evaluate import compile_expr
-from bounds.mutations import catalogue_with
+from bounds.prove.mutations import catalogue_with
 from bounds.symbols import H, alpha, d1, d2, eps
-from bounds.verify import CERTIFIED, NOT_PROVED, REFUTED, StepResult, exact, verify_step
-from bounds.verify_symbolic import positive_args, simplify
+from bounds.prove.verify import CERTIFIED, NOT_PROVED, REFUTED, StepResult, exact, verify_step
+from bounds.prove.verify_symbolic import positive_args, simplify
 from reports.cli import main
 
 EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)
@@ -82,7 +82,7 @@ def test_slth_proofs_exits_1_and_says_not_proved_or_refuted(monkeypatch, capsys)
     assert "NOT PROVED: 1 step(s) not proved: lemma7:L7b" in captured.err and "REFUTED" not in captured.err
     monkeypatch.undo()
     edited = catalogue_with(Edit("lemma7", "conclusion", d2, d2**2))
-    real = bounds.verify
+    real = bounds.prove.verify
     monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None: real(name, edited))
     assert main(["proofs", "--statement", "lemma7"]) == 1
     captured = capsys.readouterr()

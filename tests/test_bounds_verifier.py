@@ -5,7 +5,7 @@ import sympy as sp
 
 from bounds import Edit, Param, Step, get
 from bounds.symbols import alpha, d1, d2, eps, x
-from bounds.verify import verify_step
+from bounds.prove.verify import verify_step
 
 D = (Param("d1", lo=(1,), integer=True, box=(1, 64), log=True), Param("d2", lo=(1,), integer=True, box=(1, 64), log=True),
      Param("alpha", lo=(sp.sqrt(d1), sp.sqrt(d2)), box=(1, 64), log=True),

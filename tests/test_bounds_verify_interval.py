@@ -1,11 +1,11 @@
-"""``bounds.verify_interval``: certificates on the whole (compactified) domain and on the box, each able to
+"""``bounds.prove.verify_interval``: certificates on the whole (compactified) domain and on the box, each able to
 fail: a false step is never certified, and the box search reports a violating point when it hits one."""
 import sympy as sp
 
 from bounds.core import Param, Step
 from bounds.symbols import alpha, d1, d2, eps
-from bounds.verify_domain import Domain
-from bounds.verify_interval import on_box, on_whole, whole_cases
+from bounds.prove.verify_domain import Domain
+from bounds.prove.verify_interval import on_box, on_whole, whole_cases
 
 EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)
 D1 = Param("d1", lo=(1,), integer=True, box=(1, 64), log=True)

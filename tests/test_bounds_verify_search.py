@@ -1,4 +1,4 @@
-"""``bounds.verify_search``: counterexamples at any scale, confirmed at high precision; none for a true step."""
+"""``bounds.prove.verify_search``: counterexamples at any scale, confirmed at high precision; none for a true step."""
 from fractions import Fraction
 
 import mpmath
@@ -6,8 +6,8 @@ import sympy as sp
 
 from bounds.core import Param, Step
 from bounds.symbols import d1, eps
-from bounds.verify_domain import Domain
-from bounds.verify_search import check_point, sample_box, sample_whole, smallest_ratio
+from bounds.prove.verify_domain import Domain
+from bounds.prove.verify_search import check_point, sample_box, sample_whole, smallest_ratio
 
 EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)
 D1 = Param("d1", lo=(1,), integer=True, box=(1, 64), log=True)

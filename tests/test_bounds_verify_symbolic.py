@@ -1,10 +1,10 @@
-"""``bounds.verify_symbolic``: SymPy proves a step or says nothing (never a wrong proof)."""
+"""``bounds.prove.verify_symbolic``: SymPy proves a step or says nothing (never a wrong proof)."""
 import sympy as sp
 
 from bounds.core import Param, Step
 from bounds.symbols import H, alpha, d1, eps
-from bounds.verify_domain import Domain
-from bounds.verify_symbolic import simplify, small, symbolic
+from bounds.prove.verify_domain import Domain
+from bounds.prove.verify_symbolic import simplify, small, symbolic
 
 EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)
 D1 = Param("d1", lo=(1,), integer=True, box=(1, 64), log=True)

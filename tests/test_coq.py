@@ -1,4 +1,4 @@
-"""The Coq export (``bounds.coq``): the printer is faithful (every printed side parsed back by an independent
+"""The Coq export (``bounds.prove.coq``): the printer is faithful (every printed side parsed back by an independent
 parser and compared with SymPy at random domain points; every construct; a one-line refusal), every premise is one
 of the statement's hypotheses and holds at sampled points (no lemma is vacuous), the committed files equal the
 exporter's output, and Coq's kernel accepts every recorded proof and rejects every planted mutation's declared step.
@@ -15,17 +15,18 @@ import pytest
 import sympy as sp
 
 from bounds import catalogue
-from bounds.coq import check
-from bounds.coq.export import Lemma, lemma, premises
-from bounds.coq.printer import CoqExportError, coq
+from bounds.prove.coq import check
+from bounds.prove.coq.export import Lemma, lemma, premises
+from bounds.prove.coq.printer import CoqExportError, coq
 from bounds.core import Step
 from bounds.facts import SCALAR
-from bounds.mutations import MUTATIONS, catalogue_with
+from bounds.prove.mutations import MUTATIONS, catalogue_with
 from bounds.plants import PLANTS
 from bounds.symbols import NAME, PARAMETER
-from bounds import Edit, verify_domain
-from bounds.verify import exact, verify
-from bounds.verify_domain import Domain
+from bounds import Edit
+from bounds.prove import verify_domain
+from bounds.prove.verify import exact, verify
+from bounds.prove.verify_domain import Domain
 
 
 @pytest.fixture(autouse=True)
@@ -249,13 +250,13 @@ def test_committed_files_equal_the_exporter_output():
     tactics = check.load_tactics()
     for stem, items in check.entries().items():
         path = check.COMMITTED / f"{stem}.v"
-        assert path.read_text() == check.text(stem, items, tactics), f"{path} is stale: run python -m bounds.coq"
+        assert path.read_text() == check.text(stem, items, tactics), f"{path} is stale: run python -m bounds.prove.coq"
 
 
 def test_every_lemma_has_a_recorded_search():
     tactics = check.load_tactics()
     lems = [l for items in check.entries().values() for _, _, l in items if isinstance(l, Lemma)]
-    assert all(l.key in tactics for l in lems), "a lemma was never searched: run python -m bounds.coq"
+    assert all(l.key in tactics for l in lems), "a lemma was never searched: run python -m bounds.prove.coq"
 
 
 def test_no_admitted_and_no_axiom_in_committed_files():
@@ -309,7 +310,7 @@ def test_coq_rejects_a_false_lemma(tmp_path):
 
 
 def _with(lem: Lemma, cands: tuple) -> Lemma:
-    from bounds.coq import export
+    from bounds.prove.coq import export
     export._CANDIDATES[lem.key] = cands
     return lem
 
@@ -352,7 +353,7 @@ def test_coq_rejects_every_mutation_declared_step_under_the_whole_cascade():
     """The whole generated cascade (minutes) proves none of the mutated declared steps."""
     needs_coq()
     rows = _mutated_lemmas()
-    from bounds.coq import export
+    from bounds.prove.coq import export
     for _, mut, _ in rows:
         export._CANDIDATES.pop(mut.key, None)
     found = check.search([mut for _, mut, _ in rows])
@@ -398,8 +399,8 @@ class _R:
 
 
 def test_coq_summary_counts_and_a_rejected_step_is_not_proved():
-    from bounds import kernel
-    from bounds.verify import StepResult
+    from bounds.prove import kernel
+    from bounds.prove.verify import StepResult
     from reports.proofs import coq_summary
     results = [StepResult("lemma2", "L2a", "symbolic", True), StepResult("lemma2", "L2b", "symbolic", True),
                StepResult("lemma2", "L2c", "sampled", False)]
@@ -416,8 +417,8 @@ def test_coq_summary_counts_and_a_rejected_step_is_not_proved():
 
 
 def test_proofs_without_coqc_certifies_nothing(monkeypatch):
-    from bounds import kernel
-    from bounds.verify import StepResult
+    from bounds.prove import kernel
+    from bounds.prove.verify import StepResult
     monkeypatch.setattr(check, "missing_reason", lambda: "coqc not found (install coq)")
     judged = kernel.verdicts([StepResult("lemma2", "L2a", "symbolic", True)], "unused")
     assert [j.verdict for j in judged] == ["not proved"]
@@ -458,7 +459,7 @@ def test_print_assumptions_parsed_and_classified():
 def _forced_edit():
     """Lemma 5's 4 (forced in the slack table: 1% less fails lemma5:L5b, tests/test_bounds_slack.py), 1% smaller:
     the original and edited L5b lemmas."""
-    from bounds.slack import CONSTANTS, _catalogue
+    from bounds.prove.slack import CONSTANTS, _catalogue
     c = next(c for c in CONSTANTS if c.statement == "lemma5" and c.label.startswith("the 4"))
     cat = _catalogue(c, sp.Rational(99, 25))
     edited = {s.name: s for s in catalogue.proof("lemma5", cat)}["L5b"]
@@ -480,8 +481,8 @@ def test_coq_rejects_the_declared_step_after_a_forced_constant_is_tightened():
 def test_forced_constant_tightened_is_rejected_under_the_whole_cascade():
     """The slack table marks the constant forced, and no candidate of the cascade proves the edited step."""
     needs_coq()
-    from bounds.slack import slack
-    from bounds.coq import export
+    from bounds.prove.slack import slack
+    from bounds.prove.coq import export
     c, edited, _ = _forced_edit()
     assert slack(c)["forced"]
     export._CANDIDATES.pop(edited.key, None)

@@ -1,4 +1,4 @@
-"""The hand-written Coq mathematics (``proofs/coq/math/``, built and checked by ``bounds.coq_math``).
+"""The hand-written Coq mathematics (``proofs/coq/math/``, built and checked by ``bounds.prove.coq_math``).
 
 - Every file compiles (in a temporary folder); Lemma 8 and Lemma 5 (and the other named theorems) rest only on
   Coq's standard axioms: the classical reals, and for Lemma 5 the primitive integers and floats of CoqInterval.
@@ -25,8 +25,10 @@ import pytest
 
 import sympy as sp
 
-from bounds import catalogue, coq_math
-from bounds.coq.check import missing_reason
+from bounds import catalogue
+
+from bounds.prove import coq_math
+from bounds.prove.coq.check import missing_reason
 from slt import models
 
 T, D1, DK, DV, H, HIDDEN = 3, 2, 2, 2, 2, 3
@@ -315,7 +317,7 @@ def test_each_proved_premise_is_a_known_premise_with_reported_theorems():
 
 def test_the_command_takes_no_arguments(capsys):
     assert coq_math.main(["extra"]) == 2
-    assert "usage: python -m bounds.coq_math" in capsys.readouterr().err
+    assert "usage: python -m bounds.prove.coq_math" in capsys.readouterr().err
 
 
 # --- the Coq theorems state the catalogue's bounds -------------------------------------------------------------

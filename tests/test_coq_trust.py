@@ -1,4 +1,4 @@
-"""Nothing in a file stands in for a proof and nothing undefined is kernel-checked (``bounds.coq.check``): a recorded
+"""Nothing in a file stands in for a proof and nothing undefined is kernel-checked (``bounds.prove.coq.check``): a recorded
 tactic is a tactic expression only, a separate file checks each compiled constant's statement and axioms, the output
 folder and the build record are believed only against the ``.vo`` coqc wrote, every coqc call is time-limited and
 its failures are named as what they are, and a step defined only in part of its domain is ``not checked:
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from bounds.coq import check
+from bounds.prove.coq import check
 from bounds.core import Param, Step
 from bounds.symbols import d1, eps, x
 
@@ -270,7 +270,7 @@ def test_non_utf8_coqc_output_is_read(tmp_path, fake_coqc, monkeypatch):
 @pytest.mark.parametrize("mode,calls", [("sleep", 1), ("sleep-rest", 3)])  # Common's coqc; then two workers' too
 def test_sigterm_leaves_no_coqc_and_no_half_written_file(tmp_path, fake_coqc, mode, calls):
     env = {**os.environ, "FAKE_MODE": mode, "PYTHONPATH": str(ROOT), "SLTH_COQ_BUILD": str(tmp_path / "build")}
-    code = ("from bounds.coq import check; import sys\n"
+    code = ("from bounds.prove.coq import check; import sys\n"
             f"check.check({str(tmp_path / 'out')!r}, searching=False)\n")
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT)
     for _ in range(600):

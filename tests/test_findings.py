@@ -22,7 +22,7 @@ import sympy as sp
 
 import bounds
 from bounds.core import Edit
-from bounds.mutations import catalogue_with
+from bounds.prove.mutations import catalogue_with
 from slt import mip
 
 
@@ -88,7 +88,7 @@ def test_finding7_theorem10_alpha_below_one():
     reaches (L = 2, alpha = eps = 1/2, e_2 = alpha eps/(2L)); the bound the proof does give exceeds the printed one
     exactly below alpha*(L, eps) for L >= 2 (never at L = 1); with C doubled the printed bound follows for every
     alpha > 0 (every step certified), and without the doubling it does not (T10a refuted)."""
-    from bounds import theorem10_alpha as t10
+    from bounds.prove import theorem10_alpha as t10
     from bounds.subset_sum import DOUBLED_C, recursion_bound
     from bounds.symbols import L, alpha, eps
     from slt.measure import findings

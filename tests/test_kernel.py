@@ -1,4 +1,4 @@
-"""The kernel is the judge of record (``bounds.kernel``): a step is certified only when the first pass pre-checks it
+"""The kernel is the judge of record (``bounds.prove.kernel``): a step is certified only when the first pass pre-checks it
 and Coq's kernel accepts its exported statement; without coqc every pre-checked step is not proved; refutations
 stay refutations; the run record carries the kernel's verdict and where it comes from."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import bounds
-from bounds import kernel
-from bounds.verify import StepResult
+from bounds.prove import kernel
+from bounds.prove.verify import StepResult
 from reports.cli import main
 from reports.record import verified
 

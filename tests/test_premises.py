@@ -7,7 +7,7 @@ import sympy as sp
 
 import bounds
 from bounds import premises
-from bounds.axioms import axioms
+from bounds.prove.axioms import axioms
 from bounds.catalogue import STATEMENTS
 from bounds.core import IDENTITY, INEQUALITY, Step, step_kind
 from bounds.symbols import alpha, d1, d2, eps

@@ -1,7 +1,7 @@
 """`slth proofs`: the step table with method and domain, counts a reader can check, exit codes."""
 import bounds
-from bounds import kernel
-from bounds.verify import StepResult
+from bounds.prove import kernel
+from bounds.prove.verify import StepResult
 from reports import proofs
 from reports.cli import main
 

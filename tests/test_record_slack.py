@@ -1,6 +1,6 @@
 """The slack section of the run record (issue 10, part 4): optional, validated strictly when present, computed
 only on request (``--slack``) or in the full profile, and rendered by the proof section. The real slack search
-(minutes of CPU) never runs here: ``bounds.slack.rows`` is replaced by two fake rows."""
+(minutes of CPU) never runs here: ``bounds.prove.slack.rows`` is replaced by two fake rows."""
 from __future__ import annotations
 
 import copy

@@ -10,14 +10,14 @@ import sympy as sp
 
 from bounds import Edit, Param, Step
 
-from bounds.mutations import catalogue_with
+from bounds.prove.mutations import catalogue_with
 from bounds.plants import PLANTS, REFUSED, UNDEFINED
-from bounds.recheck import certainly_not_real, compare
+from bounds.prove.recheck import certainly_not_real, compare
 from bounds.symbols import PARAMETER, H, L, d1, d2, e_l, eps
-from bounds.verify import _RESULTS, verify, verify_step
-from bounds import verify_domain
-from bounds.verify_domain import Domain, TimeLimit, time_limit
-from bounds.verify_search import check_point
+from bounds.prove.verify import _RESULTS, verify, verify_step
+from bounds.prove import verify_domain
+from bounds.prove.verify_domain import Domain, TimeLimit, time_limit
+from bounds.prove.verify_search import check_point
 
 EPS = Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True, box=(2**-20, 1), log=True)
 D1 = Param("d1", lo=(1,), integer=True, box=(1, 64), log=True)
@@ -286,7 +286,7 @@ def test_every_undefined_plant_fails_as_it_should_and_its_twin_is_certified(plan
 def test_the_interval_monotonicity_test_needs_a_finite_derivative():
     """10^6 - 1/(1 - 3 eps) on [0, 1]: its derivative's enclosure is [-inf, -3/4] and the face eps = 1 gives
     10^6 + 1/2; the monotonicity test closed the box across the pole at eps = 1/3."""
-    from bounds.verify_interval import on_whole
+    from bounds.prove.verify_interval import on_whole
     lhs, rhs = 1 / (1 - 3 * eps), sp.Integer(10**6)
     ok, how, _ = on_whole(lhs, rhs, Domain(Step("p", lhs, rhs), (EPS,)))
     assert not ok, how
@@ -295,8 +295,8 @@ def test_the_interval_monotonicity_test_needs_a_finite_derivative():
 def test_the_arb_recheck_refuses_a_monotone_box_with_an_unbounded_derivative():
     """A certificate closing [0, 1] by monotonicity across the pole of 1/(1 - 3 eps) (derivative enclosure
     [-inf, -3/4]) is refused by the re-check; the same certificate on [1/2, 1], beyond the pole, is accepted."""
-    from bounds.certificate import INF, Certificate, Coord, Leaf
-    from bounds.recheck import recheck
+    from bounds.prove.certificate import INF, Certificate, Coord, Leaf
+    from bounds.prove.recheck import recheck
     lhs, rhs = 1 / (1 - 3 * eps), sp.Integer(10**6)
     expr = rhs - lhs
 
@@ -319,7 +319,7 @@ def test_the_arb_recheck_refuses_a_monotone_box_with_an_unbounded_derivative():
 def test_every_catalogue_step_is_defined_on_its_domain():
     import bounds
     from bounds.catalogue import lookup
-    from bounds.verify_defined import defined
+    from bounds.prove.verify_defined import defined
     get = lookup(None)
     for name in bounds.proved():
         st = get(name)
@@ -371,7 +371,7 @@ def test_sides_that_differ_below_a_float_are_reported_with_the_digits_that_diffe
 
 def test_the_cli_writes_the_counterexample_with_the_one_formatter():
     from reports.proofs import _cex
-    from bounds.verify import StepResult
+    from bounds.prove.verify import StepResult
     r = StepResult("lemma2", "L2b-eps", "sampled", False, counterexample={"eps": 3.9999999962747097, "lhs": 2.0,
                                                                             "rhs": 1.0})
     text = _cex(r.counterexample, r.statement, None)

@@ -1,4 +1,4 @@
-"""bounds.verdict_cache: verdicts kept on disk between processes, keyed on everything that decides them; a stored
+"""bounds.prove.verdict_cache: verdicts kept on disk between processes, keyed on everything that decides them; a stored
 verdict is read back only under the same key, a corrupt file is ignored with a warning, and after a one-constant
 edit only the steps the edit changed are verified again."""
 from __future__ import annotations
@@ -13,12 +13,12 @@ import sympy as sp
 import bounds
 import importlib
 
-from bounds import verdict_cache
+from bounds.prove import verdict_cache
 from bounds.core import Param, Step
-from bounds.mutations import catalogue_with
+from bounds.prove.mutations import catalogue_with
 from bounds.symbols import d1, eps
 
-verify = importlib.import_module("bounds.verify")  # the module (the package exports its function verify)
+verify = importlib.import_module("bounds.prove.verify")  # the module (the package exports its function verify)
 DOMAIN = (Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True), Param("d1", lo=(1,), integer=True,
                                                                               box=(1, 64)))
 STEP = Step("toy", eps / d1, eps)
@@ -142,17 +142,18 @@ def test_the_verifier_code_is_every_module_it_imports_but_not_the_statements(tmp
     assert not names & {"catalogue.py", "attention.py", "subset_sum.py", "theorem14.py", "softmax.py"}
     copy = tmp_path / "bounds"
     shutil.copytree(verdict_cache.HERE, copy, ignore=shutil.ignore_patterns("__pycache__", "coq"))
+    prove = copy / "prove"
     base = verdict_cache.verifier_hash(copy)
     (copy / "attention.py").write_text((copy / "attention.py").read_text() + "\n# a constant edited\n")
     verdict_cache._CODE.pop(copy, None)
     assert verdict_cache.verifier_hash(copy) == base
-    (copy / "verify_search.py").write_text((copy / "verify_search.py").read_text() + "\n# the search edited\n")
+    (prove / "verify_search.py").write_text((prove / "verify_search.py").read_text() + "\n# the search edited\n")
     verdict_cache._CODE.pop(copy, None)
     assert verdict_cache.verifier_hash(copy) != base
-    (copy / "verify_new.py").write_text("X = 1\n")  # a new module the verifier imports joins the hash
-    (copy / "verify.py").write_text((copy / "verify.py").read_text() + "\nfrom .verify_new import X\n")
+    (prove / "verify_new.py").write_text("X = 1\n")  # a new module the verifier imports joins the hash
+    (prove / "verify.py").write_text((prove / "verify.py").read_text() + "\nfrom .verify_new import X\n")
     verdict_cache._CODE.pop(copy, None)
-    assert (copy / "verify_new.py") in verdict_cache.verifier_files(copy)
+    assert (prove / "verify_new.py") in verdict_cache.verifier_files(copy)
 
 
 def test_after_a_one_constant_edit_only_the_changed_steps_are_verified_again(store, monkeypatch):

@@ -38,15 +38,15 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
     statements [...] name, title, numbering, quantity, hypotheses [MathML], conclusion {text, mathml},
                      probability {text, mathml}|null, widths {name: {text, mathml}}, width_params [names],
                      variants [{name, description}], axioms [{kind, name, says, detail, cited_by}] (optional: the
-                     results it rests on that the harness does not prove, bounds.axioms; absent in older records)
+                     results it rests on that the harness does not prove, bounds.prove.axioms; absent in older records)
     exponents [...]  Theorem 14's per-block width exponents: width, base, text, mathml
     steps [...]      statement ("facts" for the elementary facts), step, supported (a step of a supported form),
                      method (symbolic | interval | sampled), domain ("whole", "box: ..." or "sampled"), ok (the
                      step is certified), verdict ("certified" | "refuted" | "not proved": the kernel's verdict,
-                     ``bounds.kernel``; "ok" | "FAILED" in older records), margin (smallest rhs/lhs found)|null,
+                     ``bounds.prove.kernel``; "ok" | "FAILED" in older records), margin (smallest rhs/lhs found)|null,
                      detail, arb (the Arb re-check of an interval certificate, optional), first_pass (optional:
                      "pre-checked" | "refuted" | "not proved", the SymPy / interval / Arb pass), coq (optional: the
-                     Coq status, ``bounds.coq``: "kernel-checked", "rejected: ...", "not exported: ...", "not
+                     Coq status, ``bounds.prove.coq``: "kernel-checked", "rejected: ...", "not exported: ...", "not
                      checked: ..." or "no proof kernel: ..."), kernel_source (optional: "kernel-checked in this
                      run", "kernel result committed for this exact bounds/ and exporter", or the no-kernel line),
                      open_ends (optional, with a counterexample: {parameter: [[bound, "eps < 1"], ...]}), box {},
@@ -82,7 +82,7 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      rows}|null, test, command|null, evidence, statements}], notes {statement: text} (the README's
                      findings as sentences)
     slack [...]|null (optional: absent or null when not computed; ``slth run --slack``, always in ``--full``) the
-                     slack of every proof constant (``bounds.slack.rows``): statement, constant, printed,
+                     slack of every proof constant (``bounds.prove.slack.rows``): statement, constant, printed,
                      printed_exact, tightest|null, tightest_exact|null, first_failing|null,
                      first_failing_exact|null, ratio|null, forced, direction, fails_at|null,
                      counterexample|null, probes, note

@@ -18,10 +18,11 @@ from pathlib import Path
 import sympy as sp
 
 import bounds
-from bounds import kernel, theorem14
-from bounds.axioms import axioms
-from bounds.slack import CONSTANTS
-from bounds.slack import rows as constant_slack
+from bounds import theorem14
+from bounds.prove import kernel
+from bounds.prove.axioms import axioms
+from bounds.prove.slack import CONSTANTS
+from bounds.prove.slack import rows as constant_slack
 from bounds.symbols import NAME, text
 from slt import figures as sweeps
 from slt.figures.token import training_finding
@@ -59,7 +60,7 @@ def _small(step) -> bool:
 
 
 def _step_row(r, step=None, supported=True) -> dict:
-    """A step's row; ``r`` a ``bounds.kernel.Judged`` (the kernel's verdict, its first pass and Coq status) or a
+    """A step's row; ``r`` a ``bounds.prove.kernel.Judged`` (the kernel's verdict, its first pass and Coq status) or a
     first-pass ``StepResult``."""
     margin = getattr(r, "margin", None)
     judged = isinstance(r, kernel.Judged)
@@ -130,7 +131,7 @@ def statements() -> tuple[list[dict], list[dict]]:
 
 def proofs(log=lambda msg: None) -> list[dict]:
     """Every proof step of the supported forms and the elementary facts, each with the kernel's verdict
-    (``bounds.kernel``; its statuses from ``verified.kernel``: replayed in this run, or the committed result for
+    (``bounds.prove.kernel``; its statuses from ``verified.kernel``: replayed in this run, or the committed result for
     this exact ``bounds/``)."""
     results = bounds.verify_facts()
     steps_of = {}
@@ -288,7 +289,7 @@ def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> 
 
 
 def slack(log=print) -> list[dict]:
-    """The slack of every proof constant (``bounds.slack.rows``; minutes of CPU), progress to ``log``."""
+    """The slack of every proof constant (``bounds.prove.slack.rows``; minutes of CPU), progress to ``log``."""
     seen = []
 
     def progress(constant, value, ok):

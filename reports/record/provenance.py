@@ -9,7 +9,7 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
-from bounds.verify import SEED
+from bounds.prove.verify import SEED
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 """The repository root (the git checkout whose commit the record names)."""

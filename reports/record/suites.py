@@ -1,5 +1,5 @@
 """The printed variants and the mutation suite of a run record: each re-runs every proof step under an edited
-catalogue (``bounds.mutations``) and turns the results into the record's rows.
+catalogue (``bounds.prove.mutations``) and turns the results into the record's rows.
 
 Both the assembly (``reports.record.assemble``, which reads them through the committed-rows cache) and the cache's
 refresh (``reports.record.verified``, which writes them) call these, so they live here, below both: the record's
@@ -15,8 +15,8 @@ import bounds
 import sympy as sp
 
 from bounds.symbols import text
-from bounds.mutations import MUTATIONS, catalogue_with, verify_all
-from bounds.mutations import run as run_mutation
+from bounds.prove.mutations import MUTATIONS, catalogue_with, verify_all
+from bounds.prove.mutations import run as run_mutation
 
 __all__ = ["mutations", "variants"]
 

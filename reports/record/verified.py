@@ -12,7 +12,7 @@ gives another key, so the part is verified again; the same tree reads the stored
 verifies nothing that its ``bounds/`` has not changed; after an edit of ``bounds/`` they no longer match and the
 run verifies again (and the command refreshes them).
 
-``kernel(results)`` gives the Coq kernel's statuses of the proof steps (``bounds.kernel``): replayed in this run
+``kernel(results)`` gives the Coq kernel's statuses of the proof steps (``bounds.prove.kernel``): replayed in this run
 where coqc and CoqInterval are installed, else read from the committed result of a replay
 (``<committed>/verified-kernel.json``) when it was made for this exact ``bounds/`` (its steps, domains and the
 exporter, ``bounds/coq``) and these recorded tactics (``proofs/coq/tactics.json``), labelled as such; with neither,
@@ -88,16 +88,16 @@ def kernel_key() -> str:
     of the recorded tactics."""
     import hashlib
 
-    from bounds.coq.check import TACTICS
+    from bounds.prove.coq.check import TACTICS
     tactics = hashlib.sha256(TACTICS.read_bytes()).hexdigest() if TACTICS.exists() else None
     return fingerprint({"part": "kernel", "version": VERSION, "bounds": bounds_hash(), "tactics": tactics})
 
 
 def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[dict, str]:
-    """``({(statement, step): Coq status}, source)`` for ``bounds.kernel.judge``: replayed (``bounds.kernel.replay``)
+    """``({(statement, step): Coq status}, source)`` for ``bounds.prove.kernel.judge``: replayed (``bounds.prove.kernel.replay``)
     when coqc and CoqInterval are installed, else the committed result for this ``kernel_key()``, else ``({}, the
     no-kernel line)``."""
-    from bounds import kernel as judge
+    from bounds.prove import kernel as judge
 
     why = judge.missing()
     if why is None:
@@ -114,7 +114,7 @@ def write_kernel(folder: Path = COMMITTED, log=print) -> None:
     """Replay the Coq kernel on every pre-checked step of this tree and write its statuses as the committed result
     (``verified-kernel.json``, keyed by ``kernel_key()``)."""
     import bounds
-    from bounds import kernel as judge
+    from bounds.prove import kernel as judge
 
     if judge.missing():
         log(f"[verified] kernel: {judge.missing()}; the committed kernel result is left as it is")

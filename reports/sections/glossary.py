@@ -8,7 +8,7 @@ from reports.render import Section, render_template
 PRECHECKED = "pre-checked"
 REPLAYED = "kernel-checked in this run"
 COMMITTED = "kernel result committed for this exact bounds/ and exporter"
-"""``bounds.kernel``'s words (a report renders records and imports nothing of bounds/; tests/test_kernel.py holds
+"""``bounds.prove.kernel``'s words (a report renders records and imports nothing of bounds/; tests/test_kernel.py holds
 them equal)."""
 
 TERMS = [

@@ -12,7 +12,7 @@ one exists, and the anchor of its evidence in the report. A finding whose data t
 proofs-only record has no printed variants) says so instead of asserting anything.
 
 Two findings need their own measurement, run as cached tasks of the empirical plan (``tasks()``): Theorem 14's
-constant under each reading of its block step (``bounds.readings``: the smallest kappa, certified at both ends;
+constant under each reading of its block step (``bounds.prove.readings``: the smallest kappa, certified at both ends;
 about 2 min CPU, cached by the source of ``bounds``), and what the mixed-integer solver reports against the true
 error of the subset it returns (``slt.mip``).
 """
@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from bounds import readings
+from bounds.prove import readings
 from slt import mip as mip_solver  # this module defines mip(record), the finding
 from slt import targets as target_families
 from slt.measure import verdicts
@@ -58,7 +58,7 @@ def _cex(result) -> dict | None:
 
 
 def theorem14_reading(seed: int, reading: str) -> dict:
-    """One reading of Theorem 14's block step (``bounds.readings.verdict``): the steps failing at the printed
+    """One reading of Theorem 14's block step (``bounds.prove.readings.verdict``): the steps failing at the printed
     kappa (with counterexamples), the smallest kappa closing the block step and every step, and the failing steps
     one below (``seed`` unused: the verifier is deterministic)."""
 
@@ -182,7 +182,7 @@ def theorem14_kappa(record) -> dict:
     name = _heading(record, "theorem14")
     if not rows:
         return _missing("theorem14-kappa", f"{name}'s constant kappa: not computed in this record",
-                        "The readings of the block step are computed by slth run --quick (bounds.readings, about 2 "
+                        "The readings of the block step are computed by slth run --quick (bounds.prove.readings, about 2 "
                         "min CPU, cached).", test)
     printed_kappa = rows[0]["printed_kappa"]
     table_rows, closes = [], []
@@ -293,10 +293,10 @@ THEOREM10_THRESHOLDS = {"L": (2, 3, 10, 100), "eps": (0.5, 0.01)}
 
 
 def theorem10_alpha(record) -> dict:
-    """README finding 7: Theorem 10 as printed (alpha > 0), computed from ``bounds.theorem10_alpha``: a reachable
+    """README finding 7: Theorem 10 as printed (alpha > 0), computed from ``bounds.prove.theorem10_alpha``: a reachable
     counterexample to step T10b of the written proof (not to the theorem), the region where the bound the proof
     delivers exceeds the printed one, and the printed bound for every alpha > 0 with C doubled, verified."""
-    from bounds import theorem10_alpha as t10
+    from bounds.prove import theorem10_alpha as t10
 
     test = "tests/test_findings.py::test_finding7_theorem10_alpha_below_one"
     v = _variant(record, "theorem10", "printed")

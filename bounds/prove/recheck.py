@@ -1,6 +1,6 @@
 """A second, independent arithmetic for the interval certificates: Arb (python-flint) instead of mpmath's ``iv``.
 
-``recheck(cert)`` takes a ``bounds.certificate.Certificate`` (data the interval verifier emits) and accepts it only if
+``recheck(cert)`` takes a ``bounds.prove.certificate.Certificate`` (data the interval verifier emits) and accepts it only if
 
 1. the boxes of its cover lie in the compact domain, do not overlap, and their volumes add up to the domain's (so
    they cover it: a closed union of full measure in a box is the box);
@@ -14,7 +14,7 @@
 
 Point 4 is evidence, not proof, that the rewriting (the change of variables, the split of a Max, the collected
 logarithms) is right; points 1-3 re-prove the enclosures.  This module imports nothing from the mpmath verifier
-(``bounds.verify``, ``bounds.evaluate``): it compiles the SymPy expressions itself.  Intervals are pairs of
+(``bounds.prove.verify``, ``bounds.evaluate``): it compiles the SymPy expressions itself.  Intervals are pairs of
 endpoints; each endpoint is computed as the lower or upper bound of an Arb ball (so every rounding and every
 elementary function is Arb's), and an endpoint may be infinite, which a ball cannot express: a half-line
 ``[lo, oo)`` of a compactified coordinate is an Arb ball ``[+/- inf]``, useless for an enclosure.

@@ -16,7 +16,7 @@ a Python integer).
 2. decide: for the rays where the scan found nothing, SymPy's ``limit`` of ``log rhs - log lhs`` (positive sides)
    or ``rhs - lhs`` as ``X -> oo`` gives the leading behaviour; a negative limit means the step fails far enough
    along the ray, and the scan goes on there up to ``X = 2^(2^20)``;
-3. confirm: a violating point is kept only if Arb (``bounds.recheck.compare``) proves it: the lower bound of
+3. confirm: a violating point is kept only if Arb (``bounds.prove.recheck.compare``) proves it: the lower bound of
    ``lhs`` above the upper bound of ``rhs``, the precision raised with the size of the values; a point Arb cannot
    so separate is no refutation.
 
@@ -38,8 +38,8 @@ import mpmath
 import sympy as sp
 
 from . import recheck
-from .evaluate import compile_expr
-from .symbols import NAME, PARAMETER, text
+from ..evaluate import compile_expr
+from ..symbols import NAME, PARAMETER, text
 from .verify_domain import TimeLimit, time_limit
 from .verify_search import _up, number
 

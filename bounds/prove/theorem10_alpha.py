@@ -24,11 +24,11 @@ import dataclasses
 import mpmath
 import sympy as sp
 
-from .catalogue import STATEMENTS, lookup
-from .core import Step
-from .facts import EXP_LINEAR, EXP_TANGENT
-from .subset_sum import DOUBLED_C, layer_growth, recursion_bound
-from .symbols import L, alpha, eps, x
+from ..catalogue import STATEMENTS, lookup
+from ..core import Step
+from ..facts import EXP_LINEAR, EXP_TANGENT
+from ..subset_sum import DOUBLED_C, layer_growth, recursion_bound
+from ..symbols import L, alpha, eps, x
 
 POINT = {"L": 2, "alpha": sp.Rational(1, 2), "eps": sp.Rational(1, 2)}
 """The reachable point of the counterexample to T10b (L = 2, alpha = 0.5, eps = 0.5)."""
@@ -66,7 +66,7 @@ def excess(alpha_value, eps_value, layers, dps: int = 50):
     does not give the printed statement."""
     st, get = printed()
     diff = recursion_bound(st, get) - st.conclusion
-    from .evaluate import evaluate  # the one numeric evaluator of bounds/
+    from ..evaluate import evaluate  # the one numeric evaluator of bounds/
     return evaluate(diff, {"alpha": mpmath.mpf(alpha_value), "eps": mpmath.mpf(eps_value), "L": layers}, dps)
 
 

@@ -6,15 +6,15 @@ what every operation needs: a denominator (a negative integer power) nonzero, a 
 nonnegative (positive under a negative exponent: ``0^(-1/2)`` is a pole), a power with a symbolic exponent's base
 positive, a ``log``'s argument positive.  ``exp``, ``Abs``, ``Max``, ``Min``, ``cosh`` and ``sinh`` need nothing.
 
-``defined(lhs, rhs, dom)`` proves every condition on the whole declared domain (``bounds.verify_domain.Domain``),
+``defined(lhs, rhs, dom)`` proves every condition on the whole declared domain (``bounds.prove.verify_domain.Domain``),
 with the methods of the verifier, in order:
 
 1. SymPy's assumptions, on the symbols whose assumptions are derived from the declaration (``Domain.symbols``);
 2. SymPy's assumptions after writing every parameter through a positive (nonnegative at a closed end) coordinate
    ``t``: ``v = lo + t`` on ``[lo, oo)``, ``v = lo + (hi - lo) t/(1 + t)`` on ``[lo, hi)`` (so ``1 - eps`` on
    ``0 < eps < 1`` is ``1/(1 + t)``), a closed upper end checked at ``v = hi`` on its own;
-3. Arb interval enclosures (``bounds.recheck``) over the compact coordinates of the whole domain
-   (``bounds.verify_interval.whole_cases``), by bisection: a box closes when its enclosure is positive,
+3. Arb interval enclosures (``bounds.prove.recheck``) over the compact coordinates of the whole domain
+   (``bounds.prove.verify_interval.whole_cases``), by bisection: a box closes when its enclosure is positive,
    nonnegative, or excludes 0.
 
 A condition none of them proves is searched for an admissible point where it fails (every hypothesis holding there,
@@ -37,7 +37,7 @@ import sympy as sp
 
 from . import recheck
 from .certificate import Coord
-from .symbols import NAME, text
+from ..symbols import NAME, text
 from .verify_domain import Domain, TimeLimit, declared, time_limit
 
 NONZERO, POSITIVE, NONNEGATIVE = "nonzero", "positive", "nonnegative"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ..core import Step
+from ...core import Step
 from ..verify import exact
 from ..verify_domain import Domain, TimeLimit, time_limit
 from .printer import CoqExportError, coq, ident
@@ -638,7 +638,7 @@ def _instances(lhs, rhs, dom: Domain) -> list[str]:
     """A scalar fact f(x) <= g(x) applied at an argument u of an ``exp`` or ``ln`` of the step (u the argument, or
     the argument less 1): lhs = c f(u), rhs = c g(u) with c >= 0 (``slth_inst``, the equations by ``field``), and
     the fact's lemma (``Common``) applied with its domain checked at u."""
-    from ..facts import SCALAR
+    from ...facts import SCALAR
     out = []
     args = {a.args[0] for a in sp.preorder_traversal(lhs) if isinstance(a, sp.exp)}
     args |= {a.args[0] - 1 for a in sp.preorder_traversal(lhs) if isinstance(a, sp.log)}
@@ -669,7 +669,7 @@ def _instances_inside(lhs, rhs, dom: Domain) -> list[str]:
     f(u), lhs = a0 + a1 f(u) with a1 >= 0, so lhs <= m = a0 + a1 g(u) (``slth_inside``, the equations by ``ring``),
     the fact's lemma applied with its domain checked at u (directly, or in log space), and m <= rhs by the terms
     the two sides share cancelled and the rest merged in log space (``_split`` of the expanded sides)."""
-    from ..facts import SCALAR
+    from ...facts import SCALAR
     out = []
     args = {a.args[0] for a in sp.preorder_traversal(lhs) if isinstance(a, sp.exp)}
     flat = dict(power_base=False, power_exp=False, log=False, multinomial=False)

@@ -15,7 +15,7 @@ import mpmath
 import sympy as sp
 
 from .certificate import INF, Certificate, Coord, Leaf
-from .evaluate import compile_expr
+from ..evaluate import compile_expr
 from .verify_domain import OFFSET, Domain, TimeLimit, time_limit
 from .verify_search import check_point
 from .verify_symbolic import SMALL, TIMED_OUT, positive_args, simplify
@@ -194,7 +194,7 @@ def _whole_forms(case_lhs, case_rhs, coords) -> list:
 
 
 def _certificate(lhs, rhs, sub, label, expr, coords, used, cover, dom) -> Certificate:
-    """The certificate as data for the re-check (bounds.certificate): coordinates, boxes and enclosures exact;
+    """The certificate as data for the re-check (bounds.prove.certificate): coordinates, boxes and enclosures exact;
     a coordinate the form does not use spans its whole range in every box; the declared domain it covers."""
     def frac(v):
         v = mpmath.mpf(v)
@@ -221,7 +221,7 @@ def _certificate(lhs, rhs, sub, label, expr, coords, used, cover, dom) -> Certif
 
 def _bisect_whole(expr, f, test, coords, budget, mono):
     """(certified, evaluations, cover): the cover is [(box, enclosure, None or (k, face, derivative))], the
-    boxes that closed and how (the data of the certificate, bounds.certificate)."""
+    boxes that closed and how (the data of the certificate, bounds.prove.certificate)."""
     iv = mpmath.iv
     stack, count, derivs, cover = [[c.root() for c in coords]], 0, {}, []
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from .catalogue import STATEMENTS, canonical, constants, dependents
-from .core import Constant
+from ..catalogue import STATEMENTS, canonical, constants, dependents
+from ..core import Constant
 from .verify import verify
 
 TOL = sp.Rational(1, 100)  # the bracket [closing, failing] is narrowed to a relative width below 1%

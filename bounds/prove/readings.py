@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalogue import STATEMENTS, dependents, lookup
-from .core import Edit, Statement
+from ..catalogue import STATEMENTS, dependents, lookup
+from ..core import Edit, Statement
 from .verify import NOT_PROVED, REFUTED, StepResult, verify_step
 
 KAPPA_MAX = 1024

@@ -1,9 +1,9 @@
 """ONE verifier for proof steps ``lhs <= rhs``: the driver that chooses the method (SymPy, then interval
-arithmetic, then sampling).  Each method is a module of its own: ``bounds.verify_symbolic`` (1),
-``bounds.verify_interval`` (2a and 2b, with the compactification of the whole domain), ``bounds.verify_search``
-(the counterexample search and the margin), over the step's domain (``bounds.verify_domain``).
+arithmetic, then sampling).  Each method is a module of its own: ``bounds.prove.verify_symbolic`` (1),
+``bounds.prove.verify_interval`` (2a and 2b, with the compactification of the whole domain), ``bounds.prove.verify_search``
+(the counterexample search and the margin), over the step's domain (``bounds.prove.verify_domain``).
 
-Before any method, both sides are proved DEFINED on the whole declared domain (``bounds.verify_defined``: every
+Before any method, both sides are proved DEFINED on the whole declared domain (``bounds.prove.verify_defined``: every
 denominator nonzero, every log's argument positive, every root's base nonnegative, read from the unsimplified
 sides, so that no ``simplify`` cancels a ``0/0`` first).  A step that fails this is never certified: refuted by a
 violation at an admissible point (beside the point where it is undefined, at sampled points, in the far corners),
@@ -17,7 +17,7 @@ that box as its parameters' bounds):
 - ``certified``: proved symbolically or by intervals on the WHOLE declared domain (``ok`` is True only then);
 - ``refuted``: a counterexample at an admissible point (every hypothesis holds there, strictly at open ends,
   integers where integral, proved by Arb), its violation proved by Arb enclosures of the two sides that separate
-  (``bounds.verify_search.check_point``, ``bounds.corners``); a point outside the hypotheses, or a violation Arb
+  (``bounds.prove.verify_search.check_point``, ``bounds.prove.corners``); a point outside the hypotheses, or a violation Arb
   cannot confirm, refutes nothing;
 - ``not proved``: neither; e.g. certified on the search box only, no violation at sampled points, or a SymPy stage
   past its time limit ("time limit in <stage>"; ``verify_domain.STAGE_SECONDS``, the environment variable
@@ -28,7 +28,7 @@ declarations (``Domain.symbols``); a parameter declared wider than its global sy
 for a nonnegative ``e_l``) is reasoned about on its derived symbol, and the interval forms (which rewrite with the
 global symbols) are not run for it.  A verdict is cached per process under ``verdict_key``: both sides, every field
 of every parameter, ``relies_on``, the facts it may apply, the stage time limit and ``VERSION``, and kept on disk
-between processes under that key, the verifier's source and the libraries' versions (``bounds.verdict_cache``).
+between processes under that key, the verifier's source and the libraries' versions (``bounds.prove.verdict_cache``).
 
 It also states its method (the method that proved the step, or that found the counterexample) and the domain the
 method covered: ``whole`` (the declared domain), ``box: ...`` (only the stated box) or ``sampled``.
@@ -46,7 +46,7 @@ of a sub-step is replaced by the rational it stores before any method runs.
    the geometric mean), only when 2a fails; then 200 seeded points of the whole domain are searched, and a
    violation there refutes the step; without one, and without a far-corner refutation (2c), the step is not
    proved (certified on the box only).
-2c. far corners (``bounds.corners``), when no whole-domain certificate holds: every infinite end of the domain and
+2c. far corners (``bounds.prove.corners``), when no whole-domain certificate holds: every infinite end of the domain and
    every combination of ends (finite upper ends approached from inside), by a scan to X = 2^16384 (also between
    its doubling points) and SymPy's limit of the leading behaviour along each ray; an Arb-proved violation at an
    admissible point there refutes the step (method ``corner``).
@@ -67,10 +67,10 @@ from fractions import Fraction
 import sympy as sp
 
 from . import corners, recheck, verdict_cache
-from .catalogue import lookup
-from .core import Step
-from .facts import SCALAR
-from .symbols import x
+from ..catalogue import lookup
+from ..core import Step
+from ..facts import SCALAR
+from ..symbols import x
 from . import verify_domain
 from .verify_defined import defined
 from .verify_domain import Domain, declared, param_key, txt
@@ -101,8 +101,8 @@ class StepResult:
     counterexample: dict | None = None
     domain: str = "sampled"  # "whole" (hypothesis domain), "box: <desc>" (certified on that box only) or "sampled"
     margin: float | None = None  # smallest rhs/lhs found (sampled points; 1.0 for an identity), None if lhs <= 0
-    certificate: tuple | None = None  # interval certificates as data (bounds.certificate), None if none recorded
-    arb: str = ""  # Arb re-check of the interval certificates (bounds.recheck): yes / no / failed; "" if symbolic
+    certificate: tuple | None = None  # interval certificates as data (bounds.prove.certificate), None if none recorded
+    arb: str = ""  # Arb re-check of the interval certificates (bounds.prove.recheck): yes / no / failed; "" if symbolic
 
     @property
     def verdict(self) -> str:
@@ -145,7 +145,7 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
                 f"{detail} (time limit in {', '.join(timed_out)})"
         cert = cert[0] if cert else None
         arb = ""
-        if ok and method == "interval":  # a second arithmetic re-checks the certificate (bounds.recheck)
+        if ok and method == "interval":  # a second arithmetic re-checks the certificate (bounds.prove.recheck)
             arb = recheck.status(cert) if cert else "no"
             if arb.startswith("failed"):
                 ok, detail = False, f"{detail}; Arb re-check {arb}"

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalogue import STATEMENTS, canonical, lookup
-from .facts import SCALAR, STRUCTURAL
-from .symbols import text
+from ..catalogue import STATEMENTS, canonical, lookup
+from ..facts import SCALAR, STRUCTURAL
+from ..symbols import text
 from .verify import verify_facts
 
 KINDS = ("statement", "premise", "scalar fact", "structural fact")

@@ -30,9 +30,9 @@ import mpmath
 import sympy as sp
 
 from . import recheck
-from .core import Step
-from .evaluate import compile_expr
-from .symbols import PARAMETER
+from ..core import Step
+from ..evaluate import compile_expr
+from ..symbols import PARAMETER
 from .verify_domain import Domain
 
 SAMPLES = 400

@@ -17,7 +17,7 @@ A certificate of a step ``lhs <= rhs`` on its whole hypothesis domain (one per c
   verifier found on each; a box closed by the monotonicity test also records the coordinate, the face and the
   enclosure of the partial derivative (the enclosure is then the form's on that face).
 
-This module holds data only (no arithmetic), so that ``bounds.recheck`` can read it without importing the verifier.
+This module holds data only (no arithmetic), so that ``bounds.prove.recheck`` can read it without importing the verifier.
 """
 from __future__ import annotations
 

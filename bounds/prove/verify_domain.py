@@ -24,9 +24,9 @@ from contextlib import contextmanager
 import mpmath
 import sympy as sp
 
-from .core import Param, Step
-from .evaluate import compile_expr
-from .symbols import NAME, PARAMETER, text
+from ..core import Param, Step
+from ..evaluate import compile_expr
+from ..symbols import NAME, PARAMETER, text
 
 OFFSET = "_offset"
 DEFAULTS = {"C": Param("C", lo=(0,), lo_open=True, box=(2**-8, 2**8), log=True)}
@@ -179,7 +179,7 @@ def declared(expr, dom: "Domain"):
 
 
 # ----- a time limit per SymPy stage ---------------------------------------------------------------
-STAGE_SECONDS = __import__("bounds.settings").settings.sympy_seconds()  # seconds per SymPy stage, checked
+STAGE_SECONDS = __import__("bounds.prove.settings").prove.settings.sympy_seconds()  # seconds per SymPy stage, checked
 
 
 class TimeLimit(BaseException):

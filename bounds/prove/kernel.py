@@ -1,7 +1,7 @@
 """The judge of record: a proof step is **certified** only when Coq's kernel accepts the exact statement the exporter
-(``bounds.coq``) prints from the step and its declared domain.
+(``bounds.prove.coq``) prints from the step and its declared domain.
 
-The SymPy / interval / Arb methods of ``bounds.verify`` are the fast first pass: they give ``pre-checked`` (what
+The SymPy / interval / Arb methods of ``bounds.prove.verify`` are the fast first pass: they give ``pre-checked`` (what
 they call certified), ``refuted`` (a counterexample Arb confirms at an admissible point: it stays a refutation) or
 ``not proved``.  Only the pre-checked steps go to the kernel; each final verdict is
 
@@ -11,7 +11,7 @@ they call certified), ``refuted`` (a counterexample Arb confirms at an admissibl
   "not exported: <why>", or "no proof kernel: apt-get install coq libcoq-interval" where coqc and CoqInterval are
   missing.
 
-This module is the one place that calls the Coq checker (``bounds.coq.check``: ``missing_reason`` and ``check``).
+This module is the one place that calls the Coq checker (``bounds.prove.coq.check``: ``missing_reason`` and ``check``).
 Its files are compiled into a folder outside the repository, ``folder()``: ``$SLTH_COQ_DIR`` when set, else
 ``$XDG_CACHE_HOME/slth-harness/coq`` (``~/.cache/slth-harness/coq``), shared by every checkout.  A warm replay
 (files unchanged and compiled) runs no coqc at all.  Tactics found by a search for a changed step are kept there
@@ -38,7 +38,7 @@ COMMITTED = "kernel result committed for this exact bounds/ and exporter"
 """The sources of a record's kernel verdicts: a replay of the Coq files in this run, or the committed result of a
 replay keyed by the hash of ``bounds/`` (the steps, the domains and the exporter) and of the recorded tactics."""
 KERNEL = "kernel-checked"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def folder() -> Path:

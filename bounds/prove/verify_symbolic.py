@@ -4,7 +4,7 @@
 is left to the intervals (SymPy would decide its sign numerically).  ``simplify`` is the normal form the
 other methods share.
 
-It runs only after ``bounds.verify_defined`` has proved both sides defined on the whole domain: ``simplify`` may
+It runs only after ``bounds.prove.verify_defined`` has proved both sides defined on the whole domain: ``simplify`` may
 cancel a ``0/0`` (``(d1^2 - 1)/(d1 - 1) - (d1 + 1)`` is 0 after it), and a proof of ``rhs - lhs >= 0`` says nothing
 where a side has no value.
 

@@ -3,9 +3,9 @@ again only the steps the edit changed (and the steps built from them), and reads
 
 A verdict is stored under a key that holds everything that decides it:
 
-- ``bounds.verify.verdict_key``: both sides of the step (``srepr``), every field of every parameter of its declared
-  domain, ``relies_on``, the scalar facts it may apply, the SymPy stage time limit and ``bounds.verify.VERSION``;
-- the verifier's code: the SHA-256 of the source of ``bounds/verify.py`` and of every module of ``bounds/`` it
+- ``bounds.prove.verify.verdict_key``: both sides of the step (``srepr``), every field of every parameter of its declared
+  domain, ``relies_on``, the scalar facts it may apply, the SymPy stage time limit and ``bounds.prove.verify.VERSION``;
+- the verifier's code: the SHA-256 of the source of ``bounds/prove/verify.py`` and of every module of ``bounds/`` it
   imports, directly or through others (``verifier_files``: read from the files, so any edit of the verifier, even
   one that forgets to raise ``VERSION``, is a miss), the statements' catalogue excepted (``verify`` only looks names
   up there; the steps it hands over are in the key themselves);
@@ -42,9 +42,11 @@ FORMAT = 1
 """Raised when the stored layout changes."""
 MAGIC = b"SLTH-VERDICT 1\n"
 LIBRARIES = ("sympy", "mpmath", "python-flint")
-HERE = Path(__file__).resolve().parent
-ENTRY = "verify"
-"""The verifier's top module; its imports inside ``bounds`` (but ``SKIP``) are the verifier's code."""
+HERE = Path(__file__).resolve().parents[1]
+"""The ``bounds`` package folder."""
+ENTRY = "prove.verify"
+"""The verifier's top module (dotted, under ``bounds``); its imports inside ``bounds`` (but ``SKIP``) are the
+verifier's code."""
 SKIP = frozenset({"catalogue"})
 
 STATS: dict = {"hits": 0, "verified": 0, "steps": []}
@@ -72,26 +74,33 @@ def default_directory() -> Path:
     return Path(base) / "slth-harness" / "verdicts"
 
 
-def _imports(path: Path) -> set[str]:
-    """The names of the modules of ``bounds`` that the module at ``path`` (a module of ``bounds``) imports, anywhere
-    in it (lazy imports inside functions too), relatively or as ``bounds.<name>``."""
+def _imports(path: Path, root: Path = HERE) -> set[str]:
+    """The dotted names (under ``bounds``) of the modules of ``bounds`` that the module at ``path`` (a module of
+    ``bounds``) imports, anywhere in it (lazy imports inside functions too), relatively or as ``bounds.<name>``."""
+    package = list(path.resolve().relative_to(root).parts[:-1])
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.ImportFrom):
             module = node.module or ""
-            if node.level == 1:
-                found.update([a.name for a in node.names] if not module else [module.split(".")[0]])
-            elif node.level == 0 and module == "bounds":
+            if node.level >= 1:
+                base = package[: len(package) - (node.level - 1)] if node.level - 1 <= len(package) else None
+                if base is None:
+                    continue
+                if module:
+                    found.add(".".join(base + module.split(".")))
+                else:
+                    found.update(".".join(base + [a.name]) for a in node.names)
+            elif module == "bounds":
                 found.update(a.name for a in node.names)
-            elif node.level == 0 and module.startswith("bounds."):
-                found.add(module.split(".")[1])
+            elif module.startswith("bounds."):
+                found.add(module[len("bounds."):])
         elif isinstance(node, ast.Import):
-            found.update(a.name.split(".")[1] for a in node.names if a.name.startswith("bounds."))
+            found.update(a.name[len("bounds."):] for a in node.names if a.name.startswith("bounds."))
     return found
 
 
 def verifier_files(root: Path = HERE) -> list[Path]:
-    """``bounds/verify.py`` and every module of ``bounds`` it imports, directly or through others (``SKIP``
+    """``bounds/prove/verify.py`` and every module of ``bounds`` it imports, directly or through others (``SKIP``
     excepted; a subpackage counts with every file under it), sorted."""
     seen, files, todo = set(), set(), [ENTRY]
     while todo:
@@ -99,12 +108,13 @@ def verifier_files(root: Path = HERE) -> list[Path]:
         if name in seen or name in SKIP:
             continue
         seen.add(name)
-        path = root / f"{name}.py"
+        path = root.joinpath(*name.split(".")).with_suffix(".py")
+        folder = root.joinpath(*name.split("."))
         if path.is_file():
             files.add(path)
-            todo.extend(_imports(path))
-        elif (root / name).is_dir():  # a subpackage: all of it
-            files.update(p for p in (root / name).rglob("*.py"))
+            todo.extend(_imports(path, root))
+        elif folder.is_dir():  # a subpackage: all of it
+            files.update(p for p in folder.rglob("*.py"))
     return sorted(files)
 
 
@@ -150,7 +160,7 @@ def _path(folder: Path, digest: str) -> Path:
 
 
 def _valid(value) -> str | None:
-    """What is wrong with a stored verdict tuple, or None (``bounds.verify``'s per-process cache entry:
+    """What is wrong with a stored verdict tuple, or None (``bounds.prove.verify``'s per-process cache entry:
     method, ok, detail, box, counterexample, domain, margin, certificate, arb)."""
     if not isinstance(value, tuple) or len(value) != 9:
         return "not a verdict (a tuple of 9 fields)"

@@ -4,8 +4,8 @@ constants, each declared beside its statement (``Statement.mutations``) with the
 steps, ``bounds.catalogue.proved``); a mutation survives when no step is refuted."""
 from __future__ import annotations
 
-from .catalogue import STATEMENTS, canonical, mutations, proved
-from .core import Edit, Mutation
+from ..catalogue import STATEMENTS, canonical, mutations, proved
+from ..core import Edit, Mutation
 from .verify import StepResult, verify
 
 MUTATIONS: tuple[Mutation, ...] = mutations()

@@ -1,4 +1,4 @@
-"""``python -m bounds.coq``: write the committed Coq files (``proofs/coq``) from the catalogue, searching a tactic
+"""``python -m bounds.prove.coq``: write the committed Coq files (``proofs/coq``) from the catalogue, searching a tactic
 for every lemma whose statement has no recorded one, and record the winners in ``proofs/coq/tactics.json``.
 A lemma recorded with no winner (null) is searched again only with ``--research``.  ``--check`` also runs coqc on them (in a temporary folder)."""
 from __future__ import annotations
@@ -18,7 +18,7 @@ def main(argv=None) -> int:
     todo = [l for l in lems if l.key not in tactics or (research and tactics[l.key] is None)]
     if todo:
         if check.missing_reason():
-            print(f"bounds.coq: {len(todo)} lemma(s) need a search: {check.missing_reason()}", file=sys.stderr)
+            print(f"bounds.prove.coq: {len(todo)} lemma(s) need a search: {check.missing_reason()}", file=sys.stderr)
             return 2
         tactics.update(check.search(todo, log=lambda m: print(m, file=sys.stderr, flush=True)))
     keep = {l.key for l in lems}

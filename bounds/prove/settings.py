@@ -1,7 +1,7 @@
 """The settings ``bounds`` reads from the environment, parsed and checked in one place.
 
 ``sympy_seconds()`` is ``$SLTH_SYMPY_SECONDS``, the CPU seconds each SymPy stage of the verifier may take
-(``bounds.verify_domain.STAGE_SECONDS``; default 10): a finite number in (0, ``MAX_SYMPY_SECONDS``]. Anything else
+(``bounds.prove.verify_domain.STAGE_SECONDS``; default 10): a finite number in (0, ``MAX_SYMPY_SECONDS``]. Anything else
 (``nan``, ``inf``, ``1e20``, ``abc``, ``-1``, ``0``) raises ``SettingError`` naming the variable, never read as "no
 limit"; ``slth`` checks it at start, like an option (one line, exit 2).
 """

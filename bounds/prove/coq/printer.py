@@ -10,7 +10,7 @@ import re
 
 import sympy as sp
 
-from ..symbols import NAME
+from ...symbols import NAME
 
 
 class CoqExportError(ValueError):

@@ -1,4 +1,4 @@
-"""Three verdicts per step (issue 20 parts 2 and 4): certified on the whole declared domain, refuted with a
+"""Three verdicts per step: certified on the whole declared domain, refuted with a
 counterexample, or not proved; and the soundness holes closed: exact constants, no forced rewriting of radicals
 of unknown sign, a complex side at a sampled point is a counterexample.  Each planted false step must come out
 refuted or not proved, never certified."""

@@ -1,4 +1,4 @@
-"""One verdict function (``slt.measure.verdicts``, issue 23 part 2): a failure rate "holds" only when the upper end
+"""One verdict function (``slt.measure.verdicts``): a failure rate "holds" only when the upper end
 of its 95% interval is at most eps, "fails" when the one-sided test rejects, otherwise it is "undecided at this
 power"; and every place that shows a verdict (the summary, the empirical verdicts table, every per-point row, the
 evidence section, ``slth rate``'s line and ``slth diff``) shows that word and no other."""

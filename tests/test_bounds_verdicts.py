@@ -33,7 +33,7 @@ def test_verdicts_of_the_three_kinds():
     assert r.verdict in (NOT_PROVED, REFUTED) and not r.ok
 
 
-def test_issue_example_lemma7_times_min_is_never_ok():
+def test_lemma7_times_min_is_never_ok():
     """Lemma 7's conclusion times Min(1, 10^40/d1): L7b is false for every d1 > 10^40."""
     l7 = bounds.get("lemma7")
     edit = Edit("lemma7", "conclusion", l7.conclusion, l7.conclusion * sp.Min(1, sp.Integer(10)**40 / d1))

@@ -31,7 +31,7 @@ def test_excess_test_fails_only_on_significant_excess():
         stats.excess_test(11, 10, 0.1)
 
 
-def test_critical_counts_match_the_issue_examples():
+def test_critical_counts_of_five_trials():
     """5 trials: at eps = 0.1 the test needs 3 failures; above eps = 0.01^(1/5) = 0.398 even 5/5 cannot reject."""
     assert stats.critical_failures(5, 0.1) == 3
     assert stats.critical_failures(5, 0.398) == 5
@@ -63,7 +63,7 @@ def test_trials_for_power_is_the_smallest_count_reaching_the_target():
         n = stats.trials_for_power(eps)
         assert stats.power_at(n, eps, target) >= 0.8
         assert all(k < stats.min_trials(eps) or stats.power_at(k, eps, target) < 0.8 for k in range(1, n))
-    assert stats.trials_for_power(0.05, level=0.0025) == 343  # the issue's count: eps = 0.05 at Holm's 0.05 / 20
+    assert stats.trials_for_power(0.05, level=0.0025) == 343  # eps = 0.05 at Holm's 0.05 / 20
     assert stats.target_rate(0.9) == 1.0
 
 

@@ -38,7 +38,7 @@ def test_the_summary_flags_checks_built_below_the_large_grid_C(proofs_record):
 
 
 def test_build_constants_and_commands_without_float_noise(monkeypatch):
-    assert 1.5 * 1.4 == 2.0999999999999996  # what the issue saw in the commands (the old safety factor 1.5)
+    assert 1.5 * 1.4 == 2.0999999999999996  # the float noise a command would show (the old safety factor 1.5)
     with monkeypatch.context() as m:
         m.setattr(calibration, "SAFETY", 1.5)
         assert calibration.build_constant(1.4) == 2.1

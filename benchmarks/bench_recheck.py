@@ -3,7 +3,7 @@
     python -m benchmarks.bench_recheck          # prints one JSON line
 
 ``slth proofs`` runs in a fresh interpreter (the verifier caches within a process); its CPU time (user + sys of
-the child) is what the 20 s target of issue 20 is about, and is machine-load tolerant in a way wall time is not.
+the child) is what the 20 s target is about, and is machine-load tolerant in a way wall time is not.
 The re-check alone is then timed in this process: every distinct certificate of today's tree through
 ``bounds.prove.recheck.recheck`` (compiling the expressions included), after the verifier has produced them.  The numbers are reported, never asserted.
 """

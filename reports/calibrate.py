@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="statements to calibrate, names or aliases such as 'Theorem 3' (default: every "
                              "probabilistic statement with a grid)")
     parser.add_argument("--grid", choices=["checks", "large"], default="checks",
-                        help="checks: each statement's calibration grid (its Numerics; what the checks read); large: issue 11's "
+                        help="checks: each statement's calibration grid (its Numerics; what the checks read); large: the large "
                              "grid over d1, d2, H, eps, L, B (default: %(default)s)")
     parser.add_argument("--design", choices=["ofat", "full"], default="ofat",
                         help="with --grid large: one-factor-at-a-time around a base point plus corners, or the full "

@@ -4,7 +4,7 @@
                                                        # level; per check its eps window, trials, detectable rate and
                                                        # power against a failure rate of 2 eps
     slth rate theorem11 d1=2 H=2 L=1 alpha=1.4142135623730951 eps=0.2 --C 2.1 --trials 8 --seed 0
-    slth rate lemma7 d1=2 d2=2 eps=0.1 --C 4 --trials 200 --families   # one test per target family (issue 21)
+    slth rate lemma7 d1=2 d2=2 eps=0.1 --C 4 --trials 200 --families   # one test per target family
     slth rate lemma7 d1=2 d2=2 eps=0.1 target=sign_matrix --C 4        # one family
 
 One test prints each trial (measured error, bound, re-run command) and the rate test line of

@@ -1,4 +1,4 @@
-"""`slth targets`: targets as adversaries (issue 21). Measuring lives in ``slt.measure.adversaries``.
+"""`slth targets`: targets as adversaries. Measuring lives in ``slt.measure.adversaries``.
 
     slth targets families [--statements lemma7 ...] [--trials N]     # failure rate per target family at the
                                                                       # checks' C, first checks grid point; stored

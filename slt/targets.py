@@ -1,4 +1,4 @@
-"""Targets as adversaries (issue 21): families covering the hypothesis set's extremes, and a search over targets.
+"""Targets as adversaries: families covering the hypothesis set's extremes, and a search over targets.
 
 Every probabilistic statement holds "for every target" in its hypothesis set; the harness's default draw
 (``slt.samplers.spectral_matrices``: a Gaussian rescaled to a spectral norm from U(0, 1]) almost never reaches the

@@ -1,4 +1,4 @@
-"""A run record with a script appended to every string field that is not a name (issue 23 part 5): what a
+"""A run record with a script appended to every string field that is not a name: what a
 record received from someone else could hold. Names (statements, widths, parameters) are refused by the
 record's validation unless they are names; every other string must reach the page as text."""
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Every check is able to fail (issue 9, part 2).
+"""Every check is able to fail.
 
 Probabilistic statements (Lueker, Lemma 2, Lemma 7, Theorems 9, 10, 11, 14): the statement's own rate test, as
 the check runs it (``slt.measure.checking.rate_test``: its ``RateCheck``, the trials that reach power 0.8 against
 2 eps at the checks run's Holm level, the worst target family), must FAIL
-- on tickets built at a C well below the calibrated one (a tenth of it: the worst-target C of issue 21), and
+- on tickets built at a C well below the calibrated one (a tenth of the worst-target C), and
 - at the checked (calibrated) C with a deliberately weakened solver: every subset sum solved over its first
   ``WEAK_ITEMS`` items only (the other items pruned), a valid but poor subset.
 Deterministic statements (Lemmas 5, 8, 12, 13 and Theorem 9's a-posteriori chain): the check must fail on the

@@ -1,4 +1,4 @@
-"""Every bad name and file of issue 12, tried as a user would: a one-line error naming the thing, exit status 2
+"""Every bad name and file, tried as a user would: a one-line error naming the thing, exit status 2
 for a usage error (distinct from 1: a step failed, a bound was violated), output paths refused before any work,
 corrupt cache files recomputed with a warning (never used, never a crash)."""
 from __future__ import annotations
@@ -273,7 +273,7 @@ def test_a_record_that_is_not_one_is_named(tmp_path, capsys):
     _one_line_error(err, str(bad))
 
 
-# ------------------------------------------------------------------- issue 23 part 5: nothing from a file trusted
+# ------------------------------------------------------------------------------------ nothing from a file trusted
 
 def test_no_string_of_a_record_reaches_the_page_as_markup(proofs_record, tmp_path, capsys):
     """A script appended to every string field of a record (the MathML fields included): the page holds it
@@ -374,7 +374,7 @@ def test_a_record_whose_values_make_no_sense_is_refused(proofs_record, tmp_path,
 
 @pytest.mark.parametrize("forged", [{"failures": -5}, {"failures": 4, "trials": 3}, {"trials": -1}])
 def test_a_forged_calibration_cache_entry_with_a_valid_checksum_is_recomputed(tmp_path, forged):
-    """Issue 23: a cache entry whose checksum matches but whose counts make no sense is named in a warning and
+    """A cache entry whose checksum matches but whose counts make no sense is named in a warning and
     recomputed (before: calibrate crashed with a ValueError)."""
     from slt.cache import write_record
     from slt.tasks import CacheWarning, Task, execute, task_path
@@ -530,7 +530,7 @@ def test_a_syntax_error_in_bounds_is_its_own_exit_status(tmp_path):
     _one_line_error(err, "bounds/core.py", "line")
 
 
-# ------------------------------------------------------------------- issue 23 part 6: one line, never a traceback
+# ---------------------------------------------------------------------------------- one line, never a traceback
 
 THEOREM11 = ["rate", "theorem11", "d1=2", "H=2", "L=1", "alpha=1.4142135623730951", "eps=0.2", "--trials", "2"]
 

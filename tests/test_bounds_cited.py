@@ -1,4 +1,4 @@
-"""Issue 22: the cited results proved too (Lemma 2 and Theorem 10 as steps from Lueker's corollary), Theorem 10's
+"""The cited results proved too (Lemma 2 and Theorem 10 as steps from Lueker's corollary), Theorem 10's
 reading of alpha, and every statement's axioms (``bounds.prove.axioms``, ``slth proofs --axioms``)."""
 from __future__ import annotations
 
@@ -177,7 +177,7 @@ def test_the_record_and_the_statements_section_show_the_same_axioms(proofs_recor
 
 
 def test_editing_theorem10s_forced_width_constant_is_named_by_slth_diff_against_head(tmp_path):
-    """Issue 22's last criterion: the 4 of n_l (forced in the slack table) edited to 3 in bounds/subset_sum.py is
+    """The 4 of n_l (forced in the slack table) edited to 3 in bounds/subset_sum.py is
     refuted by the verifier (T10a, with a counterexample) and named by `slth diff --against HEAD` (exit 1)."""
     from tests.test_diff import _clone, _slth
 

@@ -36,7 +36,7 @@ def _refuted(name, edit, step_name):
 
 
 def test_lemma7_conclusion_times_min_1_1e40_over_d1_is_refuted_beyond_1e40():
-    """The issue's example: false for every d1 > 10^40 (at d1 = 10^41 the sides are 5e-42 > 5e-43)."""
+    """A bound false far out: false for every d1 > 10^40 (at d1 = 10^41 the sides are 5e-42 > 5e-43)."""
     cex = _refuted("lemma7", Edit("lemma7", "conclusion", eps, eps * sp.Min(1, sp.Integer(10)**40 / d1)), "L7b")
     assert cex["d1"] > 1e40
 

@@ -1,4 +1,4 @@
-"""Issue 10: certificates on the whole hypothesis domain, facts certified wherever applied, a counterexample
+"""Certificates on the whole hypothesis domain, facts certified wherever applied, a counterexample
 search that sees every scale, and the structure of ``bounds`` (no import circle, one evaluator)."""
 import ast
 import pathlib

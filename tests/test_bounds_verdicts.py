@@ -1,4 +1,4 @@
-"""Three verdicts per step (issue 20 parts 2 and 4): certified on the whole declared domain, refuted with a
+"""Three verdicts per step: certified on the whole declared domain, refuted with a
 counterexample, or not proved; and the soundness holes closed: exact constants, no forced rewriting of radicals
 of unknown sign, a complex side at a sampled point is a counterexample.  Each planted false step must come out
 refuted or not proved, never certified."""
@@ -33,7 +33,7 @@ def test_verdicts_of_the_three_kinds():
     assert r.verdict in (NOT_PROVED, REFUTED) and not r.ok
 
 
-def test_issue_example_lemma7_times_min_is_never_ok():
+def test_lemma7_times_min_is_never_ok():
     """Lemma 7's conclusion times Min(1, 10^40/d1): L7b is false for every d1 > 10^40."""
     l7 = bounds.get("lemma7")
     edit = Edit("lemma7", "conclusion", l7.conclusion, l7.conclusion * sp.Min(1, sp.Integer(10)**40 / d1))

@@ -340,7 +340,7 @@ def test_the_docs_tables_are_the_committed_large_calibration():
 
 
 def test_the_worst_target_large_grid_has_independent_seeds_per_point_and_C():
-    """Issue 21 part 2: every (point, C) row of a statement in the committed worst-target large grid has its own
+    """Every (point, C) row of a statement in the committed worst-target large grid has its own
     seed (no two rows share one), each statement is at the worst family of the checks grid, and no trend was fitted on monotone
     counts assumed (the file says how it read them)."""
     data = cal.load_results(cal.LARGE_WORST_FILE)

@@ -1,4 +1,4 @@
-"""Holm's later steps at the end of a checks run can fail the run (issue 21 part 4).
+"""Holm's later steps at the end of a checks run can fail the run.
 
 Every rate test of ``pytest checks`` is held at once to FAMILY_WISE / m (``checking.rate_level``); the end of the
 session (``checks/conftest.py``: ``pytest_sessionfinish``) applies the rest of Holm's procedure to the p-values of

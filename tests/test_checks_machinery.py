@@ -31,7 +31,7 @@ def test_excess_test_fails_only_on_significant_excess():
         stats.excess_test(11, 10, 0.1)
 
 
-def test_critical_counts_match_the_issue_examples():
+def test_critical_counts_of_five_trials():
     """5 trials: at eps = 0.1 the test needs 3 failures; above eps = 0.01^(1/5) = 0.398 even 5/5 cannot reject."""
     assert stats.critical_failures(5, 0.1) == 3
     assert stats.critical_failures(5, 0.398) == 5
@@ -59,11 +59,11 @@ def test_detectable_rate_is_the_exact_power_threshold(trials, p0):
 def test_trials_for_power_is_the_smallest_count_reaching_the_target():
     for eps in (0.05, 0.1, 0.2, 0.5):
         target = stats.target_rate(eps)
-        assert target == pytest.approx(min(2 * eps, 1.0))  # issue 21: power against twice the allowed rate
+        assert target == pytest.approx(min(2 * eps, 1.0))  # power against twice the allowed rate
         n = stats.trials_for_power(eps)
         assert stats.power_at(n, eps, target) >= 0.8
         assert all(k < stats.min_trials(eps) or stats.power_at(k, eps, target) < 0.8 for k in range(1, n))
-    assert stats.trials_for_power(0.05, level=0.0025) == 343  # the issue's count: eps = 0.05 at Holm's 0.05 / 20
+    assert stats.trials_for_power(0.05, level=0.0025) == 343  # eps = 0.05 at Holm's 0.05 / 20
     assert stats.target_rate(0.9) == 1.0
 
 
@@ -76,8 +76,8 @@ def test_rate_tests_carry_their_power():
 
 
 def test_a_rate_check_that_cannot_fail_is_refused_when_defined():
-    """Issue 9's configurations (Theorem 14: 5 trials up to eps = 0.5; Lueker: 50 trials up to 0.99) raise at
-    definition; the default count follows the level the test is run at (issue 21: the checks run's Holm level)."""
+    """Configurations that cannot fail (Theorem 14: 5 trials up to eps = 0.5; Lueker: 50 trials up to 0.99) raise at
+    definition; the default count follows the level the test is run at (the checks run's Holm level)."""
     from slt.measure.probabilistic import RateCheck
 
     with pytest.raises(stats.Unrejectable, match="theorem14 .*5 trials cannot reject"):
@@ -90,7 +90,7 @@ def test_a_rate_check_that_cannot_fail_is_refused_when_defined():
 
 
 def test_every_check_of_a_ci_run_has_power_against_2_eps_at_the_holm_level():
-    """Issue 21 part 4: in both profiles, every rate check's trials at both ends of its eps window detect a failure
+    """In both profiles, every rate check's trials at both ends of its eps window detect a failure
     rate of 2 eps with power >= 0.8 at FAMILY_WISE / m, m the number of rate tests of the run; the plan says so."""
     from slt.measure import calibration, catalogue, checking
 

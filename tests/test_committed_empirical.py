@@ -1,4 +1,4 @@
-"""A committed full-power empirical record (issue 23 part 3, ``slt.measure.committed``): more trials decide an
+"""A committed full-power empirical record (``slt.measure.committed``): more trials decide an
 undecided point, the default (quick) report uses the committed record only when it was made at this run's
 constants, and the page says which measurements the reader is looking at."""
 from __future__ import annotations

@@ -173,7 +173,7 @@ def test_fig7_verdict_and_paired_interval():
     assert w["verdict"] == "contradicted"
 
 
-def test_plans_match_the_issue():
+def test_plans_cover_the_scales_seeds_and_head_widths():
     full = figures.plan(False)
     assert set(figures.SCALES) <= set(full.scales) and full.seeds == 3
     assert len({m["d_model"] // m["n_head"] for m in full.widths}) >= 2

@@ -1,4 +1,4 @@
-"""Statements are listed in one place (issue 19): no module of ``slt/`` or ``reports/`` other than the measuring
+"""Statements are listed in one place: no module of ``slt/`` or ``reports/`` other than the measuring
 catalogue and the statements' own numerics modules holds a dict literal keyed by two or more statement names (a
 registry keyed by name, the thing that fails silently when a statement is added). The few that remain are named in
 ``KNOWN`` with where they should go; a new one fails this test, and so does a known one that has gone (so the list

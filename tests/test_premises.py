@@ -40,7 +40,7 @@ def test_every_premise_a_step_names_is_declared_once():
     assert set(premises.ALL) - used == set()  # none declared and never used
 
 
-ISSUE_PREMISES = {  # the premises the written proofs use that nothing checks
+UNCHECKED_PREMISES = {  # the premises the written proofs use that nothing checks
     "Lueker's item distribution", "Lueker for every z at once", "|W_ij| <= ||W||", "softmax perturbation identity",
     "Hoelder step", "induction over layers", "uniformity over inputs", "n = d1 n' when d1 does not divide n",
     "Lemma 12's ||x'_i|| <= alpha",
@@ -49,7 +49,7 @@ ISSUE_PREMISES = {  # the premises the written proofs use that nothing checks
 
 def test_theorem14_rests_on_every_named_premise():
     got = {a.name: a for a in axioms("theorem14") if a.kind == "premise"}
-    assert ISSUE_PREMISES <= set(got)
+    assert UNCHECKED_PREMISES <= set(got)
     assert ("lemma2", "L2b") in got["Lueker's item distribution"].cited_by
     assert ("lemma8", "L8b") in got["Hoelder step"].cited_by
     assert ("lemma12", "L12a") in got["Lemma 12's ||x'_i|| <= alpha"].cited_by
@@ -73,7 +73,7 @@ def test_cli_axioms_theorem14_lists_the_premises(capsys):
 
     assert cli.main(["proofs", "--axioms", "theorem14"]) == 0
     out = capsys.readouterr().out
-    for name in ISSUE_PREMISES:
+    for name in UNCHECKED_PREMISES:
         assert f"premise: {name}: " in out, name
     assert "Z = sum_k p_k exp(e_k) lies in [exp(-eps_max), exp(eps_max)]" in out
 

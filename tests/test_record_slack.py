@@ -1,4 +1,4 @@
-"""The slack section of the run record (issue 10, part 4): optional, validated strictly when present, computed
+"""The slack section of the run record: optional, validated strictly when present, computed
 only on request (``--slack``) or in the full profile, and rendered by the proof section. The real slack search
 (minutes of CPU) never runs here: ``bounds.prove.slack.rows`` is replaced by two fake rows."""
 from __future__ import annotations

@@ -79,7 +79,7 @@ def test_proof_table_shows_a_failing_step_with_its_counterexample(proofs_record)
 
 
 def test_proof_table_shows_not_proved_in_its_own_column_and_count_never_as_a_pass(proofs_record):
-    """Issue 20 part 2: a step with neither certificate nor counterexample is "not proved", counted apart; a
+    """A step with neither certificate nor counterexample is "not proved", counted apart; a
     record from before the three verdicts ("ok" on a box only) reads as not proved too, never as a pass."""
     rec = copy.deepcopy(proofs_record)
     supported = [s for s in rec["steps"] if s["supported"] and s["statement"] != "facts"]

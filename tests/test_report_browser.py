@@ -278,7 +278,7 @@ def _injection_count(browser: str, tmp: Path, html: str) -> int:
 
 
 def test_no_string_of_a_record_runs_as_script(browser, proofs_record, tmp_path):
-    """Issue 23 part 5: a script appended to every string field of a record (its MathML included) renders as
+    """A script appended to every string field of a record (its MathML included) renders as
     text: nothing runs in Chromium. The probe counts what does run: the same payload outside the escaping runs."""
     from reports.build import render_html, render_sections
     from reports.record import validate

@@ -19,7 +19,7 @@ from slt.tasks import Task, resolve
 SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"
 
 
-TITLES = {  # the report's headings before they moved into the statements' Numerics (issue 19)
+TITLES = {  # the report's headings before they moved into the statements' Numerics
     "length:lemma8": "Lemma 8: length independence", "length:lemma5": "Lemma 5: length independence",
     "length:theorem9": "Theorem 9: length independence of one ticket",
     "chain:theorem9": "Theorem 9: a-posteriori chain (per step, worst ratio over inputs)",

@@ -1,4 +1,4 @@
-"""Findings first (issue 23 part 1): the findings are decided by ``slt.measure.findings`` from a record's data and
+"""Findings first: the findings are decided by ``slt.measure.findings`` from a record's data and
 stored in it; the page opens with the count banner and the findings as sentences, each with its counterexample as
 a table, the test that reproduces it and a link to its evidence.
 
@@ -153,7 +153,7 @@ def test_a_reading_the_verifier_cannot_decide_is_said_not_guessed(record):
 
 
 def test_the_worst_target_finding_is_decided_from_the_records_calibration(record):
-    """Issue 21: per statement with target families, the random-target C, the worst-target C where recalibrated, the
+    """Per statement with target families, the random-target C, the worst-target C where recalibrated, the
     worst family and its failures at the C the families ran at, all read from ``calibration.statements``; a
     statement without a worst-target C is said to be calibrated, and to hold, on random targets only."""
     cal = record["calibration"]["statements"]
@@ -185,7 +185,7 @@ def test_the_worst_target_finding_is_decided_from_the_records_calibration(record
 
 
 def test_the_fixed_c_finding_is_decided_from_the_rows_and_can_say_c_grows(record):
-    """Issue 21 part 3: the finding "fixed-c-growth" reads the stored fixed-C rows. On the committed rows no test
+    """The finding "fixed-c-growth" reads the stored fixed-C rows. On the committed rows no test
     rejects, so it says no growth was seen; a planted row whose test rejects (rate above eps at the smallest eps)
     turns it into "C grows" naming the statement; nothing in it is typed by hand."""
     f = _item(record, "fixed-c-growth")

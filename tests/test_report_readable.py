@@ -1,4 +1,4 @@
-"""Readable numbers (issue 23 part 4): the summary flags a statement whose checks build below its large-grid C,
+"""Readable numbers: the summary flags a statement whose checks build below its large-grid C,
 notation is rendered, rate plots run against a parameter, build constants and commands carry no float noise,
 tightness above 1 of a probabilistic statement is explained, booleans read yes/no, and no absolute path of the
 machine that built the record reaches the page."""
@@ -38,7 +38,7 @@ def test_the_summary_flags_checks_built_below_the_large_grid_C(proofs_record):
 
 
 def test_build_constants_and_commands_without_float_noise(monkeypatch):
-    assert 1.5 * 1.4 == 2.0999999999999996  # what the issue saw in the commands (the old safety factor 1.5)
+    assert 1.5 * 1.4 == 2.0999999999999996  # the float noise a command would show (the old safety factor 1.5)
     with monkeypatch.context() as m:
         m.setattr(calibration, "SAFETY", 1.5)
         assert calibration.build_constant(1.4) == 2.1
@@ -89,7 +89,7 @@ def test_no_absolute_path_of_the_building_machine(proofs_record):
 
 
 def test_the_summary_flags_a_constant_calibrated_on_random_targets_only(proofs_record):
-    """Issue 21: a statement with a target matrix and no worst-target C in the record's calibration carries
+    """A statement with a target matrix and no worst-target C in the record's calibration carries
     "random targets only" in its empirical and C cells; one with a worst-target C does not."""
     from slt.measure import findings
 
@@ -115,7 +115,7 @@ def test_the_summary_flags_a_constant_calibrated_on_random_targets_only(proofs_r
 
 
 def test_the_calibration_blocks_show_the_failures_per_target_family(proofs_record):
-    """Issue 21 part 3: each calibrated statement's block shows the failures per target family stored in the
+    """Each calibrated statement's block shows the failures per target family stored in the
     record (``calibration.statements.<name>.targets``), and no table where none is stored."""
     rec = _record(proofs_record)
     cal = rec["calibration"]["statements"]

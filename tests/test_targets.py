@@ -1,4 +1,4 @@
-"""Targets as adversaries (issue 21): the families lie in each statement's hypothesis set, a family changes the target
+"""Targets as adversaries: the families lie in each statement's hypothesis set, a family changes the target
 and nothing else (common random numbers), the worst-target search finds the identity-type targets of Lemma 7 and
 Theorem 9 from the harness's random start, and the C search reads non-monotone counts through an antitonic fit."""
 from __future__ import annotations

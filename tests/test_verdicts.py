@@ -1,4 +1,4 @@
-"""One verdict function (``slt.measure.verdicts``, issue 23 part 2): a failure rate "holds" only when the upper end
+"""One verdict function (``slt.measure.verdicts``): a failure rate "holds" only when the upper end
 of its 95% interval is at most eps, "fails" when the one-sided test rejects, otherwise it is "undecided at this
 power"; and every place that shows a verdict (the summary, the empirical verdicts table, every per-point row, the
 evidence section, ``slth rate``'s line and ``slth diff``) shows that word and no other."""
@@ -27,7 +27,7 @@ def _rate_result(statement, eps, failures, trials, **params):
 
 # (statement, eps, failures, trials) -> the verdict the rule of docs/checks.md gives
 POINTS = [
-    ("theorem9", 0.2, 0, 3, verdicts.UNDECIDED),    # [0, 0.7076]: the issue's green "pass" at eps = 0.2
+    ("theorem9", 0.2, 0, 3, verdicts.UNDECIDED),    # [0, 0.7076]: once shown as a green "pass" at eps = 0.2
     ("theorem9", 0.3, 0, 15, verdicts.HOLDS),       # upper end 0.218 <= 0.3: decided, the statement still is not
     ("lemma7", 0.1, 0, 60, verdicts.HOLDS),         # upper end 0.06 <= 0.1
     ("lemma7", 0.2, 0, 40, verdicts.HOLDS),
@@ -44,7 +44,7 @@ def _expected(eps, failures, trials):
 
 def test_the_rule_on_numbers():
     assert verdicts.rate_word(False, 0.7076, 0.2) == verdicts.UNDECIDED
-    assert verdicts.rate_word(False, 0.46, 0.2) == verdicts.UNDECIDED  # Theorem 9 of the issue: never "holds"
+    assert verdicts.rate_word(False, 0.46, 0.2) == verdicts.UNDECIDED  # an upper end above eps: never "holds"
     assert verdicts.rate_word(False, 0.2, 0.2) == verdicts.HOLDS
     assert verdicts.rate_word(True, 0.9, 0.2) == verdicts.FAILS
     assert verdicts.combine([verdicts.HOLDS, verdicts.UNDECIDED]) == verdicts.UNDECIDED

@@ -60,7 +60,7 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      default grid GRID at C = DEFAULT_C)
     calibration      file, command, definition, level, confidence, safety, statements {name: {C|null,
                      C_low|null, C_high|null, points, note, and for a statement with target families
-                     (issue 21) C_random (the random-target C), worst_target, worst_command, targets /
+                     C_random (the random-target C), worst_target, worst_command, targets /
                      targets_verify {C, point, trials, worst, command, families [{family, failures, trials, rate,
                      pvalue, passed}]}, growth {C, target, params, command, rows [{eps, failures, trials, rate_over_eps,
                      ci_over_eps, pvalue, passed, power_2eps}], verdict, coefficients}}}, large and

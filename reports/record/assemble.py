@@ -171,14 +171,14 @@ def _curves(name: str, rec: dict) -> list[dict]:
 
 
 def _target_columns(rec: dict) -> dict:
-    """Issue 21: the random-target C (``C_random``, the column the worst-target C replaced), the worst target
+    """The random-target C (``C_random``, the column the worst-target C replaced), the worst target
     family, and the failure rate per target family (at the C the families were run at, and at the checks' C when
     verified): what the report shows per statement. Empty for a statement without target families."""
     out = {}
     if "C_random" in rec:
         out.update(C_random=rec.get("C_random"), worst_target=rec.get("worst_target"),
                    worst_command=rec.get("worst_command", ""))
-    if isinstance(rec.get("growth"), dict):  # the fixed-C tests over eps with their GLM (issue 21 part 3)
+    if isinstance(rec.get("growth"), dict):  # the fixed-C tests over eps with their GLM
         g = rec["growth"]
         out["growth"] = {"C": g.get("C"), "target": g.get("target"), "params": g.get("params") or {},
                          "command": g.get("command", ""),

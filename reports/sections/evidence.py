@@ -93,7 +93,7 @@ def calibration_plots(name: str, cal: dict) -> dict | None:
 
 
 def growth_table(cal: dict) -> dict | None:
-    """Issue 21 part 3: the fixed-C tests over eps the record stores for a statement (``growth``: one C, one target,
+    """The fixed-C tests over eps the record stores for a statement (``growth``: one C, one target,
     trials proportional to 1/eps), one row per eps, with the failure model's verdict; None without them."""
     g = cal.get("growth")
     if not isinstance(g, dict) or not g.get("rows"):
@@ -111,7 +111,7 @@ def growth_table(cal: dict) -> dict | None:
 
 
 def family_tables(cal: dict) -> list[dict]:
-    """Issue 21: the failures per target family the record stores for a statement (``targets``: at the C the
+    """The failures per target family the record stores for a statement (``targets``: at the C the
     families ran at; ``targets_verify``: again at the calibrated C), one table each, worst first as stored."""
     out = []
     for key, what in (("targets", "target families"), ("targets_verify", "target families again at the calibrated C")):

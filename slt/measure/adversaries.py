@@ -1,4 +1,4 @@
-"""Targets as adversaries, measured (issue 21): failure rate per target family, the worst-target search, the
+"""Targets as adversaries, measured: failure rate per target family, the worst-target search, the
 worst-target C search without a monotonicity assumption, fixed-C tests over eps and the failure model in C.
 
 Every trial here is a ``slt.measure.calibrate.trial_block`` task (``slt.tasks``: cached per block of seeds,

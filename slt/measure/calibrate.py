@@ -18,7 +18,7 @@ criterion flips, then bisects: a few C per point instead of the whole grid (fail
 non-increasing in C up to noise, the assumption of every search here).
 
 Grids (declared by each statement's ``Numerics``, found through ``slt.measure.catalogue``): ``checks``
-(``calibration``: what ``pytest checks`` reads) and ``large`` (``large``: the issue's values of d1, d2, H, eps, L
+(``calibration``: what ``pytest checks`` reads) and ``large`` (``large``: the values of d1, d2, H, eps, L
 and B, as a one-factor-at-a-time design around a base point plus corners when the full factorial does not fit:
 ``large_points``). After a large grid, ``trend`` fits
 log C against log d1, log d2, log H, log L, log 1/eps (and B) with 95% intervals and states a verdict per factor.

@@ -69,7 +69,7 @@ def constants(calibration: dict) -> dict:
 
 
 def worst_targets(calibration: dict) -> dict:
-    """Per statement the target family its rate checks run at: the calibration's worst target (issue 21), None for
+    """Per statement the target family its rate checks run at: the calibration's worst target, None for
     the random draw (a statement without one)."""
     return {name: rec.get("worst_target") for name, rec in calibration["statements"].items()}
 

@@ -375,7 +375,7 @@ def _p(x) -> str:
 
 
 def worst_targets(record) -> dict:
-    """Issue 21: per statement with a target matrix, the random-target C and the worst-target C where it was
+    """Per statement with a target matrix, the random-target C and the worst-target C where it was
     recalibrated, the worst target family and its failures at the C the families were run at, all from the record's
     calibration (``calibration.statements.<name>``: ``C``, ``C_random``, ``worst_target``, ``targets``). A statement
     with a target matrix but no worst-target C has its constant calibrated on random targets only, and so has the

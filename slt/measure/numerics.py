@@ -17,7 +17,7 @@ PROFILES = ("quick", "full")
 """The run record's measurement profiles (``slth run --quick`` / ``--full``)."""
 
 LARGE_VALUES = {"d1": (2, 4, 8, 16), "d2": (2, 4, 8, 16), "H": (1, 2, 4, 8), "eps": (0.3, 0.1, 0.03), "L": (1, 2, 3)}
-"""The large grid of issue 11: the values of every factor (a statement's ``Large`` picks the factors that apply)."""
+"""The large grid: the values of every factor (a statement's ``Large`` picks the factors that apply)."""
 
 
 def trials(quick: int, full: int) -> dict:

@@ -1,4 +1,4 @@
-"""What a request can ask of this machine, checked before any trial runs (issue 23 part 6).
+"""What a request can ask of this machine, checked before any trial runs.
 
 ``check_request(statement, C, params)`` raises ``RequestError`` (one line) when
 

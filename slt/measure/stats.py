@@ -9,7 +9,7 @@ Power, as a number: a test of ``n`` trials rejects when at least ``k`` trials fa
 ``P(Bin(n, p) >= k)``, and ``detectable_rate(n, eps)`` is the smallest ``p`` with power >= ``POWER`` (exactly: the
 ``POWER`` quantile of Beta(k, n - k + 1), since ``P(Bin(n, p) >= k)`` is that distribution's CDF at p). A test
 that cannot reject even when every trial fails (``eps^n > LEVEL``) is refused (``Unrejectable``). The checks'
-target (issue 21): detect ``target_rate(eps) = min(2 eps, 1)`` with power >= ``POWER`` at the level each test of a
+target: detect ``target_rate(eps) = min(2 eps, 1)`` with power >= ``POWER`` at the level each test of a
 checks run gets under Holm's procedure, ``FAMILY_WISE / m`` for the m rate tests of the run (``holm``);
 ``trials_for_power`` gives the smallest trial count that does.
 """
@@ -106,7 +106,7 @@ def detectable_rate(trials: int, p0: float, level: float = LEVEL, power: float =
 
 
 def target_rate(eps: float) -> float:
-    """The failure rate every probabilistic check must detect (issue 21): twice the allowed rate, ``min(2 eps, 1)``."""
+    """The failure rate every probabilistic check must detect: twice the allowed rate, ``min(2 eps, 1)``."""
     return min(2.0 * eps, 1.0)
 
 

@@ -25,7 +25,7 @@ from slt.samplers import as_rng, source_relu, target_relu
 STATEMENT = "theorem10"
 WINDOWS = dict(d1=(1, 3), L=(1, 2), eps=strategies.LogUniform(0.05, 0.5), alpha=(0.5, 3.0))
 RATE = RateCheck(STATEMENT, (0.1, 0.5))
-"""The failure-rate check: its eps window (issue 21: the trials a test needs for power 0.8 against 2 eps at the
+"""The failure-rate check: its eps window (the trials a test needs for power 0.8 against 2 eps at the
 checks run's Holm level grow like 1/eps, so the window stops where the CI budget does; the fixed-C tests of
 ``slth targets fixed-c`` go lower) and trials per drawn eps reaching the power target."""
 
@@ -50,7 +50,7 @@ def rerun(seed: int, C: float, d1: int, L: int, eps: float, alpha: float, target
 
 CALIBRATION_GRID = [{"d1": 2, "L": 2, "eps": 0.3, "alpha": 1.0}, {"d1": 3, "L": 1, "eps": 0.3, "alpha": 2.0},
                     {"d1": 1, "L": 1, "eps": 0.3, "alpha": 1.0}, {"d1": 1, "L": 1, "eps": 0.1, "alpha": 1.0}]
-"""The checks grid. The two d1 = 1 points were added by issue 21: at the worst-target C = 10 calibrated on the first
+"""The checks grid. The two d1 = 1 points are there because at the worst-target C = 10 calibrated on the first
 two, the checks' own draw at d1 = 1, L = 1, eps = 0.1 failed 17/154 and ``slth rate theorem10 d1=1 L=1 eps=0.1
 alpha=1 target=orthogonal --trials 600 --seed 1000 --level 0.01`` 83/600 (p = 0.0017): the scalar target +-1 is the
 hardest case and the grid had no point there."""

@@ -56,6 +56,7 @@ class Certificate:
     coords: tuple  # (Coord, ...)
     cover: tuple  # (Leaf, ...)
     params: tuple = ()  # the declared domain (bounds.core.Param of each parameter) the cover must cover
+    defined: bool = False  # both sides proved defined on the domain: a derivative may be unbounded at its other end
 
     def describe(self) -> str:
         return f"{self.form} on {len(self.cover)} box(es) of {len(self.coords)} coordinate(s)"

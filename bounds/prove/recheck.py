@@ -174,7 +174,10 @@ def _recheck(cert: Certificate) -> Recheck:
             if k not in derivs:
                 derivs[k] = _compile(_derivative(cert, k))
             d = _safe(derivs[k], _env(cert, box))
-            if d is None or _is_inf(d.lo) or _is_inf(d.hi) or not (d.lo >= 0 if face == "lo" else d.hi <= 0):
+            # the end that decides the sign must be finite; the other may be infinite only for sides proved defined
+            sign_end, other_end = (None, None) if d is None else (d.lo, d.hi) if face == "lo" else (d.hi, d.lo)
+            if d is None or _is_inf(sign_end) or (_is_inf(other_end) and not cert.defined) \
+                    or not (d.lo >= 0 if face == "lo" else d.hi <= 0):
                 return Recheck(False, f"box {i}: Arb does not show the derivative's sign in coordinate {k} "
                                f"({_show_iv(d)})")
             if not _overlap(d, _stored(stored_d)):

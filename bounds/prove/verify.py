@@ -198,7 +198,7 @@ def _verify(step: Step, dom: "Domain", params: tuple):
         return "sampled", False, "lhs > rhs at a sampled point", dom.describe(), cex, _boxed(dom.describe())
     if dom.wider:
         return _searched(lhs, rhs, dom, "the interval forms were not run: " + _wider(dom))
-    whole_ok, whole_how, certs = on_whole(lhs, rhs, dom)
+    whole_ok, whole_how, certs = on_whole(lhs, rhs, dom, defined=True)  # defined(): proved above
     if whole_ok:
         return "interval", True, whole_how, {}, None, "whole", certs
     reduced = _cancel_common_factor(step, params)

@@ -134,8 +134,10 @@ def _log_form(lhs, rhs, coords=()):
     return sp.Add(*out)
 
 
-def on_whole(lhs, rhs, dom: "Domain"):
-    """(certified, detail) on the whole hypothesis domain."""
+def on_whole(lhs, rhs, dom: "Domain", defined: bool = False):
+    """(certified, detail) on the whole hypothesis domain.  ``defined``: the caller proved both sides defined on the
+    whole domain (``bounds.prove.verify_defined``), so the form is continuous there and a derivative enclosure may
+    reach infinity at its other end (at the compactified infinity) while its sign end stays finite."""
     try:
         with time_limit(stage="interval: whole-domain forms"):
             cases = whole_cases(lhs, rhs, dom)
@@ -157,9 +159,9 @@ def on_whole(lhs, rhs, dom: "Domain"):
                 except TypeError:
                     continue
                 used = [c for c in coords if {c.symbol, _above(c.symbol)} & expr.free_symbols]
-                ok, count, cover = _bisect_whole(expr, f, test, used, budget, use_mono)
+                ok, count, cover = _bisect_whole(expr, f, test, used, budget, use_mono, defined)
                 if ok:
-                    certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover, dom))
+                    certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover, dom, defined))
                     labels.append(f"{label} by {count} interval evaluations" + (" with monotonicity" if use_mono
                                                                                  else ""))
                     done = True
@@ -193,7 +195,7 @@ def _whole_forms(case_lhs, case_rhs, coords) -> list:
     return forms
 
 
-def _certificate(lhs, rhs, sub, label, expr, coords, used, cover, dom) -> Certificate:
+def _certificate(lhs, rhs, sub, label, expr, coords, used, cover, dom, defined=False) -> Certificate:
     """The certificate as data for the re-check (bounds.prove.certificate): coordinates, boxes and enclosures exact;
     a coordinate the form does not use spans its whole range in every box; the declared domain it covers."""
     def frac(v):
@@ -216,10 +218,10 @@ def _certificate(lhs, rhs, sub, label, expr, coords, used, cover, dom) -> Certif
                                                    (frac(mono[2].a), frac(mono[2].b))))
                    for box, v, mono in cover)
     return Certificate(sp.sympify(lhs), sp.sympify(rhs), tuple(sub.items()), label, expr, test, cs,
-                       leaves, tuple(dom.table.values()))
+                       leaves, tuple(dom.table.values()), defined)
 
 
-def _bisect_whole(expr, f, test, coords, budget, mono):
+def _bisect_whole(expr, f, test, coords, budget, mono, defined=False):
     """(certified, evaluations, cover): the cover is [(box, enclosure, None or (k, face, derivative))], the
     boxes that closed and how (the data of the certificate, bounds.prove.certificate)."""
     iv = mpmath.iv
@@ -253,13 +255,15 @@ def _bisect_whole(expr, f, test, coords, budget, mono):
                 dv = d(env_of(box))
             except (ZeroDivisionError, ValueError, OverflowError):
                 continue
-            if not (mpmath.isfinite(dv.a) and mpmath.isfinite(dv.b)):
-                continue  # a derivative unbounded on the box (a pole): no monotonicity there
+            if not defined and not (mpmath.isfinite(dv.a) and mpmath.isfinite(dv.b)):
+                continue  # a derivative unbounded on the box (a pole may hide there): no monotonicity
             a, b = box[k]
-            v = holds(box[:k] + [(a, a)] + box[k + 1:]) if dv.a >= 0 else None
+            # the end that decides the sign is finite; the other may be infinite only for a form proved continuous
+            v = holds(box[:k] + [(a, a)] + box[k + 1:]) if mpmath.isfinite(dv.a) and dv.a >= 0 else None
             if v is not None:
                 return v, (k, "lo", dv)
-            v = holds(box[:k] + [(b, b)] + box[k + 1:]) if dv.b <= 0 and (c.hi is not None or b < 1) else None
+            v = holds(box[:k] + [(b, b)] + box[k + 1:]) if mpmath.isfinite(dv.b) and dv.b <= 0 and \
+                (c.hi is not None or b < 1) else None
             if v is not None:
                 return v, (k, "hi", dv)
         return None

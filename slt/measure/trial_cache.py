@@ -110,7 +110,22 @@ def closure(module: str, root: Path = ROOT) -> tuple[Path, ...]:
         if path is not None and path not in files:
             files.add(path)
             todo.extend(_imported(path, name))
+            todo.extend(_discovered(name, root))
     return tuple(sorted(files))
+
+
+def _discovered(module: str, root: Path) -> list[str]:
+    """The modules a catalogue imports by discovery rather than by name: ``bounds.catalogue`` every module of
+    ``bounds`` that assigns ``DECLARED``, ``slt.measure.catalogue`` every module of ``slt.measure.statements``
+    (an edit of a statement's constants changes the trials that read it through the catalogue)."""
+    if module == "bounds.catalogue":
+        from bounds.catalogue import DECLARES
+        return [f"bounds.{p.stem}" for p in sorted((root / "bounds").glob("*.py"))
+                if DECLARES.search(p.read_text(encoding="utf-8"))]
+    if module == "slt.measure.catalogue":
+        return [f"slt.measure.statements.{p.stem}" for p in sorted((root / "slt" / "measure" / "statements").glob("*.py"))
+                if p.stem != "__init__"]
+    return []
 
 
 @functools.lru_cache(maxsize=None)

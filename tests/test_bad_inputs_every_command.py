@@ -923,12 +923,16 @@ def committed_copy(tmp_path, monkeypatch):
     """A copy of the committed folder, and cheap stand-ins for the verification and the tasks."""
     import shutil
 
-    from reports.record import assemble, verified
+    from reports.record import suites, verified
 
     folder = tmp_path / "committed"
     shutil.copytree(verified.COMMITTED, folder)
-    monkeypatch.setattr(assemble, "variants", lambda: [{"row": "new variants"}])
-    monkeypatch.setattr(assemble, "mutations", lambda: [{"row": "new mutations"}])
+    monkeypatch.setattr(suites, "variants", lambda: [{"row": "new variants"}])
+    monkeypatch.setattr(suites, "mutations", lambda: [{"row": "new mutations"}])
+
+    def kernel(stage, log):  # the Coq replay's stand-in: a file written into the folder being built
+        (stage / "verified-kernel.json").write_text('{"row": "new kernel"}')
+    monkeypatch.setattr(verified, "write_kernel", kernel)
     return folder
 
 
@@ -970,7 +974,7 @@ def test_a_refresh_swaps_in_the_whole_new_folder(committed_copy, monkeypatch):
     after = _tree(committed_copy)
     assert sorted(k for k in after if k.startswith("tasks")) == ["tasks/kind/t.json"]
     assert "empirical-full.json" in after
-    assert b"new variants" in after["verified-variants.json"]
+    assert b"new variants" in after["verified-variants.json"] and b"new kernel" in after["verified-kernel.json"]
     assert sorted(p.name for p in committed_copy.parent.iterdir()) == ["committed"]
 
 
@@ -1043,6 +1047,7 @@ def docs_copy(tmp_path, monkeypatch):
             monkeypatch.setitem(sp._SOURCES, block, cal)
     monkeypatch.setattr(sp, "statements_page", lambda catalogue=None: "statements\n")
     (docs / "statements.md").write_text("statements\n")  # up to date: docs/calibration.md is the page written
+    (tmp_path / "README.md").write_text("# readme, no generated block\n")  # slth docs reads the README too
     return page, cal
 
 

@@ -111,7 +111,7 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
         log("[diff] building the record of the working tree ...")
         new = assembler().build(profile, seed=seed, results_dir=results, command=f"slth diff --against {ref}",
                            log=lambda m: None)
-        from bounds import verdict_cache  # loaded by the build already
+        from bounds.prove import verdict_cache  # loaded by the build already
 
         where = verdict_cache.directory()
         log(f"[diff] working tree: {verdict_cache.STATS['verified']} verification(s) run (sub-steps included), "

@@ -309,7 +309,7 @@ def test_the_mask_dropped_breaks_a_proof_of_the_softmax_file(tmp_path):
 
 def test_each_proved_premise_is_a_known_premise_with_reported_theorems():
     assert coq_math.premise_map_errors() == []
-    assert len(coq_math.PROVED_PREMISES) == 5
+    assert len(coq_math.PROVED_PREMISES) == 7
     assert coq_math.premise_map_errors({"no such premise": ("lemma8",)}) == ["unknown premise 'no such premise'"]
     assert coq_math.premise_map_errors({"Hoelder step": ("no_such_lemma",)}) == [
         "'Hoelder step': theorem no_such_lemma is not reported"]
@@ -358,9 +358,9 @@ def test_the_coq_theorem_states_the_catalogues_bound(name):
 
 # --- the premises stated in Coq, and each statement one theorem -----------------------------------------------
 
-def test_the_premise_table_covers_exactly_the_twelve_premises():
+def test_the_premise_table_covers_exactly_the_fifteen_premises():
     from bounds.premises import ALL
-    assert set(coq_math.PREMISE_COQ) == {p.name for p in ALL} and len(ALL) == 12
+    assert set(coq_math.PREMISE_COQ) == {p.name for p in ALL} and len(ALL) == 15
     assert coq_math.premise_table_errors() == []
     less = dict(coq_math.PREMISE_COQ)
     del less["Hoelder step"]
@@ -369,6 +369,23 @@ def test_the_premise_table_covers_exactly_the_twelve_premises():
         "'no such premise' is not a premise of bounds.premises"]
     assert coq_math.premise_table_errors({**coq_math.PREMISE_COQ, "Hoelder step": "premise_missing"}) == [
         "'Hoelder step': premise_missing is not defined in Premises.v"]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("premise_power_as_exp : Prop :=\n  (forall g L, -1 < g",  # the identity claimed for g > -2 as well
+     "premise_power_as_exp : Prop :=\n  (forall g L, -2 < g"),
+    ("head_merged T d1 (WQK dK WQ WK) (WVO dV WV WO) X a i c.",  # the merged head without the 1/sqrt(dK) scale
+     "head_merged T d1 (WQK 1 WQ WK) (WVO dV WV WO) X a i c."),
+], ids=["power-for-g-above-minus-2", "merge-without-scale"])
+def test_a_wrong_statement_of_a_proved_premise_fails_its_proof(built, tmp_path, old, new):
+    text = (coq_math.MATH / "Premises.v").read_text()
+    assert text.count(old) == 1
+    for f in built.iterdir():
+        if f.suffix in (".vo", ".v") and f.stem not in ("Premises", "Statements", "StatementAssumptions"):
+            shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "Premises.v").write_text(text.replace(old, new))
+    ok, why = coq_math.compile_file(tmp_path, "Premises")
+    assert not ok and why.startswith("Premises.v line"), why
 
 
 def test_the_proved_premises_are_those_premises_v_proves():
@@ -408,7 +425,7 @@ def test_each_statement_theorem_compiles_and_rests_on_its_declared_premises(stat
 
 def test_the_report_counts_what_coq_says(stated):
     report = coq_math.statements_report(stated)
-    assert report.splitlines()[-1] == ("premises proved in Coq: 5 of 12; statements proved from Lueker's corollary "
+    assert report.splitlines()[-1] == ("premises proved in Coq: 7 of 15; statements proved from Lueker's corollary "
                                        "alone: 4 of 11")
     assert "lemma8: stmt_lemma8 rests on no premise" in report
     assert "theorem9: not formalized" in report
@@ -472,7 +489,7 @@ def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated
     monkeypatch.setattr(coq_math, "compile", lambda d, files: reuse(__import__("pathlib").Path(d), files))
     rc, text = coq_math.statements_text()
     assert rc == 0, text
-    assert text.splitlines()[-1] == ("premises proved in Coq: 5 of 12; statements proved from Lueker's corollary "
+    assert text.splitlines()[-1] == ("premises proved in Coq: 7 of 15; statements proved from Lueker's corollary "
                                      "alone: 4 of 11")
     st = STATEMENTS["lemma7"]
     monkeypatch.setitem(STATEMENTS, "lemma7", dataclasses.replace(st, conclusion=st.conclusion / 2))

@@ -137,7 +137,9 @@ def test_slth_diff_reads_the_kernels_verdict_and_says_why(proofs_record):
     d = diff.compare(proofs_record, new)
     assert [(f["statement"], f["step"], f["new"]) for f in d.newly_failing] == [("lemma7", step["step"], "not proved")]
     text = format_text(d, "old", "new")
-    assert f"lemma7:{step['step']}  kernel-checked -> rejected (Error: Unable to prove the goal)" in text
+    # a changed status with a reason prints both sides on lines of their own, the reason (Coq's error) shown
+    assert (f"  lemma7:{step['step']}\n    before: kernel-checked\n"
+            f"    after:  rejected: Error: Unable to prove the goal\n") in text + "\n", text
     assert d.exit_status == 1
 
 

@@ -13,8 +13,8 @@ with).  ``forbidden(text)`` lists the ``Admitted``, ``admit``, ``Axiom``, ``Para
 file outside its comments (a premise named in ``PREMISES`` may be an ``Axiom``; the list is empty: nothing is
 assumed).
 
-``Premises.v`` states each of the twelve premises of ``bounds.premises`` as a Coq proposition (``PREMISE_COQ``),
-and proves five of them.  ``statements_file(catalogue)`` generates ``Statements.v``: for each statement of
+``Premises.v`` states each premise of ``bounds.premises`` as a Coq proposition (``PREMISE_COQ``),
+and proves some of them (``PROVED_PREMISES``).  ``statements_file(catalogue)`` generates ``Statements.v``: for each statement of
 ``FORMAL``, one theorem ``stmt_<name>`` whose bound is the statement's conclusion printed from ``bounds`` by the
 exporter's printer, inside a Section whose hypotheses are the premises it still rests on; ``rests_on(dir)`` reads
 those premises back from each closed theorem's type, with its ``Print Assumptions``.  The other statements are not
@@ -22,7 +22,7 @@ formalized.
 
 ``python -m bounds.prove.coq_math`` compiles the files and ``Statements.v`` into a temporary folder and prints what each
 theorem of ``THEOREMS`` and each statement's theorem rests on, then per statement of the catalogue the premises
-its Coq theorem rests on (or that it is not formalized) and the counts "premises proved in Coq: N of 12;
+its Coq theorem rests on (or that it is not formalized) and the counts "premises proved in Coq: N of M (M the premises of ``bounds.premises``);
 statements proved from Lueker's corollary alone: K of 11" (``statements_report``); it exits 1 when a file fails,
 a forbidden word appears, a theorem rests on any other axiom or on other premises than declared, and 2 when coqc
 or CoqInterval is missing."""
@@ -48,7 +48,7 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Blocks": ("block_entry",),
     "Attention": ("head_merged_eq",),
     "Triangle": ("norm_triangle", "lemma8_rows", "softmax_rows_norm"),
-    "Induction": ("layers_induction", "relu_layer_lipschitz", "relu_layer_norm"),
+    "Induction": ("layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "pow_as_exp_increasing"),
     "Lemma12": ("lemma12_logit", "lemma12_logit_needs_x'_bound"),
 }
 PROVED_PREMISES = {  # a premise of bounds.premises -> the theorems above that prove it
@@ -57,6 +57,8 @@ PROVED_PREMISES = {  # a premise of bounds.premises -> the theorems above that p
     "|W_ij| <= ||W||": ("entry_le_op",),
     "induction over layers": ("layers_induction", "relu_layer_lipschitz", "relu_layer_norm"),
     "induction over blocks": ("layers_induction",),
+    "merged attention targets": ("head_merged_eq",),
+    "(1 + g)^L = exp(L log(1 + g)) and exp increasing": ("pow_as_exp_increasing",),
 }
 """Premises proved here as lemmas (``Premises.v`` proves each as ``<its proposition>_holds``; the scalar steps still
 cite them).  Uniformity over inputs is proved for one matrix only (``uniform_in_x``), and Lemma 12's
@@ -207,6 +209,9 @@ PREMISE_COQ = {  # a premise of bounds.premises -> its Coq proposition in Premis
     "Lemma 12's ||x'_i|| <= alpha": "premise_lemma12_x'",
     "target weights of norm <= 1": "premise_target_norms",
     "the proof's error and probability schedule": "premise_schedule",
+    "merged attention targets": "premise_merged_targets",
+    "rescaled sources in U[-1, 1]": "premise_rescaled_sources",
+    "(1 + g)^L = exp(L log(1 + g)) and exp increasing": "premise_power_as_exp",
 }
 """Every premise of ``bounds.premises`` as the Coq proposition that states it (``proofs/coq/math/Premises.v``).  A
 premise is proved in Coq when ``Premises.v`` proves ``<its proposition>_holds``."""

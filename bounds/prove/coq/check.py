@@ -594,6 +594,9 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
                     todo = [l for l in lems if l.key not in tactics]
                     if todo and searching:
                         tactics.update(search(todo, log, tactics))
+                        for l in todo:  # "no tactic" was said before the search: a lemma it proved is compiled
+                            if tactics.get(l.key) is not None:
+                                status.pop((l.statement, l.step), None)
                     return _compile_and_check(directory, build, ents, tactics, status, log)
             except CoqcFailure as e:
                 return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)

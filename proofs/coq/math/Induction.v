@@ -95,3 +95,12 @@ Qed.
 (* Theorem 10's recursion: with K_l = 1, err_L = delta_0 + ... + delta_(L-1) *)
 Lemma err_unit : forall delta L, err (fun _ => 1) delta L = sum L delta.
 Proof. induction L as [|L IH]; simpl; [reflexivity | rewrite IH; ring]. Qed.
+
+(* Theorem 10's glue from the recursion's (1 + g)^L to exp(L g): for g > -1, (1 + g)^L = exp(L ln(1 + g))
+   (Rpower_pow), and exp is increasing (exp_increasing) *)
+Lemma pow_as_exp : forall g L, -1 < g -> (1 + g) ^ L = exp (INR L * ln (1 + g)).
+Proof. intros g L Hg. rewrite <- Rpower_pow by lra. reflexivity. Qed.
+
+Lemma pow_as_exp_increasing :
+  (forall g L, -1 < g -> (1 + g) ^ L = exp (INR L * ln (1 + g))) /\ (forall x y, x < y -> exp x < exp y).
+Proof. exact (conj pow_as_exp exp_increasing). Qed.

@@ -1,9 +1,9 @@
-(* The twelve premises of the proofs (bounds/premises.py), each a formal Coq proposition premise_*.  A premise
+(* The premises of the proofs (bounds/premises.py), each a formal Coq proposition premise_*.  A premise
    with a Coq proof has a lemma premise_*_holds beside it; the others are only stated: a statement's theorem
    takes them as Section hypotheses (Statements.v), so that its closed type names the premises it still rests on.
    Nothing here is assumed: there is no Axiom, and a proposition stated is not a proposition asserted. *)
 From Coq Require Import Reals Lra Lia.
-From SlthMath Require Import Objects Sums Softmax Matrix Triangle Blocks Induction.
+From SlthMath Require Import Objects Sums Softmax Matrix Triangle Blocks Induction Attention.
 Open Scope R_scope.
 
 (* --- proved --------------------------------------------------------------------------------------------- *)
@@ -57,6 +57,23 @@ Definition premise_induction_blocks : Prop := stack_induction.
 Lemma premise_induction_blocks_holds : premise_induction_blocks.
 Proof. exact layers_induction. Qed.
 
+(* merged attention targets: a head acts through W_QK = W_Q W_K^T / sqrt dK and W_VO = W_V W_O only, for any
+   four matrices (the targets, or the pruned sources M_Q W~_Q, M_K W~_K, M_V W~_V, M_O W~_O): the head equals the
+   merged head of the two products *)
+Definition premise_merged_targets : Prop :=
+  forall T d1 dK dV WQ WK WV WO (X a : mat) i c,
+    head T d1 dK dV WQ WK WV WO X a i c = head_merged T d1 (WQK dK WQ WK) (WVO dV WV WO) X a i c.
+
+Lemma premise_merged_targets_holds : premise_merged_targets.
+Proof. exact head_merged_eq. Qed.
+
+(* (1 + g)^L = exp(L ln(1 + g)) for g > -1, and exp increasing *)
+Definition premise_power_as_exp : Prop :=
+  (forall g L, -1 < g -> (1 + g) ^ L = exp (INR L * ln (1 + g))) /\ (forall x y, x < y -> exp x < exp y).
+
+Lemma premise_power_as_exp_holds : premise_power_as_exp.
+Proof. exact pow_as_exp_increasing. Qed.
+
 (* --- stated, not proved ----------------------------------------------------------------------------------- *)
 
 (* Lueker's item distribution: the law of the items has a density bounded below on an interval around 0 *)
@@ -90,3 +107,9 @@ Definition premise_target_norms (m n : nat) (W : mat) : Prop := op_bound m n W 1
    are the expressions the proof defines (eps_e, delta_e, beta_e) for b < B *)
 Definition premise_schedule (B : nat) (eps_b delta_b beta_b eps_e delta_e beta_e : nat -> R) : Prop :=
   forall b, (b < B)%nat -> eps_b b = eps_e b /\ delta_b b = delta_e b /\ beta_b b = beta_e b.
+
+(* rescaled sources in U[-1, 1]: the source entries' law is uniform on [-1, 1] (density 1/2 there, 0 outside), and
+   the rescaled target sqrt(dK) W (m x n) has its entries in [-1, 1] *)
+Definition premise_rescaled_sources (density : R -> R) (m n dK : nat) (W : mat) : Prop :=
+  (forall x, -1 <= x <= 1 -> density x = 1 / 2) /\ (forall x, x < -1 \/ 1 < x -> density x = 0) /\
+  (forall i j, (i < m)%nat -> (j < n)%nat -> Rabs (sqrt (INR dK) * W i j) <= 1).

@@ -82,7 +82,7 @@ def test_slth_proofs_exits_1_and_says_not_proved_or_refuted(monkeypatch, capsys)
     assert "NOT PROVED: 1 step(s) not proved: lemma7:L7b" in captured.err and "REFUTED" not in captured.err
     monkeypatch.undo()
     edited = catalogue_with(Edit("lemma7", "conclusion", d2, d2**2))
-    real = bounds.prove.verify
+    real = bounds.verify
     monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None: real(name, edited))
     assert main(["proofs", "--statement", "lemma7"]) == 1
     captured = capsys.readouterr()

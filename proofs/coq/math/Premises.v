@@ -3,7 +3,7 @@
    takes them as Section hypotheses (Statements.v), so that its closed type names the premises it still rests on.
    Nothing here is assumed: there is no Axiom, and a proposition stated is not a proposition asserted. *)
 From Coq Require Import Reals Lra Lia.
-From SlthMath Require Import Objects Sums Softmax Matrix Triangle Blocks Induction Attention.
+From SlthMath Require Import Objects Sums Softmax Matrix Triangle Blocks Induction Attention Uniform.
 Open Scope R_scope.
 
 (* --- proved --------------------------------------------------------------------------------------------- *)
@@ -74,6 +74,20 @@ Definition premise_power_as_exp : Prop :=
 Lemma premise_power_as_exp_holds : premise_power_as_exp.
 Proof. exact pow_as_exp_increasing. Qed.
 
+(* uniformity over inputs: when the source map g differs from the target map f by a matrix D of entry errors on
+   features phi x of the input with ||phi x|| <= ||x|| (phi x = x for one matrix, (ReLU(x); ReLU(-x)) for Lemma 2's
+   pair), and one event E of the random weights bounds every entry of D, then on E the error is bounded for every
+   input of the ball at once (the event first, the input after: no input enters E) *)
+Definition premise_uniform_inputs : Prop :=
+  forall (E : Prop) (m n N : nat) (f g phi : vec -> vec) (D : mat) (eta beta : R),
+    (forall x i, (i < m)%nat -> g x i - f x i = matvec N D (phi x) i) ->
+    (forall x, norm N (phi x) <= norm n x) ->
+    (E -> forall i j, (i < m)%nat -> (j < N)%nat -> Rabs (D i j) <= eta) ->
+    E -> forall x, norm n x <= beta -> norm m (vsub (g x) (f x)) <= sqrt (INR m) * sqrt (INR N) * eta * beta.
+
+Lemma premise_uniform_inputs_holds : premise_uniform_inputs.
+Proof. exact uniform_in_inputs. Qed.
+
 (* --- stated, not proved ----------------------------------------------------------------------------------- *)
 
 (* Lueker's item distribution: the law of the items has a density bounded below on an interval around 0 *)
@@ -86,11 +100,6 @@ Definition premise_lueker_event (P N : nat) (item : nat -> nat -> R) (budget : R
   forall p, (p < P)%nat -> forall z, -1 <= z <= 1 ->
     exists m : nat -> R, (forall k, m k = 0 \/ m k = 1) /\
       Rabs (sum N (fun k => m k * item p k) - z) <= budget.
-
-(* uniformity over inputs: on one event E of the random weights, the source map g is within delta of the target
-   map f for every input of the ball at once (the event first, the input after) *)
-Definition premise_uniform_inputs (n m : nat) (E : Prop) (f g : vec -> vec) (beta delta : R) : Prop :=
-  E -> forall x, norm n x <= beta -> norm m (vsub (g x) (f x)) <= delta.
 
 (* n = d1 n' when d1 does not divide n: the width requirement req is met by each block of n' = floor(n / d1) units *)
 Definition premise_width_per_block (n d1 : nat) (req : R) : Prop :=

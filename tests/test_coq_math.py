@@ -76,7 +76,8 @@ def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
     for name in ("softmax_shift", "Z_bounds", "ratio_bound", "hoelder", "entry_le_op", "logit_bound", "uniform_in_x",
                  "block_entry", "head_merged_eq", "norm_triangle", "lemma8_rows", "softmax_rows_norm",
                  "layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "lemma12_logit",
-                 "lemma12_logit_needs_x'_bound"):
+                 "lemma12_logit_needs_x'_bound", "uniform_in_inputs", "relu_split_norm", "matvec_relu_split",
+                 "pair_error_scaled", "deep_relu_net"):
         assert coq_math.families(rests[name]) == ["classical reals"], name
 
 
@@ -309,7 +310,7 @@ def test_the_mask_dropped_breaks_a_proof_of_the_softmax_file(tmp_path):
 
 def test_each_proved_premise_is_a_known_premise_with_reported_theorems():
     assert coq_math.premise_map_errors() == []
-    assert len(coq_math.PROVED_PREMISES) == 7
+    assert len(coq_math.PROVED_PREMISES) == 8
     assert coq_math.premise_map_errors({"no such premise": ("lemma8",)}) == ["unknown premise 'no such premise'"]
     assert coq_math.premise_map_errors({"Hoelder step": ("no_such_lemma",)}) == [
         "'Hoelder step': theorem no_such_lemma is not reported"]
@@ -376,7 +377,11 @@ def test_the_premise_table_covers_exactly_the_fifteen_premises():
      "premise_power_as_exp : Prop :=\n  (forall g L, -2 < g"),
     ("head_merged T d1 (WQK dK WQ WK) (WVO dV WV WO) X a i c.",  # the merged head without the 1/sqrt(dK) scale
      "head_merged T d1 (WQK 1 WQ WK) (WVO dV WV WO) X a i c."),
-], ids=["power-for-g-above-minus-2", "merge-without-scale"])
+    # uniformity with the input's dimension where the features' belongs: false for Lemma 2's halves (N = 2n)
+    ("sqrt (INR m) * sqrt (INR N) * eta * beta.", "sqrt (INR m) * sqrt (INR n) * eta * beta."),
+    # uniformity without the features' norm bound: the features may be longer than the input
+    ("    (forall x, norm N (phi x) <= norm n x) ->\n    (E ->", "    (E ->"),
+], ids=["power-for-g-above-minus-2", "merge-without-scale", "uniform-input-dimension", "uniform-unbounded-features"])
 def test_a_wrong_statement_of_a_proved_premise_fails_its_proof(built, tmp_path, old, new):
     text = (coq_math.MATH / "Premises.v").read_text()
     assert text.count(old) == 1
@@ -417,7 +422,8 @@ def test_each_statement_theorem_compiles_and_rests_on_its_declared_premises(stat
         assert premises == list(coq_math.FORMAL[name][1]), name
         assert coq_math.unexpected(axioms) == [], name
         if name != "lueker":  # the corollary's own statement rests on its event; the others on premises they cite
-            assert set(premises) <= set(coq_math.cited_premises(name)), name
+            cites = {f"statement {s}" for step in catalogue.proof(name) for s in step.relies_on}
+            assert set(premises) <= set(coq_math.cited_premises(name)) | cites, name
     assert coq_math.declared_errors(stated) == []
     wrong = {**stated, "lemma8": (["uniformity over inputs"], [])}
     assert coq_math.declared_errors(wrong) == ["stmt_lemma8 rests on ['uniformity over inputs'], declared []"]
@@ -425,7 +431,7 @@ def test_each_statement_theorem_compiles_and_rests_on_its_declared_premises(stat
 
 def test_the_report_counts_what_coq_says(stated):
     report = coq_math.statements_report(stated)
-    assert report.splitlines()[-1] == ("premises proved in Coq: 7 of 15; statements proved from Lueker's corollary "
+    assert report.splitlines()[-1] == ("premises proved in Coq: 8 of 15; statements proved from Lueker's corollary "
                                        "alone: 4 of 11")
     assert "lemma8: stmt_lemma8 rests on no premise" in report
     assert "theorem9: not formalized" in report
@@ -489,7 +495,7 @@ def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated
     monkeypatch.setattr(coq_math, "compile", lambda d, files: reuse(__import__("pathlib").Path(d), files))
     rc, text = coq_math.statements_text()
     assert rc == 0, text
-    assert text.splitlines()[-1] == ("premises proved in Coq: 7 of 15; statements proved from Lueker's corollary "
+    assert text.splitlines()[-1] == ("premises proved in Coq: 8 of 15; statements proved from Lueker's corollary "
                                      "alone: 4 of 11")
     st = STATEMENTS["lemma7"]
     monkeypatch.setitem(STATEMENTS, "lemma7", dataclasses.replace(st, conclusion=st.conclusion / 2))
@@ -497,3 +503,65 @@ def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated
     assert rc == 1 and text.startswith("rejected: Statements.v line"), text
     monkeypatch.setattr(coq_math, "missing_reason", lambda: "coqc not found")
     assert coq_math.statements_text() == (2, "error: coqc not found")
+
+
+# --- Theorem 10: the layers composed, from Lemma 2's conclusion per layer ----------------------------------------
+
+def _compile_statements(built, tmp_path, text):
+    for f in built.iterdir():
+        if f.suffix in (".vo", ".v") and f.stem not in ("Statements", "StatementAssumptions"):
+            shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "Statements.v").write_text(text)
+    return coq_math.compile_file(tmp_path, "Statements")
+
+
+@pytest.mark.parametrize("where", ["conclusion", "constants.budget"])
+def test_a_mutation_of_theorem10_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, monkeypatch, where):
+    """The bound exp(alpha eps/2) - 1 and the layer budget eps/(2L) are printed from bounds/: each of the catalogue's
+    mutations of them (exp(alpha eps), eps/L) makes stmt_theorem10 fail inside its Section."""
+    from bounds.catalogue import STATEMENTS
+    from bounds.core import Edit
+    st = STATEMENTS["theorem10"]
+    muts = [m for m in st.mutations if m.where == where]
+    assert muts
+    for mut in muts:
+        monkeypatch.setitem(STATEMENTS, "theorem10", Edit("theorem10", mut.where, mut.old, mut.new).apply(st))
+        text = coq_math.statements_file()
+        ok, why = _compile_statements(built, tmp_path, text)
+        assert not ok, mut.name
+        line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
+        assert text[:text.index("Section theorem10.")].count("\n") < line <= text[:text.index("End theorem10.")].count(
+            "\n") + 1, why
+        monkeypatch.undo()
+
+
+def test_theorem10_rests_on_lemma2s_conclusion_and_says_so(built, stated, monkeypatch):
+    """stmt_theorem10 assumes Lemma 2's conclusion per layer: rests_on lists it as a statement, so the count of
+    statements proved from Lueker's corollary alone leaves Theorem 10 out; were the hypothesis not recognised, the
+    declared list would disagree."""
+    assert stated["theorem10"][0] == ["statement lemma2"]
+    assert "theorem10: stmt_theorem10 rests on statement lemma2" in coq_math.statements_report(stated)
+    monkeypatch.setattr(coq_math, "CITED_COQ", {})
+    blind = coq_math.rests_on(built, ("theorem10",))
+    assert blind["theorem10"][0] == []
+    assert coq_math.declared_errors(blind) == ["stmt_theorem10 rests on [], declared ['statement lemma2']"]
+
+
+@pytest.mark.parametrize("old, new, lemma", [
+    ("matvec n B2 (vrelu (matvec d B1 u))", "matvec n B2 (matvec d B1 u)", "pair_scale"),
+    ("if Nat.even k then a (Nat.div2 k) else b (Nat.div2 k)", "if Nat.even k then b (Nat.div2 k) else a (Nat.div2 k)",
+     "interleave_even"),
+], ids=["pair-without-relu", "source-layers-swapped"])
+def test_a_mutated_source_breaks_theorem10s_proof(tmp_path, old, new, lemma):
+    """The source net is the pairs u |-> B2 ReLU(B1 u) in turn, B1 first: a pair without its ReLU, or the two layers
+    of each pair swapped, makes Deep.v fail at the lemma that pins the definition down."""
+    needs_coq()
+    files = coq_math.sources()
+    assert files["Deep"].count(old) == 1
+    files["Deep"] = files["Deep"].replace(old, new)
+    keep = {"Objects", "Sums", "Softmax", "Matrix", "Triangle", "Induction", "Deep"}
+    ok, why = coq_math.compile(tmp_path, {k: v for k, v in files.items() if k in keep})
+    assert not ok and why.startswith("Deep.v"), why
+    line = int(re.match(r"Deep\.v line (\d+)", why).group(1))
+    before = [ln for ln in files["Deep"].splitlines()[:line] if ln.startswith(("Lemma ", "Theorem "))]
+    assert before[-1].split()[1] == lemma, why

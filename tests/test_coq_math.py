@@ -77,7 +77,7 @@ def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
                  "block_entry", "head_merged_eq", "norm_triangle", "lemma8_rows", "softmax_rows_norm",
                  "layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "lemma12_logit",
                  "lemma12_logit_needs_x'_bound", "uniform_in_inputs", "relu_split_norm", "matvec_relu_split",
-                 "pair_error_scaled", "deep_relu_net"):
+                 "pair_error_scaled", "deep_relu_net", "blocks_induction"):
         assert coq_math.families(rests[name]) == ["classical reals"], name
 
 
@@ -381,7 +381,10 @@ def test_the_premise_table_covers_exactly_the_fifteen_premises():
     ("sqrt (INR m) * sqrt (INR N) * eta * beta.", "sqrt (INR m) * sqrt (INR n) * eta * beta."),
     # uniformity without the features' norm bound: the features may be longer than the input
     ("    (forall x, norm N (phi x) <= norm n x) ->\n    (E ->", "    (E ->"),
-], ids=["power-for-g-above-minus-2", "merge-without-scale", "uniform-input-dimension", "uniform-unbounded-features"])
+    # the induction over blocks forgetting the error a block propagates (its Lipschitz bound lip_b)
+    ("  (forall b, eps b + lip b <= delta (S b)) ->\n  0 <= delta O", "  (forall b, eps b <= delta (S b)) ->\n  0 <= delta O"),
+], ids=["power-for-g-above-minus-2", "merge-without-scale", "uniform-input-dimension", "uniform-unbounded-features",
+        "blocks-without-propagation"])
 def test_a_wrong_statement_of_a_proved_premise_fails_its_proof(built, tmp_path, old, new):
     text = (coq_math.MATH / "Premises.v").read_text()
     assert text.count(old) == 1

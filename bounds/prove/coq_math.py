@@ -52,13 +52,14 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Lemma12": ("lemma12_logit", "lemma12_logit_needs_x'_bound"),
     "Uniform": ("uniform_in_inputs", "relu_split_norm", "matvec_relu_split"),
     "Deep": ("pair_error_scaled", "deep_relu_net"),
+    "Transformer": ("blocks_induction",),
 }
 PROVED_PREMISES = {  # a premise of bounds.premises -> the theorems above that prove it
     "softmax perturbation identity": ("softmax_shift", "Z_bounds", "ratio_bound"),
     "Hoelder step": ("hoelder",),
     "|W_ij| <= ||W||": ("entry_le_op",),
     "induction over layers": ("layers_induction", "relu_layer_lipschitz", "relu_layer_norm"),
-    "induction over blocks": ("layers_induction",),
+    "induction over blocks": ("blocks_induction",),
     "merged attention targets": ("head_merged_eq",),
     "(1 + g)^L = exp(L log(1 + g)) and exp increasing": ("pow_as_exp_increasing",),
     "uniformity over inputs": ("uniform_in_x", "uniform_in_inputs"),

@@ -3,7 +3,7 @@
    takes them as Section hypotheses (Statements.v), so that its closed type names the premises it still rests on.
    Nothing here is assumed: there is no Axiom, and a proposition stated is not a proposition asserted. *)
 From Coq Require Import Reals Lra Lia.
-From SlthMath Require Import Objects Sums Softmax Matrix Triangle Blocks Induction Attention Uniform.
+From SlthMath Require Import Objects Sums Softmax Matrix Triangle Blocks Induction Attention Uniform Transformer.
 Open Scope R_scope.
 
 (* --- proved --------------------------------------------------------------------------------------------- *)
@@ -51,11 +51,21 @@ Definition premise_induction_layers : Prop := stack_induction.
 Lemma premise_induction_layers_holds : premise_induction_layers.
 Proof. exact layers_induction. Qed.
 
-(* induction over blocks (Theorem 14): the stack is the B blocks *)
-Definition premise_induction_blocks : Prop := stack_induction.
+(* induction over blocks (Theorem 14): the B blocks act on all T tokens at once; a block's Lipschitz bound lip_b
+   holds near the target's tokens (norm <= beta_b, perturbation <= delta_b) and need not be linear in delta_b, the
+   source block is within eps_b of the target block on tokens of norm <= beta_b + delta_b, and
+   eps_b + lip_b <= delta_(b+1) *)
+Definition premise_induction_blocks : Prop :=
+  forall (T d : nat) (F G : nat -> mat -> mat) (beta delta eps lip : nat -> R) (X : mat) B,
+  (forall b Y, tokens_le T d Y (beta b) -> tokens_le T d (F b Y) (beta (S b))) ->
+  (forall b Y Y', tokens_le T d Y (beta b) -> tokens_near T d Y' Y (delta b) -> tokens_near T d (F b Y') (F b Y) (lip b)) ->
+  (forall b Y', tokens_le T d Y' (beta b + delta b) -> tokens_near T d (G b Y') (F b Y') (eps b)) ->
+  (forall b, eps b + lip b <= delta (S b)) ->
+  0 <= delta O -> tokens_le T d X (beta O) ->
+  tokens_near T d (blocks G B X) (blocks F B X) (delta B).
 
 Lemma premise_induction_blocks_holds : premise_induction_blocks.
-Proof. exact layers_induction. Qed.
+Proof. exact blocks_induction. Qed.
 
 (* merged attention targets: a head acts through W_QK = W_Q W_K^T / sqrt dK and W_VO = W_V W_O only, for any
    four matrices (the targets, or the pruned sources M_Q W~_Q, M_K W~_K, M_V W~_V, M_O W~_O): the head equals the

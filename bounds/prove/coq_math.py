@@ -3,8 +3,9 @@ rest on.
 
 The files define the paper's objects (``Objects.v``) and prove lemmas about them (Lemma 8 and Lemma 5 for every
 sequence length, width, mask and logit vector; an entry of a matrix bounded by its operator norm; the logit bound;
-the block structure of Lemma 7's construction; a head equals its merged form; the induction over layers and
-blocks; Lemma 12's logit step under the hypothesis it needs, and false without it).  They import one another
+the block structure of Lemma 7's construction; a head equals its merged form; the induction over layers and over
+blocks; uniformity over inputs; Theorem 10 from Lemma 2's conclusion per layer; Lemma 12's logit step under the
+hypothesis it needs, and false without it).  They import one another
 under the logical name ``SlthMath``; ``order`` sorts them by their ``Require Import`` lines.  ``compile(dir)``
 copies them into ``dir`` (never the repository) and runs coqc on each in that order.  ``assumptions(dir, names)``
 runs ``Print Assumptions`` on the named theorems of a compiled ``dir``; ``unexpected(axioms)`` names those
@@ -16,8 +17,10 @@ assumed).
 ``Premises.v`` states each premise of ``bounds.premises`` as a Coq proposition (``PREMISE_COQ``),
 and proves some of them (``PROVED_PREMISES``).  ``statements_file(catalogue)`` generates ``Statements.v``: for each statement of
 ``FORMAL``, one theorem ``stmt_<name>`` whose bound is the statement's conclusion printed from ``bounds`` by the
-exporter's printer, inside a Section whose hypotheses are the premises it still rests on; ``rests_on(dir)`` reads
-those premises back from each closed theorem's type, with its ``Print Assumptions``.  The other statements are not
+exporter's printer (and each ``{constants.<key>}`` of its text, a constant of the statement, printed the same way),
+inside a Section whose hypotheses are the premises it still rests on, or the conclusion of a cited statement not
+proved in Coq (``CITED_COQ``); ``rests_on(dir)`` reads both back from each closed theorem's type, with its
+``Print Assumptions``.  The other statements are not
 formalized.
 
 ``python -m bounds.prove.coq_math`` compiles the files and ``Statements.v`` into a temporary folder and prints what each
@@ -407,7 +410,8 @@ def premise_table_errors(table: dict = PREMISE_COQ, text: str | None = None) -> 
 
 def rests_on(directory, names: tuple[str, ...] = tuple(FORMAL)) -> dict[str, tuple[list[str], list[str]]]:
     """``{statement: (premises, axioms)}`` for the compiled ``Statements.v`` of ``directory``: the premises (names of
-    ``bounds.premises``) that the closed type of ``stmt_<statement>`` quantifies over, and ``Print Assumptions``."""
+    ``bounds.premises``) and the cited statements (``"statement <name>"``, through ``CITED_COQ``) that the closed
+    type of ``stmt_<statement>`` quantifies over, and ``Print Assumptions``."""
     directory = Path(directory)
     text = f"From {LOGICAL} Require Import Statements.\n" + "".join(
         f"Check stmt_{n}.\nPrint Assumptions stmt_{n}.\n" for n in names)

@@ -497,3 +497,52 @@ def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated
     assert rc == 1 and text.startswith("rejected: Statements.v line"), text
     monkeypatch.setattr(coq_math, "missing_reason", lambda: "coqc not found")
     assert coq_math.statements_text() == (2, "error: coqc not found")
+
+
+# --- the counts and the blueprint are measured from the declarations, never typed -----------------------------------
+
+def test_the_counts_and_the_blueprint_follow_formal_and_premises_v(monkeypatch):
+    from bounds.catalogue import STATEMENTS
+    from bounds.premises import ALL
+
+    c = coq_math.counts()
+    alone = [n for n in coq_math.FORMAL if coq_math.lueker_alone(coq_math.FORMAL[n][1])]
+    assert c == {"proved": len(coq_math.proved_premises()), "premises": len(ALL), "alone": len(alone),
+                 "statements": len(STATEMENTS)}
+    assert coq_math.counts({n: (list(p), []) for n, p in coq_math.declared_rests().items()}) == c  # Coq's form
+    bp = coq_math.blueprint()
+    assert bp["line"] == coq_math.counts_line(c) == (
+        f"premises proved in Coq: {c['proved']} of {len(ALL)}; statements proved from Lueker's corollary alone: "
+        f"{len(alone)} of {len(STATEMENTS)}")
+    assert {n for n, s in bp["statements"].items() if s["formalized"]} == set(coq_math.FORMAL)
+    assert {n for n, s in bp["statements"].items() if s["lueker_alone"]} == set(alone)
+    assert {n for n, p in bp["premises"].items() if p["proved"]} == set(coq_math.proved_premises())
+    assert set(bp["premises"]) == {p.name for p in ALL}
+    # a wrong state: lemma8 not formalized, a premise no longer proved
+    assert "lemma8" in alone
+    monkeypatch.setattr(coq_math, "FORMAL", {k: v for k, v in coq_math.FORMAL.items() if k != "lemma8"})
+    assert coq_math.counts()["alone"] == len(alone) - 1
+    assert coq_math.blueprint()["statements"]["lemma8"] == {
+        "formalized": False, "theorem": None, "rests_on": None, "lueker_alone": False,
+        "cites": coq_math.cited_premises("lemma8")}
+    text = (coq_math.MATH / "Premises.v").read_text().replace("premise_hoelder_holds", "premise_hoelder_was")
+    assert coq_math.counts(text=text)["proved"] == c["proved"] - 1
+    assert not coq_math.blueprint(text=text)["premises"]["Hoelder step"]["proved"]
+
+
+def test_proofs_axioms_coq_without_a_folder_uses_the_kernels_folder(monkeypatch, tmp_path):
+    """``slth proofs --axioms --coq`` (no DIR) compiles in the kernel's folder; an explicit ``--coq ''`` stays a
+    usage error."""
+    from bounds.prove import kernel
+    from bounds.prove.coq import check
+    from reports import cli, proofs
+
+    seen = []
+    monkeypatch.setattr(kernel, "folder", lambda: tmp_path / "kernel")
+    monkeypatch.setattr(check, "prepare", lambda d: seen.append(("prepare", str(check.output_dir(d)))))
+    monkeypatch.setattr(proofs, "_print_axioms", lambda name: 0)
+    monkeypatch.setattr(proofs, "_print_coq_axioms", lambda name, d: seen.append(("coq", d)) or 0)
+    assert cli.main(["proofs", "--axioms", "--coq"]) == 0
+    assert seen == [("prepare", str(tmp_path / "kernel")), ("coq", str(tmp_path / "kernel"))]
+    seen.clear()
+    assert cli.main(["proofs", "--axioms", "--coq", ""]) == 2 and seen == []

@@ -473,7 +473,8 @@ def statements_report(rests: dict, catalogue: dict | None = None) -> str:
         if name in rests:
             prem, _ = rests[name]
             lines.append(f"{name}: stmt_{name} rests on " + ("; ".join(prem) if prem else "no premise")
-                         + (" (proved from Lueker's corollary alone)" if lueker_alone(prem) else ""))
+                         + ("" if not lueker_alone(prem) else " (proved from Lueker's corollary alone)" if prem
+                            else " (proved outright, so also from Lueker's corollary alone)"))
         else:
             cited = cited_premises(name, cat)
             lines.append(f"{name}: not formalized (its steps cite: " + ("; ".join(cited) or "no premise") + ")")

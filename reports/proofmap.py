@@ -138,7 +138,7 @@ def dot_version() -> str | None:
 
 
 def _dot_text(g: nx.DiGraph, ids: dict) -> str:
-    lines = ["digraph map {", 'graph [rankdir=LR, nodesep=0.12, ranksep=0.9, splines=true];',
+    lines = ["digraph map {", 'graph [rankdir=LR, nodesep=0.12, ranksep=0.7, splines=true];',
              'node [fixedsize=true, label=""];', "edge [arrowhead=none];"]
     for n, d in g.nodes(data=True):  # the graph's insertion order: the record's, then the premises'
         shape = "ellipse" if d["kind"] == "premise" else "box"

@@ -6,7 +6,8 @@ every proof step was pre-checked and accepted by Coq's kernel (the record's kern
 the result committed for this exact ``bounds/``, as the record says); its **border** says whether the statement is
 formalized in Coq (one theorem ``stmt_<name>``); a star marks the statements whose Coq theorem rests on Lueker's
 corollary alone. A premise is proved in Coq (``Premises.v``) or assumed, drawn differently. What is formalized and
-proved is measured by the library (``bounds.prove.coq_math.blueprint``); this module only draws it.
+proved is measured by the library (``bounds.prove.coq_math.blueprint``) and stored in the run record
+(``record["formalization"]``); this module only draws it.
 
 An arrow runs from a statement to everything it rests on: the statements and facts its steps rely on (each step's
 ``relies_on`` in the record), the premises its steps cite (dashed), and the premises its Coq theorem still assumes
@@ -39,6 +40,8 @@ FORMAL_STROKE = ("#1b2a6b", 3.0, "")
 """Border of a statement formalized in Coq: dark, thick, solid."""
 INFORMAL_STROKE = ("#777777", 1.2, "5 3")
 """Border of a statement not formalized: grey, thin, dashed."""
+UNKNOWN_STROKE = ("#777777", 1.2, "")
+"""Border of a statement of a record that holds no formalization: grey, thin, solid."""
 EDGES = {"relies on": ("#9aa3a3", 1.0, ""), "cites premise": ("#b9a27a", 1.0, "4 3"),
          "Coq assumes": ("#1b2a6b", 1.6, "")}
 """Stroke, width and dash per kind of arrow."""
@@ -59,20 +62,20 @@ def premise_anchor(name: str) -> str:
     return "premise-" + re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower()
 
 
-def graph(record: dict, verdicts: dict, formal: dict | None = None) -> nx.DiGraph:
-    """The map as a directed graph: ``verdicts`` is a statement's proof verdict by name (``slt.claims``);
-    ``formal`` what is formalized and proved in Coq (default: ``bounds.prove.coq_math.blueprint()``)."""
-    if formal is None:
-        from bounds.prove import coq_math
-        formal = coq_math.blueprint()
+def graph(record: dict, verdicts: dict) -> nx.DiGraph:
+    """The map as a directed graph: ``verdicts`` is a statement's proof verdict by name (``slt.claims``); what is
+    formalized and proved in Coq is the record's ``formalization`` (measured by ``bounds.prove.coq_math.blueprint``
+    when the record was built; a record without it draws no premise and says so)."""
+    formal = record.get("formalization") or {"statements": {}, "premises": {}, "line": None}
     g = nx.DiGraph()
     g.graph["formal"] = formal
     g.graph["kernel_source"] = claims.kernel_source(record)
     labels = {s["name"]: claims.label(record, s["name"]) for s in record["statements"]}
     for s in record["statements"]:
         f = formal["statements"].get(s["name"], {})
+        known = bool(formal["statements"])  # a record without its formalization: not recorded, not "not formalized"
         g.add_node(s["name"], label=labels[s["name"]], kind="statement", verdict=verdicts[s["name"]],
-                   link=f"#st-{s['name']}", title=s["title"], formalized=bool(f.get("formalized")),
+                   link=f"#st-{s['name']}", title=s["title"], formalized=bool(f.get("formalized")) if known else None,
                    lueker_alone=bool(f.get("lueker_alone")), theorem=f.get("theorem"), rests_on=f.get("rests_on"))
     facts = {s["step"]: s for s in record["steps"] if s["statement"] == "facts"}
     cites: dict[str, list] = {}
@@ -229,11 +232,13 @@ def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
     attrs = (f'class="node" data-node="{html.escape(n)}" data-kind="{d["kind"]}" data-verdict="{d["verdict"]}"')
     if d["kind"] == "statement":
         fill, _ = COLOURS[d["verdict"]]
-        stroke, sw, dash = FORMAL_STROKE if d["formalized"] else INFORMAL_STROKE
-        attrs += (f' data-formalized="{"yes" if d["formalized"] else "no"}"'
+        stroke, sw, dash = (FORMAL_STROKE if d["formalized"] else INFORMAL_STROKE if d["formalized"] is not None
+                            else UNKNOWN_STROKE)
+        attrs += (f' data-formalized="{ {True: "yes", False: "no", None: "not recorded"}[d["formalized"]]}"'
                   f' data-lueker-alone="{"yes" if d["lueker_alone"] else "no"}"')
         coq = (f"formalized in Coq ({d['theorem']}, resting on " + ("; ".join(d["rests_on"]) or "no premise") + ")"
-               if d["formalized"] else "not formalized in Coq")
+               if d["formalized"] else "not formalized in Coq" if d["formalized"] is not None
+               else "its formalization is not in this record")
         tip = f"{label}: {html.escape(d['title'])}; proof {d['verdict']}; {coq}" + (
             "; proved in Coq from Lueker's corollary alone" if d["lueker_alone"] else "")
         shape = (f'<rect x="{x - w / 2:.1f}" y="{y - HEIGHT / 2:.1f}" width="{w:.1f}" height="{HEIGHT}" rx="5" '
@@ -310,7 +315,8 @@ def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:
     row([(arrow("relies on"), "A \u2192 B: A's proof relies on statement or fact B"),
          (arrow("cites premise"), "a step of A cites premise B"),
          (arrow("Coq assumes"), "A's Coq theorem assumes premise B")])
-    out.append(f'<text x="10" y="{y + 4}" fill="#555" class="counts">{html.escape(formal["line"])}; '
+    line = formal["line"] or "this record holds no Coq formalization (written before it was recorded)"
+    out.append(f'<text x="10" y="{y + 4}" fill="#555" class="counts">{html.escape(line)}; '
                f'{html.escape(engine)}; click a node for its section</text>')
     y += 20
     out.append("</g>")

@@ -80,6 +80,14 @@ def _map(record, **kw):
     return proofmap.svg(proofmap.graph(record, claims.proof_verdicts(record)), **kw)
 
 
+def _measured(record):
+    """``record`` with its formalization measured again (``reports.record.assemble.formalization``), as a run of
+    this tree would store it."""
+    from reports.record import assemble
+
+    return {**record, "formalization": assemble.formalization()}
+
+
 def _needs_dot():
     import shutil
 
@@ -186,7 +194,7 @@ def test_a_statement_taken_out_of_formal_changes_its_node(proofs_record, monkeyp
     before = _nodes(_map(proofs_record))["lemma8"]
     assert before["formalized"] == "yes" and before["lueker-alone"] == "yes" and proofmap.STAR in before["text"]
     monkeypatch.setattr(coq_math, "FORMAL", {k: v for k, v in coq_math.FORMAL.items() if k != "lemma8"})
-    picture = _map(proofs_record)
+    picture = _map(_measured(proofs_record))
     after = _nodes(picture)["lemma8"]
     assert after["formalized"] == "no" and after["lueker-alone"] == "no" and proofmap.STAR not in after["text"]
     assert "stroke-dasharray" in after["style"] and "stroke-dasharray" not in before["style"]
@@ -202,7 +210,7 @@ def test_a_premise_no_longer_proved_is_drawn_assumed(proofs_record, monkeypatch,
     assert "premise_hoelder_holds" in text
     (tmp_path / "Premises.v").write_text(text.replace("premise_hoelder_holds", "premise_hoelder_was"))
     monkeypatch.setattr(coq_math, "MATH", tmp_path)
-    node = _nodes(_map(proofs_record))["Hoelder step"]
+    node = _nodes(_map(_measured(proofs_record)))["Hoelder step"]
     assert node["state"] == "assumed" and "stroke-dasharray" in node["style"]
 
 
@@ -235,3 +243,18 @@ def test_without_dot_the_map_is_drawn_in_rows_and_says_so(proofs_record, monkeyp
     assert "Graphviz's dot is not installed (apt-get install graphviz): rows by layer" in html.unescape(picture)
     assert len(_nodes(picture)) == len(proofmap.graph(proofs_record, {s["name"]: "certified" for s in
                                                                       proofs_record["statements"]}))
+
+
+def test_the_record_stores_what_the_library_measures_and_an_older_record_says_it_lacks_it(proofs_record):
+    import copy
+
+    from bounds.prove import coq_math
+
+    assert proofs_record["formalization"] == json.loads(json.dumps(coq_math.blueprint()))
+    older = copy.deepcopy(proofs_record)
+    del older["formalization"]
+    picture = _map(older)
+    nodes = _nodes(picture)
+    assert not [n for n, d in nodes.items() if d["kind"] == "premise"]
+    assert {d["formalized"] for d in nodes.values() if d["kind"] == "statement"} == {"not recorded"}
+    assert "this record holds no Coq formalization" in html.unescape(picture)

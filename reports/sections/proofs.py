@@ -1,5 +1,5 @@
 """Report section "Proof steps": every step of every encoded proof with the strongest method that verified it,
-its domain and margin, the premises (proved in Coq or assumed, ``bounds.prove.coq_math.blueprint``), the printed
+its domain and margin, the premises (proved in Coq or assumed: the record's ``formalization``), the printed
 variants and where they break, the mutation suite and, when the record holds it, the slack of every proof constant
 (from the record)."""
 from __future__ import annotations
@@ -38,8 +38,7 @@ def render(record: dict) -> Section:
     groups = [g for g in groups if g["steps"]]
     fact_names = {s["step"] for s in facts}
     structural = sorted({r for s in proof for r in s.get("relies_on") or () if r not in labels and r not in fact_names})
-    from bounds.prove import coq_math
-    formal = coq_math.blueprint()
+    formal = record.get("formalization") or {"statements": {}, "premises": {}, "line": None}
     cited_by = {p: [labels[n] for n in labels if p in formal["statements"].get(n, {}).get("cites", ())
                     or p in (formal["statements"].get(n, {}).get("rests_on") or ())] for p in formal["premises"]}
     html = render_template("sections/proofs.html", methods=METHODS, premises=formal["premises"],

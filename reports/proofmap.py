@@ -106,6 +106,9 @@ def graph(record: dict, verdicts: dict) -> nx.DiGraph:
     for st in labels:
         coq = (formal["statements"].get(st) or {}).get("rests_on") or []
         for p in coq:
+            if p not in g or g.nodes[p]["kind"] != "premise":  # not among the record's premises: assumed all the same
+                g.add_node(p, label=p, kind="premise", verdict="assumed", link=f"#{premise_anchor(p)}",
+                           title="premise: assumed (not among the record's premises)")
             g.add_edge(st, p, rel="Coq assumes")
         for p in cites.get(st, ()):
             if p in g and p not in coq:
@@ -229,7 +232,8 @@ def layout(g: nx.DiGraph, engine: str = "dot"):
 
 def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
     label = html.escape(d["label"])
-    attrs = (f'class="node" data-node="{html.escape(n)}" data-kind="{d["kind"]}" data-verdict="{d["verdict"]}"')
+    attrs = (f'class="node" data-node="{html.escape(n)}" data-kind="{html.escape(d["kind"])}" '
+             f'data-verdict="{html.escape(d["verdict"])}"')
     if d["kind"] == "statement":
         fill, _ = COLOURS[d["verdict"]]
         stroke, sw, dash = (FORMAL_STROKE if d["formalized"] else INFORMAL_STROKE if d["formalized"] is not None
@@ -239,7 +243,7 @@ def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
         coq = (f"formalized in Coq ({d['theorem']}, resting on " + ("; ".join(d["rests_on"]) or "no premise") + ")"
                if d["formalized"] else "not formalized in Coq" if d["formalized"] is not None
                else "its formalization is not in this record")
-        tip = f"{label}: {html.escape(d['title'])}; proof {d['verdict']}; {coq}" + (
+        tip = f"{d['label']}: {d['title']}; proof {d['verdict']}; {coq}" + (
             "; proved in Coq from Lueker's corollary alone" if d["lueker_alone"] else "")
         shape = (f'<rect x="{x - w / 2:.1f}" y="{y - HEIGHT / 2:.1f}" width="{w:.1f}" height="{HEIGHT}" rx="5" '
                  f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}"' + (f' stroke-dasharray="{dash}"' if dash else "")
@@ -247,12 +251,12 @@ def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
     elif d["kind"] == "premise":
         fill, stroke, dash = PREMISE[d["verdict"]]
         attrs += f' data-state="{d["verdict"]}"'
-        tip = f"{label}: {html.escape(d['title'])}"
+        tip = f"{d['label']}: {d['title']}"
         shape = (f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="{w / 2:.1f}" ry="{HEIGHT / 2:.1f}" fill="{fill}" '
                  f'stroke="{stroke}" stroke-width="1.4"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
     else:
         fill, stroke = COLOURS[d["verdict"]]
-        tip = f"{label}: {html.escape(d['title'])} ({d['verdict']})"
+        tip = f"{d['label']}: {d['title']} ({d['verdict']})"
         shape = (f'<rect x="{x - w / 2:.1f}" y="{y - HEIGHT / 2:.1f}" width="{w:.1f}" height="{HEIGHT}" rx="3" '
                  f'fill="{fill}" stroke="{stroke}" stroke-width="1"/>')
     star = d.get("lueker_alone")
@@ -264,7 +268,7 @@ def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
     if star:
         text += (f'<text class="lueker-alone" x="{x - w / 2 + 10:.1f}" y="{y + 4.5:.1f}" text-anchor="middle" '
                  f'font-size="{FONT + 2}" fill="#1b2a6b">{STAR}</text>')
-    return (f'<a href="{html.escape(d["link"])}" {attrs}><title>{tip}</title>{shape}{text}</a>')
+    return (f'<a href="{html.escape(d["link"])}" {attrs}><title>{html.escape(tip)}</title>{shape}{text}</a>')
 
 
 def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:

@@ -306,7 +306,7 @@ def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:
     formal = g.graph["formal"]
     out.append(f'<text x="10" y="{y + 4}" font-weight="600">Legend</text>')
     y += 20
-    row([(box("#ffffff", *FORMAL_STROKE[:2]), f"border: formalized in Coq (one theorem stmt_<name>)"),
+    row([(box("#ffffff", *FORMAL_STROKE[:2]), "border: formalized in Coq (one theorem stmt_<name>)"),
          (box("#ffffff", *INFORMAL_STROKE), "dashed border: not formalized")])
     row([(box(COLOURS[v][0], COLOURS[v][1], 1), word) for v, word in (
         ("certified", "fill: certified, every proof step kernel-checked by Coq"), ("refuted", "refuted"),

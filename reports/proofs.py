@@ -45,6 +45,11 @@ METHODS = ("symbolic", "interval", "sampled")
 DOMAINS = ("whole", "box", "sampled")
 
 
+DEFAULT_FOLDER = object()
+"""``--coq`` given without DIR: the kernel's own folder (``bounds.prove.kernel.folder()``), told apart from an
+explicit ``--coq ''``, which is a usage error."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--statement", action="append", metavar="NAME",
                         help="only this statement (name or alias, e.g. 'Theorem 3'); repeatable")
@@ -56,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--axioms", nargs="?", const="", default=None, metavar="NAME",
                         help="print the results each statement (or NAME) rests on that the harness does not prove, "
                              "found by following relies_on through the catalogue; verifies nothing else")
-    parser.add_argument("--coq", nargs="?", const="", default=None, metavar="DIR",
+    parser.add_argument("--coq", nargs="?", const=DEFAULT_FOLDER, default=None, metavar="DIR",
                         help="compile the Coq files of the kernel check in DIR (default: $SLTH_COQ_DIR, else "
                              "~/.cache/slth-harness/coq; bounds.prove.kernel); with --axioms: also Coq's Print "
                              "Assumptions")
@@ -262,6 +267,8 @@ def main(args: argparse.Namespace) -> int:
     except KeyError as e:
         print(f"slth proofs: {e.args[0]}", file=sys.stderr)
         return 2
+    if getattr(args, "coq", None) is DEFAULT_FOLDER:  # --coq without DIR; an explicit '' stays a usage error
+        args.coq = str(kernel.folder())
     if getattr(args, "coq", None) is not None:  # the folder, coqc and its time limit, before minutes of work
         from bounds.prove.coq import check as coq_check
         try:

@@ -286,7 +286,8 @@ def families_table() -> str:
 _SOURCES = {"constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBRATION,
             "large-random": ROOT / "slt" / "measure" / "calibration-large.json",
             "large-worst": ROOT / "slt" / "measure" / "calibration-large-worst.json",
-            "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES}
+            "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES,
+            "coq-counts": ROOT / "proofs" / "coq" / "math" / "Premises.v"}
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
 
 
@@ -329,9 +330,22 @@ def growth_finding(record: dict) -> str:
             f" Test: `{findings.FIXED_C_TEST}`")
 
 
+def coq_counts() -> str:
+    """The premises proved in Coq and the statements proved from Lueker's corollary alone, named
+    (``bounds.prove.coq_math.blueprint``: the declarations that ``tests/test_coq_math.py`` holds equal to Coq's
+    ``Print Assumptions`` and closed types)."""
+    from bounds.prove import coq_math
+
+    bp = coq_math.blueprint()
+    alone = [f"`{n}`" for n, s in bp["statements"].items() if s["lueker_alone"]]
+    proved = [f"`{p}`" for p, v in bp["premises"].items() if v["proved"]]
+    return (f"\"{bp['line']}\"\n\nProved in Coq from Lueker's corollary alone: " + (", ".join(alone) or "none")
+            + ". Premises proved in Coq: " + ("; ".join(proved) or "none") + ".")
+
+
 BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
-          "figures": figures_table, "families": families_table, "suite-time": suite_time}
+          "figures": figures_table, "families": families_table, "suite-time": suite_time, "coq-counts": coq_counts}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "growth-finding": growth_finding}
 """The blocks printed from a run record (the proof-only record of the working tree, ``slth run --proofs-only``):

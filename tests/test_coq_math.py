@@ -432,10 +432,21 @@ def test_each_statement_theorem_compiles_and_rests_on_its_declared_premises(stat
     assert coq_math.declared_errors(wrong) == ["stmt_lemma8 rests on ['uniformity over inputs'], declared []"]
 
 
+
+def _expected_counts(stated):
+    """The count line as the test reads Coq's answer itself: a statement counts when the premises its theorem rests
+    on are none or Lueker's event only; a premise counts when Premises.v proves ``<proposition>_holds``."""
+    from bounds.catalogue import STATEMENTS
+    from bounds.premises import ALL
+    alone = sum(1 for n in STATEMENTS if n in stated and set(stated[n][0]) <= {"Lueker for every z at once"})
+    proved = sum(1 for prop in coq_math.PREMISE_COQ.values()
+                 if re.search(rf"\b(Lemma|Theorem) {re.escape(prop)}_holds\b", coq_math.sources()["Premises"]))
+    return (f"premises proved in Coq: {proved} of {len(ALL)}; statements proved from Lueker's corollary "
+            f"alone: {alone} of {len(STATEMENTS)}")
+
 def test_the_report_counts_what_coq_says(stated):
     report = coq_math.statements_report(stated)
-    assert report.splitlines()[-1] == ("premises proved in Coq: 8 of 15; statements proved from Lueker's corollary "
-                                       "alone: 4 of 11")
+    assert report.splitlines()[-1] == _expected_counts(stated)
     assert "lemma8: stmt_lemma8 rests on no premise" in report
     assert "theorem9: not formalized" in report
     more = {**stated, "lemma7": (["Lueker for every z at once", "uniformity over inputs"], [])}
@@ -498,8 +509,7 @@ def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated
     monkeypatch.setattr(coq_math, "compile", lambda d, files: reuse(__import__("pathlib").Path(d), files))
     rc, text = coq_math.statements_text()
     assert rc == 0, text
-    assert text.splitlines()[-1] == ("premises proved in Coq: 8 of 15; statements proved from Lueker's corollary "
-                                     "alone: 4 of 11")
+    assert text.splitlines()[-1] == _expected_counts(stated)
     st = STATEMENTS["lemma7"]
     monkeypatch.setitem(STATEMENTS, "lemma7", dataclasses.replace(st, conclusion=st.conclusion / 2))
     rc, text = coq_math.statements_text()
@@ -568,3 +578,51 @@ def test_a_mutated_source_breaks_theorem10s_proof(tmp_path, old, new, lemma):
     line = int(re.match(r"Deep\.v line (\d+)", why).group(1))
     before = [ln for ln in files["Deep"].splitlines()[:line] if ln.startswith(("Lemma ", "Theorem "))]
     assert before[-1].split()[1] == lemma, why
+
+# --- the counts and the blueprint are measured from the declarations, never typed -----------------------------------
+
+def test_the_counts_and_the_blueprint_follow_formal_and_premises_v(monkeypatch):
+    from bounds.catalogue import STATEMENTS
+    from bounds.premises import ALL
+
+    c = coq_math.counts()
+    alone = [n for n in coq_math.FORMAL if coq_math.lueker_alone(coq_math.FORMAL[n][1])]
+    assert c == {"proved": len(coq_math.proved_premises()), "premises": len(ALL), "alone": len(alone),
+                 "statements": len(STATEMENTS)}
+    assert coq_math.counts({n: (list(p), []) for n, p in coq_math.declared_rests().items()}) == c  # Coq's form
+    bp = coq_math.blueprint()
+    assert bp["line"] == coq_math.counts_line(c) == (
+        f"premises proved in Coq: {c['proved']} of {len(ALL)}; statements proved from Lueker's corollary alone: "
+        f"{len(alone)} of {len(STATEMENTS)}")
+    assert {n for n, s in bp["statements"].items() if s["formalized"]} == set(coq_math.FORMAL)
+    assert {n for n, s in bp["statements"].items() if s["lueker_alone"]} == set(alone)
+    assert {n for n, p in bp["premises"].items() if p["proved"]} == set(coq_math.proved_premises())
+    assert set(bp["premises"]) == {p.name for p in ALL}
+    # a wrong state: lemma8 not formalized, a premise no longer proved
+    assert "lemma8" in alone
+    monkeypatch.setattr(coq_math, "FORMAL", {k: v for k, v in coq_math.FORMAL.items() if k != "lemma8"})
+    assert coq_math.counts()["alone"] == len(alone) - 1
+    assert coq_math.blueprint()["statements"]["lemma8"] == {
+        "formalized": False, "theorem": None, "rests_on": None, "lueker_alone": False,
+        "cites": coq_math.cited_premises("lemma8")}
+    text = (coq_math.MATH / "Premises.v").read_text().replace("premise_hoelder_holds", "premise_hoelder_was")
+    assert coq_math.counts(text=text)["proved"] == c["proved"] - 1
+    assert not coq_math.blueprint(text=text)["premises"]["Hoelder step"]["proved"]
+
+
+def test_proofs_axioms_coq_without_a_folder_uses_the_kernels_folder(monkeypatch, tmp_path):
+    """``slth proofs --axioms --coq`` (no DIR) compiles in the kernel's folder; an explicit ``--coq ''`` stays a
+    usage error."""
+    from bounds.prove import kernel
+    from bounds.prove.coq import check
+    from reports import cli, proofs
+
+    seen = []
+    monkeypatch.setattr(kernel, "folder", lambda: tmp_path / "kernel")
+    monkeypatch.setattr(check, "prepare", lambda d: seen.append(("prepare", str(check.output_dir(d)))))
+    monkeypatch.setattr(proofs, "_print_axioms", lambda name: 0)
+    monkeypatch.setattr(proofs, "_print_coq_axioms", lambda name, d: seen.append(("coq", d)) or 0)
+    assert cli.main(["proofs", "--axioms", "--coq"]) == 0
+    assert seen == [("prepare", str(tmp_path / "kernel")), ("coq", str(tmp_path / "kernel"))]
+    seen.clear()
+    assert cli.main(["proofs", "--axioms", "--coq", ""]) == 2 and seen == []

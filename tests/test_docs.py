@@ -109,7 +109,8 @@ def test_a_page_that_says_what_the_record_does_not_is_stale(proofs_record):
 
 
 CLAIMS = re.compile(r"\b\d+ (?:proof steps|scalar facts|steps of the encoded proofs)\b|kernel-checked today|"
-                    r"\bDoes C grow\?\*?\*? ?(?:Not|Yes|No)\b")
+                    r"\bDoes C grow\?\*?\*? ?(?:Not|Yes|No)\b|proved in Coq:\s+\d+\s+of\s+\d+|"
+                    r"corollary\s+alone:\s+\d+\s+of\s+\d+")
 
 
 def test_no_page_states_a_count_or_the_growth_answer_outside_a_generated_block():
@@ -128,6 +129,27 @@ def test_no_page_states_a_count_or_the_growth_answer_outside_a_generated_block()
 def test_the_claim_checker_finds_a_hand_written_count():
     assert CLAIMS.search("Today all 66 proof steps and the 5 scalar facts are kernel-checked")
     assert CLAIMS.search("9. **Does C grow? Not over eps = 0.3 .. 0.003")
+    assert CLAIMS.search("the counts: \"premises proved in Coq: 7 of 15; statements proved from Lueker's corollary\n"
+                         "alone: 4 of 11\"")
+    assert len(CLAIMS.findall("premises proved in Coq: 7 of 15; statements proved from Lueker's corollary alone: "
+                              "4 of 11")) == 2
+
+
+def test_the_coq_counts_on_the_page_are_what_the_library_measures(monkeypatch):
+    """docs/kernel-checked.md's Coq counts are the generated block ``coq-counts``, printed from
+    ``bounds.prove.coq_math.blueprint``; a formalization that says otherwise (lemma8 taken out of ``FORMAL``, or a
+    premise no longer proved) gives another block, so the committed page would be stale."""
+    from bounds.prove import coq_math
+
+    page = (ROOT / "docs" / "kernel-checked.md").read_text()
+    block = page.split("<!-- generated: coq-counts -->\n", 1)[1].split("\n<!-- end generated: coq-counts -->")[0]
+    assert block == statements_page.generated("coq-counts"), REGENERATE
+    assert coq_math.blueprint()["line"] in block
+    monkeypatch.setattr(coq_math, "FORMAL", {k: v for k, v in coq_math.FORMAL.items() if k != "lemma8"})
+    fewer = statements_page.generated("coq-counts")
+    assert fewer != block and "`lemma8`" in block and "`lemma8`" not in fewer
+    c = coq_math.counts()
+    assert f"alone: {c['alone']} of {c['statements']}" in fewer
 
 
 def test_the_growth_answer_is_the_same_words_on_every_page(proofs_record):

@@ -34,6 +34,9 @@ def _refused(data, field: str, expected: str) -> str:
     (["steps", 0, "margin"], "1", "is string, expected integer or number or null"),
     (["variants"], {}, "is object, expected a list"),
     (["figures"], [], "is list, expected object"),
+    (["formalization", "statements", "lemma8", "formalized"], "yes", "is string, expected boolean"),
+    (["formalization", "premises", "Hoelder step", "proved"], 1, "is integer, expected boolean"),
+    (["formalization", "counts", "alone"], -1, "is -1, expected an integer >= 0"),
 ])
 def test_a_value_the_schema_refuses_is_named(proofs_record, path, value, expected):
     data = copy.deepcopy(proofs_record)

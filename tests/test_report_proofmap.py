@@ -1,5 +1,10 @@
-"""The report's proof map is one picture per record: its rows are laid out in the record's order, never in an
-order that changes with Python's string hashing (``PYTHONHASHSEED``), so two renders of one record are equal."""
+"""The report's proof map is one picture per record: laid out by Graphviz's dot (or, without it, in rows in the
+record's order), never in an order that changes with Python's string hashing (``PYTHONHASHSEED``), so two renders of
+one record are equal.  It is a blueprint: a linked node per statement, fact and premise; a statement's border says
+whether it is formalized in Coq and its fill its proof verdict (kernel-checked); a premise is proved in Coq or
+assumed; a star marks the statements proved from Lueker's corollary alone; every edge an arrow with a head; a legend.
+A statement taken out of ``FORMAL``, a premise no longer proved in ``Premises.v`` and a step the kernel did not
+check each change their node."""
 from __future__ import annotations
 
 import html
@@ -9,6 +14,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,13 +43,218 @@ def test_two_renders_of_one_record_draw_one_proof_map(tmp_path, proofs_record):
     assert all(_draw(path, seed) == first for seed in ("2", "3"))
 
 
-def test_a_row_follows_the_record_order(proofs_record):
+def test_without_dot_a_row_follows_the_record_order(proofs_record):
     from reports import proofmap
 
     g = proofmap.graph(proofs_record, {s["name"]: "certified" for s in proofs_record["statements"]})
-    picture = proofmap.svg(g)
-    x = {html.unescape(n): float(v) for n, v in re.findall(r'data-node="([^"]*)".*?<rect x="([-\d.]+)"', picture)}
+    picture = proofmap.svg(g, engine="rows")
+    x = {}
+    for n, d in _nodes(picture).items():
+        v = dict(re.findall(r'([a-z]+)="([-\d.]+)"', d["style"]))
+        x[n] = float(v["cx"]) if d["shape"] == "ellipse" else float(v["x"]) + float(v["width"]) / 2
     assert set(x) == set(g)
     for layer in {d["layer"] for _, d in g.nodes(data=True)}:
         row = [n for n, d in g.nodes(data=True) if d["layer"] == layer]
         assert sorted(row, key=x.get) == row  # drawn left to right in the record's order
+
+
+# --- the map as a blueprint: formalized (border), kernel-checked (fill), premises proved or assumed ----------------
+
+NODE = re.compile(r'<a href="([^"]*)" class="node" data-node="([^"]*)" data-kind="([^"]*)" data-verdict="([^"]*)"'
+                  r'([^>]*)><title>[^<]*</title><(rect|ellipse) ([^>]*)/>(.*?)</a>')
+
+
+def _nodes(picture: str) -> dict:
+    """``{name: {href, kind, verdict, attrs, shape, style, text}}`` of every node of a map."""
+    out = {}
+    for href, name, kind, verdict, attrs, shape, style, text in NODE.findall(picture):
+        out[html.unescape(name)] = {"href": href, "kind": kind, "verdict": verdict, "shape": shape, "style": style,
+                                    "text": text, **dict(re.findall(r'data-([a-z-]+)="([^"]*)"', attrs))}
+    return out
+
+
+def _map(record, **kw):
+    from reports import proofmap
+    from slt import claims
+
+    return proofmap.svg(proofmap.graph(record, claims.proof_verdicts(record)), **kw)
+
+
+def _measured(record):
+    """``record`` with its formalization measured again (``reports.record.assemble.formalization``), as a run of
+    this tree would store it."""
+    from reports.record import assemble
+
+    return {**record, "formalization": assemble.formalization()}
+
+
+def _needs_dot():
+    import shutil
+
+    if shutil.which("dot") is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("CI=true and Graphviz's dot is not installed: .ci/run must install graphviz")
+        pytest.skip("Graphviz's dot is not installed (apt-get install graphviz)")
+
+
+def test_the_map_has_a_linked_node_per_statement_and_per_premise(proofs_record):
+    from bounds.premises import ALL
+    from reports import proofmap
+
+    picture = _map(proofs_record)
+    nodes = _nodes(picture)
+    statements = {n for n, d in nodes.items() if d["kind"] == "statement"}
+    premises = {n for n, d in nodes.items() if d["kind"] == "premise"}
+    assert statements == {s["name"] for s in proofs_record["statements"]}
+    assert premises == {p.name for p in ALL}
+    assert picture.count('class="node"') == len(nodes)  # every node parsed, none without its link
+    assert all(nodes[n]["href"] == f"#st-{n}" for n in statements)
+    assert all(nodes[n]["href"] == f"#{proofmap.premise_anchor(n)}" for n in premises)
+    assert all(d["href"].startswith("#fact-") for d in nodes.values() if d["kind"].endswith("fact"))
+
+
+def test_every_node_links_to_an_id_of_the_page(proofs_record):
+    from reports.build import render_html, render_sections
+
+    page = render_html(render_sections(proofs_record, ["findings", "statements", "proofs"]), proofs_record)
+    picture = page[page.index('<svg id="proof-map"'):]
+    picture = picture[:picture.index("</svg>")]
+    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    links = [d["href"][1:] for d in _nodes(picture).values()]
+    assert links and [h for h in links if h not in ids] == []
+
+
+def test_formalized_kernel_checked_and_proved_are_drawn_apart(proofs_record):
+    from bounds.prove import coq_math
+    from reports import proofmap
+    from slt import claims
+
+    nodes = _nodes(_map(proofs_record))
+    verdicts = claims.proof_verdicts(proofs_record)
+    formal = set(coq_math.FORMAL)
+    assert formal and formal != set(verdicts)  # both kinds are on the map
+    for name, verdict in verdicts.items():
+        d = nodes[name]
+        stroke, width, dash = proofmap.FORMAL_STROKE if name in formal else proofmap.INFORMAL_STROKE
+        assert d["formalized"] == ("yes" if name in formal else "no"), name
+        assert f'stroke="{stroke}" stroke-width="{width}"' in d["style"], name
+        assert ("stroke-dasharray" in d["style"]) == (name not in formal), name
+        assert d["verdict"] == verdict and f'fill="{proofmap.COLOURS[verdict][0]}"' in d["style"], name
+        alone = name in formal and coq_math.lueker_alone(coq_math.FORMAL[name][1])
+        assert d["lueker-alone"] == ("yes" if alone else "no"), name
+        assert (proofmap.STAR in d["text"]) == alone, name
+    proved = set(coq_math.proved_premises())
+    assert proved and proved != set(coq_math.PREMISE_COQ)  # proved and assumed premises both present
+    for name, d in nodes.items():
+        if d["kind"] == "premise":
+            state = "proved" if name in proved else "assumed"
+            fill, stroke, dash = proofmap.PREMISE[state]
+            assert d["state"] == state and d["shape"] == "ellipse", name
+            assert f'fill="{fill}" stroke="{stroke}"' in d["style"], name
+            assert ("stroke-dasharray" in d["style"]) == bool(dash), name
+
+
+def test_the_legend_says_what_each_mark_means_and_the_counts(proofs_record):
+    from bounds.prove import coq_math
+    from slt import claims
+
+    picture = _map(proofs_record)
+    legend = picture[picture.index('<g class="legend"'):]
+    for words in ("formalized in Coq", "not formalized", "every proof step kernel-checked by Coq", "refuted",
+                  "not proved", "premise proved in Coq", "premise assumed", "Lueker's corollary alone",
+                  "relies on", "cites premise", "Coq theorem assumes premise"):
+        assert words in html.unescape(legend), words
+    assert coq_math.blueprint()["line"] in html.unescape(legend)
+    assert f"Coq kernel result: {claims.kernel_source(proofs_record)}" in html.unescape(legend)
+
+
+def test_every_edge_is_an_arrow_with_a_head(proofs_record):
+    from reports import proofmap
+    from slt import claims
+
+    g = proofmap.graph(proofs_record, claims.proof_verdicts(proofs_record))
+    for engine in ("dot", "rows"):
+        picture = proofmap.svg(g, engine=engine)
+        markers = dict(re.findall(r'<marker id="([^"]+)"[^>]*><path d="([^"]+)"', picture))
+        edges = re.findall(r'<path d="([^"]+)"[^>]*marker-end="url\(#([^)]+)\)" data-from="([^"]*)" '
+                           r'data-to="([^"]*)" data-rel="([^"]*)"', picture)
+        assert len(edges) == g.number_of_edges() > 0
+        assert all(m in markers and markers[m].endswith("z") for _, m, *_ in edges)  # a closed, filled head
+        assert {(html.unescape(a), html.unescape(b)) for _, _, a, b, _ in edges} == set(g.edges)
+        rels = {(html.unescape(a), html.unescape(b)): r for _, _, a, b, r in edges}
+        assert rels[("lemma7", "Lueker for every z at once")] == "Coq assumes"
+        assert rels[("lemma7", "lueker")] == "relies on"
+        assert rels[("theorem14", "induction over blocks")] == "cites premise"
+
+
+def test_a_statement_taken_out_of_formal_changes_its_node(proofs_record, monkeypatch):
+    from bounds.prove import coq_math
+    from reports import proofmap
+
+    before = _nodes(_map(proofs_record))["lemma8"]
+    assert before["formalized"] == "yes" and before["lueker-alone"] == "yes" and proofmap.STAR in before["text"]
+    monkeypatch.setattr(coq_math, "FORMAL", {k: v for k, v in coq_math.FORMAL.items() if k != "lemma8"})
+    picture = _map(_measured(proofs_record))
+    after = _nodes(picture)["lemma8"]
+    assert after["formalized"] == "no" and after["lueker-alone"] == "no" and proofmap.STAR not in after["text"]
+    assert "stroke-dasharray" in after["style"] and "stroke-dasharray" not in before["style"]
+    c = coq_math.counts()
+    assert f"alone: {c['alone']} of" in html.unescape(picture) and c["alone"] == len(
+        [n for n in coq_math.FORMAL if coq_math.lueker_alone(coq_math.FORMAL[n][1])])
+
+
+def test_a_premise_no_longer_proved_is_drawn_assumed(proofs_record, monkeypatch, tmp_path):
+    from bounds.prove import coq_math
+
+    text = (coq_math.MATH / "Premises.v").read_text()
+    assert "premise_hoelder_holds" in text
+    (tmp_path / "Premises.v").write_text(text.replace("premise_hoelder_holds", "premise_hoelder_was"))
+    monkeypatch.setattr(coq_math, "MATH", tmp_path)
+    node = _nodes(_map(_measured(proofs_record)))["Hoelder step"]
+    assert node["state"] == "assumed" and "stroke-dasharray" in node["style"]
+
+
+def test_a_step_the_kernel_did_not_check_changes_the_fill(proofs_record):
+    import copy
+
+    from reports import proofmap
+
+    rec = copy.deepcopy(proofs_record)
+    step = next(s for s in rec["steps"] if s["statement"] == "lemma8")
+    step.update(verdict="not proved", coq="rejected: planted", ok=False)
+    node = _nodes(_map(rec))["lemma8"]
+    assert node["verdict"] == "not proved" and f'fill="{proofmap.COLOURS["not proved"][0]}"' in node["style"]
+
+
+def test_the_map_is_laid_out_by_dot_and_says_so(proofs_record):
+    _needs_dot()
+    from reports import proofmap
+
+    picture = _map(proofs_record)
+    assert re.search(r'data-layout="laid out by Graphviz dot [\d.]+"', picture)
+    assert proofmap.dot_version() in html.unescape(picture[picture.index('<g class="legend"'):])
+
+
+def test_without_dot_the_map_is_drawn_in_rows_and_says_so(proofs_record, monkeypatch):
+    from reports import proofmap
+
+    monkeypatch.setattr(proofmap.shutil, "which", lambda name: None)
+    picture = _map(proofs_record)
+    assert "Graphviz's dot is not installed (apt-get install graphviz): rows by layer" in html.unescape(picture)
+    assert len(_nodes(picture)) == len(proofmap.graph(proofs_record, {s["name"]: "certified" for s in
+                                                                      proofs_record["statements"]}))
+
+
+def test_the_record_stores_what_the_library_measures_and_an_older_record_says_it_lacks_it(proofs_record):
+    import copy
+
+    from bounds.prove import coq_math
+
+    assert proofs_record["formalization"] == json.loads(json.dumps(coq_math.blueprint()))
+    older = copy.deepcopy(proofs_record)
+    del older["formalization"]
+    picture = _map(older)
+    nodes = _nodes(picture)
+    assert not [n for n, d in nodes.items() if d["kind"] == "premise"]
+    assert {d["formalized"] for d in nodes.values() if d["kind"] == "statement"} == {"not recorded"}
+    assert "this record holds no Coq formalization" in html.unescape(picture)

@@ -442,25 +442,89 @@ def cited_premises(name: str, catalogue: dict | None = None) -> list[str]:
     return [p.name for p in ALL if p.name in cited]
 
 
-def statements_report(rests: dict, catalogue: dict | None = None) -> str:
-    """Per statement of the catalogue, what its Coq theorem rests on (or that it is not formalized), then the
-    counts of premises proved in Coq and of statements proved from Lueker's corollary alone."""
+LUEKER_PREMISE = next(p for p, c in PREMISE_COQ.items() if c == LUEKER_EVENT)
+"""The premise that states Lueker's corollary (as the event it gives)."""
+
+
+def lueker_alone(premises) -> bool:
+    """Whether a Coq theorem resting on ``premises`` (names of ``bounds.premises``) is proved from Lueker's corollary
+    alone: it rests on no premise but that one (or on none)."""
+    return set(premises) <= {LUEKER_PREMISE}
+
+
+def declared_rests() -> dict[str, list[str]]:
+    """``{statement: premises}`` for each formalized statement, as ``FORMAL`` declares them (``declared_errors``
+    holds this equal to what Coq's closed types say, ``rests_on``)."""
+    return {name: list(entry[1]) for name, entry in FORMAL.items()}
+
+
+def counts(rests: dict | None = None, catalogue: dict | None = None, text: str | None = None) -> dict[str, int]:
+    """``{"proved", "premises", "alone", "statements"}``: the premises ``Premises.v`` proves (of all of
+    ``bounds.premises``), and the statements of the catalogue whose Coq theorem rests on Lueker's corollary alone
+    (of all statements).  ``rests``: ``{statement: premises}`` or ``rests_on``'s ``{statement: (premises, axioms)}``
+    (default: ``declared_rests()``); ``text``: a ``Premises.v`` to read instead of the committed one."""
     from ..catalogue import STATEMENTS
     from ..premises import ALL
     cat = STATEMENTS if catalogue is None else catalogue
-    proved = proved_premises()
-    lines, alone = [], 0
-    lueker = next(p for p, c in PREMISE_COQ.items() if c == LUEKER_EVENT)
+    rests = declared_rests() if rests is None else rests
+    prem = {n: (r[0] if isinstance(r, tuple) else r) for n, r in rests.items()}
+    return {"proved": len(proved_premises(text)), "premises": len(ALL),
+            "alone": sum(n in prem and lueker_alone(prem[n]) for n in cat), "statements": len(cat)}
+
+
+def counts_line(c: dict[str, int]) -> str:
+    """The counts as one line: "premises proved in Coq: N of M; statements proved from Lueker's corollary alone:
+    K of S"."""
+    return (f"premises proved in Coq: {c['proved']} of {c['premises']}; statements proved from Lueker's corollary "
+            f"alone: {c['alone']} of {c['statements']}")
+
+
+def blueprint(catalogue: dict | None = None, text: str | None = None) -> dict:
+    """What the proof map draws of the Coq formalization, per statement and per premise, from this tree's
+    declarations (``FORMAL``, ``Premises.v``, ``PROVED_PREMISES``; ``tests/test_coq_math.py`` holds them to Coq's
+    own ``Print Assumptions`` and closed types):
+
+    ``{"statements": {name: {"formalized", "theorem", "rests_on", "lueker_alone", "cites"}},
+      "premises": {name: {"proved", "coq", "by", "says"}}, "counts": counts(), "line": counts_line(...)}``
+
+    ``rests_on``: the premises its Coq theorem rests on (None when not formalized); ``lueker_alone``: formalized
+    and resting on Lueker's corollary alone; ``cites``: the premises its proof steps cite; ``proved``: the premise
+    is proved in ``Premises.v`` (else it is assumed), ``by``: the theorems that prove it."""
+    from ..catalogue import STATEMENTS
+    from ..premises import ALL
+    cat = STATEMENTS if catalogue is None else catalogue
+    rests = declared_rests()
+    done = set(proved_premises(text))
+    statements = {}
+    for name in cat:
+        formal = name in rests
+        statements[name] = {"formalized": formal, "theorem": f"stmt_{name}" if formal else None,
+                            "rests_on": rests[name] if formal else None,
+                            "lueker_alone": formal and lueker_alone(rests[name]),
+                            "cites": cited_premises(name, cat)}
+    premises = {p.name: {"proved": p.name in done, "coq": PREMISE_COQ.get(p.name),
+                         "by": list(PROVED_PREMISES.get(p.name, ())) if p.name in done else [], "says": p.says}
+                for p in ALL}
+    c = counts(rests, cat, text)
+    return {"statements": statements, "premises": premises, "counts": c, "line": counts_line(c)}
+
+
+def statements_report(rests: dict, catalogue: dict | None = None) -> str:
+    """Per statement of the catalogue, what its Coq theorem rests on (or that it is not formalized), then the
+    counts of premises proved in Coq and of statements proved from Lueker's corollary alone (``counts``)."""
+    from ..catalogue import STATEMENTS
+    cat = STATEMENTS if catalogue is None else catalogue
+    lines = []
     for name in cat:
         if name in rests:
             prem, _ = rests[name]
-            alone += set(prem) <= {lueker}
-            lines.append(f"{name}: stmt_{name} rests on " + ("; ".join(prem) if prem else "no premise"))
+            lines.append(f"{name}: stmt_{name} rests on " + ("; ".join(prem) if prem else "no premise")
+                         + ("" if not lueker_alone(prem) else " (proved from Lueker's corollary alone)" if prem
+                            else " (proved outright, so also from Lueker's corollary alone)"))
         else:
             cited = cited_premises(name, cat)
             lines.append(f"{name}: not formalized (its steps cite: " + ("; ".join(cited) or "no premise") + ")")
-    lines.append(f"premises proved in Coq: {len(proved)} of {len(ALL)}; statements proved from Lueker's corollary "
-                 f"alone: {alone} of {len(cat)}")
+    lines.append(counts_line(counts(rests, cat)))
     return "\n".join(lines)
 
 

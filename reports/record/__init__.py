@@ -81,6 +81,10 @@ Schema, version ``SCHEMA_VERSION`` (every field listed is required; ``|null`` ma
                      printed_refuted, profile}, items [{id, status, title, sentences, counterexample {columns,
                      rows}|null, test, command|null, evidence, statements}], notes {statement: text} (the README's
                      findings as sentences)
+    formalization|null  (optional: absent in older records) ``bounds.prove.coq_math.blueprint``: statements {name:
+                     {formalized, theorem|null, rests_on [premises]|null, lueker_alone, cites [premises]}},
+                     premises {name: {proved, coq, by [theorems], says}}, counts {proved, premises, alone,
+                     statements}, line (the counts as one line); the proof map draws it
     slack [...]|null (optional: absent or null when not computed; ``slth run --slack``, always in ``--full``) the
                      slack of every proof constant (``bounds.prove.slack.rows``): statement, constant, printed,
                      printed_exact, tightest|null, tightest_exact|null, first_failing|null,

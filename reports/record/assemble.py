@@ -300,6 +300,14 @@ def slack(log=print) -> list[dict]:
     return _jsonable(constant_slack(None, progress))
 
 
+def formalization() -> dict:
+    """What is formalized and proved in Coq, per statement and premise, and the counts
+    (``bounds.prove.coq_math.blueprint``: read from the declarations, no Coq run)."""
+    from bounds.prove import coq_math
+
+    return _jsonable(coq_math.blueprint())
+
+
 def build(profile: str = "quick", seed: int = 0, results_dir="results", command: str = "", log=print,
           cache_dir=None, workers=None, scheduler=None, with_slack: bool = False) -> dict:
     """Run the harness at ``profile`` and return its record (validated). ``with_slack`` computes the slack
@@ -353,6 +361,7 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
               "provenance": provenance(seed, command or " ".join(["slth", "run"] + sys.argv[1:]), wall),
               "statements": stmts, "exponents": exps, "steps": steps, "variants": variant_rows,
               "mutations": mutation_rows, "widths": width_rows, "calibration": calib, "empirical": empirical,
-              "figures": figs, "slack": slack_rows, "empirical_source": source}
+              "figures": figs, "slack": slack_rows, "empirical_source": source,
+              "formalization": timed("formalization", formalization)}
     record["findings"] = findings.decide(json.loads(dumps(record)))  # slt.measure.findings: stored, rendered later
     return validate(json.loads(dumps(record)))

@@ -133,6 +133,15 @@ RECORD_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", **_o
                                            "counterexample": _DICT_OR_NONE, "test": _STR, "command": _STR_OR_NONE,
                                            "evidence": _STR, "statements": _LIST})),
                       "notes": _DICT}, null=True),
+    # what is formalized and proved in Coq (``bounds.prove.coq_math.blueprint``; absent from older records)
+    "formalization": _obj({"statements": _obj({}, each=_obj({"formalized": _BOOL, "theorem": _STR_OR_NONE,
+                                                             "rests_on": _t("array", "null"),
+                                                             "lueker_alone": _BOOL, "cites": _LIST})),
+                           "premises": _obj({}, each=_obj({"proved": _BOOL, "coq": _STR_OR_NONE, "by": _LIST,
+                                                           "says": _STR})),
+                           "counts": _obj({"proved": _COUNT, "premises": _COUNT, "alone": _COUNT,
+                                           "statements": _COUNT}),
+                           "line": _STR}, null=True),
     # the slack of every proof constant (absent from records written before it existed; still version 1)
     "slack": _list(_obj({"statement": _STR, "constant": _STR, "printed": _NUM, "printed_exact": _STR,
                          "tightest": _NUM_OR_NONE, "tightest_exact": _STR_OR_NONE, "first_failing": _NUM_OR_NONE,

@@ -1,10 +1,11 @@
 """Report section "Proof steps": every step of every encoded proof with the strongest method that verified it,
-its domain and margin, the printed variants and where they break, the mutation suite and, when the record holds
-it, the slack of every proof constant (from the record)."""
+its domain and margin, the premises (proved in Coq or assumed: the record's ``formalization``), the printed
+variants and where they break, the mutation suite and, when the record holds it, the slack of every proof constant
+(from the record)."""
 from __future__ import annotations
 
 from slt import claims as claim
-from reports.proofmap import fact_anchor
+from reports.proofmap import fact_anchor, premise_anchor
 from reports.render import Section, render_template
 
 METHODS = {
@@ -37,7 +38,11 @@ def render(record: dict) -> Section:
     groups = [g for g in groups if g["steps"]]
     fact_names = {s["step"] for s in facts}
     structural = sorted({r for s in proof for r in s.get("relies_on") or () if r not in labels and r not in fact_names})
-    html = render_template("sections/proofs.html", methods=METHODS, counts=counts, failed=failed, facts=facts,
+    formal = record.get("formalization") or {"statements": {}, "premises": {}, "line": None}
+    cited_by = {p: [labels[n] for n in labels if p in formal["statements"].get(n, {}).get("cites", ())
+                    or p in (formal["statements"].get(n, {}).get("rests_on") or ())] for p in formal["premises"]}
+    html = render_template("sections/proofs.html", methods=METHODS, premises=formal["premises"],
+                           premise_anchor=premise_anchor, cited_by=cited_by, formal_line=formal["line"], counts=counts, failed=failed, facts=facts,
                            verdicts=verdicts, steps=proof, groups=groups, identities=sum(
                                s["verdict"] == "certified" and s.get("kind") == "identity" for s in steps), labels=labels, structural=structural,
                            anchor=fact_anchor, variants=record["variants"], mutations=mutations, profile=record["profile"],

@@ -457,6 +457,83 @@ def test_a_halved_bound_in_bounds_fails_its_coq_theorem(built, stated, tmp_path,
     assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
 
 
+def _rejected_in_its_theorem(built, tmp_path, name, catalogue) -> str:
+    """Statements.v generated from ``catalogue``, compiled beside the committed files: Coq's error, which must lie
+    inside ``stmt_<name>``."""
+    text = coq_math.statements_file(catalogue)
+    for f in built.iterdir():
+        if f.suffix in (".vo", ".v") and f.stem != "Statements":
+            shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "Statements.v").write_text(text)
+    ok, why = coq_math.compile_file(tmp_path, "Statements")
+    assert not ok, f"stmt_{name} still compiles"
+    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
+    start, end = text.index(f"Theorem stmt_{name} "), text.index(f"End {name}.")
+    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
+    return why
+
+
+@pytest.mark.parametrize("name, edit", [
+    ("lemma12", "lemma12: exp(4 alpha eps_max) -> exp(2 alpha eps_max)"),  # the statement's declared mutation
+    ("lemma13", "printed"),  # the printed statement: half the bound its proof ends with
+])
+def test_a_mutated_bound_of_lemma12_or_13_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, name, edit):
+    import dataclasses
+
+    from bounds.catalogue import STATEMENTS
+    st = STATEMENTS[name]
+    if edit in st.variants:
+        wrong = st.variant(edit)
+    else:
+        (mut,) = [m for m in st.mutations if m.name == edit and m.where == "conclusion"]
+        wrong = dataclasses.replace(st, conclusion=st.conclusion.subs(mut.old, mut.new))
+    assert wrong.conclusion != st.conclusion
+    assert coq_math.printed_bound(name, {**STATEMENTS, name: wrong}) != coq_math.printed_bound(name)
+    _rejected_in_its_theorem(built, tmp_path, name, {**STATEMENTS, name: wrong})
+
+
+def test_lemma12s_theorem_needs_its_premise(built, stated, tmp_path):
+    """Without the Section hypothesis premise_lemma12_x' the proof of stmt_lemma12 (and of stmt_lemma13) has no
+    bound on the perturbed tokens and is rejected."""
+    from bounds.catalogue import STATEMENTS
+    for name in ("lemma12", "lemma13"):
+        text = coq_math.FORMAL[name][2]
+        hyp = "Hypothesis x'_in_ball : premise_lemma12_x' T d1 X' alpha.\n"
+        assert text.count(hyp) == 1
+        saved = coq_math.FORMAL[name]
+        try:
+            coq_math.FORMAL[name] = (saved[0], saved[1], text.replace(hyp, ""))
+            why = _rejected_in_its_theorem(built, tmp_path, name, STATEMENTS)
+        finally:
+            coq_math.FORMAL[name] = saved
+        assert "x'_in_ball" in why, why
+
+
+def test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false(built, stated, tmp_path, monkeypatch):
+    """Lemma 12's logit step as printed (only ||x_i||, ||x_k|| <= alpha): the paper's argument is rejected by Coq at
+    the line that needs ||x'_i|| <= alpha, and accepted with that hypothesis; Coq proves the printed step false; the
+    theorem of Lemma 12 rests on that premise.  The finding is decided from this check (slt.measure.findings)."""
+    from slt.measure import findings
+    result = coq_math.printed_logit_check(built)
+    assert result["proof"] == "rejected" and result["gap_line"], result
+    assert result["with_hypothesis"] == "accepted", result
+    assert result["refuted"] and result["theorem"] == ["Lemma 12's ||x'_i|| <= alpha"], result
+    record = {"statements": []}
+    monkeypatch.setattr(coq_math, "lemma12_logit_kernel", lambda: result)
+    item = findings.lemma12_kernel(record)
+    assert item["status"] == "proof step fails" and item["test"].endswith(
+        "::test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false")
+    assert "rejected by Coq" in item["sentences"][0] and "accepted" in item["sentences"][0]
+    # a proof that goes through (the statement with the hypothesis) is not the finding
+    accepted = coq_math.printed_logit_check(built, coq_math.PRINTED_LOGIT_WITH_HYPOTHESIS.replace(
+        "lemma12_logit_with_hypothesis", "lemma12_logit_as_printed"))
+    assert accepted["proof"] == "accepted" and not accepted["gap_line"]
+    monkeypatch.setattr(coq_math, "lemma12_logit_kernel", lambda: accepted)
+    assert findings.lemma12_kernel(record)["status"] == "not reproduced"
+    monkeypatch.setattr(coq_math, "lemma12_logit_kernel", lambda: {"undecided": "coqc not found"})
+    assert findings.lemma12_kernel(record)["status"] == "not decided"
+
+
 def test_the_statements_page_shows_each_coq_theorem_from_the_generated_file(monkeypatch):
     import dataclasses
 

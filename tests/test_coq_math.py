@@ -6,11 +6,12 @@
 - No ``Admitted``, ``admit``, ``Axiom``, ``Parameter`` or ``Conjecture`` in the files; the scan finds each word
   when it is planted, and ignores it in a comment.
 - Faithfulness: at rational inputs drawn here (seeded; T = 3, d1 = 2, H = 2), Coq proves with CoqInterval that its
-  masked softmax, one head, the MHA (each within 1e-12) and the block (within 1e-9) lie that close to what
-  ``slt.models`` computes in float64.
+  masked softmax, one head, the MHA at X and at perturbed tokens X' (each within 1e-12), the block and the norm
+  ||Attn(x_i) - Attn(x'_i)|| that Lemma 12 bounds (within 1e-9) lie that close to what ``slt.models`` computes in
+  float64.
 - Mutations of a definition (the mask dropped from the softmax, the 1/sqrt(d_K) dropped, a head summed once too
-  often, ReLU as the identity) make that check fail at the lemma of the mutated object; dropping the mask also
-  breaks the proofs of ``Softmax.v`` (its masked-position and nonnegativity lemmas).
+  often, ReLU as the identity, the norm without its square root) make that check fail at the lemma of the mutated
+  object; dropping the mask also breaks the proofs of ``Softmax.v`` (its masked-position and nonnegativity lemmas).
 
 The tests that run coqc skip with the reason when it (or CoqInterval) is missing, and FAIL when ``CI=true``."""
 from __future__ import annotations
@@ -33,7 +34,7 @@ from slt import models
 
 T, D1, DK, DV, H, HIDDEN = 3, 2, 2, 2, 2, 3
 TOL = {"softmax": Fraction(1, 10**12), "head": Fraction(1, 10**12), "mha": Fraction(1, 10**12),
-       "block": Fraction(1, 10**9)}
+       "block": Fraction(1, 10**9), "mhap": Fraction(1, 10**12), "gap": Fraction(1, 10**9)}
 """How close Coq's value must be to slt's float64 value, per object: 1e-9 for the block, whose check starts from
 the MHA entries' enclosures (1e-12) and may widen them by its Lipschitz constant (at most 1 + 2 * 3 here)."""
 SEED = 34
@@ -177,6 +178,11 @@ def draw(rng):
         linear = Y @ d["W0"].T @ d["W1"].T - np.maximum(Y @ d["W0"].T, 0) @ d["W1"].T
         if min(np.abs(unscaled - att).max(), np.abs(extra).max(), np.abs(unmasked).max(),
                np.abs(linear).max()) > 1e-6:
+            break
+    while True:  # the perturbed tokens X' of Lemmas 12 and 13: a gap whose square (the norm without its root) differs
+        d["Xp"] = d["X"] + r(T, D1) / 8
+        gap = np.linalg.norm(att - models.mha(d["Xp"], w, mask)[i])
+        if abs(gap - gap**2) > 1e-6:
             return d
 
 
@@ -190,12 +196,17 @@ def faithfulness_source(d) -> tuple[str, dict]:
         "head": models.mha(d["X"], models.MHAWeights(*(d[k][:1] for k in ("WQ", "WK", "WV", "WO"))), d["mask"])[i],
         "mha": models.mha(d["X"], w, d["mask"])[i],
         "block": models.block(d["X"], models.Block(w, models.ReLUNet((d["W0"], d["W1"]))), d["mask"])[i],
+        "mhap": models.mha(d["Xp"], w, d["mask"])[i],
     }
+    values["gap"] = [np.linalg.norm(values["mha"] - values["mhap"])]  # what Lemma 12 bounds, at X and X'
     terms = {
         "softmax": lambda j: f"softmax 3 (a {i}%nat) z {j}%nat",
         "head": lambda c: f"head 3 2 2 2 (WQ 0%nat) (WK 0%nat) (WV 0%nat) (WO 0%nat) X a {i}%nat {c}%nat",
         "mha": lambda c: f"mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat {c}%nat",
         "block": lambda c: f"block {H} 3 2 2 2 WQ WK WV WO 2 dims W X a {i}%nat {c}%nat",
+        "mhap": lambda c: f"mha {H} 3 2 2 2 WQ WK WV WO Xp a {i}%nat {c}%nat",
+        "gap": lambda _: f"norm 2 (vsub (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat) (mha {H} 3 2 2 2 WQ WK WV WO Xp a "
+                         f"{i}%nat))",
     }
     out = [
         "From Coq Require Import Reals Lra.", "From Interval Require Import Tactic.",
@@ -206,11 +217,12 @@ def faithfulness_source(d) -> tuple[str, dict]:
         "Proof. intros x v r H. pose proof (Rle_abs (x - v)). pose proof (Rle_abs (- (x - v))).",
         "  rewrite Rabs_Ropp in *. lra. Qed.", "",
         _table("a", "mat", d["mask"].astype(float)), _table("z", "vec", d["z"]), _table("X", "mat", d["X"]),
+        _table("Xp", "mat", d["Xp"]),
         *(_table(k, "nat -> mat", d[k]) for k in ("WQ", "WK", "WV", "WO")),
         _table("W0", "mat", d["W0"]), _table("W1", "mat", d["W1"]),
         "Definition W (l : nat) : mat := match l with 0%nat => W0 | _ => W1 end.",
         f"Definition dims (l : nat) : nat := match l with 1%nat => {HIDDEN}%nat | _ => {D1}%nat end.", "",
-        "Ltac faith := cbv beta iota zeta delta [softmax sum mha head logits dot vecmat matmul INR a z X WQ WK WV WO];"
+        "Ltac faith := cbv beta iota zeta delta [softmax sum mha head logits dot vecmat matmul INR a z X Xp WQ WK WV WO];"
         " interval with (i_prec 70).",
         # the block from the MHA entries' enclosures (proved above): the MHA terms are generalised, the rest unfolded
         "Ltac faith_block m0 m1 := cbv beta iota zeta delta [block vadd relu_net hidden vrelu matvec sum pred dims];",
@@ -218,14 +230,23 @@ def faithfulness_source(d) -> tuple[str, dict]:
         f"  generalize (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 0%nat)",
         f"    (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 1%nat);",
         "  intros y0 y1 H0 H1; cbv beta iota zeta delta [relu X W W0 W1]; repeat rewrite Rmax0_abs;",
-        "  interval with (i_prec 70).", "",
+        "  interval with (i_prec 70).",
+        # Lemma 12's quantity ||Attn(x_i) - Attn(x'_i)|| from the enclosures of the MHA entries at X and at X'
+        "Ltac faith_gap m0 m1 p0 p1 := cbv beta iota zeta delta [norm vsub sum];",
+        "  pose proof (abs_sub_between _ _ _ m0) as H0; pose proof (abs_sub_between _ _ _ m1) as H1;",
+        "  pose proof (abs_sub_between _ _ _ p0) as H2; pose proof (abs_sub_between _ _ _ p1) as H3; revert H0 H1 H2 H3;",
+        f"  generalize (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 0%nat) (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 1%nat)",
+        f"    (mha {H} 3 2 2 2 WQ WK WV WO Xp a {i}%nat 0%nat) (mha {H} 3 2 2 2 WQ WK WV WO Xp a {i}%nat 1%nat);",
+        "  intros y0 y1 y2 y3 H0 H1 H2 H3; interval with (i_prec 70).", "",
     ]
     lemmas = {}
-    for obj in ("softmax", "head", "mha", "block"):
+    tactics = {"block": "faith_block faithful_mha_0 faithful_mha_1",
+               "gap": "faith_gap faithful_mha_0 faithful_mha_1 faithful_mhap_0 faithful_mhap_1"}
+    for obj in ("softmax", "head", "mha", "block", "mhap", "gap"):
         for k, v in enumerate(values[obj]):
             name = f"faithful_{obj}_{k}"
             lemmas[name] = obj
-            tactic = "faith_block faithful_mha_0 faithful_mha_1" if obj == "block" else "faith"
+            tactic = tactics.get(obj, "faith")
             out.append(f"Lemma {name} : Rabs ({terms[obj](k)} - {_q(v)}) <= {_q(TOL[obj])}.\nProof. {tactic}. Qed.\n")
     return "\n".join(out), lemmas
 
@@ -250,7 +271,7 @@ def _failing_lemma(source: str, why: str) -> str | None:
 
 def test_coq_objects_agree_with_slt_at_drawn_rational_points(built, faithful, tmp_path):
     source, lemmas = faithful
-    assert set(lemmas.values()) == {"softmax", "head", "mha", "block"}
+    assert set(lemmas.values()) == {"softmax", "head", "mha", "block", "mhap", "gap"}
     for f in built.glob("Objects.vo"):
         shutil.copy(f, tmp_path)
     (tmp_path / "Faith.v").write_text(source)
@@ -281,6 +302,9 @@ MUTATIONS = {  # name -> (text of Objects.v, its mutation, the object whose fait
         "fun c => sum H (fun h =>", "fun c => sum (S H) (fun h =>", "mha"),
     "ReLU as the identity": (
         "Definition relu (x : R) : R := Rmax 0 x.", "Definition relu (x : R) : R := x.", "block"),
+    "the norm without its square root": (
+        "Definition norm (n : nat) (v : vec) : R := sqrt (sum n (fun i => v i * v i)).",
+        "Definition norm (n : nat) (v : vec) : R := sum n (fun i => v i * v i).", "gap"),
 }
 
 

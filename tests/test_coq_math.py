@@ -533,7 +533,7 @@ def test_lemma12s_theorem_needs_its_premise(built, stated, tmp_path):
         assert "x'_in_ball" in why, why
 
 
-def test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false(built, stated, tmp_path, monkeypatch):
+def test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false(built, stated):
     """Lemma 12's logit step as printed (only ||x_i||, ||x_k|| <= alpha): the paper's argument is rejected by Coq at
     the line that needs ||x'_i|| <= alpha, and accepted with that hypothesis; Coq proves the printed step false; the
     theorem of Lemma 12 rests on that premise.  The finding is decided from this check (slt.measure.findings)."""
@@ -542,9 +542,7 @@ def test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false(b
     assert result["proof"] == "rejected" and result["gap_line"], result
     assert result["with_hypothesis"] == "accepted", result
     assert result["refuted"] and result["theorem"] == ["Lemma 12's ||x'_i|| <= alpha"], result
-    record = {"statements": []}
-    monkeypatch.setattr(coq_math, "lemma12_logit_kernel", lambda: result)
-    item = findings.lemma12_kernel(record)
+    item = findings.lemma12_kernel({"statements": [], "coq_lemma12": result})
     assert item["status"] == "proof step fails" and item["test"].endswith(
         "::test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false")
     assert "rejected by Coq" in item["sentences"][0] and "accepted" in item["sentences"][0]
@@ -552,10 +550,10 @@ def test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false(b
     accepted = coq_math.printed_logit_check(built, coq_math.PRINTED_LOGIT_WITH_HYPOTHESIS.replace(
         "lemma12_logit_with_hypothesis", "lemma12_logit_as_printed"))
     assert accepted["proof"] == "accepted" and not accepted["gap_line"]
-    monkeypatch.setattr(coq_math, "lemma12_logit_kernel", lambda: accepted)
-    assert findings.lemma12_kernel(record)["status"] == "not reproduced"
-    monkeypatch.setattr(coq_math, "lemma12_logit_kernel", lambda: {"undecided": "coqc not found"})
-    assert findings.lemma12_kernel(record)["status"] == "not decided"
+    assert findings.lemma12_kernel({"statements": [], "coq_lemma12": accepted})["status"] == "not reproduced"
+    undecided = {"statements": [], "coq_lemma12": {"undecided": "coqc not found"}}
+    assert findings.lemma12_kernel(undecided)["status"] == "not decided"
+    assert findings.lemma12_kernel({"statements": []})["status"] == "not in this record"
 
 
 def test_the_statements_page_shows_each_coq_theorem_from_the_generated_file(monkeypatch):

@@ -11,6 +11,10 @@ small counterexample table (``{"columns", "rows"}``), the test that reproduces i
 one exists, and the anchor of its evidence in the report. A finding whose data this record does not hold (a
 proofs-only record has no printed variants) says so instead of asserting anything.
 
+One finding is decided from Coq: the record's ``coq_lemma12`` (``bounds.prove.coq_math.lemma12_logit_kernel``, part
+of every record, the proof-only one too) says whether Coq rejects the paper's proof of Lemma 12's logit step without
+``||x'_i|| <= alpha``, accepts it with that hypothesis, and proves the printed step false.
+
 Two findings need their own measurement, run as cached tasks of the empirical plan (``tasks()``): Theorem 14's
 constant under each reading of its block step (``bounds.prove.readings``: the smallest kappa, certified at both ends;
 about 2 min CPU, cached by the source of ``bounds``), and what the mixed-integer solver reports against the true
@@ -499,17 +503,21 @@ KERNEL_TEST = "tests/test_coq_math.py::test_finding10_coq_rejects_lemma12s_print
 
 
 def lemma12_kernel(record) -> dict:
-    """Lemma 12's printed logit step in Coq (``bounds.prove.coq_math.lemma12_logit_kernel``, cached by the texts it
-    compiles): the paper's argument without ``||x'_i|| <= alpha`` rejected by Coq at the line that needs it and
-    accepted with it, the printed step proved false, and the Coq theorem of Lemma 12 resting on that hypothesis.
-    "not decided" without coqc; "not reproduced" when Coq says otherwise."""
+    """Lemma 12's printed logit step in Coq, from the record's ``coq_lemma12`` (``bounds.prove.coq_math.
+    lemma12_logit_kernel``, part of every record, the proof-only one too): the paper's argument without
+    ``||x'_i|| <= alpha`` rejected by Coq at the line that needs it and accepted with it, the printed step proved
+    false, and the Coq theorem of Lemma 12 resting on that hypothesis.  "not decided" without coqc; "not reproduced"
+    when Coq says otherwise."""
     from bounds.prove import coq_math
 
     name = _heading(record, "lemma12")
     premise = next(p for p, c in coq_math.PREMISE_COQ.items() if c == "premise_lemma12_x'")
-    k = coq_math.lemma12_logit_kernel()
+    k = record.get("coq_lemma12")
     base = {"id": "lemma12-kernel", "counterexample": None, "test": KERNEL_TEST,
             "command": "python -m bounds.prove.coq_math", "evidence": "#proofs"}
+    if k is None:
+        return _missing("lemma12-kernel", f"{name}'s printed logit step in Coq: not run for this record",
+                        "This record holds no Coq check of the step (slth run writes it).", KERNEL_TEST)
     if "undecided" in k:
         return {**base, "status": "not decided", "title": f"{name}'s printed logit step in Coq: not decided",
                 "sentences": [f"Coq was not run: {k['undecided']}."]}

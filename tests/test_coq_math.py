@@ -13,6 +13,11 @@
   often, ReLU as the identity, the norm without its square root) make that check fail at the lemma of the mutated
   object; dropping the mask also breaks the proofs of ``Softmax.v`` (its masked-position and nonnegativity lemmas).
 
+- Each statement's theorem of ``Statements.v`` compiles with its bound printed from ``bounds/`` and rests on the
+  premises declared for it; a halved bound fails it, and so do Lemma 12's declared mutation, Lemma 13 as printed,
+  and either theorem without its hypothesis ``premise_lemma12_x'``. Finding 10: the paper's proof of Lemma 12's
+  logit step without ``||x'_i|| <= alpha`` is rejected by Coq, with it accepted, and the printed step is false.
+
 The tests that run coqc skip with the reason when it (or CoqInterval) is missing, and FAIL when ``CI=true``."""
 from __future__ import annotations
 

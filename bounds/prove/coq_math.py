@@ -4,7 +4,8 @@ rest on.
 The files define the paper's objects (``Objects.v``) and prove lemmas about them (Lemma 8 and Lemma 5 for every
 sequence length, width, mask and logit vector; an entry of a matrix bounded by its operator norm; the logit bound;
 the block structure of Lemma 7's construction; a head equals its merged form; the induction over layers and
-blocks; Lemma 12's logit step under the hypothesis it needs, and false without it).  They import one another
+blocks; Lemma 12's logit step under the hypothesis it needs, and false without it; Lemma 12 for the MHA and Lemma
+13 for the block, under that hypothesis).  They import one another
 under the logical name ``SlthMath``; ``order`` sorts them by their ``Require Import`` lines.  ``compile(dir)``
 copies them into ``dir`` (never the repository) and runs coqc on each in that order.  ``assumptions(dir, names)``
 runs ``Print Assumptions`` on the named theorems of a compiled ``dir``; ``unexpected(axioms)`` names those
@@ -19,6 +20,10 @@ and proves some of them (``PROVED_PREMISES``).  ``statements_file(catalogue)`` g
 exporter's printer, inside a Section whose hypotheses are the premises it still rests on; ``rests_on(dir)`` reads
 those premises back from each closed theorem's type, with its ``Print Assumptions``.  The other statements are not
 formalized.
+
+``printed_logit_check(dir)`` compiles the paper's proof of Lemma 12's logit step without ``||x'_i|| <= alpha``
+(``PRINTED_LOGIT_STEP``; Coq rejects it) and with it (accepted), and reads what ``stmt_lemma12`` rests on;
+``lemma12_logit_kernel()`` runs it on a fresh build, cached, for the run record and its finding.
 
 ``python -m bounds.prove.coq_math`` compiles the files and ``Statements.v`` into a temporary folder and prints what each
 theorem of ``THEOREMS`` and each statement's theorem rests on, then per statement of the catalogue the premises

@@ -343,11 +343,30 @@ def coq_counts() -> str:
             + ". Premises proved in Coq: " + ("; ".join(proved) or "none") + ".")
 
 
+def _kernel_item(record: dict) -> tuple[int, dict]:
+    """The finding "lemma12-kernel" of ``record`` and its number (``slt.measure.findings.lemma12_kernel``)."""
+    return next((k, f) for k, f in enumerate(record["findings"]["items"], 1) if f["id"] == "lemma12-kernel")
+
+
+def kernel_finding(record: dict) -> str:
+    """The README's line for the finding "lemma12-kernel": Lemma 12's printed logit step in Coq."""
+    k, item = _kernel_item(record)
+    return f"{k}. **{item['title']}** ([lemma12-kernel](docs/findings.md#lemma12-kernel)). Test: `{item['test']}`"
+
+
+def kernel_finding_section(record: dict) -> str:
+    """The findings page's text of the finding "lemma12-kernel": its title, sentences and test."""
+    _, item = _kernel_item(record)
+    return (f"**{item['title']}** " + " ".join(item["sentences"]) + f"\nTest: `{item['test']}`; the whole Coq "
+            f"build and what each theorem rests on: `{item['command']}`.")
+
+
 BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
           "figures": figures_table, "families": families_table, "suite-time": suite_time, "coq-counts": coq_counts}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
-RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "growth-finding": growth_finding}
+RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "growth-finding": growth_finding,
+                 "kernel-finding": kernel_finding, "kernel-finding-section": kernel_finding_section}
 """The blocks printed from a run record (the proof-only record of the working tree, ``slth run --proofs-only``):
 the same functions of ``slt.claims`` the report renders its claims with."""
 

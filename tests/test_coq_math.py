@@ -6,11 +6,17 @@
 - No ``Admitted``, ``admit``, ``Axiom``, ``Parameter`` or ``Conjecture`` in the files; the scan finds each word
   when it is planted, and ignores it in a comment.
 - Faithfulness: at rational inputs drawn here (seeded; T = 3, d1 = 2, H = 2), Coq proves with CoqInterval that its
-  masked softmax, one head, the MHA (each within 1e-12) and the block (within 1e-9) lie that close to what
-  ``slt.models`` computes in float64.
+  masked softmax, one head, the MHA at X and at perturbed tokens X' (each within 1e-12), the block and the norm
+  ||Attn(x_i) - Attn(x'_i)|| that Lemma 12 bounds (within 1e-9) lie that close to what ``slt.models`` computes in
+  float64.
 - Mutations of a definition (the mask dropped from the softmax, the 1/sqrt(d_K) dropped, a head summed once too
-  often, ReLU as the identity) make that check fail at the lemma of the mutated object; dropping the mask also
-  breaks the proofs of ``Softmax.v`` (its masked-position and nonnegativity lemmas).
+  often, ReLU as the identity, the norm without its square root) make that check fail at the lemma of the mutated
+  object; dropping the mask also breaks the proofs of ``Softmax.v`` (its masked-position and nonnegativity lemmas).
+
+- Each statement's theorem of ``Statements.v`` compiles with its bound printed from ``bounds/`` and rests on the
+  premises declared for it; a halved bound fails it, and so do Lemma 12's declared mutation, Lemma 13 as printed,
+  and either theorem without its hypothesis ``premise_lemma12_x'``. Finding 10: the paper's proof of Lemma 12's
+  logit step without ``||x'_i|| <= alpha`` is rejected by Coq, with it accepted, and the printed step is false.
 
 The tests that run coqc skip with the reason when it (or CoqInterval) is missing, and FAIL when ``CI=true``."""
 from __future__ import annotations
@@ -33,7 +39,7 @@ from slt import models
 
 T, D1, DK, DV, H, HIDDEN = 3, 2, 2, 2, 2, 3
 TOL = {"softmax": Fraction(1, 10**12), "head": Fraction(1, 10**12), "mha": Fraction(1, 10**12),
-       "block": Fraction(1, 10**9)}
+       "block": Fraction(1, 10**9), "mhap": Fraction(1, 10**12), "gap": Fraction(1, 10**9)}
 """How close Coq's value must be to slt's float64 value, per object: 1e-9 for the block, whose check starts from
 the MHA entries' enclosures (1e-12) and may widen them by its Lipschitz constant (at most 1 + 2 * 3 here)."""
 SEED = 34
@@ -61,7 +67,8 @@ def built(tmp_path_factory):
 
 def test_every_file_compiles_and_nothing_is_left_in_the_repository(built):
     stems = set(coq_math.sources())
-    assert {"Objects", "Sums", "Softmax", "Matrix", "Blocks", "Attention", "Triangle", "Induction", "Lemma12"} <= stems
+    assert {"Objects", "Sums", "Softmax", "Matrix", "Blocks", "Attention", "Triangle", "Induction", "Lemma12",
+            "Perturbation"} <= stems
     assert {p.stem for p in built.glob("*.vo")} >= stems
     assert not list(coq_math.MATH.glob("*.vo")) and not list(coq_math.MATH.glob("*.glob"))
 
@@ -77,7 +84,8 @@ def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
                  "block_entry", "head_merged_eq", "norm_triangle", "lemma8_rows", "softmax_rows_norm",
                  "layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "lemma12_logit",
                  "lemma12_logit_needs_x'_bound", "uniform_in_inputs", "relu_split_norm", "matvec_relu_split",
-                 "pair_error_scaled", "deep_relu_net", "blocks_induction"):
+                 "pair_error_scaled", "deep_relu_net", "blocks_induction", "vecmat_le_op", "WQK_op",
+                 "lemma12_head", "lemma12_mha", "relu_net_lipschitz", "lemma13_block"):
         assert coq_math.families(rests[name]) == ["classical reals"], name
 
 
@@ -176,6 +184,11 @@ def draw(rng):
         linear = Y @ d["W0"].T @ d["W1"].T - np.maximum(Y @ d["W0"].T, 0) @ d["W1"].T
         if min(np.abs(unscaled - att).max(), np.abs(extra).max(), np.abs(unmasked).max(),
                np.abs(linear).max()) > 1e-6:
+            break
+    while True:  # the perturbed tokens X' of Lemmas 12 and 13: a gap whose square (the norm without its root) differs
+        d["Xp"] = d["X"] + r(T, D1) / 8
+        gap = np.linalg.norm(att - models.mha(d["Xp"], w, mask)[i])
+        if abs(gap - gap**2) > 1e-6:
             return d
 
 
@@ -189,12 +202,17 @@ def faithfulness_source(d) -> tuple[str, dict]:
         "head": models.mha(d["X"], models.MHAWeights(*(d[k][:1] for k in ("WQ", "WK", "WV", "WO"))), d["mask"])[i],
         "mha": models.mha(d["X"], w, d["mask"])[i],
         "block": models.block(d["X"], models.Block(w, models.ReLUNet((d["W0"], d["W1"]))), d["mask"])[i],
+        "mhap": models.mha(d["Xp"], w, d["mask"])[i],
     }
+    values["gap"] = [np.linalg.norm(values["mha"] - values["mhap"])]  # what Lemma 12 bounds, at X and X'
     terms = {
         "softmax": lambda j: f"softmax 3 (a {i}%nat) z {j}%nat",
         "head": lambda c: f"head 3 2 2 2 (WQ 0%nat) (WK 0%nat) (WV 0%nat) (WO 0%nat) X a {i}%nat {c}%nat",
         "mha": lambda c: f"mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat {c}%nat",
         "block": lambda c: f"block {H} 3 2 2 2 WQ WK WV WO 2 dims W X a {i}%nat {c}%nat",
+        "mhap": lambda c: f"mha {H} 3 2 2 2 WQ WK WV WO Xp a {i}%nat {c}%nat",
+        "gap": lambda _: f"norm 2 (vsub (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat) (mha {H} 3 2 2 2 WQ WK WV WO Xp a "
+                         f"{i}%nat))",
     }
     out = [
         "From Coq Require Import Reals Lra.", "From Interval Require Import Tactic.",
@@ -205,11 +223,12 @@ def faithfulness_source(d) -> tuple[str, dict]:
         "Proof. intros x v r H. pose proof (Rle_abs (x - v)). pose proof (Rle_abs (- (x - v))).",
         "  rewrite Rabs_Ropp in *. lra. Qed.", "",
         _table("a", "mat", d["mask"].astype(float)), _table("z", "vec", d["z"]), _table("X", "mat", d["X"]),
+        _table("Xp", "mat", d["Xp"]),
         *(_table(k, "nat -> mat", d[k]) for k in ("WQ", "WK", "WV", "WO")),
         _table("W0", "mat", d["W0"]), _table("W1", "mat", d["W1"]),
         "Definition W (l : nat) : mat := match l with 0%nat => W0 | _ => W1 end.",
         f"Definition dims (l : nat) : nat := match l with 1%nat => {HIDDEN}%nat | _ => {D1}%nat end.", "",
-        "Ltac faith := cbv beta iota zeta delta [softmax sum mha head logits dot vecmat matmul INR a z X WQ WK WV WO];"
+        "Ltac faith := cbv beta iota zeta delta [softmax sum mha head logits dot vecmat matmul INR a z X Xp WQ WK WV WO];"
         " interval with (i_prec 70).",
         # the block from the MHA entries' enclosures (proved above): the MHA terms are generalised, the rest unfolded
         "Ltac faith_block m0 m1 := cbv beta iota zeta delta [block vadd relu_net hidden vrelu matvec sum pred dims];",
@@ -217,14 +236,23 @@ def faithfulness_source(d) -> tuple[str, dict]:
         f"  generalize (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 0%nat)",
         f"    (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 1%nat);",
         "  intros y0 y1 H0 H1; cbv beta iota zeta delta [relu X W W0 W1]; repeat rewrite Rmax0_abs;",
-        "  interval with (i_prec 70).", "",
+        "  interval with (i_prec 70).",
+        # Lemma 12's quantity ||Attn(x_i) - Attn(x'_i)|| from the enclosures of the MHA entries at X and at X'
+        "Ltac faith_gap m0 m1 p0 p1 := cbv beta iota zeta delta [norm vsub sum];",
+        "  pose proof (abs_sub_between _ _ _ m0) as H0; pose proof (abs_sub_between _ _ _ m1) as H1;",
+        "  pose proof (abs_sub_between _ _ _ p0) as H2; pose proof (abs_sub_between _ _ _ p1) as H3; revert H0 H1 H2 H3;",
+        f"  generalize (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 0%nat) (mha {H} 3 2 2 2 WQ WK WV WO X a {i}%nat 1%nat)",
+        f"    (mha {H} 3 2 2 2 WQ WK WV WO Xp a {i}%nat 0%nat) (mha {H} 3 2 2 2 WQ WK WV WO Xp a {i}%nat 1%nat);",
+        "  intros y0 y1 y2 y3 H0 H1 H2 H3; interval with (i_prec 70).", "",
     ]
     lemmas = {}
-    for obj in ("softmax", "head", "mha", "block"):
+    tactics = {"block": "faith_block faithful_mha_0 faithful_mha_1",
+               "gap": "faith_gap faithful_mha_0 faithful_mha_1 faithful_mhap_0 faithful_mhap_1"}
+    for obj in ("softmax", "head", "mha", "block", "mhap", "gap"):
         for k, v in enumerate(values[obj]):
             name = f"faithful_{obj}_{k}"
             lemmas[name] = obj
-            tactic = "faith_block faithful_mha_0 faithful_mha_1" if obj == "block" else "faith"
+            tactic = tactics.get(obj, "faith")
             out.append(f"Lemma {name} : Rabs ({terms[obj](k)} - {_q(v)}) <= {_q(TOL[obj])}.\nProof. {tactic}. Qed.\n")
     return "\n".join(out), lemmas
 
@@ -249,7 +277,7 @@ def _failing_lemma(source: str, why: str) -> str | None:
 
 def test_coq_objects_agree_with_slt_at_drawn_rational_points(built, faithful, tmp_path):
     source, lemmas = faithful
-    assert set(lemmas.values()) == {"softmax", "head", "mha", "block"}
+    assert set(lemmas.values()) == {"softmax", "head", "mha", "block", "mhap", "gap"}
     for f in built.glob("Objects.vo"):
         shutil.copy(f, tmp_path)
     (tmp_path / "Faith.v").write_text(source)
@@ -280,6 +308,9 @@ MUTATIONS = {  # name -> (text of Objects.v, its mutation, the object whose fait
         "fun c => sum H (fun h =>", "fun c => sum (S H) (fun h =>", "mha"),
     "ReLU as the identity": (
         "Definition relu (x : R) : R := Rmax 0 x.", "Definition relu (x : R) : R := x.", "block"),
+    "the norm without its square root": (
+        "Definition norm (n : nat) (v : vec) : R := sqrt (sum n (fun i => v i * v i)).",
+        "Definition norm (n : nat) (v : vec) : R := sum n (fun i => v i * v i).", "gap"),
 }
 
 
@@ -424,9 +455,9 @@ def test_each_statement_theorem_compiles_and_rests_on_its_declared_premises(stat
     for name, (premises, axioms) in stated.items():
         assert premises == list(coq_math.FORMAL[name][1]), name
         assert coq_math.unexpected(axioms) == [], name
-        if name != "lueker":  # the corollary's own statement rests on its event; the others on premises they cite
-            cites = {f"statement {s}" for step in catalogue.proof(name) for s in step.relies_on}
-            assert set(premises) <= set(coq_math.cited_premises(name)) | cites, name
+        if name != "lueker":  # the corollary's own statement rests on its event; the others on premises their proofs
+            cites = {f"statement {s}" for step in catalogue.proof(name) for s in step.relies_on}  # cite, or
+            assert set(premises) <= set(coq_math.chain_premises(name)) | cites, name  # the lemmas they use cite
     assert coq_math.declared_errors(stated) == []
     wrong = {**stated, "lemma8": (["uniformity over inputs"], [])}
     assert coq_math.declared_errors(wrong) == ["stmt_lemma8 rests on ['uniformity over inputs'], declared []"]
@@ -473,6 +504,81 @@ def test_a_halved_bound_in_bounds_fails_its_coq_theorem(built, stated, tmp_path,
     start = text.index(f"Theorem stmt_{name} ")
     end = text.index(f"End {name}.")
     assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
+
+
+def _rejected_in_its_theorem(built, tmp_path, name, catalogue) -> str:
+    """Statements.v generated from ``catalogue``, compiled beside the committed files: Coq's error, which must lie
+    inside ``stmt_<name>``."""
+    text = coq_math.statements_file(catalogue)
+    for f in built.iterdir():
+        if f.suffix in (".vo", ".v") and f.stem != "Statements":
+            shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "Statements.v").write_text(text)
+    ok, why = coq_math.compile_file(tmp_path, "Statements")
+    assert not ok, f"stmt_{name} still compiles"
+    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
+    start, end = text.index(f"Theorem stmt_{name} "), text.index(f"End {name}.")
+    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
+    return why
+
+
+@pytest.mark.parametrize("name, edit", [
+    ("lemma12", "lemma12: exp(4 alpha eps_max) -> exp(2 alpha eps_max)"),  # the statement's declared mutation
+    ("lemma13", "printed"),  # the printed statement: half the bound its proof ends with
+])
+def test_a_mutated_bound_of_lemma12_or_13_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, name, edit):
+    import dataclasses
+
+    from bounds.catalogue import STATEMENTS
+    st = STATEMENTS[name]
+    if edit in st.variants:
+        wrong = st.variant(edit)
+    else:
+        (mut,) = [m for m in st.mutations if m.name == edit and m.where == "conclusion"]
+        wrong = dataclasses.replace(st, conclusion=st.conclusion.subs(mut.old, mut.new))
+    assert wrong.conclusion != st.conclusion
+    assert coq_math.printed_bound(name, {**STATEMENTS, name: wrong}) != coq_math.printed_bound(name)
+    _rejected_in_its_theorem(built, tmp_path, name, {**STATEMENTS, name: wrong})
+
+
+def test_lemma12s_theorem_needs_its_premise(built, stated, tmp_path):
+    """Without the Section hypothesis premise_lemma12_x' the proof of stmt_lemma12 (and of stmt_lemma13) has no
+    bound on the perturbed tokens and is rejected."""
+    from bounds.catalogue import STATEMENTS
+    for name in ("lemma12", "lemma13"):
+        text = coq_math.FORMAL[name][2]
+        hyp = "Hypothesis x'_in_ball : premise_lemma12_x' T d1 X' alpha.\n"
+        assert text.count(hyp) == 1
+        saved = coq_math.FORMAL[name]
+        try:
+            coq_math.FORMAL[name] = (saved[0], saved[1], text.replace(hyp, ""))
+            why = _rejected_in_its_theorem(built, tmp_path, name, STATEMENTS)
+        finally:
+            coq_math.FORMAL[name] = saved
+        assert "x'_in_ball" in why, why
+
+
+def test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false(built, stated):
+    """Lemma 12's logit step as printed (only ||x_i||, ||x_k|| <= alpha): the paper's argument is rejected by Coq at
+    the line that needs ||x'_i|| <= alpha, and accepted with that hypothesis; Coq proves the printed step false; the
+    theorem of Lemma 12 rests on that premise.  The finding is decided from this check (slt.measure.findings)."""
+    from slt.measure import findings
+    result = coq_math.printed_logit_check(built)
+    assert result["proof"] == "rejected" and result["gap_line"], result
+    assert result["with_hypothesis"] == "accepted", result
+    assert result["refuted"] and result["theorem"] == ["Lemma 12's ||x'_i|| <= alpha"], result
+    item = findings.lemma12_kernel({"statements": [], "coq_lemma12": result})
+    assert item["status"] == "proof step fails" and item["test"].endswith(
+        "::test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false")
+    assert "rejected by Coq" in item["sentences"][0] and "accepted" in item["sentences"][0]
+    # a proof that goes through (the statement with the hypothesis) is not the finding
+    accepted = coq_math.printed_logit_check(built, coq_math.PRINTED_LOGIT_WITH_HYPOTHESIS.replace(
+        "lemma12_logit_with_hypothesis", "lemma12_logit_as_printed"))
+    assert accepted["proof"] == "accepted" and not accepted["gap_line"]
+    assert findings.lemma12_kernel({"statements": [], "coq_lemma12": accepted})["status"] == "not reproduced"
+    undecided = {"statements": [], "coq_lemma12": {"undecided": "coqc not found"}}
+    assert findings.lemma12_kernel(undecided)["status"] == "not decided"
+    assert findings.lemma12_kernel({"statements": []})["status"] == "not in this record"
 
 
 def test_the_statements_page_shows_each_coq_theorem_from_the_generated_file(monkeypatch):

@@ -11,6 +11,10 @@ small counterexample table (``{"columns", "rows"}``), the test that reproduces i
 one exists, and the anchor of its evidence in the report. A finding whose data this record does not hold (a
 proofs-only record has no printed variants) says so instead of asserting anything.
 
+One finding is decided from Coq: the record's ``coq_lemma12`` (``bounds.prove.coq_math.lemma12_logit_kernel``, part
+of every record, the proof-only one too) says whether Coq rejects the paper's proof of Lemma 12's logit step without
+``||x'_i|| <= alpha``, accepts it with that hypothesis, and proves the printed step false.
+
 Two findings need their own measurement, run as cached tasks of the empirical plan (``tasks()``): Theorem 14's
 constant under each reading of its block step (``bounds.prove.readings``: the smallest kappa, certified at both ends;
 about 2 min CPU, cached by the source of ``bounds``), and what the mixed-integer solver reports against the true
@@ -495,15 +499,59 @@ def fixed_c_growth(record) -> dict:
             "evidence": "#evidence", "statements": names}
 
 
+KERNEL_TEST = "tests/test_coq_math.py::test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false"
+
+
+def lemma12_kernel(record) -> dict:
+    """Lemma 12's printed logit step in Coq, from the record's ``coq_lemma12`` (``bounds.prove.coq_math.
+    lemma12_logit_kernel``, part of every record, the proof-only one too): the paper's argument without
+    ``||x'_i|| <= alpha`` rejected by Coq at the line that needs it and accepted with it, the printed step proved
+    false, and the Coq theorem of Lemma 12 resting on that hypothesis.  "not decided" without coqc; "not reproduced"
+    when Coq says otherwise."""
+    from bounds.prove import coq_math
+
+    name = _heading(record, "lemma12")
+    premise = next(p for p, c in coq_math.PREMISE_COQ.items() if c == "premise_lemma12_x'")
+    k = record.get("coq_lemma12")
+    base = {"id": "lemma12-kernel", "counterexample": None, "test": KERNEL_TEST,
+            "command": "python -m bounds.prove.coq_math", "evidence": "#proofs"}
+    if k is None:
+        return _missing("lemma12-kernel", f"{name}'s printed logit step in Coq: not run for this record",
+                        "This record holds no Coq check of the step (slth run writes it).", KERNEL_TEST)
+    if "undecided" in k:
+        return {**base, "status": "not decided", "title": f"{name}'s printed logit step in Coq: not decided",
+                "sentences": [f"Coq was not run: {k['undecided']}."]}
+    found = (k["proof"] == "rejected" and k["gap_line"] and k["with_hypothesis"] == "accepted" and k["refuted"]
+             and k["theorem"] == [premise])
+    sentences = [
+        f"The paper's argument for the logit step |x_i W x_k - x'_i W x'_k| <= 2 alpha eps_max, written in Coq "
+        f"without the hypothesis ||x'_i|| <= alpha, is {k['proof']} by Coq"
+        + (f" ({k['error'].rstrip('.')}), at the line bounding ||x'_i|| ||x_k - x'_k|| by alpha eps_max" if k["error"] else "")
+        + f"; with that hypothesis added the same proof is {k['with_hypothesis']}.",
+        "Coq proves the printed step false (lemma12_logit_printed_false, from a one-dimensional point where every "
+        "token moves outwards: lemma12_logit_needs_x'_bound)" + ("" if k["refuted"] else ": NOT on the standard "
+                                                                 "axioms alone") + ".",
+        (f"stmt_lemma12, whose bound is the statement's own, printed from bounds/, is proved about the MHA of "
+         f"the Coq objects and rests on exactly this premise, {premise!r}, as a Section hypothesis; so does Lemma "
+         f"13's theorem." if k["theorem"] == [premise] else
+         f"stmt_lemma12 rests on {k['theorem']!r}, not on {premise!r} alone."),
+    ]
+    return {**base, "status": "proof step fails" if found else "not reproduced",
+            "title": (f"{name}'s printed logit step is false in Coq: the paper's proof fails without "
+                      f"||x'_i|| <= alpha, and {name} is a Coq theorem under that hypothesis." if found else
+                      f"{name}'s printed logit step in Coq: not reproduced"),
+            "sentences": sentences}
+
+
 STATEMENTS_OF = {"lemma13_printed": ("lemma13",), "theorem14_kappa": ("theorem14",),
                  "sqrt_d1": ("lemma8", "theorem9", "theorem11", "lemma12", "lemma13"), "lemma12_logit": ("lemma12",),
                  "theorem11_budget": ("theorem11",), "theorem10_alpha": ("theorem10",), "mip": ("lemma7",),
                  "worst_targets": tuple(target_families.HYPOTHESIS),
-                 "fixed_c_growth": tuple(target_families.HYPOTHESIS)}
+                 "fixed_c_growth": tuple(target_families.HYPOTHESIS), "lemma12_kernel": ("lemma12", "lemma13")}
 """The statements each finding concerns (their summary rows link to it)."""
 
 FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_budget, mip, theorem10_alpha,
-            worst_targets, fixed_c_growth)
+            worst_targets, fixed_c_growth, lemma12_kernel)
 """The README's findings, in its order; each a function of the record."""
 
 

@@ -81,3 +81,16 @@ Proof.
   - rewrite Rabs_minus_sym, Rabs_pos_eq; lra.
   - rewrite Rabs_left; lra.
 Qed.
+
+(* the printed step as a proposition: only the unperturbed tokens are in the ball *)
+Definition lemma12_logit_printed : Prop := forall d W xi xk xi' xk' alpha eps, op_bound d d W 1 ->
+  norm d xi <= alpha -> norm d xk <= alpha -> norm d (vsub xi xi') <= eps -> norm d (vsub xk xk') <= eps ->
+  Rabs (bilin d xi W xk - bilin d xi' W xk') <= 2 * alpha * eps.
+
+(* it is false: the point above satisfies its hypotheses and violates its conclusion *)
+Theorem lemma12_logit_printed_false : ~ lemma12_logit_printed.
+Proof.
+  intros P. destruct lemma12_logit_needs_x'_bound
+    as (d & W & xi & xk & xi' & xk' & alpha & eps & HW & Hi & Hk & _ & _ & Hdi & Hdk & Hgt).
+  pose proof (P d W xi xk xi' xk' alpha eps HW Hi Hk Hdi Hdk). lra.
+Qed.

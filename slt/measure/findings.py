@@ -229,8 +229,7 @@ def theorem14_kappa(record) -> dict:
 def _broken_rows(variant) -> dict:
     cols = ["variant", "step", "counterexample"]
     rows = [[f"{variant['statement']}:{variant['variant']}", f"{b['statement']}:{b['step']}",
-             ", ".join(f"{k} = {_fmt(v)}" for k, v in (b["counterexample"] or {}).items()
-                       if not isinstance(v, (list, dict)))] for b in variant["broken"]]
+             claims.point_text(b["counterexample"], b.get("open_ends"))] for b in variant["broken"]]
     return {"columns": cols, "rows": rows}
 
 
@@ -313,12 +312,15 @@ def theorem10_alpha(record) -> dict:
     l1 = t10.l1_step()
     follows = all(r.verdict == "certified" for r in doubled)
     never_at_1 = all(r.verdict == "certified" for r in l1)
-    at = f"L = {pt['L']:g}, alpha = {pt['alpha']:g}, eps = {pt['eps']:g}"
+    ends = next((b.get("open_ends") for b in v["broken"] if b["step"] == "T10b"), None)
+    shown = dict(claims.point_parts({**pt, "e_l": float(cx["e_l"]), "lhs": float(cx["lhs"]), "rhs": float(cx["rhs"])},
+                                    ends))  # the one printer of a point: never rounded across a hypothesis
+    at = f"L = {shown['L']}, alpha = {shown['alpha']}, eps = {shown['eps']}"
     own = float(t10.excess(pt["alpha"], pt["eps"], int(pt["L"])))
     sentences = [
         (f"Step T10b of the written proof, (alpha + e_l) eps/(2L) <= (1 + e_l) alpha eps/(2L), fails at a point the "
-         f"proof reaches: {at}, e_2 = alpha eps/(2L) = {float(cx['e_l']):g} (the error after layer 1) gives "
-         f"{float(cx['lhs']):.4f} > {float(cx['rhs']):.4f}. This is not a counterexample to the theorem."
+         f"proof reaches: {at}, e_2 = alpha eps/(2L) = {shown['e_l']} (the error after layer 1) gives "
+         f"{shown['lhs']} > {shown['rhs']}. This is not a counterexample to the theorem."
          if fails else f"Step T10b holds at {at}: not reproduced."),
         ("Tracking alpha + e_l instead, the proof gives alpha ((1 + eps/(2L))^L - 1); it exceeds the printed "
          "exp(alpha eps/2) - 1 exactly for L >= 2 and 0 < alpha < alpha*(L, eps) (table), never at L = 1"
@@ -339,8 +341,7 @@ def theorem10_alpha(record) -> dict:
                       "rows": rows},
             "counterexample": {"columns": ["L", "alpha", "eps", "e_l", "(alpha + e_l) eps/(2L)",
                                            "(1 + e_l) alpha eps/(2L)"],
-                               "rows": [[f"{pt['L']:g}", f"{pt['alpha']:g}", f"{pt['eps']:g}",
-                                         _fmt(float(cx["e_l"])), _fmt(float(cx["lhs"])), _fmt(float(cx["rhs"]))]]},
+                               "rows": [[shown[k] for k in ("L", "alpha", "eps", "e_l", "lhs", "rhs")]]},
             "test": test, "command": None, "evidence": "#variant-theorem10-printed"}
 
 

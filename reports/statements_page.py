@@ -320,22 +320,33 @@ def growth_answer(record: dict) -> str:
     return " ".join(claims.growth_answer(record))
 
 
-def growth_finding(record: dict) -> str:
-    """The README's line for the finding "Does C grow?" (its headline, ``slt.claims.growth_sentence``)."""
-    from slt import claims
+def finding_items(record: dict) -> list[dict]:
+    """The record's findings, decided from it by ``slt.measure.findings.decide`` (what the report stores and shows)."""
     from slt.measure import findings
 
-    return (f"9. **Does C grow? {claims.growth_sentence(record)}** ([fixed-c-growth](docs/findings.md#fixed-c-growth))."
-            f" Test: `{findings.FIXED_C_TEST}`")
+    return findings.decide(record)["items"]
+
+
+def finding_line(n: int, item: dict) -> str:
+    """One finding as the README lists it: its number, its title (the claim, with its numbers, as the report words
+    it), the link to its evidence in docs/findings.md and the test that reproduces it."""
+    return (f"{n}. **{item['title'].rstrip('.')}** ([{item['id']}](docs/findings.md#{item['id']})). "
+            f"Test: `{item['test']}`")
+
+
+def findings_list(record: dict) -> str:
+    """The README's findings: one line per finding of ``slt.measure.findings`` (``finding_line``), in its order."""
+    return "\n".join(finding_line(n, item) for n, item in enumerate(finding_items(record), 1))
 
 
 BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
           "figures": figures_table, "families": families_table, "suite-time": suite_time}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
-RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "growth-finding": growth_finding}
-"""The blocks printed from a run record (the proof-only record of the working tree, ``slth run --proofs-only``):
-the same functions of ``slt.claims`` the report renders its claims with."""
+RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "findings": findings_list}
+"""The blocks printed from a run record (``working_record()``: the proof-only record of the working tree with what
+the default report adds for its findings): the same functions of ``slt.claims`` and ``slt.measure.findings`` the
+report renders its claims with."""
 
 
 def fill(text: str, record=None) -> str:
@@ -375,10 +386,45 @@ def blocks(text: str) -> list[str]:
 
 
 def working_record() -> dict:
-    """The proof-only run record of the working tree (what ``slth run --proofs-only`` writes)."""
+    """The run record the pages describe: the proof-only run record of the working tree (what ``slth run
+    --proofs-only`` writes) with the measurements its findings rest on (``with_findings_data``)."""
     from reports.record import assemble
 
-    return assemble.build("proofs", seed=0, command=f"{COMMAND}", log=lambda msg: None)
+    return with_findings_data(assemble.build("proofs", seed=0, command=f"{COMMAND}", log=lambda msg: None))
+
+
+def tasks_cache() -> Path:
+    """Where ``slth docs`` keeps the measured task results it computes (``$XDG_CACHE_HOME/slth-harness/docs``)."""
+    import os
+
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "slth-harness" / "docs"
+
+
+def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> dict:
+    """A copy of the proof-only ``record`` with what the default report (``slth report``) adds for its findings:
+    the printed variants (the committed verification while the code that decides them is unchanged,
+    ``reports.record.verified``) and the deterministic empirical measurements of the quick profile (the committed
+    task results of the same code, else computed once into ``cache_dir``) with the committed full-power failure
+    rates; its findings decided again by ``slt.measure.findings``, as ``reports.record.assemble.build`` does."""
+    import copy
+    import json
+
+    from reports.record import assemble, verified
+    from reports.record.files import dumps
+    from slt.measure import committed
+    from slt.measure import empirical as emp
+    from slt.measure import findings
+
+    cache_dir = Path(cache_dir) if cache_dir is not None else tasks_cache()
+    rec = copy.deepcopy(record)
+    data = assemble.calibration()["_data"]
+    rec["variants"] = verified.cached("variants", assemble.variants, cache_dir, log)
+    measured = emp.measure("quick", int(rec["provenance"]["seeds"]["base"]), data, progress=log,
+                           cache_dir=cache_dir / "tasks", rates=False)
+    rec["empirical"], rec["empirical_source"] = committed.select(measured, "quick", data)
+    rec["findings"] = findings.decide(json.loads(dumps(rec)))
+    return rec
 
 
 def pages(record=None) -> dict:

@@ -19,11 +19,12 @@ REGENERATE = f"regenerate with `{statements_page.COMMAND}`"
 
 # ------------------------------------------------------------------------------------------ generated pages
 
-def test_the_generated_pages_equal_the_generator_output(proofs_record):
+def test_the_generated_pages_equal_the_generator_output(docs_record):
     """docs/statements.md is bounds/ printed, every generated table is its committed file printed, and every claim
-    the README and docs make about the run record (proof counts, "does C grow?") is the record printed by slt.claims:
-    an edit of bounds/, of a committed data file or of what the record says that is not regenerated fails here."""
-    for path, text in statements_page.pages(proofs_record).items():
+    the README and docs make about the run record (proof counts, "does C grow?", the findings) is the record printed
+    by slt.claims and slt.measure.findings: an edit of bounds/, of a committed data file or of what the record says
+    that is not regenerated fails here."""
+    for path, text in statements_page.pages(docs_record).items():
         assert path.exists(), f"{path.relative_to(ROOT)} is missing: {REGENERATE}"
         assert path.read_text() == text, f"{path.relative_to(ROOT)} differs from what bounds/ and the committed " \
                                          f"files give: {REGENERATE}"
@@ -87,19 +88,23 @@ def test_every_generated_block_is_known():
                 f"{path.relative_to(ROOT)}: unknown generated block {name!r}"
 
 
-def test_a_page_that_says_what_the_record_does_not_is_stale(proofs_record):
-    """The check can fail: a record with one step not proved, or with a fixed-C test that rejects, gives another
-    README and other docs pages than the committed ones."""
+def test_a_page_that_says_what_the_record_does_not_is_stale(docs_record):
+    """The check can fail: a record with one step not proved, with a fixed-C test that rejects, or whose printed
+    variant breaks no step, gives another README and other docs pages than the committed ones."""
     import copy
 
     committed = {p: p.read_text() for p in (README, ROOT / "docs" / "findings.md", ROOT / "docs" / "kernel-checked.md")}
-    worse = copy.deepcopy(proofs_record)
+    assert statements_page.pages(docs_record)[README] == committed[README]
+    repaired = copy.deepcopy(docs_record)
+    next(v for v in repaired["variants"] if (v["statement"], v["variant"]) == ("theorem10", "printed"))["broken"] = []
+    assert statements_page.pages(repaired)[README] != committed[README]
+    worse = copy.deepcopy(docs_record)
     step = next(s for s in worse["steps"] if s["statement"] != "facts")
     step.update(verdict="not proved", ok=False)
     pages = statements_page.pages(worse)
     assert pages[README] != committed[README] and pages[ROOT / "docs" / "kernel-checked.md"] != \
         committed[ROOT / "docs" / "kernel-checked.md"]
-    grows = copy.deepcopy(proofs_record)
+    grows = copy.deepcopy(docs_record)
     name, rec = next((n, r) for n, r in grows["calibration"]["statements"].items() if r.get("growth"))
     rec["growth"]["rows"][-1]["passed"] = False
     pages = statements_page.pages(grows)

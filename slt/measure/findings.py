@@ -166,7 +166,9 @@ def lemma13_printed(record) -> dict:
     cx = dict(case["parameters"])
     cx.update({"measured max_i ||Blk(x_i) - Blk(x'_i)||": case["measured"], "printed bound": case["bound"],
                "ratio": case["ratio"]})
-    return {"id": "lemma13-printed", "status": "refuted", "title": f"{name} as printed is false.",
+    return {"id": "lemma13-printed", "status": "refuted", "title": f"{name} as printed is false (measured over the printed bound: "
+            f"{claims.ratio_text(case['ratio'])} at the stored counterexample); its proof's form, twice that bound, is "
+            "what the harness encodes.",
             "sentences": [f"At the stored counterexample the block's output moves by {case['measured']:.5g}, more "
                           f"than the printed bound {case['bound']:.5g} (ratio {case['ratio']:.4g}; evaluated in "
                           f"mpmath). Its proof ends with twice the printed bound; the harness encodes that form."
@@ -216,8 +218,10 @@ def theorem14_kappa(record) -> dict:
     for r in closes:
         sentences.append(f"Under reading ({r['label'].strip('()')}) every step verifies at the printed "
                          f"{printed_kappa}: {r['description']}.")
-    return {"id": "theorem14-kappa", "status": "proof step fails", "title":
-            f"{name}'s printed constant kappa = {printed_kappa}: a step of the written proof fails, not the theorem.",
+    title = (f"{name}'s printed constant kappa = {printed_kappa}: a step of the written proof fails, not the theorem "
+             f"(the harness's reading closes from kappa = {encoded['proof']['kappa']})." if first else
+             f"{name}'s printed constant kappa = {printed_kappa}: every step of the harness's reading verifies.")
+    return {"id": "theorem14-kappa", "status": "proof step fails" if first else "no step fails", "title": title,
             "sentences": sentences,
             "table": {"columns": [f"reading", f"fails at kappa = {printed_kappa}", "block step closes from",
                                   "every step closes from"], "rows": table_rows},
@@ -244,8 +248,13 @@ def sqrt_d1(record) -> dict:
     for v in broken:  # every step each reading breaks, with the verifier's counterexample
         table["rows"] += _broken_rows(v)["rows"]
     steps = sorted({f"{_heading(record, b['statement'])} step {b['step']}" for v in broken for b in v["broken"]})
+    hit = [b for v in broken for b in v["broken"]]  # in the readings' order; a theorem's step first
+    lead = next((b for b in hit if b["statement"].startswith("theorem")), hit[0]) if hit else None
+    example = f"{_heading(record, lead['statement'])} step {lead['step']}" if lead else ""
     return {"id": "sqrt-d1", "status": "proof step fails" if broken else "no step fails",
-            "title": "The constant is sqrt(d1), not d1: with d1 the written proofs break.",
+            "title": (f"The constant is sqrt(d1), not d1: with d1 the written proofs break ({len(steps)} step(s), "
+                      f"among them {example})." if broken else
+                      "With d1 for sqrt(d1) no step of the written proofs breaks."),
             "sentences": [f"Reading d1 where the proofs need sqrt(d1) ({len(broken)} of {len(found)} readings: "
                           + ", ".join(f"{v['statement']}:{v['variant']}" for v in broken)
                           + f") breaks {len(steps)} step(s): " + "; ".join(steps) + "."],
@@ -265,7 +274,8 @@ def lemma12_logit(record) -> dict:
             " The adversarial search at that reading found a violation (see its evidence)." if search else "")
     steps = ", ".join(b["step"] for b in v["broken"]) or "no step"
     return {"id": "lemma12-logit", "status": "proof step fails" if v["broken"] else "no step fails",
-            "title": f"{name}'s logit step assumes ||x'_i|| <= alpha, which a perturbed input need not satisfy.",
+            "title": (f"{name}'s logit step assumes ||x'_i|| <= alpha, which a perturbed input need not satisfy."
+                      if v["broken"] else f"{name}'s logit step holds with ||x'_i|| <= alpha + eps_max."),
             "sentences": [f"With ||x'_i|| <= alpha + eps_max, step {steps} of the written proof fails." + tail],
             "counterexample": _broken_rows(v) if v["broken"] else None, "test": test, "command": None,
             "evidence": "#variant-lemma12-printed"}
@@ -279,7 +289,8 @@ def theorem11_budget(record) -> dict:
         return _missing("theorem11-budget", f"{name}'s error budget: the printed variants were not run in this "
                         "record", "slth run --quick runs the printed variants.", test)
     return {"id": "theorem11-budget", "status": "no step fails" if not v["broken"] else "proof step fails",
-            "title": f"{name}: the eps/4 -> eps/3 edit of the MHA budget alone leaves a valid proof.",
+            "title": (f"{name}: the eps/4 -> eps/3 edit of the MHA budget alone leaves a valid proof." if not v["broken"]
+                      else f"{name}: the eps/4 -> eps/3 edit of the MHA budget alone breaks the proof."),
             "sentences": ["The mutation eps/4 -> eps/3 is caught only because one constant budgets both the MHA "
                           "error and the FC error; changed in the MHA budget alone, "
                           + ("no step of the proof breaks." if not v["broken"] else
@@ -334,8 +345,10 @@ def theorem10_alpha(record) -> dict:
             + ", ".join(f"{r.step} {r.verdict}" for r in doubled if r.verdict != "certified") + ".")),
     ]
     return {"id": "theorem10-alpha", "status": "proof step fails" if fails else "not reproduced",
-            "title": f"{name} as printed (alpha > 0): a step of the written proof fails for alpha < 1, not the "
-                     f"theorem{'; with C doubled it follows for every alpha > 0' if follows else ''}.",
+            "title": (f"{name} as printed (alpha > 0): a step of the written proof fails for alpha < 1 ({at}: "
+                      f"{shown['lhs']} > {shown['rhs']}), not the theorem"
+                      f"{'; with C doubled it follows for every alpha > 0' if follows else ''}." if fails else
+                      f"{name} as printed (alpha > 0): step T10b holds at {at}: not reproduced."),
             "sentences": sentences,
             "table": {"columns": ["L", *(f"alpha* at eps = {e:g}" for e in THEOREM10_THRESHOLDS["eps"])],
                       "rows": rows},
@@ -364,7 +377,10 @@ def mip(record) -> dict:
         sentence = (f"On these {data['m']} instances HiGHS's reported objective matched the true error of its subset "
                     f"(within 1e-8): not reproduced with this solver version.")
     return {"id": "mip-tolerance", "status": "tolerance" if hidden else "not reproduced",
-            "title": "Mixed-integer solvers hide their tolerances.", "sentences": [sentence],
+            "title": (f"Mixed-integer solvers hide their tolerances: HiGHS reports {_fmt(worst['reported'])} for a "
+                      f"subset that misses by {worst['true']:.2g}." if hidden else
+                      "Mixed-integer solvers' tolerances: not reproduced with this solver version."),
+            "sentences": [sentence],
             "counterexample": {"columns": ["entry", "objective reported", "true error of that subset",
                                            "exact optimum"], "rows": rows},
             "test": test, "command": "python -m pip install -e .[mip] && python scripts/compare_mip.py",

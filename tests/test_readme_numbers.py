@@ -60,7 +60,7 @@ def test_a_hand_typed_number_in_the_readme_is_found():
     assert hand_typed_numbers(text + "\nThe worst ratio is 0.38.\n") == ["The worst ratio is 0.38."]
     assert hand_typed_numbers(text.replace("## Everyday commands", "All 71 steps are certified.\n\n## Everyday "
                                            "commands")) == ["All 71 steps are certified."]
-    assert hand_typed_numbers("`slth report` takes about 10 s of CPU.") == ["takes about 10 s of CPU."]
+    assert hand_typed_numbers("`slth report` takes about 10 s of CPU.") == ["`` takes about 10 s of CPU."]
     assert hand_typed_numbers("<!-- generated: x -->\n71 steps\n<!-- end generated: x -->\n[a](docs/a1.md) `fig4`") == []
 
 

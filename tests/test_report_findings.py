@@ -143,7 +143,7 @@ def test_the_page_opens_with_the_banner_and_the_findings(record):
         assert str(notation(f["title"])) in li and f["test"] in li and f'href="{f["evidence"]}"' in li
         if f["counterexample"]:
             assert "<table" in li
-    assert "Lemma 13 as printed is false." in body
+    assert "Lemma 13 as printed is false (" in body
     row = re.search(r'<tr id="summary-theorem14">(.*?)</tr>', body, re.S).group(1)
     assert "kappa = " in row and "not the printed" in row
     for anchor in {f["evidence"] for f in record["findings"]["items"]}:

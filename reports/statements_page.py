@@ -334,6 +334,29 @@ def finding_line(n: int, item: dict) -> str:
             f"Test: `{item['test']}`")
 
 
+def _md_table(table: dict | None) -> list[str]:
+    if not table or not table.get("rows"):
+        return []
+    return (["| " + " | ".join(_cell(c) for c in table["columns"]) + " |", "|" + "---|" * len(table["columns"])]
+            + ["| " + " | ".join(_cell(v) for v in row) + " |" for row in table["rows"]])
+
+
+def finding_detail(record: dict, fid: str) -> str:
+    """Finding ``fid`` as docs/findings.md shows it: its title and sentences, its table and its counterexample, as
+    ``slt.measure.findings`` decides them from the record (the report's words and numbers)."""
+    item = next((f for f in finding_items(record) if f["id"] == fid), None)
+    if item is None:
+        raise KeyError(f"finding-{fid}")
+    out = [f"**{_md(item['title'])}** " + " ".join(_md(s) for s in item["sentences"])]
+    if item.get("table"):
+        out += ["", *_md_table(item["table"])]
+    if item.get("counterexample"):
+        out += ["", "Counterexample:", "", *_md_table(item["counterexample"])]
+    if item.get("command"):
+        out += ["", f"Re-run: `{item['command']}`"]
+    return "\n".join(out)
+
+
 def findings_list(record: dict) -> str:
     """The README's findings: one line per finding of ``slt.measure.findings`` (``finding_line``), in its order."""
     return "\n".join(finding_line(n, item) for n, item in enumerate(finding_items(record), 1))
@@ -343,6 +366,8 @@ BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random"
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
           "figures": figures_table, "families": families_table, "suite-time": suite_time}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
+FINDING_BLOCK = "finding-"
+"""A block ``finding-<id>`` prints one finding of ``slt.measure.findings`` in full (``finding_detail``)."""
 RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "findings": findings_list}
 """The blocks printed from a run record (``working_record()``: the proof-only record of the working tree with what
 the default report adds for its findings): the same functions of ``slt.claims`` and ``slt.measure.findings`` the
@@ -354,10 +379,12 @@ def fill(text: str, record=None) -> str:
     ``record`` (a callable giving the run record, or the record) for the blocks printed from a record."""
     def block(m):
         name = m.group("name")
-        if name in RECORD_BLOCKS:
+        if name in RECORD_BLOCKS or name.startswith(FINDING_BLOCK):
             from reports.terminal import safe
 
-            body = safe(RECORD_BLOCKS[name](record() if callable(record) else record).strip())
+            rec = record() if callable(record) else record
+            body = safe((finding_detail(rec, name[len(FINDING_BLOCK):]) if name.startswith(FINDING_BLOCK)
+                         else RECORD_BLOCKS[name](rec)).strip())
         else:
             body = generated(name)
         return f"<!-- generated: {name} -->\n{body}\n<!-- end generated: {name} -->"

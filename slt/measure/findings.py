@@ -170,7 +170,7 @@ def lemma13_printed(record) -> dict:
             f"{claims.ratio_text(case['ratio'])} at the stored counterexample); its proof's form, twice that bound, is "
             "what the harness encodes.",
             "sentences": [f"At the stored counterexample the block's output moves by {case['measured']:.5g}, more "
-                          f"than the printed bound {case['bound']:.5g} (ratio {case['ratio']:.4g}; evaluated in "
+                          f"than the printed bound {case['bound']:.5g} (ratio {claims.ratio_text(case['ratio'])}; evaluated in "
                           f"mpmath). Its proof ends with twice the printed bound; the harness encodes that form."
                           + proof],
             "counterexample": _table(cx), "test": test, "command": case["command"],
@@ -370,15 +370,15 @@ def mip(record) -> dict:
     if hidden:
         worst = max(hidden, key=lambda r: (r["reported"] == 0.0, r["true"] - r["reported"]))  # "0" says it best
         sentence = (f"On {len(hidden)} of {data['m']} subset-sum instances (n' = {data['n']}, seed {data['seed']}) "
-                    f"HiGHS (through scipy) reports an objective of {worst['reported']:.3g} for a subset whose true "
-                    f"error is {worst['true']:.3g}, while the exact optimum is {worst['exact']:.3g}: the solver's "
+                    f"HiGHS (through scipy) reports an objective of {_fmt(worst['reported'])} for a subset whose true "
+                    f"error is {_fmt(worst['true'])}, while the exact optimum is {_fmt(worst['exact'])}: the solver's "
                     f"tolerance hides errors a thousand times the optimum.")
     else:
         sentence = (f"On these {data['m']} instances HiGHS's reported objective matched the true error of its subset "
                     f"(within 1e-8): not reproduced with this solver version.")
     return {"id": "mip-tolerance", "status": "tolerance" if hidden else "not reproduced",
             "title": (f"Mixed-integer solvers hide their tolerances: HiGHS reports {_fmt(worst['reported'])} for a "
-                      f"subset that misses by {worst['true']:.2g}." if hidden else
+                      f"subset that misses by {_fmt(worst['true'])}." if hidden else
                       "Mixed-integer solvers' tolerances: not reproduced with this solver version."),
             "sentences": [sentence],
             "counterexample": {"columns": ["entry", "objective reported", "true error of that subset",

@@ -74,6 +74,8 @@ def test_the_glossary_is_one_click_from_the_header_and_explains_the_identifiers(
                  "ofat", "quick", "sampled", "open end", "finding slug"):
         assert term in glossary, term
     assert "T14d-x" in glossary  # the kind of step id a reader meets first
+    findings = html[html.index('<ol class="findings">') - 600:html.index('<ol class="findings">')]
+    assert "step id" in findings and "variant id" in findings and 'href="#glossary"' in findings
 
 
 def test_ratios_print_with_three_digits():

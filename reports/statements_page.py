@@ -1,11 +1,13 @@
 """The generated parts of the documentation: ``docs/statements.md`` from ``bounds/``, every table of numbers
 that ``docs/*.md`` quotes from a committed data file, and every claim the README and docs make about the run record
-(the proof steps by verdict, "does C grow?"), printed by the functions of ``slt.claims`` the report uses.
+(the proof steps by verdict, "does C grow?", the findings with their numbers), printed by the functions of
+``slt.claims`` and ``slt.measure.findings`` the report uses.
 
 One source of truth: each statement of ``docs/statements.md`` (its numbering in the paper, hypotheses from its
 ``Param`` declarations, conclusion, widths, probability and proof steps) is printed from the ``bounds`` catalogue,
 and every table between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->`` in a page of ``docs/`` is
-printed from the committed file it names, or (``RECORD_BLOCKS``) from the proof-only run record of the working tree.
+printed from the committed file it names, or (``RECORD_BLOCKS``, ``finding-<id>``) from the run record of the working
+tree (``working_record``).
 ``tests/test_docs.py`` holds the committed pages to this output.
 
     slth docs            # rewrite docs/statements.md and every generated block (or python -m reports.statements_page)

@@ -288,7 +288,8 @@ def families_table() -> str:
 _SOURCES = {"constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBRATION,
             "large-random": ROOT / "slt" / "measure" / "calibration-large.json",
             "large-worst": ROOT / "slt" / "measure" / "calibration-large-worst.json",
-            "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES}
+            "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES,
+            "task-throughput": ROOT / "benchmarks" / "bench_tasks.json"}
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
 
 
@@ -306,6 +307,34 @@ def suite_time() -> str:
     parts = [f"the `{name}` profile {round(p['wall_s'] / 60, 1):g} minutes wall on {p['cores']} cores (`{p['command']}`)"
              for name, p in data["profiles"].items()]
     return "Measured: " + "; ".join(parts) + "."
+
+
+TASK_THROUGHPUT = ROOT / "benchmarks" / "bench_tasks.json"
+"""The measured throughput of ``slt.tasks`` (written by ``python benchmarks/bench_tasks.py``); docs/scale-out.md
+quotes it."""
+
+
+def task_throughput() -> str:
+    """The task-throughput table of ``TASK_THROUGHPUT``, with the machine and its load as measured."""
+    data = _read(TASK_THROUGHPUT)
+    rows = data["rows"]
+    one = next(r for r in rows if r["workers"] == 1 and "LocalCluster" in r["label"])
+    load = data["load_average_before"][0]
+    out = [f"Measured by `{data['command'].split(' --output')[0]}` on {data['time'][:10]}: {data['tasks']} "
+           f"'{data['work']}' tasks of about {1 / one['tasks_per_s']:.2f} s each on one worker, best of "
+           f"{len(one['runs'])} runs, on {data['cores']} cores (load average {load:.2f} before):", "",
+           "| configuration | workers | tasks/s | speed-up vs 1 worker | efficiency |", "|---|---|---|---|---|"]
+    for r in rows:
+        label = re.sub(r" tcp://\S+", f" ({r['workers']} worker processes)", r["label"])
+        out.append(f"| {_cell(label)} | {r['workers']} | {r['tasks_per_s']:.2f} | {r['speedup_vs_1_worker']:.2f} | "
+                   f"{r['efficiency']:.2f} |")
+    best = max((r for r in rows if r["workers"] == 2 and "LocalCluster" in r["label"]), key=lambda r: r["tasks_per_s"],
+               default=None)
+    ext = next((r for r in rows if "tcp://" in r["label"]), None)
+    if best and ext:
+        out += ["", f"The external scheduler's rate is {100 * (1 - ext['tasks_per_s'] / best['tasks_per_s']):.0f}% "
+                    "below the LocalCluster's at the same number of workers."]
+    return "\n".join(out)
 
 
 def proof_counts(record: dict) -> str:
@@ -366,7 +395,8 @@ def findings_list(record: dict) -> str:
 
 BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
-          "figures": figures_table, "families": families_table, "suite-time": suite_time}
+          "figures": figures_table, "families": families_table, "suite-time": suite_time,
+          "task-throughput": task_throughput}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 FINDING_BLOCK = "finding-"
 """A block ``finding-<id>`` prints one finding of ``slt.measure.findings`` in full (``finding_detail``)."""

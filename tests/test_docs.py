@@ -336,3 +336,19 @@ def test_the_readme_and_the_report_state_the_same_proof_counts(proofs_record):
     block = README.read_text().split("<!-- generated: proof-counts -->\n", 1)[1].split("\n<!-- end generated", 1)[0]
     assert claims.step_sentence(proofs_record).startswith(block.rstrip("."))
     assert "certified" in block and "kernel" in claims.step_sentence(proofs_record)
+
+
+def test_the_task_throughput_table_is_the_stored_benchmark(tmp_path, monkeypatch):
+    """docs/scale-out.md's throughput table is printed from ``benchmarks/bench_tasks.json`` (what the benchmark
+    writes), never typed: another measured rate gives another table."""
+    import json
+
+    assert "<!-- generated: task-throughput -->" in (ROOT / "docs" / "scale-out.md").read_text()
+    data = json.loads(statements_page.TASK_THROUGHPUT.read_text())
+    before = statements_page.task_throughput()
+    assert f"| {data['rows'][0]['tasks_per_s']:.2f} |" in before
+    data["rows"][0]["tasks_per_s"] *= 2
+    edited = tmp_path / "bench_tasks.json"
+    edited.write_text(json.dumps(data))
+    monkeypatch.setattr(statements_page, "TASK_THROUGHPUT", edited)
+    assert statements_page.task_throughput() != before

@@ -449,7 +449,7 @@ def worst_targets(record) -> dict:
     title = ("The constants of " + ", ".join(_heading(record, n) for n in random_only) + " are calibrated on random "
              "targets only: their \"holds\" covers random targets only." if random_only else
              "The constants calibrated on random targets did not hold at identity-type targets (which failed far "
-             "more often than eps at them); every statement with a target matrix is now calibrated at its worst "
+             "more often than eps at them); every statement with a target matrix is calibrated at its worst "
              "target family found, where no family shows an excess.")
     return {"id": "worst-targets", "status": "random targets only" if random_only else "worst targets",
             "title": title, "sentences": sentences,

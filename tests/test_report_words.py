@@ -152,3 +152,18 @@ def test_the_point_format_scan_finds_a_rounded_point():
     assert _point_formats("{{ d.params | fmt | tokens }}")
     assert _point_formats("at = f\"L = {pt['L']:g}, alpha = {pt['alpha']:g}\"")
     assert not _point_formats("{{ f.counterexample | point }}")
+
+
+def test_slth_report_ends_with_the_proof_step_sentence_of_the_page(proofs_record, tmp_path, capsys):
+    """The CLI's summary line names the profile in words and states the proof steps with the function the page
+    uses (``slt.claims.step_sentence``), not a count of its own."""
+    import json
+
+    from reports.cli import main
+
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(proofs_record))
+    assert main(["report", "--from", str(path), "-o", str(tmp_path / "r.html"), "--only", "proofs"]) == 0
+    out = capsys.readouterr().out
+    assert "from a run record of the proofs profile" in out and claims.step_sentence(proofs_record) in out
+    assert " record)" not in out

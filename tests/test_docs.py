@@ -119,7 +119,8 @@ CLAIMS = re.compile(r"\b\d+ (?:proof steps|scalar facts|steps of the encoded pro
                     # a finding's numbers: a ratio, a count of steps or readings, a counterexample's sides, a timing
                     r"\bworst ratio (?:of |is |was |found )?\d|\(ratio \d|"
                     r"\b\d+ of \d+ (?:proof )?(?:steps|statements|readings|checks|tests|premises)\b|"
-                    r"\b(?:lhs|rhs) = \d|\bobjective (?:of )?\d|\b\d+(?:\.\d+)? CPU-seconds\b")
+                    r"\b(?:lhs|rhs) = \d|\bobjective (?:of )?\d|\b\d+(?:\.\d+)? CPU-seconds\b|"
+                    r"(?:\babout |~)\d+(?:\.\d+)? ?(?:s|seconds|minutes|min|h|hours)\b")
 
 
 def test_no_page_states_a_count_or_the_growth_answer_outside_a_generated_block():
@@ -142,7 +143,7 @@ def test_the_claim_checker_finds_a_hand_written_count():
     assert CLAIMS.search("9. **Does C grow? Not over eps = 0.3 .. 0.003")
     for typed in ("against the printed bound 0.0060080 (ratio 1.038)", "its worst ratio is 0.38",
                   "breaks 7 of 12 steps", "gives lhs = 2.39e-6 > rhs = 9.54e-7", "reports objective 0 for",
-                  "(fig8 --quick: 16, 63 CPU-seconds)"):
+                  "(fig8 --quick: 16, 63 CPU-seconds)", "one process: about 480 s of CPU", "takes about 0.1 s |"):
         assert CLAIMS.search(typed), typed
     assert not CLAIMS.search("`lhs / rhs` compared with 1 and the ratio of the two sides")
 

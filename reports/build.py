@@ -138,5 +138,8 @@ def _build(args: argparse.Namespace, log) -> int:
               f"{', '.join(s.id for s in sections) or 'none'})", file=sys.stderr)
         return 2
     write_atomic(Path(args.output), render_html(sections, rec))
-    announce(args.output, f"wrote {args.output} ({len(sections)} sections, {rec['profile']} record)")
+    from slt.claims import step_sentence  # the page's own count of the proof steps, and its kernel's source
+
+    announce(args.output, f"wrote {args.output} ({len(sections)} sections, from a run record of the {rec['profile']} "
+                          f"profile): {step_sentence(rec)}")
     return 0

@@ -322,7 +322,7 @@ def main(args: argparse.Namespace) -> int:
             caught = run(m)
             steps = ", ".join(f"{r.statement}:{r.step}" for r in caught) or "SURVIVED"
             rows.append([m.edit.statement, m.name, steps, "caught" if caught else "SURVIVED",
-                         _cex(caught[0].counterexample, caught[0]) if caught else ""])
+                         _cex(caught[0].counterexample, caught[0].statement, _step(caught[0])) if caught else ""])
             status |= int(not caught)
         print("\n== mutations")
         for row in rows:

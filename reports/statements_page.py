@@ -1,11 +1,13 @@
 """The generated parts of the documentation: ``docs/statements.md`` from ``bounds/``, every table of numbers
 that ``docs/*.md`` quotes from a committed data file, and every claim the README and docs make about the run record
-(the proof steps by verdict, "does C grow?"), printed by the functions of ``slt.claims`` the report uses.
+(the proof steps by verdict, "does C grow?", the findings with their numbers), printed by the functions of
+``slt.claims`` and ``slt.measure.findings`` the report uses.
 
 One source of truth: each statement of ``docs/statements.md`` (its numbering in the paper, hypotheses from its
 ``Param`` declarations, conclusion, widths, probability and proof steps) is printed from the ``bounds`` catalogue,
 and every table between ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->`` in a page of ``docs/`` is
-printed from the committed file it names, or (``RECORD_BLOCKS``) from the proof-only run record of the working tree.
+printed from the committed file it names, or (``RECORD_BLOCKS``, ``finding-<id>``) from the run record of the working
+tree (``working_record``).
 ``tests/test_docs.py`` holds the committed pages to this output.
 
     slth docs            # rewrite docs/statements.md and every generated block (or python -m reports.statements_page)
@@ -287,7 +289,8 @@ _SOURCES = {"constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBR
             "large-random": ROOT / "slt" / "measure" / "calibration-large.json",
             "large-worst": ROOT / "slt" / "measure" / "calibration-large-worst.json",
             "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES,
-            "coq-counts": ROOT / "proofs" / "coq" / "math" / "Premises.v"}
+            "coq-counts": ROOT / "proofs" / "coq" / "math" / "Premises.v",
+            "task-throughput": ROOT / "benchmarks" / "bench_tasks.json"}
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
 
 
@@ -307,6 +310,34 @@ def suite_time() -> str:
     return "Measured: " + "; ".join(parts) + "."
 
 
+TASK_THROUGHPUT = ROOT / "benchmarks" / "bench_tasks.json"
+"""The measured throughput of ``slt.tasks`` (written by ``python benchmarks/bench_tasks.py``); docs/scale-out.md
+quotes it."""
+
+
+def task_throughput() -> str:
+    """The task-throughput table of ``TASK_THROUGHPUT``, with the machine and its load as measured."""
+    data = _read(TASK_THROUGHPUT)
+    rows = data["rows"]
+    one = next(r for r in rows if r["workers"] == 1 and "LocalCluster" in r["label"])
+    load = data["load_average_before"][0]
+    out = [f"Measured by `{data['command'].split(' --output')[0]}` on {data['time'][:10]}: {data['tasks']} "
+           f"'{data['work']}' tasks of about {1 / one['tasks_per_s']:.2f} s each on one worker, best of "
+           f"{len(one['runs'])} runs, on {data['cores']} cores (load average {load:.2f} before):", "",
+           "| configuration | workers | tasks/s | speed-up vs 1 worker | efficiency |", "|---|---|---|---|---|"]
+    for r in rows:
+        label = re.sub(r" tcp://\S+", f" ({r['workers']} worker processes)", r["label"])
+        out.append(f"| {_cell(label)} | {r['workers']} | {r['tasks_per_s']:.2f} | {r['speedup_vs_1_worker']:.2f} | "
+                   f"{r['efficiency']:.2f} |")
+    best = max((r for r in rows if r["workers"] == 2 and "LocalCluster" in r["label"]), key=lambda r: r["tasks_per_s"],
+               default=None)
+    ext = next((r for r in rows if "tcp://" in r["label"]), None)
+    if best and ext:
+        out += ["", f"The external scheduler's rate is {100 * (1 - ext['tasks_per_s'] / best['tasks_per_s']):.0f}% "
+                    "below the LocalCluster's at the same number of workers."]
+    return "\n".join(out)
+
+
 def proof_counts(record: dict) -> str:
     """The proof steps by verdict, as the report counts them (``slt.claims.step_counts_sentence``)."""
     from slt import claims
@@ -321,13 +352,46 @@ def growth_answer(record: dict) -> str:
     return " ".join(claims.growth_answer(record))
 
 
-def growth_finding(record: dict) -> str:
-    """The README's line for the finding "Does C grow?" (its headline, ``slt.claims.growth_sentence``)."""
-    from slt import claims
+def finding_items(record: dict) -> list[dict]:
+    """The record's findings, decided from it by ``slt.measure.findings.decide`` (what the report stores and shows)."""
     from slt.measure import findings
 
-    return (f"9. **Does C grow? {claims.growth_sentence(record)}** ([fixed-c-growth](docs/findings.md#fixed-c-growth))."
-            f" Test: `{findings.FIXED_C_TEST}`")
+    return findings.decide(record)["items"]
+
+
+def finding_line(n: int, item: dict) -> str:
+    """One finding as the README lists it: its number, its title (the claim, with its numbers, as the report words
+    it), the link to its evidence in docs/findings.md and the test that reproduces it."""
+    return (f"{n}. **{item['title'].rstrip('.')}** ([{item['id']}](docs/findings.md#{item['id']})). "
+            f"Test: `{item['test']}`")
+
+
+def _md_table(table: dict | None) -> list[str]:
+    if not table or not table.get("rows"):
+        return []
+    return (["| " + " | ".join(_cell(c) for c in table["columns"]) + " |", "|" + "---|" * len(table["columns"])]
+            + ["| " + " | ".join(_cell(v) for v in row) + " |" for row in table["rows"]])
+
+
+def finding_detail(record: dict, fid: str) -> str:
+    """Finding ``fid`` as docs/findings.md shows it: its title and sentences, its table and its counterexample, as
+    ``slt.measure.findings`` decides them from the record (the report's words and numbers)."""
+    item = next((f for f in finding_items(record) if f["id"] == fid), None)
+    if item is None:
+        raise KeyError(f"finding-{fid}")
+    out = [f"**{_md(item['title'])}** " + " ".join(_md(s) for s in item["sentences"])]
+    if item.get("table"):
+        out += ["", *_md_table(item["table"])]
+    if item.get("counterexample"):
+        out += ["", "Counterexample:", "", *_md_table(item["counterexample"])]
+    if item.get("command"):
+        out += ["", f"Re-run: `{item['command']}`"]
+    return "\n".join(out)
+
+
+def findings_list(record: dict) -> str:
+    """The README's findings: one line per finding of ``slt.measure.findings`` (``finding_line``), in its order."""
+    return "\n".join(finding_line(n, item) for n, item in enumerate(finding_items(record), 1))
 
 
 def coq_counts() -> str:
@@ -343,43 +407,17 @@ def coq_counts() -> str:
             + ". Premises proved in Coq: " + ("; ".join(proved) or "none") + ".")
 
 
-def _kernel_item(record: dict) -> tuple[int, dict]:
-    """The finding "lemma12-kernel" of ``record`` and its number (``slt.measure.findings.lemma12_kernel``)."""
-    return next((k, f) for k, f in enumerate(record["findings"]["items"], 1) if f["id"] == "lemma12-kernel")
-
-
-def kernel_finding(record: dict) -> str:
-    """The README's line for the finding "lemma12-kernel": Lemma 12's printed logit step in Coq."""
-    k, item = _kernel_item(record)
-    return f"{k}. **{item['title']}** ([lemma12-kernel](docs/findings.md#lemma12-kernel)). Test: `{item['test']}`"
-
-
-def kernel_finding_section(record: dict) -> str:
-    """The findings page's text of the finding "lemma12-kernel": its title, sentences and test."""
-    _, item = _kernel_item(record)
-    return (f"**{item['title']}** " + " ".join(item["sentences"]) + f"\nTest: `{item['test']}`; the whole Coq "
-            f"build and what each theorem rests on: `{item['command']}`.")
-
-
-BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
-          "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
-          "figures": figures_table, "families": families_table, "suite-time": suite_time, "coq-counts": coq_counts}
-"""Every generated block a page of docs/ may hold, by name, from the committed files."""
-RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "growth-finding": growth_finding,
-                 "kernel-finding": kernel_finding, "kernel-finding-section": kernel_finding_section}
-"""The blocks printed from a run record (the proof-only record of the working tree, ``slth run --proofs-only``):
-the same functions of ``slt.claims`` the report renders its claims with."""
-
-
 def fill(text: str, record=None) -> str:
     """``text`` with every generated block replaced by the generator's output (KeyError on an unknown block);
     ``record`` (a callable giving the run record, or the record) for the blocks printed from a record."""
     def block(m):
         name = m.group("name")
-        if name in RECORD_BLOCKS:
+        if name in RECORD_BLOCKS or name.startswith(FINDING_BLOCK):
             from reports.terminal import safe
 
-            body = safe(RECORD_BLOCKS[name](record() if callable(record) else record).strip())
+            rec = record() if callable(record) else record
+            body = safe((finding_detail(rec, name[len(FINDING_BLOCK):]) if name.startswith(FINDING_BLOCK)
+                         else RECORD_BLOCKS[name](rec)).strip())
         else:
             body = generated(name)
         return f"<!-- generated: {name} -->\n{body}\n<!-- end generated: {name} -->"
@@ -408,10 +446,45 @@ def blocks(text: str) -> list[str]:
 
 
 def working_record() -> dict:
-    """The proof-only run record of the working tree (what ``slth run --proofs-only`` writes)."""
+    """The run record the pages describe: the proof-only run record of the working tree (what ``slth run
+    --proofs-only`` writes) with the measurements its findings rest on (``with_findings_data``)."""
     from reports.record import assemble
 
-    return assemble.build("proofs", seed=0, command=f"{COMMAND}", log=lambda msg: None)
+    return with_findings_data(assemble.build("proofs", seed=0, command=f"{COMMAND}", log=lambda msg: None))
+
+
+def tasks_cache() -> Path:
+    """Where ``slth docs`` keeps the measured task results it computes (``$XDG_CACHE_HOME/slth-harness/docs``)."""
+    import os
+
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "slth-harness" / "docs"
+
+
+def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> dict:
+    """A copy of the proof-only ``record`` with what the default report (``slth report``) adds for its findings:
+    the printed variants (the committed verification while the code that decides them is unchanged,
+    ``reports.record.verified``) and the deterministic empirical measurements of the quick profile (the committed
+    task results of the same code, else computed once into ``cache_dir``) with the committed full-power failure
+    rates; its findings decided again by ``slt.measure.findings``, as ``reports.record.assemble.build`` does."""
+    import copy
+    import json
+
+    from reports.record import assemble, verified
+    from reports.record.files import dumps
+    from slt.measure import committed
+    from slt.measure import empirical as emp
+    from slt.measure import findings
+
+    cache_dir = Path(cache_dir) if cache_dir is not None else tasks_cache()
+    rec = copy.deepcopy(record)
+    data = assemble.calibration()["_data"]
+    rec["variants"] = verified.cached("variants", assemble.variants, cache_dir, log)
+    measured = emp.measure("quick", int(rec["provenance"]["seeds"]["base"]), data, progress=log,
+                           cache_dir=cache_dir / "tasks", rates=False)
+    rec["empirical"], rec["empirical_source"] = committed.select(measured, "quick", data)
+    rec["findings"] = findings.decide(json.loads(dumps(rec)))
+    return rec
 
 
 def pages(record=None) -> dict:

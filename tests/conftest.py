@@ -13,6 +13,15 @@ def proofs_record():
     return assemble.build("proofs", seed=0, command="pytest", log=lambda msg: None)
 
 
+@pytest.fixture(scope="session")
+def docs_record(proofs_record):
+    """The record the README and docs describe (``reports.statements_page.working_record``): the proof-only record
+    with the measurements its findings rest on (committed results of the same code; computed once otherwise)."""
+    from reports import statements_page
+
+    return statements_page.with_findings_data(proofs_record)
+
+
 _TESTS = Path(__file__).parent
 
 

@@ -19,11 +19,12 @@ REGENERATE = f"regenerate with `{statements_page.COMMAND}`"
 
 # ------------------------------------------------------------------------------------------ generated pages
 
-def test_the_generated_pages_equal_the_generator_output(proofs_record):
+def test_the_generated_pages_equal_the_generator_output(docs_record):
     """docs/statements.md is bounds/ printed, every generated table is its committed file printed, and every claim
-    the README and docs make about the run record (proof counts, "does C grow?") is the record printed by slt.claims:
-    an edit of bounds/, of a committed data file or of what the record says that is not regenerated fails here."""
-    for path, text in statements_page.pages(proofs_record).items():
+    the README and docs make about the run record (proof counts, "does C grow?", the findings) is the record printed
+    by slt.claims and slt.measure.findings: an edit of bounds/, of a committed data file or of what the record says
+    that is not regenerated fails here."""
+    for path, text in statements_page.pages(docs_record).items():
         assert path.exists(), f"{path.relative_to(ROOT)} is missing: {REGENERATE}"
         assert path.read_text() == text, f"{path.relative_to(ROOT)} differs from what bounds/ and the committed " \
                                          f"files give: {REGENERATE}"
@@ -83,23 +84,28 @@ def test_an_empty_or_edited_block_is_refilled():
 def test_every_generated_block_is_known():
     for path in PAGES:
         for name in statements_page.blocks(path.read_text()):
-            assert name in statements_page.BLOCKS or name in statements_page.RECORD_BLOCKS, \
+            assert name in statements_page.BLOCKS or name in statements_page.RECORD_BLOCKS or \
+                name.startswith(statements_page.FINDING_BLOCK), \
                 f"{path.relative_to(ROOT)}: unknown generated block {name!r}"
 
 
-def test_a_page_that_says_what_the_record_does_not_is_stale(proofs_record):
-    """The check can fail: a record with one step not proved, or with a fixed-C test that rejects, gives another
-    README and other docs pages than the committed ones."""
+def test_a_page_that_says_what_the_record_does_not_is_stale(docs_record):
+    """The check can fail: a record with one step not proved, with a fixed-C test that rejects, or whose printed
+    variant breaks no step, gives another README and other docs pages than the committed ones."""
     import copy
 
     committed = {p: p.read_text() for p in (README, ROOT / "docs" / "findings.md", ROOT / "docs" / "kernel-checked.md")}
-    worse = copy.deepcopy(proofs_record)
+    assert statements_page.pages(docs_record)[README] == committed[README]
+    repaired = copy.deepcopy(docs_record)
+    next(v for v in repaired["variants"] if (v["statement"], v["variant"]) == ("lemma12", "printed"))["broken"] = []
+    assert statements_page.pages(repaired)[README] != committed[README]
+    worse = copy.deepcopy(docs_record)
     step = next(s for s in worse["steps"] if s["statement"] != "facts")
     step.update(verdict="not proved", ok=False)
     pages = statements_page.pages(worse)
     assert pages[README] != committed[README] and pages[ROOT / "docs" / "kernel-checked.md"] != \
         committed[ROOT / "docs" / "kernel-checked.md"]
-    grows = copy.deepcopy(proofs_record)
+    grows = copy.deepcopy(docs_record)
     name, rec = next((n, r) for n, r in grows["calibration"]["statements"].items() if r.get("growth"))
     rec["growth"]["rows"][-1]["passed"] = False
     pages = statements_page.pages(grows)
@@ -110,18 +116,25 @@ def test_a_page_that_says_what_the_record_does_not_is_stale(proofs_record):
 
 CLAIMS = re.compile(r"\b\d+ (?:proof steps|scalar facts|steps of the encoded proofs)\b|kernel-checked today|"
                     r"\bDoes C grow\?\*?\*? ?(?:Not|Yes|No)\b|proved in Coq:\s+\d+\s+of\s+\d+|"
-                    r"corollary\s+alone:\s+\d+\s+of\s+\d+")
+                    r"corollary\s+alone:\s+\d+\s+of\s+\d+|"
+                    # a finding's numbers: a ratio, a count of steps or readings, a counterexample's sides, a timing
+                    r"\bworst ratio (?:of |is |was |found )?\d|\(ratio \d|"
+                    r"\b\d+ of \d+ (?:proof )?(?:steps|statements|readings|checks|tests|premises)\b|"
+                    r"\b(?:lhs|rhs) = \d|\bobjective (?:of )?\d|\b\d+(?:\.\d+)? CPU-seconds\b|"
+                    r"(?:\babout |~)\d+(?:\.\d+)? ?(?:s|seconds|minutes|min|h|hours)\b")
 
 
 def test_no_page_states_a_count_or_the_growth_answer_outside_a_generated_block():
-    """A step count, the kernel's claim or the growth answer written by hand would not follow the record: each
-    appears only inside a block that slth docs prints from it."""
+    """A step count, the kernel's claim, the growth answer or a finding's numbers (a worst ratio, a count of broken
+    steps, a counterexample's sides, a solver's objective) written by hand would not follow the record: each appears
+    only inside a block that slth docs prints from it (code spans and fenced code, commands and formulas, aside)."""
     hits = []
     for path in PAGES:
         if path.name == "statements.md":
             continue
         prose = re.sub(r"<!-- generated: ([a-z0-9-]+) -->.*?<!-- end generated: \1 -->", "", path.read_text(),
                        flags=re.DOTALL)
+        prose = re.sub(r"`[^`\n]*`", "``", re.sub(r"```.*?```", "", prose, flags=re.DOTALL))
         hits += [f"{path.relative_to(ROOT)}: {m.group(0)}" for m in CLAIMS.finditer(prose)]
     assert hits == []
 
@@ -129,6 +142,11 @@ def test_no_page_states_a_count_or_the_growth_answer_outside_a_generated_block()
 def test_the_claim_checker_finds_a_hand_written_count():
     assert CLAIMS.search("Today all 66 proof steps and the 5 scalar facts are kernel-checked")
     assert CLAIMS.search("9. **Does C grow? Not over eps = 0.3 .. 0.003")
+    for typed in ("against the printed bound 0.0060080 (ratio 1.038)", "its worst ratio is 0.38",
+                  "breaks 7 of 12 steps", "gives lhs = 2.39e-6 > rhs = 9.54e-7", "reports objective 0 for",
+                  "(fig8 --quick: 16, 63 CPU-seconds)", "one process: about 480 s of CPU", "takes about 0.1 s |"):
+        assert CLAIMS.search(typed), typed
+    assert not CLAIMS.search("`lhs / rhs` compared with 1 and the ratio of the two sides")
     assert CLAIMS.search("the counts: \"premises proved in Coq: 7 of 15; statements proved from Lueker's corollary\n"
                          "alone: 4 of 11\"")
     assert len(CLAIMS.findall("premises proved in Coq: 7 of 15; statements proved from Lueker's corollary alone: "
@@ -341,3 +359,19 @@ def test_the_readme_and_the_report_state_the_same_proof_counts(proofs_record):
     block = README.read_text().split("<!-- generated: proof-counts -->\n", 1)[1].split("\n<!-- end generated", 1)[0]
     assert claims.step_sentence(proofs_record).startswith(block.rstrip("."))
     assert "certified" in block and "kernel" in claims.step_sentence(proofs_record)
+
+
+def test_the_task_throughput_table_is_the_stored_benchmark(tmp_path, monkeypatch):
+    """docs/scale-out.md's throughput table is printed from ``benchmarks/bench_tasks.json`` (what the benchmark
+    writes), never typed: another measured rate gives another table."""
+    import json
+
+    assert "<!-- generated: task-throughput -->" in (ROOT / "docs" / "scale-out.md").read_text()
+    data = json.loads(statements_page.TASK_THROUGHPUT.read_text())
+    before = statements_page.task_throughput()
+    assert f"| {data['rows'][0]['tasks_per_s']:.2f} |" in before
+    data["rows"][0]["tasks_per_s"] *= 2
+    edited = tmp_path / "bench_tasks.json"
+    edited.write_text(json.dumps(data))
+    monkeypatch.setattr(statements_page, "TASK_THROUGHPUT", edited)
+    assert statements_page.task_throughput() != before

@@ -121,5 +121,5 @@ def test_finding7_theorem10_alpha_below_one():
     f = findings.theorem10_alpha(rec)
     assert f["status"] == "proof step fails" and "not a counterexample to the theorem" in " ".join(f["sentences"])
     assert "with C doubled it follows for every alpha > 0" in f["title"]
-    assert f["counterexample"]["rows"] == [["2", "0.5", "0.5", "0.0625", "0.07031", "0.06641"]]
+    assert f["counterexample"]["rows"] == [["2", "0.5", "0.5", "0.0625", "0.0703125", "0.0664062"]]
     assert findings.theorem10_alpha({**rec, "variants": None})["status"] == "not in this record"

@@ -41,7 +41,8 @@ def _item(rec, fid):
 def test_lemma13_as_printed_is_false_with_its_counterexample(record):
     f = _item(record, "lemma13-printed")
     case = next(c for c in record["empirical"]["checks"] if c["id"] == "stored:lemma13:printed")["cases"][0]
-    assert f["status"] == "refuted" and f["title"] == "Lemma 13 as printed is false."
+    assert f["status"] == "refuted" and f["title"].startswith("Lemma 13 as printed is false (")
+    assert claims.ratio_text(case["ratio"]) in f["title"]
     table = f["counterexample"]
     row = dict(zip(table["columns"], table["rows"][0]))
     assert float(row["printed bound"]) < float(row["measured max_i ||Blk(x_i) - Blk(x'_i)||"])
@@ -80,6 +81,26 @@ def test_sqrt_d1_lemma12_theorem11_and_the_solvers(record):
     rows = record["empirical"]["findings_data"]["mip"]["rows"]
     hidden = [r for r in rows if r["true"] - r["reported"] > 1e-8 and r["true"] > 1e3 * r["exact"]]
     assert (mip["status"] == "tolerance") == bool(hidden)
+
+
+def test_every_title_follows_the_records_data(record):
+    """A finding's title (the README's line) says what the record shows: with no step broken, no solver tolerance
+    hidden and a repaired reading, no title claims a failure."""
+    rec = copy.deepcopy(record)
+    for v in rec["variants"]:
+        v["broken"] = []
+    for r in rec["empirical"]["findings_data"]["mip"]["rows"]:
+        r["reported"] = r["true"]
+    for r in rec["empirical"]["findings_data"]["theorem14"]:
+        r["printed"] = []
+    before = {f["id"]: f["title"] for f in findings.decide(record)["items"]}
+    after = {f["id"]: f["title"] for f in findings.decide(rec)["items"]}
+    for fid in ("sqrt-d1", "lemma12-logit", "mip-tolerance", "theorem14-kappa"):
+        assert after[fid] != before[fid], fid
+    assert "break" not in after["sqrt-d1"] or "no step" in after["sqrt-d1"]
+    assert "assumes" not in after["lemma12-logit"] and "hide" not in after["mip-tolerance"]
+    assert "fails" not in after["theorem14-kappa"]
+    assert "among them Theorem 9 step S2c-ii" in before["sqrt-d1"]
 
 
 def test_every_named_test_exists():
@@ -129,7 +150,7 @@ def test_the_page_opens_with_the_banner_and_the_findings(record):
         assert str(notation(f["title"])) in li and f["test"] in li and f'href="{f["evidence"]}"' in li
         if f["counterexample"]:
             assert "<table" in li
-    assert "Lemma 13 as printed is false." in body
+    assert "Lemma 13 as printed is false (" in body
     row = re.search(r'<tr id="summary-theorem14">(.*?)</tr>', body, re.S).group(1)
     assert "kappa = " in row and "not the printed" in row
     for anchor in {f["evidence"] for f in record["findings"]["items"]}:

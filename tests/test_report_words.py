@@ -74,6 +74,8 @@ def test_the_glossary_is_one_click_from_the_header_and_explains_the_identifiers(
                  "ofat", "quick", "sampled", "open end", "finding slug"):
         assert term in glossary, term
     assert "T14d-x" in glossary  # the kind of step id a reader meets first
+    findings = html[html.index('<ol class="findings">') - 600:html.index('<ol class="findings">')]
+    assert "step id" in findings and "variant id" in findings and 'href="#glossary"' in findings
 
 
 def test_ratios_print_with_three_digits():
@@ -109,3 +111,59 @@ def test_the_page_names_no_data_file_the_repository_does_not_have(proofs_record)
     stale = "slth calibrate --output checks/calibration.json --seed 1"
     assert _writes(stale, "slt/measure/calibration.json") == "slth calibrate --output slt/measure/calibration.json --seed 1"
     assert not (root / "checks" / "calibration.json").exists()
+
+
+def test_a_finding_prints_a_broken_steps_point_exactly():
+    """The findings' tables of broken steps (the README's and the report's findings) print a counterexample through
+    ``slt.claims.point_text``: all the digits, and "open end" beside a coordinate next to one."""
+    from reports.record.assemble import _params_of, open_ends
+    from slt.measure import findings
+
+    cx = {"d1": 64, "eps": JUST_BELOW_ONE, "lhs": 520.25, "rhs": 192.0}
+    variant = {"statement": "theorem11", "variant": "d1",
+               "broken": [{"statement": "theorem11", "step": "B2b", "counterexample": cx,
+                           "open_ends": open_ends(_params_of("theorem11"))}]}
+    cell = findings._broken_rows(variant)["rows"][0][2]
+    assert f"eps = {JUST_BELOW_ONE!r} (open end eps < 1)" in cell and "eps = 1," not in cell
+
+
+POINT_FORMATS = re.compile(r"(?:counterexample|params|parameters)[^\n]{0,12}\|\s*fmt\b|"
+                           r"\{(?:cx|pt|point)\[[^]]+\]:[.0-9]*[gf]\}")
+
+
+def _point_formats(text: str) -> list[str]:
+    return [m.group(0) for m in POINT_FORMATS.finditer(text)]
+
+
+def test_no_surface_prints_a_point_with_a_rounding_format():
+    """Every template and module that prints a counterexample or a measured point does it through
+    ``slt.claims.point_text`` / ``point_parts`` / ``exact_number`` (the ``point`` and ``exact`` filters), never through a
+    fixed number of digits (``fmt``, ``:g``, ``.4f``), which can print a point inside ``eps < 1`` as ``eps = 1``."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    files = [*root.glob("reports/templates/**/*.html"), *root.glob("reports/**/*.py"), *root.glob("slt/**/*.py")]
+    hits = [f"{p.relative_to(root)}: {h}" for p in files for h in _point_formats(p.read_text())]
+    assert hits == []
+
+
+def test_the_point_format_scan_finds_a_rounded_point():
+    assert _point_formats("<td>{{ f.counterexample | fmt(6) }}</td>")
+    assert _point_formats("{{ d.params | fmt | tokens }}")
+    assert _point_formats("at = f\"L = {pt['L']:g}, alpha = {pt['alpha']:g}\"")
+    assert not _point_formats("{{ f.counterexample | point }}")
+
+
+def test_slth_report_ends_with_the_proof_step_sentence_of_the_page(proofs_record, tmp_path, capsys):
+    """The CLI's summary line names the profile in words and states the proof steps with the function the page
+    uses (``slt.claims.step_sentence``), not a count of its own."""
+    import json
+
+    from reports.cli import main
+
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(proofs_record))
+    assert main(["report", "--from", str(path), "-o", str(tmp_path / "r.html"), "--only", "proofs"]) == 0
+    out = capsys.readouterr().out
+    assert "from a run record of the proofs profile" in out and claims.step_sentence(proofs_record) in out
+    assert " record)" not in out

@@ -14,6 +14,7 @@ Renders the run record; measures nothing.
 from __future__ import annotations
 
 from reports.render import Section, fmt, render_template
+from slt import claims
 from reports.plots import PALETTE, bar_chart, svg_plot
 
 SKIP = {"restarts", "maxiter", "inside", "form", "stored", "C", "seed"}
@@ -138,7 +139,7 @@ def deterministic_plots(emp: dict) -> list[dict]:
         for p in params:
             pts = sorted((cc["parameters"][p], cc["ratio"], cc) for cc in cases
                          if isinstance(cc["parameters"].get(p), (int, float)))
-            tips = [f"{fmt({k: v for k, v in cc['parameters'].items() if k not in SKIP})}: measured "
+            tips = [f"{claims.point_text({k: v for k, v in cc['parameters'].items() if k not in SKIP})}: measured "
                     f"{fmt(cc['measured'], 4)}, bound {fmt(cc['bound'], 4)}, ratio {fmt(r, 3)}" for _, r, cc in pts]
             plots.append(svg_plot([{"label": "worst ratio found", "x": [x for x, _, _ in pts],
                                     "y": [r for _, r, _ in pts], "tips": tips, "line": True}],

@@ -170,9 +170,11 @@ def lemma13_printed(record) -> dict:
     cx = dict(case["parameters"])
     cx.update({"measured max_i ||Blk(x_i) - Blk(x'_i)||": case["measured"], "printed bound": case["bound"],
                "ratio": case["ratio"]})
-    return {"id": "lemma13-printed", "status": "refuted", "title": f"{name} as printed is false.",
+    return {"id": "lemma13-printed", "status": "refuted", "title": f"{name} as printed is false (measured over the printed bound: "
+            f"{claims.ratio_text(case['ratio'])} at the stored counterexample); its proof's form, twice that bound, is "
+            "what the harness encodes.",
             "sentences": [f"At the stored counterexample the block's output moves by {case['measured']:.5g}, more "
-                          f"than the printed bound {case['bound']:.5g} (ratio {case['ratio']:.4g}; evaluated in "
+                          f"than the printed bound {case['bound']:.5g} (ratio {claims.ratio_text(case['ratio'])}; evaluated in "
                           f"mpmath). Its proof ends with twice the printed bound; the harness encodes that form."
                           + proof],
             "counterexample": _table(cx), "test": test, "command": case["command"],
@@ -220,8 +222,10 @@ def theorem14_kappa(record) -> dict:
     for r in closes:
         sentences.append(f"Under reading ({r['label'].strip('()')}) every step verifies at the printed "
                          f"{printed_kappa}: {r['description']}.")
-    return {"id": "theorem14-kappa", "status": "proof step fails", "title":
-            f"{name}'s printed constant kappa = {printed_kappa}: a step of the written proof fails, not the theorem.",
+    title = (f"{name}'s printed constant kappa = {printed_kappa}: a step of the written proof fails, not the theorem "
+             f"(the harness's reading closes from kappa = {encoded['proof']['kappa']})." if first else
+             f"{name}'s printed constant kappa = {printed_kappa}: every step of the harness's reading verifies.")
+    return {"id": "theorem14-kappa", "status": "proof step fails" if first else "no step fails", "title": title,
             "sentences": sentences,
             "table": {"columns": [f"reading", f"fails at kappa = {printed_kappa}", "block step closes from",
                                   "every step closes from"], "rows": table_rows},
@@ -233,8 +237,7 @@ def theorem14_kappa(record) -> dict:
 def _broken_rows(variant) -> dict:
     cols = ["variant", "step", "counterexample"]
     rows = [[f"{variant['statement']}:{variant['variant']}", f"{b['statement']}:{b['step']}",
-             ", ".join(f"{k} = {_fmt(v)}" for k, v in (b["counterexample"] or {}).items()
-                       if not isinstance(v, (list, dict)))] for b in variant["broken"]]
+             claims.point_text(b["counterexample"], b.get("open_ends"))] for b in variant["broken"]]
     return {"columns": cols, "rows": rows}
 
 
@@ -249,8 +252,13 @@ def sqrt_d1(record) -> dict:
     for v in broken:  # every step each reading breaks, with the verifier's counterexample
         table["rows"] += _broken_rows(v)["rows"]
     steps = sorted({f"{_heading(record, b['statement'])} step {b['step']}" for v in broken for b in v["broken"]})
+    hit = [b for v in broken for b in v["broken"]]  # in the readings' order; a theorem's step first
+    lead = next((b for b in hit if b["statement"].startswith("theorem")), hit[0]) if hit else None
+    example = f"{_heading(record, lead['statement'])} step {lead['step']}" if lead else ""
     return {"id": "sqrt-d1", "status": "proof step fails" if broken else "no step fails",
-            "title": "The constant is sqrt(d1), not d1: with d1 the written proofs break.",
+            "title": (f"The constant is sqrt(d1), not d1: with d1 the written proofs break ({len(steps)} step(s), "
+                      f"among them {example})." if broken else
+                      "With d1 for sqrt(d1) no step of the written proofs breaks."),
             "sentences": [f"Reading d1 where the proofs need sqrt(d1) ({len(broken)} of {len(found)} readings: "
                           + ", ".join(f"{v['statement']}:{v['variant']}" for v in broken)
                           + f") breaks {len(steps)} step(s): " + "; ".join(steps) + "."],
@@ -270,7 +278,8 @@ def lemma12_logit(record) -> dict:
             " The adversarial search at that reading found a violation (see its evidence)." if search else "")
     steps = ", ".join(b["step"] for b in v["broken"]) or "no step"
     return {"id": "lemma12-logit", "status": "proof step fails" if v["broken"] else "no step fails",
-            "title": f"{name}'s logit step assumes ||x'_i|| <= alpha, which a perturbed input need not satisfy.",
+            "title": (f"{name}'s logit step assumes ||x'_i|| <= alpha, which a perturbed input need not satisfy."
+                      if v["broken"] else f"{name}'s logit step holds with ||x'_i|| <= alpha + eps_max."),
             "sentences": [f"With ||x'_i|| <= alpha + eps_max, step {steps} of the written proof fails." + tail],
             "counterexample": _broken_rows(v) if v["broken"] else None, "test": test, "command": None,
             "evidence": "#variant-lemma12-printed"}
@@ -284,7 +293,8 @@ def theorem11_budget(record) -> dict:
         return _missing("theorem11-budget", f"{name}'s error budget: the printed variants were not run in this "
                         "record", "slth run --quick runs the printed variants.", test)
     return {"id": "theorem11-budget", "status": "no step fails" if not v["broken"] else "proof step fails",
-            "title": f"{name}: the eps/4 -> eps/3 edit of the MHA budget alone leaves a valid proof.",
+            "title": (f"{name}: the eps/4 -> eps/3 edit of the MHA budget alone leaves a valid proof." if not v["broken"]
+                      else f"{name}: the eps/4 -> eps/3 edit of the MHA budget alone breaks the proof."),
             "sentences": ["The mutation eps/4 -> eps/3 is caught only because one constant budgets both the MHA "
                           "error and the FC error; changed in the MHA budget alone, "
                           + ("no step of the proof breaks." if not v["broken"] else
@@ -317,12 +327,15 @@ def theorem10_alpha(record) -> dict:
     l1 = t10.l1_step()
     follows = all(r.verdict == "certified" for r in doubled)
     never_at_1 = all(r.verdict == "certified" for r in l1)
-    at = f"L = {pt['L']:g}, alpha = {pt['alpha']:g}, eps = {pt['eps']:g}"
+    ends = next((b.get("open_ends") for b in v["broken"] if b["step"] == "T10b"), None)
+    shown = dict(claims.point_parts({**pt, "e_l": float(cx["e_l"]), "lhs": float(cx["lhs"]), "rhs": float(cx["rhs"])},
+                                    ends))  # the one printer of a point: never rounded across a hypothesis
+    at = f"L = {shown['L']}, alpha = {shown['alpha']}, eps = {shown['eps']}"
     own = float(t10.excess(pt["alpha"], pt["eps"], int(pt["L"])))
     sentences = [
         (f"Step T10b of the written proof, (alpha + e_l) eps/(2L) <= (1 + e_l) alpha eps/(2L), fails at a point the "
-         f"proof reaches: {at}, e_2 = alpha eps/(2L) = {float(cx['e_l']):g} (the error after layer 1) gives "
-         f"{float(cx['lhs']):.4f} > {float(cx['rhs']):.4f}. This is not a counterexample to the theorem."
+         f"proof reaches: {at}, e_2 = alpha eps/(2L) = {shown['e_l']} (the error after layer 1) gives "
+         f"{shown['lhs']} > {shown['rhs']}. This is not a counterexample to the theorem."
          if fails else f"Step T10b holds at {at}: not reproduced."),
         ("Tracking alpha + e_l instead, the proof gives alpha ((1 + eps/(2L))^L - 1); it exceeds the printed "
          "exp(alpha eps/2) - 1 exactly for L >= 2 and 0 < alpha < alpha*(L, eps) (table), never at L = 1"
@@ -336,15 +349,16 @@ def theorem10_alpha(record) -> dict:
             + ", ".join(f"{r.step} {r.verdict}" for r in doubled if r.verdict != "certified") + ".")),
     ]
     return {"id": "theorem10-alpha", "status": "proof step fails" if fails else "not reproduced",
-            "title": f"{name} as printed (alpha > 0): a step of the written proof fails for alpha < 1, not the "
-                     f"theorem{'; with C doubled it follows for every alpha > 0' if follows else ''}.",
+            "title": (f"{name} as printed (alpha > 0): a step of the written proof fails for alpha < 1 ({at}: "
+                      f"{shown['lhs']} > {shown['rhs']}), not the theorem"
+                      f"{'; with C doubled it follows for every alpha > 0' if follows else ''}." if fails else
+                      f"{name} as printed (alpha > 0): step T10b holds at {at}: not reproduced."),
             "sentences": sentences,
             "table": {"columns": ["L", *(f"alpha* at eps = {e:g}" for e in THEOREM10_THRESHOLDS["eps"])],
                       "rows": rows},
             "counterexample": {"columns": ["L", "alpha", "eps", "e_l", "(alpha + e_l) eps/(2L)",
                                            "(1 + e_l) alpha eps/(2L)"],
-                               "rows": [[f"{pt['L']:g}", f"{pt['alpha']:g}", f"{pt['eps']:g}",
-                                         _fmt(float(cx["e_l"])), _fmt(float(cx["lhs"])), _fmt(float(cx["rhs"]))]]},
+                               "rows": [[shown[k] for k in ("L", "alpha", "eps", "e_l", "lhs", "rhs")]]},
             "test": test, "command": None, "evidence": "#variant-theorem10-printed"}
 
 
@@ -360,14 +374,17 @@ def mip(record) -> dict:
     if hidden:
         worst = max(hidden, key=lambda r: (r["reported"] == 0.0, r["true"] - r["reported"]))  # "0" says it best
         sentence = (f"On {len(hidden)} of {data['m']} subset-sum instances (n' = {data['n']}, seed {data['seed']}) "
-                    f"HiGHS (through scipy) reports an objective of {worst['reported']:.3g} for a subset whose true "
-                    f"error is {worst['true']:.3g}, while the exact optimum is {worst['exact']:.3g}: the solver's "
+                    f"HiGHS (through scipy) reports an objective of {_fmt(worst['reported'])} for a subset whose true "
+                    f"error is {_fmt(worst['true'])}, while the exact optimum is {_fmt(worst['exact'])}: the solver's "
                     f"tolerance hides errors a thousand times the optimum.")
     else:
         sentence = (f"On these {data['m']} instances HiGHS's reported objective matched the true error of its subset "
                     f"(within 1e-8): not reproduced with this solver version.")
     return {"id": "mip-tolerance", "status": "tolerance" if hidden else "not reproduced",
-            "title": "Mixed-integer solvers hide their tolerances.", "sentences": [sentence],
+            "title": (f"Mixed-integer solvers hide their tolerances: HiGHS reports {_fmt(worst['reported'])} for a "
+                      f"subset that misses by {_fmt(worst['true'])}." if hidden else
+                      "Mixed-integer solvers' tolerances: not reproduced with this solver version."),
+            "sentences": [sentence],
             "counterexample": {"columns": ["entry", "objective reported", "true error of that subset",
                                            "exact optimum"], "rows": rows},
             "test": test, "command": "python -m pip install -e .[mip] && python scripts/compare_mip.py",
@@ -436,7 +453,7 @@ def worst_targets(record) -> dict:
     title = ("The constants of " + ", ".join(_heading(record, n) for n in random_only) + " are calibrated on random "
              "targets only: their \"holds\" covers random targets only." if random_only else
              "The constants calibrated on random targets did not hold at identity-type targets (which failed far "
-             "more often than eps at them); every statement with a target matrix is now calibrated at its worst "
+             "more often than eps at them); every statement with a target matrix is calibrated at its worst "
              "target family found, where no family shows an excess.")
     return {"id": "worst-targets", "status": "random targets only" if random_only else "worst targets",
             "title": title, "sentences": sentences,

@@ -193,3 +193,24 @@ def test_a_step_the_first_pass_refutes_says_so_in_its_coq_status():
     a, b = kernel.judge([refuted, unproved], {}, kernel.REPLAYED)
     assert a.coq == "not exported: the first pass refutes it"
     assert b.coq == "not exported: the first pass does not pre-check it"
+
+
+def test_the_diffs_coq_block_lists_a_refuted_step_with_its_reason_and_not_an_accepted_edit():
+    """An edit Coq accepts leaves its step kernel-checked: not listed.  A step the edit makes refuted is listed with
+    the first pass's reason on a line of its own; the counts give both records' statuses."""
+    from reports.diff import _coq_line, coq_counts
+    from slt import diff
+
+    def record(b1a, b4):
+        return {"steps": [{"statement": "theorem11", "step": "B1a", "coq": b1a, "kernel_source": kernel.REPLAYED},
+                          {"statement": "theorem11", "step": "B4", "coq": b4, "kernel_source": kernel.REPLAYED}]}
+
+    refuted = SimpleNamespace(statement="theorem11", step="B1a", ok=False, verdict="refuted", counterexample={})
+    (judged,) = kernel.judge([refuted], {}, kernel.REPLAYED)
+    rows, counts, notes = diff.coq_changes(record("kernel-checked", "kernel-checked"),
+                                           record(judged.coq, "kernel-checked"))  # B4 edited, Coq accepts it
+    assert [(r["step"], r["old"], r["new"]) for r in rows] == [
+        ("B1a", "kernel-checked", "not exported: the first pass refutes it")]
+    assert _coq_line(rows[0]) == ("  theorem11:B1a\n    before: kernel-checked\n"
+                                  "    after:  not exported: the first pass refutes it")
+    assert coq_counts(counts["new"]) == "1 kernel-checked, 1 not exported" and not notes

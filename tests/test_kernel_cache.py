@@ -214,3 +214,14 @@ def test_the_diffs_coq_block_lists_a_refuted_step_with_its_reason_and_not_an_acc
     assert _coq_line(rows[0]) == ("  theorem11:B1a\n    before: kernel-checked\n"
                                   "    after:  not exported: the first pass refutes it")
     assert coq_counts(counts["new"]) == "1 kernel-checked, 1 not exported" and not notes
+
+
+def test_a_folder_the_caller_names_gets_its_files_compiled_though_every_verdict_is_stored(coq, tmp_path):
+    """``slth proofs --coq DIR`` wants the Coq files in DIR: the replay checks them there even when the store holds
+    every verdict (and it still stores what it finds)."""
+    results = _results()
+    kernel.replay(results)
+    kernel.replay(results, tmp_path / "named")
+    assert coq.calls == 2
+    kernel.replay(results)
+    assert coq.calls == 2

@@ -86,13 +86,15 @@ def replay(results, directory=None, searching: bool = True, log=None) -> tuple[d
     under ``lemma_keys``: what Coq compiles for it (its statement, as the exporter prints it from both sides and the
     declared domain, with its tactic and its definedness lemma; its file's header and the facts' file it imports),
     the exporter's code and the versions of Coq and its libraries.  When every pre-checked step of ``results`` has
-    a stored verdict, they are read back and no Coq file is written or compiled; otherwise the files are checked
-    (``bounds.prove.coq.check.check``: unchanged files are not recompiled) and the verdicts stored."""
+    a stored verdict, they are read back and no Coq file is written or compiled; otherwise (and always when the
+    caller names ``directory``: its files are wanted there) the files are checked (``bounds.prove.coq.check.check``:
+    unchanged files are not recompiled) and the verdicts stored."""
     why = missing()
     if why:
         return {}, why
     from . import verdict_cache
     from .coq import check as coq_check
+    reading = directory is None  # a folder named by the caller (slth proofs --coq DIR) gets its files written
     directory = Path(directory) if directory is not None else folder()
     certified = _AllBut({(r.statement, r.step) for r in results if not r.ok})
     wanted = [(r.statement, r.step) for r in results if r.ok]
@@ -100,13 +102,8 @@ def replay(results, directory=None, searching: bool = True, log=None) -> tuple[d
         searched, tactics = known_tactics(directory)
         ents = coq_check.entries(certified)
         keys = lemma_keys(ents, tactics)
-        stored = {}
-        for k in wanted:
-            verdict = verdict_cache.load_coq(keys[k]) if k in keys else None
-            if verdict is None:
-                break
-            stored[k] = verdict
-        else:
+        stored = _stored(wanted, keys) if reading else None
+        if stored is not None:
             return stored, REPLAYED
         verdict_cache.COQ_STATS["checked"] += 1
         status = coq_check.check(directory, certified, tactics=tactics, searching=searching, log=log, ents=ents)
@@ -118,6 +115,18 @@ def replay(results, directory=None, searching: bool = True, log=None) -> tuple[d
             if k in status and _lemma_verdict(k, status, ents):
                 verdict_cache.store_coq(digest, status[k])
     return status, REPLAYED
+
+
+def _stored(wanted: list, keys: dict) -> dict | None:
+    """``{step: stored kernel verdict}`` for every step of ``wanted``, or None at the first that has none."""
+    from . import verdict_cache
+    out = {}
+    for k in wanted:
+        verdict = verdict_cache.load_coq(keys[k]) if k in keys else None
+        if verdict is None:
+            return None
+        out[k] = verdict
+    return out
 
 
 SEARCHED = "searched-tactics.json"

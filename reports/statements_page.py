@@ -286,7 +286,8 @@ def families_table() -> str:
 _SOURCES = {"constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBRATION,
             "large-random": ROOT / "slt" / "measure" / "calibration-large.json",
             "large-worst": ROOT / "slt" / "measure" / "calibration-large-worst.json",
-            "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES}
+            "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES,
+            "diff-time": ROOT / "benchmarks" / "diff-time.json"}
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
 
 
@@ -304,6 +305,26 @@ def suite_time() -> str:
     parts = [f"the `{name}` profile {round(p['wall_s'] / 60, 1):g} minutes wall on {p['cores']} cores (`{p['command']}`)"
              for name, p in data["profiles"].items()]
     return "Measured: " + "; ".join(parts) + "."
+
+
+DIFF_TIME = ROOT / "benchmarks" / "diff-time.json"
+"""The measured runs of ``slth diff --against HEAD`` after a one-constant edit (``{"edit", "command", "cores",
+"runs": [{"run", "wall_s", "cpu_s", "exit", "load_before", "verified"}], "created"}``), written by
+``python benchmarks/bench_diff.py --write``; docs/proofs.md quotes it."""
+
+
+def diff_time() -> str:
+    """How long ``slth diff --against HEAD`` takes after a one-constant edit, run after run, from ``DIFF_TIME``
+    (a sentence saying it is not measured when absent)."""
+    if not DIFF_TIME.exists():
+        return (f"How long it takes is not measured yet (`{DIFF_TIME.relative_to(ROOT)}` holds the measurement, "
+                "`python benchmarks/bench_diff.py --write` writes it).")
+    data = _read(DIFF_TIME)
+    runs = "; ".join(f"run {r['run']}: {r['wall_s']:g} s wall, {r['cpu_s']:g} s CPU" for r in data["runs"])
+    loads = [r["load_before"] for r in data["runs"]]
+    return (f"Measured (`{data['command']}`: {data['edit']} in a fresh clone with an empty cache folder, then the "
+            f"diff run {len(data['runs'])} times; {data['cores']} cores, load average {min(loads):g} to "
+            f"{max(loads):g} before the runs, {data['created'][:10]}): {runs}.")
 
 
 def proof_counts(record: dict) -> str:
@@ -331,7 +352,8 @@ def growth_finding(record: dict) -> str:
 
 BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
-          "figures": figures_table, "families": families_table, "suite-time": suite_time}
+          "figures": figures_table, "families": families_table, "suite-time": suite_time,
+          "diff-time": diff_time}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "growth-finding": growth_finding}
 """The blocks printed from a run record (the proof-only record of the working tree, ``slth run --proofs-only``):

@@ -116,8 +116,10 @@ def test_any_change_of_what_decides_a_kernel_verdict_misses(coq, monkeypatch, ch
         monkeypatch.setattr(kernel, "_COQ_ID", [("The Coq Proof Assistant, version 8.17.0", "libraries")])
     else:
         monkeypatch.setattr(kernel, "_COQ_ID", [("The Coq Proof Assistant, version 8.16.1", "other libraries")])
+    verdict_cache.reset_stats()
     kernel.replay(results)
     assert coq.calls == 2, change
+    assert verdict_cache.COQ_STATS["hits"] == 0 and verdict_cache.COQ_STATS["checked"] == 1, change
 
 
 def test_the_exporters_code_is_the_checker_the_exporter_and_the_printer_not_the_statements():
@@ -225,3 +227,17 @@ def test_a_folder_the_caller_names_gets_its_files_compiled_though_every_verdict_
     assert coq.calls == 2
     kernel.replay(results)
     assert coq.calls == 2
+
+
+def test_verdicts_read_before_a_miss_are_not_counted_as_read_back(coq, monkeypatch):
+    """The last step's tactic changed: the steps before it are found in the store, but the check runs and decides
+    them all, so stderr's count of kernel verdicts read back says 0."""
+    results = _results()
+    kernel.replay(results)
+    ents = coq_check.entries()
+    last = [lem for _, _, lem in ents["theorem11"] if isinstance(lem, Lemma)][-1]
+    recorded = coq_check.load_tactics()
+    monkeypatch.setattr(coq_check, "load_tactics", lambda *a: {**recorded, last.key: "lra"})
+    verdict_cache.reset_stats()
+    kernel.replay(results)
+    assert coq.calls == 2 and verdict_cache.COQ_STATS["hits"] == 0 and verdict_cache.COQ_STATS["checked"] == 1

@@ -118,12 +118,14 @@ def replay(results, directory=None, searching: bool = True, log=None) -> tuple[d
 
 
 def _stored(wanted: list, keys: dict) -> dict | None:
-    """``{step: stored kernel verdict}`` for every step of ``wanted``, or None at the first that has none."""
+    """``{step: stored kernel verdict}`` for every step of ``wanted``, or None at the first that has none (the
+    verdicts read before it are then not counted as read back: the check decides them all)."""
     from . import verdict_cache
     out = {}
     for k in wanted:
         verdict = verdict_cache.load_coq(keys[k]) if k in keys else None
         if verdict is None:
+            verdict_cache.COQ_STATS["hits"] -= len(out)
             return None
         out[k] = verdict
     return out

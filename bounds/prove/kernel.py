@@ -14,7 +14,10 @@ they call certified), ``refuted`` (a counterexample Arb confirms at an admissibl
 This module is the one place that calls the Coq checker (``bounds.prove.coq.check``: ``missing_reason`` and ``check``).
 Its files are compiled into a folder outside the repository, ``folder()``: ``$SLTH_COQ_DIR`` when set, else
 ``$XDG_CACHE_HOME/slth-harness/coq`` (``~/.cache/slth-harness/coq``), shared by every checkout.  A warm replay
-(files unchanged and compiled) runs no coqc at all.  Tactics found by a search for a changed step are kept there
+(files unchanged and compiled) runs no coqc at all.  Each lemma's verdict is also stored
+(``bounds.prove.verdict_cache``, keyed by what Coq is given for it, the exporter's code and Coq's version:
+``lemma_keys``), so a replay whose every step has a stored verdict writes and compiles nothing, whatever another
+checkout compiled in the shared folder since.  Tactics found by a search for a changed step are kept there
 (``searched-tactics.json``) beside the committed ones, so the search runs once; Coq checks every one of them on
 each compile.  A file lock serialises concurrent replays of one folder.
 """

@@ -9,7 +9,8 @@ empirical verdict changed and calibrated constants that moved outside their inte
 by commit under ``<results>/records/``) and compares it with a record of the working tree, built at the same time.
 Proof-only by default (seconds); ``--empirical`` adds the quick empirical measurements and figure summaries.
 The verdicts of steps an edit leaves unchanged are read back from the verdict cache (``bounds.prove.verdict_cache``), so
-only the changed steps (and the steps built from them) are verified again; stderr says how many.  The Coq block
+only the changed steps (and the steps built from them) are verified again; so are Coq's verdicts, per lemma
+(``bounds.prove.kernel.replay``): from the second run after an edit no Coq file is compiled.  stderr says how many.  The Coq block
 shows each step's Coq status with its reason (``slt.diff.coq_status``).
 
 Exit status: 1 on any downgrade of a step of a supported form (a verdict worse than before, e.g. certified -> not
@@ -116,7 +117,9 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
         where = verdict_cache.directory()
         log(f"[diff] working tree: {verdict_cache.STATS['verified']} verification(s) run (sub-steps included), "
             f"{verdict_cache.STATS['hits']} verdict(s) of unchanged steps read back from "
-            + (f"{where} (bounds/prove/verdict_cache.py)" if where else "nowhere (SLTH_VERDICT_CACHE=off)"))
+            + (f"{where} (bounds/prove/verdict_cache.py)" if where else "nowhere (SLTH_VERDICT_CACHE=off)")
+            + f"; Coq: {verdict_cache.COQ_STATS['checked']} check(s) of the Coq files run, "
+              f"{verdict_cache.COQ_STATS['hits']} kernel verdict(s) read back")
         if proc is not None:
             rc = proc.wait()
             logfile.close()

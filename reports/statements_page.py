@@ -290,7 +290,8 @@ _SOURCES = {"constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBR
             "large-worst": ROOT / "slt" / "measure" / "calibration-large-worst.json",
             "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES,
             "coq-counts": ROOT / "proofs" / "coq" / "math" / "Premises.v",
-            "task-throughput": ROOT / "benchmarks" / "bench_tasks.json"}
+            "task-throughput": ROOT / "benchmarks" / "bench_tasks.json",
+            "diff-time": ROOT / "benchmarks" / "diff-time.json"}
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
 
 
@@ -336,6 +337,26 @@ def task_throughput() -> str:
         out += ["", f"The external scheduler's rate is {100 * (1 - ext['tasks_per_s'] / best['tasks_per_s']):.0f}% "
                     "below the LocalCluster's at the same number of workers."]
     return "\n".join(out)
+
+
+DIFF_TIME = ROOT / "benchmarks" / "diff-time.json"
+"""The measured runs of ``slth diff --against HEAD`` after a one-constant edit (``{"edit", "command", "cores",
+"runs": [{"run", "wall_s", "cpu_s", "exit", "load_before", "verified"}], "created"}``), written by
+``python benchmarks/bench_diff.py --write``; docs/proofs.md quotes it."""
+
+
+def diff_time() -> str:
+    """How long ``slth diff --against HEAD`` takes after a one-constant edit, run after run, from ``DIFF_TIME``
+    (a sentence saying it is not measured when absent)."""
+    if not DIFF_TIME.exists():
+        return (f"How long it takes is not measured yet (`{DIFF_TIME.relative_to(ROOT)}` holds the measurement, "
+                "`python benchmarks/bench_diff.py --write` writes it).")
+    data = _read(DIFF_TIME)
+    runs = "; ".join(f"run {r['run']}: {r['wall_s']:g} s wall, {r['cpu_s']:g} s CPU" for r in data["runs"])
+    loads = [r["load_before"] for r in data["runs"]]
+    return (f"Measured (`{data['command']}`: {data['edit']} in a fresh clone with an empty cache folder, then the "
+            f"diff run {len(data['runs'])} times; {data['cores']} cores, load average {min(loads):g} to "
+            f"{max(loads):g} before the runs, {data['created'][:10]}): {runs}.")
 
 
 def proof_counts(record: dict) -> str:
@@ -405,6 +426,19 @@ def coq_counts() -> str:
     proved = [f"`{p}`" for p, v in bp["premises"].items() if v["proved"]]
     return (f"\"{bp['line']}\"\n\nProved in Coq from Lueker's corollary alone: " + (", ".join(alone) or "none")
             + ". Premises proved in Coq: " + ("; ".join(proved) or "none") + ".")
+
+
+BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
+          "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
+          "figures": figures_table, "families": families_table, "suite-time": suite_time, "coq-counts": coq_counts,
+          "task-throughput": task_throughput, "diff-time": diff_time}
+"""Every generated block a page of docs/ may hold, by name, from the committed files."""
+FINDING_BLOCK = "finding-"
+"""A block ``finding-<id>`` prints one finding of ``slt.measure.findings`` in full (``finding_detail``)."""
+RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "findings": findings_list}
+"""The blocks printed from a run record (``working_record()``: the proof-only record of the working tree with what
+the default report adds for its findings): the same functions of ``slt.claims`` and ``slt.measure.findings`` the
+report renders its claims with."""
 
 
 def fill(text: str, record=None) -> str:

@@ -345,6 +345,33 @@ def test_the_readme_says_how_long_the_tests_take_from_the_measurement(tmp_path, 
     assert "Install and run the tests" in README.read_text().split("<!-- generated: suite-time -->")[0]
 
 
+def test_the_diff_timing_is_printed_from_the_benchmarks_measurement(tmp_path, monkeypatch):
+    """docs/proofs.md quotes the runs of ``slth diff --against HEAD`` after a one-constant edit from the committed
+    measurement (``benchmarks/diff-time.json``, written by ``benchmarks/bench_diff.py --write``), never by hand;
+    without the file it says the time is not measured; a file missing a field is one line naming it."""
+    import json
+
+    from slt.inputs import InputError
+
+    monkeypatch.setattr(statements_page, "ROOT", tmp_path)
+    monkeypatch.setattr(statements_page, "DIFF_TIME", tmp_path / "missing.json")
+    assert "not measured yet" in statements_page.diff_time()
+    measured = tmp_path / "diff-time.json"
+    runs = [{"run": i, "wall_s": w, "cpu_s": c, "exit": 1, "load_before": l, "verified": ""}
+            for i, (w, c, l) in enumerate([(61.2, 80.5, 1.5), (3.1, 2.9, 1.25), (3.0, 2.8, 1.0)], 1)]
+    measured.write_text(json.dumps({"edit": "an edit", "command": "python benchmarks/bench_diff.py --write",
+                                    "cores": 2, "runs": runs, "created": "2026-01-02T03:04:05Z"}))
+    monkeypatch.setattr(statements_page, "DIFF_TIME", measured)
+    assert statements_page.diff_time() == (
+        "Measured (`python benchmarks/bench_diff.py --write`: an edit in a fresh clone with an empty cache folder, "
+        "then the diff run 3 times; 2 cores, load average 1 to 1.5 before the runs, 2026-01-02): run 1: 61.2 s "
+        "wall, 80.5 s CPU; run 2: 3.1 s wall, 2.9 s CPU; run 3: 3 s wall, 2.8 s CPU.")
+    measured.write_text(json.dumps({"edit": "an edit", "runs": runs}))
+    with pytest.raises(InputError, match="diff-time.json is incomplete"):
+        statements_page.generated("diff-time")
+    assert "<!-- generated: diff-time -->" in (ROOT / "docs" / "proofs.md").read_text()
+
+
 def test_the_readme_says_how_to_get_coq():
     text = README.read_text()
     assert "apt-get install coq libcoq-interval" in text and ".ci/run" in text

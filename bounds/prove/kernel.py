@@ -14,7 +14,10 @@ they call certified), ``refuted`` (a counterexample Arb confirms at an admissibl
 This module is the one place that calls the Coq checker (``bounds.prove.coq.check``: ``missing_reason`` and ``check``).
 Its files are compiled into a folder outside the repository, ``folder()``: ``$SLTH_COQ_DIR`` when set, else
 ``$XDG_CACHE_HOME/slth-harness/coq`` (``~/.cache/slth-harness/coq``), shared by every checkout.  A warm replay
-(files unchanged and compiled) runs no coqc at all.  Tactics found by a search for a changed step are kept there
+(files unchanged and compiled) runs no coqc at all.  Each lemma's verdict is also stored
+(``bounds.prove.verdict_cache``, keyed by what Coq is given for it, the exporter's code and Coq's version:
+``lemma_keys``), so a replay whose every step has a stored verdict writes and compiles nothing, whatever another
+checkout compiled in the shared folder since.  Tactics found by a search for a changed step are kept there
 (``searched-tactics.json``) beside the committed ones, so the search runs once; Coq checks every one of them on
 each compile.  A file lock serialises concurrent replays of one folder.
 """
@@ -80,26 +83,140 @@ def _locked(directory: Path):
 def replay(results, directory=None, searching: bool = True, log=None) -> tuple[dict, str]:
     """``({(statement, step): Coq status}, source)`` of the pre-checked ``results``: the Coq files written,
     searched (a step without a recorded tactic, when ``searching``) and compiled in ``directory`` (default
-    ``folder()``); ``({}, "no proof kernel ...")`` without coqc or CoqInterval."""
+    ``folder()``); ``({}, "no proof kernel ...")`` without coqc or CoqInterval.
+
+    Each lemma's verdict (kernel-checked, or rejected with Coq's reason) is stored by ``bounds.prove.verdict_cache``
+    under ``lemma_keys``: what Coq compiles for it (its statement, as the exporter prints it from both sides and the
+    declared domain, with its tactic and its definedness lemma; its file's header and the facts' file it imports),
+    the exporter's code and the versions of Coq and its libraries.  When every pre-checked step of ``results`` has
+    a stored verdict, they are read back and no Coq file is written or compiled; otherwise (and always when the
+    caller names ``directory``: its files are wanted there) the files are checked (``bounds.prove.coq.check.check``:
+    unchanged files are not recompiled) and the verdicts stored."""
     why = missing()
     if why:
         return {}, why
+    from . import verdict_cache
     from .coq import check as coq_check
+    reading = directory is None  # a folder named by the caller (slth proofs --coq DIR) gets its files written
     directory = Path(directory) if directory is not None else folder()
     certified = _AllBut({(r.statement, r.step) for r in results if not r.ok})
+    wanted = [(r.statement, r.step) for r in results if r.ok]
     with _locked(directory):
-        kept = directory / "searched-tactics.json"
-        try:
-            searched = json.loads(kept.read_text()) if kept.exists() else {}
-        except (OSError, ValueError):
-            searched = {}
-        tactics = {**{k: v for k, v in searched.items() if isinstance(v, str)}, **coq_check.load_tactics()}
-        status = coq_check.check(directory, certified, tactics=tactics, searching=searching, log=log)
+        searched, tactics = known_tactics(directory)
+        ents = coq_check.entries(certified)
+        keys = lemma_keys(ents, tactics)
+        stored = _stored(wanted, keys) if reading else None
+        if stored is not None:
+            return stored, REPLAYED
+        verdict_cache.COQ_STATS["checked"] += 1
+        status = coq_check.check(directory, certified, tactics=tactics, searching=searching, log=log, ents=ents)
         found = status.pop(None) or {}
         new = {k: v for k, v in found.items() if isinstance(v, str) and tactics.get(k) != v}
         if new:
-            kept.write_text(json.dumps({**searched, **new}, indent=1, sort_keys=True))
+            (directory / SEARCHED).write_text(json.dumps({**searched, **new}, indent=1, sort_keys=True))
+        for k, digest in lemma_keys(ents, found or tactics).items():
+            if k in status and _lemma_verdict(k, status, ents):
+                verdict_cache.store_coq(digest, status[k])
     return status, REPLAYED
+
+
+def _stored(wanted: list, keys: dict) -> dict | None:
+    """``{step: stored kernel verdict}`` for every step of ``wanted``, or None at the first that has none (the
+    verdicts read before it are then not counted as read back: the check decides them all)."""
+    from . import verdict_cache
+    out = {}
+    for k in wanted:
+        verdict = verdict_cache.load_coq(keys[k]) if k in keys else None
+        if verdict is None:
+            verdict_cache.COQ_STATS["hits"] -= len(out)
+            return None
+        out[k] = verdict
+    return out
+
+
+SEARCHED = "searched-tactics.json"
+"""The tactics a search found for changed steps, kept in the Coq folder beside the committed ones."""
+
+
+def known_tactics(directory) -> tuple[dict, dict]:
+    """``(searched, tactics)``: the tactics kept in ``directory`` by earlier searches, and every tactic a replay
+    there uses (those, and the committed ones, ``proofs/coq/tactics.json``, which win)."""
+    from .coq import check as coq_check
+    kept = Path(directory) / SEARCHED
+    try:
+        searched = json.loads(kept.read_text()) if kept.exists() else {}
+    except (OSError, ValueError):
+        searched = {}
+    if not isinstance(searched, dict):
+        searched = {}
+    return searched, {**{k: v for k, v in searched.items() if isinstance(v, str)}, **coq_check.load_tactics()}
+
+
+FILE_LEVEL = ("the file does not compile", "the statement check does not compile")
+"""Rejections that speak of a whole file (or of the check of all files), not of one lemma: never stored per lemma."""
+
+
+def _lemma_verdict(key, status: dict, ents: dict) -> bool:
+    """Whether ``status[key]`` is Coq's verdict on that lemma alone: kernel-checked, or a rejection that is neither
+    file-level (``FILE_LEVEL``) nor shared word for word by every lemma of its file (an error before any lemma; a
+    file of one lemma cannot tell the two apart)."""
+    verdict = status[key]
+    if verdict == KERNEL:
+        return True
+    if not verdict.startswith("rejected: ") or any(w in verdict for w in FILE_LEVEL):
+        return False
+    from .coq.export import Lemma
+    for items in ents.values():
+        keys = [(s, t) for s, t, l in items if isinstance(l, Lemma)]
+        if key in keys:  # a file of one lemma cannot tell its lemma's error from an error before it
+            return len(keys) > 1 and not all(status.get(k) == verdict for k in keys)
+    return False
+
+
+_COQ_ID: list = []
+
+
+def coq_identity() -> tuple:
+    """Coq's version (``coqc --version``) and its libraries' (the name, size and time of every compiled file under
+    ``coqc -where``'s ``user-contrib``: CoqInterval, Coquelicot, Flocq, ...), once per process."""
+    if not _COQ_ID:
+        import hashlib
+        from .coq import check as coq_check
+        h = hashlib.sha256()
+        try:
+            rc, where = coq_check.run_coqc(["-where"], None, timeout=60.0)
+            contrib = Path(where.strip()) / "user-contrib"
+            for path in sorted(contrib.rglob("*.vo")):
+                st = path.stat()
+                h.update(f"{path.relative_to(contrib)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        except (coq_check.CoqcFailure, OSError):
+            h.update(b"unknown")
+        _COQ_ID.append((coq_check.coqc_version(), h.hexdigest()))
+    return _COQ_ID[0]
+
+
+def lemma_keys(ents: dict, tactics: dict) -> dict:
+    """``{(statement, step): digest}`` (``bounds.prove.verdict_cache.coq_digest``) of every exported lemma of
+    ``ents`` (``bounds.prove.coq.check.entries``) that has a tactic to compile: what Coq is given for it (its
+    file's header and name, the facts' file it imports, its definedness lemma and its lemma with the tactic, the
+    exported statement), and Coq's and its libraries' versions (``coq_identity``)."""
+    from . import verdict_cache
+    from .coq import check as coq_check
+    from .coq.export import Lemma
+    ident = coq_identity()
+    common = coq_check.text("Common", ents.get("Common", []), tactics)
+    out = {}
+    for stem, items in ents.items():
+        head = coq_check.text(stem, [], tactics)
+        for statement, step, lem in items:
+            if not isinstance(lem, Lemma):
+                continue
+            tac, why = coq_check._tactic(tactics, lem.key)
+            if tac is None or why:
+                continue  # no tactic, or a refused one: the verdict is said before any coqc
+            material = (stem, head, common, lem.text, lem.def_text, lem.def_proof() + lem.proof(tac), ident)
+            out[(statement, step)] = verdict_cache.coq_digest(material)
+    return out
 
 
 class _AllBut:
@@ -164,8 +281,9 @@ def judge(results, status: dict, source: str) -> list[Judged]:
     out = []
     for r in results:
         key = (r.statement, r.step)
-        if not r.ok:
-            coq = status.get(key, "not exported: the first pass does not pre-check it")
+        if not r.ok:  # never given to Coq: the first pass says why
+            coq = ("not exported: the first pass refutes it" if r.verdict == REFUTED else
+                   "not exported: the first pass does not pre-check it")
         elif key in status:
             coq = status[key]
         elif source.startswith(NO_KERNEL):

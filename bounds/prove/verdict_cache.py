@@ -35,7 +35,8 @@ import warnings
 from pathlib import Path
 
 __all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "default_directory", "verifier_files", "verifier_hash",
-           "key_digest", "load", "store", "STATS", "reset_stats"]
+           "key_digest", "load", "store", "STATS", "reset_stats", "COQ_ENTRY", "COQ_STATS", "coq_directory",
+           "coq_digest", "load_coq", "store_coq"]
 
 ENV = "SLTH_VERDICT_CACHE"
 FORMAT = 1
@@ -58,6 +59,7 @@ class VerdictCacheWarning(UserWarning):
 
 def reset_stats() -> None:
     STATS.update(hits=0, verified=0, steps=[])
+    COQ_STATS.update(hits=0, stored=0, checked=0)
 
 
 def directory() -> Path | None:
@@ -99,10 +101,10 @@ def _imports(path: Path, root: Path = HERE) -> set[str]:
     return found
 
 
-def verifier_files(root: Path = HERE) -> list[Path]:
-    """``bounds/prove/verify.py`` and every module of ``bounds`` it imports, directly or through others (``SKIP``
-    excepted; a subpackage counts with every file under it), sorted."""
-    seen, files, todo = set(), set(), [ENTRY]
+def verifier_files(root: Path = HERE, entry: str = ENTRY) -> list[Path]:
+    """``bounds/prove/verify.py`` (or the module ``entry``, dotted under ``bounds``) and every module of ``bounds`` it
+    imports, directly or through others (``SKIP`` excepted; a subpackage counts with every file under it), sorted."""
+    seen, files, todo = set(), set(), [entry]
     while todo:
         name = todo.pop()
         if name in seen or name in SKIP:
@@ -121,14 +123,16 @@ def verifier_files(root: Path = HERE) -> list[Path]:
 _CODE: dict = {}
 
 
-def verifier_hash(root: Path = HERE) -> str:
-    """The SHA-256 of the verifier's source files (names and contents), read once per process."""
-    if root not in _CODE:
+def verifier_hash(root: Path = HERE, entry: str = ENTRY) -> str:
+    """The SHA-256 of the verifier's source files (names and contents; ``entry``: another top module's, such as the
+    Coq exporter's ``COQ_ENTRY``), read once per process."""
+    where = root if entry == ENTRY else (root, entry)
+    if where not in _CODE:
         h = hashlib.sha256()
-        for path in verifier_files(root):
+        for path in verifier_files(root, entry):
             h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-        _CODE[root] = h.hexdigest()
-    return _CODE[root]
+        _CODE[where] = h.hexdigest()
+    return _CODE[where]
 
 
 def _version(name: str) -> str | None:
@@ -241,3 +245,95 @@ def store(key: tuple, value: tuple, name: str = "", keep: bool = True) -> None:
             STATS["unwritable"] = True
             warnings.warn(f"verdict cache {folder}: cannot write ({exc.strerror or exc}); verdicts are not kept",
                           VerdictCacheWarning, stacklevel=2)
+
+
+# --- the Coq kernel's verdicts per lemma ------------------------------------------------------------------------
+
+COQ_ENTRY = "prove.coq.check"
+"""The Coq exporter and checker's top module (dotted, under ``bounds``): its source and that of every module of
+``bounds`` it imports (the exporter, the printer, the facts, ...; the statements' catalogue excepted) is part of the
+key of a stored kernel verdict."""
+COQ_MAGIC = b"SLTH-COQ-VERDICT 1\n"
+COQ_STATS: dict = {"hits": 0, "stored": 0, "checked": 0}
+"""Per process: kernel verdicts read back (``hits``), written (``stored``) and Coq checks run (``checked``: calls of
+``bounds.prove.coq.check.check`` by ``bounds.prove.kernel.replay``)."""
+
+
+def coq_directory() -> Path | None:
+    """The folder of the stored kernel verdicts (``coq/`` in ``directory()``), or None when the cache is off."""
+    folder = directory()
+    return None if folder is None else folder / "coq"
+
+
+def coq_digest(material: tuple, code: str | None = None) -> str:
+    """The file name of a kernel verdict: a SHA-256 of ``material`` (what Coq compiles for the lemma: its file's
+    header, the facts' file it imports, its definedness lemma and its lemma with the tactic, the exported statement,
+    Coq's and CoqInterval's versions; ``bounds.prove.kernel.lemma_keys``) and of the exporter's code
+    (``verifier_hash(entry=COQ_ENTRY)``, or ``code``)."""
+    text = repr(("slth-coq-verdict", FORMAT, material, verifier_hash(entry=COQ_ENTRY) if code is None else code))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def load_coq(digest: str) -> str | None:
+    """The kernel verdict stored under ``digest`` ("kernel-checked" or "rejected: ..."), or None (none stored, the
+    cache off, or an unusable file: then a ``VerdictCacheWarning`` names it and the problem)."""
+    folder = coq_directory()
+    if folder is None:
+        return None
+    path = folder / digest[:2] / f"{digest}.json"
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        _note(path, f"unreadable ({exc.strerror or exc})")
+        return None
+    problem, verdict = _decode_coq(raw, digest)
+    if problem:
+        _note(path, problem)
+        return None
+    COQ_STATS["hits"] += 1
+    return verdict
+
+
+def _decode_coq(raw: bytes, digest: str):
+    import json
+
+    if not raw.startswith(COQ_MAGIC):
+        return "not a stored kernel verdict (wrong header)", None
+    head, _, body = raw[len(COQ_MAGIC):].partition(b"\n")
+    if hashlib.sha256(body).hexdigest().encode() != head:
+        return "checksum mismatch (truncated or changed after it was written)", None
+    try:
+        stored = json.loads(body.decode("utf-8"))
+    except ValueError as exc:
+        return f"cannot be read back ({exc})", None
+    if not isinstance(stored, dict) or stored.get("key") != digest:
+        return "stored under another key", None
+    verdict = stored.get("verdict")
+    if not isinstance(verdict, str) or not (verdict == "kernel-checked" or verdict.startswith("rejected: ")):
+        return "not a kernel verdict (kernel-checked or rejected: ...)", None
+    return None, verdict
+
+
+def store_coq(digest: str, verdict: str) -> None:
+    """Store a kernel verdict ("kernel-checked" or "rejected: ...") under ``digest``; anything else (not checked,
+    not exported: no verdict of Coq on the lemma) is not stored.  A folder that cannot be written is noted once."""
+    import json
+
+    folder = coq_directory()
+    if folder is None or not (verdict == "kernel-checked" or verdict.startswith("rejected: ")):
+        return
+    body = json.dumps({"key": digest, "verdict": verdict}, sort_keys=True).encode("utf-8")
+    from slt.cache import write_atomic
+
+    try:
+        write_atomic(folder / digest[:2] / f"{digest}.json",
+                     COQ_MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+    except OSError as exc:
+        if not STATS.get("unwritable"):
+            STATS["unwritable"] = True
+            warnings.warn(f"verdict cache {folder}: cannot write ({exc.strerror or exc}); verdicts are not kept",
+                          VerdictCacheWarning, stacklevel=2)
+        return
+    COQ_STATS["stored"] += 1

@@ -18,7 +18,9 @@ TERMS = [
                         "declared domain re-checked in Arb ball arithmetic) holds the step; not yet a proof"),
     ("kernel-checked", "Coq's kernel accepted the exact statement the exporter prints from the step and its declared "
                        "domain, with a generated proof (never admitted)"),
-    (REPLAYED, "the Coq files were compiled (or found compiled and unchanged) when this record was made"),
+    (REPLAYED, "the Coq files were compiled (or found compiled and unchanged) when this record was made, or each "
+               "lemma's verdict was read back from an earlier compile of the very same lemma (its exact text and "
+               "tactic, the exporter's code and Coq's version)"),
     (COMMITTED, "no coqc was at hand: the kernel's verdicts are those a replay committed for the very same "
                        "bounds/ and exporter (keyed by their hash)"),
     ("refuted", "a counterexample at an admissible point (every hypothesis holds, strictly at an open end), confirmed "

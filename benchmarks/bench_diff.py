@@ -1,0 +1,106 @@
+"""Benchmark of ``slth diff --against HEAD`` after a one-constant edit of ``bounds/``, the way a researcher meets it:
+a fresh clone of this repository's HEAD (``--with-changes``: with the working tree's uncommitted changes of tracked
+files applied), an empty cache folder (``XDG_CACHE_HOME``: no stored verdict, no compiled Coq file), the edit
+(Theorem 11's split eps/4 -> eps/5 in ``bounds/attention.py``), then ``python -m reports.cli diff --against HEAD``
+run ``--runs`` times (default 3) one after the other.  The first run builds HEAD's record (cached by commit) and the
+working tree's, verifying and Coq-checking what no store holds; from the second run on, every verdict is read back.
+
+Per run: wall seconds, CPU seconds (user + system of the command and every process it waited for: coqc, git, HEAD's
+build), its exit status (1: the edit makes two steps refuted, a downgrade) and its stderr line saying how many
+steps it verified.  Not a timed assertion: the numbers depend on the machine and its load (the load average is
+printed before each run).  ``--write`` stores them in ``benchmarks/diff-time.json``, which ``slth docs`` quotes in
+docs/proofs.md.
+
+Usage: ``python benchmarks/bench_diff.py [--runs N] [--with-changes] [--write]``."""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUTPUT = ROOT / "benchmarks" / "diff-time.json"
+EDIT = ("bounds/attention.py", '"split": sp.Rational(1, 4)', '"split": sp.Rational(1, 5)')
+"""The one-constant edit: (file, text before, text after)."""
+EDIT_WORDS = "Theorem 11's split eps/4 -> eps/5 (bounds/attention.py)"
+CLEAN = ("XDG_CACHE_HOME", "SLTH_COQ_DIR", "SLTH_COQ_BUILD", "SLTH_VERDICT_CACHE", "SLTH_TRIAL_CACHE", "PYTHONPATH")
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _git(cwd, *args) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+def clone(dest: Path, with_changes: bool) -> Path:
+    """A clone of ROOT's HEAD at ``dest`` (with the uncommitted changes of tracked files when ``with_changes``),
+    with the edit made; ``SystemExit(2)`` when the edit's text is not in the file."""
+    sha = _git(ROOT, "rev-parse", "HEAD").strip()
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(dest)], check=True)
+    _git(dest, "checkout", "-q", "--detach", sha)
+    if with_changes:
+        patch = _git(ROOT, "diff", "HEAD", "--binary")
+        if patch:
+            subprocess.run(["git", "apply", "--whitespace=nowarn"], cwd=dest, input=patch, text=True, check=True)
+    path, old, new = EDIT
+    text = (dest / path).read_text()
+    if text.count(old) != 1:
+        raise SystemExit(f"bench_diff: {path} does not hold {old!r} exactly once: the edit cannot be made")
+    (dest / path).write_text(text.replace(old, new))
+    return dest
+
+
+def measure(runs: int = 3, with_changes: bool = False, log=print) -> dict:
+    with tempfile.TemporaryDirectory(prefix="slth-bench-diff-") as tmp:
+        repo = clone(Path(tmp) / "repo", with_changes)
+        env = {k: v for k, v in os.environ.items() if k not in CLEAN}
+        env.update(XDG_CACHE_HOME=str(Path(tmp) / "cache"), PYTHONPATH=str(repo))
+        rows = []
+        for i in range(1, runs + 1):
+            load = os.getloadavg()[0]
+            cpu, wall = _children_cpu(), time.perf_counter()
+            done = subprocess.run([sys.executable, "-m", "reports.cli", "diff", "--against", "HEAD"], cwd=repo,
+                                  env=env, capture_output=True, text=True)
+            row = {"run": i, "wall_s": round(time.perf_counter() - wall, 1), "cpu_s": round(_children_cpu() - cpu, 1),
+                   "exit": done.returncode, "load_before": round(load, 2),
+                   "verified": next((ln for ln in done.stderr.splitlines() if ln.startswith("[diff] working tree:")),
+                                    "")}
+            rows.append(row)
+            log(f"run {i}: wall {row['wall_s']:6.1f} s  CPU {row['cpu_s']:6.1f} s  exit {row['exit']}  "
+                f"load {row['load_before']:.2f}  {row['verified']}")
+            if done.returncode not in (0, 1):
+                log(done.stderr[-2000:])
+                break
+    return {"edit": EDIT_WORDS, "command": "python benchmarks/bench_diff.py --write", "cores": os.cpu_count(),
+            "with_changes": with_changes, "runs": rows,
+            "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python benchmarks/bench_diff.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="consecutive runs of the diff (default: %(default)s)")
+    parser.add_argument("--with-changes", action="store_true",
+                        help="apply the working tree's uncommitted changes of tracked files to the clone first")
+    parser.add_argument("--write", action="store_true", help=f"store the figures in {OUTPUT.relative_to(ROOT)}")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    result = measure(args.runs, args.with_changes)
+    if args.write:
+        OUTPUT.write_text(json.dumps(result, indent=1) + "\n")
+        print(f"wrote {OUTPUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,243 @@
+"""The Coq kernel's verdicts kept on disk between processes (``bounds.prove.kernel.replay`` with
+``bounds.prove.verdict_cache``): a replay whose every pre-checked step has a stored verdict runs no Coq check; a
+change of what Coq is given for a lemma (either side, the declared domain, the tactic), of the exporter's code or
+of Coq's version misses; the verdicts of the steps an edit changed are stored by the first run after it, so the
+second run after a one-constant edit verifies nothing again and runs no Coq check.  Coq itself is replaced by a
+stand-in that counts its calls (the real check is exercised by tests/test_coq.py and the benchmark)."""
+from __future__ import annotations
+
+import importlib
+from types import SimpleNamespace
+
+import pytest
+import sympy as sp
+
+from bounds import catalogue
+from bounds.core import Edit
+from bounds.prove import kernel, verdict_cache
+from bounds.prove.coq import check as coq_check
+from bounds.prove.coq.export import Lemma
+
+verify = importlib.import_module("bounds.prove.verify")
+
+def _split():
+    """The one-constant edit: Theorem 11's split times 4/5 (eps/4 -> eps/5)."""
+    split = catalogue.get("theorem11").constants["split"]
+    return Edit("theorem11", "constants.split", split, split * sp.Rational(4, 5))
+
+
+class StandIn:
+    """``bounds.prove.coq.check.check`` without Coq: every exported lemma with a tactic is kernel-checked, except
+    the steps named in ``rejected`` (rejected with their reason); counts its calls and the lemmas it was given."""
+
+    def __init__(self, rejected=None):
+        self.calls = 0
+        self.rejected = dict(rejected or {})
+
+    def __call__(self, directory, certified=None, tactics=None, searching=True, log=None, ents=None, **kw):
+        self.calls += 1
+        status, tactics = {}, dict(tactics)
+        for items in ents.values():
+            for s, t, lem in items:
+                if not isinstance(lem, Lemma):
+                    status[(s, t)] = lem
+                    continue
+                if lem.key not in tactics and searching:  # the search: its winner is kept by the replay
+                    tactics[lem.key] = "interval"
+                if coq_check._tactic(tactics, lem.key)[0] is None:
+                    status[(s, t)] = "rejected: no tactic of the generated cascade proves it"
+                else:
+                    status[(s, t)] = self.rejected.get((s, t), "kernel-checked")
+        status[None] = tactics
+        return status
+
+
+@pytest.fixture
+def coq(tmp_path, monkeypatch):
+    """A fresh verdict store and Coq folder, a kernel said to be installed (Coq's identity fixed), the stand-in."""
+    monkeypatch.setenv(verdict_cache.ENV, str(tmp_path / "verdicts"))
+    monkeypatch.setenv("SLTH_COQ_DIR", str(tmp_path / "coq"))
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(kernel, "_COQ_ID", [("The Coq Proof Assistant, version 8.16.1", "libraries")])
+    stand_in = StandIn()
+    monkeypatch.setattr(coq_check, "check", stand_in)
+    verdict_cache.reset_stats()
+    yield stand_in
+    verdict_cache.reset_stats()
+
+
+def _results(statements=("theorem11",)):
+    """A pre-checked first-pass result per exported step of ``statements`` (the replay reads only these fields)."""
+    ents = coq_check.entries()
+    return [SimpleNamespace(statement=s, step=t, ok=True) for name in statements for s, t, lem in ents[name]
+            if isinstance(lem, Lemma)]
+
+
+def test_the_second_replay_reads_every_verdict_back_and_runs_no_coq_check(coq):
+    results = _results()
+    first, source = kernel.replay(results)
+    assert coq.calls == 1 and source == kernel.REPLAYED
+    assert verdict_cache.COQ_STATS["stored"] >= len(results)
+    verdict_cache.reset_stats()
+    again, source = kernel.replay(results)
+    assert coq.calls == 1, "the second replay ran the Coq check again"
+    assert verdict_cache.COQ_STATS == {"hits": len(results), "stored": 0, "checked": 0}
+    assert again == {(r.statement, r.step): first[(r.statement, r.step)] for r in results}
+    assert source == kernel.REPLAYED
+
+
+def test_without_a_store_every_replay_runs_the_coq_check(coq, monkeypatch):
+    monkeypatch.setenv(verdict_cache.ENV, "off")
+    results = _results()
+    kernel.replay(results)
+    kernel.replay(results)
+    assert coq.calls == 2
+
+
+@pytest.mark.parametrize("change", ["a side", "the declared domain", "the tactic", "the exporter's code",
+                                    "Coq's version", "Coq's libraries"])
+def test_any_change_of_what_decides_a_kernel_verdict_misses(coq, monkeypatch, change):
+    results = _results()
+    kernel.replay(results)
+    assert coq.calls == 1
+    if change == "a side":
+        monkeypatch.setitem(catalogue.STATEMENTS, "theorem11", _split().apply(catalogue.get("theorem11")))
+    elif change == "the declared domain":
+        narrower = Edit("theorem11", "params.eps.hi", 1, sp.Rational(1, 2))
+        monkeypatch.setitem(catalogue.STATEMENTS, "theorem11", narrower.apply(catalogue.get("theorem11")))
+    elif change == "the tactic":
+        ents = coq_check.entries()
+        lem = next(lem for _, _, lem in ents["theorem11"] if isinstance(lem, Lemma))
+        recorded = coq_check.load_tactics()
+        monkeypatch.setattr(coq_check, "load_tactics", lambda *a: {**recorded, lem.key: "lra"})
+    elif change == "the exporter's code":
+        monkeypatch.setitem(verdict_cache._CODE, (verdict_cache.HERE, verdict_cache.COQ_ENTRY), "another exporter")
+    elif change == "Coq's version":
+        monkeypatch.setattr(kernel, "_COQ_ID", [("The Coq Proof Assistant, version 8.17.0", "libraries")])
+    else:
+        monkeypatch.setattr(kernel, "_COQ_ID", [("The Coq Proof Assistant, version 8.16.1", "other libraries")])
+    verdict_cache.reset_stats()
+    kernel.replay(results)
+    assert coq.calls == 2, change
+    assert verdict_cache.COQ_STATS["hits"] == 0 and verdict_cache.COQ_STATS["checked"] == 1, change
+
+
+def test_the_exporters_code_is_the_checker_the_exporter_and_the_printer_not_the_statements():
+    names = {p.name for p in verdict_cache.verifier_files(entry=verdict_cache.COQ_ENTRY)}
+    assert {"check.py", "export.py", "printer.py", "core.py", "facts.py"} <= names
+    assert not names & {"catalogue.py", "attention.py", "subset_sum.py", "theorem14.py"}
+    assert verdict_cache.verifier_hash(entry=verdict_cache.COQ_ENTRY) != verdict_cache.verifier_hash()
+
+
+def test_a_rejection_of_one_lemma_is_stored_and_read_back_with_its_reason(coq):
+    results = _results()
+    key = (results[0].statement, results[0].step)
+    coq.rejected = {key: "rejected: Error: lra failed to prove the goal"}
+    first, _ = kernel.replay(results)
+    assert first[key] == "rejected: Error: lra failed to prove the goal"
+    again, _ = kernel.replay(results)
+    assert coq.calls == 1 and again[key] == first[key]
+
+
+@pytest.mark.parametrize("why", ["rejected: the file does not compile",
+                                 "rejected: the statement check does not compile: Error: x",
+                                 "not checked: coqc timed out after 600 s"])
+def test_a_verdict_that_is_not_about_one_lemma_is_not_stored(coq, why):
+    """A file-level rejection, and a step Coq did not judge, are checked again on the next run."""
+    results = _results()
+    key = (results[0].statement, results[0].step)
+    coq.rejected = {key: why}
+    kernel.replay(results)
+    again, _ = kernel.replay(results)
+    assert coq.calls == 2 and again[key] == why
+
+
+def test_a_rejection_shared_by_every_lemma_of_its_file_is_not_stored(coq):
+    """An error before any lemma of a file reads the same for all of them: not Coq's verdict on one lemma."""
+    results = _results()
+    coq.rejected = {(r.statement, r.step): "rejected: Error: The reference Common was not found" for r in results}
+    kernel.replay(results)
+    kernel.replay(results)
+    assert coq.calls == 2
+
+
+def test_after_a_one_constant_edit_the_second_run_verifies_nothing_and_runs_no_coq_check(coq, monkeypatch):
+    """Theorem 11's split eps/4 -> eps/5: the first run after the edit verifies the changed steps and stores their
+    first-pass verdicts and the Coq verdicts of every pre-checked step (the changed ones too); the second run, a new
+    process with the same stores, verifies nothing and runs no Coq check, with the same verdicts."""
+    monkeypatch.setitem(catalogue.STATEMENTS, "theorem11", _split().apply(catalogue.get("theorem11")))
+    monkeypatch.setattr(verify, "_RESULTS", {})
+    first = verify.verify("theorem11")
+    status, _ = kernel.replay(first)
+    assert coq.calls == 1 and verdict_cache.STATS["verified"] > 0
+    pre = [r for r in first if r.ok]
+    changed = [r for r in pre if r.step in ("B4", "B5")]  # the split's steps the edit leaves true
+    assert changed, [(r.step, r.verdict) for r in first]
+    keys = kernel.lemma_keys(coq_check.entries(kernel._AllBut({(r.statement, r.step) for r in first if not r.ok})),
+                             kernel.known_tactics(kernel.folder())[1])
+    for r in changed:  # the Coq result of a changed step is stored after the first run
+        assert verdict_cache.load_coq(keys[(r.statement, r.step)]) == status[(r.statement, r.step)]
+    monkeypatch.setattr(verify, "_RESULTS", {})  # a new process
+    verdict_cache.reset_stats()
+    second = verify.verify("theorem11")
+    again, _ = kernel.replay(second)
+    assert verdict_cache.STATS["verified"] == 0 and verdict_cache.STATS["hits"] >= len(second)
+    assert coq.calls == 1 and verdict_cache.COQ_STATS["checked"] == 0
+    assert [r.verdict for r in second] == [r.verdict for r in first]
+    assert all(again[(r.statement, r.step)] == status[(r.statement, r.step)] for r in pre)
+
+
+def test_a_step_the_first_pass_refutes_says_so_in_its_coq_status():
+    refuted = SimpleNamespace(statement="theorem11", step="B1a", ok=False, verdict="refuted",
+                              counterexample={"eps": 0.5})
+    unproved = SimpleNamespace(statement="theorem11", step="B1b", ok=False, verdict="not proved",
+                               counterexample=None)
+    a, b = kernel.judge([refuted, unproved], {}, kernel.REPLAYED)
+    assert a.coq == "not exported: the first pass refutes it"
+    assert b.coq == "not exported: the first pass does not pre-check it"
+
+
+def test_the_diffs_coq_block_lists_a_refuted_step_with_its_reason_and_not_an_accepted_edit():
+    """An edit Coq accepts leaves its step kernel-checked: not listed.  A step the edit makes refuted is listed with
+    the first pass's reason on a line of its own; the counts give both records' statuses."""
+    from reports.diff import _coq_line, coq_counts
+    from slt import diff
+
+    def record(b1a, b4):
+        return {"steps": [{"statement": "theorem11", "step": "B1a", "coq": b1a, "kernel_source": kernel.REPLAYED},
+                          {"statement": "theorem11", "step": "B4", "coq": b4, "kernel_source": kernel.REPLAYED}]}
+
+    refuted = SimpleNamespace(statement="theorem11", step="B1a", ok=False, verdict="refuted", counterexample={})
+    (judged,) = kernel.judge([refuted], {}, kernel.REPLAYED)
+    rows, counts, notes = diff.coq_changes(record("kernel-checked", "kernel-checked"),
+                                           record(judged.coq, "kernel-checked"))  # B4 edited, Coq accepts it
+    assert [(r["step"], r["old"], r["new"]) for r in rows] == [
+        ("B1a", "kernel-checked", "not exported: the first pass refutes it")]
+    assert _coq_line(rows[0]) == ("  theorem11:B1a\n    before: kernel-checked\n"
+                                  "    after:  not exported: the first pass refutes it")
+    assert coq_counts(counts["new"]) == "1 kernel-checked, 1 not exported" and not notes
+
+
+def test_a_folder_the_caller_names_gets_its_files_compiled_though_every_verdict_is_stored(coq, tmp_path):
+    """``slth proofs --coq DIR`` wants the Coq files in DIR: the replay checks them there even when the store holds
+    every verdict (and it still stores what it finds)."""
+    results = _results()
+    kernel.replay(results)
+    kernel.replay(results, tmp_path / "named")
+    assert coq.calls == 2
+    kernel.replay(results)
+    assert coq.calls == 2
+
+
+def test_verdicts_read_before_a_miss_are_not_counted_as_read_back(coq, monkeypatch):
+    """The last step's tactic changed: the steps before it are found in the store, but the check runs and decides
+    them all, so stderr's count of kernel verdicts read back says 0."""
+    results = _results()
+    kernel.replay(results)
+    ents = coq_check.entries()
+    last = [lem for _, _, lem in ents["theorem11"] if isinstance(lem, Lemma)][-1]
+    recorded = coq_check.load_tactics()
+    monkeypatch.setattr(coq_check, "load_tactics", lambda *a: {**recorded, last.key: "lra"})
+    verdict_cache.reset_stats()
+    kernel.replay(results)
+    assert coq.calls == 2 and verdict_cache.COQ_STATS["hits"] == 0 and verdict_cache.COQ_STATS["checked"] == 1

@@ -106,6 +106,9 @@ def graph(record: dict, verdicts: dict) -> nx.DiGraph:
     for st in labels:
         coq = (formal["statements"].get(st) or {}).get("rests_on") or []
         for p in coq:
+            if p.startswith("statement ") and p.split(" ", 1)[1] in g:  # a cited statement's conclusion, assumed
+                g.add_edge(st, p.split(" ", 1)[1], rel="Coq assumes")
+                continue
             if p not in g or g.nodes[p]["kind"] != "premise":  # not among the record's premises: assumed all the same
                 g.add_node(p, label=p, kind="premise", verdict="assumed", link=f"#{premise_anchor(p)}",
                            title="premise: assumed (not among the record's premises)")

@@ -95,10 +95,12 @@ def test_the_false_growth_variant_is_refuted_and_coq_proves_none_of_its_false_st
 @pytest.mark.slow
 def test_the_growth_edit_is_certified_by_both_judges():
     """The four steps the first pass pre-checks under the edit and the cascade once closed none of (Coq rejected
-    each; minutes): each searched under the whole cascade and kernel-checked against its exact exported statement."""
+    each): each searched under the whole cascade and kernel-checked against its exact exported statement (about
+    2.5 minutes and 55 s of CPU on a loaded 2-core machine)."""
     needs_coq()
     st, steps = _edited(GROWTH)
     for name in FOUR:
         assert verify_step("theorem14", steps[name], st.params).ok, name
     verdicts = check.kernel([("theorem14", steps[n], st.params) for n in FOUR], searching=True)
-    assert verdicts == {("theorem14", n): check.KERNEL for n in FOUR}, verdicts
+    assert {k: v for k, v in verdicts.items() if k[0] == "theorem14"} == {("theorem14", n): check.KERNEL
+                                                                          for n in FOUR}, verdicts

@@ -450,8 +450,8 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None) -> dict:
             common = [(s, t, l) for s, t, l in entries()["Common"] if getattr(l, "key", None) not in searched]
             body = [text("Common", common, tactics, defined=False)]  # the prelude and the facts' lemmas
             for lem in batch:
-                tries = " | ".join(f"assert_succeeds (timeout {NESTED_TIMEOUT if c in NESTED else TIMEOUT} (solve [ {c} ])); "
-                                   f"idtac \"SLTH-WIN {lem.key} {i}\""
+                tries = " | ".join(f"assert_succeeds (timeout {NESTED_TIMEOUT if c in NESTED else TIMEOUT} "
+                                   f"(solve [ {c} ])); idtac \"SLTH-WIN {lem.key} {i}\""
                                    for i, c in enumerate(cascades[lem.key]))
                 body.append(f"\nGoal {lem.text}.\nProof.\n  intros.\n  first [ {tries} | idtac \"SLTH-WIN {lem.key} -1\" ].\nAbort.\n")
             f = Path(tmp) / f"Search{k}.v"

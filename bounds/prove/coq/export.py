@@ -637,7 +637,9 @@ def _log_space(lhs, rhs, dom: Domain) -> list[str]:
     """Powers of one base merged through logarithms: ln rhs - ln lhs = g (``slth_log``), the logarithms expanded
     by Coq's rewriting (``slth_lnx``: products, quotients, powers, square roots, ``Rpower``), integer constants
     inside logarithms split into primes, the equation proved by ``field``, and g >= 0 by ``interval`` with every
-    exponent's parameter shifted to its lower end (so the exponent polynomials keep their sign)."""
+    exponent's parameter shifted to its lower end (so the exponent polynomials keep their sign).  Each form is tried
+    as written and, where a sum sits in a power's base or a logarithm, with the sums named (``_named_forms``): a
+    named form is one candidate, g >= 0 tried first (with g also grouped per monomial) and the equation last."""
     if not any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
         return []
     out = []

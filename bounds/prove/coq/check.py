@@ -48,7 +48,7 @@ import sympy as sp
 from ... import catalogue
 from ...core import Step
 from ...facts import SCALAR
-from .export import PRELUDE, Lemma, definedness, lemma
+from .export import NESTED, PRELUDE, Lemma, definedness, lemma
 from .printer import CoqExportError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -57,7 +57,8 @@ TACTICS = COMMITTED / "tactics.json"
 LOGICAL = "Slth"
 KERNEL, REJECTED, NOT_EXPORTED, NOT_CHECKED = "kernel-checked", "rejected", "not exported", "not checked"
 NO_KERNEL = "no proof kernel: apt-get install coq libcoq-interval"
-TIMEOUT = 8  # seconds per candidate tactic in the search
+TIMEOUT = 8  # seconds per candidate tactic in the search (Coq's timeout: wall-clock)
+NESTED_TIMEOUT = 30  # seconds per candidate that carries a cascade of its own (``export.NESTED``)
 WORKERS = max(1, min(2, os.cpu_count() or 1))  # at most two coqc at once
 FACTS = "facts"
 SECONDS_ENV, SECONDS_DEFAULT, SECONDS_MAX = "SLTH_COQC_SECONDS", 600.0, 86400.0
@@ -449,7 +450,8 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None) -> dict:
             common = [(s, t, l) for s, t, l in entries()["Common"] if getattr(l, "key", None) not in searched]
             body = [text("Common", common, tactics, defined=False)]  # the prelude and the facts' lemmas
             for lem in batch:
-                tries = " | ".join(f"assert_succeeds (timeout {TIMEOUT} (solve [ {c} ])); idtac \"SLTH-WIN {lem.key} {i}\""
+                tries = " | ".join(f"assert_succeeds (timeout {NESTED_TIMEOUT if c in NESTED else TIMEOUT} "
+                                   f"(solve [ {c} ])); idtac \"SLTH-WIN {lem.key} {i}\""
                                    for i, c in enumerate(cascades[lem.key]))
                 body.append(f"\nGoal {lem.text}.\nProof.\n  intros.\n  first [ {tries} | idtac \"SLTH-WIN {lem.key} -1\" ].\nAbort.\n")
             f = Path(tmp) / f"Search{k}.v"

@@ -143,6 +143,9 @@ Ltac slth_nz := first [ apply Rgt_not_eq; interval | apply Rlt_not_eq; interval
 
 
 _CANDIDATES: dict = {}
+NESTED: set = set()
+"""The candidates that carry a cascade of their own (a fact applied inside a side: its domain tried by every
+log-space form in turn): the search gives each ``check.NESTED_TIMEOUT`` seconds instead of ``check.TIMEOUT``."""
 
 
 @dataclass(frozen=True)
@@ -506,10 +509,31 @@ def _coeff_last(parts: dict) -> str:
     return "(" + " + ".join(terms) + ")" if terms else "0"
 
 
+def _by_monomial(parts: dict) -> str | None:
+    """sum_k c_k ln a_k printed as sum_m m (sum_k c_km ln a_k), one term per monomial m of the variables (None when
+    that is the form ``_coeff_last`` prints already, every monomial under one logarithm): each inner sum, a constant
+    of logarithms of numbers plus named logarithms of variables, is then bounded as a whole, so that a monomial's
+    negative coefficient on ln 2 is offset by its positive ones on other numbers (interval arithmetic bounds the
+    sum of ``m * (- 4) * ln 2`` and ``m * ln 65`` with m in [0, +oo] by (-oo, +oo))."""
+    by: dict = {}
+    for k, c in parts.items():
+        for t in sp.Add.make_args(sp.expand(c)):
+            num, rest = t.as_coeff_Mul()
+            by.setdefault(rest, []).append((num, k))
+    if all(len(v) == 1 for v in by.values()):
+        return None
+    terms = []
+    for rest, row in by.items():
+        inner = "(" + " + ".join(coq(num) if k == 1 else f"({coq(num)} * {coq(k)})" for num, k in row) + ")"
+        terms.append(inner if rest == 1 else f"({coq(rest)} * {inner})")
+    return "(" + " + ".join(terms) + ")"
+
+
 def _log_difference(l2, r2, dom: Domain, also: tuple = ()):
     """ln r2 - ln l2 as Coq proves it: (g printed with each coefficient last, the tactic proving the equation
     ``ln r2 - ln l2 = g`` after ``slth_log``/``slth_term``, the tactics (a list) naming each ``ln v`` with its sign, the
-    free variables of g), or None when g keeps an ``exp`` or the logarithm of a compound argument."""
+    free variables of g, g printed by monomial (``_by_monomial``) or None), or None when g keeps an ``exp`` or the
+    logarithm of a compound argument."""
     g = sp.expand(sp.expand_log(sp.log(r2) - sp.log(l2), force=True))
     g = _prime_logs(g)
     atoms = sorted(g.atoms(sp.log), key=sp.default_sort_key)
@@ -534,18 +558,93 @@ def _log_difference(l2, r2, dom: Domain, also: tuple = ()):
             neg.append(f"try assert (0 <= ln {v}) by (apply slth_ln_nonneg; lra); ")
         neg.append(f"set (l_{v} := ln {v}) in *; clearbody l_{v}; ")
     free = [ident(s) for s in sorted(g.free_symbols, key=lambda s: s.name)]
-    return _coeff_last(parts), equation, neg, free
+    return _coeff_last(parts), equation, neg, free, _by_monomial(parts)
+
+
+COMPOUND = "cb"
+"""The prefix of the names Coq gives a compound base (``cb0``, ``cb1``, ...): never a parameter's name."""
+
+
+def _compound(*exprs) -> list:
+    """The sums among the factors of every base of a non-rational power and of every logarithm's argument (a
+    factor's own base when it is a power): what ``slth_lnx`` cannot expand, so ``ln`` of it stays a compound atom."""
+    found = []
+    for e in exprs:
+        for a in sp.preorder_traversal(e):
+            if isinstance(a, sp.Pow) and not a.exp.is_Rational and a.base is not sp.E:
+                arg = a.base
+            elif isinstance(a, sp.log):
+                arg = a.args[0]
+            else:
+                continue
+            for f in sp.Mul.make_args(arg):
+                f = f.base if isinstance(f, sp.Pow) and f.exp.is_Rational else f
+                if isinstance(f, sp.Add) and f.free_symbols and f not in found:
+                    found.append(f)
+    return found
+
+
+def _corner_lower(expr, dom: Domain):
+    """A rational just below ``expr`` at the domain's lower corner (every parameter at its constant lower end):
+    the lower bound ``slth_lo`` is asked to prove of a compound base (Coq checks it; where the base is not
+    smallest there, the candidate fails).  None when the corner has no value or it is not positive."""
+    corner = {}
+    for p in dom.params:
+        lo = _constant_lower(p, dom) if p.dependent else (exact(p.lo[0]) if p.lo and not
+                                                          sp.sympify(p.lo[0]).free_symbols else None)
+        if lo is None:
+            return None
+        corner[p.symbol] = sp.ceiling(lo) if p.integer else lo
+    try:
+        v = sp.N(expr.xreplace(corner), 30)
+    except (TypeError, ValueError):
+        return None
+    if not v.is_real or not v.is_finite or v <= 0:
+        return None
+    k = sp.Rational(sp.floor(v * 2**10), 2**10)
+    return k if k > 0 else None
+
+
+def _named_forms(lhs, rhs, dom: Domain) -> list[tuple]:
+    """(Coq tactic prefix, lhs, rhs) per form given to the log-space candidates: the sides as written, and, when a
+    power's base or a logarithm's argument has a sum among its factors, each such sum u named ``cb<k>`` (``set ...
+    in *``) with a constant lower bound k <= u proved by ``slth_lo`` before its body is cleared (and ln k <= ln u by
+    the monotonicity of ln, ``slth_ln``, when k > 1): ``ln cb<k>`` is then an atom interval arithmetic bounds by
+    ln k."""
+    found = _compound(lhs, rhs)
+    if not found:
+        return [("", lhs, rhs)]
+    tac, sub = [lower_bounds(dom)], {}
+    for i, u in enumerate(sorted(found, key=lambda u: -sp.count_ops(u))):  # the largest first: a sum inside a sum
+        if u.xreplace(sub) != u:
+            continue
+        k = _corner_lower(u, dom)
+        if k is None:
+            continue
+        name = f"{COMPOUND}{i}"
+        t = f"set ({name} := {coq(u)}) in *; assert ({coq(k)} <= {name}) by (unfold {name}; slth_lo); "
+        if k > 1:
+            t += (f"assert (ln {coq(k)} <= ln {name}) by (apply (slth_ln _ _ 1 {coq(k)} {name}); "
+                  f"[ ring | ring | lra | lra | lra ]); ")
+        tac.append(t + f"clearbody {name}; ")
+        sub[u] = _sym(name, positive=True)
+    if not sub:
+        return [("", lhs, rhs)]
+    return [("", lhs, rhs), ("".join(tac), lhs.xreplace(sub), rhs.xreplace(sub))]
 
 
 def _log_space(lhs, rhs, dom: Domain) -> list[str]:
     """Powers of one base merged through logarithms: ln rhs - ln lhs = g (``slth_log``), the logarithms expanded
     by Coq's rewriting (``slth_lnx``: products, quotients, powers, square roots, ``Rpower``), integer constants
     inside logarithms split into primes, the equation proved by ``field``, and g >= 0 by ``interval`` with every
-    exponent's parameter shifted to its lower end (so the exponent polynomials keep their sign)."""
+    exponent's parameter shifted to its lower end (so the exponent polynomials keep their sign).  Each form is tried
+    as written and, where a sum sits in a power's base or a logarithm, with the sums named (``_named_forms``): a
+    named form is one candidate, g >= 0 tried first (with g also grouped per monomial) and the equation last."""
     if not any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
         return []
     out = []
-    for pre, l, r in variants(lhs, rhs, dom):
+    forms = [(npre, pre, l, r) for npre, nl, nr in _named_forms(lhs, rhs, dom) for pre, l, r in variants(nl, nr, dom)]
+    for npre, pre, l, r in forms:
         shift, l2, r2 = _shift_exponents(l, r, dom)
         try:
             found = _log_difference(l2, r2, dom, also=(lhs, rhs, l, r))
@@ -553,11 +652,19 @@ def _log_space(lhs, rhs, dom: Domain) -> list[str]:
             continue
         if found is None:
             continue
-        g, equation, names, free = found
+        g, equation, names, free, grouped = found
         neg = "".join(names)
+        opts = ["", "with (i_prec 53)"] + [f"with (i_bisect {v}, i_autodiff {v})" for v in free][:2]
+        if npre:  # a named form: one candidate, g >= 0 tried (cheap to fail) before the equation (field)
+            tries = [f"apply (slth_log _ _ ({g})); [ slth_ppos | slth_ppos | idtac | {neg}first [ "
+                     + " | ".join(f"interval {o}" for o in opts) + " ] ]; " + equation]
+            if grouped is not None:
+                tries.append(f"apply (slth_log _ _ ({grouped})); [ slth_ppos | slth_ppos | idtac | {neg}first [ "
+                             "interval | interval with (i_prec 53) ] ]; " + equation)
+            out.append(f"{npre}{pre}{shift}first [ " + " | ".join(f"({t})" for t in tries) + " ]")
+            continue
         head = f"{pre}{shift}apply (slth_log _ _ ({g})); [ slth_ppos | slth_ppos | {equation} | "
-        out += [head + f"{neg}interval {o} ]" for o in ["", "with (i_prec 53)"]]
-        out += [head + f"{neg}interval with (i_bisect {v}, i_autodiff {v})" + " ]" for v in free][:2]
+        out += [head + f"{neg}interval {o} ]" for o in opts]
     return out
 
 
@@ -705,5 +812,7 @@ def _instances_inside(lhs, rhs, dom: Domain) -> list[str]:
                     _split(m, sp.expand(rhs, **flat), dom)
             except CoqExportError:
                 continue
-            out += [head + t + " ]" for t in tails]
+            found = [head + t + " ]" for t in tails]
+            NESTED.update(found)
+            out += found
     return out

@@ -61,6 +61,7 @@ TIMEOUT = 8  # seconds per candidate tactic in the search
 WORKERS = max(1, min(2, os.cpu_count() or 1))  # at most two coqc at once
 FACTS = "facts"
 SECONDS_ENV, SECONDS_DEFAULT, SECONDS_MAX = "SLTH_COQC_SECONDS", 600.0, 86400.0
+JOBS_ENV = "SLTH_COQ_JOBS"
 
 
 class CoqSetupError(ValueError):
@@ -96,8 +97,32 @@ def coqc_seconds() -> float:
     return v
 
 
+def jobs() -> int:
+    """How many coqc run at once in this process (``SLTH_COQ_JOBS``, default ``WORKERS``: two; each coqc that loads
+    CoqInterval holds about 0.6 GB, so 1 keeps a run under 1 GB); ``CoqSetupError`` for anything but a whole number
+    from 1 to 64."""
+    raw = os.environ.get(JOBS_ENV)
+    if raw is None or raw.strip() == "":
+        return WORKERS
+    try:
+        v = int(raw.strip())
+    except ValueError:
+        raise CoqSetupError(f"{JOBS_ENV}={raw!r} is not a whole number of coqc processes") from None
+    if not 1 <= v <= 64:
+        raise CoqSetupError(f"{JOBS_ENV}={raw!r}: give a whole number from 1 to 64")
+    return v
+
+
 _LIVE: set = set()
 _LIVE_LOCK = threading.Lock()
+_STOPPING = threading.Event()  # set by Ctrl-C or SIGTERM: no coqc starts any more in this process
+_SLOTS: dict = {}  # jobs() -> the semaphore every coqc call of this process takes a place in
+
+
+def _slot() -> threading.BoundedSemaphore:
+    n = jobs()
+    with _LIVE_LOCK:
+        return _SLOTS.setdefault(n, threading.BoundedSemaphore(n))
 
 
 def _die_with_parent():  # runs in the child before exec: SIGKILL when the thread that started it ends
@@ -114,8 +139,11 @@ def _kill(proc) -> None:
         pass
 
 
-def kill_all() -> None:
-    """Kill every coqc process group this process started and has not reaped."""
+def kill_all(stop: bool = False) -> None:
+    """Kill every coqc process group this process started and has not reaped; ``stop``: and start none after
+    (Ctrl-C or SIGTERM: a thread waiting for its turn must not start one once the others are killed)."""
+    if stop:
+        _STOPPING.set()
     with _LIVE_LOCK:
         procs = list(_LIVE)
     for p in procs:
@@ -132,10 +160,17 @@ def run_coqc(args: list, cwd, timeout: float | None = None, env: dict | None = N
     if not exe:
         raise CoqcFailure(NO_KERNEL)
     limit = coqc_seconds() if timeout is None else timeout
-    proc = subprocess.Popen([exe, *map(str, args)], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent,
-                            env={**os.environ, **env} if env else None)
+    with _slot():  # at most jobs() coqc at once in this process, whichever thread starts them
+        return _run_coqc(exe, args, cwd, limit, env)
+
+
+def _run_coqc(exe, args, cwd, limit, env) -> tuple[int, str]:
     with _LIVE_LOCK:
+        if _STOPPING.is_set():
+            raise CoqcFailure("coqc not started: interrupted")
+        proc = subprocess.Popen([exe, *map(str, args)], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent,
+                                env={**os.environ, **env} if env else None)
         _LIVE.add(proc)
     try:
         out, _ = proc.communicate(timeout=limit)
@@ -158,7 +193,8 @@ def run_coqc(args: list, cwd, timeout: float | None = None, env: dict | None = N
 
 @contextmanager
 def _reaped():
-    """SIGTERM raised as SystemExit in the main thread, and every coqc group killed on the way out."""
+    """SIGTERM raised as SystemExit in the main thread, and every coqc group killed when an exception leaves
+    (on a normal exit every coqc started inside has been waited for)."""
     old = None
     if threading.current_thread() is threading.main_thread():
         def term(signum, frame):
@@ -169,8 +205,10 @@ def _reaped():
             old = None
     try:
         yield
+    except BaseException as e:  # Ctrl-C and SIGTERM also stop any thread from starting another coqc
+        kill_all(stop=isinstance(e, (KeyboardInterrupt, SystemExit)))
+        raise
     finally:
-        kill_all()
         if old is not None:
             signal.signal(signal.SIGTERM, old)
 
@@ -181,6 +219,9 @@ def _pool():
     with ThreadPoolExecutor(WORKERS) as pool:
         try:
             yield pool
+        except (KeyboardInterrupt, SystemExit):
+            kill_all(stop=True)
+            raise
         except BaseException:
             kill_all()
             raise
@@ -272,6 +313,7 @@ def prepare(directory, build=None) -> tuple[Path, Path]:
     """(output folder, build folder), both checked and created; ``CoqSetupError`` (one line) first of all, including
     the missing proof kernel and a bad ``SLTH_COQC_SECONDS``."""
     coqc_seconds()
+    jobs()
     out = output_dir(directory)
     reason = missing_reason()
     if reason:
@@ -936,7 +978,8 @@ def assumptions(directory, status: dict) -> dict:
             state["axioms"] = prev = {"key": key, "lemmas": found}
             state = {**_load_state(state_path), "axioms": prev}  # the record as it is now, with the axioms
             write_atomic(state_path, json.dumps(state, indent=1, sort_keys=True))
-    return {tuple(k.split("\t")): v for k, v in prev["lemmas"].items()}
+    got = prev["lemmas"]  # in the catalogue's order, read from the record or just found
+    return {(s, t): got[f"{s}\t{t}"] for s, t, _, _ in lems if f"{s}\t{t}" in got}
 
 
 def assumptions_text(axioms: dict, statements=None) -> str:

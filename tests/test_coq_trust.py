@@ -219,6 +219,8 @@ FAKE = textwrap.dedent("""\
       sleep-rest) case "$*" in *Common.v*) exit 0 ;; *) sleep 300 ;; esac ;;
       kill) kill -9 $$ ;;
       bytes) printf 'File "x.v", line 1\\nError: \\377\\376 bad bytes\\n'; exit 1 ;;
+      overlap) if mkdir "$FAKE_PIDS.running" 2>/dev/null; then sleep 1; rmdir "$FAKE_PIDS.running";
+               else echo $$ >> "$FAKE_PIDS.overlap"; sleep 1; fi ;;
     esac
     """)
 

@@ -286,7 +286,8 @@ def families_table() -> str:
 _SOURCES = {"constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBRATION,
             "large-random": ROOT / "slt" / "measure" / "calibration-large.json",
             "large-worst": ROOT / "slt" / "measure" / "calibration-large-worst.json",
-            "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES}
+            "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES,
+            "axioms-coq-cost": ROOT / "benchmarks" / "coq-cold.json"}
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
 
 
@@ -331,7 +332,8 @@ def growth_finding(record: dict) -> str:
 
 BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
-          "figures": figures_table, "families": families_table, "suite-time": suite_time}
+          "figures": figures_table, "families": families_table, "suite-time": suite_time,
+          "axioms-coq-cost": lambda: __import__("bounds.prove.coq.cost", fromlist=["summary"]).summary()}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "growth-finding": growth_finding}
 """The blocks printed from a run record (the proof-only record of the working tree, ``slth run --proofs-only``):

@@ -67,3 +67,16 @@ def test_no_more_coqc_at_once_than_slth_coq_jobs(tmp_path, fake_coqc, monkeypatc
     assert (tmp_path / "pids.overlap").exists() == overlap
     record = json.loads((tmp_path / "m" / coq_math.STATE).read_text())
     assert set(record["files"]) == {"A", "B", "C"}
+
+
+def test_coq_without_dir_is_the_default_folder_and_an_empty_one_a_usage_error(tmp_path, fake_coqc, monkeypatch,
+                                                                               capsys):  # noqa: F811
+    from reports import cli, proofs
+    seen = []
+    monkeypatch.setenv("SLTH_COQ_DIR", str(tmp_path / "default"))
+    monkeypatch.setenv("SLTH_COQ_BUILD", str(tmp_path / "build"))
+    monkeypatch.setattr(proofs, "_print_coq_axioms", lambda name, directory: seen.append(directory) or 0)
+    assert cli.main(["proofs", "--axioms", "--coq"]) == 0
+    assert seen == [str(tmp_path / "default")]
+    assert cli.main(["proofs", "--axioms", "--coq", ""]) == 2
+    assert "needs a folder name" in capsys.readouterr().err and seen == [str(tmp_path / "default")]

@@ -112,3 +112,33 @@ def message(stages: list[str], jobs: int, measured: dict | None = None) -> str:
     return (f"needs {len(stages)} coqc call(s) ({what}): about {e['cpu_s']:.0f} s of CPU, {e['wall_s']:.0f} s on "
             f"{jobs} free core(s), {e['peak_mb'] / 1024:.1f} GB at peak with {jobs} coqc at once{one} "
             f"(measured per call in benchmarks/coq-cold.json); warm (nothing changed): no coqc")
+
+
+def summary(path: Path = TABLE) -> str:
+    """The measured cold and warm cost of ``slth proofs --axioms --coq`` as a paragraph (``slth docs`` prints it
+    into docs/kernel-checked.md); ``KeyError`` or ``TypeError`` when the file lacks a figure."""
+    data = json.loads(path.read_text())
+    st, cold, warm = data["stages"], data["cold"], data["warm"]
+
+    def part(kind, prefix=None):
+        calls = {k: v for k, v in st.items() if k.split(":")[0] == kind and (prefix is None or k.startswith(prefix))}
+        return len(calls), sum(v["cpu_s"] for v in calls.values()), calls
+
+    nc, cc, comp = part("compile")
+    na, ca, ax = part("axioms")
+    nm, cm, _ = part("math")
+    big = max(comp, key=lambda k: comp[k]["cpu_s"])
+    walks = sorted(v["cpu_s"] for v in ax.values())
+    sa = st.get("math:StatementAssumptions", {"cpu_s": 0.0})["cpu_s"]
+    coq = cc + st["check"]["cpu_s"] + ca + cm
+    two = sorted((v["rss_mb"] for v in st.values()), reverse=True)[:2]
+    return (f"Measured ({data['date']}, {data['machine']}; `benchmarks/bench_axioms_coq.py`): from an empty cache "
+            f"`slth proofs --axioms --coq` makes {len(st)} coqc calls, {coq:.0f} s of CPU: {nc} step files "
+            f"compiled ({cc:.0f} s, {big.split(':')[1]}.v {comp[big]['cpu_s']:.0f} s of it), the statement check "
+            f"({st['check']['cpu_s']:.0f} s), one `Print Assumptions` per step file ({ca:.0f} s, {walks[0]:.0f} to "
+            f"{walks[-1]:.0f} s each: every query walks CoqInterval's proofs again, and Coq keeps nothing between "
+            f"two queries) and the mathematics files ({cm - sa:.0f} s) with their statements' `Print Assumptions` "
+            f"({sa:.0f} s); with Python, {cold['cpu_s']:.0f} s of CPU in all. Each coqc that loads CoqInterval holds "
+            f"{min(v['rss_mb'] for v in comp.values()) / 1024:.2f} to {max(v['rss_mb'] for v in st.values()) / 1024:.2f}"
+            f" GB; two at once about {sum(two) / 1024:.1f} GB. A warm run (nothing changed) runs "
+            f"{warm.get('coqc_calls', 0)} coqc calls: {warm['cpu_s']:.1f} s of CPU, {warm['max_rss_mb']} MB.")

@@ -80,3 +80,13 @@ def test_coq_without_dir_is_the_default_folder_and_an_empty_one_a_usage_error(tm
     assert seen == [str(tmp_path / "default")]
     assert cli.main(["proofs", "--axioms", "--coq", ""]) == 2
     assert "needs a folder name" in capsys.readouterr().err and seen == [str(tmp_path / "default")]
+
+
+def test_the_docs_paragraph_is_printed_from_the_measurement(tmp_path):
+    text = cost.summary()
+    data = json.loads(cost.TABLE.read_text())
+    assert f"{data['cold']['cpu_s']:.0f} s of CPU in all" in text and f"makes {len(data['stages'])} coqc calls" in text
+    broken = tmp_path / "t.json"
+    broken.write_text(json.dumps({k: v for k, v in data.items() if k != "warm"}))
+    with pytest.raises(KeyError):
+        cost.summary(broken)

@@ -493,12 +493,13 @@ def main(argv=None) -> int:
     from .coq.check import _locked, _reaped
     folder = build_folder()
     with _reaped(), _locked(folder):
-        ok, why = compile(folder, with_statements())
+        files = with_statements()
+        ok, why = compile(folder, files)
         if not ok:
             print(f"rejected: {why}")
             return 1
         rests = assumptions(folder)
-        stated = rests_on(folder)
+        stated = recorded_rests_on(folder, files)
     other = False
     for name, axioms in list(rests.items()) + [(f"stmt_{n}", ax) for n, (_, ax) in stated.items()]:
         odd = unexpected(axioms)

@@ -20,8 +20,8 @@ exporter's printer, inside a Section whose hypotheses are the premises it still 
 those premises back from each closed theorem's type, with its ``Print Assumptions``.  The other statements are not
 formalized.
 
-``python -m bounds.prove.coq_math`` compiles the files and ``Statements.v`` (``build_folder()``, only what changed) and prints what each
-theorem of ``THEOREMS`` and each statement's theorem rests on, then per statement of the catalogue the premises
+``python -m bounds.prove.coq_math`` compiles the files and ``Statements.v`` (``build_folder()``, only what changed)
+and prints what each theorem of ``THEOREMS`` and each statement's theorem rests on, then per statement of the catalogue the premises
 its Coq theorem rests on (or that it is not formalized) and the counts "premises proved in Coq: N of M (M the premises of ``bounds.premises``);
 statements proved from Lueker's corollary alone: K of 11" (``statements_report``); it exits 1 when a file fails,
 a forbidden word appears, a theorem rests on any other axiom or on other premises than declared, and 2 when coqc
@@ -150,10 +150,7 @@ def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
         path = directory / f"{stem}.v"
         if not path.exists() or path.read_text(errors="replace") != files[stem]:
             check.write_atomic(path, files[stem])
-    digest: dict = {}
-    for stem in stems:  # a file's key: its text, coqc's version and the keys of the files it imports
-        digest[stem] = hashlib.sha256("\0".join([files[stem], version] + [digest[d] for d in imports(files[stem])])
-                                      .encode()).hexdigest()
+    digest = keys(files, version)
     fresh = {s for s in stems if isinstance(done.get(s), dict) and done[s].get("digest") == digest[s]
              and done[s].get("vo") and check._sha(directory / f"{s}.vo") == done[s]["vo"]}
     record = {s: done[s] for s in fresh}
@@ -195,6 +192,15 @@ def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
             return False, failed[stem]
     missing = [s for s in stems if s not in built]
     return (False, f"{missing[0]}.v: not compiled") if missing else (True, "")
+
+
+def keys(files: dict[str, str], version: str) -> dict[str, str]:
+    """Each file's key in the compile record: its text, coqc's version and the keys of the files it imports."""
+    digest: dict = {}
+    for stem in order(files):
+        digest[stem] = hashlib.sha256("\0".join([files[stem], version] + [digest[d] for d in imports(files[stem])])
+                                      .encode()).hexdigest()
+    return digest
 
 
 STATE = ".slth-math.json"

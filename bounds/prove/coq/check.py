@@ -696,7 +696,7 @@ def _recorded(build: Path, ents, tactics, status) -> dict:
         rec = files.get(stem, {}) if isinstance(files.get(stem), dict) else {}
         dropped = rec.get("dropped", {}) if isinstance(rec.get("dropped"), dict) else {}
         full = text(stem, items, tactics)
-        digest = hashlib.sha256((full + version + ("" if stem == "Common" else common)).encode()).hexdigest()
+        digest = file_key(full, version, "" if stem == "Common" else common)
         vo_ok = rec.get("digest") == digest and rec.get("vo") and _sha(build / f"{stem}.vo") == rec.get("vo")
         checked = state.get("checked", {}) if isinstance(state.get("checked"), dict) else {}
         for statement, step, l in items:
@@ -723,6 +723,11 @@ def _verdict(l: Lemma, dropped: dict, checked: dict) -> str:
     return f"{NOT_CHECKED}: run slth proofs --coq"
 
 
+def file_key(text_: str, version: str, common: str) -> str:
+    """A step file's key in the build record: its text, coqc's version and Common's key ('' for Common itself)."""
+    return hashlib.sha256((text_ + version + common).encode()).hexdigest()
+
+
 def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log) -> dict:
     _static(ents, tactics, status)
     state_path = build / "state.json"
@@ -742,7 +747,7 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
         except OSError as e:
             raise CoqSetupError(f"folder not writable: {directory} ({e.strerror})") from None
         common = "" if stem == "Common" else digests.get("Common", "")
-        key = hashlib.sha256((full + version + common).encode()).hexdigest()  # Common's too: it is imported
+        key = file_key(full, version, common)  # Common's too: it is imported
         rec = files.get(stem) if isinstance(files.get(stem), dict) else {}
         dropped: dict = {}
         if rec.get("digest") == key and rec.get("vo") and isinstance(rec.get("dropped"), dict) \

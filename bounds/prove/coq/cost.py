@@ -9,7 +9,6 @@ are keyed by every ``.vo``).  A mathematics file needs coqc when its text, a fil
 largest figure of its kind."""
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -43,7 +42,7 @@ def plan(directory, axioms: bool = True, math: bool = True) -> list[str]:
     stages, keys = [], {}
     for stem in ents:  # Common first: every other file's key includes Common's
         full = check.text(stem, ents[stem], tactics)
-        keys[stem] = hashlib.sha256((full + version + ("" if stem == "Common" else keys["Common"])).encode()).hexdigest()
+        keys[stem] = check.file_key(full, version, "" if stem == "Common" else keys["Common"])
         rec = files.get(stem) if isinstance(files.get(stem), dict) else {}
         if not (rec.get("digest") == keys[stem] and rec.get("vo") and check._sha(build / f"{stem}.vo") == rec["vo"]):
             stages.append(f"compile:{stem}")
@@ -65,10 +64,8 @@ def math_plan(version: str) -> list[str]:
         rec = {}
     files = coq_math.with_statements()
     done = rec.get("files", {}) if rec.get("version") == version and isinstance(rec.get("files"), dict) else {}
-    digest, out = {}, []
+    digest, out = coq_math.keys(files, version), []
     for stem in coq_math.order(files):
-        digest[stem] = hashlib.sha256("\0".join([files[stem], version] + [digest[d] for d in
-                                                                         coq_math.imports(files[stem])]).encode()).hexdigest()
         r = done.get(stem) if isinstance(done.get(stem), dict) else {}
         if not (r.get("digest") == digest[stem] and r.get("vo") and check._sha(folder / f"{stem}.vo") == r["vo"]):
             out.append(f"math:{stem}")

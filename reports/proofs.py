@@ -243,20 +243,43 @@ def _print_axioms(name: str) -> int:
 
 
 def _print_coq_axioms(name: str, directory: str) -> int:
-    """With ``--coq``: Coq's own list of what each kernel-checked lemma rests on (a block beside the harness's)."""
-    from bounds.prove.coq import check as coq_check
+    """With ``--coq``: Coq's own list of what each kernel-checked lemma rests on (a block beside the harness's), and
+    each statement's Coq theorem.  First one line on stderr: the coqc calls the run needs, with their CPU time and
+    memory as measured (``bounds.prove.coq.cost``).  The mathematics build runs beside the steps' (at most
+    ``SLTH_COQ_JOBS`` coqc at once, all of them killed on Ctrl-C or SIGTERM)."""
+    import threading
+
+    from bounds.prove.coq import check as coq_check, cost
+    from bounds.prove.coq_math import statements_text
     missing = coq_check.missing_reason()
     if missing:
         print(f"slth proofs --axioms --coq: {missing}", file=sys.stderr)
         return 2
     directory = directory or str(kernel.folder())
-    status = coq_check.check(directory, searching=False)
-    status.pop(None)
-    axioms = coq_check.assumptions(directory, status)
+    print(f"slth proofs --axioms --coq: {cost.message(cost.plan(directory), coq_check.jobs())}", file=sys.stderr,
+          flush=True)
+    math: dict = {}
+
+    def build_math():
+        try:
+            math["result"] = statements_text()  # each statement's own Coq theorem and the premises it rests on
+        except BaseException as e:  # noqa: BLE001 (raised again in the main thread)
+            math["error"] = e
+
+    with coq_check._reaped():  # Ctrl-C or SIGTERM anywhere below: every coqc killed, none started after
+        worker = threading.Thread(target=build_math, name="slth-coq-math")
+        worker.start()
+        try:
+            status = coq_check.check(directory, searching=False)
+            status.pop(None)
+            axioms = coq_check.assumptions(directory, status)
+        finally:
+            worker.join()
+    if "error" in math:
+        raise math["error"]
     print("\n" + coq_check.assumptions_text(axioms, [canonical(name)] if name else None))
     other = [k for k, v in axioms.items() if any(coq_check.family(n) is None for n in v)]
-    from bounds.prove.coq_math import statements_text
-    rc, text = statements_text()  # each statement's own Coq theorem and the premises it rests on
+    rc, text = math["result"]
     print("\n" + text)
     return 1 if other or rc else 0
 

@@ -291,7 +291,8 @@ _SOURCES = {"constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBR
             "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES,
             "coq-counts": ROOT / "proofs" / "coq" / "math" / "Premises.v",
             "task-throughput": ROOT / "benchmarks" / "bench_tasks.json",
-            "diff-time": ROOT / "benchmarks" / "diff-time.json"}
+            "diff-time": ROOT / "benchmarks" / "diff-time.json",
+            "axioms-coq-cost": ROOT / "benchmarks" / "coq-cold.json"}
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
 
 
@@ -431,7 +432,8 @@ def coq_counts() -> str:
 BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
           "figures": figures_table, "families": families_table, "suite-time": suite_time, "coq-counts": coq_counts,
-          "task-throughput": task_throughput, "diff-time": diff_time}
+          "task-throughput": task_throughput, "diff-time": diff_time,
+          "axioms-coq-cost": lambda: __import__("bounds.prove.coq.cost", fromlist=["summary"]).summary()}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 FINDING_BLOCK = "finding-"
 """A block ``finding-<id>`` prints one finding of ``slt.measure.findings`` in full (``finding_detail``)."""

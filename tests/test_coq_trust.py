@@ -219,6 +219,8 @@ FAKE = textwrap.dedent("""\
       sleep-rest) case "$*" in *Common.v*) exit 0 ;; *) sleep 300 ;; esac ;;
       kill) kill -9 $$ ;;
       bytes) printf 'File "x.v", line 1\\nError: \\377\\376 bad bytes\\n'; exit 1 ;;
+      overlap) if mkdir "$FAKE_PIDS.running" 2>/dev/null; then sleep 1; rmdir "$FAKE_PIDS.running";
+               else echo $$ >> "$FAKE_PIDS.overlap"; sleep 1; fi ;;
     esac
     """)
 
@@ -328,3 +330,65 @@ def test_without_coqc_every_step_says_no_proof_kernel(tmp_path, monkeypatch):
     for compiling in (True, False):
         st = check.check(tmp_path / "out", searching=False, compiling=compiling, ents=_lemma2())
         assert st[("lemma2", "L2c")].startswith("not checked: no proof kernel: apt-get install coq libcoq-interval")
+
+
+# --- interrupted: the mathematics build and `slth proofs --axioms --coq` ------------------------------------------
+
+def _default_sigint():  # in the child: SIGINT as a terminal delivers it (a background shell may ignore it)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _interrupt(tmp_path, fake_coqc, code_or_argv, sig, calls):
+    """Start a run with every coqc asleep, wait until ``calls`` coqc run, send ``sig``; (exit status, stderr, pids)."""
+    env = {**os.environ, "FAKE_MODE": "sleep", "PYTHONPATH": str(ROOT), "SLTH_COQ_BUILD": str(tmp_path / "build"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    argv = [sys.executable, "-c", code_or_argv] if isinstance(code_or_argv, str) else [sys.executable, *code_or_argv]
+    proc = subprocess.Popen(argv, env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
+    try:
+        for _ in range(1200):
+            if fake_coqc.exists() and len(fake_coqc.read_text().split()) >= calls:
+                break
+            time.sleep(0.1)
+        pids = [int(p) for p in fake_coqc.read_text().split()] if fake_coqc.exists() else []
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)  # at once: the coqc groups are killed, not waited for
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    time.sleep(0.5)
+    return proc.returncode, err, pids
+
+
+def _no_half_written(tmp_path):
+    return [p for p in tmp_path.rglob("*") if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_the_mathematics_build_interrupted_leaves_no_coqc_and_no_half_written_file(tmp_path, fake_coqc, sig):
+    """bounds.prove.coq_math.statements_text (the build `slth proofs --axioms --coq` ends with), stopped while its
+    coqc runs: the coqc is killed, nothing is half written, and it does not go on to the next file."""
+    code = "from bounds.prove import coq_math\ncoq_math.statements_text()\n"
+    rc, err, pids = _interrupt(tmp_path, fake_coqc, code, sig, 1)
+    assert len(pids) >= 1, err
+    assert rc != 0, err
+    assert not [p for p in pids if _alive(p)], pids
+    assert len([int(p) for p in fake_coqc.read_text().split()]) == len(pids)  # none started after the signal
+    assert not _no_half_written(tmp_path)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_axioms_coq_interrupted_leaves_no_coqc_and_no_half_written_file(tmp_path, fake_coqc, sig):
+    """`slth proofs --axioms --coq DIR` runs the steps' build and the mathematics build side by side (two coqc);
+    Ctrl-C (exit 130, one line) or SIGTERM (exit 143) kills both and starts no other."""
+    argv = ["-m", "reports.cli", "proofs", "--axioms", "--coq", str(tmp_path / "out")]
+    rc, err, pids = _interrupt(tmp_path, fake_coqc, argv, sig, 2)
+    assert len(pids) >= 2, err
+    if sig == signal.SIGINT:
+        lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith("slth proofs --axioms --coq: ")]
+        assert rc == 130 and len(lines) == 1 and "interrupted" in lines[0], err
+    else:
+        assert rc == 128 + signal.SIGTERM and "Traceback" not in err, err
+    assert not [p for p in pids if _alive(p)], pids
+    assert len(fake_coqc.read_text().split()) == len(pids)
+    assert not _no_half_written(tmp_path)

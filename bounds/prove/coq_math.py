@@ -28,22 +28,23 @@ formalized.
 (``PRINTED_LOGIT_STEP``; Coq rejects it) and with it (accepted), and reads what ``stmt_lemma12`` rests on;
 ``lemma12_logit_kernel()`` runs it on a fresh build, cached, for the run record and its finding.
 
-``python -m bounds.prove.coq_math`` compiles the files and ``Statements.v`` into a temporary folder and prints what each
-theorem of ``THEOREMS`` and each statement's theorem rests on, then per statement of the catalogue the premises
+``python -m bounds.prove.coq_math`` compiles the files and ``Statements.v`` (``build_folder()``, only what changed)
+and prints what each theorem of ``THEOREMS`` and each statement's theorem rests on, then per statement of the catalogue the premises
 its Coq theorem rests on (or that it is not formalized) and the counts "premises proved in Coq: N of M (M the premises of ``bounds.premises``);
 statements proved from Lueker's corollary alone: K of 11" (``statements_report``); it exits 1 when a file fails,
 a forbidden word appears, a theorem rests on any other axiom or on other premises than declared, and 2 when coqc
 or CoqInterval is missing."""
 from __future__ import annotations
 
+import hashlib
+import json
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
+import threading
+from concurrent.futures import FIRST_COMPLETED, wait
 from pathlib import Path
 
-from .coq.check import coqc, family, missing_reason, parse_assumptions
+from .coq.check import LEAN_GC, coqc, family, missing_reason, parse_assumptions, write_atomic
 
 ROOT = Path(__file__).resolve().parents[2]
 MATH = ROOT / "proofs" / "coq" / "math"
@@ -146,27 +147,92 @@ def forbidden(text: str, premises: tuple[str, ...] = PREMISES) -> list[str]:
 
 
 def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
-    """Write ``files`` (default: the committed ones) into ``directory`` and coqc each in import order.
-    ``(True, "")`` or ``(False, "<file>.v line N: Coq's first error")``; stops at the first failure."""
+    """Write ``files`` (default: the committed ones) into ``directory`` and coqc each after the files it imports,
+    two at once (``bounds.prove.coq.check.run_coqc``: its own process group, a time limit, killed on Ctrl-C or
+    SIGTERM).  A file is compiled again only when its text, coqc's version or a file it imports changed, or its
+    ``.vo`` is not the one coqc wrote (the record ``.slth-math.json`` in ``directory`` binds each to the sha256 of
+    its ``.vo``).  ``(True, "")`` or ``(False, "<file>.v line N: Coq's first error")``: the first file in import
+    order that fails; no file is started after a failure."""
+    from .coq import check
     directory = Path(directory)
     files = sources() if files is None else files
-    for stem in order(files):
-        (directory / f"{stem}.v").write_text(files[stem])
-    for stem in order(files):
+    stems = order(files)
+    version = check.coqc_version()
+    state_path = directory / STATE
+    state = check._load_state(state_path)
+    done = state.get("files", {}) if state.get("version") == version and isinstance(state.get("files"), dict) else {}
+    for stem in stems:
+        path = directory / f"{stem}.v"
+        if not path.exists() or path.read_text(errors="replace") != files[stem]:
+            check.write_atomic(path, files[stem])
+    digest = keys(files, version)
+    fresh = {s for s in stems if isinstance(done.get(s), dict) and done[s].get("digest") == digest[s]
+             and done[s].get("vo") and check._sha(directory / f"{s}.vo") == done[s]["vo"]}
+    record = {s: done[s] for s in fresh}
+    failed: dict = {}
+    lock = threading.Lock()
+
+    def one(stem):
+        for ext in (".vo", ".vok", ".vos", ".glob"):
+            (directory / f"{stem}{ext}").unlink(missing_ok=True)
         ok, why = compile_file(directory, stem)
-        if not ok:
-            return False, why
-    return True, ""
+        with lock:
+            if ok:
+                record[stem] = {"digest": digest[stem], "vo": check._sha(directory / f"{stem}.vo")}
+            else:
+                failed[stem] = why
+        return stem
+
+    built = set(fresh)
+    running: dict = {}
+    try:
+        with check._reaped(), check._pool() as pool:
+            while True:
+                if not failed:
+                    for stem in stems:
+                        if stem not in built and stem not in running and \
+                                all(d in built for d in imports(files[stem])):
+                            running[stem] = pool.submit(one, stem)
+                if not running:
+                    break
+                finished, _ = wait(list(running.values()), return_when=FIRST_COMPLETED)
+                for stem in [s for s, f in running.items() if f in finished]:
+                    running.pop(stem).result()
+                    if stem not in failed:
+                        built.add(stem)
+    finally:
+        check.write_atomic(state_path, json.dumps({"version": version, "files": record}, indent=1, sort_keys=True))
+    for stem in stems:
+        if stem in failed:
+            return False, failed[stem]
+    missing = [s for s in stems if s not in built]
+    return (False, f"{missing[0]}.v: not compiled") if missing else (True, "")
 
 
-def compile_file(directory, stem: str) -> tuple[bool, str]:
-    """coqc on ``directory/stem.v`` with ``directory`` as ``SlthMath``: ``(ok, "<stem>.v line N: error")``."""
+def keys(files: dict[str, str], version: str) -> dict[str, str]:
+    """Each file's key in the compile record: its text, coqc's version and the keys of the files it imports."""
+    digest: dict = {}
+    for stem in order(files):
+        digest[stem] = hashlib.sha256("\0".join([files[stem], version] + [digest[d] for d in imports(files[stem])])
+                                      .encode()).hexdigest()
+    return digest
+
+
+STATE = ".slth-math.json"
+"""The record of a compile folder: per file, the key of its text and imports and the sha256 of the ``.vo``."""
+
+
+def compile_file(directory, stem: str, env: dict | None = None) -> tuple[bool, str]:
+    """coqc on ``directory/stem.v`` with ``directory`` as ``SlthMath``: ``(ok, "<stem>.v line N: error")``
+    (``"<stem>.v: coqc timed out after S s"`` when it does not finish)."""
+    from .coq import check
     directory = Path(directory)
-    r = subprocess.run([coqc(), "-Q", str(directory), LOGICAL, f"{stem}.v"], capture_output=True, text=True,
-                       cwd=directory)
-    if r.returncode == 0:
-        return True, r.stdout
-    out = r.stdout + r.stderr
+    try:
+        rc, out = check.run_coqc(["-Q", str(directory), LOGICAL, f"{stem}.v"], directory, env=env)
+    except check.CoqcFailure as e:
+        return False, f"{stem}.v: {e}"
+    if rc == 0:
+        return True, out
     m = re.search(r"line (\d+)", out)
     err = re.search(r"Error:\s*(.*?)(?:\n\n|\Z)", out, re.S)
     msg = " ".join(err.group(1).split())[:300] if err else (out.strip().splitlines() or ["coqc failed"])[-1]
@@ -179,8 +245,8 @@ def assumptions(directory, theorems: dict[str, tuple[str, ...]] = THEOREMS) -> d
     names = [n for stems in theorems.values() for n in stems]
     text = (f"From {LOGICAL} Require Import {' '.join(theorems)}.\n"
             + "".join(f"Print Assumptions {n}.\n" for n in names))
-    (directory / "PrintAssumptions.v").write_text(text)
-    ok, out = compile_file(directory, "PrintAssumptions")
+    write_atomic(directory / "PrintAssumptions.v", text)
+    ok, out = compile_file(directory, "PrintAssumptions", env=LEAN_GC)
     if not ok:
         raise RuntimeError(f"Print Assumptions failed: {out}")
     blocks = parse_assumptions(out)
@@ -463,8 +529,8 @@ def rests_on(directory, names: tuple[str, ...] = tuple(FORMAL)) -> dict[str, tup
     directory = Path(directory)
     text = f"From {LOGICAL} Require Import Statements.\n" + "".join(
         f"Check stmt_{n}.\nPrint Assumptions stmt_{n}.\n" for n in names)
-    (directory / "StatementAssumptions.v").write_text(text)
-    ok, out = compile_file(directory, "StatementAssumptions")
+    write_atomic(directory / "StatementAssumptions.v", text)
+    ok, out = compile_file(directory, "StatementAssumptions", env=LEAN_GC)
     if not ok:
         raise RuntimeError(f"Print Assumptions failed: {out}")
     by_coq = {**{c: p for p, c in PREMISE_COQ.items()}, **{c: f"statement {s}" for s, c in CITED_COQ.items()}}
@@ -694,13 +760,16 @@ def main(argv=None) -> int:
     bad = [f"{stem}.v {hit}" for stem, text in sources().items() for hit in forbidden(text)]
     for b in bad:
         print(f"forbidden: {b}")
-    with tempfile.TemporaryDirectory(prefix="slth-coq-math-") as tmp:
-        ok, why = compile(tmp, with_statements())
+    from .coq.check import _locked, _reaped
+    folder = build_folder()
+    with _reaped(), _locked(folder):
+        files = with_statements()
+        ok, why = compile(folder, files)
         if not ok:
             print(f"rejected: {why}")
             return 1
-        rests = assumptions(tmp)
-        stated = rests_on(tmp)
+        rests = assumptions(folder)
+        stated = recorded_rests_on(folder, files)
     other = False
     for name, axioms in list(rests.items()) + [(f"stmt_{n}", ax) for n, (_, ax) in stated.items()]:
         odd = unexpected(axioms)
@@ -714,18 +783,55 @@ def main(argv=None) -> int:
     return 1 if bad or other or errors else 0
 
 
+def build_folder() -> Path:
+    """Where the files are compiled (never the repository): ``math`` beside the steps' build folders
+    (``bounds.prove.coq.check.build_root``), created; ``OSError`` when it cannot be."""
+    from .coq.check import build_root
+    folder = build_root() / "math"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+RESTS = ".slth-math-rests.json"
+"""The record of ``rests_on`` in a compile folder, keyed by the sha256 of every ``.vo`` it read."""
+
+
+def recorded_rests_on(directory, files: dict[str, str]) -> dict:
+    """``rests_on(directory)``, run again only when a ``.vo`` of ``files`` differs from the one it last ran on."""
+    from .coq.check import _load_state, _sha, write_atomic
+    directory = Path(directory)
+    key = hashlib.sha256(json.dumps([sorted((s, _sha(directory / f"{s}.vo")) for s in files),
+                                     list(FORMAL)]).encode()).hexdigest()
+    rec = _load_state(directory / RESTS)
+    if rec.get("key") == key and isinstance(rec.get("result"), dict) and set(rec["result"]) == set(FORMAL):
+        return {n: (list(p), list(a)) for n, (p, a) in rec["result"].items()}
+    stated = rests_on(directory)
+    write_atomic(directory / RESTS, json.dumps({"key": key, "result": stated}, indent=1, sort_keys=True))
+    return stated
+
+
 def statements_text() -> tuple[int, str]:
-    """``(exit status, text)``: the files and ``Statements.v`` compiled into a temporary folder, and per statement
-    the premises its Coq theorem rests on with the two counts (``statements_report``); 1 when a file is rejected,
-    a theorem rests on other axioms or premises than declared, 2 when coqc or CoqInterval is missing."""
+    """``(exit status, text)``: the files and ``Statements.v`` compiled in ``build_folder()`` (only what changed
+    since the last compile there), and per statement the premises its Coq theorem rests on with the two counts
+    (``statements_report``); 1 when a file is rejected, a theorem rests on other axioms or premises than declared,
+    2 when coqc or CoqInterval is missing or the folder cannot be made."""
     reason = missing_reason()
     if reason:
         return 2, f"error: {reason}"
-    with tempfile.TemporaryDirectory(prefix="slth-coq-math-") as tmp:
-        ok, why = compile(tmp, with_statements())
+    from .coq.check import _locked, _reaped
+    try:
+        folder = build_folder()
+    except OSError as e:
+        return 2, f"error: the Coq build folder cannot be made: {e.strerror or e}"
+    with _reaped(), _locked(folder):
+        files = with_statements()
+        ok, why = compile(folder, files)
         if not ok:
             return 1, f"rejected: {why}"
-        stated = rests_on(tmp)
+        try:
+            stated = recorded_rests_on(folder, files)
+        except RuntimeError as e:
+            return 1, f"rejected: {e}"
     odd = [f"stmt_{n} rests on other axioms: {', '.join(unexpected(ax))}" for n, (_, ax) in stated.items()
            if unexpected(ax)]
     errors = odd + premise_table_errors() + declared_errors(stated)

@@ -62,6 +62,7 @@ NESTED_TIMEOUT = 30  # seconds per candidate that carries a cascade of its own (
 WORKERS = max(1, min(2, os.cpu_count() or 1))  # at most two coqc at once
 FACTS = "facts"
 SECONDS_ENV, SECONDS_DEFAULT, SECONDS_MAX = "SLTH_COQC_SECONDS", 600.0, 86400.0
+JOBS_ENV = "SLTH_COQ_JOBS"
 
 
 class CoqSetupError(ValueError):
@@ -97,8 +98,32 @@ def coqc_seconds() -> float:
     return v
 
 
+def jobs() -> int:
+    """How many coqc run at once in this process (``SLTH_COQ_JOBS``, default ``WORKERS``: two; each coqc that loads
+    CoqInterval holds about 0.6 GB, so 1 keeps a run under 1 GB); ``CoqSetupError`` for anything but a whole number
+    from 1 to 64."""
+    raw = os.environ.get(JOBS_ENV)
+    if raw is None or raw.strip() == "":
+        return WORKERS
+    try:
+        v = int(raw.strip())
+    except ValueError:
+        raise CoqSetupError(f"{JOBS_ENV}={raw!r} is not a whole number of coqc processes") from None
+    if not 1 <= v <= 64:
+        raise CoqSetupError(f"{JOBS_ENV}={raw!r}: give a whole number from 1 to 64")
+    return v
+
+
 _LIVE: set = set()
 _LIVE_LOCK = threading.Lock()
+_STOPPING = threading.Event()  # set by Ctrl-C or SIGTERM: no coqc starts any more in this process
+_SLOTS: dict = {}  # jobs() -> the semaphore every coqc call of this process takes a place in
+
+
+def _slot() -> threading.BoundedSemaphore:
+    n = jobs()
+    with _LIVE_LOCK:
+        return _SLOTS.setdefault(n, threading.BoundedSemaphore(n))
 
 
 def _die_with_parent():  # runs in the child before exec: SIGKILL when the thread that started it ends
@@ -115,8 +140,11 @@ def _kill(proc) -> None:
         pass
 
 
-def kill_all() -> None:
-    """Kill every coqc process group this process started and has not reaped."""
+def kill_all(stop: bool = False) -> None:
+    """Kill every coqc process group this process started and has not reaped; ``stop``: and start none after
+    (Ctrl-C or SIGTERM: a thread waiting for its turn must not start one once the others are killed)."""
+    if stop:
+        _STOPPING.set()
     with _LIVE_LOCK:
         procs = list(_LIVE)
     for p in procs:
@@ -133,10 +161,17 @@ def run_coqc(args: list, cwd, timeout: float | None = None, env: dict | None = N
     if not exe:
         raise CoqcFailure(NO_KERNEL)
     limit = coqc_seconds() if timeout is None else timeout
-    proc = subprocess.Popen([exe, *map(str, args)], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent,
-                            env={**os.environ, **env} if env else None)
+    with _slot():  # at most jobs() coqc at once in this process, whichever thread starts them
+        return _run_coqc(exe, args, cwd, limit, env)
+
+
+def _run_coqc(exe, args, cwd, limit, env) -> tuple[int, str]:
     with _LIVE_LOCK:
+        if _STOPPING.is_set():
+            raise CoqcFailure("coqc not started: interrupted")
+        proc = subprocess.Popen([exe, *map(str, args)], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent,
+                                env={**os.environ, **env} if env else None)
         _LIVE.add(proc)
     try:
         out, _ = proc.communicate(timeout=limit)
@@ -159,7 +194,8 @@ def run_coqc(args: list, cwd, timeout: float | None = None, env: dict | None = N
 
 @contextmanager
 def _reaped():
-    """SIGTERM raised as SystemExit in the main thread, and every coqc group killed on the way out."""
+    """SIGTERM raised as SystemExit in the main thread, and every coqc group killed when an exception leaves
+    (on a normal exit every coqc started inside has been waited for)."""
     old = None
     if threading.current_thread() is threading.main_thread():
         def term(signum, frame):
@@ -170,8 +206,10 @@ def _reaped():
             old = None
     try:
         yield
+    except BaseException as e:  # Ctrl-C and SIGTERM also stop any thread from starting another coqc
+        kill_all(stop=isinstance(e, (KeyboardInterrupt, SystemExit)))
+        raise
     finally:
-        kill_all()
         if old is not None:
             signal.signal(signal.SIGTERM, old)
 
@@ -182,6 +220,9 @@ def _pool():
     with ThreadPoolExecutor(WORKERS) as pool:
         try:
             yield pool
+        except (KeyboardInterrupt, SystemExit):
+            kill_all(stop=True)
+            raise
         except BaseException:
             kill_all()
             raise
@@ -273,6 +314,7 @@ def prepare(directory, build=None) -> tuple[Path, Path]:
     """(output folder, build folder), both checked and created; ``CoqSetupError`` (one line) first of all, including
     the missing proof kernel and a bad ``SLTH_COQC_SECONDS``."""
     coqc_seconds()
+    jobs()
     out = output_dir(directory)
     reason = missing_reason()
     if reason:
@@ -656,7 +698,7 @@ def _recorded(build: Path, ents, tactics, status) -> dict:
         rec = files.get(stem, {}) if isinstance(files.get(stem), dict) else {}
         dropped = rec.get("dropped", {}) if isinstance(rec.get("dropped"), dict) else {}
         full = text(stem, items, tactics)
-        digest = hashlib.sha256((full + version + ("" if stem == "Common" else common)).encode()).hexdigest()
+        digest = file_key(full, version, "" if stem == "Common" else common)
         vo_ok = rec.get("digest") == digest and rec.get("vo") and _sha(build / f"{stem}.vo") == rec.get("vo")
         checked = state.get("checked", {}) if isinstance(state.get("checked"), dict) else {}
         for statement, step, l in items:
@@ -683,6 +725,11 @@ def _verdict(l: Lemma, dropped: dict, checked: dict) -> str:
     return f"{NOT_CHECKED}: run slth proofs --coq"
 
 
+def file_key(text_: str, version: str, common: str) -> str:
+    """A step file's key in the build record: its text, coqc's version and Common's key ('' for Common itself)."""
+    return hashlib.sha256((text_ + version + common).encode()).hexdigest()
+
+
 def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log) -> dict:
     _static(ents, tactics, status)
     state_path = build / "state.json"
@@ -702,7 +749,7 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
         except OSError as e:
             raise CoqSetupError(f"folder not writable: {directory} ({e.strerror})") from None
         common = "" if stem == "Common" else digests.get("Common", "")
-        key = hashlib.sha256((full + version + common).encode()).hexdigest()  # Common's too: it is imported
+        key = file_key(full, version, common)  # Common's too: it is imported
         rec = files.get(stem) if isinstance(files.get(stem), dict) else {}
         dropped: dict = {}
         if rec.get("digest") == key and rec.get("vo") and isinstance(rec.get("dropped"), dict) \
@@ -856,9 +903,14 @@ def _print_assumptions(build: Path, consts: list, together: bool = False) -> dic
         if rc != 0:
             raise CoqcFailure(f"Print Assumptions failed: {_first_error(out, src)[1]}")
         return dict(zip(by[stem], parse_assumptions(out)))
+    from .cost import table
+    measured = table()  # the longest walks first: the last one to start is a short one
+
+    def longest(stem):
+        return -measured.get(f"axioms:{stem}", {}).get("cpu_s", 0.0), -len(by[stem]), stem
     found: dict = {}
     with _pool() as pool:
-        for part in pool.map(run, sorted(by)):
+        for part in pool.map(run, sorted(by, key=longest)):
             found.update(part)
     return found
 
@@ -938,7 +990,8 @@ def assumptions(directory, status: dict) -> dict:
             state["axioms"] = prev = {"key": key, "lemmas": found}
             state = {**_load_state(state_path), "axioms": prev}  # the record as it is now, with the axioms
             write_atomic(state_path, json.dumps(state, indent=1, sort_keys=True))
-    return {tuple(k.split("\t")): v for k, v in prev["lemmas"].items()}
+    got = prev["lemmas"]  # in the catalogue's order, read from the record or just found
+    return {(s, t): got[f"{s}\t{t}"] for s, t, _, _ in lems if f"{s}\t{t}" in got}
 
 
 def assumptions_text(axioms: dict, statements=None) -> str:

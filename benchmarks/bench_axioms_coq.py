@@ -1,0 +1,111 @@
+"""The cold and warm cost of ``slth proofs --axioms --coq``: CPU seconds and peak memory, per coqc call and in all.
+
+    python benchmarks/bench_axioms_coq.py            # prints the table; --write also records it in coq-cold.json
+
+Runs the command twice into a fresh ``XDG_CACHE_HOME`` (nothing compiled: cold; then everything compiled: warm),
+with a ``coqc`` on ``PATH`` that runs the real one under ``/usr/bin/time`` and logs each call's CPU time (user +
+system) and peak resident memory.  CPU time, not wall time, is what it records: the machine it runs on may be
+shared.  ``benchmarks/coq-cold.json`` (``--write``) is what ``bounds.prove.coq.cost`` estimates a run from before it
+starts; each coqc call is named by its stage (``compile:<file>``, ``check``, ``axioms:<file>``, ``math:<file>``)."""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLE = ROOT / "benchmarks" / "coq-cold.json"
+SHIM = """#!/bin/sh
+exec /usr/bin/time -f "COQC %U %S %M :: $*" -a -o "$SLTH_BENCH_LOG" "$SLTH_BENCH_COQC" "$@"
+"""
+
+
+def stage(args: str) -> str | None:
+    """The stage of one logged coqc call, from its arguments (None for --version and -where)."""
+    m = re.search(r"(\S+)\.v$", args.strip())
+    if not m:
+        return None
+    stem = Path(m.group(1)).name
+    if " SlthMath " in f" {args} ":
+        return f"math:{stem}"
+    if stem == "SlthCheck":
+        return "check"
+    if stem.startswith("SlthAxioms_"):
+        return "axioms:" + stem[len("SlthAxioms_"):]
+    return f"compile:{stem}"
+
+
+def parse_log(text: str) -> dict:
+    """``{stage: {"cpu_s", "rss_mb"}}`` of a shim log (a stage run twice keeps its larger figures)."""
+    out: dict = {}
+    for line in text.splitlines():
+        m = re.match(r"COQC ([\d.]+) ([\d.]+) (\d+) :: (.*)", line)
+        if not m:
+            continue
+        name = stage(m.group(4))
+        if name is None:
+            continue
+        cpu, rss = float(m.group(1)) + float(m.group(2)), int(m.group(3)) / 1024
+        old = out.get(name, {"cpu_s": 0.0, "rss_mb": 0.0})
+        out[name] = {"cpu_s": round(max(cpu, old["cpu_s"]), 2), "rss_mb": round(max(rss, old["rss_mb"]))}
+    return out
+
+
+def run_once(cache: Path, log: Path, shim_dir: Path) -> dict:
+    """One run of the command: its total CPU (this process's children), peak memory of Python itself, exit status."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(ROOT), "SLTH_BENCH_LOG": str(log),
+           "PATH": f"{shim_dir}:{os.environ['PATH']}"}
+    env.pop("SLTH_COQ_DIR", None)
+    env.pop("SLTH_COQ_BUILD", None)
+    timing = log.with_suffix(".time")
+    t = time.time()
+    r = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", str(timing), sys.executable, "-m", "reports.cli",
+                        "proofs", "--axioms", "--coq"], cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.time() - t
+    user, system, rss = timing.read_text().split()[-3:]
+    return {"rc": r.returncode, "cpu_s": round(float(user) + float(system), 1), "wall_s": round(wall, 1),
+            "max_rss_mb": round(int(rss) / 1024), "stderr_first": (r.stderr.splitlines() or [""])[0]}
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    real = shutil.which("coqc")
+    if not real or not Path("/usr/bin/time").exists():
+        print("needs coqc and /usr/bin/time", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="slth-bench-axioms-") as tmp:
+        tmp = Path(tmp)
+        shim = tmp / "bin"
+        shim.mkdir()
+        (shim / "coqc").write_text(SHIM)
+        (shim / "coqc").chmod(0o755)
+        os.environ["SLTH_BENCH_COQC"] = real
+        cold_log, warm_log = tmp / "cold.log", tmp / "warm.log"
+        cold = run_once(tmp / "cache", cold_log, shim)
+        warm = run_once(tmp / "cache", warm_log, shim)
+        stages = parse_log(cold_log.read_text())
+        warm_stages = parse_log(warm_log.read_text()) if warm_log.exists() else {}
+    coq_cpu = round(sum(s["cpu_s"] for s in stages.values()), 1)
+    record = {
+        "command": "slth proofs --axioms --coq (python -m reports.cli), fresh XDG_CACHE_HOME, then again",
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs (CPU times: the machine may have been shared)",
+        "date": time.strftime("%Y-%m-%d"),
+        "cold": {**cold, "coqc_cpu_s": coq_cpu, "python_cpu_s": round(cold["cpu_s"] - coq_cpu, 1)},
+        "warm": {**warm, "coqc_calls": len(warm_stages)},
+        "stages": stages,
+    }
+    print(json.dumps(record, indent=1))
+    if "--write" in argv:
+        TABLE.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return 0 if cold["rc"] in (0, 1) and warm["rc"] in (0, 1) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

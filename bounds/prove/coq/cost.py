@@ -1,0 +1,141 @@
+"""What a Coq run will cost, said before it starts: which coqc calls it needs (``plan``) and their CPU time and memory
+as measured (``benchmarks/coq-cold.json``, written by ``benchmarks/bench_axioms_coq.py``: one figure per coqc call,
+``compile:<file>``, ``check``, ``axioms:<file>``, ``math:<file>``).
+
+A step file needs coqc when its text (with Common's and coqc's version) or its ``.vo`` differs from the build
+folder's record (``check.build_dir``); then the statement check and every file's ``Print Assumptions`` run again (they
+are keyed by every ``.vo``).  A mathematics file needs coqc when its text, a file it imports or its ``.vo`` changed
+(``coq_math.compile``'s record), and ``rests_on`` when any of them did.  A call the table does not know costs the
+largest figure of its kind."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import check
+
+ROOT = Path(__file__).resolve().parents[3]
+TABLE = ROOT / "benchmarks" / "coq-cold.json"
+PYTHON_MB = 100
+"""Peak memory of the Python process itself (SymPy, the catalogue, the exporter: 80 MB measured), beside its coqc
+children."""
+
+
+def table(path: Path = TABLE) -> dict:
+    """``{stage: {"cpu_s", "rss_mb"}}`` as measured ({} when the file is missing or unreadable)."""
+    try:
+        stages = json.loads(path.read_text()).get("stages", {})
+        return {k: v for k, v in stages.items() if isinstance(v, dict)}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def plan(directory, axioms: bool = True, math: bool = True) -> list[str]:
+    """The coqc calls (stages) a ``--coq`` run into ``directory`` will make now."""
+    directory = Path(directory).resolve()
+    build = check.build_dir(directory)
+    ents = check.entries()
+    tactics = check.load_tactics()
+    version = check.coqc_version()
+    state = check._load_state(build / "state.json")
+    files = state.get("files", {}) if state.get("version") == version and isinstance(state.get("files"), dict) else {}
+    stages, keys = [], {}
+    for stem in ents:  # Common first: every other file's key includes Common's
+        full = check.text(stem, ents[stem], tactics)
+        keys[stem] = check.file_key(full, version, "" if stem == "Common" else keys["Common"])
+        rec = files.get(stem) if isinstance(files.get(stem), dict) else {}
+        if not (rec.get("digest") == keys[stem] and rec.get("vo") and check._sha(build / f"{stem}.vo") == rec["vo"]):
+            stages.append(f"compile:{stem}")
+    if stages or not isinstance(state.get("check"), dict):
+        stages.append("check")
+    if axioms and (stages or not isinstance(state.get("axioms"), dict)):
+        stages += [f"axioms:{stem}" for stem in ents]
+    if math:
+        stages += math_plan(version)
+    return stages
+
+
+def math_plan(version: str) -> list[str]:
+    from .. import coq_math
+    try:
+        folder = check.build_root() / "math"
+        rec = check._load_state(folder / coq_math.STATE)
+    except OSError:
+        rec = {}
+    files = coq_math.with_statements()
+    done = rec.get("files", {}) if rec.get("version") == version and isinstance(rec.get("files"), dict) else {}
+    digest, out = coq_math.keys(files, version), []
+    for stem in coq_math.order(files):
+        r = done.get(stem) if isinstance(done.get(stem), dict) else {}
+        if not (r.get("digest") == digest[stem] and r.get("vo") and check._sha(folder / f"{stem}.vo") == r["vo"]):
+            out.append(f"math:{stem}")
+    if out or not (check.build_root() / "math" / coq_math.RESTS).exists():
+        out.append("math:StatementAssumptions")
+    return out
+
+
+def estimate(stages: list[str], jobs: int, measured: dict | None = None) -> dict:
+    """``{"cpu_s", "wall_s", "peak_mb", "peak_one_mb"}`` of the stages: CPU summed, wall time on ``jobs`` free cores
+    (the CPU shared out, never less than the longest call), peak memory with ``jobs`` coqc at once and with one."""
+    measured = table() if measured is None else measured
+
+    def cost(stage):
+        if stage in measured:
+            return measured[stage]
+        kind = stage.split(":")[0]
+        same = [v for k, v in measured.items() if k.split(":")[0] == kind] or list(measured.values()) or [
+            {"cpu_s": 0.0, "rss_mb": 0}]
+        return {"cpu_s": max(v["cpu_s"] for v in same), "rss_mb": max(v["rss_mb"] for v in same)}
+
+    costs = [cost(s) for s in stages]
+    cpu = sum(c["cpu_s"] for c in costs)
+    rss = sorted((c["rss_mb"] for c in costs), reverse=True)
+    return {"cpu_s": cpu, "wall_s": max([cpu / max(1, jobs)] + [c["cpu_s"] for c in costs]),
+            "peak_mb": PYTHON_MB + sum(rss[:jobs]), "peak_one_mb": PYTHON_MB + (rss[0] if rss else 0)}
+
+
+def message(stages: list[str], jobs: int, measured: dict | None = None) -> str:
+    """One line: what the run needs before it starts (nothing, or the coqc calls with their CPU and memory)."""
+    if not stages:
+        return "warm: every Coq file is compiled and every Print Assumptions recorded; no coqc to run"
+    e = estimate(stages, jobs, measured)
+    kinds = {k: sum(s.split(":")[0] == k for s in stages) for k in ("compile", "check", "axioms", "math")}
+    what = ", ".join(n for n in (f"{kinds['compile']} step file(s) to compile" if kinds["compile"] else "",
+                                 "the statement check" if kinds["check"] else "",
+                                 f"{kinds['axioms']} Print Assumptions run(s)" if kinds["axioms"] else "",
+                                 f"{kinds['math']} mathematics coqc call(s)" if kinds["math"] else "") if n)
+    one = (f"; with {check.JOBS_ENV}=1 about {e['peak_one_mb'] / 1024:.1f} GB and {e['cpu_s']:.0f} s on one core"
+           if jobs > 1 else "")
+    return (f"needs {len(stages)} coqc call(s) ({what}): about {e['cpu_s']:.0f} s of CPU, {e['wall_s']:.0f} s on "
+            f"{jobs} free core(s), {e['peak_mb'] / 1024:.1f} GB at peak with {jobs} coqc at once{one} "
+            f"(measured per call in benchmarks/coq-cold.json); warm (nothing changed): no coqc")
+
+
+def summary(path: Path = TABLE) -> str:
+    """The measured cold and warm cost of ``slth proofs --axioms --coq`` as a paragraph (``slth docs`` prints it
+    into docs/kernel-checked.md); ``KeyError`` or ``TypeError`` when the file lacks a figure."""
+    data = json.loads(path.read_text())
+    st, cold, warm = data["stages"], data["cold"], data["warm"]
+
+    def part(kind, prefix=None):
+        calls = {k: v for k, v in st.items() if k.split(":")[0] == kind and (prefix is None or k.startswith(prefix))}
+        return len(calls), sum(v["cpu_s"] for v in calls.values()), calls
+
+    nc, cc, comp = part("compile")
+    na, ca, ax = part("axioms")
+    nm, cm, _ = part("math")
+    big = max(comp, key=lambda k: comp[k]["cpu_s"])
+    walks = sorted(v["cpu_s"] for v in ax.values())
+    sa = st.get("math:StatementAssumptions", {"cpu_s": 0.0})["cpu_s"]
+    coq = cc + st["check"]["cpu_s"] + ca + cm
+    two = sorted((v["rss_mb"] for v in st.values()), reverse=True)[:2]
+    return (f"Measured ({data['date']}, {data['machine']}; `benchmarks/bench_axioms_coq.py`): from an empty cache "
+            f"`slth proofs --axioms --coq` makes {len(st)} coqc calls, {coq:.0f} s of CPU: {nc} step files "
+            f"compiled ({cc:.0f} s, {big.split(':')[1]}.v {comp[big]['cpu_s']:.0f} s of it), the statement check "
+            f"({st['check']['cpu_s']:.0f} s), one `Print Assumptions` per step file ({ca:.0f} s, {walks[0]:.0f} to "
+            f"{walks[-1]:.0f} s each: every query walks CoqInterval's proofs again, and Coq keeps nothing between "
+            f"two queries) and the mathematics files ({cm - sa:.0f} s) with their statements' `Print Assumptions` "
+            f"({sa:.0f} s); with Python, {cold['cpu_s']:.0f} s of CPU in all. Each coqc that loads CoqInterval holds "
+            f"{min(v['rss_mb'] for v in comp.values()) / 1024:.2f} to {max(v['rss_mb'] for v in st.values()) / 1024:.2f}"
+            f" GB; two at once about {sum(two) / 1024:.1f} GB. A warm run (nothing changed) runs "
+            f"{warm.get('coqc_calls', 0)} coqc calls: {warm['cpu_s']:.1f} s of CPU, {warm['max_rss_mb']} MB.")

@@ -1,0 +1,92 @@
+"""What a Coq run needs, said before it starts (bounds.prove.coq.cost), and the limit on coqc at once."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bounds.prove import coq_math
+from bounds.prove.coq import check, cost
+from tests.test_coq_trust import fake_coqc  # noqa: F401 (the fixture)
+
+TABLE = {"compile:Common": {"cpu_s": 2.0, "rss_mb": 500}, "compile:lemma2": {"cpu_s": 4.0, "rss_mb": 600},
+         "check": {"cpu_s": 10.0, "rss_mb": 550}, "axioms:lemma2": {"cpu_s": 20.0, "rss_mb": 700}}
+
+
+def test_the_estimate_adds_the_measured_calls_and_takes_the_largest_for_an_unknown_one():
+    e = cost.estimate(["compile:Common", "compile:lemma2", "check", "axioms:lemma2"], 2, TABLE)
+    assert e["cpu_s"] == 36.0 and e["wall_s"] == 20.0  # the longest call bounds the wall time from below
+    assert e["peak_mb"] == cost.PYTHON_MB + 700 + 600 and e["peak_one_mb"] == cost.PYTHON_MB + 700
+    assert cost.estimate(["compile:new"], 1, TABLE)["cpu_s"] == 4.0  # the largest compile measured
+    assert cost.estimate(["compile:Common"] * 4, 2, TABLE)["wall_s"] == 4.0
+
+
+def test_the_message_says_warm_or_what_it_needs():
+    assert "no coqc to run" in cost.message([], 2, TABLE)
+    line = cost.message(["compile:Common", "check", "axioms:lemma2"], 2, TABLE)
+    assert "\n" not in line and "3 coqc call(s)" in line and "about 32 s of CPU" in line
+    assert "SLTH_COQ_JOBS=1" in line and "1 step file(s) to compile" in line
+
+
+def test_the_committed_table_covers_every_call_of_a_cold_run():
+    stages = cost.table()
+    want = ({f"compile:{s}" for s in check.entries()} | {"check"} | {f"axioms:{s}" for s in check.entries()}
+            | {f"math:{s}" for s in coq_math.with_statements()} | {"math:StatementAssumptions"})
+    assert want <= set(stages), sorted(want - set(stages))
+    assert all(v["cpu_s"] > 0 and v["rss_mb"] > 0 for v in stages.values())
+    assert cost.table(cost.ROOT / "no-such-file.json") == {}
+
+
+def test_a_cold_folder_plans_every_call(tmp_path, monkeypatch):
+    monkeypatch.setenv("SLTH_COQ_BUILD", str(tmp_path / "build"))
+    stages = cost.plan(tmp_path / "out")
+    stems = list(check.entries())
+    assert stages[:len(stems)] == [f"compile:{s}" for s in stems]
+    assert stages[len(stems)] == "check"
+    assert [s for s in stages if s.startswith("axioms:")] == [f"axioms:{s}" for s in stems]
+    assert [s for s in stages if s.startswith("math:")] == (
+        [f"math:{s}" for s in coq_math.order(coq_math.with_statements())] + ["math:StatementAssumptions"])
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "two", "65", "1.5"])
+def test_the_coqc_count_is_validated(monkeypatch, value):
+    monkeypatch.setenv("SLTH_COQ_JOBS", value)
+    with pytest.raises(check.CoqSetupError) as e:
+        check.jobs()
+    assert "SLTH_COQ_JOBS" in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("jobs,overlap", [("2", True), ("1", False)])
+def test_no_more_coqc_at_once_than_slth_coq_jobs(tmp_path, fake_coqc, monkeypatch, jobs, overlap):  # noqa: F811
+    """Three files that import nothing, each coqc a second: with 2 jobs two run at once, with 1 never."""
+    monkeypatch.setenv("FAKE_MODE", "overlap")
+    monkeypatch.setenv("SLTH_COQ_JOBS", jobs)
+    (tmp_path / "m").mkdir()
+    ok, why = coq_math.compile(tmp_path / "m", {"A": "", "B": "", "C": ""})
+    assert ok, why
+    assert (tmp_path / "pids.overlap").exists() == overlap
+    record = json.loads((tmp_path / "m" / coq_math.STATE).read_text())
+    assert set(record["files"]) == {"A", "B", "C"}
+
+
+def test_coq_without_dir_is_the_default_folder_and_an_empty_one_a_usage_error(tmp_path, fake_coqc, monkeypatch,
+                                                                               capsys):  # noqa: F811
+    from reports import cli, proofs
+    seen = []
+    monkeypatch.setenv("SLTH_COQ_DIR", str(tmp_path / "default"))
+    monkeypatch.setenv("SLTH_COQ_BUILD", str(tmp_path / "build"))
+    monkeypatch.setattr(proofs, "_print_coq_axioms", lambda name, directory: seen.append(directory) or 0)
+    assert cli.main(["proofs", "--axioms", "--coq"]) == 0
+    assert seen == [str(tmp_path / "default")]
+    assert cli.main(["proofs", "--axioms", "--coq", ""]) == 2
+    assert "needs a folder name" in capsys.readouterr().err and seen == [str(tmp_path / "default")]
+
+
+def test_the_docs_paragraph_is_printed_from_the_measurement(tmp_path):
+    text = cost.summary()
+    data = json.loads(cost.TABLE.read_text())
+    assert f"{data['cold']['cpu_s']:.0f} s of CPU in all" in text and f"makes {len(data['stages'])} coqc calls" in text
+    broken = tmp_path / "t.json"
+    broken.write_text(json.dumps({k: v for k, v in data.items() if k != "warm"}))
+    with pytest.raises(KeyError):
+        cost.summary(broken)

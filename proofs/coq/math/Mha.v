@@ -205,6 +205,13 @@ Proof.
       apply Rmult_le_compat_r; [apply Rmult_le_pos|]; lra.
 Qed.
 
+(* S1 for a source and a target head: both are their merged heads *)
+Lemma norm_heads_merged : forall T d1 d2 dK dV dK' dV' WQ WK WV WO WQ' WK' WV' WO' (X a : mat) i,
+  norm d2 (vsub (head T d1 dK' dV' WQ' WK' WV' WO' X a i) (head T d1 dK dV WQ WK WV WO X a i))
+  = norm d2 (vsub (head_merged T d1 (WQK dK' WQ' WK') (WVO dV' WV' WO') X a i)
+                  (head_merged T d1 (WQK dK WQ WK) (WVO dV WV WO) X a i)).
+Proof. intros. apply norm_ext. intros. unfold vsub. rewrite !head_merged_eq. reflexivity. Qed.
+
 (* --- the MHA: the heads' errors add up ------------------------------------------------------------------- *)
 
 Theorem mha_gap : forall (H T d1 d2 dK dV dK' dV' : nat) (WQ WK WV WO WQ' WK' WV' WO' : nat -> mat) (X a : mat) i B,

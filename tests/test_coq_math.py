@@ -425,12 +425,15 @@ def test_each_statement_theorem_compiles_and_rests_on_its_declared_premises(stat
 
 def test_the_report_counts_what_coq_says(stated):
     report = coq_math.statements_report(stated)
+    alone = sum(set(p) <= {"Lueker for every z at once"} for p, _ in stated.values())
+    assert {"lueker", "lemma8", "lemma5", "lemma7", "theorem9"} <= set(stated) and alone >= 5
     assert report.splitlines()[-1] == ("premises proved in Coq: 7 of 15; statements proved from Lueker's corollary "
-                                       "alone: 4 of 11")
+                                       f"alone: {alone} of 11")
     assert "lemma8: stmt_lemma8 rests on no premise" in report
-    assert "theorem9: not formalized" in report
+    assert "theorem9: stmt_theorem9 rests on Lueker for every z at once" in report
+    assert "theorem14: not formalized" in report
     more = {**stated, "lemma7": (["Lueker for every z at once", "uniformity over inputs"], [])}
-    assert coq_math.statements_report(more).endswith("alone: 3 of 11")
+    assert coq_math.statements_report(more).endswith(f"alone: {alone - 1} of 11")
     assert coq_math.statements_report({}).endswith("alone: 0 of 11")
 
 
@@ -487,13 +490,75 @@ def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated
         return coq_math.compile_file(directory, "Statements")
 
     monkeypatch.setattr(coq_math, "compile", lambda d, files: reuse(__import__("pathlib").Path(d), files))
+    alone = sum(set(p) <= {"Lueker for every z at once"} for p, _ in stated.values())
     rc, text = coq_math.statements_text()
     assert rc == 0, text
     assert text.splitlines()[-1] == ("premises proved in Coq: 7 of 15; statements proved from Lueker's corollary "
-                                     "alone: 4 of 11")
+                                     f"alone: {alone} of 11")
     st = STATEMENTS["lemma7"]
     monkeypatch.setitem(STATEMENTS, "lemma7", dataclasses.replace(st, conclusion=st.conclusion / 2))
     rc, text = coq_math.statements_text()
     assert rc == 1 and text.startswith("rejected: Statements.v line"), text
     monkeypatch.setattr(coq_math, "missing_reason", lambda: "coqc not found")
     assert coq_math.statements_text() == (2, "error: coqc not found")
+
+
+# --- the statements' theorems cite the exported scalar steps and the constants of bounds/ ----------------------
+
+def test_placeholders_print_the_constants_and_step_instances_of_bounds():
+    from bounds.prove.coq.printer import coq
+    st = catalogue.get("theorem9")
+    assert coq_math.fill("theorem9", "{c:eps_QK}") == coq_math._naturals("theorem9", coq(st.constants["eps_QK"]))
+    assert "(INR d1)" in coq_math.fill("theorem9", "{c:eps_QK}") and "(INR H)" in coq_math.fill("theorem9", "{c:eps_QK}")
+    assert coq_math.fill("theorem9", "{step:S2c-i}") == "(step_theorem9_S2c_i (INR H) (INR d1) eps (INR d2) alpha)"
+    assert coq_math.fill("theorem9", "{step:S3c}") == "(step_theorem9_S3c eps)"
+    with pytest.raises(KeyError, match="no constant 'nothing'"):
+        coq_math.fill("theorem9", "{c:nothing}")
+    with pytest.raises(KeyError, match="no step 'S9'"):
+        coq_math.fill("theorem9", "{step:S9}")
+
+
+def test_each_cited_step_is_a_lemma_of_the_committed_scalar_file():
+    files = coq_math.scalar_sources()
+    assert "Scalar_Common" in files and "From Slth " not in "".join(files.values())
+    text = coq_math.statements_file()
+    for stem in coq_math.scalar_stems():
+        for lemma in set(re.findall(rf"\((step_{stem}_\w+)", text)):
+            assert f"Lemma {lemma} :" in files[f"Scalar_{stem}"], lemma
+    assert coq_math.scalar_stems()[:1] == ["theorem9"]
+
+
+def _fails_in_its_theorem(built, tmp_path, name, catalogue_) -> str:
+    """Statements.v generated from ``catalogue_`` compiled beside the committed files: the error, which must lie in
+    ``stmt_<name>``'s Section."""
+    text = coq_math.statements_file(catalogue_)
+    for f in built.iterdir():
+        if f.suffix in (".vo", ".v") and f.stem != "Statements":
+            shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "Statements.v").write_text(text)
+    ok, why = coq_math.compile_file(tmp_path, "Statements")
+    assert not ok, f"{name}: still compiles"
+    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
+    start, end = text.index(f"Section {name}."), text.index(f"End {name}.")
+    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
+    return why
+
+
+def _cited_mutations():
+    """The planted mutations of bounds/ whose field a formalized statement's Coq text prints."""
+    out = []
+    for name, (_, _, text) in coq_math.FORMAL.items():
+        cited = {"conclusion"} | {f"constants.{c}" for c in re.findall(r"\{c:([\w-]+)\}", text)}
+        out += [m for m in catalogue.get(name).mutations if m.statement == name and m.where in cited]
+    return out
+
+
+@pytest.mark.parametrize("mutation", _cited_mutations(), ids=lambda m: m.name)
+def test_a_planted_mutation_of_a_printed_field_fails_its_coq_theorem(built, stated, tmp_path, mutation):
+    from bounds.catalogue import STATEMENTS
+    mutated = {**STATEMENTS, mutation.statement: mutation.edit.apply(STATEMENTS[mutation.statement])}
+    _fails_in_its_theorem(built, tmp_path, mutation.statement, mutated)
+
+
+def test_theorem9_is_among_the_mutated_statements():
+    assert "theorem9 eps_L of W_QK: 8 -> 16" in {m.name for m in _cited_mutations()}

@@ -525,7 +525,7 @@ def test_each_cited_step_is_a_lemma_of_the_committed_scalar_file():
     for stem in coq_math.scalar_stems():
         for lemma in set(re.findall(rf"\((step_{stem}_\w+)", text)):
             assert f"Lemma {lemma} :" in files[f"Scalar_{stem}"], lemma
-    assert coq_math.scalar_stems()[:1] == ["theorem9"]
+    assert {"lemma2", "theorem9"} <= set(coq_math.scalar_stems())
 
 
 def _fails_in_its_theorem(built, tmp_path, name, catalogue_) -> str:
@@ -560,5 +560,8 @@ def test_a_planted_mutation_of_a_printed_field_fails_its_coq_theorem(built, stat
     _fails_in_its_theorem(built, tmp_path, mutation.statement, mutated)
 
 
-def test_theorem9_is_among_the_mutated_statements():
-    assert "theorem9 eps_L of W_QK: 8 -> 16" in {m.name for m in _cited_mutations()}
+def test_lemma2_and_theorem9_are_among_the_mutated_statements():
+    names = {m.name for m in _cited_mutations()}
+    assert {"theorem9 eps_L of W_QK: 8 -> 16", "lemma2 per-problem budget: eps/(2 d1 d2) -> eps/(d1 d2)",
+            "lemma2 error: eps -> eps/(d1 d2)"} <= names
+    assert not any(m.where.startswith("widths.") for m in _cited_mutations())  # widths are not printed in Coq

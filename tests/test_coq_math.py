@@ -61,7 +61,8 @@ def built(tmp_path_factory):
 
 def test_every_file_compiles_and_nothing_is_left_in_the_repository(built):
     stems = set(coq_math.sources())
-    assert {"Objects", "Sums", "Softmax", "Matrix", "Blocks", "Attention", "Triangle", "Induction", "Lemma12"} <= stems
+    assert {"Objects", "Sums", "Softmax", "Matrix", "Blocks", "Attention", "Triangle", "Induction", "Lemma12", "Mha",
+            "OneLayer"} <= stems
     assert {p.stem for p in built.glob("*.vo")} >= stems
     assert not list(coq_math.MATH.glob("*.vo")) and not list(coq_math.MATH.glob("*.glob"))
 
@@ -76,7 +77,8 @@ def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
     for name in ("softmax_shift", "Z_bounds", "ratio_bound", "hoelder", "entry_le_op", "logit_bound", "uniform_in_x",
                  "block_entry", "head_merged_eq", "norm_triangle", "lemma8_rows", "softmax_rows_norm",
                  "layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "lemma12_logit",
-                 "lemma12_logit_needs_x'_bound"):
+                 "lemma12_logit_needs_x'_bound", "op_transpose", "head_gap", "mha_gap", "mha_norm", "src_QK",
+                 "one_layer_gap"):
         assert coq_math.families(rests[name]) == ["classical reals"], name
 
 

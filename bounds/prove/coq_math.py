@@ -4,7 +4,8 @@ rest on.
 The files define the paper's objects (``Objects.v``) and prove lemmas about them (Lemma 8 and Lemma 5 for every
 sequence length, width, mask and logit vector; an entry of a matrix bounded by its operator norm; the logit bound;
 the block structure of Lemma 7's construction; a head equals its merged form; the induction over layers and
-blocks; Lemma 12's logit step under the hypothesis it needs, and false without it).  They import one another
+blocks; Lemma 12's logit step under the hypothesis it needs, and false without it; a pruned MHA close to its target
+from its merged matrices' entry errors; Lemma 2's construction and its error for every input).  They import one another
 under the logical name ``SlthMath``; ``order`` sorts them by their ``Require Import`` lines.  ``compile(dir)``
 copies them into ``dir`` (never the repository) and runs coqc on each in that order.  ``assumptions(dir, names)``
 runs ``Print Assumptions`` on the named theorems of a compiled ``dir``; ``unexpected(axioms)`` names those
@@ -50,6 +51,8 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Triangle": ("norm_triangle", "lemma8_rows", "softmax_rows_norm"),
     "Induction": ("layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "pow_as_exp_increasing"),
     "Lemma12": ("lemma12_logit", "lemma12_logit_needs_x'_bound"),
+    "Mha": ("op_transpose", "WQK_op", "WVO_op", "head_gap", "mha_gap", "mha_norm", "src_QK", "src_VO"),
+    "OneLayer": ("relu_mul", "one_layer_gap"),
 }
 PROVED_PREMISES = {  # a premise of bounds.premises -> the theorems above that prove it
     "softmax perturbation identity": ("softmax_shift", "Z_bounds", "ratio_bound"),

@@ -228,6 +228,25 @@ Proof.
   rewrite Rabs_R1, Rmult_1_l. apply HB. exact Hh.
 Qed.
 
+(* Theorem 11's B2a: ||Attn_T(x_i)|| <= H alpha for targets with ||W_V||, ||W_O|| <= 1 (each head is
+   sigma X W_VO, a convex combination of rows of norm <= alpha times ||W_VO^T|| <= 1) *)
+Theorem mha_norm : forall (H T d1 d2 dK dV : nat) (WQ WK WV WO : nat -> mat) (X a : mat) i alpha,
+  is_mask T (a i) -> (forall k, (k < T)%nat -> norm d1 (X k) <= alpha) ->
+  (forall h, (h < H)%nat -> op_bound d1 dV (WV h) 1 /\ op_bound dV d2 (WO h) 1) ->
+  norm d2 (mha H T d1 dK dV WQ WK WV WO X a i) <= INR H * alpha.
+Proof.
+  intros H T d1 d2 dK dV WQ WK WV WO X a i alpha Ha HX HW.
+  rewrite (norm_ext d2 _ (fun c => sum H (fun h => 1 * head T d1 dK dV (WQ h) (WK h) (WV h) (WO h) X a i c)))
+    by (intros; unfold mha; apply sum_ext; intros; ring).
+  eapply Rle_trans; [apply norm_combination|]. rewrite <- sum_const. apply sum_le. intros h Hh.
+  rewrite Rabs_R1, Rmult_1_l.
+  rewrite (norm_ext d2 _ (matvec d1 (transpose (WVO dV (WV h) (WO h)))
+                            (vecmat T (softmax T (a i) (fun k => dot d1 (vecmat d1 (X i) (WQK dK (WQ h) (WK h))) (X k))) X)))
+    by (intros; rewrite head_merged_eq; unfold head_merged; rewrite vecmat_matmul, vecmat_transpose; reflexivity).
+  destruct (HW h Hh) as [HV HO]. eapply Rle_trans; [apply (WVO_op d1 dV d2 _ _ HV HO)|].
+  rewrite Rmult_1_l. apply softmax_rows_norm; assumption.
+Qed.
+
 (* --- the pruned sources of Lemma 7's construction -------------------------------------------------------- *)
 
 (* n_K = d1 n' query/key units: W~_Q (.) M_Q is the masked second block matrix and W~_K (.) M_K the transposed

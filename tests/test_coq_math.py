@@ -68,7 +68,7 @@ def built(tmp_path_factory):
 def test_every_file_compiles_and_nothing_is_left_in_the_repository(built):
     stems = set(coq_math.sources())
     assert {"Objects", "Sums", "Softmax", "Matrix", "Blocks", "Attention", "Triangle", "Induction", "Lemma12",
-            "Perturbation"} <= stems
+            "Perturbation", "Mha", "OneLayer", "Uniform", "Deep", "Transformer"} <= stems
     assert {p.stem for p in built.glob("*.vo")} >= stems
     assert not list(coq_math.MATH.glob("*.vo")) and not list(coq_math.MATH.glob("*.glob"))
 
@@ -85,7 +85,8 @@ def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
                  "layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "lemma12_logit",
                  "lemma12_logit_needs_x'_bound", "uniform_in_inputs", "relu_split_norm", "matvec_relu_split",
                  "pair_error_scaled", "deep_relu_net", "blocks_induction", "vecmat_le_op", "WQK_op",
-                 "lemma12_head", "lemma12_mha", "relu_net_lipschitz", "lemma13_block"):
+                 "lemma12_head", "lemma12_mha", "relu_net_lipschitz", "lemma13_block",
+                 "op_transpose", "head_gap", "mha_gap", "mha_norm", "src_QK", "one_layer_gap"):
         assert coq_math.families(rests[name]) == ["classical reals"], name
 
 
@@ -479,9 +480,10 @@ def test_the_report_counts_what_coq_says(stated):
     report = coq_math.statements_report(stated)
     assert report.splitlines()[-1] == _expected_counts(stated)
     assert "lemma8: stmt_lemma8 rests on no premise" in report
-    assert "theorem9: not formalized" in report
+    assert "theorem9: stmt_theorem9 rests on Lueker for every z at once" in report
+    assert "theorem14: not formalized" in report
     more = {**stated, "lemma7": (["Lueker for every z at once", "uniformity over inputs"], [])}
-    assert coq_math.statements_report(more).endswith("alone: 3 of 11")
+    assert coq_math.statements_report(more).endswith(f"alone: {alone - 1} of 11")
     assert coq_math.statements_report({}).endswith("alone: 0 of 11")
 
 
@@ -732,3 +734,66 @@ def test_proofs_axioms_coq_without_a_folder_uses_the_kernels_folder(monkeypatch,
     assert seen == [("prepare", str(tmp_path / "kernel")), ("coq", str(tmp_path / "kernel"))]
     seen.clear()
     assert cli.main(["proofs", "--axioms", "--coq", ""]) == 2 and seen == []
+
+# --- the statements' theorems cite the exported scalar steps and the constants of bounds/ ----------------------
+
+def test_placeholders_print_the_constants_and_step_instances_of_bounds():
+    from bounds.prove.coq.printer import coq
+    st = catalogue.get("theorem9")
+    assert coq_math.fill("theorem9", "{c:eps_QK}") == coq_math._naturals("theorem9", coq(st.constants["eps_QK"]))
+    assert "(INR d1)" in coq_math.fill("theorem9", "{c:eps_QK}") and "(INR H)" in coq_math.fill("theorem9", "{c:eps_QK}")
+    assert coq_math.fill("theorem9", "{step:S2c-i}") == "(step_theorem9_S2c_i (INR H) (INR d1) eps (INR d2) alpha)"
+    assert coq_math.fill("theorem9", "{step:S3c}") == "(step_theorem9_S3c eps)"
+    with pytest.raises(KeyError, match="no constant 'nothing'"):
+        coq_math.fill("theorem9", "{c:nothing}")
+    with pytest.raises(KeyError, match="no step 'S9'"):
+        coq_math.fill("theorem9", "{step:S9}")
+
+
+def test_each_cited_step_is_a_lemma_of_the_committed_scalar_file():
+    files = coq_math.scalar_sources()
+    assert "Scalar_Common" in files and "From Slth " not in "".join(files.values())
+    text = coq_math.statements_file()
+    for stem in coq_math.scalar_stems():
+        for lemma in set(re.findall(rf"\((step_{stem}_\w+)", text)):
+            assert f"Lemma {lemma} :" in files[f"Scalar_{stem}"], lemma
+    assert {"lemma2", "theorem9"} <= set(coq_math.scalar_stems())
+
+
+def _fails_in_its_theorem(built, tmp_path, name, catalogue_) -> str:
+    """Statements.v generated from ``catalogue_`` compiled beside the committed files: the error, which must lie in
+    ``stmt_<name>``'s Section."""
+    text = coq_math.statements_file(catalogue_)
+    for f in built.iterdir():
+        if f.suffix in (".vo", ".v") and f.stem != "Statements":
+            shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "Statements.v").write_text(text)
+    ok, why = coq_math.compile_file(tmp_path, "Statements")
+    assert not ok, f"{name}: still compiles"
+    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
+    start, end = text.index(f"Section {name}."), text.index(f"End {name}.")
+    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
+    return why
+
+
+def _cited_mutations():
+    """The planted mutations of bounds/ whose field a formalized statement's Coq text prints."""
+    out = []
+    for name, (_, _, text) in coq_math.FORMAL.items():
+        cited = {"conclusion"} | {f"constants.{c}" for c in re.findall(r"\{c:([\w-]+)\}", text)}
+        out += [m for m in catalogue.get(name).mutations if m.statement == name and m.where in cited]
+    return out
+
+
+@pytest.mark.parametrize("mutation", _cited_mutations(), ids=lambda m: m.name)
+def test_a_planted_mutation_of_a_printed_field_fails_its_coq_theorem(built, stated, tmp_path, mutation):
+    from bounds.catalogue import STATEMENTS
+    mutated = {**STATEMENTS, mutation.statement: mutation.edit.apply(STATEMENTS[mutation.statement])}
+    _fails_in_its_theorem(built, tmp_path, mutation.statement, mutated)
+
+
+def test_lemma2_and_theorem9_are_among_the_mutated_statements():
+    names = {m.name for m in _cited_mutations()}
+    assert {"theorem9 eps_L of W_QK: 8 -> 16", "lemma2 per-problem budget: eps/(2 d1 d2) -> eps/(d1 d2)",
+            "lemma2 error: eps -> eps/(d1 d2)"} <= names
+    assert not any(m.where.startswith("widths.") for m in _cited_mutations())  # widths are not printed in Coq

@@ -54,6 +54,17 @@ def test_theorem14_rests_on_every_named_premise():
     assert ("lemma8", "L8b") in got["Hoelder step"].cited_by
     assert ("lemma12", "L12a") in got["Lemma 12's ||x'_i|| <= alpha"].cited_by
     assert ("theorem10", "T10c") in got["induction over layers"].cited_by
+    from bounds.prove import coq_math
+    proved = set(coq_math.proved_premises())
+    assert proved and set(got) - proved, "some premises proved in Coq and some not"
+    for name, a in got.items():  # the list says what Premises.v says: proved there, or assumed
+        assert a.detail.startswith("proved in Coq (" if name in proved else "assumed, not checked"), (name, a.detail)
+
+
+def test_a_premise_not_proved_in_coq_reads_assumed(monkeypatch):
+    from bounds.prove import coq_math
+    monkeypatch.setattr(coq_math, "proved_premises", lambda text=None: [])
+    got = {a.name: a for a in axioms("theorem14") if a.kind == "premise"}
     assert all(a.detail.startswith("assumed, not checked") for a in got.values())
 
 

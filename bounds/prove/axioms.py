@@ -64,6 +64,18 @@ def _fact_domain(fact) -> str:
     return f"domain {hyps}: {how}"
 
 
+
+def premise_status(p) -> str:
+    """What is known of premise ``p``: "proved in Coq (...)" when ``proofs/coq/math/Premises.v`` proves its
+    proposition (``bounds.prove.coq_math.proved_premises``, the list the proof map and ``slth docs`` print), else
+    "assumed, not checked" with its role."""
+    from . import coq_math
+
+    if p.name in coq_math.proved_premises():
+        by = ", ".join(coq_math.PROVED_PREMISES.get(p.name, ()))
+        return f"proved in Coq ({coq_math.PREMISE_COQ[p.name]}_holds" + (f", by {by}" if by else "") + ")"
+    return f"assumed, not checked ({p.role})" if p.role else "assumed, not checked"
+
 def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
     """The axioms of statement ``name`` in ``catalogue`` (default: the bounds catalogue), statements first, then
     scalar facts, then structural facts, each with the steps that cite it."""
@@ -107,8 +119,7 @@ def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
             out.append(_statement_axiom(get(dep), by))
         elif kind == "premise":
             p = premises[dep]
-            out.append(Axiom(kind, dep, p.says, f"assumed, not checked ({p.role})" if p.role else
-                             "assumed, not checked", tuple(by)))
+            out.append(Axiom(kind, dep, p.says, premise_status(p), tuple(by)))
         elif kind == "scalar fact":
             f = scalar[dep]
             out.append(Axiom(kind, dep, f"{text(f.lhs)} <= {text(f.rhs)}", _fact_domain(f), tuple(by)))

@@ -41,6 +41,7 @@ import hashlib
 import json
 import re
 import sys
+import tempfile
 import threading
 from concurrent.futures import FIRST_COMPLETED, wait
 from pathlib import Path
@@ -60,7 +61,6 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Triangle": ("norm_triangle", "lemma8_rows", "softmax_rows_norm"),
     "Induction": ("layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "pow_as_exp_increasing"),
     "Lemma12": ("lemma12_logit", "lemma12_logit_needs_x'_bound", "lemma12_logit_printed_false"),
-    "Lemma12": ("lemma12_logit", "lemma12_logit_needs_x'_bound"),
     "Uniform": ("uniform_in_inputs", "relu_split_norm", "matvec_relu_split"),
     "Deep": ("pair_error_scaled", "deep_relu_net"),
     "Transformer": ("blocks_induction",),

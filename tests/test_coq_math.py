@@ -751,6 +751,11 @@ def test_placeholders_print_the_constants_and_step_instances_of_bounds():
         coq_math.fill("theorem9", "{c:nothing}")
     with pytest.raises(KeyError, match="no step 'S9'"):
         coq_math.fill("theorem9", "{step:S9}")
+    t14 = catalogue.get("theorem14")
+    assert coq_math.fill("theorem14", "{t:delta}") == coq_math._naturals("theorem14", coq(t14.terms["delta"]))
+    assert "(INR b)" in coq_math.fill("theorem14", "{t:beta}")
+    with pytest.raises(KeyError, match="no term 'gamma'"):
+        coq_math.fill("theorem14", "{t:gamma}")
 
 
 def test_each_cited_step_is_a_lemma_of_the_committed_scalar_file():

@@ -4,7 +4,7 @@ rest on.
 The files define the paper's objects (``Objects.v``) and prove lemmas about them (Lemma 8 and Lemma 5 for every
 sequence length, width, mask and logit vector; an entry of a matrix bounded by its operator norm; the logit bound;
 the block structure of Lemma 7's construction; a head equals its merged form; the induction over layers and over
-blocks; uniformity over inputs; Theorem 10 from Lemma 2's conclusion per layer; Lemma 12's logit step under the
+blocks (and the chain of B blocks Theorem 14 runs); uniformity over inputs; Theorem 10 from Lemma 2's conclusion per layer; Lemma 12's logit step under the
 hypothesis it needs, and false without it; Lemma 12 for the MHA and Lemma 13 for the block, under that
 hypothesis; a pruned MHA close to its target from its merged matrices' entry errors; Lemma 2's construction and its
 error for every input).  They import one another

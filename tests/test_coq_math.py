@@ -495,7 +495,8 @@ def test_the_report_counts_what_coq_says(stated):
     assert report.splitlines()[-1] == _expected_counts(stated)
     assert "lemma8: stmt_lemma8 rests on no premise" in report
     assert "theorem9: stmt_theorem9 rests on Lueker for every z at once" in report
-    assert "theorem14: not formalized" in report
+    assert "theorem14: stmt_theorem14 rests on statement theorem11; statement lemma13" in report
+    assert "theorem11: not formalized" in report
     alone = sum(set(p) <= {"Lueker for every z at once"} for p, _ in stated.values())
     more = {**stated, "lemma7": (["Lueker for every z at once", "uniformity over inputs"], [])}
     assert coq_math.statements_report(more).endswith(f"alone: {alone - 1} of 11")
@@ -793,6 +794,11 @@ def test_placeholders_print_the_constants_and_step_instances_of_bounds():
         coq_math.fill("theorem9", "{c:nothing}")
     with pytest.raises(KeyError, match="no step 'S9'"):
         coq_math.fill("theorem9", "{step:S9}")
+    t14 = catalogue.get("theorem14")
+    assert coq_math.fill("theorem14", "{t:delta}") == coq_math._naturals("theorem14", coq(t14.terms["delta"]))
+    assert "(INR b)" in coq_math.fill("theorem14", "{t:beta}")
+    with pytest.raises(KeyError, match="no term 'gamma'"):
+        coq_math.fill("theorem14", "{t:gamma}")
 
 
 def test_each_cited_step_is_a_lemma_of_the_committed_scalar_file():
@@ -843,3 +849,30 @@ def test_lemma2_and_theorem9_are_among_the_mutated_statements():
             "lemma2 error: eps -> eps/(d1 d2)", "theorem11 split: eps/4 -> eps/3",
             "theorem11 FC input norm: 3 alpha H sqrt(d1) -> 2 alpha H sqrt(d1)"} <= names
     assert not any(m.where.startswith("widths.") for m in _cited_mutations())  # widths are not printed in Coq
+
+
+@pytest.mark.parametrize("mutation", ["theorem14 growth: 4 H sqrt(d1) -> 2 H sqrt(d1)",
+                                      "theorem14 perturbed input norm: 2 beta_b -> beta_b"])
+def test_a_mutation_of_theorem14_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, mutation):
+    """stmt_theorem14's growth factor and the input norm of Theorem 11 and Lemma 13 at a block are printed from
+    bounds/; the steps it chains are the committed ones, so each of these mutations of the catalogue makes the
+    theorem fail inside its Section."""
+    from bounds.catalogue import STATEMENTS
+    from bounds.core import Edit
+    st = STATEMENTS["theorem14"]
+    (mut,) = [m for m in st.mutations if m.name == mutation]
+    wrong = Edit("theorem14", mut.where, mut.old, mut.new).apply(st)
+    text = coq_math.statements_file({**STATEMENTS, "theorem14": wrong})
+    assert text != coq_math.statements_file()
+    ok, why = _compile_statements(built, tmp_path, text)
+    assert not ok, mutation
+    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
+    assert text[:text.index("Section theorem14.")].count("\n") < line <= text[:text.index("End theorem14.")].count(
+        "\n") + 1, why
+
+
+def test_theorem14_rests_on_theorem11_and_lemma13_per_block(built, stated):
+    """stmt_theorem14 assumes Theorem 11's and Lemma 13's conclusions for each block: rests_on lists both as cited
+    statements; the kernel-checked steps it chains add no premise."""
+    assert stated["theorem14"][0] == ["statement theorem11", "statement lemma13"]
+    assert coq_math.unexpected(stated["theorem14"][1]) == []

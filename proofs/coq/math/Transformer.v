@@ -47,3 +47,44 @@ Proof.
       apply Rplus_le_compat; [apply HF, Hk | apply IH, Hk].
     + apply Hlip; [apply HF | exact IH | exact Hi].
 Qed.
+
+(* The conclusions Theorem 14 cites per block, for a target block F and a source block G on T tokens of size d.
+   Theorem 11 for one block: the target block multiplies the tokens' norm bound by at most K (its proof's
+   ||Blk_T(x)|| <= 2 (||Attn_T(x)|| + ||x||) <= 2 (H sqrt(d1) + 1) ||x||, at most K = 4 H sqrt(d1)), and the source
+   block is within err of it on every input whose tokens have norm at most c. *)
+Definition theorem11_conclusion (T d : nat) (F G : mat -> mat) (K c err : R) : Prop :=
+  (forall c' Y, tokens_le T d Y c' -> tokens_le T d (F Y) (K * c')) /\
+  (forall Y, tokens_le T d Y c -> tokens_near T d (G Y) (F Y) err).
+
+(* Lemma 13 for one block: an input of tokens of norm at most c moved by at most delta moves the block's output by
+   at most lip *)
+Definition lemma13_conclusion (T d : nat) (F : mat -> mat) (c delta lip : R) : Prop :=
+  forall Y Y', tokens_le T d Y c -> tokens_near T d Y' Y delta -> tokens_near T d (F Y') (F Y) lip.
+
+(* The chain of B blocks as Theorem 14 runs it: block 0 receives the exact input (no Lipschitz bound needed, its
+   error is eps 0 <= delta 1), each later block b < B adds its own error eps b to the Lipschitz bound lip b of the
+   error delta b it receives; the hypotheses are asked of the blocks used only. *)
+Theorem blocks_chain : forall (T d : nat) (F G : nat -> mat -> mat) (beta delta eps lip : nat -> R) (X : mat) B,
+  (forall b Y, (b < B)%nat -> tokens_le T d Y (beta b) -> tokens_le T d (F b Y) (beta (S b))) ->
+  (forall b Y Y', (1 <= b < B)%nat -> tokens_le T d Y (beta b) -> tokens_near T d Y' Y (delta b) ->
+                  tokens_near T d (F b Y') (F b Y) (lip b)) ->
+  (forall b Y', (b < B)%nat -> tokens_le T d Y' (beta b + delta b) -> tokens_near T d (G b Y') (F b Y') (eps b)) ->
+  (0 < B)%nat -> eps O <= delta 1%nat -> (forall b, (1 <= b < B)%nat -> eps b + lip b <= delta (S b)) ->
+  0 <= delta O -> tokens_le T d X (beta O) ->
+  tokens_near T d (blocks G B X) (blocks F B X) (delta B).
+Proof.
+  intros T d F G beta delta eps lip X B Hnorm Hlip Happ HB H0 Hstep Hd0 HX.
+  assert (HF : forall b, (b <= B)%nat -> tokens_le T d (blocks F b X) (beta b)).
+  { induction b as [|b IH]; simpl; intros Hb; [exact HX | apply Hnorm; [lia | apply IH; lia]]. }
+  assert (Hb : forall b, (1 <= b <= B)%nat -> tokens_near T d (blocks G b X) (blocks F b X) (delta b)).
+  { induction b as [|b IH]; intros Hb; [lia|]. simpl. destruct b as [|b].
+    - simpl. intros i Hi. eapply Rle_trans; [| exact H0]. apply Happ; [lia | | exact Hi].
+      intros k Hk. eapply Rle_trans; [apply HX, Hk | lra].
+    - intros i Hi. eapply Rle_trans; [apply (vsub_split _ _ (F (S b) (blocks G (S b) X) i))|].
+      eapply Rle_trans; [| apply Hstep; lia]. apply Rplus_le_compat.
+      + apply Happ; [lia | | exact Hi]. intros k Hk.
+        eapply Rle_trans; [apply (norm_le_sub _ _ (blocks F (S b) X k))|].
+        apply Rplus_le_compat; [apply HF; [lia | exact Hk] | apply IH; [lia | exact Hk]].
+      + apply Hlip; [lia | apply HF; lia | apply IH; lia | exact Hi]. }
+  apply Hb; lia.
+Qed.

@@ -124,12 +124,15 @@ def test_every_node_links_to_an_id_of_the_page(proofs_record):
     assert links and [h for h in links if h not in ids] == []
 
 
-def test_formalized_kernel_checked_and_proved_are_drawn_apart(proofs_record):
+def test_formalized_kernel_checked_and_proved_are_drawn_apart(proofs_record, monkeypatch):
+    """Every statement of the catalogue has its Coq theorem; with one taken out of ``FORMAL`` (as a statement not
+    yet formalized would be) both borders are on the map and each node carries the one its state asks for."""
     from bounds.prove import coq_math
     from reports import proofmap
     from slt import claims
 
-    nodes = _nodes(_map(proofs_record))
+    monkeypatch.setattr(coq_math, "FORMAL", {k: v for k, v in coq_math.FORMAL.items() if k != "theorem11"})
+    nodes = _nodes(_map(_measured(proofs_record)))
     verdicts = claims.proof_verdicts(proofs_record)
     formal = set(coq_math.FORMAL)
     assert formal and formal != set(verdicts)  # both kinds are on the map

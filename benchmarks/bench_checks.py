@@ -72,8 +72,8 @@ def main(argv=None) -> int:
         command = "python -m pytest checks" + (f" -n {args.workers}" if args.workers > 1 else "")
         for name, r in runs.items():
             data["profiles"][name] = {"wall_s": r["wall_s"], "cpu_s": r["cpu_s"], "cores": os.cpu_count(),
-                                      "command": command + (" (cold: empty cache)" if name.endswith("cold")
-                                                            else " (warm: code unchanged)"),
+                                      "command": command,
+                                      "label": "cold, empty cache" if name.endswith("cold") else "warm, code unchanged",
                                       "load_before": r["load_before"], "commit": commit,
                                       "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         tmp = OUT.with_suffix(".json.tmp")

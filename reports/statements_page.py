@@ -316,7 +316,8 @@ def suite_time() -> str:
         extra = [f"{span(p['cpu_s'])} of CPU"] if "cpu_s" in p else []
         extra += [f"load average {p['load_before']:g} before"] if "load_before" in p else []
         extra += [f"at {p['commit']}"] if "commit" in p else []
-        parts.append(f"`{p['command']}` {span(p['wall_s'])} wall on {p['cores']} cores"
+        label = f" ({p['label']})" if p.get("label") else ""
+        parts.append(f"`{p['command']}`{label} {span(p['wall_s'])} wall on {p['cores']} cores"
                      + (f" ({', '.join(extra)})" if extra else ""))
     return "Measured: " + "; ".join(parts) + "."
 

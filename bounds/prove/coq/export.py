@@ -595,13 +595,16 @@ def _corner_lower(expr, dom: Domain):
         if lo is None:
             return None
         corner[p.symbol] = sp.ceiling(lo) if p.integer else lo
+    import mpmath
+
+    from ...evaluate import evaluate  # the one numeric evaluator
     try:
-        v = sp.N(expr.xreplace(corner), 30)
-    except (TypeError, ValueError):
+        v = evaluate(expr.xreplace(corner), {}, 30)
+    except (TypeError, ValueError, ZeroDivisionError, KeyError, NotImplementedError):
         return None
-    if not v.is_real or not v.is_finite or v <= 0:
+    if isinstance(v, mpmath.mpc) or not mpmath.isfinite(v) or v <= 0:
         return None
-    k = sp.Rational(sp.floor(v * 2**10), 2**10)
+    k = sp.Rational(int(mpmath.floor(v * 2**10)), 2**10)
     return k if k > 0 else None
 
 

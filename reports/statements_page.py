@@ -250,7 +250,7 @@ def committed_empirical_table() -> str:
     checks = data["empirical"]["checks"]
     prov = data["provenance"]
     rows = [f"{len(checks)} rate points, {sum(c['trials'] for c in checks)} trials, profile `{prov['profile']}`, "
-            f"made by `{prov['command'].split(' --cache-dir')[0]}` on {prov['created'][:10]}.", "",
+            f"made by `{prov['command'].split(' --cache-dir')[0]}`.", "",
             "| statement | point | C | failures / trials | 95% interval of the rate | verdict |", "|---|---|---|---|---|---|"]
     for c in checks:
         lo, hi = c["interval"]
@@ -314,8 +314,6 @@ def suite_time() -> str:
     parts = []
     for p in data["profiles"].values():
         extra = [f"{span(p['cpu_s'])} of CPU"] if "cpu_s" in p else []
-        extra += [f"load average {p['load_before']:g} before"] if "load_before" in p else []
-        extra += [f"at {p['commit']}"] if "commit" in p else []
         label = f" ({p['label']})" if p.get("label") else ""
         parts.append(f"`{p['command']}`{label} {span(p['wall_s'])} wall on {p['cores']} cores"
                      + (f" ({', '.join(extra)})" if extra else ""))
@@ -328,14 +326,13 @@ quotes it."""
 
 
 def task_throughput() -> str:
-    """The task-throughput table of ``TASK_THROUGHPUT``, with the machine and its load as measured."""
+    """The task-throughput table of ``TASK_THROUGHPUT``, with the machine as measured."""
     data = _read(TASK_THROUGHPUT)
     rows = data["rows"]
     one = next(r for r in rows if r["workers"] == 1 and "LocalCluster" in r["label"])
-    load = data["load_average_before"][0]
-    out = [f"Measured by `{data['command'].split(' --output')[0]}` on {data['time'][:10]}: {data['tasks']} "
+    out = [f"Measured by `{data['command'].split(' --output')[0]}` : {data['tasks']} "
            f"'{data['work']}' tasks of about {1 / one['tasks_per_s']:.2f} s each on one worker, best of "
-           f"{len(one['runs'])} runs, on {data['cores']} cores (load average {load:.2f} before):", "",
+           f"{len(one['runs'])} runs, on {data['cores']} cores:", "",
            "| configuration | workers | tasks/s | speed-up vs 1 worker | efficiency |", "|---|---|---|---|---|"]
     for r in rows:
         label = re.sub(r" tcp://\S+", f" ({r['workers']} worker processes)", r["label"])
@@ -364,10 +361,8 @@ def diff_time() -> str:
                 "`python benchmarks/bench_diff.py --write` writes it).")
     data = _read(DIFF_TIME)
     runs = "; ".join(f"run {r['run']}: {r['wall_s']:g} s wall, {r['cpu_s']:g} s CPU" for r in data["runs"])
-    loads = [r["load_before"] for r in data["runs"]]
     return (f"Measured (`{data['command']}`: {data['edit']} in a fresh clone with an empty cache folder, then the "
-            f"diff run {len(data['runs'])} times; {data['cores']} cores, load average {min(loads):g} to "
-            f"{max(loads):g} before the runs, {data['created'][:10]}): {runs}.")
+            f"diff run {len(data['runs'])} times on {data['cores']} cores): {runs}.")
 
 
 def proof_counts(record: dict) -> str:

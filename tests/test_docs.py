@@ -344,7 +344,7 @@ def test_the_readme_says_how_long_the_tests_take_from_the_measurement(tmp_path, 
                                                  "warm": {"wall_s": 21.5, "cpu_s": 30, "cores": 2, "commit": "abc",
                                                           "load_before": 0.1, "command": "pytest checks"}}}))
     assert statements_page.suite_time() == ("Measured: `python -m pytest` 4.5 minutes wall on 2 cores; `pytest checks` "
-                                            "21.5 s wall on 2 cores (30 s of CPU, load average 0.1 before, at abc).")
+                                            "21.5 s wall on 2 cores (30 s of CPU).")
     assert "<!-- generated: suite-time -->" in README.read_text()
     assert "Install and run the tests" in README.read_text().split("<!-- generated: suite-time -->")[0]
 
@@ -368,7 +368,7 @@ def test_the_diff_timing_is_printed_from_the_benchmarks_measurement(tmp_path, mo
     monkeypatch.setattr(statements_page, "DIFF_TIME", measured)
     assert statements_page.diff_time() == (
         "Measured (`python benchmarks/bench_diff.py --write`: an edit in a fresh clone with an empty cache folder, "
-        "then the diff run 3 times; 2 cores, load average 1 to 1.5 before the runs, 2026-01-02): run 1: 61.2 s "
+        "then the diff run 3 times on 2 cores): run 1: 61.2 s "
         "wall, 80.5 s CPU; run 2: 3.1 s wall, 2.9 s CPU; run 3: 3 s wall, 2.8 s CPU.")
     measured.write_text(json.dumps({"edit": "an edit", "runs": runs}))
     with pytest.raises(InputError, match="diff-time.json is incomplete"):

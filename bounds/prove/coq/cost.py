@@ -129,7 +129,7 @@ def summary(path: Path = TABLE) -> str:
     sa = st.get("math:StatementAssumptions", {"cpu_s": 0.0})["cpu_s"]
     coq = cc + st["check"]["cpu_s"] + ca + cm
     two = sorted((v["rss_mb"] for v in st.values()), reverse=True)[:2]
-    return (f"Measured ({data['date']}, {data['machine']}; `benchmarks/bench_axioms_coq.py`): from an empty cache "
+    return (f"Measured (`benchmarks/bench_axioms_coq.py`): from an empty cache "
             f"`slth proofs --axioms --coq` makes {len(st)} coqc calls, {coq:.0f} s of CPU: {nc} step files "
             f"compiled ({cc:.0f} s, {big.split(':')[1]}.v {comp[big]['cpu_s']:.0f} s of it), the statement check "
             f"({st['check']['cpu_s']:.0f} s), one `Print Assumptions` per step file ({ca:.0f} s, {walks[0]:.0f} to "

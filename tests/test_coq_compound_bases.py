@@ -4,7 +4,6 @@ sum (``set (cb0 := ...) in *``) with a lower bound proved by interval arithmetic
 both judges then certify the edit's steps, and a false variant is refuted and not kernel-checked."""
 from __future__ import annotations
 
-import os
 
 import pytest
 import sympy as sp
@@ -18,16 +17,10 @@ from bounds.prove.verify import verify_step
 from bounds.prove.verify_domain import Domain
 from bounds.symbols import H, d1, eps
 
+from tests.test_coq import needs_coq  # noqa: E402 (skips without Coq, fails under CI=true)
+
 GROWTH = 2 * H * sp.sqrt(d1) + 2
 FOUR = ("T14d-x", "T14d-i", "U1", "U2b")  # pre-checked by the first pass; each a power of 2 + 2 H sqrt(d1)
-
-
-def needs_coq():
-    reason = check.missing_reason()
-    if reason:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true and {reason}: .ci/run must install coq and libcoq-interval")
-        pytest.skip(reason)
 
 
 def _edited(growth):

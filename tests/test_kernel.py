@@ -95,9 +95,11 @@ def test_without_coqc_the_record_reads_the_committed_result_only_for_this_exact_
 
     results = bounds.verify_facts()
     rows = {f"{r.statement}\t{r.step}": "kernel-checked" for r in results}
-    write_record(tmp_path / "verified-kernel.json", {"part": "kernel", "key": verified.kernel_key(), "result": rows})
+    write_record(tmp_path / "verified-kernel.json", {"part": "kernel", "key": verified.kernel_key(), "result": rows,
+                                                     "coq": "Coq 8.16.1", "checked": "checked at 2026-01-02T03:04:05Z"})
     status, source = verified.kernel(results, committed=tmp_path)
-    assert source == kernel.COMMITTED == "kernel result committed for this exact bounds/ and exporter"
+    assert source == kernel.COMMITTED + " (Coq 8.16.1, checked at 2026-01-02T03:04:05Z)"
+    assert kernel.COMMITTED == "kernel result committed for this exact bounds/ and exporter"
     assert all(j.verdict == "certified" for j in kernel.judge(results, status, source))
     # a result made for another bounds/ (or other tactics) is never read: every step is then not proved
     write_record(tmp_path / "verified-kernel.json", {"part": "kernel", "key": "another tree", "result": rows})
@@ -113,15 +115,15 @@ def test_the_report_names_where_the_kernel_verdict_comes_from(proofs_record):
 
     html = section.render(proofs_record).html
     source = claims.kernel_source(proofs_record)
-    assert source in (kernel.REPLAYED, kernel.COMMITTED) or source.startswith(kernel.NO_KERNEL)
+    assert source == kernel.REPLAYED or source.startswith((kernel.COMMITTED, kernel.STORED, kernel.NO_KERNEL))
     assert source in html and source in claims.step_sentence(proofs_record)
 
 
 def test_the_glossary_uses_the_kernels_words():
     from reports.sections import glossary
 
-    assert (glossary.PRECHECKED, glossary.REPLAYED, glossary.COMMITTED) == (kernel.PRECHECKED, kernel.REPLAYED,
-                                                                           kernel.COMMITTED)
+    assert (glossary.PRECHECKED, glossary.REPLAYED, glossary.STORED, glossary.COMMITTED) == (
+        kernel.PRECHECKED, kernel.REPLAYED, kernel.STORED, kernel.COMMITTED)
 
 
 def test_slth_diff_reads_the_kernels_verdict_and_says_why(proofs_record):

@@ -4,6 +4,9 @@ edit only the steps the edit changed are verified again."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
+import os
 import shutil
 import warnings
 
@@ -13,7 +16,7 @@ import sympy as sp
 import bounds
 import importlib
 
-from bounds.prove import verdict_cache
+from bounds.prove import sealed, verdict_cache, verdict_json
 from bounds.core import Param, Step
 from bounds.prove.mutations import catalogue_with
 from bounds.symbols import d1, eps
@@ -44,7 +47,7 @@ def _fresh(monkeypatch):
 def test_a_stored_verdict_is_read_back_unchanged(store, monkeypatch):
     first = verify.verify_step("toy", STEP, DOMAIN)
     assert first.verdict == "certified" and verdict_cache.STATS["verified"] == 1
-    assert len(list(store.rglob("*.pkl"))) == 1
+    assert len(list(store.rglob("*.json"))) == 1
     _fresh(monkeypatch)
     again = verify.verify_step("toy", STEP, DOMAIN)
     assert again == first
@@ -93,10 +96,11 @@ def test_the_key_names_both_sides_the_domain_the_code_and_the_libraries():
     assert verdict_cache.key_digest(key, libraries=(("sympy", "0.0"),)) != base
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "changed body", "another key", "wrong shape"])
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "changed body", "another key", "wrong shape",
+                                    "a link", "a FIFO"])
 def test_a_corrupt_stored_verdict_is_ignored_with_a_warning_and_verified_again(store, monkeypatch, damage):
     first = verify.verify_step("toy", STEP, DOMAIN)
-    (path,) = store.rglob("*.pkl")
+    (path,) = store.rglob("*.json")
     raw = path.read_bytes()
     if damage == "garbage":
         path.write_bytes(b"\x00not a verdict")
@@ -104,23 +108,88 @@ def test_a_corrupt_stored_verdict_is_ignored_with_a_warning_and_verified_again(s
         path.write_bytes(raw[: len(raw) // 2])
     elif damage == "changed body":
         path.write_bytes(raw[:-1] + bytes([raw[-1] ^ 1]))
-    else:  # a well-formed file that does not hold this step's verdict
-        import hashlib
-        import pickle
-
-        value = {"key": "0" * 64, "value": first} if damage == "another key" else {
-            "key": path.stem, "value": ("certified", True)}
-        body = pickle.dumps(value)
-        path.write_bytes(verdict_cache.MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+    elif damage == "a link":
+        (store / "elsewhere.json").write_bytes(raw)
+        path.unlink()
+        path.symlink_to(store / "elsewhere.json")
+    elif damage == "a FIFO":
+        path.unlink()
+        os.mkfifo(path)
+    else:  # a well-formed file, sealed by this harness, that does not hold this step's verdict
+        value = {"format": verdict_cache.FORMAT, "key": "0" * 64, "value": verdict_json.encode(verify._RESULTS[
+            next(iter(verify._RESULTS))])} if damage == "another key" else {
+            "format": verdict_cache.FORMAT, "key": path.stem, "value": verdict_json.encode(("certified", True))}
+        path.write_bytes(sealed.seal(verdict_cache.KIND, value))
     _fresh(monkeypatch)
-    with pytest.warns(verdict_cache.VerdictCacheWarning, match=str(path.name)):
+    with pytest.warns(verdict_cache.VerdictCacheWarning, match=str(path.name)) as caught:
         again = verify.verify_step("toy", STEP, DOMAIN)
+    assert len([w for w in caught if issubclass(w.category, verdict_cache.VerdictCacheWarning)]) == 1
     assert again == first and verdict_cache.STATS["verified"] == 1 and verdict_cache.STATS["hits"] == 0
+    assert path.is_file() and not path.is_symlink()  # replaced by a regular file, never written through
     _fresh(monkeypatch)  # rewritten: read back cleanly now
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert verify.verify_step("toy", STEP, DOMAIN) == first
     assert verdict_cache.STATS["hits"] == 1
+
+
+FALSE = Step("toy-false", 2 * d1, d1)  # false for every d1 >= 1
+
+
+def _forge(store, digest: str, body: bytes, header: bytes) -> None:
+    path = store / digest[:2] / f"{digest}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(header + body)
+
+
+@pytest.mark.parametrize("forgery", ["pickle re-signed by its SHA-256", "JSON re-signed by its SHA-256",
+                                     "JSON sealed with another user's key"])
+def test_a_forged_entry_runs_no_code_and_never_certifies_a_false_step(store, monkeypatch, tmp_path, forgery):
+    """An entry anyone who can write the store can compute (the old format's SHA-256 of its own body, or a seal
+    under a key that is not this user's) is refused: nothing in it runs, and the false step is refuted again."""
+    dom = verify.Domain(FALSE, DOMAIN)
+    digest = verdict_cache.key_digest(verify.verdict_key(FALSE, dom))
+    verdict = ("symbolic", True, "forged", {}, None, "whole", 1.0, None, "")
+    ran = tmp_path / "ran"
+    if forgery.startswith("pickle"):
+        import pickle
+
+        class Payload:
+            def __reduce__(self):
+                return (open, (str(ran), "w"))
+        body = pickle.dumps({"key": digest, "value": verdict, "payload": Payload()})
+        _forge(store, digest, body, b"SLTH-VERDICT 1\n" + hashlib.sha256(body).hexdigest().encode() + b"\n")
+        old = store / digest[:2] / f"{digest}.pkl"  # where the pickled store kept it: never read now
+        old.write_bytes((store / digest[:2] / f"{digest}.json").read_bytes())
+    elif forgery.startswith("JSON re-signed"):
+        body = json.dumps({"format": verdict_cache.FORMAT, "key": digest,
+                           "value": verdict_json.encode(verdict)}).encode()
+        _forge(store, digest, body, sealed.MAGIC + verdict_cache.KIND.encode() + b" "
+               + hashlib.sha256(body).hexdigest().encode() + b"\n")
+    else:
+        monkeypatch.setattr(sealed, "_KEY", [b"k" * 32])  # another user's key
+        raw = sealed.seal(verdict_cache.KIND, {"format": verdict_cache.FORMAT, "key": digest,
+                                               "value": verdict_json.encode(verdict)})
+        monkeypatch.undo()
+        monkeypatch.setenv(verdict_cache.ENV, str(store))
+        _forge(store, digest, raw, b"")
+    _fresh(monkeypatch)
+    with pytest.warns(verdict_cache.VerdictCacheWarning, match=digest):
+        r = verify.verify_step("toy", FALSE, DOMAIN)
+    assert r.verdict == "refuted" and verdict_cache.STATS["hits"] == 0
+    assert not ran.exists(), "the stored entry ran code"
+
+
+def test_a_verdict_round_trips_through_json_exactly():
+    """Every verdict of a statement with interval certificates comes back from its JSON form equal, and decoding
+    accepts no class outside SymPy's expressions and the certificate's."""
+    r = next(r for r in bounds.verify("lemma2") if r.certificate)
+    value = (r.method, r.ok, r.detail, r.box, r.counterexample, r.domain, r.margin, r.certificate, r.arb)
+    assert verdict_json.decode(json.loads(json.dumps(verdict_json.encode(value)))) == value
+    for bad in ({"s": {"n": "Symbol", "args": []}}, {"s": {"n": "sympify", "args": []}},
+                {"c": "Popen", "v": {}}, {"s": {"n": "__import__", "args": []}}, {"x": 1}):
+        with pytest.raises(ValueError):
+            verdict_json.decode(bad)
 
 
 def test_where_the_verdicts_are_kept(tmp_path, monkeypatch):

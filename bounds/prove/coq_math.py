@@ -46,13 +46,17 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, wait
 from pathlib import Path
 
-from .coq.check import LEAN_GC, coqc, family, missing_reason, parse_assumptions, write_atomic
+from .coq.assumed import declarations, locate_source, qualify
+from .coq.check import (LEAN_GC, coqc, family, missing_reason, parse_assumptions, read_assumptions,
+                         write_atomic)
 
 ROOT = Path(__file__).resolve().parents[2]
 MATH = ROOT / "proofs" / "coq" / "math"
 LOGICAL = "SlthMath"
 PREMISES: tuple[str, ...] = ()
-"""The axioms the files may declare (premises still assumed); every other ``Axiom`` is refused."""
+"""The one allow-list of premises the files may still assume: each the fully qualified name of an ``Axiom``
+(``SlthMath.<File>.<name>``).  Every other axiom-declaring form is refused (``forbidden``), and ``Print
+Assumptions`` names are accepted only as these exact names or Coq's standard ones (``unexpected``)."""
 THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Softmax": ("lemma8", "lemma5", "softmax_shift", "Z_bounds", "ratio_bound", "hoelder"),
     "Matrix": ("entry_le_op", "logit_bound", "uniform_in_x"),
@@ -82,7 +86,7 @@ PROVED_PREMISES = {  # a premise of bounds.premises -> the theorems above that p
 cite them).  Uniformity over inputs is proved for every error that is a matrix of entry errors applied to features
 of the input no longer than it (one matrix, and Lemma 2's halves ReLU(x), ReLU(-x): ``relu_split_norm``); Lemma
 12's ``||x'_i|| <= alpha`` is shown to be a needed hypothesis (``lemma12_logit_needs_x'_bound``), not proved."""
-FORBIDDEN = ("Admitted", "admit", "Axiom", "Parameter", "Parameters", "Conjecture")
+from .coq.assumed import FORMS as FORBIDDEN  # noqa: E402 (every axiom-declaring form)
 
 
 def sources(folder: Path = MATH) -> dict[str, str]:
@@ -138,15 +142,14 @@ def strip_comments(text: str) -> str:
     return "".join(out)
 
 
-def forbidden(text: str, premises: tuple[str, ...] = PREMISES) -> list[str]:
-    """``'line N: word'`` for each forbidden word outside comments (an ``Axiom`` named in ``premises`` is allowed)."""
-    found = []
-    for n, line in enumerate(strip_comments(text).splitlines(), 1):
-        for m in re.finditer(r"\b(" + "|".join(FORBIDDEN) + r")\b(\s+(\w+))?", line):
-            if m.group(1) == "Axiom" and m.group(3) in premises:
-                continue
-            found.append(f"line {n}: {m.group(1)}")
-    return found
+def forbidden(text: str, premises: tuple[str, ...] = PREMISES, stem: str | None = None) -> list[str]:
+    """``'line N: form'`` for each axiom-declaring form outside comments (``bounds.prove.coq.assumed.declarations``:
+    ``Axiom(s)``, ``Parameter(s)``, ``Conjecture``, ``Hypothesis``/``Variable``/``Context`` outside a Section,
+    ``Admitted``, ``admit``); an ``Axiom`` declaring a premise of ``premises`` in its own file (``stem``, when given)
+    is allowed."""
+    names = tuple(p.split(".")[-1] for p in premises
+                  if stem is None or p.rsplit(".", 2)[-2:-1] == [stem])
+    return declarations(text, names, strip=strip_comments)
 
 
 def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
@@ -160,6 +163,10 @@ def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
     directory = Path(directory)
     files = {**sources(), **scalar_sources()} if files is None else files
     stems = order(files)
+    for stem in stems:  # an axiom-declaring form: refused before any coqc
+        hits = forbidden(files[stem], stem=stem)
+        if hits:
+            return False, f"{stem}.v {hits[0]}: an axiom-declaring form (only the premises of PREMISES may be assumed)"
     version = check.coqc_version()
     state_path = directory / STATE
     state = check._load_state(state_path)
@@ -204,7 +211,7 @@ def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
                     if stem not in failed:
                         built.add(stem)
     finally:
-        check.write_atomic(state_path, json.dumps({"version": version, "files": record}, indent=1, sort_keys=True))
+        check.save_state(state_path, {"version": version, "files": record})
     for stem in stems:
         if stem in failed:
             return False, failed[stem]
@@ -246,21 +253,22 @@ def assumptions(directory, theorems: dict[str, tuple[str, ...]] = THEOREMS) -> d
     """``{theorem: [axiom names]}`` from ``Print Assumptions`` in a compiled ``directory``."""
     directory = Path(directory)
     names = [n for stems in theorems.values() for n in stems]
-    text = (f"From {LOGICAL} Require Import {' '.join(theorems)}.\n"
+    text = (f"From {LOGICAL} Require Import {' '.join(theorems)}.\n{locate_source(PREMISES)}"
             + "".join(f"Print Assumptions {n}.\n" for n in names))
     write_atomic(directory / "PrintAssumptions.v", text)
     ok, out = compile_file(directory, "PrintAssumptions", env=LEAN_GC)
     if not ok:
         raise RuntimeError(f"Print Assumptions failed: {out}")
-    blocks = parse_assumptions(out)
+    blocks = read_assumptions(out, PREMISES)
     if len(blocks) != len(names):
         raise RuntimeError(f"Print Assumptions printed {len(blocks)} blocks for {len(names)} theorems")
     return dict(zip(names, blocks))
 
 
 def unexpected(axioms: list[str], premises: tuple[str, ...] = PREMISES) -> list[str]:
-    """The axioms outside Coq's standard families and outside ``premises``."""
-    return [a for a in axioms if family(a) is None and a.split(".")[-1] not in premises]
+    """The axioms that are neither Coq's standard ones nor a premise of ``premises``, each judged by its fully
+    qualified name (``read_assumptions``), never by a prefix or its last component."""
+    return [a for a in axioms if family(a) is None and a not in premises]
 
 
 def families(axioms: list[str]) -> list[str]:
@@ -905,7 +913,7 @@ def rests_on(directory, names: tuple[str, ...] = tuple(FORMAL)) -> dict[str, tup
     ``bounds.premises``) and the cited statements (``"statement <name>"``, through ``CITED_COQ``) that the closed
     type of ``stmt_<statement>`` quantifies over, and ``Print Assumptions``."""
     directory = Path(directory)
-    text = f"From {LOGICAL} Require Import Statements.\n" + "".join(
+    text = f"From {LOGICAL} Require Import Statements.\n{locate_source(PREMISES)}" + "".join(
         f"Check stmt_{n}.\nPrint Assumptions stmt_{n}.\n" for n in names)
     write_atomic(directory / "StatementAssumptions.v", text)
     ok, out = compile_file(directory, "StatementAssumptions", env=LEAN_GC)
@@ -913,13 +921,14 @@ def rests_on(directory, names: tuple[str, ...] = tuple(FORMAL)) -> dict[str, tup
         raise RuntimeError(f"Print Assumptions failed: {out}")
     by_coq = {**{c: p for p, c in PREMISE_COQ.items()}, **{c: f"statement {s}" for s, c in CITED_COQ.items()}}
     parts = re.split(r"^stmt_(\w+)\s*$", out, flags=re.M)
+    located = parts[0]  # the Locate answers, before the first statement
     chunks = dict(zip(parts[1::2], parts[2::2]))  # each: the closed type, then its Print Assumptions block
     if set(chunks) != set(names):
         raise RuntimeError(f"Check printed {sorted(chunks)} for {sorted(names)}")
     result = {}
     for n in names:
         typ = re.split(r"^(?:Axioms:|Closed under the global context)", chunks[n], flags=re.M)[0]
-        (axioms,) = parse_assumptions(chunks[n])
+        (axioms,) = qualify(parse_assumptions(chunks[n]), located, PREMISES)
         used = dict.fromkeys(by_coq[c] for c in re.findall(r"\b([\w']+)", typ) if c in by_coq)
         result[n] = (list(used), axioms)
     return result
@@ -1135,7 +1144,7 @@ def main(argv=None) -> int:
     if reason:
         print(f"error: {reason}", file=sys.stderr)
         return 2
-    bad = [f"{stem}.v {hit}" for stem, text in sources().items() for hit in forbidden(text)]
+    bad = [f"{stem}.v {hit}" for stem, text in with_statements().items() for hit in forbidden(text, stem=stem)]
     for b in bad:
         print(f"forbidden: {b}")
     from .coq.check import _locked, _reaped
@@ -1176,15 +1185,15 @@ RESTS = ".slth-math-rests.json"
 
 def recorded_rests_on(directory, files: dict[str, str]) -> dict:
     """``rests_on(directory)``, run again only when a ``.vo`` of ``files`` differs from the one it last ran on."""
-    from .coq.check import _load_state, _sha, write_atomic
+    from .coq.check import _load_state, _sha, save_state
     directory = Path(directory)
     key = hashlib.sha256(json.dumps([sorted((s, _sha(directory / f"{s}.vo")) for s in files),
-                                     list(FORMAL)]).encode()).hexdigest()
+                                     list(FORMAL), locate_source(PREMISES)]).encode()).hexdigest()
     rec = _load_state(directory / RESTS)
     if rec.get("key") == key and isinstance(rec.get("result"), dict) and set(rec["result"]) == set(FORMAL):
         return {n: (list(p), list(a)) for n, (p, a) in rec["result"].items()}
     stated = rests_on(directory)
-    write_atomic(directory / RESTS, json.dumps({"key": key, "result": stated}, indent=1, sort_keys=True))
+    save_state(directory / RESTS, {"key": key, "result": stated})
     return stated
 
 

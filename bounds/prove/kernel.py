@@ -37,9 +37,35 @@ PRECHECKED = "pre-checked"
 FIRST_WORDS = (PRECHECKED, REFUTED, NOT_PROVED)
 NO_KERNEL = "no proof kernel: apt-get install coq libcoq-interval"
 REPLAYED = "kernel-checked in this run"
+STORED = "kernel verdicts read back, no coqc in this run"
 COMMITTED = "kernel result committed for this exact bounds/ and exporter"
-"""The sources of a record's kernel verdicts: a replay of the Coq files in this run, or the committed result of a
-replay keyed by the hash of ``bounds/`` (the steps, the domains and the exporter) and of the recorded tactics."""
+"""The sources of a record's kernel verdicts: coqc compiled or checked the Coq files in this run (``REPLAYED``,
+nothing else says "in this run"); the verdicts were read back from the verdict store or the sealed build record of
+an earlier run (``STORED``, followed by Coq's version and when coqc checked them: ``stored_source``); or the
+committed result of a replay keyed by the hash of ``bounds/`` (the steps, the domains and the exporter) and of the
+recorded tactics."""
+
+
+def now() -> str:
+    """The time now, UTC, ISO 8601 to the second (when a verdict is checked)."""
+    import datetime
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def committed_source(coq, checked) -> str:
+    """``COMMITTED`` with Coq's version and when coqc checked the committed result (as the result records them)."""
+    coq = coq if isinstance(coq, str) and coq else "Coq version not recorded"
+    checked = checked if isinstance(checked, str) and checked else "check time not recorded"
+    return f"{COMMITTED} ({coq}, {checked})"
+
+
+def stored_source(coq: set, when: list) -> str:
+    """``STORED`` with the Coq versions and the time (or span of times) at which coqc checked the verdicts read."""
+    versions = ", ".join(sorted(v for v in coq if v)) or "Coq of unknown version"
+    when = sorted(w for w in when if w)
+    at = (f"checked at {when[0]}" if when and when[0] == when[-1] else
+          f"checked between {when[0]} and {when[-1]}" if when else "checked at an unknown time")
+    return f"{STORED} ({versions}, {at})"
 KERNEL = "kernel-checked"
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -107,17 +133,22 @@ def replay(results, directory=None, searching: bool = True, log=None) -> tuple[d
         keys = lemma_keys(ents, tactics)
         stored = _stored(wanted, keys) if reading else None
         if stored is not None:
-            return stored, REPLAYED
+            found = stored.values()
+            return ({k: v["verdict"] for k, v in stored.items()},
+                    stored_source({v["coq"] for v in found}, [v["checked_at"] for v in found]))
         verdict_cache.COQ_STATS["checked"] += 1
+        runs = coq_check.RUNS[0]
         status = coq_check.check(directory, certified, tactics=tactics, searching=searching, log=log, ents=ents)
+        ran = coq_check.RUNS[0] > runs  # a coqc compiled or checked a file in this run
+        release, when = coq_check.coq_release(), coq_check.LAST.get("checked_at", "")
         found = status.pop(None) or {}
         new = {k: v for k, v in found.items() if isinstance(v, str) and tactics.get(k) != v}
         if new:
             (directory / SEARCHED).write_text(json.dumps({**searched, **new}, indent=1, sort_keys=True))
         for k, digest in lemma_keys(ents, found or tactics).items():
             if k in status and _lemma_verdict(k, status, ents):
-                verdict_cache.store_coq(digest, status[k])
-    return status, REPLAYED
+                verdict_cache.store_coq(digest, status[k], release, when or None)
+    return status, REPLAYED if ran else stored_source({release}, [when])
 
 
 def _stored(wanted: list, keys: dict) -> dict | None:

@@ -14,11 +14,15 @@ A verdict is stored under a key that holds everything that decides it:
 A verdict reached after a SymPy stage ran past its time limit is not stored (it depends on the machine's speed).
 
 Where: ``$SLTH_VERDICT_CACHE`` (``off`` turns the cache off), else ``$XDG_CACHE_HOME/slth-harness/verdicts``
-(``~/.cache/slth-harness/verdicts``).  One file per verdict, ``<first two hex digits>/<key>.pkl``, written
-atomically (a temporary file and a rename, ``slt.cache.write_atomic``), so concurrent processes never see half a
-file.  A file is validated on read (its header, the SHA-256 of its body, the key it names, the shape of the
-verdict); one that fails any of these is ignored with a ``VerdictCacheWarning`` naming the file and the problem,
-and the verdict is computed (and stored) again.  The folder may be deleted at any time.
+(``~/.cache/slth-harness/verdicts``).  One file per verdict, ``<first two hex digits>/<key>.json``: JSON data, never
+code (``bounds.prove.verdict_json``: a SymPy expression as its tree, numbers exactly), sealed with this user's key
+(``bounds.prove.sealed``: a record whose signature anyone could compute proves nothing) and written atomically (a
+temporary file and a rename, ``slt.cache.write_atomic``), so concurrent processes never see half a file.  A file is
+validated on read before anything in it is used: a regular file (a link or a FIFO is not read), its seal, the key
+it names, then the shape of the verdict; one that fails any of these is ignored with one ``VerdictCacheWarning``
+naming the file and the problem, and the verdict is computed (and stored) again.  The first-pass verdicts and the
+Coq kernel's (``load_coq``/``store_coq``, with Coq's version and when coqc checked it) share that one read/write
+path (``_read``/``_write``).  The folder may be deleted at any time.
 
 ``STATS`` counts, per process, the verdicts read back (``hits``) and those computed (``verified``, with the names
 of the steps in ``steps``), so that a command can say how many it verified again.
@@ -29,19 +33,23 @@ import ast
 import hashlib
 import importlib.metadata
 import os
-import pickle
+import datetime
 import platform
 import warnings
 from pathlib import Path
+
+from .sealed import read_regular, seal, unseal
+from .verdict_json import decode, roundtrip
 
 __all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "default_directory", "verifier_files", "verifier_hash",
            "key_digest", "load", "store", "STATS", "reset_stats", "COQ_ENTRY", "COQ_STATS", "coq_directory",
            "coq_digest", "load_coq", "store_coq"]
 
 ENV = "SLTH_VERDICT_CACHE"
-FORMAT = 1
+FORMAT = 2
 """Raised when the stored layout changes."""
-MAGIC = b"SLTH-VERDICT 1\n"
+KIND, COQ_KIND = "verdict", "coq-verdict"
+"""The two kinds of stored verdict (``bounds.prove.sealed``: a record of one kind is never read as the other)."""
 LIBRARIES = ("sympy", "mpmath", "python-flint")
 HERE = Path(__file__).resolve().parents[1]
 """The ``bounds`` package folder."""
@@ -160,7 +168,7 @@ def key_digest(key: tuple, code: str | None = None, libraries: tuple | None = No
 
 
 def _path(folder: Path, digest: str) -> Path:
-    return folder / digest[:2] / f"{digest}.pkl"
+    return folder / digest[:2] / f"{digest}.json"
 
 
 def _valid(value) -> str | None:
@@ -179,72 +187,90 @@ def _valid(value) -> str | None:
     return f"field(s) of the wrong type: {', '.join(bad)}" if bad else None
 
 
-def load(key: tuple):
-    """The stored verdict under ``key``, or None (none stored, the cache off, or the file unusable: then a
-    ``VerdictCacheWarning`` names it and the problem)."""
-    folder = directory()
+# --- the one read/write path of both kinds of stored verdict ----------------------------------------------------
+
+def _read(kind: str, folder: Path | None, digest: str, decode, what: str):
+    """The payload stored as ``kind`` under ``digest`` in ``folder``, decoded by ``decode`` (which raises
+    ``ValueError`` or returns ``(problem, value)``), or None: none stored, the store off, or a file that is not a
+    regular file, is not sealed by this user's harness (``bounds.prove.sealed``), names another key or holds no
+    verdict (then one ``VerdictCacheWarning`` names the file and the problem, and ``what`` is computed again)."""
     if folder is None:
         return None
-    digest = key_digest(key)
     path = _path(folder, digest)
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
+        raw = read_regular(path)
     except OSError as exc:
-        _note(path, f"unreadable ({exc.strerror or exc})")
+        _note(path, f"unreadable ({exc.strerror or exc})", what)
         return None
-    problem, value = _decode(raw, digest)
+    if raw is None:
+        return None
+    problem, record = unseal(raw, kind)
+    if problem is None and (record.get("key") != digest or record.get("format") != FORMAT):
+        problem = "stored under another key"  # checked before anything of the entry is used
+    if problem is None:
+        try:
+            problem, value = decode(record.get("value"))
+        except Exception as exc:  # noqa: BLE001 - any malformed value makes the file unusable, never a crash
+            problem = f"cannot be read back ({type(exc).__name__}: {str(exc)[:80]})"
     if problem:
-        _note(path, problem)
+        _note(path, problem, what)
         return None
-    STATS["hits"] += 1
     return value
 
 
-def _decode(raw: bytes, digest: str):
-    if not raw.startswith(MAGIC):
-        return "not a stored verdict (wrong header)", None
-    head, _, body = raw[len(MAGIC):].partition(b"\n")
-    if hashlib.sha256(body).hexdigest().encode() != head:
-        return "checksum mismatch (truncated or changed after it was written)", None
+def _write(kind: str, folder: Path | None, digest: str, data) -> bool:
+    """Store ``data`` (JSON data) as ``kind`` under ``digest``, sealed, atomically; a folder that cannot be written is
+    noted once per process.  True when written."""
+    if folder is None:
+        return False
+    from slt.cache import write_atomic
+
+    path = _path(folder, digest)
     try:
-        stored = pickle.loads(body)
-    except Exception as exc:  # noqa: BLE001 - any unpickling failure makes the file unusable, never a crash
-        return f"cannot be read back ({type(exc).__name__}: {exc})", None
-    if not isinstance(stored, dict) or stored.get("key") != digest:
-        return "stored under another key", None
-    problem = _valid(stored.get("value"))
-    return (problem, None) if problem else (None, stored["value"])
+        if path.is_symlink() or (path.exists() and not path.is_dir() and not path.is_file()):
+            path.unlink()  # a link or a FIFO planted in the store: replaced, never written through
+        write_atomic(path, seal(kind, {"format": FORMAT, "key": digest, "value": data}))
+    except OSError as exc:
+        if not STATS.get("unwritable"):
+            STATS["unwritable"] = True
+            warnings.warn(f"verdict cache {folder}: cannot write ({exc.strerror or exc}); verdicts are not kept",
+                          VerdictCacheWarning, stacklevel=3)
+        return False
+    return True
 
 
-def _note(path: Path, problem: str) -> None:
-    warnings.warn(f"verdict cache {path}: {problem}; ignored, verified again", VerdictCacheWarning, stacklevel=3)
+def _note(path: Path, problem: str, what: str = "verified") -> None:
+    warnings.warn(f"verdict cache {path}: {problem}; ignored, {what} again", VerdictCacheWarning, stacklevel=4)
+
+
+def _decode_verdict(data):
+    value = decode(data)
+    problem = _valid(value)
+    return (problem, None) if problem else (None, value)
+
+
+def load(key: tuple):
+    """The stored verdict under ``key``, or None (none stored, the cache off, or the file unusable: then a
+    ``VerdictCacheWarning`` names it and the problem)."""
+    value = _read(KIND, directory(), key_digest(key), _decode_verdict, "verified")
+    if value is not None:
+        STATS["hits"] += 1
+    return value
 
 
 def store(key: tuple, value: tuple, name: str = "", keep: bool = True) -> None:
     """Count one verification (``STATS``, the step's ``name``) and store ``value`` (a verdict tuple) under ``key``
-    unless ``keep`` is False (a verdict reached past a time limit).  A cache that cannot be written (a read-only
-    folder, a full disk) is noted once and otherwise ignored."""
+    unless ``keep`` is False (a verdict reached past a time limit).  A value that does not come back equal from its
+    JSON form is not stored; a cache that cannot be written (a read-only folder, a full disk) is noted once and
+    otherwise ignored."""
     STATS["verified"] += 1
     STATS["steps"].append(name)
     folder = directory()
     if not keep or folder is None or _valid(value):
         return
-    digest = key_digest(key)
-    try:
-        body = pickle.dumps({"key": digest, "value": value}, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # noqa: BLE001 - a value that cannot be pickled is simply not stored
-        return
-    from slt.cache import write_atomic
-
-    try:
-        write_atomic(_path(folder, digest), MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
-    except OSError as exc:
-        if not STATS.get("unwritable"):
-            STATS["unwritable"] = True
-            warnings.warn(f"verdict cache {folder}: cannot write ({exc.strerror or exc}); verdicts are not kept",
-                          VerdictCacheWarning, stacklevel=2)
+    data = roundtrip(value)
+    if data is not None:
+        _write(KIND, folder, key_digest(key), data)
 
 
 # --- the Coq kernel's verdicts per lemma ------------------------------------------------------------------------
@@ -253,7 +279,6 @@ COQ_ENTRY = "prove.coq.check"
 """The Coq exporter and checker's top module (dotted, under ``bounds``): its source and that of every module of
 ``bounds`` it imports (the exporter, the printer, the facts, ...; the statements' catalogue excepted) is part of the
 key of a stored kernel verdict."""
-COQ_MAGIC = b"SLTH-COQ-VERDICT 1\n"
 COQ_STATS: dict = {"hits": 0, "stored": 0, "checked": 0}
 """Per process: kernel verdicts read back (``hits``), written (``stored``) and Coq checks run (``checked``: calls of
 ``bounds.prove.coq.check.check`` by ``bounds.prove.kernel.replay``)."""
@@ -274,66 +299,32 @@ def coq_digest(material: tuple, code: str | None = None) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def load_coq(digest: str) -> str | None:
-    """The kernel verdict stored under ``digest`` ("kernel-checked" or "rejected: ..."), or None (none stored, the
-    cache off, or an unusable file: then a ``VerdictCacheWarning`` names it and the problem)."""
-    folder = coq_directory()
-    if folder is None:
-        return None
-    path = folder / digest[:2] / f"{digest}.json"
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        _note(path, f"unreadable ({exc.strerror or exc})")
-        return None
-    problem, verdict = _decode_coq(raw, digest)
-    if problem:
-        _note(path, problem)
-        return None
-    COQ_STATS["hits"] += 1
-    return verdict
-
-
-def _decode_coq(raw: bytes, digest: str):
-    import json
-
-    if not raw.startswith(COQ_MAGIC):
-        return "not a stored kernel verdict (wrong header)", None
-    head, _, body = raw[len(COQ_MAGIC):].partition(b"\n")
-    if hashlib.sha256(body).hexdigest().encode() != head:
-        return "checksum mismatch (truncated or changed after it was written)", None
-    try:
-        stored = json.loads(body.decode("utf-8"))
-    except ValueError as exc:
-        return f"cannot be read back ({exc})", None
-    if not isinstance(stored, dict) or stored.get("key") != digest:
-        return "stored under another key", None
-    verdict = stored.get("verdict")
-    if not isinstance(verdict, str) or not (verdict == "kernel-checked" or verdict.startswith("rejected: ")):
+def _decode_coq(data):
+    if not isinstance(data, dict) or set(data) != {"verdict", "coq", "checked_at"} \
+            or not all(isinstance(v, str) for v in data.values()):
+        return "not a kernel verdict (verdict, coq, checked_at)", None
+    verdict = data["verdict"]
+    if not (verdict == "kernel-checked" or verdict.startswith("rejected: ")):
         return "not a kernel verdict (kernel-checked or rejected: ...)", None
-    return None, verdict
+    return None, data
 
 
-def store_coq(digest: str, verdict: str) -> None:
-    """Store a kernel verdict ("kernel-checked" or "rejected: ...") under ``digest``; anything else (not checked,
-    not exported: no verdict of Coq on the lemma) is not stored.  A folder that cannot be written is noted once."""
-    import json
+def load_coq(digest: str) -> dict | None:
+    """The kernel verdict stored under ``digest``: ``{"verdict": "kernel-checked" or "rejected: ...", "coq": Coq's
+    version, "checked_at": when coqc checked it (UTC, ISO 8601)}``, or None (none stored, the cache off, or an
+    unusable file: then a ``VerdictCacheWarning`` names it and the problem)."""
+    found = _read(COQ_KIND, coq_directory(), digest, _decode_coq, "checked")
+    if found is not None:
+        COQ_STATS["hits"] += 1
+    return found
 
-    folder = coq_directory()
-    if folder is None or not (verdict == "kernel-checked" or verdict.startswith("rejected: ")):
+
+def store_coq(digest: str, verdict: str, coq: str = "", checked_at: str | None = None) -> None:
+    """Store a kernel verdict ("kernel-checked" or "rejected: ...") under ``digest``, with Coq's version ``coq`` and
+    when coqc checked it (default now); anything else (not checked, not exported: no verdict of Coq on the lemma)
+    is not stored.  A folder that cannot be written is noted once."""
+    if not (verdict == "kernel-checked" or verdict.startswith("rejected: ")):
         return
-    body = json.dumps({"key": digest, "verdict": verdict}, sort_keys=True).encode("utf-8")
-    from slt.cache import write_atomic
-
-    try:
-        write_atomic(folder / digest[:2] / f"{digest}.json",
-                     COQ_MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
-    except OSError as exc:
-        if not STATS.get("unwritable"):
-            STATS["unwritable"] = True
-            warnings.warn(f"verdict cache {folder}: cannot write ({exc.strerror or exc}); verdicts are not kept",
-                          VerdictCacheWarning, stacklevel=2)
-        return
-    COQ_STATS["stored"] += 1
+    when = checked_at or datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if _write(COQ_KIND, coq_directory(), digest, {"verdict": verdict, "coq": coq, "checked_at": when}):
+        COQ_STATS["stored"] += 1

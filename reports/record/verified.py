@@ -54,7 +54,7 @@ def key(part: str, fn) -> str:
                         "rows": inspect.getsource(fn)})
 
 
-def _read(path: Path, want: str, log):
+def _read(path: Path, want: str, log, whole: bool = False):
     try:
         rec = read_record(path)
     except FileNotFoundError:
@@ -62,7 +62,32 @@ def _read(path: Path, want: str, log):
     except (CorruptRecord, OSError) as exc:
         log(f"[run] {path.name}: stored rows unusable ({exc}); verifying again")
         return None
-    return rec["result"] if rec.get("key") == want else None
+    if rec.get("key") != want:
+        return None
+    return rec if whole else rec["result"]
+
+
+SEALED = "verified-rows"
+"""The kind of the rows a run keeps in its cache folder (``bounds.prove.sealed``): believed only when sealed by this
+user's harness; the committed rows are files of the repository, reviewed like its code."""
+
+
+def _read_cached(path: Path, want: str, log):
+    from bounds.prove.sealed import read_regular, unseal
+    try:
+        raw = read_regular(path)
+    except OSError as exc:
+        log(f"[run] {path}: stored rows unusable ({exc.strerror or exc}); verifying again")
+        return None
+    if raw is None:
+        return None
+    problem, rec = unseal(raw, SEALED)
+    if problem is None and (rec.get("key") != want or "result" not in rec):
+        problem = "stored under another key"
+    if problem:
+        log(f"[run] {path}: stored rows unusable ({problem}); verifying again")
+        return None
+    return rec["result"]
 
 
 def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path = COMMITTED):
@@ -72,14 +97,17 @@ def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path 
     want = key(part, fn)
     for path, where in ((committed and Path(committed) / f"verified-{part}.json", "committed"),
                         (cache_dir and Path(cache_dir) / "verified" / f"{part}-{want}.json", "cached")):
-        rows = _read(path, want, log) if path else None
+        rows = (_read(path, want, log) if where == "committed" else _read_cached(path, want, log)) if path else None
         if rows is not None:
             log(f"[run] {part}: bounds/ and the verifier unchanged since the {where} verification "
                 f"({path.name}); its rows are used")
             return rows
     rows = fn()
     if cache_dir is not None:
-        write_record(Path(cache_dir) / "verified" / f"{part}-{want}.json", {"part": part, "key": want, "result": rows})
+        from bounds.prove.sealed import seal
+        from slt.cache import write_atomic
+        write_atomic(Path(cache_dir) / "verified" / f"{part}-{want}.json",
+                     seal(SEALED, {"part": part, "key": want, "result": rows}))
     return rows
 
 
@@ -102,12 +130,13 @@ def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[
     why = judge.missing()
     if why is None:
         return judge.replay(results, log=log)
-    rows = _read(Path(committed) / "verified-kernel.json", kernel_key(), log) if committed else None
-    if rows is None:
+    rec = _read(Path(committed) / "verified-kernel.json", kernel_key(), log, whole=True) if committed else None
+    if rec is None:
         log(f"[run] Coq: {why}; no committed kernel result for this bounds/")
         return {}, why
     log(f"[run] Coq: {why}; the committed kernel result for this exact bounds/ and exporter is used")
-    return {tuple(k.split("\t", 1)): v for k, v in rows.items()}, judge.COMMITTED
+    return ({tuple(k.split("\t", 1)): v for k, v in rec["result"].items()},
+            judge.committed_source(rec.get("coq"), rec.get("checked")))
 
 
 def write_kernel(folder: Path = COMMITTED, log=print) -> None:
@@ -120,9 +149,12 @@ def write_kernel(folder: Path = COMMITTED, log=print) -> None:
         log(f"[verified] kernel: {judge.missing()}; the committed kernel result is left as it is")
         return
     results = bounds.verify_facts() + [r for n in bounds.proved() for r in bounds.verify(n)]
-    status, _ = judge.replay(results, log=log)
+    status, source = judge.replay(results, log=log)
     rows = {f"{s}\t{t}": v for (s, t), v in sorted(status.items())}
-    write_record(Path(folder) / "verified-kernel.json", {"part": "kernel", "key": kernel_key(), "result": rows})
+    from bounds.prove.coq.check import coq_release
+    checked = f"checked at {judge.now()}" if source == judge.REPLAYED else source
+    write_record(Path(folder) / "verified-kernel.json", {"part": "kernel", "key": kernel_key(), "result": rows,
+                                                         "coq": coq_release(), "checked": checked})
     log(f"[verified] wrote {Path(folder) / 'verified-kernel.json'}")
 
 

@@ -7,6 +7,7 @@ from reports.render import Section, render_template
 
 PRECHECKED = "pre-checked"
 REPLAYED = "kernel-checked in this run"
+STORED = "kernel verdicts read back, no coqc in this run"
 COMMITTED = "kernel result committed for this exact bounds/ and exporter"
 """``bounds.prove.kernel``'s words (a report renders records and imports nothing of bounds/; tests/test_kernel.py holds
 them equal)."""
@@ -18,9 +19,10 @@ TERMS = [
                         "declared domain re-checked in Arb ball arithmetic) holds the step; not yet a proof"),
     ("kernel-checked", "Coq's kernel accepted the exact statement the exporter prints from the step and its declared "
                        "domain, with a generated proof (never admitted)"),
-    (REPLAYED, "the Coq files were compiled (or found compiled and unchanged) when this record was made, or each "
-               "lemma's verdict was read back from an earlier compile of the very same lemma (its exact text and "
-               "tactic, the exporter's code and Coq's version)"),
+    (REPLAYED, "coqc compiled or checked the Coq files when this record was made"),
+    (STORED, "no coqc ran when this record was made: each lemma's verdict was read back from an earlier compile of "
+             "the very same lemma (its exact text and tactic, the exporter's code and Coq's version), from a store "
+             "or build record sealed by this user's harness; Coq's version and when coqc checked it follow"),
     (COMMITTED, "no coqc was at hand: the kernel's verdicts are those a replay committed for the very same "
                        "bounds/ and exporter (keyed by their hash)"),
     ("refuted", "a counterexample at an admissible point (every hypothesis holds, strictly at an open end), confirmed "

@@ -49,6 +49,7 @@ from ... import catalogue
 from ...core import Step
 from ...facts import SCALAR
 from .export import NESTED, PRELUDE, Lemma, definedness, lemma
+from .assumed import STANDARD, family, locate_source, qualify  # noqa: F401 (STANDARD, family: the API)
 from .printer import CoqExportError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -161,6 +162,9 @@ def run_coqc(args: list, cwd, timeout: float | None = None, env: dict | None = N
     if not exe:
         raise CoqcFailure(NO_KERNEL)
     limit = coqc_seconds() if timeout is None else timeout
+    if any(str(a).endswith(".v") for a in args):
+        with _LIVE_LOCK:
+            RUNS[0] += 1
     with _slot():  # at most jobs() coqc at once in this process, whichever thread starts them
         return _run_coqc(exe, args, cwd, limit, env)
 
@@ -228,8 +232,28 @@ def _pool():
             raise
 
 
+RUNS = [0]
+"""coqc runs on a ``.v`` file in this process (a compile, the statement check, a query): a kernel verdict is "in this
+run" only when one ran for it."""
+
+
 def coqc() -> str | None:
     return shutil.which("coqc")
+
+
+_RELEASE: list = []
+
+
+def coq_release() -> str:
+    """``Coq 8.16.1`` (``coqc --print-version``), once per process; "" without coqc."""
+    if not _RELEASE:
+        try:
+            rc, out = run_coqc(["--print-version"], None, timeout=min(60.0, coqc_seconds())) if coqc() else (1, "")
+        except CoqcFailure:
+            rc, out = 1, ""
+        words = out.split()
+        _RELEASE.append(f"Coq {words[0]}" if rc == 0 and words else "")
+    return _RELEASE[0]
 
 
 def coqc_version() -> str:
@@ -543,18 +567,40 @@ def _sha(path: Path) -> str | None:
         return None
 
 
+BUILD_KIND = "coq-build"
+"""The kind of a sealed build record (``bounds.prove.sealed``): ``state.json`` of a build folder and the mathematics
+build's records."""
+
+
 def _load_state(path: Path, log=None) -> dict:
+    """A build record written by this user's harness (sealed, ``bounds.prove.sealed``), or {}: none, or one that is
+    not a regular file, not sealed with this user's key (rewritten by hand or by anyone else, whatever digests it
+    holds) or not a record; then ``log`` says so and everything it would vouch for is compiled again."""
+    from ..sealed import read_regular, unseal
     try:
-        state = json.loads(path.read_text())
-        if not isinstance(state, dict) or not isinstance(state.get("files", {}), dict):
-            raise ValueError("not a record")
-        return state
-    except FileNotFoundError:
+        raw = read_regular(Path(path))
+    except OSError as exc:
+        raw, problem = b"", f"unreadable ({exc.strerror or exc})"
+    else:
+        problem = None
+    if raw is None:
         return {}
-    except (ValueError, OSError, UnicodeDecodeError):
+    state = None
+    if problem is None:
+        problem, state = unseal(raw, BUILD_KIND)
+    if problem is None and not isinstance(state.get("files", {}), dict):
+        problem = "not a record"
+    if problem:
         if log:
-            log(f"ignored the unreadable record {path} (compiling again)")
+            log(f"ignored the build record {path}: {problem} (compiling again)")
         return {}
+    return state
+
+
+def save_state(path: Path, state: dict) -> None:
+    """Write a build record, sealed with this user's key (``_load_state`` believes no other), atomically."""
+    from ..sealed import seal
+    write_atomic(Path(path), seal(BUILD_KIND, state).decode("utf-8"))
 
 
 def undefined_point(lem: Lemma) -> str:
@@ -701,6 +747,7 @@ def _recorded(build: Path, ents, tactics, status) -> dict:
         digest = file_key(full, version, "" if stem == "Common" else common)
         vo_ok = rec.get("digest") == digest and rec.get("vo") and _sha(build / f"{stem}.vo") == rec.get("vo")
         checked = state.get("checked", {}) if isinstance(state.get("checked"), dict) else {}
+        LAST["checked_at"] = str(state.get("check", {}).get("at", "")) if isinstance(state.get("check"), dict) else ""
         for statement, step, l in items:
             if not isinstance(l, Lemma) or (statement, step) in status:
                 continue
@@ -809,8 +856,7 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
 
 
 def _save(path: Path, version: str, files: dict, state: dict) -> None:
-    state = {**state, "version": version, "files": files}
-    write_atomic(path, json.dumps(state, indent=1, sort_keys=True))
+    save_state(path, {**state, "version": version, "files": files})
 
 
 def _statement_check(build: Path, ents, tactics, drops, files, state, version) -> dict:
@@ -830,17 +876,19 @@ def _statement_check(build: Path, ents, tactics, drops, files, state, version) -
                     consts.append((f"{LOGICAL}.{stem}.{l.def_name}", l.def_text))
                 rows.append((stem, l, consts))
     key = hashlib.sha256(json.dumps([version, sorted((s, f.get("vo")) for s, f in files.items()),
-                                     [(s, c) for s, _, c in rows]]).encode()).hexdigest()
+                                     [(s, c) for s, _, c in rows], locate_source()]).encode()).hexdigest()
     prev = state.get("check", {}) if isinstance(state.get("check"), dict) else {}
     if prev.get("key") == key and isinstance(prev.get("result"), dict):
         state["checked"] = prev["result"]
+        LAST["checked_at"] = str(prev.get("at", ""))
         return prev["result"]
+    LAST["checked_at"] = _now()
     result: dict = {}
     pending = list(rows)
     while pending:
         stems = sorted({s for s, _, _ in pending} | {"Common"})
         src = [f"From Coq Require Import Reals.\nOpen Scope R_scope.\nFrom {LOGICAL} Require {' '.join(stems)}.\n"
-               f"Import {LOGICAL}.Common.\n"]
+               f"Import {LOGICAL}.Common.\n", locate_source()]
         for stem, l, consts in pending:
             for c, t in consts:
                 src.append(f"Check ({c} : {t}).\n")
@@ -862,7 +910,7 @@ def _statement_check(build: Path, ents, tactics, drops, files, state, version) -
             result[culprit[1].name] = f"the compiled constant is not the exported statement: {msg}"
             pending = [r for r in pending if r is not culprit]
             continue
-        blocks = parse_assumptions(out)
+        blocks = read_assumptions(out)
         other = [n for n in (blocks[-1] if blocks else ["(no Print Assumptions output)"]) if family(n) is None]
         if not other:
             result.update({l.name: "ok" for _, l, _ in pending})
@@ -872,9 +920,19 @@ def _statement_check(build: Path, ents, tactics, drops, files, state, version) -
                 odd = sorted({n for c, _ in cs for n in per.get(c, []) if family(n) is None})
                 result[l.name] = "ok" if not odd else f"rests on axioms beyond Coq's standard ones: {', '.join(odd)}"
         break
-    state["check"] = {"key": key, "result": result}
+    state["check"] = {"key": key, "result": result, "at": _now()}
     state["checked"] = result
     return result
+
+
+def _now() -> str:
+    import datetime
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+LAST: dict = {}
+"""When the statement check whose verdicts the last ``check`` gave ran (``checked_at``, UTC), read from the build
+record or just now."""
 
 
 def _print_assumptions(build: Path, consts: list, together: bool = False) -> dict:
@@ -887,22 +945,23 @@ def _print_assumptions(build: Path, consts: list, together: bool = False) -> dic
 
     def run(stem):
         if together:
-            src = (f"From {LOGICAL} Require {stem}.\nDefinition slth_file := ({', '.join(by[stem])}, tt).\n"
-                   "Print Assumptions slth_file.\n")
+            src = (f"From {LOGICAL} Require {stem}.\n{locate_source()}"
+                   f"Definition slth_file := ({', '.join(by[stem])}, tt).\nPrint Assumptions slth_file.\n")
             path = build / f"SlthAxioms_{stem}.v"
             write_atomic(path, src)
             rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
             if rc != 0:
                 raise CoqcFailure(f"Print Assumptions failed: {_first_error(out, src)[1]}")
-            names = (parse_assumptions(out) or [[]])[-1]
+            names = (read_assumptions(out) or [[]])[-1]
             return {c: names for c in by[stem]}
-        src = f"From {LOGICAL} Require {stem}.\n" + "".join(f"Print Assumptions {c}.\n" for c in by[stem])
+        src = f"From {LOGICAL} Require {stem}.\n{locate_source()}" + "".join(f"Print Assumptions {c}.\n"
+                                                                             for c in by[stem])
         path = build / f"SlthAxioms_{stem}.v"
         write_atomic(path, src)
         rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
         if rc != 0:
             raise CoqcFailure(f"Print Assumptions failed: {_first_error(out, src)[1]}")
-        return dict(zip(by[stem], parse_assumptions(out)))
+        return dict(zip(by[stem], read_assumptions(out)))
     from .cost import table
     measured = table()  # the longest walks first: the last one to start is a short one
 
@@ -931,21 +990,6 @@ def kernel(steps=None, directory=None, tactics: dict | None = None, searching: b
 
 # --- what each kernel-checked lemma rests on (Print Assumptions) -----------------------------------------------
 
-STANDARD = {  # Coq's standard axioms, by the family a name belongs to
-    "classical reals": ("ClassicalDedekindReals.", "Classical_Prop.classic", "FunctionalExtensionality."),
-    "primitive 63-bit integers": ("Uint63.", "PrimInt63."),
-    "primitive floats": ("FloatAxioms.", "PrimFloat."),
-}
-
-
-def family(axiom: str) -> str | None:
-    """The standard family of a Coq axiom name, None for any other (an axiom the files must not rest on)."""
-    for fam, prefixes in STANDARD.items():
-        if any(axiom == p or axiom.startswith(p) for p in prefixes):
-            return fam
-    return None
-
-
 def parse_assumptions(out: str) -> list[list[str]]:
     """The axiom names of each ``Print Assumptions`` block of coqc's output, in order ([] when closed)."""
     blocks: list[list[str]] = []
@@ -959,6 +1003,13 @@ def parse_assumptions(out: str) -> list[list[str]]:
             if m and m.group(1) not in blocks[-1]:
                 blocks[-1].append(m.group(1))
     return blocks
+
+
+def read_assumptions(out: str, extra=()) -> list[list[str]]:
+    """The axioms of each ``Print Assumptions`` block of a query's output, each by its fully qualified name where
+    the query's ``Locate`` answers (``assumed.locate_source``) prove it one of the allowed ones, else as printed
+    (``assumed.qualify``)."""
+    return qualify(parse_assumptions(out), out, extra)
 
 
 def assumptions(directory, status: dict) -> dict:
@@ -977,7 +1028,7 @@ def assumptions(directory, status: dict) -> dict:
         files = state.get("files", {}) if isinstance(state.get("files"), dict) else {}
         key = hashlib.sha256(json.dumps([state.get("version"), sorted((s, f.get("vo")) for s, f in files.items()
                                                                         if isinstance(f, dict)),
-                                         [l.name for *_, l, _ in lems]]).encode()).hexdigest()
+                                         [l.name for *_, l, _ in lems], locate_source()]).encode()).hexdigest()
         prev = state.get("axioms", {}) if isinstance(state.get("axioms"), dict) else {}
         if prev.get("key") != key or not isinstance(prev.get("lemmas"), dict):
             consts = [(stem, f"{LOGICAL}.{stem}.{l.name}") for *_, l, stem in lems]
@@ -989,7 +1040,7 @@ def assumptions(directory, status: dict) -> dict:
             found = {f"{s}\t{t}": per.get(f"{LOGICAL}.{stem}.{l.name}", []) for s, t, l, stem in lems}
             state["axioms"] = prev = {"key": key, "lemmas": found}
             state = {**_load_state(state_path), "axioms": prev}  # the record as it is now, with the axioms
-            write_atomic(state_path, json.dumps(state, indent=1, sort_keys=True))
+            save_state(state_path, state)
     got = prev["lemmas"]  # in the catalogue's order, read from the record or just found
     return {(s, t): got[f"{s}\t{t}"] for s, t, _, _ in lems if f"{s}\t{t}" in got}
 

@@ -1,0 +1,142 @@
+"""What a Coq proof may rest on, by where each axiom comes from: the fully qualified names of the exact modules of
+Coq's standard library that declare the axioms the classical reals and CoqInterval's primitive computations need,
+and every form that declares an axiom, refused in every file the harness compiles.
+
+``Print Assumptions`` prints each axiom by its shortest name in the current context (``FloatAxioms.add_spec``),
+which a file of anyone's (``Slth.FloatAxioms`` declaring ``add_spec``) could share.  So each query file also asks
+Coq where every suffix of every allowed name leads (``locate_source``: ``Locate Term`` of each, between markers),
+and ``qualify`` turns each printed name into the fully qualified names of every constant it may denote: one allowed
+name when it is unambiguous, else the printed name as it stands (which ``family`` refuses).  ``family`` accepts a
+name only when it is, exactly, one of ``STANDARD``'s, never by a prefix.
+
+``declarations(text)`` lists the axiom-declaring forms outside comments: ``Axiom(s)``, ``Parameter(s)``,
+``Conjecture(s)``, ``Hypothesis``/``Hypotheses``, ``Variable(s)`` and ``Context`` outside a ``Section``,
+``Admitted``, ``admit`` (and ``give_up``); a name in ``allowed`` (the premises a development still assumes,
+declared in one list) may be declared by ``Axiom``."""
+from __future__ import annotations
+
+import re
+
+__all__ = ["STANDARD", "family", "locate_source", "qualify", "declarations", "MARK"]
+
+STANDARD = {  # Coq's standard axioms, by family: the exact fully qualified names Coq 8.16 and CoqInterval rest on
+    "classical reals": (
+        "Coq.Reals.ClassicalDedekindReals.sig_forall_dec",
+        "Coq.Reals.ClassicalDedekindReals.sig_not_dec",
+        "Coq.Logic.FunctionalExtensionality.functional_extensionality_dep",
+        "Coq.Logic.Classical_Prop.classic",
+    ),
+    "primitive 63-bit integers": tuple(f"Coq.Numbers.Cyclic.Int63.{n}" for n in (
+        "PrimInt63.int", "PrimInt63.lsl", "PrimInt63.lsr", "PrimInt63.land", "PrimInt63.lor", "PrimInt63.lxor",
+        "PrimInt63.add", "PrimInt63.sub", "PrimInt63.mul", "PrimInt63.mulc", "PrimInt63.div", "PrimInt63.mod",
+        "PrimInt63.eqb", "PrimInt63.ltb", "PrimInt63.leb", "PrimInt63.addc", "PrimInt63.addcarryc",
+        "PrimInt63.subc", "PrimInt63.subcarryc", "PrimInt63.diveucl", "PrimInt63.diveucl_21",
+        "PrimInt63.addmuldiv", "PrimInt63.compare", "PrimInt63.head0", "PrimInt63.tail0", "PrimInt63.divs",
+        "PrimInt63.mods", "PrimInt63.asr", "PrimInt63.ltsb", "PrimInt63.lesb", "PrimInt63.compares",
+        "Uint63.of_to_Z", "Uint63.lsl_spec", "Uint63.lsr_spec", "Uint63.land_spec", "Uint63.lor_spec",
+        "Uint63.lxor_spec", "Uint63.add_spec", "Uint63.sub_spec", "Uint63.mul_spec", "Uint63.mulc_spec",
+        "Uint63.div_spec", "Uint63.mod_spec", "Uint63.eqb_correct", "Uint63.eqb_refl", "Uint63.ltb_spec",
+        "Uint63.leb_spec", "Uint63.compare_def_spec", "Uint63.head0_spec", "Uint63.tail0_spec",
+        "Uint63.addc_def_spec", "Uint63.addcarryc_def_spec", "Uint63.subc_def_spec", "Uint63.subcarryc_def_spec",
+        "Uint63.diveucl_def_spec", "Uint63.diveucl_21_spec", "Uint63.addmuldiv_def_spec", "Uint63.land_spec'",
+        "Uint63.lor_spec'", "Uint63.lxor_spec'", "Uint63.lsr_spec'")),
+    "primitive floats": tuple(f"Coq.Floats.{n}" for n in (
+        "PrimFloat.float", "PrimFloat.opp", "PrimFloat.abs", "PrimFloat.eqb", "PrimFloat.ltb", "PrimFloat.leb",
+        "PrimFloat.compare", "PrimFloat.mul", "PrimFloat.add", "PrimFloat.sub", "PrimFloat.div", "PrimFloat.sqrt",
+        "PrimFloat.of_uint63", "PrimFloat.normfr_mantissa", "PrimFloat.frshiftexp", "PrimFloat.ldshiftexp",
+        "PrimFloat.next_up", "PrimFloat.next_down", "PrimFloat.classify", "PrimFloat.Leibniz.eqb",
+        "FloatAxioms.Leibniz.eqb_spec",
+        "FloatAxioms.Prim2SF_valid", "FloatAxioms.SF2Prim_Prim2SF", "FloatAxioms.Prim2SF_SF2Prim",
+        "FloatAxioms.opp_spec", "FloatAxioms.abs_spec", "FloatAxioms.eqb_spec", "FloatAxioms.ltb_spec",
+        "FloatAxioms.leb_spec", "FloatAxioms.compare_spec", "FloatAxioms.classify_spec", "FloatAxioms.mul_spec",
+        "FloatAxioms.add_spec", "FloatAxioms.sub_spec", "FloatAxioms.div_spec", "FloatAxioms.sqrt_spec",
+        "FloatAxioms.of_uint63_spec", "FloatAxioms.normfr_mantissa_spec", "FloatAxioms.frshiftexp_spec",
+        "FloatAxioms.ldshiftexp_spec", "FloatAxioms.next_up_spec", "FloatAxioms.next_down_spec")),
+}
+_FAMILY = {name: fam for fam, names in STANDARD.items() for name in names}
+MARK = "slth_locate_mark"
+"""The marker between the answers of ``Locate Term`` in a query's output (a definition of the query file)."""
+
+
+def family(axiom: str, extra: dict | None = None) -> str | None:
+    """The standard family of a fully qualified Coq axiom name (exactly one of ``STANDARD``'s, or of ``extra``:
+    ``{name: family}``), None for any other name, a short one included."""
+    return _FAMILY.get(axiom) or (extra or {}).get(axiom)
+
+
+KEYWORDS = frozenset({"mod"})
+"""Suffixes that Coq parses as keywords, not names (``Locate Term mod`` is a syntax error): never located, so a
+name printed that way is refused."""
+
+
+def _suffixes(names) -> list[str]:
+    out: dict = {}
+    for name in names:
+        parts = name.split(".")
+        for k in range(len(parts)):
+            out[".".join(parts[k:])] = None
+    return [s for s in out if s not in KEYWORDS]
+
+
+def locate_source(extra=()) -> str:
+    """Coq sentences asking where every suffix of every allowed name (``STANDARD`` and ``extra``) leads, each
+    answer after a marker line (``MARK``); put after a query file's imports, before its ``Print Assumptions``."""
+    names = _suffixes([*_FAMILY, *extra])
+    return (f"Definition {MARK} := 0.\n"
+            + "".join(f"Check {MARK}.\nLocate Term {s}.\n" for s in names) + f"Check {MARK}.\n")
+
+
+def located(out: str, extra=()) -> dict[str, list[str]]:
+    """``{suffix: [fully qualified constants it may denote]}`` from a query's output (``locate_source``)."""
+    names = _suffixes([*_FAMILY, *extra])
+    chunks = re.split(rf"^{MARK}\n\s+: nat\n", out, flags=re.M)
+    if len(chunks) < len(names) + 2:
+        return {}
+    return {s: re.findall(r"^Constant\s+(\S+)", chunk, flags=re.M) for s, chunk in zip(names, chunks[1:])}
+
+
+def qualify(blocks: list[list[str]], out: str, extra=()) -> list[list[str]]:
+    """Each printed axiom name of ``blocks`` (``check.parse_assumptions``) as the one fully qualified constant it
+    denotes, when every constant whose name ends with it is an allowed one (``STANDARD``, ``extra``) and there is
+    exactly one; else as printed (not a qualified allowed name: ``family`` refuses it)."""
+    where = located(out, extra)
+    allowed = set(_FAMILY) | set(extra)
+
+    def one(name):
+        found = where.get(name)
+        return found[0] if found and len(found) == 1 and found[0] in allowed else name
+    return [[one(n) for n in block] for block in blocks]
+
+
+FORMS = ("Axiom", "Axioms", "Parameter", "Parameters", "Conjecture", "Conjectures", "Hypothesis", "Hypotheses",
+         "Variable", "Variables", "Context", "Admitted", "admit", "give_up")
+"""Every form that declares an axiom or leaves a goal unproved (``Hypothesis``, ``Variable``, ``Context``: outside
+a ``Section`` they declare an axiom)."""
+SECTION_ONLY = frozenset({"Hypothesis", "Hypotheses", "Variable", "Variables", "Context"})
+
+
+def declarations(text: str, allowed=(), strip=None) -> list[str]:
+    """``'line N: form'`` for each axiom-declaring form of ``text`` outside comments (``strip``: the comment
+    stripper, ``bounds.prove.coq_math.strip_comments``); ``Hypothesis``/``Variable``/``Context`` only outside a
+    ``Section``; an ``Axiom`` or ``Axioms`` naming only names in ``allowed`` (last components) is not listed."""
+    body = strip(text) if strip else text
+    found, opened = [], []  # the Sections and Modules open at this point
+    pattern = (r"\b(Section|Module(?:\s+Type)?|End)\s+([\w']+)([^.]*)|(?<![\w.'])(" + "|".join(FORMS)
+               + r")(?![\w'])((?:\s+[\w']+)*)")
+    for n, line in enumerate(body.splitlines(), 1):
+        for m in re.finditer(pattern, line):
+            if m.group(1) == "End":
+                if opened:
+                    opened.pop()
+                continue
+            if m.group(1):
+                if ":=" not in m.group(3):
+                    opened.append(m.group(1))
+                continue
+            form, names = m.group(4), m.group(5).split()
+            if form in SECTION_ONLY and "Section" in opened:
+                continue
+            if form in ("Axiom", "Axioms") and names and all(x in allowed for x in names):
+                continue
+            found.append(f"line {n}: {form}")
+    return found

@@ -1,0 +1,76 @@
+"""Coq's own checker on the compiled libraries: ``python -m bounds.prove.coq.coqchk``.
+
+Compiles (or finds compiled) the steps' files in the kernel's folder (``bounds.prove.kernel.folder()``, its build
+folder ``check.build_dir``) and the hand-written mathematics (``coq_math.build_folder()``), then runs ``coqchk`` on
+every module of both libraries (``-norec``: the standard library and CoqInterval are taken as installed): coqchk
+re-checks each ``.vo`` file's proofs with its own kernel, independently of coqc and of every record the harness
+keeps.  It fails (exit 1) when coqchk rejects a module, or when coqchk's summary of the assumptions (``-o``) lists
+an axiom declared inside either library (``Slth.`` or ``SlthMath.``) other than a premise of
+``coq_math.PREMISES``; exit 2 when coqc, coqchk or CoqInterval is missing."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from . import check
+
+
+def axioms(out: str) -> list[str]:
+    """The fully qualified names under ``* Axioms:`` of coqchk's ``-o`` summary."""
+    m = re.search(r"^\* Axioms:\s*\n((?:[ \t]+\S.*\n?)*)", out, flags=re.M)
+    return [line.strip() for line in (m.group(1).splitlines() if m else []) if line.strip()]
+
+
+def run(folder: Path, logical: str, stems: list[str]) -> tuple[int, str]:
+    """(exit status, output) of ``coqchk -silent -o -Q folder logical -norec logical.<stem> ...``."""
+    args = ["coqchk", "-silent", "-o", "-Q", str(folder), logical]
+    for stem in stems:
+        args += ["-norec", f"{logical}.{stem}"]
+    proc = subprocess.run(args, cwd=folder, capture_output=True, text=True, errors="replace",
+                          timeout=check.coqc_seconds())
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def own_axioms(out: str, premises=()) -> list[str]:
+    """The axioms of coqchk's summary declared in the harness's libraries, premises excepted."""
+    return [a for a in axioms(out) if a.startswith(("Slth.", "SlthMath.")) and a not in premises]
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv:
+        print("usage: python -m bounds.prove.coq.coqchk  (no arguments)", file=sys.stderr)
+        return 2
+    why = check.missing_reason()
+    if why or not shutil.which("coqchk"):
+        print(f"coqchk: {why or 'coqchk not found (apt-get install coq)'}", file=sys.stderr)
+        return 2
+    from .. import coq_math, kernel
+    directory = kernel.folder()
+    status = check.check(directory, searching=False)
+    status.pop(None, None)
+    build = check.build_dir(directory)
+    stems = sorted(p.stem for p in build.glob("*.vo") if not p.stem.startswith("Slth"))
+    ok, why = coq_math.compile(coq_math.build_folder(), coq_math.with_statements())
+    if not ok:
+        print(f"coqchk: the mathematics does not compile: {why}", file=sys.stderr)
+        return 1
+    math = coq_math.build_folder()
+    math_stems = sorted(coq_math.with_statements())
+    failed = 0
+    for folder, logical, names in ((build, check.LOGICAL, stems), (math, coq_math.LOGICAL, math_stems)):
+        rc, out = run(folder, logical, names)
+        odd = own_axioms(out, coq_math.PREMISES)
+        print(f"coqchk {logical} ({len(names)} modules): {'accepted' if rc == 0 else 'REJECTED'}"
+              + (f"; axioms declared in the library: {', '.join(odd)}" if odd else ""))
+        if rc != 0:
+            print(out.strip()[-2000:], file=sys.stderr)
+        failed = failed or rc != 0 or bool(odd)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -458,8 +458,11 @@ def test_print_assumptions_parsed_and_classified():
            "Closed under the global context\nAxioms:\nmy_axiom : 1 = 2\n")
     blocks = check.parse_assumptions(out)
     assert blocks == [["Uint63.add_spec", "PrimFloat.add", "ClassicalDedekindReals.sig_not_dec"], [], ["my_axiom"]]
-    assert [check.family(n) for n in blocks[0]] == ["primitive 63-bit integers", "primitive floats",
+    qualified = ["Coq.Numbers.Cyclic.Int63.Uint63.add_spec", "Coq.Floats.PrimFloat.add",
+                 "Coq.Reals.ClassicalDedekindReals.sig_not_dec"]
+    assert [check.family(n) for n in qualified] == ["primitive 63-bit integers", "primitive floats",
                                                     "classical reals"]
+    assert [check.family(n) for n in blocks[0]] == [None] * 3  # a short name is never judged by its prefix
     assert check.family("my_axiom") is None
     text = check.assumptions_text({("s", "t"): blocks[2]})
     assert "OTHER AXIOMS" in text and "my_axiom" in text

@@ -124,9 +124,16 @@ def test_an_admitted_folder_is_rewritten_and_compiled_from_the_exporter(tmp_path
     assert (out / "lemma2.v").read_text() == src  # the edited file is rewritten
 
 
+def _record(b: Path) -> dict:
+    """The build record as anyone can read it (it is sealed, not secret)."""
+    raw = (b / "state.json").read_bytes()
+    return json.loads(raw.split(b"\n", 1)[1] if raw.startswith(b"SLTH-SEALED") else raw)
+
+
 def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path):
-    """A .vo compiled from Admitted proofs, with the record's hash of it forged to match: the statement check runs
-    again on it (its key is the .vo hashes) and Print Assumptions shows the admitted lemma as an axiom."""
+    """A .vo compiled from Admitted proofs, with the record's hash of it set to match by the harness's own writer
+    (the second line of defence: the seal is taken as broken): the statement check runs again on it (its key is the
+    .vo hashes) and Print Assumptions shows the admitted lemma as an axiom."""
     needs_coq()
     out = tmp_path / "out"
     st = check.check(out, searching=False, ents=_lemma2())
@@ -134,11 +141,45 @@ def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path):
     b = check.build_dir(out)
     (b / "lemma2.v").write_text((b / "lemma2.v").read_text().replace("Qed.", "Admitted."))
     subprocess.run(["coqc", "-Q", str(b), "Slth", "lemma2.v"], cwd=b, check=True, capture_output=True)
-    state = json.loads((b / "state.json").read_text())
+    state = _record(b)
     state["files"]["lemma2"]["vo"] = check._sha(b / "lemma2.vo")
-    (b / "state.json").write_text(json.dumps(state))
+    check.save_state(b / "state.json", state)
     st = check.check(out, searching=False, ents=_lemma2())
     assert st[("lemma2", "L2b-eps")].startswith("rejected: rests on axioms beyond Coq's standard ones")
+
+
+@pytest.mark.parametrize("seal", ["plain JSON", "re-signed by its SHA-256"])
+def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path, seal):
+    """The record rewritten by someone who can write the build folder, with digests anyone can compute: the file's
+    key of the text the exporter writes now (its tactic replaced by one that proves nothing), the sha256 of the .vo
+    compiled from the old text, and the statement check's result as recorded.  It is ignored: the file is compiled
+    again and the step is rejected; never kernel-checked without coqc."""
+    needs_coq()
+    out = tmp_path / "out"
+    st = check.check(out, searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2b-eps")] == check.KERNEL
+    b = check.build_dir(out)
+    tactics = {**check.load_tactics(), _key(): "idtac"}  # a tactic that proves nothing
+    state = _record(b)
+    version = check.coqc_version()
+    common = state["files"]["Common"]["digest"]
+    state["files"]["lemma2"]["digest"] = check.file_key(check.text("lemma2", _lemma2()["lemma2"], tactics), version,
+                                                        common)
+    assert state["files"]["lemma2"]["vo"] == check._sha(b / "lemma2.vo")
+    body = json.dumps(state).encode()
+    if seal == "plain JSON":
+        (b / "state.json").write_bytes(body)
+    else:
+        import hashlib
+        (b / "state.json").write_bytes(b"SLTH-SEALED 1 coq-build " + hashlib.sha256(body).hexdigest().encode()
+                                       + b"\n" + body)
+    assert check.check(out, tactics=tactics, searching=False, compiling=False, ents=_lemma2())[
+        ("lemma2", "L2b-eps")].startswith("not checked")
+    notes = []
+    st = check.check(out, tactics=tactics, searching=False, ents=_lemma2(), log=notes.append)
+    assert st[("lemma2", "L2b-eps")].startswith("rejected"), st[("lemma2", "L2b-eps")]
+    assert st[("lemma2", "L2c")] == check.KERNEL
+    assert any("ignored the build record" in n and "state.json" in n for n in notes), notes
 
 
 def test_a_changed_vo_is_compiled_again(tmp_path):
@@ -161,7 +202,7 @@ def test_a_garbage_record_is_ignored_with_a_note(tmp_path):
     notes = []
     st = check.check(out, searching=False, ents=_lemma2(), log=notes.append)
     assert st[("lemma2", "L2c")] == check.KERNEL
-    assert any("ignored the unreadable record" in n for n in notes)
+    assert any("ignored the build record" in n for n in notes)
 
 
 def test_the_committed_folder_gets_no_build_files(tmp_path):

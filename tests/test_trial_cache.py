@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 
 import pytest
@@ -90,24 +91,37 @@ def test_the_code_is_every_module_the_trial_imports(tmp_path):
     assert trial_cache.code_hash(module, root) != base
 
 
-@pytest.mark.parametrize("damage", ["garbage", "changed result", "another key", "wrong shape"])
+def _body(path) -> dict:
+    return json.loads(path.read_bytes().split(b"\n", 1)[1])
+
+
+@pytest.mark.parametrize("damage", ["garbage", "changed result", "another key", "wrong shape",
+                                    "re-signed by a checksum anyone can compute", "a FIFO"])
 def test_a_corrupt_stored_block_is_ignored_with_a_warning_and_computed_again(store, damage):
     first = trial_cache.cases(toy_trial, 2.0, {"eps": 0.1}, 6, 5)
     (path,) = store.rglob("*.json")
-    stored = json.loads(path.read_text())
+    stored = _body(path)
     if damage == "garbage":
         path.write_text("{not json")
     elif damage == "changed result":
-        stored["result"][0]["violated"] = False  # the checksum no longer matches
-        path.write_text(json.dumps(stored))
-    else:
+        raw = path.read_bytes()
+        path.write_bytes(raw.replace(b'"violated":true', b'"violated":false', 1)
+                         if b'"violated":true' in raw else raw.replace(b'"violated":false', b'"violated":true', 1))
+    elif damage == "re-signed by a checksum anyone can compute":  # the old format: slt.cache.write_record
         from slt.cache import write_record
+        stored["result"][0]["violated"] = not stored["result"][0]["violated"]
+        write_record(path, stored)
+    elif damage == "a FIFO":
+        path.unlink()
+        os.mkfifo(path)
+    else:
+        from slt import sealed
 
         if damage == "another key":
             stored["key"] = "0" * 24
         else:
             stored["result"][0]["extra"] = 1
-        write_record(path, {k: v for k, v in stored.items() if k != "checksum"})
+        path.write_bytes(sealed.seal(trial_cache.KIND, stored))
     CALLS.clear()
     with pytest.warns(trial_cache.TrialCacheWarning, match=path.name):
         again = trial_cache.cases(toy_trial, 2.0, {"eps": 0.1}, 6, 5)

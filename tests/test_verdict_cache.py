@@ -16,7 +16,8 @@ import sympy as sp
 import bounds
 import importlib
 
-from bounds.prove import sealed, verdict_cache, verdict_json
+from bounds.prove import verdict_cache, verdict_json
+from slt import sealed
 from bounds.core import Param, Step
 from bounds.prove.mutations import catalogue_with
 from bounds.symbols import d1, eps

@@ -46,7 +46,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, wait
 from pathlib import Path
 
-from .coq.assumed import declarations, locate_source, qualify
+from .coq.assumed import declarations, locate_source, qualify, strip_comments
 from .coq.check import (LEAN_GC, coqc, family, missing_reason, parse_assumptions, read_assumptions,
                          write_atomic)
 
@@ -121,25 +121,6 @@ def order(files: dict[str, str]) -> list[str]:
     for stem in files:
         visit(stem, ())
     return done
-
-
-def strip_comments(text: str) -> str:
-    """``text`` with Coq's (nested) comments blanked out; an unclosed comment is a ValueError."""
-    out, depth, k = [], 0, 0
-    while k < len(text):
-        two = text[k:k + 2]
-        if two == "(*":
-            depth, k = depth + 1, k + 2
-            out.append("  ")
-        elif two == "*)" and depth:
-            depth, k = depth - 1, k + 2
-            out.append("  ")
-        else:
-            out.append(text[k] if depth == 0 or text[k] == "\n" else " ")
-            k += 1
-    if depth:
-        raise ValueError("unclosed comment")
-    return "".join(out)
 
 
 def forbidden(text: str, premises: tuple[str, ...] = PREMISES, stem: str | None = None) -> list[str]:

@@ -16,7 +16,7 @@ A verdict reached after a SymPy stage ran past its time limit is not stored (it 
 Where: ``$SLTH_VERDICT_CACHE`` (``off`` turns the cache off), else ``$XDG_CACHE_HOME/slth-harness/verdicts``
 (``~/.cache/slth-harness/verdicts``).  One file per verdict, ``<first two hex digits>/<key>.json``: JSON data, never
 code (``bounds.prove.verdict_json``: a SymPy expression as its tree, numbers exactly), sealed with this user's key
-(``bounds.prove.sealed``: a record whose signature anyone could compute proves nothing) and written atomically (a
+(``slt.sealed``: a record whose signature anyone could compute proves nothing) and written atomically (a
 temporary file and a rename, ``slt.cache.write_atomic``), so concurrent processes never see half a file.  A file is
 validated on read before anything in it is used: a regular file (a link or a FIFO is not read), its seal, the key
 it names, then the shape of the verdict; one that fails any of these is ignored with one ``VerdictCacheWarning``
@@ -38,7 +38,6 @@ import platform
 import warnings
 from pathlib import Path
 
-from .sealed import read_regular, seal, unseal
 from .verdict_json import decode, roundtrip
 
 __all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "default_directory", "verifier_files", "verifier_hash",
@@ -49,7 +48,7 @@ ENV = "SLTH_VERDICT_CACHE"
 FORMAT = 2
 """Raised when the stored layout changes."""
 KIND, COQ_KIND = "verdict", "coq-verdict"
-"""The two kinds of stored verdict (``bounds.prove.sealed``: a record of one kind is never read as the other)."""
+"""The two kinds of stored verdict (``slt.sealed``: a record of one kind is never read as the other)."""
 LIBRARIES = ("sympy", "mpmath", "python-flint")
 HERE = Path(__file__).resolve().parents[1]
 """The ``bounds`` package folder."""
@@ -192,10 +191,11 @@ def _valid(value) -> str | None:
 def _read(kind: str, folder: Path | None, digest: str, decode, what: str):
     """The payload stored as ``kind`` under ``digest`` in ``folder``, decoded by ``decode`` (which raises
     ``ValueError`` or returns ``(problem, value)``), or None: none stored, the store off, or a file that is not a
-    regular file, is not sealed by this user's harness (``bounds.prove.sealed``), names another key or holds no
+    regular file, is not sealed by this user's harness (``slt.sealed``), names another key or holds no
     verdict (then one ``VerdictCacheWarning`` names the file and the problem, and ``what`` is computed again)."""
     if folder is None:
         return None
+    from slt.sealed import read_regular, unseal
     path = _path(folder, digest)
     try:
         raw = read_regular(path)
@@ -224,6 +224,7 @@ def _write(kind: str, folder: Path | None, digest: str, data) -> bool:
     if folder is None:
         return False
     from slt.cache import write_atomic
+    from slt.sealed import seal
 
     path = _path(folder, digest)
     try:

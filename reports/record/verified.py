@@ -68,12 +68,12 @@ def _read(path: Path, want: str, log, whole: bool = False):
 
 
 SEALED = "verified-rows"
-"""The kind of the rows a run keeps in its cache folder (``bounds.prove.sealed``): believed only when sealed by this
+"""The kind of the rows a run keeps in its cache folder (``slt.sealed``): believed only when sealed by this
 user's harness; the committed rows are files of the repository, reviewed like its code."""
 
 
 def _read_cached(path: Path, want: str, log):
-    from bounds.prove.sealed import read_regular, unseal
+    from slt.sealed import read_regular, unseal
     try:
         raw = read_regular(path)
     except OSError as exc:
@@ -104,7 +104,7 @@ def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path 
             return rows
     rows = fn()
     if cache_dir is not None:
-        from bounds.prove.sealed import seal
+        from slt.sealed import seal
         from slt.cache import write_atomic
         write_atomic(Path(cache_dir) / "verified" / f"{part}-{want}.json",
                      seal(SEALED, {"part": part, "key": want, "result": rows}))

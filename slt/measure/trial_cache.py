@@ -13,9 +13,10 @@ stored (a lambda, a closure or a planted solver, as the tests that make checks f
 
 On: ``$SLTH_TRIAL_CACHE`` names the folder (``checks/conftest.py`` sets it for the checks, by default to
 ``~/.cache/slth-harness/trials``); unset or ``off``, nothing is read or written.  Each block is one file
-``<first two hex digits>/<key>.json`` written atomically with the checksum of its content (``slt.cache``), and only
-when its cases read back exactly; a file that does not read back (garbage, a checksum mismatch, another key, a case
-of the wrong shape) is ignored with a ``TrialCacheWarning`` naming it and the problem, and computed again.  ``STATS``
+``<first two hex digits>/<key>.json``: JSON data sealed with this user's key (``slt.sealed``), written atomically,
+and only when its cases read back exactly; a file that does not read back (not a regular file, garbage, a seal that
+does not match, as a checksum anyone can compute never does, another key, a case of the wrong shape) is ignored with
+a ``TrialCacheWarning`` naming it and the problem, and computed again.  ``STATS``
 counts the results read back and computed in this process.
 """
 from __future__ import annotations
@@ -32,7 +33,11 @@ import platform
 import warnings
 from pathlib import Path
 
-from slt.cache import CorruptRecord, fingerprint, read_record, write_record
+from slt.sealed import read_regular, seal, unseal
+from slt.cache import fingerprint, write_atomic
+
+KIND = "trials"
+"""The kind of a sealed trial-cache entry (``slt.sealed``)."""
 from slt.measure.evidence import Case
 
 __all__ = ["ENV", "FORMAT", "LIBRARIES", "TrialCacheWarning", "directory", "closure", "code_hash", "describe", "key",
@@ -260,11 +265,18 @@ def call(fn, *args, **kwargs) -> list:
     if k is not None:
         path = _path(folder, k)
         try:
-            problem, out = _decode(read_record(path), k)
-        except FileNotFoundError:
+            raw = read_regular(path)
+        except OSError as exc:
+            raw, problem, out = None, f"unreadable ({exc.strerror or exc})", None
+        else:
             problem, out = None, None
-        except (CorruptRecord, OSError) as exc:
-            problem, out = str(exc), None
+        if raw is not None:
+            problem, stored = unseal(raw, KIND)  # the seal, then the key, before anything of the entry is used
+            if problem is None:
+                try:
+                    problem, out = _decode(stored, k)
+                except (KeyError, TypeError, ValueError) as exc:
+                    problem, out = f"cannot be read back ({type(exc).__name__})", None
         if problem:
             warnings.warn(f"trial cache {path}: {problem}; ignored, computed again", TrialCacheWarning, stacklevel=2)
         if out is not None:
@@ -276,7 +288,9 @@ def call(fn, *args, **kwargs) -> list:
         rows = [_encode({f: getattr(c, f) for f in FIELDS}) for c in out]
         try:
             if [Case(**_decoded(r)) for r in json.loads(json.dumps(rows, allow_nan=True))] == out:  # reads back exactly
-                write_record(path, {"key": k, "result": rows})
+                if path.is_symlink() or (path.exists() and not path.is_dir() and not path.is_file()):
+                    path.unlink()  # a link or a FIFO planted in the store: replaced, never written through
+                write_atomic(path, seal(KIND, {"key": k, "result": rows}))
         except (TypeError, ValueError, OSError):
             pass
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STANDARD", "family", "locate_source", "qualify", "declarations", "MARK"]
+__all__ = ["STANDARD", "family", "locate_source", "qualify", "declarations", "strip_comments", "MARK"]
 
 STANDARD = {  # Coq's standard axioms, by family: the exact fully qualified names Coq 8.16 and CoqInterval rest on
     "classical reals": (
@@ -115,10 +115,30 @@ a ``Section`` they declare an axiom)."""
 SECTION_ONLY = frozenset({"Hypothesis", "Hypotheses", "Variable", "Variables", "Context"})
 
 
-def declarations(text: str, allowed=(), strip=None) -> list[str]:
+def strip_comments(text: str) -> str:
+    """``text`` with Coq's (nested) comments blanked out; an unclosed comment is a ValueError."""
+    out, depth, k = [], 0, 0
+    while k < len(text):
+        two = text[k:k + 2]
+        if two == "(*":
+            depth, k = depth + 1, k + 2
+            out.append("  ")
+        elif two == "*)" and depth:
+            depth, k = depth - 1, k + 2
+            out.append("  ")
+        else:
+            out.append(text[k] if depth == 0 or text[k] == "\n" else " ")
+            k += 1
+    if depth:
+        raise ValueError("unclosed comment")
+    return "".join(out)
+
+
+def declarations(text: str, allowed=(), strip=strip_comments) -> list[str]:
     """``'line N: form'`` for each axiom-declaring form of ``text`` outside comments (``strip``: the comment
-    stripper, ``bounds.prove.coq_math.strip_comments``); ``Hypothesis``/``Variable``/``Context`` only outside a
-    ``Section``; an ``Axiom`` or ``Axioms`` naming only names in ``allowed`` (last components) is not listed."""
+    stripper); ``Hypothesis``/``Variable``/``Context`` only outside a
+    ``Section``; an ``Axiom`` or ``Axioms`` naming only names in ``allowed`` (last components) is not listed; an
+    unclosed comment is a ``ValueError``."""
     body = strip(text) if strip else text
     found, opened = [], []  # the Sections and Modules open at this point
     pattern = (r"\b(Section|Module(?:\s+Type)?|End)\s+([\w']+)([^.]*)|(?<![\w.'])(" + "|".join(FORMS)

@@ -49,7 +49,7 @@ from ... import catalogue
 from ...core import Step
 from ...facts import SCALAR
 from .export import NESTED, PRELUDE, Lemma, definedness, lemma
-from .assumed import STANDARD, family, locate_source, qualify  # noqa: F401 (STANDARD, family: the API)
+from .assumed import STANDARD, declarations, family, locate_source, qualify  # noqa: F401 (STANDARD: the API)
 from .printer import CoqExportError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -568,15 +568,15 @@ def _sha(path: Path) -> str | None:
 
 
 BUILD_KIND = "coq-build"
-"""The kind of a sealed build record (``bounds.prove.sealed``): ``state.json`` of a build folder and the mathematics
+"""The kind of a sealed build record (``slt.sealed``): ``state.json`` of a build folder and the mathematics
 build's records."""
 
 
 def _load_state(path: Path, log=None) -> dict:
-    """A build record written by this user's harness (sealed, ``bounds.prove.sealed``), or {}: none, or one that is
+    """A build record written by this user's harness (sealed, ``slt.sealed``), or {}: none, or one that is
     not a regular file, not sealed with this user's key (rewritten by hand or by anyone else, whatever digests it
     holds) or not a record; then ``log`` says so and everything it would vouch for is compiled again."""
-    from ..sealed import read_regular, unseal
+    from slt.sealed import read_regular, unseal
     try:
         raw = read_regular(Path(path))
     except OSError as exc:
@@ -599,7 +599,7 @@ def _load_state(path: Path, log=None) -> dict:
 
 def save_state(path: Path, state: dict) -> None:
     """Write a build record, sealed with this user's key (``_load_state`` believes no other), atomically."""
-    from ..sealed import seal
+    from slt.sealed import seal
     write_atomic(Path(path), seal(BUILD_KIND, state).decode("utf-8"))
 
 
@@ -795,6 +795,17 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
                 write_atomic(out_path, full)  # what the exporter writes now: an edited file is rewritten
         except OSError as e:
             raise CoqSetupError(f"folder not writable: {directory} ({e.strerror})") from None
+        try:
+            forms = declarations(full)
+        except ValueError as e:
+            forms = [str(e)]
+        if forms:  # an axiom-declaring form in a generated file: refused before any coqc
+            with lock:
+                drops[stem] = {l.name: f"an axiom-declaring form in {stem}.v: {forms[0]}" for _, _, l in items
+                               if isinstance(l, Lemma)}
+                digests[stem] = ""
+                files.pop(stem, None)
+            return
         common = "" if stem == "Common" else digests.get("Common", "")
         key = file_key(full, version, common)  # Common's too: it is imported
         rec = files.get(stem) if isinstance(files.get(stem), dict) else {}

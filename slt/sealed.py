@@ -105,7 +105,7 @@ def _mac(kind: str, body: bytes) -> str:
 
 def seal(kind: str, record: dict) -> bytes:
     """The bytes of ``record`` (JSON data) sealed as ``kind``."""
-    body = json.dumps(record, sort_keys=True, allow_nan=False, separators=(",", ":")).encode("utf-8")
+    body = json.dumps(record, sort_keys=True, separators=(",", ":")).encode("utf-8")  # NaN as JSON's NaN token
     return MAGIC + kind.encode() + b" " + _mac(kind, body).encode() + b"\n" + body
 
 

@@ -88,7 +88,7 @@ def test_a_printed_name_is_qualified_only_through_coqs_own_answer():
     names = assumed._suffixes(assumed._FAMILY)
     answers = {"FloatAxioms.add_spec": "Constant SlthMath.FloatAxioms.add_spec\n",
                "ClassicalDedekindReals.sig_forall_dec": "Constant Coq.Reals.ClassicalDedekindReals.sig_forall_dec\n"}
-    mark = f"{assumed.MARK}\n     : nat\n"
+    mark = f"{assumed.MARK}\n     : unit\n"
     out = mark + "".join(answers.get(n, f"No object of basename {n}\n") + mark for n in names)
     blocks = assumed.qualify([["FloatAxioms.add_spec", "ClassicalDedekindReals.sig_forall_dec", "classic_all"]], out)
     assert blocks == [["FloatAxioms.add_spec", "Coq.Reals.ClassicalDedekindReals.sig_forall_dec", "classic_all"]]

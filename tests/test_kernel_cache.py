@@ -154,6 +154,37 @@ def test_a_verdict_that_is_not_about_one_lemma_is_not_stored(coq, why):
     assert coq.calls == 2 and again[key] == why
 
 
+@pytest.mark.parametrize("forgery", ["re-signed by its SHA-256", "sealed with another user's key"])
+def test_a_forged_stored_kernel_verdict_is_refused_and_checked_again(coq, tmp_path, monkeypatch, forgery):
+    """A rejection turned into "kernel-checked" in the store by someone who can write it, with a signature anyone can
+    compute (or under another key): ignored with a warning naming the file, the Coq check runs again, and the step
+    stays rejected; nothing reads as kernel-checked without coqc."""
+    import hashlib
+    import json
+
+    from slt import sealed
+
+    results = _results()
+    key = (results[0].statement, results[0].step)
+    coq.rejected = {key: "rejected: Error: lra failed to prove the goal"}
+    kernel.replay(results)
+    digest = kernel.lemma_keys(coq_check.entries(kernel._AllBut(set())), kernel.known_tactics(kernel.folder())[1])[key]
+    path = tmp_path / "verdicts" / "coq" / digest[:2] / f"{digest}.json"
+    record = json.loads(path.read_bytes().split(b"\n", 1)[1])
+    record["value"]["verdict"] = "kernel-checked"
+    if forgery.startswith("re-signed"):
+        body = json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
+        path.write_bytes(sealed.MAGIC + verdict_cache.COQ_KIND.encode() + b" " + hashlib.sha256(body).hexdigest()
+                         .encode() + b"\n" + body)
+    else:
+        with monkeypatch.context() as m:
+            m.setattr(sealed, "_KEY", [b"another user's key, 32 bytes...."])
+            path.write_bytes(sealed.seal(verdict_cache.COQ_KIND, record))
+    with pytest.warns(verdict_cache.VerdictCacheWarning, match=digest):
+        again, source = kernel.replay(results)
+    assert coq.calls == 2 and again[key].startswith("rejected") and source == kernel.REPLAYED
+
+
 def test_a_rejection_shared_by_every_lemma_of_its_file_is_not_stored(coq):
     """An error before any lemma of a file reads the same for all of them: not Coq's verdict on one lemma."""
     results = _results()

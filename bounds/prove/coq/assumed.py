@@ -82,14 +82,14 @@ def locate_source(extra=()) -> str:
     """Coq sentences asking where every suffix of every allowed name (``STANDARD`` and ``extra``) leads, each
     answer after a marker line (``MARK``); put after a query file's imports, before its ``Print Assumptions``."""
     names = _suffixes([*_FAMILY, *extra])
-    return (f"Definition {MARK} := 0.\n"
+    return (f"Definition {MARK} := tt.\n"
             + "".join(f"Check {MARK}.\nLocate Term {s}.\n" for s in names) + f"Check {MARK}.\n")
 
 
 def located(out: str, extra=()) -> dict[str, list[str]]:
     """``{suffix: [fully qualified constants it may denote]}`` from a query's output (``locate_source``)."""
     names = _suffixes([*_FAMILY, *extra])
-    chunks = re.split(rf"^{MARK}\n\s+: nat\n", out, flags=re.M)
+    chunks = re.split(rf"^{MARK}\n\s+: unit\n", out, flags=re.M)
     if len(chunks) < len(names) + 2:
         return {}
     return {s: re.findall(r"^Constant\s+(\S+)", chunk, flags=re.M) for s, chunk in zip(names, chunks[1:])}

@@ -90,7 +90,7 @@ def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
         assert coq_math.families(rests[name]) == ["classical reals"], name
 
 
-def test_a_planted_axiom_is_reported(built, tmp_path):
+def test_a_planted_axiom_is_reported(built, tmp_path, monkeypatch):
     for f in built.glob("*.vo"):
         shutil.copy(f, tmp_path)
     (tmp_path / "Planted.v").write_text(
@@ -101,7 +101,11 @@ def test_a_planted_axiom_is_reported(built, tmp_path):
     assert ok, why
     rests = coq_math.assumptions(tmp_path, {"Planted": ("planted",)})
     assert [a.split(".")[-1] for a in coq_math.unexpected(rests["planted"])] == ["cheat"]
-    assert coq_math.unexpected(rests["planted"], premises=("cheat",)) == []
+    assert coq_math.unexpected(rests["planted"], premises=("cheat",)) != []  # a premise is named in full
+    monkeypatch.setattr(coq_math, "PREMISES", ("SlthMath.Planted.cheat",))  # declared in the one allow-list
+    rests = coq_math.assumptions(tmp_path, {"Planted": ("planted",)})
+    assert "SlthMath.Planted.cheat" in rests["planted"]
+    assert coq_math.unexpected(rests["planted"], premises=coq_math.PREMISES) == []
 
 
 # --- nothing admitted or assumed ---------------------------------------------------------------------------------

@@ -98,7 +98,7 @@ def test_without_coqc_the_record_reads_the_committed_result_only_for_this_exact_
     write_record(tmp_path / "verified-kernel.json", {"part": "kernel", "key": verified.kernel_key(), "result": rows,
                                                      "coq": "Coq 8.16.1", "checked": "checked at 2026-01-02T03:04:05Z"})
     status, source = verified.kernel(results, committed=tmp_path)
-    assert source == kernel.COMMITTED + " (Coq 8.16.1, checked at 2026-01-02T03:04:05Z)"
+    assert source == kernel.COMMITTED + ": Coq 8.16.1, checked at 2026-01-02T03:04:05Z"
     assert kernel.COMMITTED == "kernel result committed for this exact bounds/ and exporter"
     assert all(j.verdict == "certified" for j in kernel.judge(results, status, source))
     # a result made for another bounds/ (or other tactics) is never read: every step is then not proved

@@ -56,7 +56,7 @@ def committed_source(coq, checked) -> str:
     """``COMMITTED`` with Coq's version and when coqc checked the committed result (as the result records them)."""
     coq = coq if isinstance(coq, str) and coq else "Coq version not recorded"
     checked = checked if isinstance(checked, str) and checked else "check time not recorded"
-    return f"{COMMITTED} ({coq}, {checked})"
+    return f"{COMMITTED}: {coq}, {checked}"
 
 
 def stored_source(coq: set, when: list) -> str:
@@ -65,7 +65,7 @@ def stored_source(coq: set, when: list) -> str:
     when = sorted(w for w in when if w)
     at = (f"checked at {when[0]}" if when and when[0] == when[-1] else
           f"checked between {when[0]} and {when[-1]}" if when else "checked at an unknown time")
-    return f"{STORED} ({versions}, {at})"
+    return f"{STORED}: {versions}, {at}"
 KERNEL = "kernel-checked"
 ROOT = Path(__file__).resolve().parents[2]
 

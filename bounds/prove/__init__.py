@@ -8,7 +8,10 @@
 - ``kernel`` is the judge of record: a step is certified only when Coq's kernel accepts the statement that
   ``coq`` (the exporter, the checker and the tactic search) prints from it; ``coq_math`` builds and checks the
   hand-written Coq mathematics (``proofs/coq/math/``) and the statements' Coq theorems.
-- ``verdict_cache`` keeps first-pass verdicts on disk between processes, keyed on everything that decides them.
+- ``verdict_cache`` keeps first-pass verdicts and Coq's per-lemma verdicts on disk between processes, keyed on
+  everything that decides them, as JSON data (``verdict_json``) sealed with this user's key (``slt.sealed``).
+- ``coq.assumed`` judges Coq's axioms by their fully qualified names and refuses every axiom-declaring form;
+  ``coq.coqchk`` runs Coq's own checker on the compiled libraries (a CI step).
 - ``mutations``, ``readings``, ``slack``, ``axioms`` and ``theorem10_alpha`` run the verifier over edited catalogues:
   the mutation suite, the printed readings, the slack of each constant, the premises each statement rests on, and
   Theorem 10's threshold in alpha.

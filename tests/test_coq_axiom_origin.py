@@ -64,6 +64,7 @@ def test_a_declared_premise_is_the_one_allowed_axiom_in_its_own_file():
     assert coq_math.forbidden("Axiom other : True.", premises, stem="Premises") == ["line 1: Axiom"]
     assert coq_math.unexpected(["SlthMath.Premises.lueker"], premises) == []
     assert coq_math.unexpected(["SlthMath.FloatAxioms.lueker"], premises) == ["SlthMath.FloatAxioms.lueker"]
+    assert coq_math.unexpected(["lueker"], ("lueker",)) == ["lueker"]  # a premise counts only by its full name
 
 
 @pytest.mark.parametrize("name", ["FloatAxioms.classic_all", "SlthMath.FloatAxioms.classic_all",

@@ -248,8 +248,9 @@ def assumptions(directory, theorems: dict[str, tuple[str, ...]] = THEOREMS) -> d
 
 def unexpected(axioms: list[str], premises: tuple[str, ...] = PREMISES) -> list[str]:
     """The axioms that are neither Coq's standard ones nor a premise of ``premises``, each judged by its fully
-    qualified name (``read_assumptions``), never by a prefix or its last component."""
-    return [a for a in axioms if family(a) is None and a not in premises]
+    qualified name (``read_assumptions``; a premise only as ``SlthMath.<File>.<name>``), never by a prefix or its
+    last component."""
+    return [a for a in axioms if family(a) is None and not (a in premises and a.startswith(f"{LOGICAL}."))]
 
 
 def families(axioms: list[str]) -> list[str]:

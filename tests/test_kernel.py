@@ -134,6 +134,19 @@ def test_with_coqc_the_committed_result_for_this_tree_is_used_and_anything_else_
         assert replayed == [len(results)] and source == kernel.REPLAYED, changed
 
 
+def test_the_kernel_key_changes_with_what_coq_is_given(monkeypatch):
+    """A catalogue changed in memory (a step dropped, a tactic lost) is another key, as an edit of bounds/ is."""
+    from bounds.prove.coq import check
+
+    key = verified.kernel_key()
+    with monkeypatch.context() as m:
+        m.setattr(check, "load_tactics", lambda path=check.TACTICS: {})
+        assert verified.kernel_key() != key
+    proved = check.catalogue.proved
+    monkeypatch.setattr(check.catalogue, "proved", lambda *a: [n for n in proved(*a) if n != "lemma7"])
+    assert verified.kernel_key() != key
+
+
 def test_lemma12s_check_in_coq_is_the_committed_one_only_for_these_files(monkeypatch, tmp_path):
     from bounds.prove import coq_math
     from slt.cache import write_record

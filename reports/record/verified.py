@@ -90,13 +90,19 @@ def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path 
 
 
 def kernel_key() -> str:
-    """What decides the kernel's statuses: the hash of ``bounds/`` (the steps, their domains and the exporter) and
-    of the recorded tactics."""
+    """What decides the kernel's statuses: the hash of ``bounds/`` (the steps, their domains, the exporter and the
+    checker), of the recorded tactics, and the text of every Coq file a replay compiles (every step of the
+    catalogue in memory exported with its recorded tactic, ``bounds.prove.coq.check.text``): a catalogue changed
+    in memory gives another key too."""
     import hashlib
 
-    from bounds.prove.coq.check import TACTICS
-    tactics = hashlib.sha256(TACTICS.read_bytes()).hexdigest() if TACTICS.exists() else None
-    return fingerprint({"part": "kernel", "version": VERSION, "bounds": bounds_hash(), "tactics": tactics})
+    from bounds.prove.coq import check
+
+    tactics = hashlib.sha256(check.TACTICS.read_bytes()).hexdigest() if check.TACTICS.exists() else None
+    recorded = check.load_tactics()
+    files = {stem: check.text(stem, items, recorded) for stem, items in check.entries().items()}
+    return fingerprint({"part": "kernel", "version": VERSION, "bounds": bounds_hash(), "tactics": tactics,
+                        "files": files})
 
 
 def committed_source(coq: str | None) -> str:

@@ -8,6 +8,11 @@ Parallel runs (``python -m pytest -n auto``, pytest-xdist): the ``ci`` profile k
 (``.hypothesis/examples-<worker>``), so workers never write one directory at once. Every test session gets its own
 task cache (``SLTH_CACHE_DIR`` under the session's temporary folder, one per xdist worker) unless the variable is set,
 so no test writes into ``results/`` and parallel workers never share a cache folder.
+
+Both cores by default: ``python -m pytest`` (``python -m pytest checks`` as typed) runs on pytest-xdist's ``-n auto``
+workers unless the command names ``-n`` itself (``-n 0``: one process), disables xdist (``-p no:xdist``), only
+collects, debugs (``--pdb``, ``--trace``, ``-s``), or runs inside another pytest's test (``PYTEST_CURRENT_TEST``: a
+test that starts pytest keeps the one process it asked for). ``default_workers`` decides it.
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ import os
 # Theorem 10 trial: 1.56 s with the default threads, 0.32 s with one, at load average ~14).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 from hypothesis.database import DirectoryBasedExampleDatabase  # noqa: E402
 
@@ -40,6 +46,30 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+
+
+def default_workers(option, env=os.environ):
+    """``"auto"`` when a run given ``option`` (pytest's parsed options) should get xdist's workers by default, else
+    None (the command chose, or the run cannot use workers: see the module's docstring)."""
+    if getattr(option, "numprocesses", 0) is not None:  # -n given (0 included), or xdist not loaded (no attribute)
+        return None
+    if "PYTEST_CURRENT_TEST" in env or "PYTEST_XDIST_WORKER" in env:
+        return None
+    if getattr(option, "collectonly", False) or getattr(option, "usepdb", False) or getattr(option, "trace", False):
+        return None
+    if getattr(option, "capture", "fd") == "no":
+        return None
+    return "auto"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """Both cores by default (``default_workers``); runs before xdist's own hook, which resolves ``auto`` (xdist's
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` is honoured)."""
+    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
+        workers = default_workers(config.option)
+        if workers is not None:
+            config.option.numprocesses = workers
 
 
 def pytest_addoption(parser):

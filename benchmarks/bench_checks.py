@@ -31,8 +31,7 @@ def run(clone: Path, cache: Path, workers: int) -> dict:
     env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(clone)}
     env.pop("SLTH_PROFILE", None)
     cmd = [sys.executable, "-m", "pytest", "checks", "-q", "-p", "no:cacheprovider"]
-    if workers > 1:
-        cmd += ["-n", str(workers)]
+    cmd += ["-n", str(workers) if workers > 1 else "0"]  # -n 0: one process (without -n the conftest takes every core)
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()

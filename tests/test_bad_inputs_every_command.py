@@ -933,6 +933,8 @@ def committed_copy(tmp_path, monkeypatch):
     def kernel(stage, log):  # the Coq replay's stand-in: a file written into the folder being built
         (stage / "verified-kernel.json").write_text('{"row": "new kernel"}')
     monkeypatch.setattr(verified, "write_kernel", kernel)
+    monkeypatch.setattr(verified, "write_lemma12", lambda stage, log: (stage / "verified-lemma12.json").write_text(
+        '{"row": "new lemma12"}'))  # Lemma 12's check in Coq: the same kind of stand-in
     return folder
 
 
@@ -975,6 +977,7 @@ def test_a_refresh_swaps_in_the_whole_new_folder(committed_copy, monkeypatch):
     assert sorted(k for k in after if k.startswith("tasks")) == ["tasks/kind/t.json"]
     assert "empirical-full.json" in after
     assert b"new variants" in after["verified-variants.json"] and b"new kernel" in after["verified-kernel.json"]
+    assert b"new lemma12" in after["verified-lemma12.json"]
     assert sorted(p.name for p in committed_copy.parent.iterdir()) == ["committed"]
 
 

@@ -268,12 +268,20 @@ def test_no_admitted_and_no_axiom_in_committed_files():
 # --- coqc ---------------------------------------------------------------------------------------------------------
 
 def test_coq_replays_the_recorded_proofs(tmp_path):
+    """Every step and fact compiled afresh is kernel-checked, and the committed kernel result a record uses for this
+    exact tree (``reports.record.verified.kernel``) is this replay's (so the suite, in CI, checks what it says)."""
     needs_coq()
+    from reports.record import verified
+    from slt.cache import read_record
+
     status = check.check(tmp_path, searching=False)
     status.pop(None)
     steps = [(st, s.name) for st in catalogue.proved() for s in catalogue.proof(st)]
     assert set(status) == set(steps) | {("facts", f.name) for f in SCALAR}
     assert {k: v for k, v in status.items() if v != check.KERNEL} == {}  # every step and every fact
+    committed = read_record(verified.COMMITTED / "verified-kernel.json")
+    if committed["key"] == verified.kernel_key():  # else no record uses it: it replays (refresh: reports.record.verified)
+        assert committed["result"] == {f"{s}\t{t}": v for (s, t), v in sorted(status.items())}
 
 
 def test_a_relative_folder_is_checked_where_it_is(tmp_path, monkeypatch):

@@ -588,7 +588,13 @@ def test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false(b
     the line that needs ||x'_i|| <= alpha, and accepted with that hypothesis; Coq proves the printed step false; the
     theorem of Lemma 12 rests on that premise.  The finding is decided from this check (slt.measure.findings)."""
     from slt.measure import findings
+    from reports.record import verified
+    from slt.cache import read_record
+
     result = coq_math.printed_logit_check(built)
+    committed = read_record(verified.COMMITTED / "verified-lemma12.json")  # what a record of this tree shows
+    if committed["key"] == verified.lemma12_key():  # else no record uses it: it replays
+        assert committed["result"] == result, (committed["result"], result)
     assert result["proof"] == "rejected" and result["gap_line"], result
     assert result["with_hypothesis"] == "accepted", result
     assert result["refuted"] and result["theorem"] == ["Lemma 12's ||x'_i|| <= alpha"], result

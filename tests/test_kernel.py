@@ -109,6 +109,63 @@ def test_without_coqc_the_record_reads_the_committed_result_only_for_this_exact_
                for j in kernel.judge(results, status, source))
 
 
+def test_with_coqc_the_committed_result_for_this_tree_is_used_and_anything_else_is_replayed(monkeypatch, tmp_path):
+    """A record (slth run / slth report) replays only what changed: the committed kernel result of this exact
+    bounds/ and tactics is used, labelled with the Coq that made it; another tree's result, or one that lacks a step
+    the first pass pre-checks, sends the steps to Coq."""
+    from slt.cache import write_record
+
+    results = bounds.verify_facts()
+    replayed = []
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(kernel, "replay", lambda res, *a, **k: (
+        replayed.append(len(res)) or {(r.statement, r.step): "kernel-checked" for r in res}, kernel.REPLAYED))
+    rows = {f"{r.statement}\t{r.step}": "kernel-checked" for r in results}
+    coq = "Coq 8.16.1"
+    write_record(tmp_path / "verified-kernel.json", {"part": "kernel", "key": verified.kernel_key(), "coq": coq,
+                                                     "checked": "checked at 2026-01-02T03:04:05Z", "result": rows})
+    status, source = verified.kernel(results, committed=tmp_path)
+    assert replayed == [] and source == f"{kernel.COMMITTED}: Coq 8.16.1, checked at 2026-01-02T03:04:05Z"
+    assert all(j.verdict == "certified" and j.source == source for j in kernel.judge(results, status, source))
+    for changed in ({"key": "another tree", "result": rows},
+                    {"key": verified.kernel_key(), "result": dict(list(rows.items())[1:])}):  # a step missing
+        write_record(tmp_path / "verified-kernel.json", {"part": "kernel", "coq": coq, **changed})
+        replayed.clear()
+        status, source = verified.kernel(results, committed=tmp_path)
+        assert replayed == [len(results)] and source == kernel.REPLAYED, changed
+
+
+def test_the_kernel_key_changes_with_what_coq_is_given(monkeypatch):
+    """A catalogue changed in memory (a step dropped, a tactic lost) is another key, as an edit of bounds/ is."""
+    from bounds.prove.coq import check
+
+    key = verified.kernel_key()
+    with monkeypatch.context() as m:
+        m.setattr(check, "load_tactics", lambda path=check.TACTICS: {})
+        assert verified.kernel_key() != key
+    proved = check.catalogue.proved
+    monkeypatch.setattr(check.catalogue, "proved", lambda *a: [n for n in proved(*a) if n != "lemma7"])
+    assert verified.kernel_key() != key
+
+
+def test_lemma12s_check_in_coq_is_the_committed_one_only_for_these_files(monkeypatch, tmp_path):
+    from bounds.prove import coq_math
+    from slt.cache import write_record
+
+    fresh = {"proof": "rejected", "error": "e", "gap_line": True, "with_hypothesis": "accepted", "refuted": True,
+             "theorem": ["p"]}
+    runs = []
+    monkeypatch.setattr(coq_math, "lemma12_logit_kernel", lambda: runs.append(1) or dict(fresh))
+    stored = {**fresh, "error": "committed"}
+    write_record(tmp_path / "verified-lemma12.json", {"part": "lemma12", "key": verified.lemma12_key(),
+                                                      "coq": "Coq 8.16.1", "checked": "checked at 2026-01-02T03:04:05Z",
+                                                      "result": stored})
+    got = verified.lemma12(committed=tmp_path)
+    assert runs == [] and got == {**stored, "source": f"{kernel.COMMITTED}: Coq 8.16.1, checked at 2026-01-02T03:04:05Z"}
+    monkeypatch.setattr(coq_math, "statements_file", lambda catalogue=None: "(* another Statements.v *)")
+    assert verified.lemma12(committed=tmp_path) == {**fresh, "source": kernel.REPLAYED} and runs == [1]
+
+
 def test_the_report_names_where_the_kernel_verdict_comes_from(proofs_record):
     from reports.sections import proofs as section
     from slt import claims

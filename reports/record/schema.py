@@ -129,7 +129,8 @@ RECORD_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", **_o
                               "created": _STR_OR_NONE, "git_commit": _STR_OR_NONE, "why": _STR}, null=True),
     # Lemma 12's printed logit step in Coq (``bounds.prove.coq_math.lemma12_logit_kernel``; absent from older records)
     "coq_lemma12": _obj({}, optional={"proof": _STR, "error": _STR, "gap_line": _BOOL, "with_hypothesis": _STR,
-                                      "refuted": _BOOL, "theorem": _t("array", "null"), "undecided": _STR}, null=True),
+                                      "refuted": _BOOL, "theorem": _t("array", "null"), "undecided": _STR,
+                                      "source": _STR}, null=True),
     # ``slt.measure.findings`` (absent from older records, still version 1)
     "findings": _obj({"banner": _DICT,
                       "items": _list(_obj({"id": _STR, "status": _STR, "title": _STR, "sentences": _LIST,

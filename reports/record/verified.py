@@ -12,11 +12,17 @@ gives another key, so the part is verified again; the same tree reads the stored
 verifies nothing that its ``bounds/`` has not changed; after an edit of ``bounds/`` they no longer match and the
 run verifies again (and the command refreshes them).
 
-``kernel(results)`` gives the Coq kernel's statuses of the proof steps (``bounds.prove.kernel``): replayed in this run
-where coqc and CoqInterval are installed, else read from the committed result of a replay
-(``<committed>/verified-kernel.json``) when it was made for this exact ``bounds/`` (its steps, domains and the
-exporter, ``bounds/coq``) and these recorded tactics (``proofs/coq/tactics.json``), labelled as such; with neither,
-every pre-checked step is "not proved (no proof kernel ...)".
+``kernel(results)`` gives the Coq kernel's statuses of the proof steps (``bounds.prove.kernel``): the committed result
+of a replay (``<committed>/verified-kernel.json``) when it was made for this exact ``bounds/`` (its steps, domains and
+the exporter, ``bounds/coq``) and these recorded tactics (``proofs/coq/tactics.json``), labelled as such with the Coq
+version that made it (``committed_source``); else replayed in this run where coqc and CoqInterval are installed
+(only what changed is compiled again: ``bounds.prove.kernel.replay``); with neither, every pre-checked step is "not
+proved (no proof kernel ...)".  ``lemma12()`` does the same for Lemma 12's printed logit step in Coq
+(``bounds.prove.coq_math.lemma12_logit_kernel``; ``<committed>/verified-lemma12.json``, keyed by ``lemma12_key()``).
+The test suite replays both with Coq and holds them equal to the committed results when the keys match
+(``tests/test_coq.py::test_coq_replays_the_recorded_proofs``,
+``tests/test_coq_math.py::test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false``), so a
+committed result a report uses is one CI compiled and checked for that tree.
 """
 from __future__ import annotations
 
@@ -30,7 +36,7 @@ from slt.cache import CorruptRecord, fingerprint, read_record, write_record
 
 from reports.record.provenance import bounds_hash
 
-__all__ = ["VERSION", "LIBRARIES", "cached", "key", "kernel", "kernel_key"]
+__all__ = ["VERSION", "LIBRARIES", "cached", "key", "kernel", "kernel_key", "lemma12", "lemma12_key"]
 
 VERSION = 1
 """Raised when the rows stored here change meaning without a change of ``bounds/`` or of ``fn``'s source."""
@@ -112,31 +118,101 @@ def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path 
 
 
 def kernel_key() -> str:
-    """What decides the kernel's statuses: the hash of ``bounds/`` (the steps, their domains and the exporter) and
-    of the recorded tactics."""
+    """What decides the kernel's statuses: the hash of ``bounds/`` (the steps, their domains, the exporter and the
+    checker), of the recorded tactics, and the text of every Coq file a replay compiles (every step of the
+    catalogue in memory exported with its recorded tactic, ``bounds.prove.coq.check.text``): a catalogue changed
+    in memory gives another key too."""
     import hashlib
 
-    from bounds.prove.coq.check import TACTICS
-    tactics = hashlib.sha256(TACTICS.read_bytes()).hexdigest() if TACTICS.exists() else None
-    return fingerprint({"part": "kernel", "version": VERSION, "bounds": bounds_hash(), "tactics": tactics})
+    from bounds.prove.coq import check
+
+    tactics = hashlib.sha256(check.TACTICS.read_bytes()).hexdigest() if check.TACTICS.exists() else None
+    recorded = check.load_tactics()
+    files = {stem: check.text(stem, items, recorded) for stem, items in check.entries().items()}
+    return fingerprint({"part": "kernel", "version": VERSION, "bounds": bounds_hash(), "tactics": tactics,
+                        "files": files})
+
+
+def _committed(committed, part: str, want: str, log):
+    """``(result, its label: bounds.prove.kernel.committed_source)`` of ``<committed>/verified-<part>.json`` when it was made with key ``want``."""
+    if not committed:
+        return None
+    path = Path(committed) / f"verified-{part}.json"
+    try:
+        rec = read_record(path)
+    except FileNotFoundError:
+        return None
+    except (CorruptRecord, OSError) as exc:
+        log(f"[run] {path.name}: committed result unusable ({exc})")
+        return None
+    if rec.get("key") != want or not isinstance(rec.get("result"), dict):
+        return None
+    from bounds.prove import kernel as judge
+
+    return rec["result"], judge.committed_source(rec.get("coq"), rec.get("checked"))
 
 
 def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[dict, str]:
-    """``({(statement, step): Coq status}, source)`` for ``bounds.prove.kernel.judge``: replayed (``bounds.prove.kernel.replay``)
-    when coqc and CoqInterval are installed, else the committed result for this ``kernel_key()``, else ``({}, the
-    no-kernel line)``."""
+    """``({(statement, step): Coq status}, source)`` for ``bounds.prove.kernel.judge``: the committed result for this
+    ``kernel_key()`` when it holds every step the first pass pre-checks (``committed_source``), else replayed
+    (``bounds.prove.kernel.replay``) when coqc and CoqInterval are installed, else ``({}, the no-kernel line)``."""
     from bounds.prove import kernel as judge
 
+    found = _committed(committed, "kernel", kernel_key(), log)
+    if found is not None:
+        rows, source = found
+        status = {tuple(k.split("\t", 1)): v for k, v in rows.items()}
+        if all((r.statement, r.step) in status for r in results if r.ok):
+            log(f"[run] Coq: bounds/, the exporter and the tactics unchanged since the committed kernel result "
+                f"({source}); it is used (slth proofs replays it)")
+            return status, source
     why = judge.missing()
     if why is None:
         return judge.replay(results, log=log)
-    rec = _read(Path(committed) / "verified-kernel.json", kernel_key(), log, whole=True) if committed else None
-    if rec is None:
-        log(f"[run] Coq: {why}; no committed kernel result for this bounds/")
-        return {}, why
-    log(f"[run] Coq: {why}; the committed kernel result for this exact bounds/ and exporter is used")
-    return ({tuple(k.split("\t", 1)): v for k, v in rec["result"].items()},
-            judge.committed_source(rec.get("coq"), rec.get("checked")))
+    log(f"[run] Coq: {why}; no committed kernel result for this bounds/")
+    return {}, why
+
+
+def lemma12_key() -> str:
+    """What decides Lemma 12's check in Coq but Coq itself: ``bounds/`` (the code that writes ``Statements.v``, runs
+    the check and reads Coq's answers) and every text it compiles (``bounds.prove.coq_math.with_statements``)."""
+    from bounds.prove import coq_math
+
+    return fingerprint({"part": "lemma12", "version": VERSION, "bounds": bounds_hash(),
+                        "files": coq_math.with_statements()})
+
+
+def lemma12(log=lambda msg: None, committed: Path = COMMITTED) -> dict:
+    """Lemma 12's printed logit step in Coq for the run record: the committed result for this ``lemma12_key()``
+    (its ``source`` ``committed_source``), else ``bounds.prove.coq_math.lemma12_logit_kernel()`` (its ``source``
+    ``bounds.prove.kernel.REPLAYED``; ``{"undecided": why}`` without coqc)."""
+    from bounds.prove import coq_math
+    from bounds.prove import kernel as judge
+
+    found = _committed(committed, "lemma12", lemma12_key(), log)
+    if found is not None:
+        log(f"[run] Coq: Lemma 12's files unchanged since the committed check ({found[1]}); "
+            "it is used (python -m bounds.prove.coq_math replays it)")
+        return {**found[0], "source": found[1]}
+    result = coq_math.lemma12_logit_kernel()
+    return result if "undecided" in result else {**result, "source": judge.REPLAYED}
+
+
+def write_lemma12(folder: Path = COMMITTED, log=print) -> None:
+    """Check Lemma 12's printed logit step in Coq (a fresh build) and write it as the committed result
+    (``verified-lemma12.json``, keyed by ``lemma12_key()``, with Coq's version)."""
+    from bounds.prove import coq_math
+
+    result = coq_math.lemma12_logit_kernel()
+    if "undecided" in result:
+        log(f"[verified] lemma12: {result['undecided']}; the committed result is left as it is")
+        return
+    from bounds.prove import kernel as judge
+    from bounds.prove.coq.check import coq_release
+
+    write_record(Path(folder) / "verified-lemma12.json", {"part": "lemma12", "key": lemma12_key(), "coq": coq_release(),
+                                                          "checked": f"checked at {judge.now()}", "result": result})
+    log(f"[verified] wrote {Path(folder) / 'verified-lemma12.json'}")
 
 
 def write_kernel(folder: Path = COMMITTED, log=print) -> None:
@@ -185,6 +261,7 @@ def write_committed(folder: Path = COMMITTED, log=print) -> None:
                 log(f"[verified] {part} ...")
                 write_record(stage / f"verified-{part}.json", {"part": part, "key": key(part, fn), "result": fn()})
             write_kernel(stage, log)
+            write_lemma12(stage, log)
             from slt.measure import calibration, empirical
 
             log("[verified] the default report's deterministic empirical tasks ...")

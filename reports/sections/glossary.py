@@ -23,8 +23,9 @@ TERMS = [
     (STORED, "no coqc ran when this record was made: each lemma's verdict was read back from an earlier compile of "
              "the very same lemma (its exact text and tactic, the exporter's code and Coq's version), from a store "
              "or build record sealed by this user's harness; Coq's version and when coqc checked it follow"),
-    (COMMITTED, "no coqc was at hand: the kernel's verdicts are those a replay committed for the very same "
-                       "bounds/ and exporter (keyed by their hash)"),
+    (COMMITTED, "the kernel's verdicts a replay with Coq (the version and time named) committed for the very same "
+                "bounds/, exporter and tactics (keyed by their hash; the test suite replays them and holds them "
+                "equal); used whenever that key matches, coqc installed or not (slth proofs always replays)"),
     ("refuted", "a counterexample at an admissible point (every hypothesis holds, strictly at an open end), confirmed "
                 "by Arb enclosures of the two sides that separate"),
     ("not proved", "neither certified nor refuted, with the reason; never counted as a pass"),

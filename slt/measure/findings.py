@@ -552,7 +552,7 @@ def lemma12_kernel(record) -> dict:
          f"the Coq objects and rests on exactly this premise, {premise!r}, as a Section hypothesis; so does Lemma "
          f"13's theorem." if k["theorem"] == [premise] else
          f"stmt_lemma12 rests on {k['theorem']!r}, not on {premise!r} alone."),
-    ]
+    ] + ([f"Coq's answers: {k['source']}."] if k.get("source") else [])
     return {**base, "status": "proof step fails" if found else "not reproduced",
             "title": (f"{name}'s printed logit step is false in Coq: the paper's proof fails without "
                       f"||x'_i|| <= alpha, and {name} is a Coq theorem under that hypothesis." if found else

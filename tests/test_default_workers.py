@@ -1,0 +1,50 @@
+"""``python -m pytest`` (``python -m pytest checks`` as typed) uses both cores by default: the root conftest gives
+xdist's ``-n auto`` unless the command chose (``-n``, ``-p no:xdist``) or the run cannot use workers."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import conftest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _option(**kw):
+    return SimpleNamespace(**{"numprocesses": None, "collectonly": False, "usepdb": False, "trace": False,
+                              "capture": "fd", **kw})
+
+
+def test_workers_are_added_only_when_the_command_did_not_choose():
+    assert conftest.default_workers(_option(), env={}) == "auto"
+    assert conftest.default_workers(_option(numprocesses=0), env={}) is None  # -n 0
+    assert conftest.default_workers(_option(numprocesses=2), env={}) is None  # -n 2
+    assert conftest.default_workers(SimpleNamespace(), env={}) is None  # -p no:xdist: no -n option at all
+    for kw in ({"collectonly": True}, {"usepdb": True}, {"trace": True}, {"capture": "no"}):
+        assert conftest.default_workers(_option(**kw), env={}) is None, kw
+    assert conftest.default_workers(_option(), env={"PYTEST_CURRENT_TEST": "t.py::t (call)"}) is None
+    assert conftest.default_workers(_option(), env={"PYTEST_XDIST_WORKER": "gw0"}) is None
+
+
+def _run(tmp_path, *flags):
+    shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
+    (tmp_path / "test_one.py").write_text("import os\n\ndef test_one():\n"
+                                          "    print('worker', os.environ.get('PYTEST_XDIST_WORKER', 'none'))\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_CURRENT_TEST", "PYTEST_XDIST_WORKER")}
+    env["PYTEST_XDIST_AUTO_NUM_WORKERS"] = "2"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", *flags, str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_pytest_as_typed_runs_on_two_workers_and_no_xdist_still_works(tmp_path):
+    out = _run(tmp_path)
+    assert "created: 2/2 workers" in out and "worker gw" in out, out
+    for flags in (("-p", "no:xdist"), ("-n", "0")):
+        out = _run(tmp_path, *flags)
+        assert "workers" not in out and "worker none" in out and "1 passed" in out, (flags, out)

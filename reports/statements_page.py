@@ -441,7 +441,9 @@ def coq_counts() -> str:
     bp = coq_math.blueprint()
     alone = [f"`{n}`" for n, s in bp["statements"].items() if s["lueker_alone"]]
     proved = [f"`{p}`" for p, v in bp["premises"].items() if v["proved"]]
-    return (f"\"{bp['line']}\"\n\nProved in Coq from Lueker's corollary alone: " + (", ".join(alone) or "none")
+    return (f"\"{bp['line']}\"\n\nProved in Coq from Lueker's corollary alone, probabilities included (trivially for a "
+            "statement without one; Lemma 12 and Lemma 13 as the harness encodes them, with ||x'_i|| <= alpha): "
+            + (", ".join(alone) or "none")
             + ". Premises proved in Coq: " + ("; ".join(proved) or "none") + ".")
 
 

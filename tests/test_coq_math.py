@@ -493,7 +493,8 @@ def _expected_counts(stated):
     def probability(n):
         section = re.search(rf"Section {n}\.(.*?)End {n}\.", text, re.S)
         return STATEMENTS[n].probability is None or bool(
-            section and re.search(r"\b(Pr|prob|Prob|measure)", re.sub(r"\(\*.*?\*\)", "", section.group(1), flags=re.S)))
+            section and re.search(r"\b(Pr|Prob\w*|prob_\w+|probability\w*|measure\w*)\b",
+                                  coq_math.strip_comments(section.group(1))))
 
     alone = sum(1 for n in encoded if n in stated and set(stated[n][0]) <= {"Lueker for every z at once"} | own.get(n, set())
                 and probability(n))

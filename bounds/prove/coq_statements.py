@@ -17,9 +17,9 @@ OWN_HYPOTHESES = {"Lemma 12's ||x'_i|| <= alpha": ("lemma12", "lemma13")}
 """Premises that are hypotheses of the statement as the harness encodes it (its repaired form: Lemma 12 and Lemma
 13 carry ``||x'_i|| <= alpha``, which the printed statements lack; ``bounds/perturbation.py``), so a Coq theorem
 resting on one is proved of that repaired form, not from an assumption beyond it."""
-PROBABILITY = re.compile(r"\b(?:Pr|prob\w*|Prob\w*|measure\w*|probability\w*|outer_prob\w*)\b")
-"""How a Coq statement names a probability: an identifier ``Pr``, or one beginning ``prob``, ``Prob``, ``measure``
-(MathComp-Analysis's measures) or ``outer_prob``."""
+PROBABILITY = re.compile(r"\b(?:Pr|Prob\w*|prob_\w+|probability\w*|measure\w*|outer_prob\w*)\b")
+"""How a Coq statement names a probability: an identifier ``Pr``, one beginning ``Prob``, ``prob_``,
+``probability``, ``measure`` (MathComp-Analysis's measures) or ``outer_prob`` (never ``problem``)."""
 
 
 def theorem_text(name: str, files: dict[str, str] | None = None) -> str:

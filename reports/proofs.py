@@ -308,6 +308,7 @@ def coq_axioms_text(names: list[str], stated: dict | None, scalar: dict) -> str:
     lemmas' axioms, the cited results with their status; then the counts line (``coq_math.counts_line``)."""
     from bounds.prove import coq_math
     from bounds.prove.coq import check as coq_check
+    from bounds.prove.coq_statements import statement_lines
 
     blocks = []
     files = coq_math.with_statements() if stated else None
@@ -316,7 +317,7 @@ def coq_axioms_text(names: list[str], stated: dict | None, scalar: dict) -> str:
         if stated is None:
             lines.append("  Coq theorem: not compiled (see the error below)")
         else:
-            lines += ["  " + line for line in coq_math.statement_lines(n, stated, files=files)]
+            lines += ["  " + line for line in statement_lines(n, stated, files=files)]
         scalar_line = [line.strip() for line in coq_check.assumptions_text(scalar, [n]).splitlines()[1:]]
         lines.append("  scalar steps in Coq (Print Assumptions of each kernel-checked lemma): "
                      + (scalar_line[0].split(": ", 1)[1] if scalar_line else "no kernel-checked lemma"))

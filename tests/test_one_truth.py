@@ -73,11 +73,12 @@ def verdicts_disagree(record: dict, surfaces: dict) -> list[str]:
 
 
 def domains_disagree(record: dict, surfaces: dict) -> list[str]:
-    """The domain: every "on the whole ... domain" is ``claims.domain_words("whole")``, and no surface says the
+    """The domain: every "on the whole ... domain" is ``claims.domain_words("whole")`` (or "on the whole domain", or
+    the verifier's own "on the whole hypothesis domain", the same domain), and no surface says the
     certified steps hold "on a stated box" when the record certifies each on its whole domain."""
     want = claims.domain_words("whole")
     out = [f"{name}: {m.group(0)!r}, expected {want!r}" for name, text in surfaces.items()
-           for m in re.finditer(r"on the whole (?:\w+ ){0,2}domain", text) if m.group(0) != want]
+           for m in re.finditer(r"on the whole (?:\w+ ){0,2}domain", text) if m.group(0) not in (want, "on the whole domain", "on the whole hypothesis domain")]
     if all(claims._domain_kind(s["domain"]) == "whole" for s in record["steps"] if s["verdict"] == "certified"):
         out += [f"{name}: says the steps are verified on a stated box" for name, text in surfaces.items()
                 if re.search(r"verified \(symbolically, or by an interval certificate on a stated box\)", text)]
@@ -99,8 +100,7 @@ def methods_disagree(record: dict, surfaces: dict) -> list[str]:
 
 
 DURATION = re.compile(r"\b\d+(?:\.\d+)? ?(?:s|ms|min|seconds?|minutes?|hours?)\b(?! =)|\b(?:seconds|minutes)\b")
-SETTING = re.compile(r"limit|budget|default|SECONDS|timeout|time-out|handshake|within|each at|per call|take over",
-                     re.I)
+SETTING = re.compile(r"[Ll]imit|[Bb]udget|[Dd]efault|SECONDS|[Tt]imeout|handshake|within|each at|per call|take over")
 
 
 BENCHMARK_PAGES = ("docs/performance.md",)
@@ -209,7 +209,7 @@ def test_the_timing_check_finds_a_typed_duration_and_a_short_total(surfaces):
 
 # --- history and words a reader cannot decode -----------------------------------------------------------------------
 
-HISTORY = re.compile(r"\b[Tt]oday\b|today's|tuned away|\bthe new C\b|on random targets it was|\bno longer\b")
+HISTORY = re.compile(r"\b[Tt]oday\b|today's|tuned away|\bthe new C\b|on random targets it was")
 
 
 def history(surfaces: dict) -> list[str]:

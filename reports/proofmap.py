@@ -4,8 +4,10 @@ Nodes are the statements, the scalar facts the proofs use (verified like a step)
 (cited) and the premises of ``bounds/premises.py``. A statement's **fill** is its proof verdict: certified means
 every proof step was pre-checked and accepted by Coq's kernel (the record's kernel result: replayed in the run, or
 the result committed for this exact ``bounds/``, as the record says); its **border** says whether the statement is
-formalized in Coq (one theorem ``stmt_<name>``); a star marks the statements whose Coq theorem rests on Lueker's
-corollary alone. A premise is proved in Coq (``Premises.v``) or assumed, drawn differently. What is formalized and
+formalized in Coq (one theorem ``stmt_<name>``); a star marks the statements proved in Coq from Lueker's corollary
+alone, probabilities included. A statement the harness found wrong as printed (``slt.claims.repairs``: its printed
+statement false, or a step of its written proof) carries a tag in the fail colour saying which, and its fill and
+tooltip are about the repaired form it encodes: green never says the printed statement is right. A premise is proved in Coq (``Premises.v``) or assumed, drawn differently. What is formalized and
 proved is measured by the library (``bounds.prove.coq_math.blueprint``) and stored in the run record
 (``record["formalization"]``); this module only draws it.
 
@@ -45,6 +47,10 @@ UNKNOWN_STROKE = ("#777777", 1.2, "")
 EDGES = {"relies on": ("#9aa3a3", 1.0, ""), "cites premise": ("#b9a27a", 1.0, "4 3"),
          "Coq assumes": ("#1b2a6b", 1.6, "")}
 """Stroke, width and dash per kind of arrow."""
+PRINTED_TAG = {"statement": "printed: false", "step": "printed proof: a step false"}
+"""The tag beside a statement whose printed form the harness found wrong (``slt.claims.repairs``): its fill is the
+verdict of the repaired form the harness encodes, never of the printed one."""
+PRINTED_STROKE = "#b00020"
 STAR = "\u2605"
 FONT = 11
 CHAR = 6.4  # px per character at FONT (a sans-serif's average, generous)
@@ -71,12 +77,16 @@ def graph(record: dict, verdicts: dict) -> nx.DiGraph:
     g.graph["formal"] = formal
     g.graph["kernel_source"] = claims.kernel_source(record)
     labels = {s["name"]: claims.label(record, s["name"]) for s in record["statements"]}
+    repairs = claims.repairs(record)  # printed vs repaired, as the findings decided it
     for s in record["statements"]:
         f = formal["statements"].get(s["name"], {})
         known = bool(formal["statements"])  # a record without its formalization: not recorded, not "not formalized"
+        r = repairs.get(s["name"])
         g.add_node(s["name"], label=labels[s["name"]], kind="statement", verdict=verdicts[s["name"]],
                    link=f"#st-{s['name']}", title=s["title"], formalized=bool(f.get("formalized")) if known else None,
-                   lueker_alone=bool(f.get("lueker_alone")), theorem=f.get("theorem"), rests_on=f.get("rests_on"))
+                   lueker_alone=bool(f.get("lueker_alone")), theorem=f.get("theorem"), rests_on=f.get("rests_on"),
+                   printed=(None if r is None else PRINTED_TAG[r.get("kind", "step")]),
+                   repaired=None if r is None else r["what"], why=None if r is None else r["why"])
     facts = {s["step"]: s for s in record["steps"] if s["statement"] == "facts"}
     cites: dict[str, list] = {}
     for s in record["steps"]:
@@ -128,7 +138,7 @@ def graph(record: dict, verdicts: dict) -> nx.DiGraph:
 
 
 def _width(d: dict) -> float:
-    extra = 18 if d.get("lueker_alone") else 0
+    extra = (18 if d.get("lueker_alone") else 0) + (len(d["printed"]) * CHAR * 0.85 + 14 if d.get("printed") else 0)
     pad = 34 if d["kind"] == "premise" else 16
     return len(d["label"]) * CHAR + pad + extra
 
@@ -246,8 +256,12 @@ def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
         coq = (f"formalized in Coq ({d['theorem']}, resting on " + ("; ".join(d["rests_on"]) or "no premise") + ")"
                if d["formalized"] else "not formalized in Coq" if d["formalized"] is not None
                else "its formalization is not in this record")
-        tip = f"{d['label']}: {d['title']}; proof {d['verdict']}; {coq}" + (
+        obj = (f" of the form the harness encodes, as repaired ({d['repaired']}); as printed: {d['why']}"
+               if d.get("printed") else " as printed")
+        tip = f"{d['label']}: {d['title']}; proof {d['verdict']}{obj}; {coq}" + (
             "; proved in Coq from Lueker's corollary alone" if d["lueker_alone"] else "")
+        if d.get("printed"):
+            attrs += f' data-printed="{html.escape(d["printed"])}" data-repaired="{html.escape(d["repaired"])}"' 
         shape = (f'<rect x="{x - w / 2:.1f}" y="{y - HEIGHT / 2:.1f}" width="{w:.1f}" height="{HEIGHT}" rx="5" '
                  f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}"' + (f' stroke-dasharray="{dash}"' if dash else "")
                  + "/>")
@@ -263,7 +277,9 @@ def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
         shape = (f'<rect x="{x - w / 2:.1f}" y="{y - HEIGHT / 2:.1f}" width="{w:.1f}" height="{HEIGHT}" rx="3" '
                  f'fill="{fill}" stroke="{stroke}" stroke-width="1"/>')
     star = d.get("lueker_alone")
-    tx = x + (9 if star else 0)
+    tag = d.get("printed") if d["kind"] == "statement" else None
+    tw = len(tag) * CHAR * 0.85 + 8 if tag else 0
+    tx = x + (9 if star else 0) - (tw + 6) / 2
     text = (f'<text x="{tx:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="{FONT}" fill="#222"'
             + (' font-weight="600"' if d["kind"] == "statement" else "")
             + (' font-style="italic"' if d["kind"] == "premise" and d["verdict"] == "assumed" else "")
@@ -271,6 +287,12 @@ def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
     if star:
         text += (f'<text class="lueker-alone" x="{x - w / 2 + 10:.1f}" y="{y + 4.5:.1f}" text-anchor="middle" '
                  f'font-size="{FONT + 2}" fill="#1b2a6b">{STAR}</text>')
+    if tag:  # the printed form is wrong: said beside the name, in the fail colour; the fill is the repaired form's
+        left = x + w / 2 - tw - 4
+        text += (f'<rect class="printed" x="{left:.1f}" y="{y - HEIGHT / 2 + 3:.1f}" width="{tw:.1f}" '
+                 f'height="{HEIGHT - 6}" rx="3" fill="#fadadd" stroke="{PRINTED_STROKE}" stroke-width="1"/>'
+                 f'<text class="printed" x="{left + tw / 2:.1f}" y="{y + 3.5:.1f}" text-anchor="middle" '
+                 f'font-size="{FONT - 2}" fill="{PRINTED_STROKE}">{html.escape(tag)}</text>')
     return (f'<a href="{html.escape(d["link"])}" {attrs}><title>{html.escape(tip)}</title>{shape}{text}</a>')
 
 
@@ -319,6 +341,11 @@ def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:
          (oval(*PREMISE["assumed"]), "premise assumed (stated in Coq, not proved)"),
          (lambda x, y: f'<text x="{x + 14}" y="{y + 5}" text-anchor="middle" font-size="14" fill="#1b2a6b">{STAR}</text>',
           "proved in Coq from Lueker's corollary alone")])
+    tag = lambda x, y: (f'<rect x="{x}" y="{y - 7}" width="28" height="14" rx="3" fill="#fadadd" '
+                        f'stroke="{PRINTED_STROKE}" stroke-width="1"/>')
+    row([(tag, f"{PRINTED_TAG['statement']} / {PRINTED_TAG['step']}: the paper's printed statement, or a step of "
+               "its written proof, is false; the fill is then the verdict of the repaired form the harness encodes "
+               "(named in the node's tooltip), never of the printed one")])
     row([(arrow("relies on"), "A \u2192 B: A's proof relies on statement or fact B"),
          (arrow("cites premise"), "a step of A cites premise B"),
          (arrow("Coq assumes"), "A's Coq theorem assumes premise B")])

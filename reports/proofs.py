@@ -18,12 +18,12 @@ proved (the message names each kind; without coqc and CoqInterval every pre-chec
 usage error (an unknown statement name); with ``--variants`` also verifies the printed variants, each expected to
 fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every numeric constant of
 every encoded proof, the tightest value for which every step still closes (``bounds.prove.slack.rows``); with ``--axioms
-[NAME]`` prints, per statement (or for NAME), the results it rests on that the harness does not prove
+[NAME]`` prints, per statement (or for NAME), the results its written proof cites, each with its status
 (``bounds.prove.axioms``: Lueker's corollary with its constant C, the premises the steps name (``bounds.premises``:
-Lueker's hypothesis on the items, the inductions, the bounds on inputs and weights, ...), the scalar facts with
-their certified domains, the structural facts cited by name) and verifies nothing else; ``--coq DIR`` compiles the
-Coq files in DIR instead of ``bounds.prove.kernel.folder()``, and ``--axioms --coq`` adds Coq's ``Print Assumptions``
-per statement.
+proved in Coq or assumed), the scalar facts with their certified domains, the structural facts with the Coq theorem
+that proves each) and verifies nothing else; ``--coq DIR`` compiles the Coq files in DIR instead of
+``bounds.prove.kernel.folder()``, and ``--axioms --coq`` prints per statement its Coq theorem first (``Print
+Assumptions``, what its type assumes, its probability) and then the same list.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ import sys
 
 import bounds
 from bounds.prove import kernel
-from slt.claims import point_text, step_units
+from slt.claims import first_pass_sentence, point_text, step_units
 from bounds.prove.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
 from bounds.core import IDENTITY, INEQUALITY
@@ -127,6 +127,15 @@ def arb_column(r) -> str:
     return arb.split(":")[0] if arb else "-"
 
 
+KEY = ("columns: verdict = certified (pre-checked and proved by Coq's kernel) / refuted / not proved; first pass = "
+       "pre-checked (SymPy or an interval certificate holds the step on its domain; not yet a proof), refuted or not "
+       "proved; method = symbolic / interval / sampled (evidence at sampled points only: it can refute, never "
+       "certify); domain = whole (every point the hypotheses allow) / box (the stated box only) / sampled; Coq = "
+       "kernel-checked / rejected / not exported (not sent to Coq: not pre-checked, or a construct the printer "
+       "refuses) / not checked / no proof kernel")
+"""The key printed above the first table: every column word of ``slth proofs`` in words."""
+
+
 def _print(rows: list[list[str]], title: str, results=None) -> None:
     """The table; with ``results`` (one per row) each step's form and note on an indented line below it."""
     head = ["statement", "step", "verdict", "first pass", "method", "domain", "re-checked by Arb", "Coq",
@@ -188,15 +197,15 @@ def summary(results) -> str:
     f = c["first"]
     units = step_units({"steps": [{"statement": r.statement} for r in results]})  # the report's words (slt.claims)
     lines = [f"{units}: {v['certified']} certified, {v['refuted']} refuted, {v['not proved']} not proved",
-             f"first pass (SymPy, intervals, Arb): {f[kernel.PRECHECKED]} pre-checked, {f['refuted']} refuted, "
+             f"first pass: {f[kernel.PRECHECKED]} pre-checked, {f['refuted']} refuted, "
              f"{f['not proved']} not proved; certified = pre-checked and accepted by Coq's kernel",
              f"of the certified: {c['kind'][INEQUALITY]} prove an inequality, {c['kind'][IDENTITY]} are identities "
              "(two sides equal by construction: a definition, or a composition the statement writes out)",
-             f"certified by: {c['method']['symbolic']} symbolic, {c['method']['interval']} interval; "
-             f"domains: {c['domain']['whole']} on the whole hypothesis domain",
-             "method x domain: " + ", ".join(f"{k} {n}" for k, n in c["method_domain"].items() if n),
-             f"re-checked by Arb: {c['arb']['yes']} step(s) yes ({c['certificates']} interval certificates), "
-             f"{c['arb']['no']} no, {c['arb']['failed']} failed"]
+             "how the first pass checked them: " + first_pass_sentence([{"first_pass": first_column(r), "method": r.method,
+                                                      "domain": domain_kind(r.domain), "arb": arb_column(r)}
+                                                     for r in results])
+             + f" ({c['certificates']} interval certificates)",
+             "certified, method x domain: " + ", ".join(f"{k} {n}" for k, n in c["method_domain"].items() if n)]
     return "\n".join(lines)
 
 
@@ -223,7 +232,8 @@ def slack_table(rows: list[dict]) -> str:
 
 def axioms_text(name: str, axioms: list) -> str:
     """The axioms of one statement as text (``bounds.prove.axioms.axioms``)."""
-    lines = [f"== axioms of {name}: {len(axioms)} results it rests on that the harness does not prove"]
+    lines = [f"== what the written proof of {name} cites: {len(axioms)} results, each with its status (proved in "
+             "Coq, certified, or assumed)"]
     for a in axioms:
         by = ", ".join(f"{s}:{t}" for s, t in a.cited_by[:4]) + (f" and {len(a.cited_by) - 4} more"
                                                                    if len(a.cited_by) > 4 else "")
@@ -243,17 +253,25 @@ def _print_axioms(name: str) -> int:
 
 
 def _print_coq_axioms(name: str, directory: str) -> int:
-    """With ``--coq``: Coq's own list of what each kernel-checked lemma rests on (a block beside the harness's), and
-    each statement's Coq theorem.  First one line on stderr: the coqc calls the run needs, with their CPU time and
-    memory as measured (``bounds.prove.coq.cost``).  The mathematics build runs beside the steps' (at most
+    """With ``--coq``: per statement, first what its Coq theorem is (``Print Assumptions``, the premises its type
+    assumes, its probability, and whether it is proved from Lueker's corollary alone: ``bounds.prove.coq_math.
+    statement_lines``), then what the kernel-checked lemmas of its scalar steps rest on, then every result its
+    written proof's steps cite with its real status (``bounds.prove.axioms``: a structural fact proved in Coq names
+    its theorem); last the counts line.  First one line on stderr: the coqc calls the run needs, with their CPU time
+    and memory as measured (``bounds.prove.coq.cost``).  The mathematics build runs beside the steps' (at most
     ``SLTH_COQ_JOBS`` coqc at once, all of them killed on Ctrl-C or SIGTERM)."""
     import threading
 
+    from bounds.prove import coq_math
     from bounds.prove.coq import check as coq_check, cost
-    from bounds.prove.coq_math import statements_text
     missing = coq_check.missing_reason()
     if missing:
         print(f"slth proofs --axioms --coq: {missing}", file=sys.stderr)
+        return 2
+    try:
+        names = [canonical(name)] if name else bounds.names()
+    except KeyError as e:
+        print(f"slth proofs: {e.args[0]}", file=sys.stderr)
         return 2
     directory = directory or str(kernel.folder())
     print(f"slth proofs --axioms --coq: {cost.message(cost.plan(directory), coq_check.jobs())}", file=sys.stderr,
@@ -262,7 +280,7 @@ def _print_coq_axioms(name: str, directory: str) -> int:
 
     def build_math():
         try:
-            math["result"] = statements_text()  # each statement's own Coq theorem and the premises it rests on
+            math["result"] = coq_math.statements_rests()  # each statement's own Coq theorem and what it rests on
         except BaseException as e:  # noqa: BLE001 (raised again in the main thread)
             math["error"] = e
 
@@ -277,11 +295,39 @@ def _print_coq_axioms(name: str, directory: str) -> int:
             worker.join()
     if "error" in math:
         raise math["error"]
-    print("\n" + coq_check.assumptions_text(axioms, [canonical(name)] if name else None))
+    rc, stated, errors = math["result"]
+    print(coq_axioms_text(names, stated, axioms))
+    for e in errors:
+        print(e)
     other = [k for k, v in axioms.items() if any(coq_check.family(n) is None for n in v)]
-    rc, text = math["result"]
-    print("\n" + text)
     return 1 if other or rc else 0
+
+
+def coq_axioms_text(names: list[str], stated: dict | None, scalar: dict) -> str:
+    """The text of ``--axioms --coq`` (``_print_coq_axioms``): per statement its Coq theorem first, the scalar
+    lemmas' axioms, the cited results with their status; then the counts line (``coq_math.counts_line``)."""
+    from bounds.prove import coq_math
+    from bounds.prove.coq import check as coq_check
+    from bounds.prove.coq_statements import statement_lines
+
+    blocks = []
+    files = coq_math.with_statements() if stated else None
+    for n in names:
+        lines = [f"== {n}"]
+        if stated is None:
+            lines.append("  Coq theorem: not compiled (see the error below)")
+        else:
+            lines += ["  " + line for line in statement_lines(n, stated, files=files)]
+        scalar_line = [line.strip() for line in coq_check.assumptions_text(scalar, [n]).splitlines()[1:]]
+        lines.append("  scalar steps in Coq (Print Assumptions of each kernel-checked lemma): "
+                     + (scalar_line[0].split(": ", 1)[1] if scalar_line else "no kernel-checked lemma"))
+        cited = statement_axioms(n)
+        lines.append(f"  what the steps of the written proof cite ({len(cited)}), with their status:")
+        lines += ["  " + line for line in axioms_text(n, cited).splitlines()[1:]]
+        blocks.append("\n".join(lines))
+    if stated is not None:
+        blocks.append(coq_math.counts_line(coq_math.counts(stated, files=files)))
+    return "\n\n".join(blocks)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -300,15 +346,15 @@ def main(args: argparse.Namespace) -> int:
             print(f"slth proofs --coq: {e}", file=sys.stderr)
             return 2
     if getattr(args, "axioms", None) is not None:  # after --statement is checked: no name is ignored unread
-        rc = _print_axioms(args.axioms)
-        if rc == 0 and getattr(args, "coq", None) is not None:
-            rc = _print_coq_axioms(args.axioms, args.coq)
-        return rc
+        if getattr(args, "coq", None) is not None:  # each statement's Coq theorem first, then what its steps cite
+            return _print_coq_axioms(args.axioms, args.coq)
+        return _print_axioms(args.axioms)
     results = [r for n in names for r in bounds.verify(n)]
     if not args.statement:
         results = bounds.verify_facts() + results
     results = kernel.verdicts(results, args.coq or None,
                               log=lambda m: print(f"  coq search: {m}", file=sys.stderr, flush=True))
+    print(KEY)
     _print([_row(r, args.boxes) for r in results], "supported forms", results)
     failed = [r for r in results if not r.ok]
     status = 1 if failed else 0

@@ -105,15 +105,10 @@ class Section:
 
 
 def heading(numbering: dict, name: str) -> str:
-    """"Theorem 9 (main text: Theorem 3)", "Lemma 12 (appendix only)": the appendix number first."""
-    appendix = numbering.get("appendix") or name
-    main = (numbering.get("main") or "").strip()
-    bare = main.strip("()").strip()
-    if not bare or bare == appendix:
-        return appendix
-    if bare.endswith("appendix only"):
-        return f"{appendix} (appendix only)"
-    return f"{appendix} (main text: {bare})"
+    """A statement's heading with both numberings (``slt.claims.numbering_heading``, the one every surface uses)."""
+    from slt.claims import numbering_heading
+
+    return numbering_heading(numbering, name)
 
 
 def fmt(v, digits: int = 4) -> str:

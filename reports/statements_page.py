@@ -22,6 +22,8 @@ from pathlib import Path
 
 import sympy as sp
 
+from reports import claim_blocks
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 STATEMENTS_PAGE = DOCS / "statements.md"
@@ -61,10 +63,9 @@ def anchor(name: str) -> str:
 
 
 def _heading(st) -> str:
-    main, appendix = st.numbering.get("main", ""), st.numbering.get("appendix", "")
-    label = appendix or main or st.name
-    other = f" (main text: {main})" if main and main != appendix else ""
-    return f"{label}{other}: {st.title}"
+    from slt.claims import numbering_heading
+
+    return f"{numbering_heading(st.numbering, st.name)}: {st.title}"
 
 
 def _step_lines(step, statements) -> list[str]:
@@ -417,8 +418,18 @@ def finding_detail(record: dict, fid: str) -> str:
 
 
 def findings_list(record: dict) -> str:
-    """The README's findings: one line per finding of ``slt.measure.findings`` (``finding_line``), in its order."""
-    return "\n".join(finding_line(n, item) for n, item in enumerate(finding_items(record), 1))
+    """The README's findings: one line per finding of ``slt.measure.findings`` (``finding_line``), numbered as the
+    report numbers them, split by what each is about (``slt.measure.findings.ABOUT``): the paper, then this
+    harness's own calibrated constants."""
+    from slt.measure.findings import ABOUT_HARNESS, ABOUT_PAPER
+
+    items = list(enumerate(finding_items(record), 1))
+    out = []
+    for about in (ABOUT_PAPER, ABOUT_HARNESS):
+        lines = [finding_line(n, f) for n, f in items if f.get("about", ABOUT_PAPER) == about]
+        if lines:
+            out += ([""] if out else []) + [f"About {about}:", ""] + lines
+    return "\n".join(out)
 
 
 def coq_counts() -> str:
@@ -430,7 +441,9 @@ def coq_counts() -> str:
     bp = coq_math.blueprint()
     alone = [f"`{n}`" for n, s in bp["statements"].items() if s["lueker_alone"]]
     proved = [f"`{p}`" for p, v in bp["premises"].items() if v["proved"]]
-    return (f"\"{bp['line']}\"\n\nProved in Coq from Lueker's corollary alone: " + (", ".join(alone) or "none")
+    return (f"\"{bp['line']}\"\n\nProved in Coq from Lueker's corollary alone, probabilities included (trivially for a "
+            "statement without one; Lemma 12 and Lemma 13 as the harness encodes them, with ||x'_i|| <= alpha): "
+            + (", ".join(alone) or "none")
             + ". Premises proved in Coq: " + ("; ".join(proved) or "none") + ".")
 
 
@@ -438,11 +451,13 @@ BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random"
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
           "figures": figures_table, "families": families_table, "suite-time": suite_time, "coq-counts": coq_counts,
           "task-throughput": task_throughput, "diff-time": diff_time,
-          "axioms-coq-cost": lambda: __import__("bounds.prove.coq.cost", fromlist=["summary"]).summary()}
+          "axioms-coq-cost": lambda: __import__("bounds.prove.coq.cost", fromlist=["summary"]).summary(),
+          "coq-count-line": lambda: claim_blocks.coq_count_line()}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 FINDING_BLOCK = "finding-"
 """A block ``finding-<id>`` prints one finding of ``slt.measure.findings`` in full (``finding_detail``)."""
-RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "findings": findings_list}
+RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "findings": findings_list,
+                 "statement-verdicts": claim_blocks.statement_verdicts, "first-pass": claim_blocks.first_pass}
 """The blocks printed from a run record (``working_record()``: the proof-only record of the working tree with what
 the default report adds for its findings): the same functions of ``slt.claims`` and ``slt.measure.findings`` the
 report renders its claims with."""

@@ -6,6 +6,11 @@ of the page can count or word the same claim differently:
 - ``proof_counts(record)`` / ``proof_sentence(record)``: statements by proof verdict (certified, refuted, not
   proved, cited: a result the paper cites and the harness has no proof of to encode) -- ``findings.banner``'s
   per-statement words, counted;
+- ``repairs(record)`` / ``object_words`` / ``object_counts`` / ``printed_false_sentence``: what each statement-level
+  verdict is about, the statement as printed or as repaired (and what changed), as the findings decided it;
+- ``numbering_label`` / ``numbering_heading``: how every surface names a statement with both numberings;
+- ``first_pass_sentence(steps)``: the first pass's methods, domain and Arb re-checks, counted (the report, the
+  docs and ``slth proofs`` print it);
 - ``step_sentence(record)``: proof steps by verdict (a different unit: steps, not statements);
 - ``empirical_counts(record)`` / ``empirical_sentence(record)``: statements by empirical verdict (holds, fails,
   undecided at this power);
@@ -33,16 +38,38 @@ EMPIRICAL_WORDS = (HOLDS, UNDECIDED, FAILS)
 renders records only and imports no measuring code)."""
 
 
-def label(record: dict, name: str) -> str:
-    """A statement's name as the paper numbers it: its appendix number ("Lemma 7"), or for a cited result its
-    source ("Lueker (1998), Cor. 3.3"); the name itself when the record has no such statement."""
-    st = next((s for s in record.get("statements", ()) if s["name"] == name), None)
-    if not st:
-        return name
-    appendix, main = st["numbering"].get("appendix") or "", st["numbering"].get("main") or ""
+def _primary(numbering: dict, name: str) -> tuple[str, str]:
+    """``(the name a statement goes by, what the other numbering adds or "")``."""
+    appendix = (numbering.get("appendix") or "").strip()
+    main = (numbering.get("main") or "").strip()
     if appendix.split(" ")[0] in ("Lemma", "Theorem", "Corollary"):
-        return appendix
-    return main or appendix or name
+        bare = main.strip("()").strip()
+        if bare.endswith("appendix only"):
+            return appendix, "appendix only"
+        return appendix, (f"main text: {main}" if main and main != appendix else "")
+    if main:  # a cited result: named by its source, with the citation the appendix goes through
+        return main, (f"as used by {appendix}" if appendix and appendix != main else "")
+    return appendix or name, ""
+
+
+def numbering_label(numbering: dict, name: str) -> str:
+    """A statement's name as the paper numbers it: its appendix number ("Lemma 7"), or for a cited result its
+    source ("Lueker (1998), Cor. 3.3")."""
+    return _primary(numbering, name)[0]
+
+
+def numbering_heading(numbering: dict, name: str) -> str:
+    """The one heading every surface gives a statement, both numberings: "Theorem 9 (main text: Theorem 3)",
+    "Lemma 12 (appendix only)", "Lueker (1998), Cor. 3.3 (as used by Pensia et al. (2020))"."""
+    first, other = _primary(numbering, name)
+    return f"{first} ({other})" if other else first
+
+
+def label(record: dict, name: str) -> str:
+    """A statement's name as the paper numbers it (``numbering_label``); the name itself when the record has no
+    such statement."""
+    st = next((s for s in record.get("statements", ()) if s["name"] == name), None)
+    return numbering_label(st["numbering"], name) if st else name
 
 
 def _num(x) -> str:
@@ -103,16 +130,70 @@ def proof_counts(record: dict) -> dict:
     return {w: words.count(w) for w in PROOF_WORDS}
 
 
-def proof_sentence(record: dict) -> str:
-    """"9 statements certified, 0 refuted, 1 not proved, 1 cited (Lueker's corollary: no proof to encode)"."""
-    by = proof_verdicts(record)
-    c = proof_counts(record)
-    out = (f"{c['certified']} statement{'s' if c['certified'] != 1 else ''} certified, {c['refuted']} refuted, "
-           f"{c['not proved']} not proved")
+AS_PRINTED, AS_REPAIRED = "as printed", "as repaired"
+"""What a statement-level verdict is about: the statement as the paper prints it, or as the harness repaired it."""
+
+
+def repairs(record: dict, items: list | None = None) -> dict:
+    """``{statement: {"what", "why", "kind", "step", "finding"}}`` in the record's statement order: each statement
+    the harness encodes in a repaired form (a bound, a constant or a hypothesis changed), as the findings decided it
+    (``slt.measure.findings``: an item's ``repair``; ``kind`` "statement" when the printed statement is false,
+    "step" when a step of the written proof is, named by ``step``); ``items``: the findings' items (default: the
+    record's)."""
+    items = ((record.get("findings") or {}).get("items") or []) if items is None else items
+    found = {f["repair"]["statement"]: {**f["repair"], "finding": f["id"]} for f in items if f.get("repair")}
+    order = [s["name"] for s in record.get("statements", ())]
+    return {n: found[n] for n in sorted(found, key=lambda n: order.index(n) if n in order else len(order))}
+
+
+def object_words(record: dict, name: str, items: list | None = None) -> str:
+    """"as printed", or "as repaired (twice the printed bound, ...)": the object of statement ``name``'s verdict."""
+    r = repairs(record, items).get(name)
+    return f"{AS_REPAIRED} ({r['what']})" if r else AS_PRINTED
+
+
+def object_counts(record: dict, items: list | None = None) -> dict:
+    """Statements by proof verdict and object: ``{"certified as printed", "certified as repaired", "refuted",
+    "not proved", "cited"}``."""
+    by, rep = proof_verdicts(record), repairs(record, items)
+    return {"certified as printed": sum(w == "certified" and n not in rep for n, w in by.items()),
+            "certified as repaired": sum(w == "certified" and n in rep for n, w in by.items()),
+            **{w: list(by.values()).count(w) for w in ("refuted", "not proved", "cited")}}
+
+
+def printed_false_sentence(record: dict, items: list | None = None) -> str:
+    """"as printed, 1 statement is false (Lemma 13) and 3 written proofs have a false step (Lemma 12: logit step
+    L12a; ...)", from ``repairs``; "" when nothing printed is false."""
+    rep = repairs(record, items)
+    false = [n for n, r in rep.items() if r.get("kind") == "statement"]
+    steps = [n for n, r in rep.items() if r.get("kind") == "step"]
+    parts = []
+    if false:
+        parts.append(f"{len(false)} statement{' is' if len(false) == 1 else 's are'} false ({_names(record, false)})")
+    if steps:
+        parts.append(f"{len(steps)} written proof{' has' if len(steps) == 1 else 's have'} a false step ("
+                     + "; ".join(f"{label(record, n)}: {rep[n].get('step') or rep[n]['why']}" for n in steps) + ")")
+    return ("as printed, " + " and ".join(parts)) if parts else ""
+
+
+def proof_sentence(record: dict, items: list | None = None) -> str:
+    """"6 statements certified as printed; 4 certified only as repaired (Lemma 12: ||x'_i|| <= alpha added; ...);
+    as printed, 1 statement is false (Lemma 13) and 3 written proofs have a false step (...); of the forms the
+    harness encodes 0 refuted, 0 not proved; 1 cited (...)": each verdict names its object (the statement as
+    printed, or as repaired and what changed), from ``proof_verdicts`` and ``repairs``."""
+    by, rep = proof_verdicts(record), repairs(record, items)
+    c = object_counts(record, items)
+    fixed = [n for n in rep if by.get(n) == "certified"]
+    out = (f"{c['certified as printed']} statement{'s' if c['certified as printed'] != 1 else ''} certified "
+           f"{AS_PRINTED}; {c['certified as repaired']} certified only {AS_REPAIRED}"
+           + (" (" + "; ".join(f"{label(record, n)}: {rep[n]['what']}" for n in fixed) + ")" if fixed else ""))
+    false = printed_false_sentence(record, items)
+    out += (f"; {false}" if false else "") + f"; of the forms the harness encodes {c['refuted']} refuted, " \
+        f"{c['not proved']} not proved"
     if c["not proved"] or c["refuted"]:
         out += " (" + _names(record, [n for n, w in by.items() if w in ("refuted", "not proved")]) + ")"
     if c["cited"]:
-        out += f", {c['cited']} cited (" + _names(record, [n for n, w in by.items() if w == "cited"]) + \
+        out += f"; {c['cited']} cited (" + _names(record, [n for n, w in by.items() if w == "cited"]) + \
             ": a cited result, no proof to encode)"
     return out
 
@@ -151,15 +232,38 @@ def step_counts_sentence(record: dict) -> str:
     return out
 
 
+def _domain_kind(domain: str) -> str:
+    return "box" if str(domain).startswith("box") else str(domain)
+
+
+def first_pass_sentence(steps: list[dict]) -> str:
+    """What the first pass did, counted from the steps (``{"first_pass", "method", "domain", "arb"}``; the record's
+    steps or ``slth proofs``'s results): "71 of 71 pre-checked, each on the whole declared domain: 42 symbolically
+    (SymPy), 29 by an interval certificate, whose 29 re-checks in Arb ball arithmetic agree (a symbolic step has
+    no certificate to re-check)" -- the one sentence of the method, the domain and Arb every surface gives."""
+    pre = [s for s in steps if s.get("first_pass", "pre-checked" if s.get("ok") else "") == "pre-checked"]
+    doms = [_domain_kind(s.get("domain", "")) for s in pre]
+    where = ("each " + domain_words("whole") if pre and set(doms) == {"whole"} else
+             ", ".join(f"{doms.count(d)} {domain_words(d)}" for d in dict.fromkeys(doms)))
+    sym = sum(s.get("method") == "symbolic" for s in pre)
+    itv = sum(s.get("method") == "interval" for s in pre)
+    other = len(pre) - sym - itv
+    arb = [str(s.get("arb") or "").split(":")[0] for s in pre if s.get("method") == "interval"]
+    return (f"{len(pre)} of {len(steps)} pre-checked, {where}: {sym} symbolically (SymPy), {itv} by an interval "
+            f"certificate" + (f", {other} otherwise" if other else "")
+            + f"; of the {itv} interval steps {arb.count('yes')} re-checked in Arb ball arithmetic"
+            + (f", {arb.count('failed')} failed the re-check" if arb.count("failed") else "")
+            + " (a symbolic step has no certificate to re-check)")
+
+
 def step_sentence(record: dict) -> str:
     """The proof steps by verdict (``step_counts_sentence``), where certified means pre-checked by the first pass
     and accepted by Coq's kernel, with the source of the kernel's verdicts."""
     steps = record["steps"]
     out = step_counts_sentence(record)
     if any(s.get("first_pass") for s in steps):
-        pre = sum(s.get("first_pass") == "pre-checked" for s in steps)
-        out += (f"; certified means pre-checked by SymPy, interval arithmetic and Arb ({pre} of {len(steps)}) and "
-                f"accepted by Coq's kernel ({kernel_source(record)})")
+        out += (f"; certified means pre-checked by the first pass ({first_pass_sentence(steps)}) and accepted by "
+                f"Coq's kernel ({kernel_source(record)})")
     elif any(s.get("coq") for s in steps):  # a record written before the kernel decided the verdict
         coq = [(s.get("coq") or "not checked").split(":")[0] for s in steps]
         out += (f"; Coq: kernel-checked {coq.count('kernel-checked')} of {len(steps)} ({NO_KERNEL_SOURCE}: its "
@@ -199,7 +303,9 @@ def empirical_sentence(record: dict) -> str:
     und = [n for n, w in by.items() if w == UNDECIDED]
     fails = [n for n, w in by.items() if w == FAILS]
     printed = printed_refuted(record)
-    return (f"{c[HOLDS]} statements hold, {c[FAILS]} fail" + (f" ({_names(record, fails)})" if fails else "")
+    rep = [n for n in repairs(record) if n in by]
+    return ((f"in the forms the harness encodes ({len(rep)} {AS_REPAIRED}: {_names(record, rep)}), " if rep else "")
+            + f"{c[HOLDS]} statements hold, {c[FAILS]} fail" + (f" ({_names(record, fails)})" if fails else "")
             + f", {c[UNDECIDED]} undecided at this power" + (f" ({_names(record, und)})" if und else "")
             + (f"; printed readings refuted by a measured counterexample: "
                + ", ".join(reading_words(record, k) for k in printed) if printed else ""))

@@ -33,7 +33,7 @@ import sympy as sp
 
 from bounds import catalogue
 
-from bounds.prove import coq_math
+from bounds.prove import coq_math, coq_statements
 from bounds.prove.coq.check import missing_reason
 from slt import models
 
@@ -483,31 +483,56 @@ def test_each_statement_theorem_compiles_and_rests_on_its_declared_premises(stat
 
 
 def _expected_counts(stated):
-    """The count line as the test reads Coq's answer itself: a statement counts when the premises its theorem rests
-    on are none or Lueker's event only; a premise counts when Premises.v proves ``<proposition>_holds``."""
-    from bounds.catalogue import STATEMENTS
+    """The count line as the test reads Coq's answer itself: a statement with an encoded proof (Lueker's corollary,
+    the cited result, is none) counts when the premises its theorem rests on are none, Lueker's event, or the
+    hypothesis its repaired form adds (Lemma 12's and Lemma 13's ||x'_i|| <= alpha), and when its Section in
+    Statements.v names a probability, or the statement has none; a premise counts when Premises.v proves
+    ``<proposition>_holds``."""
+    from bounds.catalogue import STATEMENTS, lookup
     from bounds.premises import ALL
-    alone = sum(1 for n in STATEMENTS if n in stated and set(stated[n][0]) <= {"Lueker for every z at once"})
+    encoded = [n for n, st in STATEMENTS.items() if st.steps(lookup(STATEMENTS))]
+    text = coq_math.with_statements()["Statements"]
+    own = {n: {"Lemma 12's ||x'_i|| <= alpha"} for n in ("lemma12", "lemma13")}
+
+    def probability(n):
+        section = re.search(rf"Section {n}\.(.*?)End {n}\.", text, re.S)
+        return STATEMENTS[n].probability is None or bool(
+            section and re.search(r"\b(Pr|Prob\w*|prob_\w+|probability\w*|measure\w*)\b",
+                                  coq_math.strip_comments(section.group(1))))
+
+    alone = sum(1 for n in encoded if n in stated and set(stated[n][0]) <= {"Lueker for every z at once"} | own.get(n, set())
+                and probability(n))
     proved = sum(1 for prop in coq_math.PREMISE_COQ.values()
                  if re.search(rf"\b(Lemma|Theorem) {re.escape(prop)}_holds\b", coq_math.sources()["Premises"]))
-    return (f"premises proved in Coq: {proved} of {len(ALL)}; statements proved from Lueker's corollary "
-            f"alone: {alone} of {len(STATEMENTS)}")
+    return (f"premises proved in Coq: {proved} of {len(ALL)}; statements proved in Coq from Lueker's corollary "
+            f"alone, probabilities included: {alone} of {len(encoded)}")
+
+
+def _block(report: str, name: str) -> str:
+    """The lines of ``statements_report`` about statement ``name``."""
+    return re.search(rf"^[^\n]*\[{name}\]:.*?(?=^\S|\Z)", report, re.S | re.M).group(0)
 
 
 def test_the_report_counts_what_coq_says(stated):
+    """Per statement the Coq theorem first: its Print Assumptions, what its type assumes, its probability, and
+    whether that proves it from Lueker's corollary alone; Lueker's corollary itself is never counted."""
     report = coq_math.statements_report(stated)
     assert report.splitlines()[-1] == _expected_counts(stated)
-    assert "lemma8: stmt_lemma8 rests on no premise" in report
-    assert "theorem9: stmt_theorem9 rests on Lueker for every z at once" in report
-    assert "theorem14: stmt_theorem14 rests on statement theorem11; statement lemma13" in report
-    assert "theorem11: stmt_theorem11 rests on statement theorem9; statement lemma2" in report
+    lemma8 = _block(report, "lemma8")
+    assert "Print Assumptions stmt_lemma8: Coq's standard axioms only" in lemma8
+    assert "its type assumes: no premise" in lemma8 and "\n  proved in Coq from Lueker's corollary alone" in lemma8
+    theorem9 = _block(report, "theorem9")
+    assert "its type assumes: Lueker for every z at once (premise_lueker_event)" in theorem9
+    assert "probability: NOT stated" in theorem9 and "NOT proved in Coq from Lueker's corollary alone" in theorem9
+    assert "Theorem 11 (appendix only)'s conclusion, assumed (theorem11_conclusion" in _block(report, "theorem14")
+    assert "a cited result" in _block(report, "lueker")
     assert "not formalized" not in report  # every statement of the catalogue has its Coq theorem
-    assert "theorem11: not formalized" in coq_math.statements_report({k: v for k, v in stated.items()
-                                                                      if k != "theorem11"})
-    alone = sum(set(p) <= {"Lueker for every z at once"} for p, _ in stated.values())
-    more = {**stated, "lemma7": (["Lueker for every z at once", "uniformity over inputs"], [])}
-    assert coq_math.statements_report(more).endswith(f"alone: {alone - 1} of 11")
-    assert coq_math.statements_report({}).endswith("alone: 0 of 11")
+    assert "[theorem11]: not formalized" in coq_math.statements_report({k: v for k, v in stated.items()
+                                                                        if k != "theorem11"})
+    alone = int(report.splitlines()[-1].split(": ")[-1].split(" of ")[0])
+    more = {**stated, "lemma8": (["uniformity over inputs"], [])}  # a premise beyond Lueker's: no longer counted
+    assert coq_math.statements_report(more).endswith(f"probabilities included: {alone - 1} of 10")
+    assert coq_math.statements_report({}).endswith("probabilities included: 0 of 10")
 
 
 @pytest.mark.parametrize("name", list(coq_math.FORMAL))
@@ -749,18 +774,19 @@ def test_a_mutated_source_breaks_theorem10s_proof(tmp_path, old, new, lemma):
 # --- the counts and the blueprint are measured from the declarations, never typed -----------------------------------
 
 def test_the_counts_and_the_blueprint_follow_formal_and_premises_v(monkeypatch):
-    from bounds.catalogue import STATEMENTS
     from bounds.premises import ALL
 
     c = coq_math.counts()
-    alone = [n for n in coq_math.FORMAL if coq_math.lueker_alone(coq_math.FORMAL[n][1])]
+    encoded = coq_statements.proved_statements()
+    alone = [n for n in coq_math.FORMAL if n in encoded and coq_statements.proved_alone(n, coq_math.FORMAL[n][1])]
+    assert "lueker" not in encoded and "lueker" in coq_math.FORMAL  # the cited result is never counted as proved
     assert c == {"proved": len(coq_math.proved_premises()), "premises": len(ALL), "alone": len(alone),
-                 "statements": len(STATEMENTS)}
+                 "statements": len(encoded)}
     assert coq_math.counts({n: (list(p), []) for n, p in coq_math.declared_rests().items()}) == c  # Coq's form
     bp = coq_math.blueprint()
     assert bp["line"] == coq_math.counts_line(c) == (
-        f"premises proved in Coq: {c['proved']} of {len(ALL)}; statements proved from Lueker's corollary alone: "
-        f"{len(alone)} of {len(STATEMENTS)}")
+        f"premises proved in Coq: {c['proved']} of {len(ALL)}; statements proved in Coq from Lueker's corollary "
+        f"alone, probabilities included: {len(alone)} of {len(encoded)}")
     assert {n for n, s in bp["statements"].items() if s["formalized"]} == set(coq_math.FORMAL)
     assert {n for n, s in bp["statements"].items() if s["lueker_alone"]} == set(alone)
     assert {n for n, p in bp["premises"].items() if p["proved"]} == set(coq_math.proved_premises())
@@ -770,11 +796,62 @@ def test_the_counts_and_the_blueprint_follow_formal_and_premises_v(monkeypatch):
     monkeypatch.setattr(coq_math, "FORMAL", {k: v for k, v in coq_math.FORMAL.items() if k != "lemma8"})
     assert coq_math.counts()["alone"] == len(alone) - 1
     assert coq_math.blueprint()["statements"]["lemma8"] == {
-        "formalized": False, "theorem": None, "rests_on": None, "lueker_alone": False,
+        "formalized": False, "theorem": None, "rests_on": None, "lueker_alone": False, "probability": False,
         "cites": coq_math.cited_premises("lemma8")}
     text = (coq_math.MATH / "Premises.v").read_text().replace("premise_hoelder_holds", "premise_hoelder_was")
     assert coq_math.counts(text=text)["proved"] == c["proved"] - 1
     assert not coq_math.blueprint(text=text)["premises"]["Hoelder step"]["proved"]
+
+
+def test_a_probabilistic_statement_counts_only_when_its_coq_theorem_states_the_probability():
+    """Theorem 9 rests on Lueker's event alone, yet it is not counted: its Coq theorem states no probability.  A
+    Statements.v whose Section of Theorem 9 names one makes it count; a premise beyond Lueker's takes it out."""
+    files = coq_math.with_statements()
+    rests = coq_math.declared_rests()
+    assert rests["theorem9"] == ["Lueker for every z at once"]
+    assert not coq_statements.proved_alone("theorem9", rests["theorem9"], files=files)
+    planted = files["Statements"].replace("Section theorem9.", "Section theorem9.\nVariable Pr : Prop -> R.", 1)
+    with_prob = {**files, "Statements": planted}
+    assert coq_statements.states_probability("theorem9", files=with_prob)
+    assert coq_statements.proved_alone("theorem9", rests["theorem9"], files=with_prob)
+    assert not coq_statements.proved_alone("theorem9", rests["theorem9"] + ["uniformity over inputs"], files=with_prob)
+    assert coq_math.counts(files=with_prob)["alone"] == coq_math.counts(files=files)["alone"] + 1
+
+
+def test_every_structural_fact_names_the_coq_theorem_that_proves_it_or_why_not(tmp_path):
+    from bounds.facts import STRUCTURAL
+    from bounds.prove import axioms
+
+    assert axioms.structural_errors() == []
+    for fact in STRUCTURAL:
+        status = axioms.structural_status(fact)
+        assert status.startswith(("proved in Coq: ", "not proved in Coq: ")), status
+    assert axioms.structural_status("triangle").startswith("proved in Coq: norm_triangle (proofs/coq/math/Triangle.v)")
+    assert axioms.structural_status("union bound").startswith("not proved in Coq: ")
+    # a theorem renamed in its file, or a fact left out, is named
+    for f in coq_math.MATH.glob("*.v"):
+        (tmp_path / f.name).write_text(f.read_text().replace("Theorem norm_triangle", "Theorem norm_triangle_was"))
+    assert axioms.structural_errors(folder=tmp_path) == [
+        "triangle: norm_triangle is not declared in proofs/coq/math/Triangle.v"]
+    wrong = {k: v for k, v in axioms.STRUCTURAL_COQ.items() if k != "union bound"}
+    assert axioms.structural_errors(wrong) == ["union bound: no entry in STRUCTURAL_COQ"]
+
+
+def test_axioms_coq_prints_each_coq_theorem_first_then_what_its_steps_cite():
+    """``slth proofs --axioms --coq``'s text (without compiling: the declared rests and Lemma 8's real assumption
+    family): Lemma 8's block opens with its Coq theorem resting on Coq's axioms only, its structural facts say
+    which Coq theorem proves them, and the last line is the blueprint's count line."""
+    from reports.proofs import coq_axioms_text
+
+    stated = {n: (p, ["ClassicalDedekindReals.sig_forall_dec"]) for n, p in coq_math.declared_rests().items()}
+    text = coq_axioms_text(["lemma8", "theorem9"], stated, {})
+    lemma8 = text.split("\n\n")[0].splitlines()
+    assert lemma8[0] == "== lemma8" and "Coq theorem stmt_lemma8" in lemma8[1]
+    assert lemma8[2].strip() == "Print Assumptions stmt_lemma8: Coq's standard axioms only (classical reals: 1)"
+    convex = next(i for i, line in enumerate(lemma8) if "structural fact: convex combination" in line)
+    assert lemma8[convex + 1].strip().startswith("proved in Coq: norm_combination (proofs/coq/math/Triangle.v)")
+    assert "cited, not verified" not in text
+    assert text.splitlines()[-1] == coq_math.blueprint()["line"]
 
 
 def test_proofs_axioms_coq_without_a_folder_uses_the_kernels_folder(monkeypatch, tmp_path):

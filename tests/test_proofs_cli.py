@@ -21,9 +21,11 @@ def test_table_has_method_and_domain_and_the_counts_add_up(capsys):
     assert sum(c["method_domain"].values()) == len(results) == c["verdict"]["certified"]
     assert (f"{len(results)} proof steps ({len(results)} steps of the encoded proofs and 0 scalar facts): "
             f"{len(results)} certified, 0 refuted, 0 not proved") in out
-    assert f"first pass (SymPy, intervals, Arb): {len(results)} pre-checked" in out
-    assert f"certified by: {c['method']['symbolic']} symbolic" in out
-    assert f"domains: {c['domain']['whole']} on the whole hypothesis domain" in out
+    assert f"first pass: {len(results)} pre-checked" in out
+    assert (f"{len(results)} of {len(results)} pre-checked, each on the whole declared domain: "
+            f"{c['method']['symbolic']} symbolically (SymPy), {c['method']['interval']} by an interval certificate; "
+            f"of the {c['method']['interval']} interval steps {c['arb']['yes']} re-checked in Arb") in out
+    assert out.index("columns: verdict = certified") < out.index("== supported forms")  # the key comes first
     for r in results:
         assert r.step in out
 

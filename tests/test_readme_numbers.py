@@ -93,10 +93,16 @@ def test_the_readme_findings_are_what_the_findings_function_renders(docs_record)
 
     text = README.read_text()
     block = text.split("<!-- generated: findings -->\n", 1)[1].split("\n<!-- end generated: findings -->", 1)[0]
-    section = text.split("## What it found about the paper", 1)[1].split("\n## ", 1)[0]
-    assert [line for line in section.splitlines() if re.match(r"\d+\. ", line)] == block.splitlines()
+    section = text.split("## What it found", 1)[1].split("\n## ", 1)[0]
+    numbered = [line for line in block.splitlines() if re.match(r"\d+\. ", line)]
+    assert [line for line in section.splitlines() if re.match(r"\d+\. ", line)] == numbered
     assert block == statements_page.findings_list(docs_record)
     assert "not in this record" not in block  # the record the README describes holds every finding's data
     from slt.measure import findings
 
-    assert len(block.splitlines()) == len(findings.FINDINGS)
+    assert len(numbered) == len(findings.FINDINGS)
+    # split by what each finding is about: the paper first, then this harness's own constants
+    paper, _, harness = block.partition(f"About {findings.ABOUT_HARNESS}:")
+    assert paper.startswith(f"About {findings.ABOUT_PAPER}:") and harness
+    assert {fid for fid in re.findall(r"docs/findings\.md#([a-z0-9-]+)", harness)} == {
+        f["id"] for f in docs_record["findings"]["items"] if f["about"] == findings.ABOUT_HARNESS}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import html as html_text
 import re
 from pathlib import Path
 
@@ -140,7 +141,13 @@ def test_the_page_opens_with_the_banner_and_the_findings(record):
     assert body.index('<section id="findings">') < body.index('<section id="summary">')
     banner = re.search(r'<div class="banner" id="banner">(.*?)</div>\s*</div>', body, re.S).group(1)
     counts = record["findings"]["banner"]
-    assert f"{counts['proofs']['counts']['certified']} statements certified" in banner
+    banner = html_text.unescape(banner)
+    objects = counts["proofs"]["objects"]  # each verdict names its object: as printed, or as repaired
+    assert objects["certified as printed"] + objects["certified as repaired"] == counts["proofs"]["counts"]["certified"]
+    assert f"{objects['certified as printed']} statements certified as printed" in banner
+    assert f"{objects['certified as repaired']} certified only as repaired (" in banner
+    for name, r in counts["proofs"]["repaired"].items():
+        assert f"{claims.label(record, name)}: {r['what']}" in banner
     assert claims.proof_sentence(record) in banner and claims.empirical_sentence(record) in banner
     emp = counts["empirical"]["counts"]
     assert f"{emp['undecided at this power']} undecided at this power" in banner and f"{emp['holds']} statements hold" in banner

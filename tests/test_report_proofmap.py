@@ -127,7 +127,7 @@ def test_every_node_links_to_an_id_of_the_page(proofs_record):
 def test_formalized_kernel_checked_and_proved_are_drawn_apart(proofs_record, monkeypatch):
     """Every statement of the catalogue has its Coq theorem; with one taken out of ``FORMAL`` (as a statement not
     yet formalized would be) both borders are on the map and each node carries the one its state asks for."""
-    from bounds.prove import coq_math
+    from bounds.prove import coq_math, coq_statements
     from reports import proofmap
     from slt import claims
 
@@ -143,7 +143,8 @@ def test_formalized_kernel_checked_and_proved_are_drawn_apart(proofs_record, mon
         assert f'stroke="{stroke}" stroke-width="{width}"' in d["style"], name
         assert ("stroke-dasharray" in d["style"]) == (name not in formal), name
         assert d["verdict"] == verdict and f'fill="{proofmap.COLOURS[verdict][0]}"' in d["style"], name
-        alone = name in formal and coq_math.lueker_alone(coq_math.FORMAL[name][1])
+        alone = name in formal and name in coq_statements.proved_statements() and coq_statements.proved_alone(
+            name, coq_math.FORMAL[name][1])
         assert d["lueker-alone"] == ("yes" if alone else "no"), name
         assert (proofmap.STAR in d["text"]) == alone, name
     proved = set(coq_math.proved_premises())
@@ -191,7 +192,7 @@ def test_every_edge_is_an_arrow_with_a_head(proofs_record):
 
 
 def test_a_statement_taken_out_of_formal_changes_its_node(proofs_record, monkeypatch):
-    from bounds.prove import coq_math
+    from bounds.prove import coq_math, coq_statements
     from reports import proofmap
 
     before = _nodes(_map(proofs_record))["lemma8"]
@@ -202,8 +203,9 @@ def test_a_statement_taken_out_of_formal_changes_its_node(proofs_record, monkeyp
     assert after["formalized"] == "no" and after["lueker-alone"] == "no" and proofmap.STAR not in after["text"]
     assert "stroke-dasharray" in after["style"] and "stroke-dasharray" not in before["style"]
     c = coq_math.counts()
-    assert f"alone: {c['alone']} of" in html.unescape(picture) and c["alone"] == len(
-        [n for n in coq_math.FORMAL if coq_math.lueker_alone(coq_math.FORMAL[n][1])])
+    assert f"probabilities included: {c['alone']} of" in html.unescape(picture) and c["alone"] == len(
+        [n for n in coq_math.FORMAL if n in coq_statements.proved_statements()
+         and coq_statements.proved_alone(n, coq_math.FORMAL[n][1])])
 
 
 def test_a_premise_no_longer_proved_is_drawn_assumed(proofs_record, monkeypatch, tmp_path):
@@ -261,3 +263,30 @@ def test_the_record_stores_what_the_library_measures_and_an_older_record_says_it
     assert not [n for n, d in nodes.items() if d["kind"] == "premise"]
     assert {d["formalized"] for d in nodes.values() if d["kind"] == "statement"} == {"not recorded"}
     assert "this record holds no Coq formalization" in html.unescape(picture)
+
+
+def test_a_statement_found_wrong_as_printed_is_marked_beside_its_repaired_form(docs_record):
+    """Lemma 13 (printed statement false), Lemma 12, Theorem 10 and Theorem 14 (a step of the printed proof false)
+    carry a tag in the fail colour saying so, and their repaired form (``slt.claims.repairs``); the green fill is
+    then the repaired form's verdict.  No other statement has a tag, and a record whose findings repair nothing
+    draws none."""
+    from reports import proofmap
+    from slt import claims
+
+    rep = claims.repairs(docs_record)
+    assert {"lemma12", "lemma13", "theorem10", "theorem14"} <= set(rep)
+    nodes = _nodes(_map(docs_record))
+    for name, d in nodes.items():
+        if d["kind"] != "statement":
+            continue
+        if name in rep:
+            assert d["printed"] == proofmap.PRINTED_TAG[rep[name]["kind"]], name
+            assert html.unescape(d["repaired"]) == rep[name]["what"], name
+            assert 'class="printed"' in d["text"] and f'stroke="{proofmap.PRINTED_STROKE}"' in d["text"], name
+        else:
+            assert "printed" not in d and 'class="printed"' not in d["text"], name
+    assert nodes["lemma13"]["printed"] == "printed: false"
+    assert nodes["theorem14"]["printed"] == "printed proof: a step false"
+    plain = {**docs_record, "findings": {**docs_record["findings"], "items": [
+        {k: v for k, v in f.items() if k != "repair"} for f in docs_record["findings"]["items"]]}}
+    assert not any("printed" in d for d in _nodes(_map(plain)).values())

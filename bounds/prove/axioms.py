@@ -47,7 +47,9 @@ def _proved(st, get) -> bool:
 
 def _statement_axiom(st, cited_by) -> Axiom:
     widths = "; ".join(f"{w} >= {text(e)}" for w, e in st.widths.items())
-    says = f"{st.title} ({st.numbering.get('main', '')}): error <= {text(st.conclusion)}" + \
+    from slt.claims import numbering_heading  # the one heading every surface gives a statement
+
+    says = f"{st.title} ({numbering_heading(st.numbering, st.name)}): error <= {text(st.conclusion)}" + \
         (f" with probability >= {text(st.probability)}" if st.probability is not None else "") + \
         (f" if {widths}" if widths else "")
     detail = "cited, not proved in the harness" + \
@@ -75,6 +77,77 @@ def premise_status(p) -> str:
         by = ", ".join(coq_math.PROVED_PREMISES.get(p.name, ()))
         return f"proved in Coq ({coq_math.PREMISE_COQ[p.name]}_holds" + (f", by {by}" if by else "") + ")"
     return f"assumed, not checked ({p.role})" if p.role else "assumed, not checked"
+
+STRUCTURAL_COQ = {  # a structural fact -> ({Coq theorem: its file in proofs/coq/math}, what it covers) or why not
+    "triangle": ({"norm_triangle": "Triangle.v"}, ""),
+    "operator norm": ({"vecmat_le_op": "Perturbation.v"}, ""),
+    "max-entry norm": ({"norm_le_sqrt_dim_max": "Sums.v", "uniform_in_x": "Matrix.v"},
+                       "vectors by norm_le_sqrt_dim_max; a matrix by uniform_in_x (||D x|| <= sqrt(m) sqrt(n) "
+                       "max|D_ij| ||x||)"),
+    "convex combination": ({"norm_combination": "Triangle.v", "softmax_rows_norm": "Triangle.v"},
+                           "norm_combination: ||sum_k q_k x_k|| <= sum_k |q_k| ||x_k||, and for the masked softmax "
+                           "weights softmax_rows_norm"),
+    "1-Lipschitz ReLU net": ({"relu_net_lipschitz": "Perturbation.v"}, ""),
+    "ReLU decomposition": ({"relu_split": "OneLayer.v", "relu_split_norm": "Uniform.v"}, ""),
+    "positive homogeneity": ({"pair_scale": "Deep.v", "pair_error_scaled": "Deep.v"},
+                             "for the two-layer pair network of Lemma 2's construction (the net the proofs scale); "
+                             "not for every bias-free ReLU net"),
+    "union bound": ({}, "the Coq statements hold on the event that every subset-sum problem is solved; the Coq "
+                        "development has no probability, so the union bound that gives that event's probability "
+                        "is not stated there"),
+}
+"""Where ``proofs/coq/math/`` proves each structural fact of ``bounds.facts.STRUCTURAL`` (``structural_errors``
+holds every name to a theorem its file declares), with what the theorem covers, or why no theorem does."""
+
+
+def structural_status(fact: str) -> str:
+    """A structural fact's real status: "proved in Coq: norm_triangle (proofs/coq/math/Triangle.v)", with what it
+    covers, or "not proved in Coq: <why>"."""
+    theorems, note = STRUCTURAL_COQ.get(fact, ({}, "no theorem of proofs/coq/math/ is declared to prove it"))
+    if not theorems and fact == "union bound":  # proved once a file of the development declares it
+        found = _declared(r"\w*(?:union_bound|boole)\w*")
+        if found:
+            theorems, note = found, ""
+    if not theorems:
+        return f"not proved in Coq: {note}"
+    return ("proved in Coq: " + ", ".join(f"{t} (proofs/coq/math/{f})" for t, f in theorems.items())
+            + (f"; {note}" if note else ""))
+
+
+def _declared(pattern: str) -> dict[str, str]:
+    """``{theorem: file}`` of the theorems of ``proofs/coq/math/`` (outside comments) whose name matches
+    ``pattern``."""
+    import re
+
+    from . import coq_math
+
+    out = {}
+    for stem, text in coq_math.sources().items():
+        for m in re.finditer(rf"^\s*(?:Theorem|Lemma|Corollary)\s+({pattern})\b", coq_math.strip_comments(text),
+                             re.M | re.I):
+            out[m.group(1)] = f"{stem}.v"
+    return out
+
+
+def structural_errors(mapping: dict = STRUCTURAL_COQ, folder=None) -> list[str]:
+    """One line per theorem of ``mapping`` its file does not declare (outside comments), per fact of
+    ``bounds.facts.STRUCTURAL`` the mapping lacks, and per name it has that is no structural fact."""
+    from pathlib import Path
+    import re
+
+    from . import coq_math
+
+    folder = Path(folder) if folder is not None else coq_math.MATH
+    out = [f"{f}: no entry in STRUCTURAL_COQ" for f in STRUCTURAL if f not in mapping]
+    out += [f"{f}: no structural fact of bounds.facts" for f in mapping if f not in STRUCTURAL]
+    for fact, (theorems, _) in mapping.items():
+        for thm, file in theorems.items():
+            path = folder / file
+            text = coq_math.strip_comments(path.read_text()) if path.is_file() else ""
+            if not re.search(rf"^\s*(?:Theorem|Lemma|Corollary)\s+{re.escape(thm)}\b", text, re.M):
+                out.append(f"{fact}: {thm} is not declared in proofs/coq/math/{file}")
+    return out
+
 
 def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
     """The axioms of statement ``name`` in ``catalogue`` (default: the bounds catalogue), statements first, then
@@ -124,5 +197,5 @@ def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
             f = scalar[dep]
             out.append(Axiom(kind, dep, f"{text(f.lhs)} <= {text(f.rhs)}", _fact_domain(f), tuple(by)))
         else:
-            out.append(Axiom(kind, dep, STRUCTURAL[dep], "cited, not verified (a textbook inequality)", tuple(by)))
+            out.append(Axiom(kind, dep, STRUCTURAL[dep], structural_status(dep), tuple(by)))
     return sorted(out, key=lambda a: (KINDS.index(a.kind), a.name))

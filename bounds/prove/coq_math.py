@@ -32,7 +32,7 @@ formalized.
 ``python -m bounds.prove.coq_math`` compiles the files and ``Statements.v`` (``build_folder()``, only what changed)
 and prints what each theorem of ``THEOREMS`` and each statement's theorem rests on, then per statement of the catalogue the premises
 its Coq theorem rests on (or that it is not formalized) and the counts "premises proved in Coq: N of M (M the premises of ``bounds.premises``);
-statements proved from Lueker's corollary alone: K of 11" (``statements_report``); it exits 1 when a file fails,
+statements proved in Coq from Lueker's corollary alone, probabilities included: K of S" (``statements_report``); it exits 1 when a file fails,
 a forbidden word appears, a theorem rests on any other axiom or on other premises than declared, and 2 when coqc
 or CoqInterval is missing."""
 from __future__ import annotations
@@ -959,25 +959,30 @@ def declared_rests() -> dict[str, list[str]]:
     return {name: list(entry[1]) for name, entry in FORMAL.items()}
 
 
-def counts(rests: dict | None = None, catalogue: dict | None = None, text: str | None = None) -> dict[str, int]:
+def counts(rests: dict | None = None, catalogue: dict | None = None, text: str | None = None,
+           files: dict[str, str] | None = None) -> dict[str, int]:
     """``{"proved", "premises", "alone", "statements"}``: the premises ``Premises.v`` proves (of all of
-    ``bounds.premises``), and the statements of the catalogue whose Coq theorem rests on Lueker's corollary alone
-    (of all statements).  ``rests``: ``{statement: premises}`` or ``rests_on``'s ``{statement: (premises, axioms)}``
-    (default: ``declared_rests()``); ``text``: a ``Premises.v`` to read instead of the committed one."""
-    from ..catalogue import STATEMENTS
+    ``bounds.premises``), and the statements with an encoded proof whose Coq theorem proves them from Lueker's
+    corollary alone, probabilities included (``proved_alone``; of all statements with an encoded proof).
+    ``rests``: ``{statement: premises}`` or ``rests_on``'s ``{statement: (premises, axioms)}`` (default:
+    ``declared_rests()``); ``text``: a ``Premises.v`` to read instead of the committed one; ``files``: the Coq files
+    whose ``Statements`` the theorems are read from (default: ``with_statements()``)."""
     from ..premises import ALL
-    cat = STATEMENTS if catalogue is None else catalogue
+    from .coq_statements import proved_alone, proved_statements
     rests = declared_rests() if rests is None else rests
     prem = {n: (r[0] if isinstance(r, tuple) else r) for n, r in rests.items()}
+    names = proved_statements(catalogue)
+    files = with_statements() if files is None and any(n in prem for n in names) else files
     return {"proved": len(proved_premises(text)), "premises": len(ALL),
-            "alone": sum(n in prem and lueker_alone(prem[n]) for n in cat), "statements": len(cat)}
+            "alone": sum(n in prem and proved_alone(n, prem[n], catalogue, files) for n in names),
+            "statements": len(names)}
 
 
 def counts_line(c: dict[str, int]) -> str:
-    """The counts as one line: "premises proved in Coq: N of M; statements proved from Lueker's corollary alone:
-    K of S"."""
-    return (f"premises proved in Coq: {c['proved']} of {c['premises']}; statements proved from Lueker's corollary "
-            f"alone: {c['alone']} of {c['statements']}")
+    """The counts as one line: "premises proved in Coq: N of M; statements proved in Coq from Lueker's corollary
+    alone, probabilities included: K of S"."""
+    return (f"premises proved in Coq: {c['proved']} of {c['premises']}; statements proved in Coq from Lueker's "
+            f"corollary alone, probabilities included: {c['alone']} of {c['statements']}")
 
 
 def blueprint(catalogue: dict | None = None, text: str | None = None) -> dict:
@@ -985,47 +990,48 @@ def blueprint(catalogue: dict | None = None, text: str | None = None) -> dict:
     declarations (``FORMAL``, ``Premises.v``, ``PROVED_PREMISES``; ``tests/test_coq_math.py`` holds them to Coq's
     own ``Print Assumptions`` and closed types):
 
-    ``{"statements": {name: {"formalized", "theorem", "rests_on", "lueker_alone", "cites"}},
+    ``{"statements": {name: {"formalized", "theorem", "rests_on", "lueker_alone", "probability", "cites"}},
       "premises": {name: {"proved", "coq", "by", "says"}}, "counts": counts(), "line": counts_line(...)}``
 
-    ``rests_on``: the premises its Coq theorem rests on (None when not formalized); ``lueker_alone``: formalized
-    and resting on Lueker's corollary alone; ``cites``: the premises its proof steps cite; ``proved``: the premise
+    ``rests_on``: the premises its Coq theorem rests on (None when not formalized); ``lueker_alone``: a statement
+    with an encoded proof that its Coq theorem proves from Lueker's corollary alone, probabilities included
+    (``proved_alone``); ``probability``: its Coq theorem states the statement's probability; ``cites``: the premises its proof steps cite; ``proved``: the premise
     is proved in ``Premises.v`` (else it is assumed), ``by``: the theorems that prove it."""
     from ..catalogue import STATEMENTS
     from ..premises import ALL
+    from .coq_statements import proved_alone, proved_statements, states_probability
     cat = STATEMENTS if catalogue is None else catalogue
     rests = declared_rests()
     done = set(proved_premises(text))
+    files = with_statements() if any(n in rests for n in cat) else None
+    proved = proved_statements(cat)
     statements = {}
     for name in cat:
         formal = name in rests
         statements[name] = {"formalized": formal, "theorem": f"stmt_{name}" if formal else None,
                             "rests_on": rests[name] if formal else None,
-                            "lueker_alone": formal and lueker_alone(rests[name]),
+                            "lueker_alone": formal and name in proved and proved_alone(name, rests[name], cat, files),
+                            "probability": formal and states_probability(name, cat, files),
                             "cites": cited_premises(name, cat)}
     premises = {p.name: {"proved": p.name in done, "coq": PREMISE_COQ.get(p.name),
                          "by": list(PROVED_PREMISES.get(p.name, ())) if p.name in done else [], "says": p.says}
                 for p in ALL}
-    c = counts(rests, cat, text)
+    c = counts(rests, cat, text, files)
     return {"statements": statements, "premises": premises, "counts": c, "line": counts_line(c)}
 
 
-def statements_report(rests: dict, catalogue: dict | None = None) -> str:
-    """Per statement of the catalogue, what its Coq theorem rests on (or that it is not formalized), then the
-    counts of premises proved in Coq and of statements proved from Lueker's corollary alone (``counts``)."""
+def statements_report(rests: dict, catalogue: dict | None = None, names=None, files: dict | None = None) -> str:
+    """Per statement of the catalogue (or of ``names``), what its Coq theorem is (``statement_lines``), then the
+    counts of premises proved in Coq and of statements proved from Lueker's corollary alone, probabilities
+    included (``counts``)."""
     from ..catalogue import STATEMENTS
+    from .coq_statements import statement_lines
     cat = STATEMENTS if catalogue is None else catalogue
+    files = with_statements() if files is None and rests else files
     lines = []
-    for name in cat:
-        if name in rests:
-            prem, _ = rests[name]
-            lines.append(f"{name}: stmt_{name} rests on " + ("; ".join(prem) if prem else "no premise")
-                         + ("" if not lueker_alone(prem) else " (proved from Lueker's corollary alone)" if prem
-                            else " (proved outright, so also from Lueker's corollary alone)"))
-        else:
-            cited = cited_premises(name, cat)
-            lines.append(f"{name}: not formalized (its steps cite: " + ("; ".join(cited) or "no premise") + ")")
-    lines.append(counts_line(counts(rests, cat)))
+    for name in (names or cat):
+        lines += statement_lines(name, rests, cat, files)
+    lines.append(counts_line(counts(rests, cat, files=files)))
     return "\n".join(lines)
 
 
@@ -1179,33 +1185,42 @@ def recorded_rests_on(directory, files: dict[str, str]) -> dict:
     return stated
 
 
-def statements_text() -> tuple[int, str]:
-    """``(exit status, text)``: the files and ``Statements.v`` compiled in ``build_folder()`` (only what changed
-    since the last compile there), and per statement the premises its Coq theorem rests on with the two counts
-    (``statements_report``); 1 when a file is rejected, a theorem rests on other axioms or premises than declared,
-    2 when coqc or CoqInterval is missing or the folder cannot be made."""
+def statements_rests() -> tuple[int, dict | None, list[str]]:
+    """``(exit status, {statement: (premises, axioms)} or None, error lines)``: the files and ``Statements.v``
+    compiled in ``build_folder()`` (only what changed since the last compile there) and what each statement's
+    theorem rests on (``recorded_rests_on``); 1 when a file is rejected or a theorem rests on other axioms or premises
+    than declared, 2 when coqc or CoqInterval is missing or the folder cannot be made."""
     reason = missing_reason()
     if reason:
-        return 2, f"error: {reason}"
+        return 2, None, [f"error: {reason}"]
     from .coq.check import _locked, _reaped
     try:
         folder = build_folder()
     except OSError as e:
-        return 2, f"error: the Coq build folder cannot be made: {e.strerror or e}"
+        return 2, None, [f"error: the Coq build folder cannot be made: {e.strerror or e}"]
     with _reaped(), _locked(folder):
         files = with_statements()
         ok, why = compile(folder, files)
         if not ok:
-            return 1, f"rejected: {why}"
+            return 1, None, [f"rejected: {why}"]
         try:
             stated = recorded_rests_on(folder, files)
         except RuntimeError as e:
-            return 1, f"rejected: {e}"
+            return 1, None, [f"rejected: {e}"]
     odd = [f"stmt_{n} rests on other axioms: {', '.join(unexpected(ax))}" for n, (_, ax) in stated.items()
            if unexpected(ax)]
     errors = odd + premise_table_errors() + declared_errors(stated)
+    return (1 if errors else 0), stated, [f"error: {e}" for e in errors]
+
+
+def statements_text() -> tuple[int, str]:
+    """``(exit status, text)``: ``statements_rests()`` in words, per statement what its Coq theorem is and the two
+    counts (``statements_report``), then the error lines."""
+    rc, stated, errors = statements_rests()
+    if stated is None:
+        return rc, "\n".join(errors)
     text = "== the statements in Coq (bounds.prove.coq_math)\n" + statements_report(stated)
-    return (1 if errors else 0), "\n".join([text] + [f"error: {e}" for e in errors])
+    return rc, "\n".join([text] + errors)
 
 
 def declared_errors(stated: dict) -> list[str]:

@@ -140,7 +140,8 @@ RECORD_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", **_o
     # what is formalized and proved in Coq (``bounds.prove.coq_math.blueprint``; absent from older records)
     "formalization": _obj({"statements": _obj({}, each=_obj({"formalized": _BOOL, "theorem": _STR_OR_NONE,
                                                              "rests_on": _t("array", "null"),
-                                                             "lueker_alone": _BOOL, "cites": _LIST})),
+                                                             "lueker_alone": _BOOL, "cites": _LIST},
+                                                            optional={"probability": _BOOL})),
                            "premises": _obj({}, each=_obj({"proved": _BOOL, "coq": _STR_OR_NONE, "by": _LIST,
                                                            "says": _STR})),
                            "counts": _obj({"proved": _COUNT, "premises": _COUNT, "alone": _COUNT,

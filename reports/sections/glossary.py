@@ -53,11 +53,26 @@ TERMS = [
                             "search; the calibrated C is read there"),
     ("fixed-C test", "at one C, one point and one target family, a one-sided binomial test of 'failure rate <= eps' "
                      "for each eps"),
+    ("antitonic fit", "an isotonic (non-increasing in C) least-squares fit of the failure rates measured at "
+                      "ascending C; C is read where the fitted rate reaches eps, with no assumption that the "
+                      "counts themselves fall with C"),
+    ("as printed / as repaired", "what a statement's verdict is about: the statement as the paper prints it, or "
+                                 "the form the harness encodes instead (a bound, constant or hypothesis changed; "
+                                 "the verdict says what changed and the finding why)"),
+    ("not exported", "a step the exporter does not send to Coq: the first pass does not pre-check it, or the "
+                     "printer refuses one of its constructs (the reason is printed beside it)"),
 ]
-"""(term, meaning), in reading order."""
+"""(term, meaning), in reading order; the target families follow (``slt.target_words.FAMILY_MEANING``)."""
+
+
+def terms() -> list[tuple[str, str]]:
+    """Every term of the glossary: ``TERMS``, then each target family by name (``slt.target_words.FAMILY_MEANING``)."""
+    from slt.target_words import FAMILY_MEANING
+
+    return TERMS + [(f"target family {name}", meaning) for name, meaning in FAMILY_MEANING.items()]
 
 
 def render(record: dict) -> Section:
-    html = render_template("sections/glossary.html", terms=TERMS)
+    html = render_template("sections/glossary.html", terms=terms())
     return Section(id="glossary", title="Glossary", html=html, summary="what each verdict, identifier and design "
                                                                         "name of this page means")

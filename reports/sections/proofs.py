@@ -55,6 +55,8 @@ def render(record: dict) -> Section:
                            kernel_source=claim.kernel_source(record), read_with={
                                f["evidence"].lstrip("#"): (f["id"], i) for i, f in enumerate(
                                    (record.get("findings") or {}).get("items") or [], 1)
-                               if str(f.get("evidence", "")).startswith("#variant-")})
+                               if str(f.get("evidence", "")).startswith("#variant-")}, reachable={
+                               f["evidence"].lstrip("#"): f["reachable"]
+                               for f in (record.get("findings") or {}).get("items") or [] if f.get("reachable")})
     summary = claim.step_sentence(record)
     return Section(id="proofs", title="Proof steps", html=html, summary=summary)

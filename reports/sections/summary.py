@@ -95,6 +95,7 @@ def rows(record: dict) -> list[dict]:
         out.append({"name": name, "heading": heading(st["numbering"], name), "title": st["title"],
                     "probabilistic": st["probability"] is not None,
                     "proof": _proof_cell(words[name], steps, (record.get("findings") or {}).get("notes", {}).get(name)),
+                    "object": claim.object_words(record, name) if words[name] != "cited" else "",
                     "empirical": _empirical_cell(name, emp, empirical_source(record)["profile"]),
                     "tightness": worst, "calibration": cal, "findings": findings,
                     "below_large": {"build_C": large["checks"]["build_C"], "C": large["C"]} if below else None,
@@ -105,5 +106,6 @@ def rows(record: dict) -> list[dict]:
 def render(record: dict) -> Section:
     table = rows(record)
     html = render_template("sections/summary.html", rows=table, profile=empirical_source(record)["profile"],
-                           calibration_file=record["calibration"]["file"], figures=record.get("figures") or {})
+                           calibration_file=record["calibration"]["file"], figures=record.get("figures") or {},
+                           first_pass=claim.first_pass_sentence(record["steps"]))
     return Section("summary", "Summary", html, claim.proof_sentence(record))

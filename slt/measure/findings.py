@@ -33,6 +33,8 @@ from slt.measure import verdicts
 
 from slt import claims
 from slt.subset_sum import solve
+from slt.measure.findings_constants import FIXED_C_TEST, fixed_c_growth, worst_targets  # noqa: F401
+from slt.measure.findings_format import fmt as _fmt, heading as _heading, missing as _missing
 
 TASK_DEPENDS = ("bounds", "slt.mip", "slt.subset_sum", "slt._subset_sum_kernels")
 """The code the findings' tasks depend on (part of each cached result's fingerprint in ``slt.tasks``)."""
@@ -110,16 +112,6 @@ def tasks(seed: int, make_task) -> list:
 
 # ------------------------------------------------------------------------------------------------ decisions
 
-def _fmt(x) -> str:
-    if isinstance(x, bool):
-        return "yes" if x else "no"
-    if isinstance(x, float):
-        if math.isfinite(x) and x == int(x) and abs(x) < 1e6:
-            return str(int(x))
-        return f"{x:.4g}"
-    return str(x)
-
-
 def _table(cx: dict | None, keys=None) -> dict | None:
     """A counterexample as a small table: one row of its values (the numbers at 4 significant digits)."""
     if not cx:
@@ -137,16 +129,6 @@ def _variant(record, statement, variant):
 def _check(record, check_id):
     emp = record.get("empirical") or {}
     return next((c for c in emp.get("checks", []) if c["id"] == check_id), None)
-
-
-def _heading(record, name) -> str:
-    st = next((s for s in record["statements"] if s["name"] == name), None)
-    return (st["numbering"].get("appendix") or name) if st else name.capitalize()
-
-
-def _missing(fid, title, why, test, evidence="#proofs") -> dict:
-    return {"id": fid, "status": "not in this record", "title": title, "sentences": [why], "counterexample": None,
-            "test": test, "command": None, "evidence": evidence}
 
 
 def lemma13_printed(record) -> dict:
@@ -178,7 +160,9 @@ def lemma13_printed(record) -> dict:
                           f"mpmath). Its proof ends with twice the printed bound; the harness encodes that form."
                           + proof],
             "counterexample": _table(cx), "test": test, "command": case["command"],
-            "evidence": "#case-stored-lemma13-printed"}
+            "evidence": "#case-stored-lemma13-printed",
+            "repair": {"statement": "lemma13", "what": "twice the printed bound, the proof's last line",
+                       "why": "the printed statement is false", "kind": "statement"}}
 
 
 def theorem14_kappa(record) -> dict:
@@ -231,7 +215,10 @@ def theorem14_kappa(record) -> dict:
                                   "every step closes from"], "rows": table_rows},
             "counterexample": _table(first["counterexample"]) if first else None,
             "test": test, "command": "python -m pytest checks/test_variants.py -m slow -k full_bisection",
-            "evidence": "#variant-theorem14-printed"}
+            "evidence": "#variant-theorem14-printed",
+            "repair": {"statement": "theorem14", "what": f"kappa = {encoded['proof']['kappa']} for the printed "
+                       f"{printed_kappa}", "why": f"step {first['step']} of the written proof fails at the printed "
+                       "kappa", "kind": "step", "step": f"step {first['step']} at kappa = {printed_kappa}"} if first else None}
 
 
 def _broken_rows(variant) -> dict:
@@ -256,8 +243,9 @@ def sqrt_d1(record) -> dict:
     lead = next((b for b in hit if b["statement"].startswith("theorem")), hit[0]) if hit else None
     example = f"{_heading(record, lead['statement'])} step {lead['step']}" if lead else ""
     return {"id": "sqrt-d1", "status": "proof step fails" if broken else "no step fails",
-            "title": (f"The constant is sqrt(d1), not d1: with d1 the written proofs break ({len(steps)} step(s), "
-                      f"among them {example})." if broken else
+            "title": (f"The available copy prints d1 where the proofs need sqrt(d1) (the radical was lost; the harness "
+                      f"encodes sqrt(d1)): with d1 the written proofs break ({len(steps)} step(s), among them "
+                      f"{example})." if broken else
                       "With d1 for sqrt(d1) no step of the written proofs breaks."),
             "sentences": [f"Reading d1 where the proofs need sqrt(d1) ({len(broken)} of {len(found)} readings: "
                           + ", ".join(f"{v['statement']}:{v['variant']}" for v in broken)
@@ -282,7 +270,10 @@ def lemma12_logit(record) -> dict:
                       if v["broken"] else f"{name}'s logit step holds with ||x'_i|| <= alpha + eps_max."),
             "sentences": [f"With ||x'_i|| <= alpha + eps_max, step {steps} of the written proof fails." + tail],
             "counterexample": _broken_rows(v) if v["broken"] else None, "test": test, "command": None,
-            "evidence": "#variant-lemma12-printed"}
+            "evidence": "#variant-lemma12-printed",
+            "repair": {"statement": "lemma12", "what": "||x'_i|| <= alpha added as a hypothesis",
+                       "why": f"its printed logit step {steps} is false without it", "kind": "step",
+                       "step": f"logit step {steps}"} if v["broken"] else None}
 
 
 def theorem11_budget(record) -> dict:
@@ -304,6 +295,14 @@ def theorem11_budget(record) -> dict:
 
 THEOREM10_THRESHOLDS = {"L": (2, 3, 10, 100), "eps": (0.5, 0.01)}
 """Where Finding 7 states alpha*(L, eps), the input norm below which Theorem 10's proof gives more than printed."""
+
+
+def _alpha_domain(name: str) -> str:
+    """"alpha >= 1": the lower end of alpha the harness encodes for statement ``name`` (from ``bounds``)."""
+    from bounds.catalogue import STATEMENTS
+
+    a = next(p for p in STATEMENTS[name].params if p.name == "alpha")
+    return "alpha " + ", ".join(f"{'>' if a.lo_open else '>='} {_fmt(float(v))}" for v in a.lo)
 
 
 def theorem10_alpha(record) -> dict:
@@ -359,7 +358,13 @@ def theorem10_alpha(record) -> dict:
             "counterexample": {"columns": ["L", "alpha", "eps", "e_l", "(alpha + e_l) eps/(2L)",
                                            "(1 + e_l) alpha eps/(2L)"],
                                "rows": [[shown[k] for k in ("L", "alpha", "eps", "e_l", "lhs", "rhs")]]},
-            "test": test, "command": None, "evidence": "#variant-theorem10-printed"}
+            "test": test, "command": None, "evidence": "#variant-theorem10-printed",
+            "reachable": {"step": "T10b", "point": {**pt, "e_l": float(cx["e_l"]), "lhs": float(cx["lhs"]),
+                                                    "rhs": float(cx["rhs"])}} if fails else None,
+            "repair": {"statement": "theorem10", "what": f"{_alpha_domain('theorem10')} for the printed alpha > 0"
+                       + (" (or C doubled)" if follows else ""),
+                       "why": "step T10b of the written proof fails for alpha < 1", "kind": "step",
+                       "step": "step T10b for alpha < 1"} if fails else None}
 
 
 def mip(record) -> dict:
@@ -373,10 +378,13 @@ def mip(record) -> dict:
     rows = [[str(r["entry"]), _fmt(r["reported"]), _fmt(r["true"]), _fmt(r["exact"])] for r in data["rows"]]
     if hidden:
         worst = max(hidden, key=lambda r: (r["reported"] == 0.0, r["true"] - r["reported"]))  # "0" says it best
+        zero = sum(r["reported"] == 0.0 for r in hidden)
         sentence = (f"On {len(hidden)} of {data['m']} subset-sum instances (n' = {data['n']}, seed {data['seed']}) "
-                    f"HiGHS (through scipy) reports an objective of {_fmt(worst['reported'])} for a subset whose true "
-                    f"error is {_fmt(worst['true'])}, while the exact optimum is {_fmt(worst['exact'])}: the solver's "
-                    f"tolerance hides errors a thousand times the optimum.")
+                    f"HiGHS (through scipy) reports an objective below the true error of the subset it returns, which "
+                    f"is more than a thousand times the exact optimum (table); on {zero} of them it reports "
+                    f"{_fmt(0.0)}. The worst: it reports {_fmt(worst['reported'])} for a subset whose true error is "
+                    f"{_fmt(worst['true'])}, while the exact optimum is {_fmt(worst['exact'])}: the solver's "
+                    f"tolerance hides the error.")
     else:
         sentence = (f"On these {data['m']} instances HiGHS's reported objective matched the true error of its subset "
                     f"(within 1e-8): not reproduced with this solver version.")
@@ -389,131 +397,6 @@ def mip(record) -> dict:
                                            "exact optimum"], "rows": rows},
             "test": test, "command": "python -m pip install -e .[mip] && python scripts/compare_mip.py",
             "evidence": "#findings-mip-tolerance"}
-
-
-def _p(x) -> str:
-    return f"{x:.2g}" if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
-
-
-def worst_targets(record) -> dict:
-    """Per statement with a target matrix, the random-target C and the worst-target C where it was
-    recalibrated, the worst target family and its failures at the C the families were run at, all from the record's
-    calibration (``calibration.statements.<name>``: ``C``, ``C_random``, ``worst_target``, ``targets``). A statement
-    with a target matrix but no worst-target C has its constant calibrated on random targets only, and so has the
-    "holds" of its checks: listed in ``random_only`` (its summary row carries the flag)."""
-    test = "tests/test_targets.py::test_a_worst_target_family_reproduces_its_stored_failures"
-    cal = (record.get("calibration") or {}).get("statements") or {}
-    names = [n for n in target_families.HYPOTHESIS if n in cal and cal[n].get("C") is not None]
-    if record.get("empirical") is None:
-        return _missing("worst-targets", "The constant over every target: no empirical verdict in this record",
-                        "This record holds no empirical checks, so no verdict whose coverage of targets to state; "
-                        "slth run --quick measures them.", test, "#evidence")
-    if not any(isinstance(cal[n].get("targets"), dict) for n in names):
-        return _missing("worst-targets", "The constant over every target: not measured in this record",
-                        "The calibration this record carries holds no target families (slth targets families "
-                        "measures them).", test, "#evidence")
-    rows, sentences, random_only = [], [], []
-    for n in names:
-        rec = cal[n]
-        recal = rec.get("C_random") is not None and rec.get("worst_target") is not None
-        c_random = rec["C_random"] if recal else rec["C"]
-        t = rec.get("targets") if isinstance(rec.get("targets"), dict) else None
-        fam = next((f for f in (t or {}).get("families", []) if f.get("family") == t.get("worst")), None) if t else None
-        rnd = next((f for f in (t or {}).get("families", []) if f.get("family") == "random"), None) if t else None
-        v = rec.get("targets_verify") if isinstance(rec.get("targets_verify"), dict) else None
-        vworst = max(v["families"], key=lambda f: f["failures"]) if v and v.get("families") else None
-        if not recal:
-            random_only.append(n)
-        covers = f"the worst target family found ({rec['worst_target']})" if recal else "random targets only"
-        rows.append([_heading(record, n), _fmt(c_random), _fmt(rec["C"]) if recal else "not calibrated",
-                     f"{t['worst']} at C = {_fmt(t['C'])}" if fam else "not measured",
-                     f"{fam['failures']}/{fam['trials']}" if fam else "-",
-                     _p(fam.get("pvalue")) if fam else "-",
-                     f"{rnd['failures']}/{rnd['trials']}" if rnd else "-", covers,
-                     (f"{vworst['failures']}/{vworst['trials']} ({vworst['family']}, every family "
-                      + ("passes" if all(f.get("passed") for f in v["families"]) else "NOT passing") + ")")
-                     if vworst else "-"])
-        at = (f"at C = {_fmt(t['C'])} the {t['worst']} targets failed {fam['failures']} of {fam['trials']} trials "
-              f"(random targets {rnd['failures']}/{rnd['trials']}; one-sided binomial test against eps: p = "
-              f"{_p(fam.get('pvalue'))}, " + ("not rejected at this number of trials" if fam.get("passed") else
-                                              "rejected") + ")") if fam and rnd else "no target family was measured"
-        most = (f"every family failed 0/{vworst['trials']}" if vworst and vworst["failures"] == 0 else
-                f"the most failures were {vworst['failures']}/{vworst['trials']} ({vworst['family']})" if vworst else "")
-        again = (f" At the new C = {_fmt(v['C'])} every family was run again ({v['trials']} trials each, same seeds): "
-                 f"{most}, and "
-                 + ("no family's test rejects." if all(f.get("passed") for f in v["families"]) else
-                    "some family's test rejects.")) if vworst else ""
-        if recal:
-            sentences.append(f"{_heading(record, n)}: C = {_fmt(rec['C'])} is calibrated at the worst target family "
-                             f"found ({rec['worst_target']}); on random targets it was {_fmt(c_random)}, and {at}."
-                             + again)
-        else:
-            sentences.append(f"{_heading(record, n)}: C = {_fmt(rec['C'])} is calibrated on random targets only, so "
-                             f"its empirical verdict covers random targets only; {at}.")
-    title = ("The constants of " + ", ".join(_heading(record, n) for n in random_only) + " are calibrated on random "
-             "targets only: their \"holds\" covers random targets only." if random_only else
-             "The constants calibrated on random targets did not hold at identity-type targets (which failed far "
-             "more often than eps at them); every statement with a target matrix is calibrated at its worst "
-             "target family found, where no family shows an excess.")
-    return {"id": "worst-targets", "status": "random targets only" if random_only else "worst targets",
-            "title": title, "sentences": sentences,
-            "table": {"columns": ["statement", "C on random targets", "C at the worst target", "worst family",
-                                  "its failures", "p-value", "random targets' failures", "C covers",
-                                  "at the new C: most failures of any family"], "rows": rows},
-            "counterexample": None, "test": test, "command": None, "evidence": "#evidence", "statements": names, "random_only": random_only}
-
-
-FIXED_C_TEST = "tests/test_targets.py::test_a_stored_fixed_C_row_reproduces"
-
-
-def fixed_c_growth(record) -> dict:
-    """"Does C grow?": per statement the answer of ``slt.claims.growth`` (the fixed-C tests over eps at the worst
-    target, ``calibration.statements.<name>.growth``, and the large grid's trends), the same sentences the report's
-    calibration section shows; the table holds the fixed-C rows. Its status is "C grows" when a fixed-C test
-    rejects."""
-    test = FIXED_C_TEST
-    cal = (record.get("calibration") or {}).get("statements") or {}
-    names = [n for n in target_families.HYPOTHESIS if isinstance((cal.get(n) or {}).get("growth"), dict)]
-    if record.get("empirical") is None:
-        return _missing("fixed-c-growth", "Does C grow? No empirical verdict in this record",
-                        "This record holds no empirical checks (slth run --quick measures them); the fixed-C tests "
-                        "are in the calibration file.", test, "#evidence")
-    if not names:
-        return _missing("fixed-c-growth", "Does C grow? No fixed-C test in this record",
-                        "The calibration this record carries holds no fixed-C tests (slth targets fixed-c runs them).",
-                        test, "#evidence")
-    rows, undecided, grows = [], [], []
-    for n in names:
-        g = cal[n]["growth"]
-        rs = sorted(g["rows"], key=lambda r: -r["eps"])
-        lo, hi = rs[-1]["eps"], rs[0]["eps"]
-        rejected = [r for r in rs if not r.get("passed")]
-        worst_ci = max(r["ci_over_eps"][1] for r in rs)
-        low_power = min(r.get("power_2eps") or 0 for r in rs)
-        verdict = g.get("verdict") or ""
-        if rejected or verdict.startswith("grows"):
-            grows.append(n)
-        elif not verdict.startswith("no growth"):
-            undecided.append(n)
-        rows.append([_heading(record, n), _fmt(g["C"]), g["target"], f"{_fmt(hi)} .. {_fmt(lo)}",
-                     ", ".join(f"{r['failures']}/{r['trials']}" for r in rs), f"{worst_ci:.2g}",
-                     f"{low_power:.2f}", verdict.split(":")[0] if verdict else "-"])
-    answers = claims.growth(record)
-    answer = claims.growth_answer(record)  # the one answer every page gives; its headline is the title
-    title = "Does C grow? " + answer[0]
-    sentences = answer[1:] + [answers[n]["sentence"] for n in names if n in answers]  # the per-eps details: the table
-    if undecided and not grows:
-        sentences.append("The failure model cannot tell 'falls at least like eps' from 'falls more slowly' for "
-                         + ", ".join(_heading(record, n) for n in undecided) + " at these trial counts (too few "
-                         "failures); the per-eps tests above are the direct answer.")
-    grows = [n for n in names if n in answers and answers[n]["fixed"] and answers[n]["fixed"]["grows"]]
-    return {"id": "fixed-c-growth", "status": "C grows" if grows else "no growth seen",
-            "title": title, "sentences": sentences,
-            "table": {"columns": ["statement", "C", "target", "eps", "failures (largest eps first)",
-                                  "largest 95% upper end of rate / eps", "least power vs 2 eps", "failure model"],
-                      "rows": rows},
-            "counterexample": None, "test": test, "command": cal[names[0]]["growth"].get("command"),
-            "evidence": "#evidence", "statements": names}
 
 
 KERNEL_TEST = "tests/test_coq_math.py::test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false"
@@ -572,14 +455,22 @@ FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_
 """The README's findings, in its order; each a function of the record."""
 
 
+ABOUT_PAPER, ABOUT_HARNESS = "the paper", "this harness's constants"
+ABOUT = {"worst_targets": ABOUT_HARNESS, "fixed_c_growth": ABOUT_HARNESS}
+"""What each finding is about: the paper (its statements, proofs and experiments), or the universal constants C
+this harness calibrates for itself (the paper gives none); every finding not named here is about the paper."""
+
+
 proof_word = claims.proof_word
 """A statement's proof verdict from its supported steps (``slt.claims.proof_word``)."""
 
 
-def banner(record: dict) -> dict:
-    """The counts the page opens with (each from ``slt.claims``)."""
+def banner(record: dict, items: list | None = None) -> dict:
+    """The counts the page opens with (each from ``slt.claims``), each verdict with its object (as printed, or as
+    repaired: ``claims.repairs`` of the findings' ``items``)."""
     emp = claims.empirical_verdicts(record)
-    return {"proofs": {"counts": claims.proof_counts(record), "by_statement": claims.proof_verdicts(record)},
+    return {"proofs": {"counts": claims.proof_counts(record), "by_statement": claims.proof_verdicts(record),
+                       "objects": claims.object_counts(record, items), "repaired": claims.repairs(record, items)},
             "printed_refuted": claims.printed_refuted(record),
             "empirical": None if emp is None else {"counts": claims.empirical_counts(record), "by_statement": emp},
             "profile": record.get("profile")}
@@ -602,5 +493,6 @@ def notes(items: list[dict]) -> dict:
 
 def decide(record: dict) -> dict:
     """The findings of ``record`` (its steps, variants and empirical part), to be stored as ``record["findings"]``."""
-    items = [{"statements": list(STATEMENTS_OF[f.__name__]), **f(record)} for f in FINDINGS]
-    return {"banner": banner(record), "items": items, "notes": notes(items)}
+    items = [{"statements": list(STATEMENTS_OF[f.__name__]), "about": ABOUT.get(f.__name__, ABOUT_PAPER), **f(record)}
+             for f in FINDINGS]
+    return {"banner": banner(record, items), "items": items, "notes": notes(items)}

@@ -359,7 +359,7 @@ def point_tasks(p: dict, done: dict, chunk: int):
 
 
 def run(ids=None, *, design_path=DESIGN_FILE, result_path=RESULT_FILE, cache_dir=None, workers=1, chunk=10,
-        batch=8, max_seconds=None, progress=False, command="", log=print) -> dict:
+        batch=8, max_seconds=None, threads=1, progress=False, command="", log=print) -> dict:
     """Run the design's points (or those of ``ids``), cheapest first, ``batch`` blocks at a time, writing every
     finished block into ``result_path`` at once; stops after ``max_seconds`` (a later run resumes)."""
     from slt.tasks import cluster, execute
@@ -371,7 +371,11 @@ def run(ids=None, *, design_path=DESIGN_FILE, result_path=RESULT_FILE, cache_dir
     points = [p for p in design["points"] if ids is None or p["id"] in ids]
     points.sort(key=lambda p: (p["trials"], p["id"]))
     start = time.perf_counter()
-    with cluster(None, workers):
+    with cluster(None, workers) as client:
+        if client is not None:  # one Numba thread per worker: the run shares its cores with other work
+            from slt.tasks import _set_worker_threads
+
+            client.run(_set_worker_threads, threads)
         for p in points:
             while True:
                 done = result["blocks"].setdefault(p["id"], {})

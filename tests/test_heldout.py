@@ -62,7 +62,8 @@ def test_every_point_complete_with_rates_at_eps_holds(design):
     res = _result(design, lambda p: (int(p["point"]["eps"] * p["trials"]), p["trials"]))
     v = heldout.verdicts(design, res)
     assert {a["word"] for n, a in v.items() if a["total"]} == {"holds"}
-    assert v["theorem9"]["sentence"].startswith("the calibrated C = 8 holds at every held-out point")
+    C = next(p["C"] for p in design["points"] if p["statement"] == "theorem9")
+    assert v["theorem9"]["sentence"].startswith(f"the calibrated C = {C:g} holds at every held-out point")
 
 
 def test_one_point_missing_leaves_its_statement_undecided_not_passed(design):
@@ -121,3 +122,28 @@ def test_the_committed_result_if_any_is_valid_and_its_verdicts_come_from_the_one
     assert set(v) >= {"theorem9", "lemma7", "lueker"}
     if res is None:
         assert all(a["word"] != "holds" for a in v.values())
+
+
+def _slth(capsys, *argv):
+    from reports import cli
+
+    rc = cli.main(list(argv))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_slth_targets_heldout_reruns_one_point_as_designed(capsys, tmp_path):
+    rc, out, err = _slth(capsys, "targets", "heldout", "theorem10:L=6", "--trials", "10", "--workers", "0",
+                         "--cache-dir", str(tmp_path))
+    assert rc == 0, err
+    assert out.startswith("theorem10:L=6 at C = 12 (orthogonal target)") and "/10 failures" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["theorem10:L=7"], "did you mean 'theorem10:L=6'"),
+    (["theorem10:L=6", "--trials", "40"], "expected 1 .. 39"),
+    ([], "name a point"),
+])
+def test_slth_targets_heldout_refuses_bad_input_in_one_line(capsys, argv, words):
+    rc, out, err = _slth(capsys, "targets", "heldout", *argv)
+    assert rc == 2 and words in err and len(err.strip().splitlines()) == 1

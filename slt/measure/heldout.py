@@ -327,8 +327,9 @@ def verdicts(design: dict | None = None, result: dict | None = None, *, load: bo
         else:
             word = UNDECIDED
             done = sum(r["trials"] for r in rows)
-            sentence = (f"not yet run / undecided at {len(rows) - decided} of {len(rows)} points "
-                        f"({done:,} of {sum(r['planned'] for r in rows):,} trials at C = {C:g}; never read as a pass)"
+            sentence = (f"not yet run / undecided at {len(rows) - decided} of {len(rows)} points ({decided} decided "
+                        f"without a failure; {done:,} of {sum(r['planned'] for r in rows):,} trials at C = {C:g}; "
+                        "never read as a pass)"
                         if done else f"not yet run (0 of {len(rows)} points)")
         out[name] = {"word": word, "sentence": sentence, "points": rows, "decided": decided, "total": len(rows),
                      "C": C, "target": pts[0]["target"]}
@@ -347,7 +348,28 @@ def answer(design: dict | None = None, result: dict | None = None) -> list[str]:
     return [f"{name}: {v[name]['sentence']}" for name in sorted(v, key=lambda n: order.get(n, 99))]
 
 
+def summary(design_path=DESIGN_FILE, result_path=RESULT_FILE) -> dict:
+    """What the run record and the pages carry of the held-out test: the files with their SHA-256, the compute
+    spent, the verdict word per statement and the answer's sentences (``answer``), the commands."""
+    design = load_design(design_path)
+    result = load_result(result_path, design_path)
+    v = verdicts(design, result)
+    return {"design": shown(design_path), "design_sha256": sha256(design_path),
+            "calibration": design["calibration"], "result": shown(result_path) if result else None,
+            "cost": (result or {}).get("cost") or {"cpu_s": 0.0, "wall_s": 0.0},
+            "points": design["points_total"], "verdicts": {n: a["word"] for n, a in v.items()},
+            "answers": answer(design, result), "run": "python -m slt.measure.heldout run",
+            "rerun": "slth targets heldout POINT", "test": "tests/test_heldout.py"}
+
+
 # --------------------------------------------------------------------------------------------------------- run
+
+def cost_class(p: dict) -> float:
+    """A rough relative cost per trial, only to order the run (cheapest points first, so that the most points are
+    decided soonest; it changes no result): widths grow like d1 log d1 and the tickets' heads like H, so a point
+    whose d1, d2 or H lies far outside the grids costs about a hundred trials at the grids' sizes."""
+    return 100.0 if p["factor"] in ("d1", "d2", "H") and p["value"] >= 16 else 1.0
+
 
 def point_tasks(p: dict, done: dict, chunk: int):
     """The blocks of point ``p`` not yet in ``done`` (its finished blocks, by start index): ``[(start, Task)]``."""
@@ -360,7 +382,7 @@ def point_tasks(p: dict, done: dict, chunk: int):
 
 def run(ids=None, *, design_path=DESIGN_FILE, result_path=RESULT_FILE, cache_dir=None, workers=1, chunk=10,
         batch=8, max_seconds=None, threads=1, progress=False, command="", log=print) -> dict:
-    """Run the design's points (or those of ``ids``), cheapest first, ``batch`` blocks at a time, writing every
+    """Run the design's points (or those of ``ids``), cheapest first (``cost_class``), ``batch`` blocks at a time, writing every
     finished block into ``result_path`` at once; stops after ``max_seconds`` (a later run resumes)."""
     from slt.tasks import cluster, execute
 
@@ -369,7 +391,7 @@ def run(ids=None, *, design_path=DESIGN_FILE, result_path=RESULT_FILE, cache_dir
     if command:
         result["commands"] = list(dict.fromkeys([*result.get("commands", []), command]))
     points = [p for p in design["points"] if ids is None or p["id"] in ids]
-    points.sort(key=lambda p: (p["trials"], p["id"]))
+    points.sort(key=lambda p: (p["trials"] * cost_class(p), p["id"]))
     start = time.perf_counter()
     with cluster(None, workers) as client:
         if client is not None:  # one Numba thread per worker: the run shares its cores with other work
@@ -402,6 +424,35 @@ def run(ids=None, *, design_path=DESIGN_FILE, result_path=RESULT_FILE, cache_dir
                 log(f"[heldout] {p['id']}: {c['failures']}/{c['trials']} of {p['trials']} trials "
                     f"({time.process_time() - cpu:.0f} s client CPU)")
     return result
+
+
+def rerun_point(pid: str, trials: int | None = None, *, design_path=DESIGN_FILE, cache_dir=None, workers=0,
+                chunk: int = 10) -> dict:
+    """One held-out point again, exactly as designed (frozen C, target, seeds), its first ``trials`` trials (default:
+    all): its failures, the test at the design's level and the point's line. ``HeldoutError`` on an unknown id."""
+    import difflib
+
+    from slt.tasks import execute
+
+    design = load_design(design_path)
+    ids = [p["id"] for p in design["points"]]
+    if pid not in ids:
+        close = difflib.get_close_matches(pid, ids, n=1, cutoff=0.5)
+        raise HeldoutError(f"no held-out point {pid!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+                           + f" (points: {', '.join(ids)})")
+    p = next(q for q in design["points"] if q["id"] == pid)
+    n = p["trials"] if trials is None else int(trials)
+    if not 0 < n <= p["trials"]:
+        raise HeldoutError(f"--trials {n}: expected 1 .. {p['trials']} (the design's trials at {pid})")
+    tasks = [t for _, t in point_tasks(dict(p, trials=n), {}, chunk)]
+    out = execute(tasks, cache_dir=cache_dir, workers=workers, progress=False, desc=pid)
+    failures, done = sum(b["failures"] for b in out), sum(b["trials"] for b in out)
+    level = design["family_wise"] / design["points_total"]
+    test = stats.excess_test(failures, done, p["point"]["eps"], level)
+    return {"id": pid, "C": p["C"], "target": p["target"], "point": p["point"], "failures": failures,
+            "trials": done, "planned": p["trials"], "pvalue": test.pvalue, "level": level,
+            "line": f"{pid} at C = {p['C']:g} ({p['target'] or 'random'} target), seeds {p['seed']}..: "
+                    + test.describe()}
 
 
 def write_result(path, result: dict) -> None:

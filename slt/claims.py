@@ -354,7 +354,9 @@ def growth_answer(record: dict) -> list[str]:
         out.append(WHY_THEY_DIFFER[0].upper() + WHY_THEY_DIFFER[1:]
                    + (f", with power at least {min(power):.2f} against a rate of 2 eps" if power else ""))
     out.append(NEITHER[0].upper() + NEITHER[1:] + (f", nor for eps below {_num(min(eps))}" if eps else ""))
-    held = heldout_sentence(record)
+    words, held = heldout_words(record), heldout_sentence(record)
+    if words:  # the headline (the finding's title, the contents line) names the held-out verdicts too
+        out[0] = out[0].rstrip(".") + "; " + words
     if held:
         out.append(held)
     return [s if s.endswith(".") else s + "." for s in out]
@@ -373,10 +375,8 @@ def heldout_sentence(record: dict) -> str:
 
 
 def growth_sentence(record: dict) -> str:
-    """The headline of ``growth_answer`` (the contents line, the finding's title, the section heading), with the
-    held-out test's verdict words (``heldout_words``)."""
-    held = heldout_words(record)
-    return growth_answer(record)[0].rstrip(".") + (f"; {held}" if held else "")
+    """The headline of ``growth_answer`` (the contents line, the finding's title, the section heading)."""
+    return growth_answer(record)[0].rstrip(".")
 
 
 def heldout_words(record: dict) -> str:

@@ -147,3 +147,16 @@ def test_slth_targets_heldout_reruns_one_point_as_designed(capsys, tmp_path):
 def test_slth_targets_heldout_refuses_bad_input_in_one_line(capsys, argv, words):
     rc, out, err = _slth(capsys, "targets", "heldout", *argv)
     assert rc == 2 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_theorem9s_checks_build_at_the_worst_target_large_grids_C_and_keep_the_checks_grids():
+    from slt.measure import calibration
+
+    rec = calibration.calibrated("theorem9")
+    large = json.loads(heldout.LARGE_FILES[0].read_text())["statements"]["theorem9"]
+    assert rec["C"] == large["C"] < rec["C_checks_grid"] and "calibration-large-worst.json" in rec["C_source"]
+    data = {"statements": {"theorem9": {"C": 8.0, "worst_target": "identity", "points": [{}]}}}
+    with pytest.raises(ValueError, match="target"):
+        calibration.adopt_large(copy.deepcopy(data), "theorem9", {**large, "target": "random"}, "x")
+    with pytest.raises(ValueError, match="not below"):
+        calibration.adopt_large(copy.deepcopy(data), "theorem9", {**large, "C": 10.0}, "x")

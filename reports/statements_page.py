@@ -286,7 +286,7 @@ def families_table() -> str:
     return "\n".join(rows)
 
 
-_SOURCES = {"constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBRATION,
+_SOURCES = {"heldout": ROOT / "slt" / "measure" / "heldout-design.json", "constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBRATION,
             "large-random": ROOT / "slt" / "measure" / "calibration-large.json",
             "large-worst": ROOT / "slt" / "measure" / "calibration-large-worst.json",
             "committed-empirical": COMMITTED_EMPIRICAL, "figures": FIGURES,
@@ -447,7 +447,18 @@ def coq_counts() -> str:
             + ". Premises proved in Coq: " + ("; ".join(proved) or "none") + ".")
 
 
-BLOCKS = {"constants": constants_table, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
+def heldout_answer() -> str:
+    """The held-out test of the law, one line per statement (``slt.measure.heldout.answer``), with its files."""
+    from slt.measure import heldout
+
+    h = heldout.summary()
+    return (f"Design `{h['design']}` (SHA-256 `{h['design_sha256'][:16]}`), C frozen from `{h['calibration']['file']}` "
+            f"(SHA-256 `{h['calibration']['sha256'][:16]}`), {h['points']} points, result "
+            + (f"`{h['result']}` ({h['cost']['cpu_s']:.0f} CPU s so far)" if h["result"] else "not yet run")
+            + ":\n\n" + "\n".join(f"- {line}" for line in h["answers"]))
+
+
+BLOCKS = {"constants": constants_table, "heldout": heldout_answer, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
           "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
           "figures": figures_table, "families": families_table, "suite-time": suite_time, "coq-counts": coq_counts,
           "task-throughput": task_throughput, "diff-time": diff_time,

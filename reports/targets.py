@@ -12,6 +12,8 @@
                                                                       # model re-read from stored rows
     slth targets fixed-c lemma7 d1=2 d2=2 --C 4 --target sign_matrix --eps 0.3,0.1,0.03,0.01,0.003 --per 30
     slth targets search lemma7 d1=2 d2=2 eps=0.3 --C 4 --seeds 40 --steps 40
+    slth targets heldout theorem9:d1=64 [--trials N]                  # one point of the held-out test of the law
+                                                                      # (slt.measure.heldout) again, as designed
 
 ``families`` and ``calibrate`` update the calibration file (default: the committed ``slt/measure/calibration.json``)
 in place, atomically: per statement ``targets`` (the family table, its command, the worst family) and, after
@@ -29,8 +31,8 @@ WITH_TARGETS = ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theor
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("mode", choices=["families", "calibrate", "refit", "fixed-c", "search"])
-    parser.add_argument("statement", nargs="?", help="fixed-c / search: the statement")
+    parser.add_argument("mode", choices=["families", "calibrate", "refit", "fixed-c", "search", "heldout"])
+    parser.add_argument("statement", nargs="?", help="fixed-c / search: the statement; heldout: the point id")
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE")
     parser.add_argument("--statements", nargs="*", default=None, help="families / calibrate: which statements")
     parser.add_argument("--file", default=None, help="calibration file to update (default: the committed one)")
@@ -80,8 +82,29 @@ def _write(path, data):
     write_atomic(path, json.dumps(data, indent=1) + "\n")
 
 
+def _heldout(args) -> int:
+    """``slth targets heldout POINT``: one held-out point rerun as designed; exit 1 when its test rejects."""
+    from slt.inputs import InputError
+    from slt.measure import heldout
+
+    if not args.statement:
+        raise ValueError("heldout: name a point (python -m slt.measure.heldout verdict lists them)")
+    try:
+        out = heldout.rerun_point(args.statement, args.trials, cache_dir=args.cache_dir,
+                                  workers=0 if args.workers is None else args.workers)
+    except InputError as exc:
+        raise ValueError(str(exc)) from None
+    print(out["line"])
+    if args.output:
+        _write(args.output, out)
+    return 1 if out["pvalue"] < out["level"] else 0
+
+
 def _main(args) -> int:
     from pathlib import Path
+
+    if args.mode == "heldout":
+        return _heldout(args)
 
     from slt.cache import writing
     from slt.measure import calibrate, calibration

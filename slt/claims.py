@@ -460,12 +460,39 @@ def growth_answer(record: dict) -> list[str]:
         out.append(WHY_THEY_DIFFER[0].upper() + WHY_THEY_DIFFER[1:]
                    + (f", with power at least {min(power):.2f} against a rate of 2 eps" if power else ""))
     out.append(NEITHER[0].upper() + NEITHER[1:] + (f", nor for eps below {_num(min(eps))}" if eps else ""))
+    words, held = heldout_words(record), heldout_sentence(record)
+    if words:  # the headline (the finding's title, the contents line) names the held-out verdicts too
+        out[0] = out[0].rstrip(".") + "; " + words
+    if held:
+        out.append(held)
     return [s if s.endswith(".") else s + "." for s in out]
+
+
+def heldout_sentence(record: dict) -> str:
+    """What the held-out test of the law (C frozen, points outside every grid) says, per statement, as
+    ``slt.measure.heldout.answer`` worded it into the record (``calibration.heldout.answers``); "" without one."""
+    h = (record.get("calibration") or {}).get("heldout") or {}
+    answers = h.get("answers") or []
+    if not answers:
+        return ""
+    source = (h.get("calibration") or {}).get("file", "the calibration")
+    return (f"Beyond the grids (held-out test of the law: C frozen from {source}, {h.get('points', '?')} points "
+            "outside every grid, Holm across all of them): " + "; ".join(answers))
 
 
 def growth_sentence(record: dict) -> str:
     """The headline of ``growth_answer`` (the contents line, the finding's title, the section heading)."""
     return growth_answer(record)[0].rstrip(".")
+
+
+def heldout_words(record: dict) -> str:
+    """The held-out test's verdicts in a few words, grouped by word as ``slt.measure.heldout.verdicts`` decided
+    them (``calibration.heldout.verdicts``): "beyond the grids (held-out test of the law): the calibrated C holds
+    for ...; fails for ...; undecided for ..."; "" without a held-out test."""
+    v = ((record.get("calibration") or {}).get("heldout") or {}).get("verdicts") or {}
+    groups = [(w, [n for n, x in v.items() if x == w]) for w in ("holds", "fails", "undecided")]
+    parts = [f"{'the calibrated C ' if w == 'holds' else ''}{w} for {_names(record, ns)}" for w, ns in groups if ns]
+    return "beyond the grids (held-out test of the law): " + "; ".join(parts) if parts else ""
 
 
 # ------------------------------------------------------------------------------------------ printed points

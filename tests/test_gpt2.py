@@ -159,7 +159,33 @@ def test_fig8_verdicts_follow_the_numbers():
     noise = {s: [3.0 + e for e in (0.01, -0.01, 0.002)] for s in grid}
     noise[star] = [3.0 + e for e in (-0.01, 0.01, 0.0)]
     (w,) = figures.summarise("fig8", _rows(noise))
-    assert w["verdict"] == "inconclusive"
+    assert w["verdict"] == "undecided: more seeds needed"  # neither a difference nor an equivalence: never a pass
+
+
+def test_an_equivalence_inside_the_margin_reads_no_effect_and_too_few_seeds_read_undecided():
+    star = figures.theory_scale(64)
+    rng = np.random.default_rng(0)
+    base = 3.0 + rng.normal(0, 0.05, figures.SEEDS)  # seeds spread 0.05; the scales differ by < 0.002 per seed
+    flat = {1.0: list(base + rng.normal(0, 0.001, base.size)), star: list(base)}
+    (w,) = figures.summarise("fig7", _rows(flat), planned=figures.SEEDS)
+    assert w["verdict"] == figures.NO_EFFECT and "TOST" in w["reason"]
+    (w,) = figures.summarise("fig7", _rows({s: v[:5] for s, v in flat.items()}), planned=figures.SEEDS)
+    assert w["verdict"] == f"undecided: 5 of {figures.SEEDS} seeds"
+    shifted = {1.0: list(base + 0.02 + rng.normal(0, 0.001, base.size)), star: list(base)}
+    (w,) = figures.summarise("fig7", _rows(shifted), planned=figures.SEEDS)
+    assert w["verdict"] == "supported"  # a real effect beyond the margin is a difference, not an equivalence
+    assert figures.MARGIN == 0.01
+
+
+def test_the_committed_figures_7_and_8_carry_the_verdict_the_one_function_gives():
+    from slt.figures import summaries
+
+    for name in ("fig7", "fig8"):
+        payload = summaries.load_summary(summaries.committed_summary_path(name))
+        again = figures.redecide(payload)
+        assert payload["verdict"] == again["verdict"] and payload["findings"] == again["findings"]
+        assert payload["margin"] == figures.MARGIN and payload["compute_s"] > 0
+        assert all(v != "inconclusive" for v in payload["verdict"].values())
 
 
 def test_fig7_verdict_and_paired_interval():
@@ -175,7 +201,7 @@ def test_fig7_verdict_and_paired_interval():
 
 def test_plans_cover_the_scales_seeds_and_head_widths():
     full = figures.plan(False)
-    assert set(figures.SCALES) <= set(full.scales) and full.seeds == 3
+    assert set(figures.SCALES) <= set(full.scales) and full.seeds == figures.SEEDS >= 12
     assert len({m["d_model"] // m["n_head"] for m in full.widths}) >= 2
     gpu = figures.plan(False, "cuda")
     assert gpu.recipe["lr"] == 1e-4 and gpu.recipe["lr_min"] == 1e-5 and gpu.recipe["epochs"] == 50

@@ -17,6 +17,8 @@ KNOWN = {
     ("slt/targets.py", "HYPOTHESIS"): "each statement's target hypothesis set: belongs in its Numerics",
     ("reports/targets.py", "_point_keys"): "each statement's point keys of `slth targets`: belongs in its Numerics",
     ("reports/sections/empirical.py", "_SERIES"): "the length sweeps' plot series: report styling, left for now",
+    ("slt/measure/heldout.py", "HELDOUT"): "each statement's held-out values: belongs in its Numerics (the committed "
+                                           "design's point order, which fixes its seeds, follows this dict)",
 }
 
 

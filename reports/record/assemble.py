@@ -220,7 +220,19 @@ def calibration(results_dir: Path | None = None) -> dict:
     return {"file": shown, "command": _writes(data.get("command", ""), shown), "definition": data.get("definition", ""),
             "level": data.get("level", LEVEL), "confidence": data.get("confidence", CONFIDENCE),
             "safety": cal.SAFETY, "statements": stmts, "_data": data,
-            "large": _large_calibration(), "large_worst": _large_calibration(LARGE_WORST_FILE)}
+            "large": _large_calibration(), "large_worst": _large_calibration(LARGE_WORST_FILE),
+            "heldout": _heldout()}
+
+
+def _heldout() -> dict:
+    """The held-out test of the law (``slt.measure.heldout.summary``), or why it cannot be read."""
+    from slt.inputs import InputError
+    from slt.measure import heldout
+
+    try:
+        return heldout.summary()
+    except InputError as exc:
+        return {"error": str(exc), "answers": [f"the held-out test cannot be read: {exc}"], "verdicts": {}}
 
 
 def _writes(command: str, shown: str) -> str:

@@ -63,7 +63,11 @@ def render(record: dict) -> Section:
                                "above 1: exceeds the bound" if t["ratio"] > 1 else "")}
                      for t in emp["tightness"]]
         summary = f"{claims.empirical_sentence(record)}; {claims.check_sentence(record)}"
-    html = render_template("sections/empirical.html", empirical=emp, calibration=calib, profile=record["profile"],
+    figures = record.get("figures") or {}
+    lead = {"heldout": calib.get("heldout") or {"answers": ["no held-out test in this record"]},
+            "gpt2": [line for name in ("fig7", "fig8")
+                     for line in ((figures.get(name) or {}).get("payload") or {}).get("findings", [])]}
+    html = render_template("sections/empirical.html", lead=lead, empirical=emp, calibration=calib, profile=record["profile"],
                            source=empirical_source(record),
                            calibration_rows=calibration_rows, tightness=tightness, rate_blocks=rate_blocks,
                            rate_columns=RATE_COLUMNS, length_blocks=length_blocks, case_blocks=case_blocks)

@@ -40,7 +40,8 @@ class GPT2Figure(Figure):
         return gpt2.tasks(self.name, plan)
 
     def summarise(self, plan, rows, info) -> dict:
-        return {"summary": gpt2.summarise(self.name, rows), "scales": list(gpt2.SCALES)}
+        return {"summary": gpt2.summarise(self.name, rows, plan.seeds), "scales": list(gpt2.SCALES),
+                "margin": gpt2.MARGIN, "seeds_planned": plan.seeds}
 
     def findings(self, payload):
         return gpt2.findings(payload)

@@ -29,9 +29,17 @@ a 95% t-interval of the mean; since seed k gives the same weights, score initial
 differences to s = n_K^{1/4} are paired per seed, with a 95% t-interval of the mean difference. Verdict per width
 (Fig. 8): ``supported`` when the loss at n_K^{1/4} is significantly below the loss at both ends of the grid
 (s = 1 and s = 5) and no scale is significantly below it; ``contradicted`` when a scale at least 1.5x away from
-n_K^{1/4} (s <= s*/1.5 or s >= 1.5 s*) is significantly below it; ``inconclusive`` otherwise. Fig. 7: ``supported``
+n_K^{1/4} (s <= s*/1.5 or s >= 1.5 s*) is significantly below it; otherwise the equivalence test or the seed count decides (below). Fig. 7: ``supported``
 when the final loss with n_K^{1/4} is significantly below the unscaled one, ``contradicted`` when significantly
-above, ``inconclusive`` otherwise.
+above.
+
+Equivalence (two one-sided tests, TOST, at 5% each, beside the difference test): ``MARGIN`` nats, stated before
+the seeds were run, is the smallest loss difference that counts as an effect at this scale. When neither of the
+verdicts above holds and the 90% t-interval of the paired difference lies inside (-MARGIN, +MARGIN) -- for Fig. 8
+at every scale -- the figure reads "no effect larger than the margin at this scale". A width whose scales have
+fewer than the plan's ``SEEDS`` paired seeds reads "undecided: k of N seeds" whatever its intervals say (the
+verdict is decided once, at the planned count, never by peeking); at the planned count with neither a difference
+nor an equivalence, "undecided: more seeds needed" with the intervals (never "inconclusive").
 """
 from __future__ import annotations
 
@@ -50,6 +58,12 @@ __all__ = ["Plan", "PLANS", "GPU_PLAN", "SCALES", "plan", "tasks", "summarise", 
            "PAPER_CLAIM", "theory_scale", "require_torch"]
 
 SCALES = (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0)
+SEEDS = 12
+"""Paired seeds per (width, scale) of the CPU plan: the verdict is decided at this count."""
+MARGIN = 0.01
+"""The equivalence margin in nats per byte, stated before the seeds ran: a paired difference whose 90% interval lies
+inside (-MARGIN, +MARGIN) is no effect at this scale (two one-sided t-tests at 5%)."""
+NO_EFFECT = "no effect larger than the margin at this scale"
 PAPER_CLAIM = {
     "fig7": "query/key weights scaled by n_K^{1/4} (about 2.8) reach a lower validation loss than unscaled ones",
     "fig8": "over query/key scales 1..5 the final validation loss is lowest near n_K^{1/4}",
@@ -78,7 +92,7 @@ def _small(n_head):
 _FULL = dict(lr=1e-2, lr_min=1e-3, weight_decay=0.01, epochs=12, steps_per_epoch=10, batch=16, val_windows=48)
 _QUICK = dict(_FULL, epochs=6, steps_per_epoch=8, val_windows=32)
 PLANS = {
-    False: Plan((_small(4), _small(1)), SCALES, 3, _FULL),
+    False: Plan((_small(4), _small(1)), SCALES, SEEDS, _FULL),
     True: Plan((_small(4), _small(1)), (1.0, 3.0, 5.0), 2, _QUICK),
 }
 #: ``--device cuda``: the paper's sizes and recipe (n_K = 64 for both), on the same corpus.
@@ -122,15 +136,23 @@ def tasks(figure: str, p: Plan):
     return out
 
 
-def _t_interval(values):
-
+def _t_interval(values, confidence=0.95):
     v = np.asarray(values, dtype=float)
     mean = float(v.mean())
     if v.size < 2:
         return mean, float("nan"), (float("nan"), float("nan"))
     std = float(v.std(ddof=1))
-    half = float(stats.t.ppf(0.975, v.size - 1) * std / math.sqrt(v.size))
+    half = float(stats.t.ppf(0.5 + confidence / 2, v.size - 1) * std / math.sqrt(v.size))
     return mean, std, (mean - half, mean + half)
+
+
+def equivalent(paired, margin=MARGIN) -> bool:
+    """Two one-sided t-tests at 5% each (TOST): the mean paired difference lies inside (-margin, +margin), i.e. its
+    90% t-interval does."""
+    if len(paired) < 2:
+        return False
+    lo, hi = _t_interval(paired, 0.90)[2]
+    return -margin < lo and hi < margin
 
 
 def _sig(ci, side):
@@ -141,9 +163,10 @@ def _sig(ci, side):
     return hi < 0 if side < 0 else lo > 0
 
 
-def summarise(figure, rows):
+def summarise(figure, rows, planned: int | None = None):
     """Per width: per scale the final-loss statistics and mean curve, paired differences to n_K^{1/4}, the verdict.
-    ``rows``: ``[(params, seed, result), ...]`` as ``slt.figures.run_tasks`` returns them."""
+    ``rows``: ``[(params, seed, result), ...]`` as ``slt.figures.run_tasks`` returns them; ``planned``: the plan's
+    paired seeds (fewer at any scale: "undecided: k of N seeds")."""
     groups = {}
     for params, seed, result in rows:
         model = params["model"]
@@ -161,9 +184,11 @@ def summarise(figure, rows):
             mean, std, ci = _t_interval(final)
             paired = [by_scale[s][k]["final_val_loss"] - ref[k]["final_val_loss"] for k in seeds if k in ref]
             dmean, dstd, dci = _t_interval(paired)
+            tost = _t_interval(paired, 0.90)[2]
             curves = np.asarray([by_scale[s][k]["val_loss"] for k in seeds], dtype=float)
             per_scale.append({"s": s, "theory": s == star, "seeds": len(seeds), "final": final, "mean": mean,
                               "std": std, "ci": list(ci), "diff_to_theory": dmean, "diff_ci": list(dci),
+                              "diff_ci90": list(tost), "equivalent": equivalent(paired),
                               "curve_mean": curves.mean(axis=0).tolist(),
                               "curve_std": (curves.std(axis=0, ddof=1) if len(seeds) > 1
                                             else np.zeros(curves.shape[1])).tolist(),
@@ -172,9 +197,43 @@ def summarise(figure, rows):
         best = min(per_scale, key=lambda r: r["mean"])
         entry = {"n_K": n_K, "d_model": d_model, "n_head": n_head, "n_layer": n_layer, "theory_scale": star,
                  "scales": per_scale, "argmin_scale": best["s"], "argmin_mean": best["mean"]}
-        entry["verdict"], entry["reason"] = (_verdict7 if figure == "fig7" else _verdict8)(per_scale, star)
+        entry["verdict"], entry["reason"] = verdict(figure, per_scale, star, planned)
         widths.append(entry)
     return widths
+
+
+def verdict(figure, per_scale, star, seeds: int | None = None) -> tuple[str, str]:
+    """``(verdict, reason)`` of one width: the one function deciding Fig. 7 and Fig. 8 (module docstring)."""
+    word, text = (_verdict7 if figure == "fig7" else _verdict8)(per_scale, star)
+    have = min(r["seeds"] for r in per_scale)
+    if seeds is not None and have < seeds:
+        return f"undecided: {have} of {seeds} seeds", text + f"; decided at {seeds} paired seeds, not before"
+    if word in ("supported", "contradicted"):
+        return word, text
+    others = [r for r in per_scale if not r["theory"]]
+    if others and all(r.get("equivalent") for r in others):
+        return NO_EFFECT, text + f"; every paired 90% interval inside +-{MARGIN:g} nats (TOST at 5%)"
+    return "undecided: more seeds needed", text + (f"; a paired 90% interval reaches beyond +-{MARGIN:g} nats, "
+                                                   "so neither an effect nor its absence is shown")
+
+
+def redecide(payload: dict, seeds: int = SEEDS) -> dict:
+    """``payload`` (a stored Fig. 7 / Fig. 8 summary) with every width's verdict decided again from its stored
+    per-seed final losses (paired by seed order: seed k of every scale is the same seed), ``findings`` and
+    ``verdict`` rewritten from it."""
+    out = dict(payload, summary=[])
+    for w in payload["summary"]:
+        ref = next(r for r in w["scales"] if r["theory"])["final"]
+        scales = []
+        for r in w["scales"]:
+            paired = [a - b for a, b in zip(r["final"], ref)]
+            tost = _t_interval(paired, 0.90)[2] if len(paired) > 1 else (float("nan"), float("nan"))
+            scales.append(dict(r, diff_ci90=list(tost), equivalent=equivalent(paired)))
+        word, text = verdict(payload["figure"], scales, w["theory_scale"], seeds)
+        out["summary"].append(dict(w, scales=scales, verdict=word, reason=text))
+    out["verdict"], out["findings"] = findings(out)
+    out["margin"], out["seeds_planned"] = MARGIN, seeds
+    return out
 
 
 def _verdict7(per_scale, star):
@@ -186,7 +245,7 @@ def _verdict7(per_scale, star):
         return "supported", text
     if _sig(ci, +1):
         return "contradicted", text
-    return "inconclusive", text
+    return "open", text
 
 
 def _verdict8(per_scale, star):
@@ -203,7 +262,7 @@ def _verdict8(per_scale, star):
         return "contradicted", text
     if ends_worse and not below:
         return "supported", text
-    return "inconclusive", text
+    return "open", text
 
 
 def require_torch(figure: str) -> None:

@@ -175,3 +175,27 @@ def build_constant(C: float) -> float:
 def check_constant(statement: str, path: str | None = None) -> float:
     """``SAFETY x`` the calibrated C of ``statement`` (the C every check of it builds with; ``build_constant``)."""
     return build_constant(constant(statement, path))
+
+
+def adopt_large(data: dict, statement: str, large: dict, command: str) -> dict:
+    """``data`` (a checks calibration) with ``statement``'s C taken from ``large`` (the worst-target large grid,
+    ``calibration-large-worst.json``) where that grid calibrated it at the same target family to a smaller C: the
+    checks grid's own C is kept as ``C_checks_grid`` with the reason, and ``C_source`` names the file and command.
+
+    Why: a checks grid of three points and 18-28 trials per C can only accept a C whose Clopper-Pearson bound is
+    below eps with few trials, which may leave C conservative (Theorem 9: 2/28 failures at C = 5 give an upper
+    bound of 0.208 > eps = 0.2, so its C_upper is 8); a check at such a C cannot fail at half of it. The large
+    grid's C at the worst target, guarded by the held-out test (``slt.measure.heldout``), is what the check then
+    builds with. ``ValueError`` when the targets differ or the large grid's C is not smaller."""
+    rec = data["statements"][statement]
+    if large.get("target") != rec.get("worst_target"):
+        raise ValueError(f"{statement}: the large grid's target {large.get('target')!r} is not the checks' "
+                         f"worst target {rec.get('worst_target')!r}")
+    if not (isinstance(large.get("C"), (int, float)) and large["C"] < rec["C"]):
+        raise ValueError(f"{statement}: the large grid's C {large.get('C')!r} is not below the checks' {rec['C']}")
+    rec["C_checks_grid"] = rec.get("C_checks_grid", rec["C"])
+    rec["C"] = float(large["C"])
+    rec["C_source"] = (f"calibration-large-worst.json ({len(large['points'])} points at the {large['target']} "
+                       f"target: {large.get('command', '')}), adopted by: {command}; the checks grid's C_upper "
+                       f"{rec['C_checks_grid']:g} rested on 18-28 trials per C")
+    return data

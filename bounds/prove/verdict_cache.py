@@ -28,11 +28,13 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.metadata
-import os
 import pickle
 import platform
 import warnings
 from pathlib import Path
+
+from slth_base import settings
+from slth_base.files import InputError, read_bounded
 
 __all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "default_directory", "verifier_files", "verifier_hash",
            "key_digest", "load", "store", "STATS", "reset_stats", "COQ_ENTRY", "COQ_STATS", "coq_directory",
@@ -64,16 +66,15 @@ def reset_stats() -> None:
 
 def directory() -> Path | None:
     """The folder of the stored verdicts, or None when ``$SLTH_VERDICT_CACHE`` is ``off``."""
-    where = os.environ.get(ENV, "").strip()
-    if where.lower() in ("off", "0", "no", "false"):
+    where = settings.verdict_cache()  # checked: a folder (or off), never a file
+    if where == "off":
         return None
-    return Path(where) if where else default_directory()
+    return where or default_directory()
 
 
 def default_directory() -> Path:
     """``$XDG_CACHE_HOME/slth-harness/verdicts`` (``~/.cache/slth-harness/verdicts``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "slth-harness" / "verdicts"
+    return settings.cache_home() / "slth-harness" / "verdicts"
 
 
 def _imports(path: Path, root: Path = HERE) -> set[str]:
@@ -188,11 +189,11 @@ def load(key: tuple):
     digest = key_digest(key)
     path = _path(folder, digest)
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, "stored verdict", regular=True)  # a FIFO or a link planted here: refused, not read
     except FileNotFoundError:
         return None
-    except OSError as exc:
-        _note(path, f"unreadable ({exc.strerror or exc})")
+    except (OSError, InputError) as exc:
+        _note(path, f"unreadable ({getattr(exc, 'strerror', None) or exc})")
         return None
     problem, value = _decode(raw, digest)
     if problem:
@@ -236,7 +237,7 @@ def store(key: tuple, value: tuple, name: str = "", keep: bool = True) -> None:
         body = pickle.dumps({"key": digest, "value": value}, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - a value that cannot be pickled is simply not stored
         return
-    from slt.cache import write_atomic
+    from slth_base.files import replace_file as write_atomic  # an entry is replaced, never written through
 
     try:
         write_atomic(_path(folder, digest), MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
@@ -282,11 +283,11 @@ def load_coq(digest: str) -> str | None:
         return None
     path = folder / digest[:2] / f"{digest}.json"
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, "stored verdict", regular=True)  # a FIFO or a link planted here: refused, not read
     except FileNotFoundError:
         return None
-    except OSError as exc:
-        _note(path, f"unreadable ({exc.strerror or exc})")
+    except (OSError, InputError) as exc:
+        _note(path, f"unreadable ({getattr(exc, 'strerror', None) or exc})")
         return None
     problem, verdict = _decode_coq(raw, digest)
     if problem:
@@ -325,7 +326,7 @@ def store_coq(digest: str, verdict: str) -> None:
     if folder is None or not (verdict == "kernel-checked" or verdict.startswith("rejected: ")):
         return
     body = json.dumps({"key": digest, "verdict": verdict}, sort_keys=True).encode("utf-8")
-    from slt.cache import write_atomic
+    from slth_base.files import replace_file as write_atomic  # an entry is replaced, never written through
 
     try:
         write_atomic(folder / digest[:2] / f"{digest}.json",

@@ -202,6 +202,7 @@ def main(argv=None) -> int:
     from reports.cli import INTERRUPTED, Parser
     from reports.terminal import escaped_streams
     from slt.inputs import InputError
+    from slth_base.settings import refused
 
     parser = Parser(prog="python -m reports.record.verified",
                     description="Refresh the committed verification rows and task results of this tree "
@@ -211,6 +212,9 @@ def main(argv=None) -> int:
             parser.parse_args(sys.argv[1:] if argv is None else argv)
         except SystemExit as exc:
             return int(exc.code or 0)
+        bad = refused(parser.prog)
+        if bad:
+            return bad
         try:
             write_committed()
         except KeyboardInterrupt:

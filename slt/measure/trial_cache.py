@@ -27,11 +27,11 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import json
-import os
 import platform
 import warnings
 from pathlib import Path
 
+from slth_base import settings
 from slt.cache import CorruptRecord, fingerprint, read_record, write_record
 from slt.measure.evidence import Case
 
@@ -52,14 +52,13 @@ class TrialCacheWarning(UserWarning):
 
 
 def default_directory() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "slth-harness" / "trials"
+    return settings.cache_home() / "slth-harness" / "trials"
 
 
 def directory() -> Path | None:
     """The folder of stored trials, or None (``$SLTH_TRIAL_CACHE`` unset or ``off``)."""
-    where = os.environ.get(ENV, "").strip()
-    return None if where.lower() in ("", "off", "0", "no", "false") else Path(where)
+    where = settings.trial_cache()  # checked: a folder (or off), never a file
+    return None if where in (None, "off") else where
 
 
 def _file(module: str, root: Path) -> Path | None:

@@ -1,4 +1,4 @@
-"""Reading and writing files without trusting what the folder holds: the one place every package reads and writes.
+"""Reading, writing and locking files without trusting what the folder holds: the one place every package does.
 
 Reads:
 
@@ -14,6 +14,8 @@ Writes (a temporary file in the same folder and a rename: a reader never sees ha
 
 - ``write_atomic(path, data)``: an output the user named. A symbolic link is written through (the user named the
   link; it is kept), a device, a pipe or ``/dev/stdout`` is written into.
+- ``locked(path)``: an exclusive ``flock`` on the lock file ``path`` for a block (the one lock helper); a link, a
+  FIFO or a device at its name is replaced by a regular file, never opened (a planted link cannot truncate a file).
 - ``replace_file(path, data, within=None)``: a file the harness keeps in its own folders (``--coq DIR``, the build
   folders, the stores, ``docs/``). Never written through: a symbolic link, a FIFO or a device found at ``path`` is
   replaced by the new regular file (what it pointed at is untouched), and with ``within`` a path whose folder leads
@@ -21,13 +23,15 @@ Writes (a temporary file in the same folder and a rename: a reader never sees ha
 """
 from __future__ import annotations
 
+import contextlib
 import errno
+import fcntl
 import os
 import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["InputError", "MAX_BYTES", "read_bounded", "read_text", "holds", "write_atomic", "replace_file"]
+__all__ = ["InputError", "MAX_BYTES", "read_bounded", "read_text", "holds", "write_atomic", "replace_file", "locked"]
 
 MAX_BYTES = 256 * 2 ** 20
 """The largest file the harness reads, 256 MiB (its largest files, the run records and calibration files, hold well
@@ -236,3 +240,41 @@ def replace_file(path, data: str | bytes, within=None) -> None:
     except FileNotFoundError:
         pass
     _rename_into(path, data.encode("utf-8") if isinstance(data, str) else data, given)
+
+
+@contextlib.contextmanager
+def locked(path):
+    """Hold an exclusive ``flock`` on the lock file ``path`` for the block (made when missing; its folder too). What
+    is at its name is never followed: a symbolic link, a FIFO or a device there is removed and a regular file made
+    in its place, so a planted link cannot make the lock truncate or block on another file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    for _ in range(3):
+        try:
+            st = os.lstat(path)
+            if not stat.S_ISREG(st.st_mode):
+                if stat.S_ISDIR(st.st_mode):
+                    raise OSError(errno.EISDIR, "Is a directory", str(path))
+                os.unlink(path)
+        except FileNotFoundError:
+            pass
+        try:
+            fd = os.open(path, flags, 0o666)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EEXIST):  # replaced between the look and the open
+                continue
+            raise
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            break
+        os.close(fd)
+    else:
+        raise OSError(errno.EAGAIN, "a lock file that keeps being replaced by something else", str(path))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)

@@ -94,6 +94,28 @@ def test_a_store_entry_planted_as_a_link_is_replaced_not_written_through(tmp_pat
     assert victim.read_text() == "keep\n" and not (store / "entry.json").is_symlink()
 
 
+def test_a_lock_file_planted_as_a_link_never_truncates_its_target(tmp_path):
+    from bounds.prove import kernel
+    from bounds.prove.coq import check
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep\n")
+    for folder, name, lock in ((tmp_path / "build", ".lock", check._locked),
+                               (tmp_path / "coq", ".slth-kernel.lock", kernel._locked)):
+        folder.mkdir()
+        (folder / name).symlink_to(victim)
+        with lock(folder):
+            pass
+        assert victim.read_text() == "keep\n" and not (folder / name).is_symlink()
+
+
+def test_a_lock_file_planted_as_a_fifo_is_replaced_without_a_hang(tmp_path):
+    code = ("import os; from pathlib import Path; from bounds.prove.coq import check; b = Path(%r); b.mkdir()\n"
+            "os.mkfifo(b / '.lock')\nwith check._locked(b):\n    print('locked')" % str(tmp_path / "build"))
+    done = _python(code)
+    assert done.returncode == 0 and "locked" in done.stdout, done.stderr
+
+
 # ---------------------------------------------------------------- reads: regular files only, bounded, decoded
 
 def test_a_fifo_as_a_store_entry_is_refused_not_read(tmp_path):

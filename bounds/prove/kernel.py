@@ -25,12 +25,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fcntl
 import json
 from pathlib import Path
 
 from slth_base import settings
-from slth_base.files import read_text
+from slth_base.files import locked, read_text
 
 from .verify import CERTIFIED, NOT_PROVED, REFUTED, StepResult
 
@@ -69,13 +68,8 @@ def missing() -> str | None:
 
 @contextlib.contextmanager
 def _locked(directory: Path):
-    directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / ".slth-kernel.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    with locked(directory / ".slth-kernel.lock"):  # slth_base.files.locked: never through a planted link
+        yield
 
 
 def replay(results, directory=None, searching: bool = True, log=None) -> tuple[dict, str]:

@@ -28,7 +28,6 @@ winners, each accepted only when it is a tactic expression (``tactic_problem``).
 from __future__ import annotations
 
 import ctypes
-import fcntl
 import hashlib
 import json
 import os
@@ -44,7 +43,7 @@ from pathlib import Path
 
 import sympy as sp
 from slth_base import settings
-from slth_base.files import InputError, holds, read_bounded, read_text, replace_file
+from slth_base.files import InputError, holds, locked, read_bounded, read_text, replace_file
 
 from ... import catalogue
 from ...core import Step
@@ -633,12 +632,8 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
 
 @contextmanager
 def _locked(build: Path):
-    with open(build / ".lock", "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+    with locked(build / ".lock"):  # slth_base.files.locked: a link planted at the lock's name is replaced
+        yield
 
 
 def _all(ents, verdict, status, tactics):

@@ -5,7 +5,7 @@
 Runs the command twice into a fresh ``XDG_CACHE_HOME`` (nothing compiled: cold; then everything compiled: warm),
 with a ``coqc`` on ``PATH`` that runs the real one under ``/usr/bin/time`` and logs each call's CPU time (user +
 system) and peak resident memory.  CPU time, not wall time, is what it records: the machine it runs on may be
-shared.  ``benchmarks/coq-cold.json`` (``--write``) is what ``bounds.prove.coq.cost`` estimates a run from before it
+shared.  ``benchmarks/coq-cold.json`` (``--write``: with the load, cores and commit of each run, once both succeeded) is what ``bounds.prove.coq.cost`` estimates a run from before it
 starts; each coqc call is named by its stage (``compile:<file>``, ``check``, ``axioms:<file>``, ``math:<file>``)."""
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 TABLE = ROOT / "benchmarks" / "coq-cold.json"
 SHIM = """#!/bin/sh
 exec /usr/bin/time -f "COQC %U %S %M :: $*" -a -o "$SLTH_BENCH_LOG" "$SLTH_BENCH_COQC" "$@"
@@ -74,11 +76,16 @@ def run_once(cache: Path, log: Path, shim_dir: Path) -> dict:
             "max_rss_mb": round(int(rss) / 1024), "stderr_first": (r.stderr.splitlines() or [""])[0]}
 
 
+PROG = "python benchmarks/bench_axioms_coq.py"
+
+
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    from benchmarks import common
+
+    args = common.parser(PROG, __doc__.split("\n")[0], TABLE).parse_args(argv)
     real = shutil.which("coqc")
     if not real or not Path("/usr/bin/time").exists():
-        print("needs coqc and /usr/bin/time", file=sys.stderr)
+        print(f"{PROG}: error: needs coqc and /usr/bin/time", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(prefix="slth-bench-axioms-") as tmp:
         tmp = Path(tmp)
@@ -88,7 +95,9 @@ def main(argv=None) -> int:
         (shim / "coqc").chmod(0o755)
         os.environ["SLTH_BENCH_COQC"] = real
         cold_log, warm_log = tmp / "cold.log", tmp / "warm.log"
+        cold_machine = common.machine()
         cold = run_once(tmp / "cache", cold_log, shim)
+        warm_machine = common.machine()
         warm = run_once(tmp / "cache", warm_log, shim)
         stages = parse_log(cold_log.read_text())
         warm_stages = parse_log(warm_log.read_text()) if warm_log.exists() else {}
@@ -97,15 +106,21 @@ def main(argv=None) -> int:
         "command": "slth proofs --axioms --coq (python -m reports.cli), fresh XDG_CACHE_HOME, then again",
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs (CPU times: the machine may have been shared)",
         "date": time.strftime("%Y-%m-%d"),
-        "cold": {**cold, "coqc_cpu_s": coq_cpu, "python_cpu_s": round(cold["cpu_s"] - coq_cpu, 1)},
-        "warm": {**warm, "coqc_calls": len(warm_stages)},
+        "cold": {**cold, "coqc_cpu_s": coq_cpu, "python_cpu_s": round(cold["cpu_s"] - coq_cpu, 1),
+                 "taken": cold_machine},
+        "warm": {**warm, "coqc_calls": len(warm_stages), "taken": warm_machine},
         "stages": stages,
     }
     print(json.dumps(record, indent=1))
-    if "--write" in argv:
-        TABLE.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-    return 0 if cold["rc"] in (0, 1) and warm["rc"] in (0, 1) else 1
+    if cold["rc"] not in (0, 1) or warm["rc"] not in (0, 1):
+        print(f"{PROG}: a run ended with exit {cold['rc']}/{warm['rc']}; nothing written", file=sys.stderr)
+        return 1
+    if args.write:
+        common.write(TABLE, record)
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from benchmarks import common
+
+    sys.exit(common.run(main, PROG))

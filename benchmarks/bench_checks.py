@@ -12,8 +12,6 @@ package's dependencies (the clone is put first on ``PYTHONPATH``).
 """
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import resource
 import subprocess
@@ -25,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "test-suite-time.json"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 
 def run(clone: Path, cache: Path, workers: int) -> dict:
@@ -44,14 +44,16 @@ def run(clone: Path, cache: Path, workers: int) -> dict:
             "load_before": round(load, 2), "summary": tail}
 
 
+PROG = "python benchmarks/bench_checks.py"
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--workers", type=int, default=2, help="pytest-xdist workers (default 2)")
-    ap.add_argument("--write", action="store_true", help=f"store the runs in {OUT.relative_to(ROOT)}")
+    from benchmarks import common
+    from reports.cli import workers
+
+    ap = common.parser(PROG, __doc__.splitlines()[0], OUT)
+    ap.add_argument("--workers", type=workers, default=2, help="pytest-xdist workers (default 2; 0 or 1: one process)")
     args = ap.parse_args(argv)
-    if args.workers < 1:
-        print("bench_checks: --workers must be at least 1", file=sys.stderr)
-        return 2
     with tempfile.TemporaryDirectory(prefix="slth-bench-checks-") as tmp:
         clone, cache = Path(tmp) / "clone", Path(tmp) / "cache"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
@@ -59,28 +61,30 @@ def main(argv=None) -> int:
                                 check=True).stdout.strip()
         runs = {}
         for name in ("checks-cold", "checks-warm"):
-            runs[name] = run(clone, cache, args.workers)
+            taken = {**common.machine(), "commit": commit}  # the clone's HEAD: what was measured
+            runs[name] = {**run(clone, cache, args.workers), "machine": taken}
             r = runs[name]
             print(f"{name}: {r['wall_s']} s wall, {r['cpu_s']} s CPU, exit {r['exit']}, load {r['load_before']} "
                   f"before: {r['summary']}", flush=True)
     if any(r["exit"] != 0 for r in runs.values()):
-        print("bench_checks: a run failed; nothing written", file=sys.stderr)
+        print(f"{PROG}: a run failed; nothing written", file=sys.stderr)
         return 1
     if args.write:
-        data = json.loads(OUT.read_text()) if OUT.exists() else {"profiles": {}}
+        from slt.inputs import read_json
+
+        data = read_json(OUT, "benchmark file") if OUT.exists() else {"profiles": {}}
         command = "python -m pytest checks" + (f" -n {args.workers}" if args.workers > 1 else "")
         for name, r in runs.items():
             data["profiles"][name] = {"wall_s": r["wall_s"], "cpu_s": r["cpu_s"], "cores": os.cpu_count(),
                                       "command": command,
                                       "label": "cold, empty cache" if name.endswith("cold") else "warm, code unchanged",
-                                      "load_before": r["load_before"], "commit": commit,
+                                      "load_before": r["load_before"], "commit": commit, "machine": r["machine"],
                                       "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        tmp = OUT.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(data, indent=1) + "\n")
-        tmp.replace(OUT)
-        print(f"written: {OUT.relative_to(ROOT)}")
+        common.write(OUT, data)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from benchmarks import common
+
+    sys.exit(common.run(main, PROG))

@@ -14,9 +14,7 @@ docs/proofs.md.
 Usage: ``python benchmarks/bench_diff.py [--runs N] [--with-changes] [--write]``."""
 from __future__ import annotations
 
-import argparse
 import datetime
-import json
 import os
 import resource
 import subprocess
@@ -26,6 +24,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 OUTPUT = ROOT / "benchmarks" / "diff-time.json"
 EDIT = ("bounds/attention.py", '"split": sp.Rational(1, 4)', '"split": sp.Rational(1, 5)')
 """The one-constant edit: (file, text before, text after)."""
@@ -66,15 +66,18 @@ def measure(runs: int = 3, with_changes: bool = False, log=print) -> dict:
         env = {k: v for k, v in os.environ.items() if k not in CLEAN}
         env.update(XDG_CACHE_HOME=str(Path(tmp) / "cache"), PYTHONPATH=str(repo))
         rows = []
+        from benchmarks.common import machine
+
         for i in range(1, runs + 1):
-            load = os.getloadavg()[0]
+            taken = machine()
+            load = taken["load"][0]
             cpu, wall = _children_cpu(), time.perf_counter()
             done = subprocess.run([sys.executable, "-m", "reports.cli", "diff", "--against", "HEAD"], cwd=repo,
                                   env=env, capture_output=True, text=True)
             row = {"run": i, "wall_s": round(time.perf_counter() - wall, 1), "cpu_s": round(_children_cpu() - cpu, 1),
                    "exit": done.returncode, "load_before": round(load, 2),
                    "verified": next((ln for ln in done.stderr.splitlines() if ln.startswith("[diff] working tree:")),
-                                    "")}
+                                    ""), "machine": taken}
             rows.append(row)
             log(f"run {i}: wall {row['wall_s']:6.1f} s  CPU {row['cpu_s']:6.1f} s  exit {row['exit']}  "
                 f"load {row['load_before']:.2f}  {row['verified']}")
@@ -86,21 +89,28 @@ def measure(runs: int = 3, with_changes: bool = False, log=print) -> dict:
             "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
+PROG = "python benchmarks/bench_diff.py"
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python benchmarks/bench_diff.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=3, help="consecutive runs of the diff (default: %(default)s)")
+    from benchmarks import common
+
+    parser = common.parser(PROG, __doc__.split("\n\n")[0], OUTPUT)
+    parser.add_argument("--runs", type=common.bounded(100), default=3,
+                        help="consecutive runs of the diff (default: %(default)s)")
     parser.add_argument("--with-changes", action="store_true",
                         help="apply the working tree's uncommitted changes of tracked files to the clone first")
-    parser.add_argument("--write", action="store_true", help=f"store the figures in {OUTPUT.relative_to(ROOT)}")
     args = parser.parse_args(argv)
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
     result = measure(args.runs, args.with_changes)
+    if any(r["exit"] not in (0, 1) for r in result["runs"]):
+        print(f"{PROG}: a run failed; nothing written", file=sys.stderr)
+        return 1
     if args.write:
-        OUTPUT.write_text(json.dumps(result, indent=1) + "\n")
-        print(f"wrote {OUTPUT}")
+        common.write(OUTPUT, result)
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from benchmarks import common
+
+    raise SystemExit(common.run(main, PROG))

@@ -9,11 +9,11 @@
 Every configuration runs the same fresh tasks (no cache; distinct seeds per repetition) after a warm-up task per
 worker (imports and Numba compilation are not timed). Efficiency = (rate with n workers) / (n x rate with 1
 worker). The machine's load average is printed with the numbers: on a shared machine they vary with the load.
-Results are printed and written to ``benchmarks/bench_tasks.json`` (or ``--output``).
+Results are printed; ``--write`` stores them, with the load, cores and commit of each, in
+``benchmarks/bench_tasks.json`` (or ``--output``), once every measurement has succeeded.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -45,8 +45,10 @@ def _tasks(work: str, n: int, offset: int, size: int):
 
 
 def _measure(label, n_workers, work, n, size, scheduler=None, workers=None, repeats=2):
+    from benchmarks.common import machine
     from slt.tasks import cluster, execute
 
+    taken = machine()
     rates = []
     with cluster(scheduler, workers):
         execute(_tasks(work, max(n_workers, 1), 10 ** 8, size), cache_dir=False, progress=False)  # warm-up
@@ -58,7 +60,7 @@ def _measure(label, n_workers, work, n, size, scheduler=None, workers=None, repe
     best = max(rates)
     print(f"{label:42s} {n_workers:>3d} workers  {best:8.2f} tasks/s  (runs: {', '.join(f'{r:.2f}' for r in rates)})",
           flush=True)
-    return {"label": label, "workers": n_workers, "tasks": n, "tasks_per_s": best, "runs": rates}
+    return {"label": label, "workers": n_workers, "tasks": n, "tasks_per_s": best, "runs": rates, "machine": taken}
 
 
 def _start_nodes(count: int, folder: Path):
@@ -87,20 +89,35 @@ def _start_nodes(count: int, folder: Path):
     return address, procs
 
 
+OUTPUT = ROOT / "benchmarks" / "bench_tasks.json"
+PROG = "python benchmarks/bench_tasks.py"
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tasks", type=int, default=40, help="tasks per measurement (default: %(default)s)")
+    from benchmarks import common
+
+    parser = common.parser(PROG, __doc__.split("\n")[0], OUTPUT)
+    parser.add_argument("--tasks", type=common.bounded(100_000), default=40,
+                        help="tasks per measurement (default: %(default)s)")
     parser.add_argument("--work", choices=["spin", "calibrate"], default="spin")
-    parser.add_argument("--size", type=int, default=None,
+    parser.add_argument("--size", type=common.bounded(10 ** 9), default=None,
                         help="work per task: loop iterations (spin, default 2e6 ~ 0.2 s) or trials (calibrate, default 5)")
-    parser.add_argument("--nodes", type=int, default=0, help="also run through an external scheduler with this many "
-                                                            "worker processes started by the Dask CLIs")
-    parser.add_argument("--output", default=str(ROOT / "benchmarks" / "bench_tasks.json"))
+    parser.add_argument("--nodes", type=common.count, default=0,
+                        help="also run through an external scheduler with this many worker processes started by the "
+                             "Dask CLIs")
+    parser.add_argument("--output", default=None, help=f"where --write stores the figures (default: {OUTPUT})")
     args = parser.parse_args(argv)
+    from reports.cli import max_workers
+
+    if args.nodes > max_workers():
+        parser.error(f"argument --nodes: {args.nodes} is more worker processes than this machine can use: at most "
+                     f"{max_workers()}")
+    if args.output is not None and not args.write:
+        parser.error("argument --output: it names where --write stores the figures; give --write too")
     size = args.size or (2_000_000 if args.work == "spin" else 5)
-    load = os.getloadavg()
+    before = common.machine()
     print(f"slt.tasks throughput: {args.tasks} '{args.work}' tasks (size {size}) per measurement on "
-          f"{os.cpu_count()} cores, load average {load[0]:.1f}", flush=True)
+          f"{before['cores']} cores, load average {before['load'][0]:.1f}", flush=True)
     rows = [_measure("in-process (workers=0)", 1, args.work, args.tasks, size, workers=0)]
     for n in (1, 2):
         rows.append(_measure("LocalCluster", n, args.work, args.tasks, size, workers=n))
@@ -124,16 +141,16 @@ def main(argv=None) -> int:
     for r in rows:
         print(f"{r['label']:42s} {r['workers']:>11d}  {r['tasks_per_s']:8.2f}  {r['speedup_vs_1_worker']:8.2f}  "
               f"{r['efficiency']:10.2f}")
-    out = {"command": "python benchmarks/bench_tasks.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-           "work": args.work, "size": size, "tasks": args.tasks, "cores": os.cpu_count(),
-           "load_average_before": load, "load_average_after": os.getloadavg(), "rows": rows,
-           "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    from slt.cache import write_atomic
-
-    write_atomic(args.output, json.dumps(out, indent=1))
-    print(f"wrote {args.output}")
+    if args.write:
+        after = common.machine()
+        common.write(args.output or OUTPUT, {
+            "command": f"{PROG} " + " ".join(argv if argv is not None else sys.argv[1:]), "work": args.work,
+            "size": size, "tasks": args.tasks, "cores": before["cores"], "load_average_before": before["load"],
+            "load_average_after": after["load"], "commit": before["commit"], "rows": rows, "time": after["created"]})
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from benchmarks import common
+
+    sys.exit(common.run(main, PROG))

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from reports.terminal import escaped_streams, safe
-from slt.inputs import InputError
+from slth_base.files import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN_CODE = 3
@@ -182,27 +182,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def check_environment() -> None:
-    """Every environment variable the harness reads, checked at start like an option: ``InputError`` (one line
-    naming the variable, exit 2) for ``SLTH_SYMPY_SECONDS`` or ``SLTH_NUMBA_THREADS`` that is not a setting."""
-    from slt.inputs import numba_threads
+    """Every environment variable the harness reads, checked at start like an option, before the command's module is
+    imported (some read theirs at import): ``InputError`` (one line naming the variable, the value and what is
+    allowed; exit 2) for the first that is not a setting (``slth_base.settings.check_all``)."""
+    from slth_base.settings import check_all
 
-    settings = _bounds_settings()
-    try:
-        settings.sympy_seconds()
-    except settings.SettingError as exc:
-        raise InputError(str(exc)) from None
-    numba_threads()
-
-
-def _bounds_settings():
-    """``bounds/prove/settings.py`` (standard library only) loaded on its own: checking a variable must not import the
-    ``bounds`` package (SymPy and the verifier, seconds that `slth diff` or a usage error never pay)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("_slth_bounds_settings", ROOT / "bounds" / "prove" / "settings.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    check_all()
 
 
 def _where(exc: SyntaxError) -> str:
@@ -222,8 +207,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str], name: str, command: str | None) -> int:
     try:
-        args = build_parser(command if command in COMMANDS else "").parse_args(argv)
         check_environment()
+        args = build_parser(command if command in COMMANDS else "").parse_args(argv)
         return int(importlib.import_module(args._module).main(args) or 0)
     except InputError as exc:  # a bad file or argument found by a reader or a check: one line, exit 2
         print(f"{name}: error: {exc}", file=sys.stderr)

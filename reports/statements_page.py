@@ -463,7 +463,8 @@ BLOCKS = {"constants": constants_table, "heldout": heldout_answer, "fixed-c": fi
           "figures": figures_table, "families": families_table, "suite-time": suite_time, "coq-counts": coq_counts,
           "task-throughput": task_throughput, "diff-time": diff_time,
           "axioms-coq-cost": lambda: __import__("bounds.prove.coq.cost", fromlist=["summary"]).summary(),
-          "coq-count-line": lambda: claim_blocks.coq_count_line()}
+          "coq-count-line": lambda: claim_blocks.coq_count_line(),
+          "performance-goals": lambda: __import__("reports.performance", fromlist=["table"]).table()}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 FINDING_BLOCK = "finding-"
 """A block ``finding-<id>`` prints one finding of ``slt.measure.findings`` in full (``finding_detail``)."""
@@ -522,10 +523,9 @@ def working_record() -> dict:
 
 def tasks_cache() -> Path:
     """Where ``slth docs`` keeps the measured task results it computes (``$XDG_CACHE_HOME/slth-harness/docs``)."""
-    import os
+    from slth_base.settings import cache_home
 
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "slth-harness" / "docs"
+    return cache_home() / "slth-harness" / "docs"
 
 
 def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> dict:
@@ -558,6 +558,7 @@ def pages(record=None) -> dict:
     """Every generated page's expected text: docs/statements.md, the README and each page of docs/ with generated
     blocks; ``record``: the run record the record blocks are printed from (default: built once, when needed)."""
     from reports.terminal import safe
+    from slth_base.files import read_text
 
     out = {STATEMENTS_PAGE: safe(statements_page())}
     built = [record]
@@ -569,7 +570,7 @@ def pages(record=None) -> dict:
 
     for path in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
         if path != STATEMENTS_PAGE:
-            text = path.read_text()
+            text = read_text(path, "page")  # a regular file of the repository, UTF-8: else one line, exit 2
             if blocks(text):
                 out[path] = fill(text, get)
     return out
@@ -581,15 +582,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """``slth docs``: rewrite every generated page that differs (or, with ``--check``, name it and exit 1). Every
-    page is made before the first is written, and each is written atomically (a full disk leaves the old page)."""
-    from slt.cache import write_atomic
+    page is made before the first is written, and each is written atomically (a full disk leaves the old page), as a
+    file of the repository: a symbolic link at a page's name is replaced, never written through."""
+    from slth_base.files import holds, replace_file
 
     stale = []
     for path, text in pages().items():
-        if not path.exists() or path.read_text() != text:
+        if not holds(path, text):  # a link, a FIFO or other text at a page's name: stale, never opened
             stale.append(path)
             if not args.check:
-                write_atomic(path, text)
+                replace_file(path, text, within=ROOT)  # never through a link: the page becomes a file of the repository
     for path in stale:
         print(f"{'differs' if args.check else 'written'}: {path.relative_to(ROOT)}")
     return 1 if args.check and stale else 0

@@ -1,7 +1,7 @@
 """Atomic files and validated JSON records: the storage under every cache of the project.
 
-- ``write_atomic``: a temporary file in the same folder and a rename, so readers (and a resumed run after an
-  interruption) never see half a file; ``save_npz``/``load_npz`` the same for NumPy arrays.
+- ``write_atomic`` (``slth_base.files``): a temporary file in the same folder and a rename, so readers (and a resumed
+  run after an interruption) never see half a file; ``save_npz``/``load_npz`` the same for NumPy arrays.
 - ``fingerprint(*parts)``: THE fingerprint scheme of every cache (task results, trained targets, the report's
   empirical cache): the SHA-256 of the canonical JSON of ``parts`` (sorted keys, no NaN; ``bytes`` enter as
   their own SHA-256), truncated to 24 hex digits. ``slt.tasks`` re-exports it.
@@ -23,88 +23,13 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+from slth_base.files import replace_file, write_atomic
 from slt.inputs import InputError, parse_json, read_bounded
 
 __all__ = ["write_atomic", "save_npz", "load_npz", "fingerprint", "canonical", "CorruptRecord", "write_record",
            "read_record", "nonfinite_path"]
 
 FINGERPRINT_DIGITS = 24
-
-
-_STREAMS = ("/proc/", "/dev/fd/", "/dev/stdout", "/dev/stderr", "/dev/stdin")
-
-
-def _through_streams(path: Path) -> bool:
-    """Whether ``path`` is, or links (through any chain of links) to, one of this process's streams
-    (``/dev/stdout``, ``/dev/fd/1``, ``/proc/self/fd/1``): written into, never renamed over (a regular file under
-    ``/dev/shm`` is an ordinary file)."""
-    p = Path(os.path.abspath(path))
-    for _ in range(40):
-        if str(p).startswith(_STREAMS):
-            return True
-        if not p.is_symlink():
-            return False
-        try:
-            p = Path(os.path.abspath(p.parent / os.readlink(p)))
-        except OSError:
-            return False
-    return False
-
-
-def _landing(path: Path, given) -> tuple[Path, bool]:
-    """Where a write of ``path`` lands, and whether it can be atomic: through every symbolic link to the file it
-    points at (the link is kept, never replaced by a file), and straight into a device, a pipe or a stream such as
-    ``/dev/stdout`` (never replaced: a rename would put a file where the system's device node was)."""
-    if _through_streams(path) or (path.exists() and not path.is_file()):
-        if path.is_dir():
-            raise OSError(errno.EISDIR, "Is a directory", str(given))
-        return path, False
-    if path.is_symlink():
-        try:
-            os.stat(path)
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                raise OSError(errno.ELOOP, "a loop of symbolic links", str(given)) from None
-        real = Path(os.path.realpath(path))
-        if real.exists() and not real.is_file():
-            return real, False
-        return real, True
-    return path, True
-
-
-def write_atomic(path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename (readers never see half a
-    file). A symbolic link is written through (the file it points at is replaced, the link kept); a device, a pipe
-    or ``/dev/stdout`` is written into directly. An ``OSError`` names ``path`` as given, never the temporary file
-    (a full disk, a read-only folder)."""
-    given = path
-    path, atomic = _landing(Path(path), given)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    if not atomic:
-        try:
-            with open(path, "wb") as fh:
-                fh.write(payload)
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror, str(given)) from None
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, str(given)) from None
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; the result gets an ordinary file's permissions
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        if isinstance(exc, OSError):
-            raise OSError(exc.errno, exc.strerror, str(given)) from None
-        raise
 
 
 LOCKS = Path(tempfile.gettempdir()) / "slth-locks"
@@ -153,12 +78,6 @@ def writing(*paths, what: str = "output"):
                 raise InputError(f"the lock of {what} {p} cannot be made in {LOCKS} ({exc.strerror or exc}); set "
                                  "TMPDIR to another folder") from None
         yield
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def save_npz(path, **arrays) -> None:
@@ -229,14 +148,14 @@ def write_record(path, record: dict) -> None:
         raise ValueError("a record needs a 'result'")
     body = dict(record, checksum=fingerprint(record["result"]) if nonfinite_path(record["result"]) is None
                 else fingerprint(json.dumps(record["result"], sort_keys=True, allow_nan=True)))
-    write_atomic(path, json.dumps(body, sort_keys=True, allow_nan=True))
+    replace_file(path, json.dumps(body, sort_keys=True, allow_nan=True))  # a store's entry: never through a link
 
 
 def read_record(path) -> dict:
     """The record stored at ``path``; ``FileNotFoundError`` when there is none, ``CorruptRecord`` when it is unusable."""
     path = Path(path)
     try:
-        raw = read_bounded(path, "cache file")
+        raw = read_bounded(path, "cache file", regular=True)  # a FIFO or a link planted in a store: refused, not read
     except CorruptRecord:
         raise
     except InputError as exc:  # larger than any cache file the harness writes

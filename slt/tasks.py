@@ -45,6 +45,7 @@ from pathlib import Path
 
 from tqdm.auto import tqdm
 
+from slth_base import settings
 from slt.cache import CorruptRecord, fingerprint, nonfinite_path, read_record, write_record
 from slt.inputs import THREADS_ENV, InputError, numba_threads
 
@@ -196,7 +197,7 @@ def _value_problem(result: dict) -> str | None:
 # --------------------------------------------------------------------------------------------------- cache
 
 def default_cache_dir() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or "results/tasks")
+    return settings.task_cache() or Path("results/tasks")  # checked: a folder, never a file
 
 
 def task_path(cache_dir, task: Task, key: str | None = None) -> Path:

@@ -518,7 +518,7 @@ def test_a_syntax_error_in_bounds_is_its_own_exit_status(tmp_path):
     import sys
 
     root = Path(__file__).resolve().parent.parent
-    for folder in ("bounds", "slt", "reports"):
+    for folder in ("bounds", "slt", "reports", "slth_base"):
         shutil.copytree(root / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.json"))
     broken = tmp_path / "bounds" / "core.py"
     broken.write_text(broken.read_text() + "\ndef broken(:\n")

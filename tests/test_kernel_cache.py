@@ -162,7 +162,7 @@ def test_a_forged_stored_kernel_verdict_is_refused_and_checked_again(coq, tmp_pa
     import hashlib
     import json
 
-    from slt import sealed
+    from slth_base import sealed
 
     results = _results()
     key = (results[0].statement, results[0].step)

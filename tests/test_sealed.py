@@ -1,4 +1,4 @@
-"""slt.sealed: a stored record is JSON data signed with this user's key; anything else (another kind, another key, a
+"""slth_base.sealed: a stored record is JSON data signed with this user's key; anything else (another kind, another key, a
 checksum anyone can compute, a changed byte) is refused before its body is parsed, and a key file that others could
 read or write is not used."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from slt import sealed
+from slth_base import sealed
 
 
 @pytest.fixture

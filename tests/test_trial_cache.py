@@ -115,7 +115,7 @@ def test_a_corrupt_stored_block_is_ignored_with_a_warning_and_computed_again(sto
         path.unlink()
         os.mkfifo(path)
     else:
-        from slt import sealed
+        from slth_base import sealed
 
         if damage == "another key":
             stored["key"] = "0" * 24

@@ -17,7 +17,7 @@ import bounds
 import importlib
 
 from bounds.prove import verdict_cache, verdict_json
-from slt import sealed
+from slth_base import sealed
 from bounds.core import Param, Step
 from bounds.prove.mutations import catalogue_with
 from bounds.symbols import d1, eps

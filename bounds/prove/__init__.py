@@ -9,7 +9,7 @@
   ``coq`` (the exporter, the checker and the tactic search) prints from it; ``coq_math`` builds and checks the
   hand-written Coq mathematics (``proofs/coq/math/``) and the statements' Coq theorems.
 - ``verdict_cache`` keeps first-pass verdicts and Coq's per-lemma verdicts on disk between processes, keyed on
-  everything that decides them, as JSON data (``verdict_json``) sealed with this user's key (``slt.sealed``).
+  everything that decides them, as JSON data (``verdict_json``) sealed with this user's key (``slth_base.sealed``).
 - ``coq.assumed`` judges Coq's axioms by their fully qualified names and refuses every axiom-declaring form;
   ``coq.coqchk`` runs Coq's own checker on the compiled libraries (a CI step).
 - ``mutations``, ``readings``, ``slack``, ``axioms`` and ``theorem10_alpha`` run the verifier over edited catalogues:

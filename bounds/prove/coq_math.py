@@ -46,6 +46,9 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, wait
 from pathlib import Path
 
+from slth_base import settings
+from slth_base.files import holds
+
 from .coq.assumed import declarations, locate_source, qualify, strip_comments
 from .coq.check import (LEAN_GC, coqc, family, missing_reason, parse_assumptions, read_assumptions,
                          write_atomic)
@@ -154,7 +157,7 @@ def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
     done = state.get("files", {}) if state.get("version") == version and isinstance(state.get("files"), dict) else {}
     for stem in stems:
         path = directory / f"{stem}.v"
-        if not path.exists() or path.read_text(errors="replace") != files[stem]:
+        if not holds(path, files[stem]):
             check.write_atomic(path, files[stem])
     digest = keys(files, version)
     fresh = {s for s in stems if isinstance(done.get(s), dict) and done[s].get("digest") == digest[s]
@@ -1078,9 +1081,9 @@ def printed_logit_check(directory, text: str = PRINTED_LOGIT_STEP) -> dict:
     ``refuted`` (``lemma12_logit_printed_false`` and ``lemma12_logit`` rest on Coq's standard axioms only), and
     ``theorem`` (the premises ``stmt_lemma12`` rests on)."""
     directory = Path(directory)
-    (directory / "LogitWithHypothesis.v").write_text(PRINTED_LOGIT_WITH_HYPOTHESIS)
+    write_atomic(directory / "LogitWithHypothesis.v", PRINTED_LOGIT_WITH_HYPOTHESIS)
     with_ok, with_why = compile_file(directory, "LogitWithHypothesis")
-    (directory / "PrintedLogitStep.v").write_text(text)
+    write_atomic(directory / "PrintedLogitStep.v", text)
     ok, why = compile_file(directory, "PrintedLogitStep")
     m = re.match(r"PrintedLogitStep\.v line (\d+)", why or "")
     lines = text.splitlines()
@@ -1097,8 +1100,6 @@ def lemma12_logit_kernel() -> dict:
     """``printed_logit_check`` on the committed files and the generated ``Statements.v``, compiled in a temporary
     folder, cached under ``$XDG_CACHE_HOME/slth-harness/coq-math`` by the fingerprint of every text it compiles and
     coqc's version; ``{"undecided": reason}`` when coqc or CoqInterval is missing, or a file is rejected."""
-    import os
-
     from slt.cache import CorruptRecord, fingerprint, read_record, write_record
     from .coq.check import coqc_version
     reason = missing_reason()
@@ -1106,7 +1107,7 @@ def lemma12_logit_kernel() -> dict:
         return {"undecided": reason}
     files = with_statements()
     key = fingerprint(files, PRINTED_LOGIT_STEP, coqc_version())
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "slth-harness" / "coq-math"
+    base = settings.cache_home() / "slth-harness" / "coq-math"
     path = base / f"lemma12-logit-{key}.json"
     try:
         return read_record(path)["result"]
@@ -1128,6 +1129,9 @@ def main(argv=None) -> int:
     if argv:
         print("usage: python -m bounds.prove.coq_math  (no arguments)", file=sys.stderr)
         return 2
+    bad = settings.refused("python -m bounds.prove.coq_math")
+    if bad:
+        return bad
     reason = missing_reason()
     if reason:
         print(f"error: {reason}", file=sys.stderr)

@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import fcntl
 import json
-import os
 from pathlib import Path
+
+from slth_base import settings
+from slth_base.files import locked, read_text
 
 from .verify import CERTIFIED, NOT_PROVED, REFUTED, StepResult
 
@@ -74,11 +75,7 @@ def folder() -> Path:
     """Where the Coq files are compiled: ``$SLTH_COQ_DIR``, else the user's cache folder.  One folder serves every
     checkout: a file is recompiled only when its content (or Common's, or coqc's version) differs from its last
     compile there, so clones and worktrees share what they have in common; a lock serialises them."""
-    env = os.environ.get("SLTH_COQ_DIR")
-    if env:
-        return Path(env)
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "slth-harness" / "coq"
+    return settings.coq_dir() or settings.cache_home() / "slth-harness" / "coq"  # checked: folders, never files
 
 
 def first_word(r) -> str:
@@ -97,13 +94,8 @@ def missing() -> str | None:
 
 @contextlib.contextmanager
 def _locked(directory: Path):
-    directory.mkdir(parents=True, exist_ok=True)
-    with open(directory / ".slth-kernel.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    with locked(directory / ".slth-kernel.lock"):  # slth_base.files.locked: never through a planted link
+        yield
 
 
 def replay(results, directory=None, searching: bool = True, log=None) -> tuple[dict, str]:
@@ -144,7 +136,7 @@ def replay(results, directory=None, searching: bool = True, log=None) -> tuple[d
         found = status.pop(None) or {}
         new = {k: v for k, v in found.items() if isinstance(v, str) and tactics.get(k) != v}
         if new:
-            (directory / SEARCHED).write_text(json.dumps({**searched, **new}, indent=1, sort_keys=True))
+            coq_check.write_atomic(directory / SEARCHED, json.dumps({**searched, **new}, indent=1, sort_keys=True))
         for k, digest in lemma_keys(ents, found or tactics).items():
             if k in status and _lemma_verdict(k, status, ents):
                 verdict_cache.store_coq(digest, status[k], release, when or None)
@@ -175,8 +167,8 @@ def known_tactics(directory) -> tuple[dict, dict]:
     from .coq import check as coq_check
     kept = Path(directory) / SEARCHED
     try:
-        searched = json.loads(kept.read_text()) if kept.exists() else {}
-    except (OSError, ValueError):
+        searched = json.loads(read_text(kept, "searched tactics")) if kept.exists() else {}
+    except (OSError, ValueError):  # InputError (a FIFO, a link, not UTF-8) is a ValueError
         searched = {}
     if not isinstance(searched, dict):
         searched = {}

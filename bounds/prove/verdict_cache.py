@@ -16,7 +16,7 @@ A verdict reached after a SymPy stage ran past its time limit is not stored (it 
 Where: ``$SLTH_VERDICT_CACHE`` (``off`` turns the cache off), else ``$XDG_CACHE_HOME/slth-harness/verdicts``
 (``~/.cache/slth-harness/verdicts``).  One file per verdict, ``<first two hex digits>/<key>.json``: JSON data, never
 code (``bounds.prove.verdict_json``: a SymPy expression as its tree, numbers exactly), sealed with this user's key
-(``slt.sealed``: a record whose signature anyone could compute proves nothing) and written atomically (a
+(``slth_base.sealed``: a record whose signature anyone could compute proves nothing) and written atomically (a
 temporary file and a rename, ``slt.cache.write_atomic``), so concurrent processes never see half a file.  A file is
 validated on read before anything in it is used: a regular file (a link or a FIFO is not read), its seal, the key
 it names, then the shape of the verdict; one that fails any of these is ignored with one ``VerdictCacheWarning``
@@ -40,6 +40,8 @@ from pathlib import Path
 
 from .verdict_json import decode, roundtrip
 
+from slth_base import settings
+
 __all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "default_directory", "verifier_files", "verifier_hash",
            "key_digest", "load", "store", "STATS", "reset_stats", "COQ_ENTRY", "COQ_STATS", "coq_directory",
            "coq_digest", "load_coq", "store_coq"]
@@ -48,7 +50,7 @@ ENV = "SLTH_VERDICT_CACHE"
 FORMAT = 2
 """Raised when the stored layout changes."""
 KIND, COQ_KIND = "verdict", "coq-verdict"
-"""The two kinds of stored verdict (``slt.sealed``: a record of one kind is never read as the other)."""
+"""The two kinds of stored verdict (``slth_base.sealed``: a record of one kind is never read as the other)."""
 LIBRARIES = ("sympy", "mpmath", "python-flint")
 HERE = Path(__file__).resolve().parents[1]
 """The ``bounds`` package folder."""
@@ -71,16 +73,15 @@ def reset_stats() -> None:
 
 def directory() -> Path | None:
     """The folder of the stored verdicts, or None when ``$SLTH_VERDICT_CACHE`` is ``off``."""
-    where = os.environ.get(ENV, "").strip()
-    if where.lower() in ("off", "0", "no", "false"):
+    where = settings.verdict_cache()  # checked: a folder (or off), never a file
+    if where == "off":
         return None
-    return Path(where) if where else default_directory()
+    return where or default_directory()
 
 
 def default_directory() -> Path:
     """``$XDG_CACHE_HOME/slth-harness/verdicts`` (``~/.cache/slth-harness/verdicts``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "slth-harness" / "verdicts"
+    return settings.cache_home() / "slth-harness" / "verdicts"
 
 
 def _imports(path: Path, root: Path = HERE) -> set[str]:
@@ -191,11 +192,11 @@ def _valid(value) -> str | None:
 def _read(kind: str, folder: Path | None, digest: str, decode, what: str):
     """The payload stored as ``kind`` under ``digest`` in ``folder``, decoded by ``decode`` (which raises
     ``ValueError`` or returns ``(problem, value)``), or None: none stored, the store off, or a file that is not a
-    regular file, is not sealed by this user's harness (``slt.sealed``), names another key or holds no
+    regular file, is not sealed by this user's harness (``slth_base.sealed``), names another key or holds no
     verdict (then one ``VerdictCacheWarning`` names the file and the problem, and ``what`` is computed again)."""
     if folder is None:
         return None
-    from slt.sealed import read_regular, unseal
+    from slth_base.sealed import read_regular, unseal
     path = _path(folder, digest)
     try:
         raw = read_regular(path)
@@ -223,8 +224,8 @@ def _write(kind: str, folder: Path | None, digest: str, data) -> bool:
     noted once per process.  True when written."""
     if folder is None:
         return False
-    from slt.cache import write_atomic
-    from slt.sealed import seal
+    from slth_base.files import replace_file as write_atomic  # an entry is replaced, never written through
+    from slth_base.sealed import seal
 
     path = _path(folder, digest)
     try:

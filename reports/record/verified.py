@@ -74,12 +74,12 @@ def _read(path: Path, want: str, log, whole: bool = False):
 
 
 SEALED = "verified-rows"
-"""The kind of the rows a run keeps in its cache folder (``slt.sealed``): believed only when sealed by this
+"""The kind of the rows a run keeps in its cache folder (``slth_base.sealed``): believed only when sealed by this
 user's harness; the committed rows are files of the repository, reviewed like its code."""
 
 
 def _read_cached(path: Path, want: str, log):
-    from slt.sealed import read_regular, unseal
+    from slth_base.sealed import read_regular, unseal
     try:
         raw = read_regular(path)
     except OSError as exc:
@@ -110,7 +110,7 @@ def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path 
             return rows
     rows = fn()
     if cache_dir is not None:
-        from slt.sealed import seal
+        from slth_base.sealed import seal
         from slt.cache import write_atomic
         write_atomic(Path(cache_dir) / "verified" / f"{part}-{want}.json",
                      seal(SEALED, {"part": part, "key": want, "result": rows}))
@@ -311,6 +311,7 @@ def main(argv=None) -> int:
     from reports.cli import INTERRUPTED, Parser
     from reports.terminal import escaped_streams
     from slt.inputs import InputError
+    from slth_base.settings import refused
 
     parser = Parser(prog="python -m reports.record.verified",
                     description="Refresh the committed verification rows and task results of this tree "
@@ -320,6 +321,9 @@ def main(argv=None) -> int:
             parser.parse_args(sys.argv[1:] if argv is None else argv)
         except SystemExit as exc:
             return int(exc.code or 0)
+        bad = refused(parser.prog)
+        if bad:
+            return bad
         try:
             write_committed()
         except KeyboardInterrupt:

@@ -27,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+from slth_base.settings import refused
 from slt.cache import write_atomic
 from slt.inputs import InputError, read_json
 from slt.measure import calibration, empirical as emp, stats, verdicts
@@ -268,6 +269,9 @@ def main(argv=None) -> int:
     parser.add_argument("--max-trials", type=int, default=2000,
                         help="most trials per point when extending undecided points (default %(default)s)")
     args = parser.parse_args(argv)
+    bad = refused(parser.prog)
+    if bad:
+        return bad
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)

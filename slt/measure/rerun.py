@@ -10,6 +10,7 @@ import inspect
 import sys
 
 from bounds.catalogue import canonical
+from slth_base.settings import refused
 from slt.measure import catalogue
 
 
@@ -31,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, required=True, help="the seed the failing case printed")
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE")
     args = parser.parse_intermixed_args(argv)
+    bad = refused(parser.prog)
+    if bad:
+        return bad
     params = {}
     for item in args.parameters:
         name, sep, value = item.partition("=")

@@ -13,7 +13,7 @@ stored (a lambda, a closure or a planted solver, as the tests that make checks f
 
 On: ``$SLTH_TRIAL_CACHE`` names the folder (``checks/conftest.py`` sets it for the checks, by default to
 ``~/.cache/slth-harness/trials``); unset or ``off``, nothing is read or written.  Each block is one file
-``<first two hex digits>/<key>.json``: JSON data sealed with this user's key (``slt.sealed``), written atomically,
+``<first two hex digits>/<key>.json``: JSON data sealed with this user's key (``slth_base.sealed``), written atomically,
 and only when its cases read back exactly; a file that does not read back (not a regular file, garbage, a seal that
 does not match, as a checksum anyone can compute never does, another key, a case of the wrong shape) is ignored with
 a ``TrialCacheWarning`` naming it and the problem, and computed again.  ``STATS``
@@ -28,16 +28,17 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import json
-import os
 import platform
 import warnings
 from pathlib import Path
 
-from slt.sealed import read_regular, seal, unseal
-from slt.cache import fingerprint, write_atomic
+from slth_base import settings
+from slth_base.sealed import read_regular, seal, unseal
+from slt.cache import fingerprint
+from slth_base.files import replace_file as write_atomic  # an entry is replaced, never written through
 
 KIND = "trials"
-"""The kind of a sealed trial-cache entry (``slt.sealed``)."""
+"""The kind of a sealed trial-cache entry (``slth_base.sealed``)."""
 from slt.measure.evidence import Case
 
 __all__ = ["ENV", "FORMAT", "LIBRARIES", "TrialCacheWarning", "directory", "closure", "code_hash", "describe", "key",
@@ -57,14 +58,13 @@ class TrialCacheWarning(UserWarning):
 
 
 def default_directory() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "slth-harness" / "trials"
+    return settings.cache_home() / "slth-harness" / "trials"
 
 
 def directory() -> Path | None:
     """The folder of stored trials, or None (``$SLTH_TRIAL_CACHE`` unset or ``off``)."""
-    where = os.environ.get(ENV, "").strip()
-    return None if where.lower() in ("", "off", "0", "no", "false") else Path(where)
+    where = settings.trial_cache()  # checked: a folder (or off), never a file
+    return None if where in (None, "off") else where
 
 
 def _file(module: str, root: Path) -> Path | None:

@@ -7,11 +7,16 @@ import json
 import sys
 import tempfile
 
+from slth_base.settings import refused
+
 from . import check
 
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    bad = refused("python -m bounds.prove.coq")
+    if bad:
+        return bad
     tactics = {k: v for k, v in check.load_tactics().items() if not isinstance(v, dict)}  # a refused one: again
     lems = [l for items in check.entries().values() for _, _, l in items if isinstance(l, check.Lemma)]
     research = "--research" in argv  # search again the lemmas recorded as closed by no candidate

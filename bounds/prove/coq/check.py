@@ -28,10 +28,8 @@ winners, each accepted only when it is a tactic expression (``tactic_problem``).
 from __future__ import annotations
 
 import ctypes
-import fcntl
 import hashlib
 import json
-import math
 import os
 import re
 import shutil
@@ -44,6 +42,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import sympy as sp
+from slth_base import settings
+from slth_base.files import InputError, holds, locked, read_bounded, read_text, replace_file
 
 from ... import catalogue
 from ...core import Step
@@ -62,8 +62,10 @@ TIMEOUT = 8  # seconds per candidate tactic in the search (Coq's timeout: wall-c
 NESTED_TIMEOUT = 30  # seconds per candidate that carries a cascade of its own (``export.NESTED``)
 WORKERS = max(1, min(2, os.cpu_count() or 1))  # at most two coqc at once
 FACTS = "facts"
-SECONDS_ENV, SECONDS_DEFAULT, SECONDS_MAX = "SLTH_COQC_SECONDS", 600.0, 86400.0
-JOBS_ENV = "SLTH_COQ_JOBS"
+SECONDS_ENV, JOBS_ENV = settings.COQC_SECONDS_ENV, settings.COQ_JOBS_ENV
+PROBE_SECONDS = 60.0
+"""The time limit of ``coqc --version`` and ``coqc -where`` (a probe, not a compile: ``SLTH_COQC_SECONDS`` is not
+its limit, so a short compile limit never reads as a missing proof kernel)."""
 
 
 class CoqSetupError(ValueError):
@@ -85,34 +87,22 @@ def verdict_kind(verdict: str) -> str:
 # --- coqc: found, time-limited, killed with its group --------------------------------------------------------------
 
 def coqc_seconds() -> float:
-    """The time limit of one coqc call (``SLTH_COQC_SECONDS``; ``CoqSetupError`` for a value that is not a number of
-    seconds in (0, 86400])."""
-    raw = os.environ.get(SECONDS_ENV)
-    if raw is None or raw.strip() == "":
-        return SECONDS_DEFAULT
+    """The time limit of one coqc call (``SLTH_COQC_SECONDS``, ``slth_base.settings.coqc_seconds``; ``CoqSetupError``
+    for a value that is not a number of seconds in [1, 86400])."""
     try:
-        v = float(raw)
-    except ValueError:
-        raise CoqSetupError(f"{SECONDS_ENV}={raw!r} is not a number of seconds") from None
-    if not math.isfinite(v) or v <= 0 or v > SECONDS_MAX:
-        raise CoqSetupError(f"{SECONDS_ENV}={raw!r}: give seconds in (0, {SECONDS_MAX:g}]")
-    return v
+        return settings.coqc_seconds()
+    except settings.SettingError as exc:
+        raise CoqSetupError(str(exc)) from None
 
 
 def jobs() -> int:
     """How many coqc run at once in this process (``SLTH_COQ_JOBS``, default ``WORKERS``: two; each coqc that loads
     CoqInterval holds about 0.6 GB, so 1 keeps a run under 1 GB); ``CoqSetupError`` for anything but a whole number
-    from 1 to 64."""
-    raw = os.environ.get(JOBS_ENV)
-    if raw is None or raw.strip() == "":
-        return WORKERS
+    from 1 to 4 per core (``slth_base.settings.coq_jobs``)."""
     try:
-        v = int(raw.strip())
-    except ValueError:
-        raise CoqSetupError(f"{JOBS_ENV}={raw!r} is not a whole number of coqc processes") from None
-    if not 1 <= v <= 64:
-        raise CoqSetupError(f"{JOBS_ENV}={raw!r}: give a whole number from 1 to 64")
-    return v
+        return settings.coq_jobs(WORKERS)
+    except settings.SettingError as exc:
+        raise CoqSetupError(str(exc)) from None
 
 
 _LIVE: set = set()
@@ -261,7 +251,7 @@ def coqc_version() -> str:
     if not coqc():
         return ""
     try:
-        rc, out = run_coqc(["--version"], None, timeout=min(60.0, coqc_seconds()))
+        rc, out = run_coqc(["--version"], None, timeout=PROBE_SECONDS)
     except CoqcFailure:
         return ""
     return (out.strip().splitlines() or [""])[-1]
@@ -272,7 +262,7 @@ def missing_reason() -> str | None:
     if not coqc():
         return f"{NO_KERNEL} (coqc not found)"
     try:
-        rc, where = run_coqc(["-where"], None, timeout=min(60.0, coqc_seconds()))
+        rc, where = run_coqc(["-where"], None, timeout=PROBE_SECONDS)
     except CoqcFailure as e:
         return f"{NO_KERNEL} (coqc -where: {e})"
     where = where.strip()
@@ -321,11 +311,10 @@ def output_dir(directory) -> Path:
 
 
 def build_root() -> Path:
-    env = os.environ.get("SLTH_COQ_BUILD")
-    if env:
-        return Path(env)
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "slth" / "coq"
+    try:
+        return settings.coq_build() or settings.cache_home() / "slth" / "coq"
+    except settings.SettingError as exc:
+        raise CoqSetupError(str(exc)) from None
 
 
 def build_dir(directory) -> Path:
@@ -349,19 +338,10 @@ def prepare(directory, build=None) -> tuple[Path, Path]:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` (through a symlink) by a temporary file renamed over it: never half written."""
-    target = Path(os.path.realpath(path))
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``text`` as the file ``path`` of an output or build folder, atomically and never through what is there
+    (a symbolic link or a FIFO planted at ``path`` is replaced, what it points at untouched:
+    ``slth_base.files.replace_file``)."""
+    replace_file(path, text)
 
 
 # --- tactics: a sentence of the proof language, nothing else -------------------------------------------------------
@@ -432,7 +412,10 @@ def load_tactics(path: Path = TACTICS) -> dict:
     ``{"refused": why}`` (the lemma is then rejected, never compiled with it)."""
     if not path.exists():
         return {}
-    raw = json.loads(path.read_text())
+    try:
+        raw = json.loads(read_text(path, "recorded tactics"))
+    except ValueError as exc:
+        raise CoqSetupError(f"{path}: not a JSON object of recorded tactics ({exc})") from None
     if not isinstance(raw, dict):
         raise CoqSetupError(f"{path}: not a JSON object of recorded tactics")
     out = {}
@@ -485,7 +468,7 @@ def write(directory, tactics: dict | None = None, certified=None) -> list[Path]:
     for stem, items in entries(certified).items():
         path = directory / f"{stem}.v"
         src = text(stem, items, tactics)
-        if not path.exists() or path.read_text(errors="replace") != src:
+        if not holds(path, src):
             write_atomic(path, src)
         out.append(path)
     return out
@@ -562,21 +545,21 @@ def compile_file(path: Path, directory: Path) -> tuple[bool, str]:
 
 def _sha(path: Path) -> str | None:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_bounded(path, "compiled file", regular=True)).hexdigest()
+    except (OSError, InputError):
         return None
 
 
 BUILD_KIND = "coq-build"
-"""The kind of a sealed build record (``slt.sealed``): ``state.json`` of a build folder and the mathematics
+"""The kind of a sealed build record (``slth_base.sealed``): ``state.json`` of a build folder and the mathematics
 build's records."""
 
 
 def _load_state(path: Path, log=None) -> dict:
-    """A build record written by this user's harness (sealed, ``slt.sealed``), or {}: none, or one that is
+    """A build record written by this user's harness (sealed, ``slth_base.sealed``), or {}: none, or one that is
     not a regular file, not sealed with this user's key (rewritten by hand or by anyone else, whatever digests it
     holds) or not a record; then ``log`` says so and everything it would vouch for is compiled again."""
-    from slt.sealed import read_regular, unseal
+    from slth_base.sealed import read_regular, unseal
     try:
         raw = read_regular(Path(path))
     except OSError as exc:
@@ -599,7 +582,7 @@ def _load_state(path: Path, log=None) -> dict:
 
 def save_state(path: Path, state: dict) -> None:
     """Write a build record, sealed with this user's key (``_load_state`` believes no other), atomically."""
-    from slt.sealed import seal
+    from slth_base.sealed import seal
     write_atomic(Path(path), seal(BUILD_KIND, state).decode("utf-8"))
 
 
@@ -695,12 +678,8 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
 
 @contextmanager
 def _locked(build: Path):
-    with open(build / ".lock", "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
+    with locked(build / ".lock"):  # slth_base.files.locked: a link planted at the lock's name is replaced
+        yield
 
 
 def _all(ents, verdict, status, tactics):
@@ -791,7 +770,7 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
         full = text(stem, items, tactics)
         out_path = directory / f"{stem}.v"
         try:
-            if not out_path.exists() or out_path.read_text(errors="replace") != full:
+            if not holds(out_path, full):
                 write_atomic(out_path, full)  # what the exporter writes now: an edited file is rewritten
         except OSError as e:
             raise CoqSetupError(f"folder not writable: {directory} ({e.strerror})") from None

@@ -1,0 +1,93 @@
+"""What every benchmark script shares, so that each is a command like ``slth``'s:
+
+- ``parser(prog, description, output)``: a usage error is one line on stderr and exit status 2 (``reports.cli.Parser``:
+  an unknown option, ``--tasks 0``, ``--size -1``), found before any work; with ``output`` the parser has ``--write``,
+  and nothing is written without it;
+- the argument types of ``slth`` (``positive_int``, ``count``, ``bounded``);
+- ``machine()``: the load average, the cores and the commit a figure was taken at, stored beside each figure;
+- ``write(path, data)``: the JSON written atomically, only after the work succeeded (a committed file is replaced,
+  never written through a link);
+- ``run(main, prog)``: every setting checked first (``slth_base.settings``), a bad file or setting one line (exit 2),
+  Ctrl-C exit 130.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from reports.cli import INTERRUPTED, Parser, count, positive_int  # noqa: E402
+from slth_base.files import InputError, replace_file, write_atomic  # noqa: E402
+from slth_base.settings import SettingError, check_all  # noqa: E402
+
+__all__ = ["ROOT", "parser", "positive_int", "count", "bounded", "machine", "write", "run"]
+
+
+def bounded(most: int):
+    """An argument type: a whole number from 1 to ``most`` (more would only exhaust the machine)."""
+    def parse(text: str) -> int:
+        v = positive_int(text)
+        if v > most:
+            raise argparse.ArgumentTypeError(f"{text!r} is more than the {most} this benchmark allows")
+        return v
+    return parse
+
+
+def parser(prog: str, description: str, output: Path | None = None) -> Parser:
+    """The benchmark's parser (one-line usage errors, exit 2); with ``output``, a ``--write`` flag storing the
+    figures there (nothing is written without it)."""
+    p = Parser(prog=prog, description=description)
+    if output is not None:
+        where = output.relative_to(ROOT) if output.is_relative_to(ROOT) else output
+        p.add_argument("--write", action="store_true", help=f"store the figures in {where} (else only printed)")
+    return p
+
+
+def _git(*args) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def machine() -> dict:
+    """The machine as a figure is taken: its load average (1, 5 and 15 minutes), its cores, the commit of this
+    checkout (``+changes`` when tracked files differ from it) and the time."""
+    commit = _git("rev-parse", "--short", "HEAD") or "unknown"
+    if commit != "unknown" and _git("status", "--porcelain", "--untracked-files=no"):
+        commit += "+changes"
+    return {"load": [round(x, 2) for x in os.getloadavg()], "cores": os.cpu_count(), "commit": commit,
+            "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def write(path, data) -> None:
+    """``data`` as JSON at ``path``, atomically: a file of the repository is replaced (never written through a link
+    planted at its name); elsewhere the output the user named (``write_atomic``)."""
+    path = Path(path)
+    text = json.dumps(data, indent=1) + "\n"
+    if os.path.realpath(path.parent).startswith(str(ROOT) + os.sep):
+        replace_file(path, text, within=ROOT)
+    else:
+        write_atomic(path, text)
+    print(f"wrote {path}", flush=True)
+
+
+def run(main, prog: str, argv=None) -> int:
+    """``main(argv)`` as a command: settings first, a bad one or a bad file one line (exit 2), Ctrl-C 130."""
+    try:
+        check_all()
+        return int(main(argv) or 0)
+    except (InputError, SettingError) as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; nothing was written", file=sys.stderr)
+        return INTERRUPTED

@@ -1,0 +1,167 @@
+"""The table of docs/performance.md: each command's committed figure, cold and warm, beside its goal.
+
+Every figure is read from the JSON file a script of ``benchmarks/`` wrote with ``--write`` (with the load average and
+the cores it was taken at; the commit is in the file); a figure no committed file holds reads "not measured", never
+a number from anywhere else. ``GOALS`` is the one list of commands and goals; ``table()`` renders it (``slth docs``
+prints it into the page's ``performance-goals`` block).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks"
+NOT_MEASURED = "not measured"
+
+
+def _data(name: str):
+    """The committed benchmark file ``name`` as read by the one JSON reader, or None when there is none."""
+    from slt.inputs import read_json
+
+    path = BENCH / name
+    return read_json(path, "benchmark file") if path.exists() else None
+
+
+def _get(value, *keys):
+    for k in keys:
+        if isinstance(value, dict):
+            value = value.get(k)
+        elif isinstance(value, list) and isinstance(k, int) and -len(value) <= k < len(value):
+            value = value[k]
+        else:
+            return None
+    return value
+
+
+def _num(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _span(s: float) -> str:
+    return f"{s:g} s" if s < 120 else f"{s:.0f} s ({s / 60:.1f} min)"
+
+
+def _conditions(fig: dict, data: dict) -> str:
+    """"load L, N cores" of a figure: its own ``machine``, else what its file recorded for it."""
+    load = _get(fig, "machine", "load", 0)
+    if not _num(load):
+        load = fig.get("load_before")
+    if not _num(load):
+        load = _get(data, "load_average_before", 0)
+    cores = _get(fig, "machine", "cores")
+    if not _num(cores):
+        cores = fig.get("cores") if _num(fig.get("cores")) else data.get("cores")
+    if not _num(cores) and isinstance(data.get("machine"), str):
+        m = re.search(r"(\d+) CPUs", data["machine"])
+        cores = int(m.group(1)) if m else None
+    return ", ".join([f"load {load:.1f}" if _num(load) else "load not recorded",
+                      f"{cores} cores" if _num(cores) else "cores not recorded"])
+
+
+def figure(data, fig, how: str = "") -> str:
+    """One figure: its wall and CPU seconds (what it has of them) and its conditions, or ``NOT_MEASURED``."""
+    if not isinstance(fig, dict):
+        return NOT_MEASURED
+    parts = [f"{_span(fig[k])} {w}" for k, w in (("cpu_s", "CPU"), ("wall_s", "wall")) if _num(fig.get(k))]
+    if not parts:
+        return NOT_MEASURED
+    return f"{', '.join(parts)}{how} ({_conditions(fig, data)})"
+
+
+def _profile(name: str):
+    def get():
+        data = _data("test-suite-time.json")
+        fig = _get(data, "profiles", name)
+        how = f" as `{fig['command']}`" if isinstance(fig, dict) and fig.get("command") else ""
+        return figure(data, fig, how)
+    return get
+
+
+def _diff_run(i: int):
+    def get():
+        data = _data("diff-time.json")
+        return figure(data, _get(data, "runs", i), f" (run {i + 1})")
+    return get
+
+
+def _coq(which: str):
+    def get():
+        data = _data("coq-cold.json")
+        return figure(data, _get(data, which))
+    return get
+
+
+def _replay(key: str):
+    def get():
+        data = _data("coq-replay.json")
+        rows = _get(data, "rows") or []
+        return figure(data, next((r for r in rows if isinstance(r, dict) and r.get("key") == key), None))
+    return get
+
+
+def _none():
+    return NOT_MEASURED
+
+
+GOALS = [
+    # (command, goal, cold figure, warm figure, the script that measures it)
+    ("`python -m pip install -e . && slth report` (the README's main command)", "cold: at most 60 s CPU, kernel "
+     "verdicts included", _none, _none, None),
+    ("`python -m pytest checks` as typed", "cold: at most 300 s wall on 2 cores; warm: at most 30 s wall",
+     _profile("checks-cold"), _profile("checks-warm"), "python benchmarks/bench_checks.py --write"),
+    ("`slth diff --against HEAD` after a one-constant edit", "second run: at most 3 s wall",
+     _diff_run(0), _diff_run(1), "python benchmarks/bench_diff.py --write"),
+    ("`slth proofs --axioms --coq`", "cold: at most 120 s CPU", _coq("cold"), _coq("warm"),
+     "python benchmarks/bench_axioms_coq.py --write"),
+    ("`python -m pip install -e '.[torch]' && python -m pytest -n auto` (the README's test command)",
+     "at most 15 min wall on 2 cores, fresh clone", _profile("default"), _none, None),
+    ("`slth proofs`", "cold: at most 30 s CPU", _none, _none, None),
+    ("`slth proofs` after a one-constant edit of `bounds/`", "at most 30 s", _none, _none, None),
+    ("`slth proofs --slack` (the slack of every constant)", "cold: at most 120 s", _none, _none, None),
+    ("the Coq replay of every step (`bounds.prove.coq`)", "no goal of its own", _replay("replay-cold"),
+     _replay("replay-warm"), "python benchmarks/bench_coq.py --write"),
+]
+"""Each command, its goal, how its cold and warm figures are read from the committed files, and the command that
+measures them."""
+
+
+def _label(row: dict) -> str:
+    return re.sub(r" tcp://\S+", "", str(row.get("label")))  # the scheduler's port of that run says nothing
+
+
+def others() -> str:
+    """The figures that are neither cold nor warm runs of a command with a goal: the task throughput
+    (``bench_tasks.py``), ``slth proofs`` as the caches stood and the re-check alone (``bench_recheck``), ``slth
+    proofs`` and ``slth proofs --coq`` after the replay (``bench_coq.py``)."""
+    out = []
+    data = _data("bench_tasks.json")
+    rows = [r for r in (_get(data, "rows") or []) if isinstance(r, dict) and _num(r.get("tasks_per_s"))]
+    out.append("task throughput (`python benchmarks/bench_tasks.py --write`): " + (
+        "; ".join(f"{_label(r)} with {r.get('workers')} worker(s) "
+                  f"{r['tasks_per_s']:.2f} tasks/s ({_conditions(r, data)})" for r in rows) or NOT_MEASURED))
+    data = _data("recheck-time.json")
+    fig = {"cpu_s": data.get("slth_proofs_cpu_s"), "wall_s": data.get("slth_proofs_wall_s"),
+           "machine": data.get("machine")} if isinstance(data, dict) else None
+    out.append("`slth proofs` with the caches as they stood (`python -m benchmarks.bench_recheck --write`): "
+               + figure(data, fig) + (f"; the re-check of {data.get('certificates')} certificates alone "
+                                      f"{data.get('recheck_cpu_s')} s CPU" if fig and _num(data.get("recheck_cpu_s"))
+                                      else ""))
+    for key, words in (("proofs", "`slth proofs` after the Coq replay"), ("proofs-coq-warm", "`slth proofs --coq`, "
+                                                                          "warm folder")):
+        out.append(f"{words} (`python benchmarks/bench_coq.py --write`): {_replay(key)()}")
+    return "Other figures:\n\n" + "\n".join(f"- {line}" for line in out)
+
+
+def table() -> str:
+    """The generated block: one row per ``GOALS`` entry, cold and warm."""
+    def _cell(text: str) -> str:
+        return str(text).replace("|", "\\|").replace("\n", " ")
+
+    rows = ["| command | goal | cold | warm | measured by |", "|---|---|---|---|---|"]
+    for command, goal, cold, warm, script in GOALS:
+        rows.append(f"| {command} | {_cell(goal)} | {_cell(cold())} | {_cell(warm())} | "
+                    f"{f'`{script}`' if script else 'no script'} |")
+    return "\n".join(rows + ["", others()]) + ("\n\nCold: empty caches; warm: the same command again with nothing changed. Each figure "
+                              "is the one its benchmark last committed (the file keeps its load average, cores and "
+                              f"commit); \"{NOT_MEASURED}\": no committed benchmark holds it.")

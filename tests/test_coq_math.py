@@ -615,6 +615,10 @@ def test_the_statements_page_shows_each_coq_theorem_from_the_generated_file(monk
         coq = coq_math.coq_statement(name)
         if name in coq_math.FORMAL:
             assert coq in generated and f"```coq\n{coq}\n```" in section, name
+        elif name == coq_math.CITED:  # the cited result: its statement as a hypothesis, no theorem
+            cited = coq_math.cited_statement()
+            assert coq is None and cited in generated and f"```coq\n{cited}\n```" in section
+            assert "Definition lueker_cited" in cited and "**In Coq**: the cited result" in section
         else:
             assert coq is None and "**In Coq**: not formalized" in section, name
     st = STATEMENTS["lemma8"]

@@ -352,6 +352,15 @@ Qed.
 """
 """Lueker's corollary as the statements cite it, filled from the catalogue's statement ``lueker``."""
 
+CITED = "lueker"
+"""The one cited result: stated in Coq (``LUEKER_TEXT``) as a hypothesis of the theorems that use it, proved nowhere."""
+
+
+def cited_statement(catalogue: dict | None = None) -> str:
+    """The Coq text of the cited result as ``Statements.v`` writes it: its printed definitions and ``lueker_cited``."""
+    return fill(CITED, LUEKER_TEXT, catalogue).split("\n(* at eps = 1")[0].strip("\n")
+
+
 _SOFTMAX_GAP = ("norm d1 (vsub (vecmat T (softmax T a z) X) (vecmat T (softmax T a (vadd z e)) X))")
 FORMAL = {  # statement -> (its nat parameters, the premises it rests on, its Section text with {bound})
     "lemma8": (("d1",), (), f"""Section lemma8.

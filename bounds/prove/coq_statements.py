@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .coq.check import family
-from .coq_math import (CITED_COQ, LUEKER_PREMISE, PREMISE_COQ, cited_premises, strip_comments,
+from .coq_math import (CITED_COQ, LUEKER_ITEMS, LUEKER_PREMISE, PREMISE_COQ, cited_premises, strip_comments,
                        with_statements)
 
 
@@ -45,10 +45,11 @@ def states_probability(name: str, catalogue: dict | None = None, files: dict[str
 
 def proved_alone(name: str, premises, catalogue: dict | None = None, files: dict[str, str] | None = None) -> bool:
     """Whether statement ``name``'s Coq theorem, resting on ``premises``, proves it from Lueker's corollary alone,
-    probabilities included: it rests on no premise but Lueker's corollary and the hypotheses of its own encoded
+    probabilities included: it rests on no premise but Lueker's corollary (with its hypothesis that the construction's items are in its
+    class) and the hypotheses of its own encoded
     (repaired) form (``OWN_HYPOTHESES``), and it states the statement's probability (``states_probability``)."""
     own = {p for p, names in OWN_HYPOTHESES.items() if name in names}
-    return set(premises) <= {LUEKER_PREMISE} | own and states_probability(name, catalogue, files)
+    return set(premises) <= {LUEKER_PREMISE, LUEKER_ITEMS} | own and states_probability(name, catalogue, files)
 
 
 def proved_statements(catalogue: dict | None = None) -> list[str]:

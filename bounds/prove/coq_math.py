@@ -67,6 +67,7 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Perturbation": ("vecmat_le_op", "WQK_op", "lemma12_head", "lemma12_mha", "relu_net_lipschitz", "lemma13_block"),
     "Mha": ("op_transpose", "WQK_op", "WVO_op", "head_gap", "mha_gap", "mha_norm", "src_QK", "src_VO"),
     "OneLayer": ("relu_mul", "one_layer_gap"),
+    "Probability": ("union_bound", "whp_mono", "whp_and", "whp_all", "dirac", "outer_prob_exists"),
     "Theorem10": ("theorem10_of_lemma2",),
     "Theorem11": ("block_gap", "theorem11_of_theorem9_lemma2"),
     "Theorem14": ("block_norm", "theorem14_of_theorem11_lemma13"),

@@ -68,9 +68,9 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Mha": ("op_transpose", "WQK_op", "WVO_op", "head_gap", "mha_gap", "mha_norm", "src_QK", "src_VO"),
     "OneLayer": ("relu_mul", "one_layer_gap"),
     "Probability": ("union_bound", "whp_mono", "whp_and", "whp_all", "dirac", "outer_prob_exists"),
-    "Theorem10": ("theorem10_of_lemma2",),
-    "Theorem11": ("block_gap", "theorem11_of_theorem9_lemma2"),
-    "Theorem14": ("block_norm", "theorem14_of_theorem11_lemma13"),
+    "Theorem10": ("theorem10_of_lemma2", "theorem10_whp"),
+    "Theorem11": ("block_gap", "theorem11_of_theorem9_lemma2", "theorem11_whp"),
+    "Theorem14": ("block_norm", "theorem14_of_theorem11_lemma13", "theorem14_whp"),
 }
 PROVED_PREMISES = {  # a premise of bounds.premises -> the theorems above that prove it
     "softmax perturbation identity": ("softmax_shift", "Z_bounds", "ratio_bound"),

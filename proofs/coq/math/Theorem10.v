@@ -11,7 +11,7 @@
    <= alpha, alpha >= 1 (theorem10_of_lemma2): the masks of the L layers are chosen at once (finite_choice_of), and
    the layers compose by deep_relu_net (the induction over layers, layers_induction). *)
 From Coq Require Import Reals Lra Lia.
-From SlthMath Require Import Objects Sums Triangle Induction Blocks Mha Deep.
+From SlthMath Require Import Objects Sums Triangle Induction Blocks Mha Deep Probability.
 Open Scope R_scope.
 
 (* the masks m_ijk of one layer are in {0, 1} (i < d', j < d) *)
@@ -57,4 +57,28 @@ Proof.
   apply (deep_relu_net L dims (fun l => (dims l * n' l)%nat) W (fun l => first_block (n' l) (u l))
            (fun l => second_block (n' l) (m l) (v l)) alpha eps x HL Ha He HW); [| exact Hx].
   intros l Hl. apply lemma2_masks_pair, (proj2 (Hm l Hl)).
+Qed.
+
+(* --- with probability ------------------------------------------------------------------------------------ *)
+
+(* The random items of every layer are functions of the sample w of an outer probability P.  If layer l's masks
+   exist (Lemma 2's on-event form at eps / (2L)) except with probability at most fail_l, then masks of all layers
+   with the pruned net within exp(alpha eps / 2) - 1 of the target net exist except with probability at most
+   fail_0 + .. + fail_(L-1) (the union bound over the layers, whp_all). *)
+Theorem theorem10_whp : forall (Omega : Type) (P : outer_prob Omega) (L : nat) (dims n' : nat -> nat)
+    (u : Omega -> nat -> nat -> nat -> R) (v : Omega -> nat -> nat -> nat -> nat -> R) (W : nat -> mat)
+    (alpha eps : R) (fail : nat -> R),
+  (1 <= L)%nat -> 1 <= alpha -> 0 <= eps ->
+  (forall l, (l < L)%nat -> op_bound (dims (S l)) (dims l) (W l) 1) ->
+  (forall l, (l < L)%nat ->
+     whp P (fun w => lemma2_masks (dims l) (dims (S l)) (n' l) (u w l) (v w l) (W l) (eps / (2 * INR L))) (fail l)) ->
+  whp P (fun w => exists m : nat -> nat -> nat -> nat -> R,
+    (forall l, (l < L)%nat -> binary3 (dims (S l)) (dims l) (m l)) /\
+    forall x : vec, norm (dims O) x <= alpha ->
+      norm (dims L) (vsub (pruned_net L dims n' (u w) (v w) m x) (relu_net L dims W x)) <= exp (alpha * eps / 2) - 1)
+    (sum L fail).
+Proof.
+  intros Omega P L dims n' u v W alpha eps fail HL Ha He HW H2.
+  eapply whp_mono; [| apply Rle_refl | apply (whp_all P L _ fail H2)].
+  intros w Hw. cbv beta in Hw. exact (theorem10_of_lemma2 L dims n' (u w) (v w) W alpha eps HL Ha He HW Hw).
 Qed.

@@ -13,7 +13,7 @@
    every input of norm <= alpha) and Lemma 2's for every layer at eps_fc / (2L), one choice of all the block's masks
    works for every input X whose tokens have norm <= alpha, every length T, every attention mask and every token. *)
 From Coq Require Import Reals Lra Lia.
-From SlthMath Require Import Objects Sums Triangle Induction Blocks Mha Deep Perturbation Transformer Theorem10.
+From SlthMath Require Import Objects Sums Triangle Induction Blocks Mha Deep Perturbation Transformer Probability Theorem10.
 Open Scope R_scope.
 
 (* the weights of a target block *)
@@ -123,4 +123,26 @@ Proof.
   - intros h Hh. destruct (HW h Hh) as [_ [_ [HV HO]]]. exact (conj HV HO).
   - intros l Hl. apply lemma2_masks_pair, (proj2 (HmF l Hl)).
   - exact (G9 T X a HX i Hi Hm).
+Qed.
+
+(* --- with probability ------------------------------------------------------------------------------------ *)
+
+(* The block's random items are a function of the sample w of an outer probability P.  If Theorem 9's masks exist
+   except with probability at most fail_mha, and layer l's Lemma 2 masks except with probability at most fail_l,
+   then all the block's masks exist with the block within exp(c eps_fc / 2) - 1 + 2 e_mha except with probability
+   at most fail_mha + fail_0 + .. + fail_(L-1) (the union bound over the MHA and the layers: whp_and, whp_all). *)
+Theorem theorem11_whp : forall (Omega : Type) (P : outer_prob Omega) (H d1 dK dV nM nF L : nat) (s : Omega -> items)
+    (t : target) (alpha e_mha c eps_fc fail_mha : R) (fail : nat -> R),
+  (1 <= L)%nat -> target_norms H d1 dK dV L t ->
+  1 <= c -> 0 <= eps_fc -> alpha + e_mha + INR H * alpha <= c ->
+  whp P (fun w => theorem9_masks H d1 dK dV nM (s w) t alpha e_mha) fail_mha ->
+  (forall l, (l < L)%nat ->
+     whp P (fun w => lemma2_masks d1 d1 nF (uF (s w) l) (vF (s w) l) (tF t l) (eps_fc / (2 * INR L))) (fail l)) ->
+  whp P (fun w => theorem11_masks H d1 dK dV nM nF L (s w) t alpha (exp (c * eps_fc / 2) - 1 + 2 * e_mha))
+    (fail_mha + sum L fail).
+Proof.
+  intros Omega P H d1 dK dV nM nF L s t alpha e_mha c eps_fc fail_mha fail HL Ht Hc He Hin H9 H2.
+  eapply whp_mono; [| apply Rle_refl | apply (whp_and P _ _ _ _ H9 (whp_all P L _ fail H2))].
+  intros w [G9 G2]. exact (theorem11_of_theorem9_lemma2 H d1 dK dV nM nF L (s w) t alpha e_mha c eps_fc
+                             HL Ht Hc He Hin G9 G2).
 Qed.

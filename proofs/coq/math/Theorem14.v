@@ -15,7 +15,7 @@
    One choice of the B blocks' masks (finite_choice_of) puts the source's tokens within delta_B of the target's on
    every input whose tokens have norm <= beta_0 (theorem14_of_theorem11_lemma13). *)
 From Coq Require Import Reals Lra Lia.
-From SlthMath Require Import Objects Sums Triangle Induction Mha Deep Perturbation Transformer Theorem10 Theorem11.
+From SlthMath Require Import Objects Sums Triangle Induction Mha Deep Perturbation Transformer Probability Theorem10 Theorem11.
 Open Scope R_scope.
 
 Definition tf_target (H T d1 dK dV L : nat) (t : nat -> target) (a : mat) (b : nat) (Y : mat) : mat :=
@@ -113,4 +113,31 @@ Proof.
   - intros b Hb. destruct b as [|b]; [lia|]. apply Hstep, Hb.
   - unfold delta'. lra.
   - exact HX.
+Qed.
+
+(* --- with probability ------------------------------------------------------------------------------------ *)
+
+(* Every block's random items are a function of the sample w of an outer probability P.  If block b's Theorem 11
+   masks exist except with probability at most fail_b, then masks of all B blocks with the source within delta_B of
+   the target exist except with probability at most fail_0 + .. + fail_(B-1) (the union bound over the blocks). *)
+Theorem theorem14_whp : forall (Omega : Type) (P : outer_prob Omega) (H T d1 dK dV L B : nat) (nM nF : nat -> nat)
+    (s : Omega -> nat -> items) (t : nat -> target) (a : mat) (beta delta eps c fail : nat -> R),
+  (1 <= H)%nat -> (1 <= d1)%nat -> (1 <= L)%nat -> (1 <= B)%nat ->
+  (forall i, (i < T)%nat -> is_mask T (a i)) ->
+  (forall b, (b < B)%nat -> target_norms H d1 dK dV L (t b)) ->
+  (forall b, (b < B)%nat -> 2 * (INR H * beta b + beta b) <= beta (S b)) ->
+  beta O <= c O -> (forall b, (1 <= b < B)%nat -> beta b + delta b <= c b) ->
+  eps O <= delta 1%nat -> (forall b, (1 <= b < B)%nat -> eps b + lemma13_bound H d1 (c b) (delta b) <= delta (S b)) ->
+  (forall b, (b < B)%nat ->
+     whp P (fun w => theorem11_masks H d1 dK dV (nM b) (nF b) L (s w b) (t b) (c b) (eps b)) (fail b)) ->
+  whp P (fun w => exists m : nat -> masks, (forall b, (b < B)%nat -> masks_binary H d1 L (m b)) /\
+    forall X : mat, tokens_le T d1 X (beta O) ->
+      tokens_near T d1 (blocks (tf_pruned H T d1 L nM nF (s w) m a) B X) (blocks (tf_target H T d1 dK dV L t a) B X)
+        (delta B))
+    (sum B fail).
+Proof.
+  intros Omega P H T d1 dK dV L B nM nF s t a beta delta eps c fail HH Hd1 HL HB Ha Ht Hgrow Hc0 Hc H0 Hstep H11.
+  eapply whp_mono; [| apply Rle_refl | apply (whp_all P B _ fail H11)].
+  intros w Hw. exact (theorem14_of_theorem11_lemma13 H T d1 dK dV L B nM nF (s w) t a beta delta eps c
+                        HH Hd1 HL HB Ha Ht Hgrow Hc0 Hc Hw H0 Hstep).
 Qed.

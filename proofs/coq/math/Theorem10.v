@@ -61,24 +61,26 @@ Qed.
 
 (* --- with probability ------------------------------------------------------------------------------------ *)
 
-(* The random items of every layer are functions of the sample w of an outer probability P.  If layer l's masks
-   exist (Lemma 2's on-event form at eps / (2L)) except with probability at most fail_l, then masks of all layers
-   with the pruned net within exp(alpha eps / 2) - 1 of the target net exist except with probability at most
-   fail_0 + .. + fail_(L-1) (the union bound over the layers, whp_all). *)
+(* The random items of every layer are functions of the sample w of an outer probability P.  If for layer l, except
+   with probability at most fail_l, masks exist for every target W_l with ||W_l|| <= 1 (Lemma 2's event: one event
+   for all targets, at the budget eps / (2L)), then except with probability at most fail_0 + .. + fail_(L-1) (the
+   union bound over the layers, whp_all), for every target net with ||W_l|| <= 1 masks of all layers exist with
+   the pruned net within exp(alpha eps / 2) - 1 of the target net on every input of norm <= alpha. *)
 Theorem theorem10_whp : forall (Omega : Type) (P : outer_prob Omega) (L : nat) (dims n' : nat -> nat)
-    (u : Omega -> nat -> nat -> nat -> R) (v : Omega -> nat -> nat -> nat -> nat -> R) (W : nat -> mat)
-    (alpha eps : R) (fail : nat -> R),
+    (u : Omega -> nat -> nat -> nat -> R) (v : Omega -> nat -> nat -> nat -> nat -> R) (alpha eps : R)
+    (fail : nat -> R),
   (1 <= L)%nat -> 1 <= alpha -> 0 <= eps ->
-  (forall l, (l < L)%nat -> op_bound (dims (S l)) (dims l) (W l) 1) ->
-  (forall l, (l < L)%nat ->
-     whp P (fun w => lemma2_masks (dims l) (dims (S l)) (n' l) (u w l) (v w l) (W l) (eps / (2 * INR L))) (fail l)) ->
-  whp P (fun w => exists m : nat -> nat -> nat -> nat -> R,
-    (forall l, (l < L)%nat -> binary3 (dims (S l)) (dims l) (m l)) /\
-    forall x : vec, norm (dims O) x <= alpha ->
-      norm (dims L) (vsub (pruned_net L dims n' (u w) (v w) m x) (relu_net L dims W x)) <= exp (alpha * eps / 2) - 1)
+  (forall l, (l < L)%nat -> whp P (fun w => forall Wl : mat, op_bound (dims (S l)) (dims l) Wl 1 ->
+     lemma2_masks (dims l) (dims (S l)) (n' l) (u w l) (v w l) Wl (eps / (2 * INR L))) (fail l)) ->
+  whp P (fun w => forall W : nat -> mat, (forall l, (l < L)%nat -> op_bound (dims (S l)) (dims l) (W l) 1) ->
+    exists m : nat -> nat -> nat -> nat -> R,
+      (forall l, (l < L)%nat -> binary3 (dims (S l)) (dims l) (m l)) /\
+      forall x : vec, norm (dims O) x <= alpha ->
+        norm (dims L) (vsub (pruned_net L dims n' (u w) (v w) m x) (relu_net L dims W x)) <= exp (alpha * eps / 2) - 1)
     (sum L fail).
 Proof.
-  intros Omega P L dims n' u v W alpha eps fail HL Ha He HW H2.
+  intros Omega P L dims n' u v alpha eps fail HL Ha He H2.
   eapply whp_mono; [| apply Rle_refl | apply (whp_all P L _ fail H2)].
-  intros w Hw. cbv beta in Hw. exact (theorem10_of_lemma2 L dims n' (u w) (v w) W alpha eps HL Ha He HW Hw).
+  intros w Hw W HW. cbv beta in Hw.
+  exact (theorem10_of_lemma2 L dims n' (u w) (v w) W alpha eps HL Ha He HW (fun l Hl => Hw l Hl (W l) (HW l Hl))).
 Qed.

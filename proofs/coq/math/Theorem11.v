@@ -127,22 +127,25 @@ Qed.
 
 (* --- with probability ------------------------------------------------------------------------------------ *)
 
-(* The block's random items are a function of the sample w of an outer probability P.  If Theorem 9's masks exist
-   except with probability at most fail_mha, and layer l's Lemma 2 masks except with probability at most fail_l,
-   then all the block's masks exist with the block within exp(c eps_fc / 2) - 1 + 2 e_mha except with probability
-   at most fail_mha + fail_0 + .. + fail_(L-1) (the union bound over the MHA and the layers: whp_and, whp_all). *)
+(* The block's random items are a function of the sample w of an outer probability P.  If, except with probability
+   at most fail_mha, Theorem 9's masks exist for every target MHA (one event for all targets), and, except with
+   probability at most fail_l, layer l's Lemma 2 masks exist for every target layer, then except with probability at
+   most fail_mha + fail_0 + .. + fail_(L-1) (the union bound over the MHA and the layers: whp_and, whp_all), for every
+   target block all its masks exist with the block within exp(c eps_fc / 2) - 1 + 2 e_mha on every input. *)
 Theorem theorem11_whp : forall (Omega : Type) (P : outer_prob Omega) (H d1 dK dV nM nF L : nat) (s : Omega -> items)
-    (t : target) (alpha e_mha c eps_fc fail_mha : R) (fail : nat -> R),
-  (1 <= L)%nat -> target_norms H d1 dK dV L t ->
-  1 <= c -> 0 <= eps_fc -> alpha + e_mha + INR H * alpha <= c ->
-  whp P (fun w => theorem9_masks H d1 dK dV nM (s w) t alpha e_mha) fail_mha ->
-  (forall l, (l < L)%nat ->
-     whp P (fun w => lemma2_masks d1 d1 nF (uF (s w) l) (vF (s w) l) (tF t l) (eps_fc / (2 * INR L))) (fail l)) ->
-  whp P (fun w => theorem11_masks H d1 dK dV nM nF L (s w) t alpha (exp (c * eps_fc / 2) - 1 + 2 * e_mha))
+    (alpha e_mha c eps_fc fail_mha : R) (fail : nat -> R),
+  (1 <= L)%nat -> 1 <= c -> 0 <= eps_fc -> alpha + e_mha + INR H * alpha <= c ->
+  whp P (fun w => forall t : target, target_norms H d1 dK dV L t -> theorem9_masks H d1 dK dV nM (s w) t alpha e_mha)
+    fail_mha ->
+  (forall l, (l < L)%nat -> whp P (fun w => forall Wl : mat, op_bound d1 d1 Wl 1 ->
+     lemma2_masks d1 d1 nF (uF (s w) l) (vF (s w) l) Wl (eps_fc / (2 * INR L))) (fail l)) ->
+  whp P (fun w => forall t : target, target_norms H d1 dK dV L t ->
+    theorem11_masks H d1 dK dV nM nF L (s w) t alpha (exp (c * eps_fc / 2) - 1 + 2 * e_mha))
     (fail_mha + sum L fail).
 Proof.
-  intros Omega P H d1 dK dV nM nF L s t alpha e_mha c eps_fc fail_mha fail HL Ht Hc He Hin H9 H2.
+  intros Omega P H d1 dK dV nM nF L s alpha e_mha c eps_fc fail_mha fail HL Hc He Hin H9 H2.
   eapply whp_mono; [| apply Rle_refl | apply (whp_and P _ _ _ _ H9 (whp_all P L _ fail H2))].
-  intros w [G9 G2]. exact (theorem11_of_theorem9_lemma2 H d1 dK dV nM nF L (s w) t alpha e_mha c eps_fc
-                             HL Ht Hc He Hin G9 G2).
+  intros w [G9 G2] t Ht. cbv beta in G2.
+  exact (theorem11_of_theorem9_lemma2 H d1 dK dV nM nF L (s w) t alpha e_mha c eps_fc HL Ht Hc He Hin (G9 t Ht)
+           (fun l Hl => G2 l Hl (tF t l) (proj2 Ht l Hl))).
 Qed.

@@ -117,27 +117,29 @@ Qed.
 
 (* --- with probability ------------------------------------------------------------------------------------ *)
 
-(* Every block's random items are a function of the sample w of an outer probability P.  If block b's Theorem 11
-   masks exist except with probability at most fail_b, then masks of all B blocks with the source within delta_B of
-   the target exist except with probability at most fail_0 + .. + fail_(B-1) (the union bound over the blocks). *)
+(* Every block's random items are a function of the sample w of an outer probability P.  If, except with
+   probability at most fail_b, block b's Theorem 11 masks exist for every target block (one event for all targets),
+   then except with probability at most fail_0 + .. + fail_(B-1) (the union bound over the blocks), for every
+   target transformer masks of all B blocks exist with the source within delta_B of the target on every input. *)
 Theorem theorem14_whp : forall (Omega : Type) (P : outer_prob Omega) (H T d1 dK dV L B : nat) (nM nF : nat -> nat)
-    (s : Omega -> nat -> items) (t : nat -> target) (a : mat) (beta delta eps c fail : nat -> R),
+    (s : Omega -> nat -> items) (a : mat) (beta delta eps c fail : nat -> R),
   (1 <= H)%nat -> (1 <= d1)%nat -> (1 <= L)%nat -> (1 <= B)%nat ->
   (forall i, (i < T)%nat -> is_mask T (a i)) ->
-  (forall b, (b < B)%nat -> target_norms H d1 dK dV L (t b)) ->
   (forall b, (b < B)%nat -> 2 * (INR H * beta b + beta b) <= beta (S b)) ->
   beta O <= c O -> (forall b, (1 <= b < B)%nat -> beta b + delta b <= c b) ->
   eps O <= delta 1%nat -> (forall b, (1 <= b < B)%nat -> eps b + lemma13_bound H d1 (c b) (delta b) <= delta (S b)) ->
-  (forall b, (b < B)%nat ->
-     whp P (fun w => theorem11_masks H d1 dK dV (nM b) (nF b) L (s w b) (t b) (c b) (eps b)) (fail b)) ->
-  whp P (fun w => exists m : nat -> masks, (forall b, (b < B)%nat -> masks_binary H d1 L (m b)) /\
+  (forall b, (b < B)%nat -> whp P (fun w => forall tb : target, target_norms H d1 dK dV L tb ->
+     theorem11_masks H d1 dK dV (nM b) (nF b) L (s w b) tb (c b) (eps b)) (fail b)) ->
+  whp P (fun w => forall t : nat -> target, (forall b, (b < B)%nat -> target_norms H d1 dK dV L (t b)) ->
+    exists m : nat -> masks, (forall b, (b < B)%nat -> masks_binary H d1 L (m b)) /\
     forall X : mat, tokens_le T d1 X (beta O) ->
       tokens_near T d1 (blocks (tf_pruned H T d1 L nM nF (s w) m a) B X) (blocks (tf_target H T d1 dK dV L t a) B X)
         (delta B))
     (sum B fail).
 Proof.
-  intros Omega P H T d1 dK dV L B nM nF s t a beta delta eps c fail HH Hd1 HL HB Ha Ht Hgrow Hc0 Hc H0 Hstep H11.
+  intros Omega P H T d1 dK dV L B nM nF s a beta delta eps c fail HH Hd1 HL HB Ha Hgrow Hc0 Hc H0 Hstep H11.
   eapply whp_mono; [| apply Rle_refl | apply (whp_all P B _ fail H11)].
-  intros w Hw. exact (theorem14_of_theorem11_lemma13 H T d1 dK dV L B nM nF (s w) t a beta delta eps c
-                        HH Hd1 HL HB Ha Ht Hgrow Hc0 Hc Hw H0 Hstep).
+  intros w Hw t Ht. cbv beta in Hw.
+  exact (theorem14_of_theorem11_lemma13 H T d1 dK dV L B nM nF (s w) t a beta delta eps c
+           HH Hd1 HL HB Ha Ht Hgrow Hc0 Hc (fun b Hb => Hw b Hb (t b) (Ht b Hb)) H0 Hstep).
 Qed.

@@ -71,6 +71,8 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "Theorem10": ("theorem10_of_lemma2", "theorem10_whp"),
     "Theorem11": ("block_gap", "theorem11_of_theorem9_lemma2", "theorem11_whp"),
     "Theorem14": ("block_norm", "theorem14_of_theorem11_lemma13", "theorem14_whp"),
+    "ChainModels": ("theorem10_model", "theorem11_model", "theorem14_model", "theorem10_whp_model",
+                    "theorem11_whp_model", "theorem14_whp_model"),
 }
 PROVED_PREMISES = {  # a premise of bounds.premises -> the theorems above that prove it
     "softmax perturbation identity": ("softmax_shift", "Z_bounds", "ratio_bound"),

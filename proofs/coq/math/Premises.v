@@ -100,9 +100,12 @@ Proof. exact uniform_in_inputs. Qed.
 
 (* --- stated, not proved ----------------------------------------------------------------------------------- *)
 
-(* Lueker's item distribution: the law of the items has a density bounded below on an interval around 0 *)
-Definition premise_lueker_items (density : R -> R) : Prop :=
-  exists c r, 0 < c /\ 0 < r /\ forall x, - r <= x <= r -> c <= density x.
+(* Lueker's item distribution: the N random items X_0 .. X_(N-1) (functions of the sample) are in the class Lueker's
+   corollary is cited for: independent, each with a law that has a uniform component (a density bounded below on
+   an interval around 0).  The class is a parameter of the cited corollary (Events.v: lueker_corollary); this is
+   the modelling hypothesis that the construction's items belong to it *)
+Definition premise_lueker_items {Omega : Type} (lueker_class : nat -> (nat -> Omega -> R) -> Prop) (N : nat)
+  (X : nat -> Omega -> R) : Prop := lueker_class N X.
 
 (* Lueker's corollary, as the event it gives: every subset-sum problem p < P of the construction (items
    item p 0 .. item p (N-1)) is solved within its budget, for every target z in [-1, 1] at once *)

@@ -108,11 +108,10 @@ Proof.
   intros b. unfold lemma13_bound. rewrite Rmult_0_r, exp_0. simpl INR. rewrite sqrt_1. right. ring.
 Qed.
 
-Example theorem14_model := theorem14_of_theorem11_lemma13 1 1 1 0 0 1 2 (fun _ => 1%nat) (fun _ => 1%nat)
-  (fun _ => zero_items) (fun _ => zero_target) (fun _ _ => 1)
+Example theorem14_model := theorem14_of_theorem11_lemma13 1 1 0 0 1 2 (fun _ => 1%nat) (fun _ => 1%nat)
+  (fun _ => zero_items) (fun _ => zero_target)
   (fun b => 4 ^ b) (fun _ => 0) (fun _ => 0) (fun b => 2 * 4 ^ b)
   (le_n 1) (le_n 1) (le_n 1) ltac:(lia)
-  (fun i _ => conj (fun k _ => or_intror eq_refl) (ex_intro _ 0%nat (conj Nat.lt_0_1 eq_refl)))
   (fun b _ => zero_target_norms 1 1 0 0 1) (fun b _ => model_schedule_growth b)
   ltac:(simpl; lra) (fun b _ => model_schedule_near b)
   (fun b _ => zero_theorem11_masks 1 1 1 1 1 _ _ (le_n 1) (Rle_refl 0))
@@ -128,10 +127,9 @@ Example theorem11_whp_model := theorem11_whp unit (dirac tt) 1 1 0 0 1 1 1 (fun 
   (fun _ => 1) (le_n 1) ltac:(lra) ltac:(lra) ltac:(simpl; lra) (whp_one (dirac tt) _ 1 (Rle_refl 1))
   (fun l _ => whp_one (dirac tt) _ 1 (Rle_refl 1)).
 
-Example theorem14_whp_model := theorem14_whp unit (dirac tt) 1 1 1 0 0 1 2 (fun _ => 1%nat) (fun _ => 1%nat)
-  (fun _ _ => zero_items) (fun _ _ => 1) (fun b => 4 ^ b) (fun _ => 0) (fun _ => 0) (fun b => 2 * 4 ^ b) (fun _ => 1)
+Example theorem14_whp_model := theorem14_whp unit (dirac tt) 1 1 0 0 1 2 (fun _ => 1%nat) (fun _ => 1%nat)
+  (fun _ _ => zero_items) (fun b => 4 ^ b) (fun _ => 0) (fun _ => 0) (fun b => 2 * 4 ^ b) (fun _ => 1)
   (le_n 1) (le_n 1) (le_n 1) ltac:(lia)
-  (fun i _ => conj (fun k _ => or_intror eq_refl) (ex_intro _ 0%nat (conj Nat.lt_0_1 eq_refl)))
   (fun b _ => model_schedule_growth b)
   ltac:(simpl; lra) (fun b _ => model_schedule_near b)
   (Rle_refl 0) (fun b _ => model_schedule_step b)

@@ -13,7 +13,8 @@
        norm beta_0 <= c_0);
      - eps_0 <= delta_1 and eps_b + Lemma 13's bound <= delta_(b+1) (T14b, T14d).
    One choice of the B blocks' masks (finite_choice_of) puts the source's tokens within delta_B of the target's on
-   every input whose tokens have norm <= beta_0 (theorem14_of_theorem11_lemma13). *)
+   every input whose tokens have norm <= beta_0, of every length T, for every attention mask
+   (theorem14_of_theorem11_lemma13). *)
 From Coq Require Import Reals Lra Lia.
 From SlthMath Require Import Objects Sums Triangle Induction Mha Deep Perturbation Transformer Probability Theorem10 Theorem11.
 Open Scope R_scope.
@@ -69,23 +70,23 @@ Qed.
 
 (* --- Theorem 14 ------------------------------------------------------------------------------------------ *)
 
-Theorem theorem14_of_theorem11_lemma13 : forall (H T d1 dK dV L B : nat) (nM nF : nat -> nat) (s : nat -> items)
-    (t : nat -> target) (a : mat) (beta delta eps c : nat -> R),
+Theorem theorem14_of_theorem11_lemma13 : forall (H d1 dK dV L B : nat) (nM nF : nat -> nat) (s : nat -> items)
+    (t : nat -> target) (beta delta eps c : nat -> R),
   (1 <= H)%nat -> (1 <= d1)%nat -> (1 <= L)%nat -> (1 <= B)%nat ->
-  (forall i, (i < T)%nat -> is_mask T (a i)) ->
   (forall b, (b < B)%nat -> target_norms H d1 dK dV L (t b)) ->
   (forall b, (b < B)%nat -> 2 * (INR H * beta b + beta b) <= beta (S b)) ->
   beta O <= c O -> (forall b, (1 <= b < B)%nat -> beta b + delta b <= c b) ->
   (forall b, (b < B)%nat -> theorem11_masks H d1 dK dV (nM b) (nF b) L (s b) (t b) (c b) (eps b)) ->
   eps O <= delta 1%nat -> (forall b, (1 <= b < B)%nat -> eps b + lemma13_bound H d1 (c b) (delta b) <= delta (S b)) ->
   exists m : nat -> masks, (forall b, (b < B)%nat -> masks_binary H d1 L (m b)) /\
+    forall (T : nat) (a : mat), (forall i, (i < T)%nat -> is_mask T (a i)) ->
     forall X : mat, tokens_le T d1 X (beta O) ->
       tokens_near T d1 (blocks (tf_pruned H T d1 L nM nF s m a) B X) (blocks (tf_target H T d1 dK dV L t a) B X)
         (delta B).
 Proof.
-  intros H T d1 dK dV L B nM nF s t a beta delta eps c HH Hd1 HL HB Ha Ht Hgrow Hc0 Hc H11 H0 Hstep.
+  intros H d1 dK dV L B nM nF s t beta delta eps c HH Hd1 HL HB Ht Hgrow Hc0 Hc H11 H0 Hstep.
   destruct (finite_choice_of _ no_masks B _ H11) as [m Hm].
-  exists m. split; [intros b Hb; exact (proj1 (Hm b Hb))|]. intros X HX.
+  exists m. split; [intros b Hb; exact (proj1 (Hm b Hb))|]. intros T a Ha X HX.
   set (delta' := fun b => match b with O => 0 | S _ => delta b end).
   replace (delta B) with (delta' B) by (unfold delta'; destruct B; [lia | reflexivity]).
   apply (blocks_chain T d1 (tf_target H T d1 dK dV L t a) (tf_pruned H T d1 L nM nF s m a) beta delta' eps
@@ -121,10 +122,9 @@ Qed.
    probability at most fail_b, block b's Theorem 11 masks exist for every target block (one event for all targets),
    then except with probability at most fail_0 + .. + fail_(B-1) (the union bound over the blocks), for every
    target transformer masks of all B blocks exist with the source within delta_B of the target on every input. *)
-Theorem theorem14_whp : forall (Omega : Type) (P : outer_prob Omega) (H T d1 dK dV L B : nat) (nM nF : nat -> nat)
-    (s : Omega -> nat -> items) (a : mat) (beta delta eps c fail : nat -> R),
+Theorem theorem14_whp : forall (Omega : Type) (P : outer_prob Omega) (H d1 dK dV L B : nat) (nM nF : nat -> nat)
+    (s : Omega -> nat -> items) (beta delta eps c fail : nat -> R),
   (1 <= H)%nat -> (1 <= d1)%nat -> (1 <= L)%nat -> (1 <= B)%nat ->
-  (forall i, (i < T)%nat -> is_mask T (a i)) ->
   (forall b, (b < B)%nat -> 2 * (INR H * beta b + beta b) <= beta (S b)) ->
   beta O <= c O -> (forall b, (1 <= b < B)%nat -> beta b + delta b <= c b) ->
   eps O <= delta 1%nat -> (forall b, (1 <= b < B)%nat -> eps b + lemma13_bound H d1 (c b) (delta b) <= delta (S b)) ->
@@ -132,14 +132,15 @@ Theorem theorem14_whp : forall (Omega : Type) (P : outer_prob Omega) (H T d1 dK 
      theorem11_masks H d1 dK dV (nM b) (nF b) L (s w b) tb (c b) (eps b)) (fail b)) ->
   whp P (fun w => forall t : nat -> target, (forall b, (b < B)%nat -> target_norms H d1 dK dV L (t b)) ->
     exists m : nat -> masks, (forall b, (b < B)%nat -> masks_binary H d1 L (m b)) /\
+    forall (T : nat) (a : mat), (forall i, (i < T)%nat -> is_mask T (a i)) ->
     forall X : mat, tokens_le T d1 X (beta O) ->
       tokens_near T d1 (blocks (tf_pruned H T d1 L nM nF (s w) m a) B X) (blocks (tf_target H T d1 dK dV L t a) B X)
         (delta B))
     (sum B fail).
 Proof.
-  intros Omega P H T d1 dK dV L B nM nF s a beta delta eps c fail HH Hd1 HL HB Ha Hgrow Hc0 Hc H0 Hstep H11.
+  intros Omega P H d1 dK dV L B nM nF s beta delta eps c fail HH Hd1 HL HB Hgrow Hc0 Hc H0 Hstep H11.
   eapply whp_mono; [| apply Rle_refl | apply (whp_all P B _ fail H11)].
   intros w Hw t Ht. cbv beta in Hw.
-  exact (theorem14_of_theorem11_lemma13 H T d1 dK dV L B nM nF (s w) t a beta delta eps c
-           HH Hd1 HL HB Ha Ht Hgrow Hc0 Hc (fun b Hb => Hw b Hb (t b) (Ht b Hb)) H0 Hstep).
+  exact (theorem14_of_theorem11_lemma13 H d1 dK dV L B nM nF (s w) t beta delta eps c
+           HH Hd1 HL HB Ht Hgrow Hc0 Hc (fun b Hb => Hw b Hb (t b) (Ht b Hb)) H0 Hstep).
 Qed.

@@ -128,6 +128,10 @@ def _coq_lines(name: str, statements) -> list[str]:
     from bounds.prove import coq_math
 
     text = coq_math.coq_statement(name, statements)
+    if name == coq_math.CITED:
+        return ["**In Coq**: the cited result, proved nowhere: a hypothesis (`lueker_cited`) of every theorem that uses "
+                "it, its width, error and failure printed from `bounds/` (`Statements.v`; `lueker_corollary` in "
+                "`Events.v`):", "", "```coq", coq_math.cited_statement(statements), "```", ""]
     if text is None:
         cited = coq_math.cited_premises(name, statements)
         return [f"**In Coq**: not formalized (no theorem states it; its steps cite the premises "

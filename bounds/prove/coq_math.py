@@ -353,6 +353,15 @@ Qed.
 """
 """Lueker's corollary as the statements cite it, filled from the catalogue's statement ``lueker``."""
 
+CITED = "lueker"
+"""The one cited result: stated in Coq (``LUEKER_TEXT``) as a hypothesis of the theorems that use it, proved nowhere."""
+
+
+def cited_statement(catalogue: dict | None = None) -> str:
+    """The Coq text of the cited result as ``Statements.v`` writes it: its printed definitions and ``lueker_cited``."""
+    return fill(CITED, LUEKER_TEXT, catalogue).split("\n(* at eps = 1")[0].strip("\n")
+
+
 _SOFTMAX_GAP = ("norm d1 (vsub (vecmat T (softmax T a z) X) (vecmat T (softmax T a (vadd z e)) X))")
 FORMAL = {  # statement -> (its nat parameters, the premises it rests on, its Section text with {bound})
     "lemma8": (("d1",), (), f"""Section lemma8.
@@ -369,7 +378,7 @@ End lemma8.
     "lemma5": (("d1",), (), f"""Section lemma5.
 (* the same difference when moreover eps_max <= 1/2 *)
 Theorem stmt_lemma5 : forall (T d1 : nat) (a z e : vec) (X : mat) (alpha eps_max : R),
-  is_mask T a -> norm_max T e <= eps_max -> eps_max <= 1/2 -> (forall k, (k < T)%nat -> norm d1 (X k) <= alpha) ->
+  is_mask T a -> norm_max T e <= eps_max -> eps_max <= {{hi:eps_max:0}} -> (forall k, (k < T)%nat -> norm d1 (X k) <= alpha) ->
   {_SOFTMAX_GAP} <= {{bound}}.
 Proof.
   intros T d1 a z e X alpha eps_max Ha He Hh HX.
@@ -418,8 +427,7 @@ Proof.
 Qed.
 End lemma13.
 """),
-    "lemma7": (("d1", "d2"), ("Lueker for every z at once", "Lueker's item distribution"), """(* Lemma 7's width,
-   error and failure probability as the paper prints them *)
+    "lemma7": (("d1", "d2"), ("Lueker for every z at once", "Lueker's item distribution"), """(* Lemma 7: width, error and failure probability as the paper prints them *)
 Definition n_lemma7 (C : R) (d1 d2 : nat) (eps : R) : R := {w:n}.
 Definition err_lemma7 (d1 d2 : nat) (eps : R) : R := {bound}.
 Definition fail_lemma7 (d1 d2 : nat) (eps : R) : R := {fail}.
@@ -510,8 +518,7 @@ Proof.
   intros w G W HW. unfold lemma7_event in G. apply G. intros i j Hi' Hj'. exact (entry_le_op d2 d1 W 1 i j HW Hi' Hj').
 Qed.
 """),
-    "lemma2": (("d1", "d2"), ("Lueker for every z at once", "Lueker's item distribution"), """(* Lemma 2's width,
-   error and failure probability as the paper prints them *)
+    "lemma2": (("d1", "d2"), ("Lueker for every z at once", "Lueker's item distribution"), """(* Lemma 2: width, error and failure probability as the paper prints them *)
 Definition n_lemma2 (C : R) (d1 d2 : nat) (eps : R) : R := {w:n}.
 Definition err_lemma2 (d1 d2 : nat) (eps : R) : R := {bound}.
 Definition fail_lemma2 (d1 d2 : nat) (eps : R) : R := {fail}.
@@ -581,8 +588,7 @@ Proof.
 Qed.
 End lemma2.
 """),
-    "theorem9": (("H", "d1", "d2", "d_K"), ("Lueker for every z at once", "Lueker's item distribution"), """(* Theorem 9's
-   widths, error and failure probability as the paper prints them *)
+    "theorem9": (("H", "d1", "d2", "d_K"), ("Lueker for every z at once", "Lueker's item distribution"), """(* Theorem 9: widths, error and failure probability as the paper prints them *)
 Definition n_K_theorem9 (C : R) (H d1 d2 : nat) (alpha eps : R) : R := {w:n_K}.
 Definition n_V_theorem9 (C : R) (H d1 d2 : nat) (alpha eps : R) : R := {w:n_V}.
 Definition err_theorem9 (H d1 d2 : nat) (alpha eps : R) : R := {bound}.
@@ -595,7 +601,7 @@ Hypothesis lueker : lueker_cited P lueker_class C.
 Variables (H d1 d2 d_K dV n_K n_V : nat) (alpha eps : R).
 (* alpha >= max(sqrt d1, sqrt d2) as the paper assumes (Ha2 is used by the union bound S4) *)
 Hypotheses (HH : (1 <= H)%nat) (Hd1 : (1 <= d1)%nat) (Hd2 : (1 <= d2)%nat) (HdK : (1 <= d_K)%nat)
-  (Heps0 : 0 < eps) (Heps1 : eps < 1) (Ha1 : sqrt (INR d1) <= alpha) (Ha2 : sqrt (INR d2) <= alpha).
+  (Heps0 : 0 < eps) (Heps1 : eps < 1) (Ha1 : {lo:alpha:0} <= alpha) (Ha2 : {lo:alpha:1} <= alpha).
 (* the printed widths n_K (query/key) and n_V (value/output) *)
 Hypotheses (HnK : n_K_theorem9 C H d1 d2 alpha eps <= INR n_K) (HnV : n_V_theorem9 C H d1 d2 alpha eps <= INR n_V).
 (* not in the printed statement: d1 divides n_K and n_V (each of Lemma 7's d1 blocks has n_K / d1, n_V / d1 units) *)
@@ -1142,8 +1148,10 @@ def printed_bound(name: str, catalogue: dict | None = None, expr=None) -> str:
     return _naturals(name, coq(st.conclusion if expr is None else expr))
 
 
-PLACEHOLDER = re.compile(r"\{(bound|fail|c:[\w-]+|w:[\w#-]+|t:[\w#-]+|step:[\w-]+)\}")
-"""What a statement's text may leave to the exporter: ``{bound}`` (its conclusion), ``{c:NAME}`` (its constant NAME),
+PLACEHOLDER = re.compile(r"\{(bound|fail|c:[\w-]+|w:[\w#-]+|t:[\w#-]+|lo:\w+:\d+|hi:\w+:\d+|step:[\w-]+)\}")
+"""What a statement's text may leave to the exporter: ``{bound}`` (its conclusion), ``{fail}`` (its failure
+probability, 1 - probability), ``{w:NAME}`` (its width NAME), ``{lo:P:I}``/``{hi:P:I}`` (the I-th lower/upper bound
+of its parameter P, a hypothesis), ``{c:NAME}`` (its constant NAME),
 ``{t:NAME}`` (its term NAME, an expression of its parameters; ``{t:NAME#k}``, ``{w:NAME#k}``: piece k of a piecewise
 term or width, e.g. Theorem 14's block 1 and blocks b >= 2) and ``{step:NAME}`` (its exported scalar step NAME applied to the statement's parameters, the lemma of
 ``proofs/coq/<statement>.v``)."""
@@ -1152,6 +1160,8 @@ term or width, e.g. Theorem 14's block 1 and blocks b >= 2) and ``{step:NAME}`` 
 def fill(name: str, text: str, catalogue: dict | None = None) -> str:
     """``text`` with each placeholder of ``PLACEHOLDER`` printed from ``catalogue``'s statement ``name``; an unknown
     constant or step is a KeyError naming it."""
+    import sympy as sp
+
     from ..catalogue import STATEMENTS, lookup
     from .coq.export import lemma
     from .coq.printer import coq
@@ -1165,6 +1175,13 @@ def fill(name: str, text: str, catalogue: dict | None = None) -> str:
         if key == "fail":
             return _naturals(name, coq(1 - st.probability))
         kind, what = key.split(":", 1)
+        if kind in ("lo", "hi"):
+            param, index = what.split(":")
+            (p,) = [q for q in st.params if q.name == param] or [None]
+            bounds_ = getattr(p, kind, ()) if p is not None else ()
+            if int(index) >= len(bounds_):
+                raise KeyError(f"{name} has no {kind} bound {index} of {param!r}")
+            return _naturals(name, coq(sp.sympify(bounds_[int(index)])))
         if kind == "c":
             if what not in st.constants:
                 raise KeyError(f"{name} has no constant {what!r}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import sympy as sp
 
@@ -17,129 +18,25 @@ from ..verify import exact
 from ..verify_domain import Domain, TimeLimit, time_limit
 from .printer import CoqExportError, coq, ident
 
-PRELUDE = r"""From Coq Require Import Reals Lra Lia.
-From Interval Require Import Tactic.
-Open Scope R_scope.
+COMMON = Path(__file__).resolve().parents[3] / "proofs" / "coq" / "Common.v"
+"""The committed prelude's one source: ``Common.v`` (which ``check.text`` writes back as this prelude and the facts)."""
 
-(* integrality of a real parameter *)
-Definition is_int (x : R) : Prop := exists k : Z, x = IZR k.
 
-(* lhs <= rhs from lhs / rhs = q <= 1 with rhs > 0 *)
-Lemma slth_ratio : forall l r q : R, 0 < r -> l / r = q -> q <= 1 -> l <= r.
-Proof.
-  intros l r q Hr Hq H1. assert (E : l = q * r) by (rewrite <- Hq; field; lra).
-  rewrite E. rewrite <- (Rmult_1_l r) at 2. apply Rmult_le_compat_r; lra.
-Qed.
+def prelude(path: Path = COMMON) -> str:
+    """The Coq prelude every exported file starts from: ``Common.v`` from its first ``Require`` up to its first
+    fact lemma (``(* facts:``); a missing or malformed file is a ValueError naming it."""
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read the Coq prelude: {e.strerror or e}") from None
+    start = text.find("From Coq Require Import")
+    if start < 0:
+        raise ValueError(f"{path}: no 'From Coq Require Import' line: not the Coq prelude")
+    end = text.find("\n(* facts:", start)
+    return text[start:] if end < 0 else text[start:end]
 
-(* lhs <= rhs from rhs - lhs = d >= 0 *)
-Lemma slth_diff : forall l r d : R, r - l = d -> 0 <= d -> l <= r.
-Proof. intros l r d E H. lra. Qed.
 
-(* 1 <= a / s from s <= a, 0 < s *)
-Lemma slth_ge1 : forall a s : R, 0 < s -> s <= a -> 1 <= a / s.
-Proof.
-  intros a s Hs Ha. apply (Rmult_le_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l; lra.
-Qed.
-
-(* a / s <= 1 from a <= s, 0 < s *)
-Lemma slth_le1 : forall a s : R, 0 < s -> a <= s -> a / s <= 1.
-Proof.
-  intros a s Hs Ha. apply (Rmult_le_reg_r s); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l; lra.
-Qed.
-
-(* a common logarithm peeled: c ln a <= c ln b from 0 <= c, 0 < a <= b *)
-Lemma slth_ln : forall l r c a b : R, l = c * ln a -> r = c * ln b -> 0 <= c -> 0 < a -> a <= b -> l <= r.
-Proof.
-  intros l r c a b El Er Hc Ha Hab. rewrite El, Er. apply Rmult_le_compat_l; [lra|].
-  destruct (Req_dec a b) as [E|N]; [rewrite E; lra|]. left. apply ln_increasing; lra.
-Qed.
-
-(* Rpower is positive; logarithms of a square root and of a quotient *)
-Lemma slth_rpow_pos : forall x e : R, 0 < Rpower x e.
-Proof. intros. unfold Rpower. apply exp_pos. Qed.
-
-Lemma slth_ln_sqrt : forall x : R, 0 < x -> ln (sqrt x) = ln x / 2.
-Proof.
-  intros x H. assert (E : x = sqrt x * sqrt x) by (rewrite sqrt_sqrt; lra).
-  rewrite E at 2. rewrite ln_mult by (apply sqrt_lt_R0; lra). field.
-Qed.
-
-Lemma slth_ln_div : forall x y : R, 0 < x -> 0 < y -> ln (x / y) = ln x - ln y.
-Proof. intros x y Hx Hy. unfold Rdiv. rewrite ln_mult, ln_Rinv; [ring | lra | lra | apply Rinv_0_lt_compat; lra]. Qed.
-
-Lemma slth_ln_nonpos : forall x : R, 0 < x -> x <= 1 -> ln x <= 0.
-Proof.
-  intros x H0 H1. destruct (Req_dec x 1) as [E|N]; [rewrite E, ln_1; lra|].
-  left. rewrite <- ln_1. apply ln_increasing; lra.
-Qed.
-
-Lemma slth_ln_nonneg : forall x : R, 1 <= x -> 0 <= ln x.
-Proof.
-  intros x H1. destruct (Req_dec x 1) as [E|N]; [rewrite E, ln_1; lra|].
-  left. rewrite <- ln_1. apply ln_increasing; lra.
-Qed.
-
-(* lhs <= rhs from rhs - lhs = p - n, n <= p (the terms common to both sides cancelled) *)
-Lemma slth_split : forall l r p n : R, r - l = p - n -> n <= p -> l <= r.
-Proof. intros l r p n E H. lra. Qed.
-
-(* an instance of a fact: l = c a, r = c b, 0 <= c, a <= b *)
-Lemma slth_inst : forall l r c a b : R, l = c * a -> r = c * b -> 0 <= c -> a <= b -> l <= r.
-Proof. intros l r c a b El Er Hc H. rewrite El, Er. apply Rmult_le_compat_l; lra. Qed.
-
-(* powers of one base with a sum or a negated exponent written as products and inverses *)
-Lemma slth_rpow_neg : forall x y : R, Rpower x ((- 1) * y) = / Rpower x y.
-Proof. intros. rewrite <- Rpower_Ropp. f_equal. ring. Qed.
-Ltac slth_pw := repeat first [ rewrite Rpower_plus | rewrite slth_rpow_neg | rewrite Rpower_1 by lra ].
-
-(* a positive term as exp g times a positive r, from ln t - ln r = g *)
-Lemma slth_term : forall t r g : R, 0 < t -> 0 < r -> ln t - ln r = g -> t = exp g * r.
-Proof.
-  intros t r g Ht Hr E. assert (L : ln t = g + ln r) by lra.
-  rewrite <- (exp_ln t Ht), L, exp_plus, (exp_ln r Hr). reflexivity.
-Qed.
-
-(* lhs <= rhs from lhs = q rhs, q <= 1, rhs > 0 *)
-Lemma slth_scaled : forall l r q : R, 0 < r -> l = q * r -> q <= 1 -> l <= r.
-Proof. intros l r q Hr E H. rewrite E. rewrite <- (Rmult_1_l r) at 2. apply Rmult_le_compat_r; lra. Qed.
-
-(* a fact f <= g applied inside an expression affine in f: l = a0 + a1 f, m = a0 + a1 g, 0 <= a1, m <= r *)
-Lemma slth_inside : forall l r m a0 a1 f g : R,
-  l = a0 + a1 * f -> m = a0 + a1 * g -> 0 <= a1 -> f <= g -> m <= r -> l <= r.
-Proof.
-  intros l r m a0 a1 f g El Em Ha Hf Hm. rewrite El. apply Rle_trans with m; [|exact Hm].
-  rewrite Em. apply Rplus_le_compat_l. apply Rmult_le_compat_l; assumption.
-Qed.
-
-(* lhs <= rhs from ln rhs - ln lhs = g >= 0, both sides positive *)
-Lemma slth_log : forall l r g : R, 0 < l -> 0 < r -> ln r - ln l = g -> 0 <= g -> l <= r.
-Proof.
-  intros l r g Hl Hr E H. destruct (Rle_or_lt l r) as [A|A]; [exact A|].
-  assert (ln r < ln l) by (apply ln_increasing; lra). lra.
-Qed.
-
-Ltac slth_pos := repeat first [ apply Rdiv_lt_0_compat | apply Rmult_lt_0_compat | apply pow_lt | apply sqrt_lt_R0
-                               | apply exp_pos | apply Rinv_0_lt_compat ]; first [ lra | interval ].
-(* positivity of a product of powers *)
-Ltac slth_ppos := repeat first [ apply Rmult_lt_0_compat | apply Rdiv_lt_0_compat | apply pow_lt | apply sqrt_lt_R0
-                               | apply exp_pos | apply slth_rpow_pos | apply Rinv_0_lt_compat ]; first [ lra | interval ].
-(* logarithms expanded: products, quotients, inverses, integer powers, square roots, exp (Rpower unfolded) *)
-Ltac slth_lnx := repeat first [ rewrite ln_exp | rewrite ln_mult by slth_ppos | rewrite slth_ln_div by slth_ppos
-                              | rewrite slth_ln_sqrt by slth_ppos | rewrite ln_pow by slth_ppos
-                              | rewrite ln_Rinv by slth_ppos ].
-(* a constant lower bound of a term, by interval arithmetic *)
-Ltac slth_lo := first [ interval | interval with (i_prec 100) | lra | nra | solve [ slth_pos ] ].
-
-(* a side defined on the domain: a denominator nonzero, an ln or Rpower argument positive, a sqrt argument
-   nonnegative *)
-Ltac slth_def := first [ lra | nra | solve [ slth_pos ] | left; solve [ slth_pos ]
-                       | apply Rgt_not_eq; first [ lra | nra | solve [ slth_ppos ] | interval ]
-                       | apply Rlt_not_eq; first [ lra | nra | interval ] | interval ].
-
-(* a nonzero side condition left by field *)
-Ltac slth_nz := first [ apply Rgt_not_eq; interval | apply Rlt_not_eq; interval
-                      | apply Rgt_not_eq; lra | apply Rgt_not_eq; nra ].
-"""
+PRELUDE = prelude()
 
 
 _CANDIDATES: dict = {}

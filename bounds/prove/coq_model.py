@@ -1,0 +1,43 @@
+"""The model of the probabilistic statements' hypotheses (``proofs/coq/model/Model.v``): the Dirac probability at one
+sample, a class of items for which Lueker's corollary holds there, and widths, budgets and weights meeting every
+hypothesis of ``stmt_lemma7``, ``stmt_lemma2`` and ``stmt_theorem9``, each theorem applied to them.  That the model
+compiles shows that no one of these theorems holds because its hypotheses contradict one another.
+
+``model_check(directory)`` compiles ``Model.v`` in a folder where the files and ``Statements.v`` are compiled
+(``bounds.prove.coq_math.compile``) and reads ``Print Assumptions`` of each application: ``{"ok", "error",
+"instances": {name: [axioms]}}``."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from . import coq_math
+from .coq.check import LEAN_GC, parse_assumptions, write_atomic
+
+MODEL = coq_math.ROOT / "proofs" / "coq" / "model" / "Model.v"
+INSTANCES = {  # statement -> the definition of Model.v that applies its theorem to the model
+    "lemma7": "lemma7_in_the_model",
+    "lemma2": "lemma2_in_the_model",
+    "theorem9": "theorem9_in_the_model",
+}
+
+
+def model_check(directory, text: str | None = None) -> dict:
+    """``Model.v`` (or ``text``) compiled in ``directory`` beside the compiled ``Statements.v``: ``ok``, ``error``
+    (Coq's, with the line) and, when it compiles, ``instances``: the axioms each application rests on."""
+    directory = Path(directory)
+    if text is None:
+        shutil.copy(MODEL, directory / "Model.v")
+    else:
+        write_atomic(directory / "Model.v", text)
+    ok, why = coq_math.compile_file(directory, "Model")
+    if not ok:
+        return {"ok": False, "error": why, "instances": {}}
+    names = list(INSTANCES.values())
+    write_atomic(directory / "ModelAssumptions.v", f"From {coq_math.LOGICAL} Require Import Model.\n"
+                 + "".join(f"Print Assumptions {n}.\n" for n in names))
+    ok, out = coq_math.compile_file(directory, "ModelAssumptions", env=LEAN_GC)
+    if not ok:
+        return {"ok": False, "error": out, "instances": {}}
+    blocks = parse_assumptions(out)
+    return {"ok": True, "error": "", "instances": dict(zip(INSTANCES, blocks))}

@@ -1,0 +1,200 @@
+(* A model of the hypotheses of the probabilistic statements (Statements.v): the Dirac probability at the one
+   sample of unit, a class of items for which Lueker's corollary holds there, and concrete widths, budgets and
+   random weights (a grid of items -1/K .. -1/K, 1/K .. 1/K) that meet every hypothesis of stmt_lemma7, stmt_lemma2
+   and stmt_theorem9.  Each theorem is applied to them below: its hypotheses are not contradictory.  Compiled by the
+   tests beside the generated Statements.v (bounds.prove.coq_math.model_check). *)
+From Coq Require Import Reals Lra Lia.
+From Interval Require Import Tactic.
+From SlthMath Require Import Objects Sums Blocks Premises Probability Events Statements.
+Open Scope R_scope.
+
+(* --- a grid of items covers [-1, 1] ------------------------------------------------------------------------- *)
+
+Definition first_mask (j : nat) : nat -> R := fun k => if Nat.ltb k j then 1 else 0.
+
+Lemma first_mask_01 : forall j k, first_mask j k = 0 \/ first_mask j k = 1.
+Proof. intros j k. unfold first_mask. destruct (Nat.ltb k j); auto. Qed.
+
+Lemma sum_first_mask : forall j N f, (j <= N)%nat -> sum N (fun k => first_mask j k * f k) = sum j f.
+Proof.
+  intros j N f. induction N as [|N IH]; intros H.
+  - assert (j = 0)%nat by lia. subst. reflexivity.
+  - destruct (Nat.eq_dec j (S N)) as [->|Ne].
+    + simpl. rewrite (sum_ext N (fun k => first_mask (S N) k * f k) f).
+      * unfold first_mask. rewrite (proj2 (Nat.ltb_lt N (S N))) by lia. ring.
+      * intros k Hk. unfold first_mask. rewrite (proj2 (Nat.ltb_lt k (S N))) by lia. ring.
+    + simpl. rewrite IH by lia. unfold first_mask. rewrite (proj2 (Nat.ltb_ge N j)) by lia. ring.
+Qed.
+
+(* every y in [0, M c] is within c of a multiple j c, j <= M *)
+Lemma near_multiple : forall M c y, 0 < c -> 0 <= y <= INR M * c -> exists j, (j <= M)%nat /\ Rabs (INR j * c - y) <= c.
+Proof.
+  induction M as [|M IH]; intros c y Hc Hy.
+  - exists 0%nat. split; [lia|]. simpl in *. rewrite Rabs_left1; lra.
+  - rewrite S_INR in Hy. destruct (Rle_dec y (INR M * c)) as [L|L].
+    + destruct (IH c y Hc) as [j [Hj Hb]]; [lra|]. exists j. split; [lia | exact Hb].
+    + exists (S M). split; [lia|]. rewrite S_INR. unfold Rabs. destruct (Rcase_abs _); lra.
+Qed.
+
+(* A zeros, then K items -c, then 2K items c, with K c = 1: every z in [-1, 1] within c of a subset sum *)
+Lemma grid_cover : forall A K N c (x : nat -> R), 0 < c -> INR K * c = 1 -> (A + 3 * K <= N)%nat ->
+  (forall k, (k < A)%nat -> x k = 0) -> (forall k, (A <= k < A + K)%nat -> x k = - c) ->
+  (forall k, (A + K <= k < A + 3 * K)%nat -> x k = c) ->
+  forall eps, c <= eps -> subset_sums_cover N x eps.
+Proof.
+  intros A K N c x Hc HK HN H0 Hm Hp eps He z Hz.
+  destruct (near_multiple (2 * K) c (z + 1) Hc) as [j [Hj Hb]]; [rewrite mult_INR; simpl INR; lra|].
+  exists (first_mask (A + K + j)). split; [intros; apply first_mask_01|].
+  rewrite sum_first_mask by lia.
+  replace (A + K + j)%nat with (A + (K + j))%nat by lia. rewrite sum_app, sum_app.
+  rewrite (sum_ext A x (fun _ => 0)) by (intros; apply H0; lia).
+  rewrite (sum_ext K (fun k => x (A + k)%nat) (fun _ => - c)) by (intros; apply Hm; lia).
+  rewrite (sum_ext j (fun k => x (A + (K + k))%nat) (fun _ => c)) by (intros; apply Hp; lia).
+  rewrite !sum_const. simpl INR in *. replace (INR A * 0 + (INR K * - c + INR j * c) - z) with (INR j * c - (z + 1))
+    by lra. lra.
+Qed.
+
+(* --- the model ------------------------------------------------------------------------------------------------ *)
+
+Definition w0 : unit := tt.
+Definition P0 : outer_prob unit := dirac w0.
+
+(* the class: the sample's items cover [-1, 1] within every budget the corollary's width allows *)
+Definition grid_class (C : R) (N : nat) (X : nat -> unit -> R) : Prop :=
+  forall eps, 0 < eps < 1 -> n_lueker C eps <= INR N -> subset_sums_cover N (fun k => X k w0) (err_lueker eps).
+
+Lemma lueker_in_model : forall C, lueker_cited P0 (grid_class C) C.
+Proof.
+  intros C N X eps HX He Hw. apply dirac_whp; [unfold fail_lueker; lra|]. exact (HX eps He Hw).
+Qed.
+
+Definition K0 : nat := 32.
+Definition c0 : R := / 32.
+
+Lemma K0c0 : INR K0 * c0 = 1.
+Proof. unfold K0, c0. replace (INR 32) with 32 by (simpl; lra). field. Qed.
+
+(* a width N with N / C <= 16/5 allows only budgets eps >= exp(-16/5) > 1/32 *)
+Lemma budget_floor : forall C N eps, 0 < C -> INR N <= 16 / 5 * C -> 0 < eps < 1 -> n_lueker C eps <= INR N ->
+  c0 <= eps.
+Proof.
+  intros C N eps HC HN He Hw. unfold n_lueker, c0 in *.
+  assert (L : ln (/ eps) <= 16 / 5) by (apply (Rmult_le_reg_l C); [exact HC | nra]).
+  assert (E : / eps <= exp (16 / 5)) by (rewrite <- (exp_ln (/ eps)) by (apply Rinv_0_lt_compat; lra);
+                                             destruct (Rle_lt_or_eq_dec _ _ L) as [Lt|Eq];
+                                             [left; apply exp_increasing, Lt | rewrite Eq; right; reflexivity]).
+  assert (exp (16 / 5) <= 32) by interval.
+  assert (/ eps <= 32) by lra. apply Rinv_le_contravar in H0; [| apply Rinv_0_lt_compat; lra].
+  rewrite Rinv_inv in H0. exact H0.
+Qed.
+
+(* items: the grid from position A on, in a family of width N = A + 3 K0 (or more) *)
+Definition grid (A : nat) (k : nat) : R :=
+  if Nat.ltb k A then 0 else if Nat.ltb k (A + K0) then - c0 else if Nat.ltb k (A + 3 * K0) then c0 else 0.
+
+Lemma grid_in_class : forall C A N, 0 < C -> (A + 3 * K0 <= N)%nat -> INR N <= 16 / 5 * C ->
+  grid_class C N (fun k _ => grid A k).
+Proof.
+  intros C A N HC HA HN eps He Hw. unfold err_lueker.
+  apply (grid_cover A K0 N c0); [unfold c0; lra | exact K0c0 | exact HA | | | | ].
+  - intros k Hk. unfold grid. rewrite (proj2 (Nat.ltb_lt k A)) by lia. reflexivity.
+  - intros k Hk. unfold grid. rewrite (proj2 (Nat.ltb_ge k A)) by lia. rewrite (proj2 (Nat.ltb_lt k (A + K0))) by lia.
+    reflexivity.
+  - intros k Hk. unfold grid. rewrite (proj2 (Nat.ltb_ge k A)) by lia. rewrite (proj2 (Nat.ltb_ge k (A + K0))) by lia.
+    rewrite (proj2 (Nat.ltb_lt k (A + 3 * K0))) by lia. reflexivity.
+  - apply (budget_floor C N eps HC HN He Hw).
+Qed.
+
+(* --- Lemma 7: d1 = d2 = 1, eps = 1/2, C = 30, n = 96 = 3 K0 items per entry: v u = grid -------------------------- *)
+
+Definition v7 (i j k : nat) (w : unit) : R := grid 0 k.
+Definition u7 (j k : nat) (w : unit) : R := 1.
+
+Lemma lemma7_items : forall i j, (i < 1)%nat -> (j < 1)%nat ->
+  premise_lueker_items (grid_class 30) (96 / 1) (fun k w => v7 i j k w * u7 j k w).
+Proof.
+  intros i j _ _. unfold premise_lueker_items, v7, u7.
+  intros eps He Hw. pose proof (grid_in_class 30 0 96 ltac:(lra) ltac:(unfold K0; lia)
+    ltac:(replace (INR 96) with 96 by (simpl; lra); lra) eps He Hw) as G.
+  intros z Hz. destruct (G z Hz) as [m [Hm Hb]]. exists m. split; [exact Hm|].
+  rewrite (sum_ext _ _ (fun k => m k * grid 0 k)) by (intros; ring). exact Hb.
+Qed.
+
+Lemma lemma7_width : n_lemma7 30 1 1 (1 / 2) <= INR 96.
+Proof. unfold n_lemma7. replace (INR 1) with 1 by (simpl; lra). replace (INR 96) with 96 by (simpl; lra). interval. Qed.
+
+Definition lemma7_in_the_model :=
+  stmt_lemma7 unit P0 (grid_class 30) 30 ltac:(lra) (lueker_in_model 30) 1 1 96 (1 / 2) v7 u7
+    ltac:(lia) ltac:(lia) ltac:(lra) ltac:(lra) lemma7_width ltac:(reflexivity) lemma7_items.
+
+(* --- Lemma 2: d1 = d2 = 1, eps = 1/2, C = 60, n = 192: u = 1 on the first 96 units, -1 on the next 96; v = the grid
+   on each half, so v max(0, u) is the grid from 0 and v max(0, -u) the grid from 96 ----------------------------- *)
+
+Definition u2 (j k : nat) (w : unit) : R := if Nat.ltb k 96 then 1 else -1.
+Definition v2 (i j k : nat) (w : unit) : R := if Nat.ltb k 96 then grid 0 k else grid 96 k.
+
+Lemma relu_1 : relu 1 = 1.
+Proof. unfold relu, Rmax. destruct (Rle_dec 0 1); lra. Qed.
+Lemma relu_m1 : relu (-1) = 0.
+Proof. unfold relu, Rmax. destruct (Rle_dec 0 (-1)); lra. Qed.
+
+Lemma lemma2_items_pos : forall i j, (i < 1)%nat -> (j < 1)%nat ->
+  premise_lueker_items (grid_class 60) (192 / 1) (fun k w => v2 i j k w * relu (u2 j k w)).
+Proof.
+  intros i j _ _ eps He Hw. pose proof (grid_in_class 60 0 192 ltac:(lra) ltac:(unfold K0; lia)
+    ltac:(replace (INR 192) with 192 by (simpl; lra); lra) eps He Hw) as G.
+  intros z Hz. destruct (G z Hz) as [m [Hm Hb]]. exists m. split; [exact Hm|].
+  rewrite (sum_ext _ _ (fun k => m k * grid 0 k)); [exact Hb|]. intros k Hk. unfold v2, u2.
+  destruct (Nat.ltb k 96) eqn:E; cbv beta iota; [rewrite relu_1; ring|].
+  rewrite relu_m1. unfold grid. apply Nat.ltb_ge in E. rewrite (proj2 (Nat.ltb_ge k 0)) by lia.
+  rewrite (proj2 (Nat.ltb_ge k (0 + K0))) by (unfold K0; lia). rewrite (proj2 (Nat.ltb_ge k (0 + 3 * K0))) by (unfold K0; lia).
+  ring.
+Qed.
+
+Lemma lemma2_items_neg : forall i j, (i < 1)%nat -> (j < 1)%nat ->
+  premise_lueker_items (grid_class 60) (192 / 1) (fun k w => v2 i j k w * relu (- u2 j k w)).
+Proof.
+  intros i j _ _ eps He Hw. pose proof (grid_in_class 60 96 192 ltac:(lra) ltac:(unfold K0; lia)
+    ltac:(replace (INR 192) with 192 by (simpl; lra); lra) eps He Hw) as G.
+  intros z Hz. destruct (G z Hz) as [m [Hm Hb]]. exists m. split; [exact Hm|].
+  rewrite (sum_ext _ _ (fun k => m k * grid 96 k)); [exact Hb|]. intros k Hk. unfold v2, u2.
+  destruct (Nat.ltb k 96) eqn:E; cbv beta iota.
+  - replace (relu (- (1))) with 0 by (unfold relu, Rmax; destruct (Rle_dec _ _); lra). unfold grid. rewrite E. ring.
+  - replace (relu (- -1)) with 1 by (unfold relu, Rmax; destruct (Rle_dec _ _); lra). ring.
+Qed.
+
+Lemma lemma2_width : n_lemma2 60 1 1 (1 / 2) <= INR 192.
+Proof. unfold n_lemma2. replace (INR 1) with 1 by (simpl; lra). replace (INR 192) with 192 by (simpl; lra). interval. Qed.
+
+Definition lemma2_in_the_model :=
+  stmt_lemma2 unit P0 (grid_class 60) 60 ltac:(lra) (lueker_in_model 60) 1 1 192 (1 / 2) v2 u2
+    ltac:(lia) ltac:(lia) ltac:(lra) ltac:(lra) lemma2_width ltac:(reflexivity) lemma2_items_pos lemma2_items_neg.
+
+(* --- Theorem 9: H = d1 = d2 = d_K = d_V = 1, alpha = 1, eps = 1/2, C = 30, n_K = n_V = 96 --------------------- *)
+
+Definition vQ9 (h i j k : nat) (w : unit) : R := grid 0 k.
+Definition uQ9 (h j k : nat) (w : unit) : R := 1.
+
+Lemma theorem9_items : forall h, (h < 1)%nat -> forall i j, (i < 1)%nat -> (j < 1)%nat ->
+  premise_lueker_items (grid_class 30) (96 / 1) (fun k w => vQ9 h i j k w * uQ9 h j k w).
+Proof. intros h _ i j Hi Hj. exact (lemma7_items i j Hi Hj). Qed.
+
+Lemma theorem9_width_K : n_K_theorem9 30 1 1 1 1 (1 / 2) <= INR 96.
+Proof.
+  unfold n_K_theorem9. replace (INR 1) with 1 by (simpl; lra). replace (INR 96) with 96 by (simpl; lra).
+  rewrite sqrt_1. interval.
+Qed.
+
+Lemma theorem9_width_V : n_V_theorem9 30 1 1 1 1 (1 / 2) <= INR 96.
+Proof.
+  unfold n_V_theorem9. replace (INR 1) with 1 by (simpl; lra). replace (INR 96) with 96 by (simpl; lra).
+  rewrite sqrt_1. interval.
+Qed.
+
+Lemma sqrt_INR_1 : sqrt (INR 1) <= 1.
+Proof. replace (INR 1) with 1 by (simpl; lra). rewrite sqrt_1. lra. Qed.
+
+Definition theorem9_in_the_model :=
+  stmt_theorem9 unit P0 (grid_class 30) 30 ltac:(lra) (lueker_in_model 30) 1 1 1 1 1 96 96 1 (1 / 2)
+    ltac:(lia) ltac:(lia) ltac:(lia) ltac:(lia) ltac:(lra) ltac:(lra) sqrt_INR_1 sqrt_INR_1
+    theorem9_width_K theorem9_width_V ltac:(reflexivity) ltac:(reflexivity) vQ9 vQ9 uQ9 uQ9 theorem9_items theorem9_items.

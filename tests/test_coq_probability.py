@@ -1,0 +1,107 @@
+"""Probabilities in the kernel: Lemma 2, Lemma 7 and Theorem 9 as the paper states them, from Lueker's corollary.
+
+- ``Probability.v``'s outer probability has a model (the Dirac probability), and ``Model.v`` instantiates every
+  hypothesis of ``stmt_lemma7``, ``stmt_lemma2`` and ``stmt_theorem9`` (the corollary included) at once: no theorem
+  holds because its hypotheses contradict one another.  A model with a hypothesis that fails is rejected.
+- Lueker's corollary is a hypothesis (``lueker_cited``) of each probabilistic theorem, never the conclusion of one:
+  each theorem's closed type quantifies over it, and without it the proof fails.
+- Each hypothesis, count and constant is printed from ``bounds/``: the universal constant halved in a printed width,
+  Lemma 5's ``eps_max <= 1/2`` raised, Theorem 9's ``alpha >= sqrt(d2)`` lowered each make the theorem fail inside its
+  Section (the counts and budgets: ``test_coq_math.py::test_a_planted_mutation_of_a_printed_field_fails_its_coq_theorem``).
+- ``Print Assumptions`` of every statement's theorem lists Coq's standard axioms only (and CoqInterval's)."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+import sympy as sp
+
+from bounds.core import Edit
+from bounds.prove import coq_math, coq_model
+from bounds.symbols import C, d2
+from tests.test_coq_math import needs_coq
+
+PROBABILISTIC = ("lemma7", "lemma2", "theorem9")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    """The committed files and the generated ``Statements.v`` compiled into a temporary folder."""
+    needs_coq()
+    tmp = tmp_path_factory.mktemp("coq_probability")
+    ok, why = coq_math.compile(tmp, coq_math.with_statements())
+    assert ok, why
+    return tmp
+
+
+def _fails_in(folder, tmp_path, name, text) -> str:
+    """``text`` as Statements.v compiled beside the files of ``folder``: Coq's error, inside Section ``name``."""
+    for f in folder.iterdir():
+        if f.suffix in (".vo", ".v") and f.stem not in ("Statements", "Model"):
+            shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "Statements.v").write_text(text)
+    ok, why = coq_math.compile_file(tmp_path, "Statements")
+    assert not ok, f"{name}: still compiles"
+    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
+    start, end = text.index(f"Section {name}."), text.index(f"End {name}.")
+    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
+    return why
+
+
+def test_the_model_instantiates_every_hypothesis_of_each_probabilistic_theorem(folder):
+    result = coq_model.model_check(folder)
+    assert result["ok"], result["error"]
+    assert set(result["instances"]) == set(PROBABILISTIC) == {
+        n for n, (_, prem, _) in coq_math.FORMAL.items() if coq_math.LUEKER_PREMISE in prem}
+    for name, axioms in result["instances"].items():
+        assert axioms and coq_math.unexpected(axioms) == [], name
+
+
+def test_a_model_with_a_false_hypothesis_is_rejected(folder):
+    """The model's width for Lemma 7 cut from 96 to 16 units: C log(d1 d2/eps) = 30 log 2 > 16, so the width
+    hypothesis has no proof and the model does not compile."""
+    text = coq_model.MODEL.read_text()
+    assert text.count("n_lemma7 30 1 1 (1 / 2) <= INR 96.") == 1
+    wrong = text.replace("n_lemma7 30 1 1 (1 / 2) <= INR 96.", "n_lemma7 30 1 1 (1 / 2) <= INR 16.")
+    result = coq_model.model_check(folder, wrong)
+    assert not result["ok"] and result["error"].startswith("Model.v line"), result
+    assert coq_model.model_check(folder)["ok"]
+
+
+def test_lueker_is_a_hypothesis_of_each_probabilistic_theorem_and_the_conclusion_of_none(folder, tmp_path):
+    stated = coq_math.rests_on(folder, PROBABILISTIC)
+    for name in PROBABILISTIC:
+        assert stated[name][0] == [coq_math.LUEKER_PREMISE, coq_math.LUEKER_ITEMS], name
+    assert "lueker" not in coq_math.FORMAL  # the corollary is stated (lueker_cited), proved nowhere
+    text = coq_math.statements_file()
+    assert not re.search(r"(Theorem|Lemma|Corollary)\s+\w+\s*:\s*lueker_cited\b", text)
+    hyp = "Hypothesis lueker : lueker_cited P lueker_class C.\n"
+    assert text.count(hyp) == len(PROBABILISTIC)
+    cut = text.replace(hyp, "", 1)  # Lemma 7's Section comes first among them
+    assert text.index(hyp) > text.index("Section lemma7.")
+    assert "lueker" in _fails_in(folder, tmp_path, "lemma7", cut)
+
+
+@pytest.mark.parametrize("name, edit", [
+    ("lemma7", Edit("lemma7", "widths.n", C, C / 2)),
+    ("lemma2", Edit("lemma2", "widths.n", C, C / 2)),
+    ("theorem9", Edit("theorem9", "widths.n_K", C, C / 2)),
+    ("lemma5", Edit("lemma5", "params.eps_max.hi", sp.Rational(1, 2), 1)),
+    ("theorem9", Edit("theorem9", "params.alpha.lo", sp.sqrt(d2), sp.sqrt(d2) / 2)),
+], ids=["lemma7 C halved", "lemma2 C halved", "theorem9 n_K C halved", "lemma5 eps_max <= 1", "theorem9 alpha >= sqrt(d2)/2"])
+def test_a_mutated_hypothesis_in_bounds_fails_its_coq_theorem(folder, tmp_path, name, edit):
+    from bounds.catalogue import STATEMENTS
+    mutated = {**STATEMENTS, name: edit.apply(STATEMENTS[name])}
+    text = coq_math.statements_file(mutated)
+    assert text != coq_math.statements_file()
+    _fails_in(folder, tmp_path, name, text)
+
+
+def test_print_assumptions_lists_only_the_standard_axioms(folder):
+    stated = coq_math.rests_on(folder)
+    for name, (_, axioms) in stated.items():
+        assert coq_math.unexpected(axioms) == [], name
+        assert set(coq_math.families(axioms)) <= {"classical reals", "primitive 63-bit integers",
+                                                  "primitive floats"}, name
+    assert coq_math.unexpected(stated["lemma7"][1] + ["Statements.lueker_axiom"]) == ["Statements.lueker_axiom"]

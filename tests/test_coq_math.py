@@ -521,10 +521,11 @@ def test_the_report_counts_what_coq_says(stated):
     lemma8 = _block(report, "lemma8")
     assert "Print Assumptions stmt_lemma8: Coq's standard axioms only" in lemma8
     assert "its type assumes: no premise" in lemma8 and "\n  proved in Coq from Lueker's corollary alone" in lemma8
-    theorem9 = _block(report, "theorem9")
-    assert "its type assumes: Lueker for every z at once (premise_lueker_event)" in theorem9
-    assert "probability: NOT stated" in theorem9 and "NOT proved in Coq from Lueker's corollary alone" in theorem9
-    assert "Theorem 11 (appendix only)'s conclusion, assumed (theorem11_conclusion" in _block(report, "theorem14")
+    for name in ("lemma2", "lemma7", "theorem9", "theorem10", "theorem11", "theorem14"):
+        block = _block(report, name)
+        assert "Lueker for every z at once (premise_lueker_event)" in block, block
+        assert "probability: NOT stated" not in block and "NOT proved in Coq from Lueker's corollary alone" not in block
+        assert "conclusion, assumed" not in block  # no cited per-block or per-layer conclusion is left
     assert "a cited result" in _block(report, "lueker")
     assert "not formalized" not in report  # every statement of the catalogue has its Coq theorem
     assert "[theorem11]: not formalized" in coq_math.statements_report({k: v for k, v in stated.items()
@@ -714,42 +715,25 @@ def test_a_mutation_of_theorem10_in_bounds_fails_its_coq_theorem(built, stated, 
         monkeypatch.undo()
 
 
-def test_theorem10_rests_on_lemma2s_conclusion_and_says_so(built, stated, monkeypatch):
-    """stmt_theorem10 assumes Lemma 2's conclusion per layer: rests_on lists it as a statement, so the count of
-    statements proved from Lueker's corollary alone leaves Theorem 10 out; were the hypothesis not recognised, the
-    declared list would disagree."""
-    assert stated["theorem10"][0] == ["statement lemma2"]
-    assert "theorem10: stmt_theorem10 rests on statement lemma2" in coq_math.statements_report(stated)
-    monkeypatch.setattr(coq_math, "CITED_COQ", {})
-    blind = coq_math.rests_on(built, ("theorem10",))
-    assert blind["theorem10"][0] == []
-    assert coq_math.declared_errors(blind) == ["stmt_theorem10 rests on [], declared ['statement lemma2']"]
-
-
-def test_theorem11_rests_on_theorem9s_and_lemma2s_conclusions_and_says_so(built, stated, monkeypatch):
-    """stmt_theorem11 assumes Theorem 9's conclusion for the MHA and Lemma 2's per layer of the FC net: rests_on
-    lists both as statements read from its closed type; without the map from their Coq propositions, nothing."""
-    assert stated["theorem11"][0] == ["statement theorem9", "statement lemma2"]
-    assert "theorem11: stmt_theorem11 rests on statement theorem9; statement lemma2" in coq_math.statements_report(
-        stated)
-    monkeypatch.setattr(coq_math, "CITED_COQ", {"lemma2": "lemma2_conclusion"})
-    blind = coq_math.rests_on(built, ("theorem11",))
-    assert blind["theorem11"][0] == ["statement lemma2"]
-    assert coq_math.declared_errors(blind) == [
-        "stmt_theorem11 rests on ['statement lemma2'], declared ['statement theorem9', 'statement lemma2']"]
+def test_theorems_10_and_11_rest_on_lueker_alone_and_cite_no_conclusion(built, stated):
+    """stmt_theorem10 and stmt_theorem11 are proved from stmt_lemma2 and stmt_theorem9 (with probabilities): their
+    closed types quantify over Lueker's corollary and the item law only, no statement's conclusion."""
+    for name in ("theorem10", "theorem11"):
+        assert stated[name][0] == ["Lueker for every z at once", "Lueker's item distribution"], name
+        assert coq_math.unexpected(stated[name][1]) == [], name
+    assert not {"lemma2", "theorem9"} & set(coq_math.CITED_COQ)
+    assert "lemma2_conclusion" not in coq_math.FORMAL["theorem10"][2]
+    assert "theorem9_conclusion" not in coq_math.FORMAL["theorem11"][2]
 
 
 @pytest.mark.parametrize("old, new", [
-    ("<= {c:mha_share} * {c:split} * eps) by (apply theorem9_mha", "<= {c:split} * eps / 2) by (apply theorem9_mha"),
-    ("(relu_net_lipschitz L (fun _ => d1) W y' y HL HF)", "(relu_net_lipschitz L (fun _ => d1) W y' y HL)"),
-    ("  apply Rle_trans with (exp ({c:fc_in} * (2 * {c:split} * eps / {c:fc_in}) / 2) - 1 +\n"
-     "                        2 * ({c:mha_share} * {c:split} * eps)); [lra|].",
-     "  apply Rle_trans with (exp ({c:fc_in} * (2 * {c:split} * eps / {c:fc_in}) / 2) - 1 +\n"
-     "                        ({c:mha_share} * {c:split} * eps)); [lra|]."),
-], ids=["mha-budget-halved", "target-net-not-lipschitz", "gap-counted-once"])
+    ("theorem9_masks H d1 dK dV (n_MHA / d1) (s w) t alpha e9) e9).",
+     "theorem9_masks H d1 dK dV (n_MHA / d1) (s w) t alpha (e9 / 2)) e9)."),
+    ("apply Rle_trans with (e9 + e10); [assert", "apply Rle_trans with (e10); [assert"),
+], ids=["mha-budget-halved", "union-bound-without-the-mha"])
 def test_a_wrong_step_of_theorem11s_proof_fails(built, stated, tmp_path, monkeypatch, old, new):
-    """The proof is the paper's chain: Theorem 9's error at a smaller budget than it gives, the target net without
-    its 1-Lipschitz hypothesis, or y' - y counted once instead of twice (B4's 2 eps/4) does not go through."""
+    """The proof is the paper's chain: Theorem 9's error at a smaller budget than it gives, or the union bound B5
+    without the MHA's failure, does not go through."""
     saved = coq_math.FORMAL["theorem11"]
     assert old in saved[2]
     monkeypatch.setitem(coq_math.FORMAL, "theorem11", (saved[0], saved[1], saved[2].replace(old, new)))
@@ -951,27 +935,49 @@ def test_lemma2_and_theorem9_are_among_the_mutated_statements():
 
 
 @pytest.mark.parametrize("mutation", ["theorem14 growth: 4 H sqrt(d1) -> 2 H sqrt(d1)",
-                                      "theorem14 perturbed input norm: 2 beta_b -> beta_b"])
+                                      "theorem14 perturbed input norm: 2 beta_b -> beta_b",
+                                      "theorem14 union: 1055/1984 -> 1055/2100",
+                                      "theorem14 n_MHA closed form: f1 -> f1 - 1",
+                                      "theorem14 block-1 n_FC: 2^(2B^2-B+2) -> 2^(2B^2-B+1)"])
 def test_a_mutation_of_theorem14_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, mutation):
-    """stmt_theorem14's growth factor and the input norm of Theorem 11 and Lemma 13 at a block are printed from
-    bounds/; the steps it chains are the committed ones, so each of these mutations of the catalogue makes the
-    theorem fail inside its Section."""
+    """stmt_theorem14's growth factor, the input norm of Theorem 11 and Lemma 13 at a block, the union bound's total
+    and the printed widths are printed from bounds/; the steps it chains are the committed ones, so each of these
+    mutations of the catalogue makes the theorem fail inside its Section."""
     from bounds.catalogue import STATEMENTS
     from bounds.core import Edit
     st = STATEMENTS["theorem14"]
     (mut,) = [m for m in st.mutations if m.name == mutation]
     wrong = Edit("theorem14", mut.where, mut.old, mut.new).apply(st)
-    text = coq_math.statements_file({**STATEMENTS, "theorem14": wrong})
+    _theorem14_fails(built, tmp_path, {**STATEMENTS, "theorem14": wrong})
+
+
+def _theorem14_fails(built, tmp_path, catalogue):
+    text = coq_math.statements_file(catalogue)
     assert text != coq_math.statements_file()
     ok, why = _compile_statements(built, tmp_path, text)
-    assert not ok, mutation
+    assert not ok
     line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
     assert text[:text.index("Section theorem14.")].count("\n") < line <= text[:text.index("End theorem14.")].count(
         "\n") + 1, why
 
 
-def test_theorem14_rests_on_theorem11_and_lemma13_per_block(built, stated):
-    """stmt_theorem14 assumes Theorem 11's and Lemma 13's conclusions for each block: rests_on lists both as cited
-    statements; the kernel-checked steps it chains add no premise."""
-    assert stated["theorem14"][0] == ["statement theorem11", "statement lemma13"]
+def test_kappa_64_in_bounds_fails_theorem14s_coq_theorem(built, stated, tmp_path):
+    """kappa = 65 is the smallest integer that closes the block step with Lemma 13's factor 2: kappa = 64 in bounds/
+    (the constant and the closed-form widths) makes stmt_theorem14 fail inside its Section."""
+    from bounds.catalogue import STATEMENTS
+    from bounds.theorem14 import kappa_edits
+    st = STATEMENTS["theorem14"]
+    for edit in kappa_edits(64):
+        st = edit.apply(st)
+    _theorem14_fails(built, tmp_path, {**STATEMENTS, "theorem14": st})
+
+
+def test_theorem14_rests_on_lueker_alone(built, stated):
+    """stmt_theorem14 is proved from stmt_theorem11 at every block and Lemma 13 as lemma13_block proves it (the
+    perturbed tokens' bound from the chain): its closed type quantifies over Lueker's corollary and the item law
+    only, no statement's conclusion."""
+    assert stated["theorem14"][0] == ["Lueker for every z at once", "Lueker's item distribution"]
     assert coq_math.unexpected(stated["theorem14"][1]) == []
+    assert coq_math.CITED_COQ == {}
+    assert "theorem11_conclusion" not in coq_math.FORMAL["theorem14"][2]
+    assert "lemma13_conclusion" not in coq_math.FORMAL["theorem14"][2]

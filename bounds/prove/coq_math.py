@@ -76,6 +76,11 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
     "OneLayer": ("relu_mul", "one_layer_gap"),
     "Probability": ("union_bound", "whp_mono", "whp_and", "whp_all", "dirac", "outer_prob_exists"),
     "Events": ("lueker_event_all", "lemma7_on_event", "lemma2_on_event", "width_per_block", "block_width"),
+    "Theorem10": ("theorem10_of_lemma2", "theorem10_whp"),
+    "Theorem11": ("block_gap", "theorem11_of_theorem9_lemma2", "theorem11_whp"),
+    "Theorem14": ("block_norm", "theorem14_of_theorem11_lemma13", "theorem14_whp"),
+    "ChainModels": ("theorem10_model", "theorem11_model", "theorem14_model", "theorem10_whp_model",
+                    "theorem11_whp_model", "theorem14_whp_model"),
 }
 PROVED_PREMISES = {  # a premise of bounds.premises -> the theorems above that prove it
     "softmax perturbation identity": ("softmax_shift", "Z_bounds", "ratio_bound"),
@@ -295,12 +300,8 @@ PREMISE_COQ = {  # a premise of bounds.premises -> its Coq proposition in Premis
 """Every premise of ``bounds.premises`` as the Coq proposition that states it (``proofs/coq/math/Premises.v``).  A
 premise is proved in Coq when ``Premises.v`` proves ``<its proposition>_holds``."""
 LUEKER_EVENT = PREMISE_COQ["Lueker for every z at once"]
-CITED_COQ = {  # a statement of the catalogue -> the Coq proposition of its conclusion, stated and not proved here
-    "lemma2": "lemma2_conclusion",
-    "theorem9": "theorem9_conclusion",
-    "theorem11": "theorem11_conclusion",
-    "lemma13": "lemma13_conclusion",
-}
+CITED_COQ: dict[str, str] = {}  # a statement of the catalogue -> the Coq proposition of its conclusion, stated and
+# not proved here (none: Theorems 10, 11 and 14 are proved from Lemma 2, Theorem 9, Theorem 11 and Lemma 13)
 """Cited statements whose conclusion a statement's theorem assumes as a Section hypothesis (the statement itself is
 not proved in Coq): ``rests_on`` lists each as ``"statement <name>"`` beside the premises, so a theorem resting on
 one is not counted as proved from Lueker's corollary alone."""
@@ -684,185 +685,436 @@ Proof.
 Qed.
 End theorem9.
 """),
-    "theorem10": (("L",), ("statement lemma2",), """Section theorem10.
-Variables (L : nat) (dims n : nat -> nat) (W B1 B2 : nat -> mat) (alpha eps : R).
-(* Lemma 2's conclusion for layer l's pruned pair u |-> B2_l ReLU(B1_l u) at the layer budget: within it of W_l u
-   for every ||u|| <= 1 (on Lemma 2's event, which no input enters) *)
-Hypothesis lemma2_layers : forall l, (l < L)%nat ->
-  lemma2_conclusion (dims l) (n l) (dims (S l)) (W l) (B1 l) (B2 l) {c:budget}.
-(* the source net of 2L layers (the pairs in turn) against the target net of L layers with ||W_l|| <= 1, for every
-   input of norm at most alpha >= 1 *)
-Theorem stmt_theorem10 : (1 <= L)%nat -> 1 <= alpha -> 0 < eps < 1 ->
-  (forall l, (l < L)%nat -> op_bound (dims (S l)) (dims l) (W l) 1) ->
-  forall x, norm (dims O) x <= alpha ->
-  norm (dims L) (vsub (relu_net (2 * L) (interleave dims n) (interleave B1 B2) x) (relu_net L dims W x))
-    <= {bound}.
+    "theorem10": (('d1', 'd2', 'L'), ("Lueker for every z at once", "Lueker's item distribution"), """From SlthMath Require Import Theorem10.
+(* Theorem 10's width, error and failure probability as the paper prints them *)
+Definition n_theorem10 (C : R) (d1 d2 L : nat) (eps : R) : R := {w:n_l}.
+Definition err_theorem10 (alpha eps : R) : R := {bound}.
+Definition fail_theorem10 (eps : R) : R := {fail}.
+(* the budget eps / (2L) at which each layer's Lemma 2 is applied *)
+Definition budget_theorem10 (L : nat) (eps : R) : R := {c:budget}.
+
+Section theorem10.
+(* T10a: Lemma 2 with (d1, d2) = (d_l, d_(l+1)) at the layer budget needs at most the printed width *)
+Lemma theorem10_layer_width : forall C (d1 d2 L : nat) eps, 0 < C -> (1 <= d1)%nat -> (1 <= d2)%nat -> (1 <= L)%nat ->
+  0 < eps -> eps < 1 -> n_lemma2 C d1 d2 (budget_theorem10 L eps) <= n_theorem10 C d1 d2 L eps.
 Proof.
-  intros HL Ha He HW x Hx. assert (0 < INR L) by (apply lt_0_INR; lia).
-  assert (H2 : forall l, (l < L)%nat ->
-            lemma2_conclusion (dims l) (n l) (dims (S l)) (W l) (B1 l) (B2 l) (eps / (2 * INR L))).
-  { intros l Hl. replace (eps / (2 * INR L)) with {c:budget} by (field; lra). apply lemma2_layers, Hl. }
-  eapply Rle_trans; [apply (deep_relu_net L dims n W B1 B2 alpha eps x HL Ha ltac:(lra) HW H2 Hx) | right; ring].
+  intros C d1 d2 L eps HC Hd1 Hd2 HL He0 He1. unfold n_lemma2, n_theorem10, budget_theorem10.
+  let S := fresh in instance {step:T10a} S; eapply Rle_trans; [| eapply Rle_trans; [exact S|]]; apply Req_le;
+    [f_equal; f_equal; sf | reflexivity].
+Qed.
+Variables (Omega : Type) (P : outer_prob Omega) (lueker_class : nat -> (nat -> Omega -> R) -> Prop) (C : R).
+Hypothesis HC : 0 < C.
+Hypothesis lueker : lueker_cited P lueker_class C.
+(* the target's widths dims 0 .. dims L, the source's hidden widths n 0 .. n (L-1) *)
+Variables (L : nat) (dims n : nat -> nat) (alpha eps : R).
+(* alpha >= 1: the written proof's step T10b fails for alpha < 1 (a repaired reading of the printed alpha > 0) *)
+Hypotheses (HL : (1 <= L)%nat) (Hdims : forall l, (l <= L)%nat -> (1 <= dims l)%nat) (Ha : 1 <= alpha)
+  (Heps0 : 0 < eps) (Heps1 : eps < 1).
+(* the printed width of every layer *)
+Hypothesis Hn : forall l, (l < L)%nat -> n_theorem10 C (dims l) (dims (S l)) L eps <= INR (n l).
+(* not in the printed statement: d_l divides n_l (Lemma 2's n_l / d_l units per input coordinate) *)
+Hypothesis Hdiv : forall l, (l < L)%nat -> (n l mod dims l = 0)%nat.
+(* layer l's random weights, Lemma 2's construction: first weights u l j k, second weights v l i j k *)
+Variables (v : nat -> nat -> nat -> nat -> Omega -> R) (u : nat -> nat -> nat -> Omega -> R).
+(* the modelling hypothesis of Lemma 2, for every layer *)
+Hypothesis items_pos : forall l, (l < L)%nat -> forall i j, (i < dims (S l))%nat -> (j < dims l)%nat ->
+  premise_lueker_items lueker_class (n l / dims l) (fun k w => v l i j k w * relu (u l j k w)).
+Hypothesis items_neg : forall l, (l < L)%nat -> forall i j, (i < dims (S l))%nat -> (j < dims l)%nat ->
+  premise_lueker_items lueker_class (n l / dims l) (fun k w => v l i j k w * relu (- u l j k w)).
+(* Theorem 10 (Pensia et al. 2020, Theorem 1): with probability at least 1 - eps, for every target net of L layers
+   with ||W_l|| <= 1, masks in {0, 1} put the pruned net of 2L layers (pruned_net, Theorem10.v) within the printed
+   error of the target on every input of norm at most alpha.  Differences from the printed statement: alpha >= 1
+   (above); d_l divides n_l; one event for all targets *)
+Theorem stmt_theorem10 : whp P (fun w => forall W : nat -> mat,
+  (forall l, (l < L)%nat -> op_bound (dims (S l)) (dims l) (W l) 1) ->
+  exists m : nat -> nat -> nat -> nat -> R,
+    (forall l, (l < L)%nat -> binary3 (dims (S l)) (dims l) (m l)) /\\
+    forall x : vec, norm (dims O) x <= alpha ->
+      norm (dims L) (vsub (pruned_net L dims (fun l => n l / dims l)%nat (fun l j k => u l j k w)
+                             (fun l i j k => v l i j k w) m x) (relu_net L dims W x)) <= err_theorem10 alpha eps)
+  (fail_theorem10 eps).
+Proof.
+  assert (HLr : 1 <= INR L) by (apply one_le_INR; exact HL).
+  assert (Hb : 0 < budget_theorem10 L eps < 1) by (unfold budget_theorem10; split; [apply Rdiv_lt_0_compat; lra|];
+    apply (Rmult_lt_reg_r (2 * INR L)); [lra|]; unfold Rdiv; rewrite Rmult_assoc, Rinv_l, Rmult_1_r by lra; lra).
+  (* T10a: Lemma 2 at every layer, on its event *)
+  assert (H2 : forall l, (l < L)%nat -> whp P (fun w => forall Wl : mat, op_bound (dims (S l)) (dims l) Wl 1 ->
+      lemma2_masks (dims l) (dims (S l)) (n l / dims l) (fun j k => u l j k w) (fun i j k => v l i j k w) Wl
+        (eps / (2 * INR L))) (budget_theorem10 L eps)).
+  { intros l Hl. assert (Hd : (1 <= dims l)%nat) by (apply Hdims; lia). assert (Hd' : (1 <= dims (S l))%nat) by (apply Hdims; lia).
+    eapply whp_mono; [| | exact (stmt_lemma2 Omega P lueker_class C HC lueker (dims l) (dims (S l)) (n l) (budget_theorem10 L eps)
+      (v l) (u l) Hd Hd' (proj1 Hb) (proj2 Hb)
+      (Rle_trans _ _ _ (theorem10_layer_width C (dims l) (dims (S l)) L eps HC Hd Hd' HL Heps0 Heps1) (Hn l Hl))
+      (Hdiv l Hl) (items_pos l Hl) (items_neg l Hl))].
+    - intros w G Wl HW. destruct (G Wl HW) as [m [Hm Hx]]. exists m. split; [exact Hm|].
+      intros x Hx1. eapply Rle_trans; [exact (Hx x Hx1)|]. unfold err_lemma2, budget_theorem10. right. field. lra.
+    - unfold fail_lemma2. right. reflexivity. }
+  (* T10b-T10e on the event (theorem10_of_lemma2), T10f: the union bound over the L layers *)
+  eapply whp_mono; [| | exact (theorem10_whp Omega P L dims (fun l => n l / dims l)%nat (fun w l j k => u l j k w)
+                                 (fun w l i j k => v l i j k w) alpha eps (fun _ => budget_theorem10 L eps) HL Ha ltac:(lra) H2)].
+  - intros w G W HW. destruct (G W HW) as [m [Hm Hx]]. exists m. split; [exact Hm|].
+    intros x Hx1. eapply Rle_trans; [exact (Hx x Hx1)|]. unfold err_theorem10. via {step:T10e}.
+  - rewrite sum_const. unfold fail_theorem10, budget_theorem10. via {step:T10f}.
 Qed.
 End theorem10.
 """),
-    "theorem11": (("H", "d1", "L"), ("statement theorem9", "statement lemma2"), """Section theorem11.
-Variables (H d1 dK dV dK' dV' L : nat) (n : nat -> nat) (alpha eps : R).
-(* the target block: an MHA (weights WQ .. WO, d2 = d1) and a ReLU net of L layers of width d1 (weights W); the
-   source block: an MHA (weights WQ' .. WO') and the net of 2L layers of the pruned pairs (B1 l, B2 l) in turn *)
-Variables (WQ WK WV WO WQ' WK' WV' WO' : nat -> mat) (W B1 B2 : nat -> mat).
-(* B1: Theorem 9's conclusion for the source MHA at the MHA's share of eps *)
-Hypothesis theorem9_mha :
-  theorem9_conclusion H d1 d1 dK dV dK' dV' WQ' WK' WV' WO' WQ WK WV WO alpha ({c:mha_share} * {c:split} * eps).
-(* B3: Lemma 2's conclusion for layer l's pruned pair at Theorem 10's layer budget eps_10 / (2 L), where
-   eps_10 = 2 split eps / fc_in puts Theorem 10's error at exp(split eps) - 1 on inputs of norm fc_in *)
-Hypothesis lemma2_layers : forall l, (l < L)%nat ->
-  lemma2_conclusion d1 (n l) d1 (W l) (B1 l) (B2 l) (2 * {c:split} * eps / {c:fc_in} / (2 * INR L)).
-(* for target weights of norm <= 1, the source block within the bound of the target block on every input X whose
-   rows have norm at most alpha, every length T, every mask and every token *)
-Theorem stmt_theorem11 : (1 <= H)%nat -> (1 <= d1)%nat -> (1 <= L)%nat -> sqrt (INR d1) <= alpha -> 0 < eps < 1 ->
-  (forall h, (h < H)%nat -> op_bound d1 dV (WV h) 1 /\\ op_bound dV d1 (WO h) 1) ->
-  (forall l, (l < L)%nat -> op_bound d1 d1 (W l) 1) ->
-  forall (T : nat) (X a : mat), (forall k, (k < T)%nat -> norm d1 (X k) <= alpha) ->
-  forall i, (i < T)%nat -> is_mask T (a i) ->
-  norm d1 (vsub (block H T d1 dK' dV' WQ' WK' WV' WO' (2 * L) (interleave (fun _ => d1) n) (interleave B1 B2) X a i)
-                (block H T d1 dK dV WQ WK WV WO L (fun _ => d1) W X a i)) <= {bound}.
+    "theorem11": (('H', 'd1', 'L'), ("Lueker for every z at once", "Lueker's item distribution"), """From SlthMath Require Import Theorem11.
+(* Theorem 11's widths, error and failure probability as the paper prints them *)
+Definition n_MHA_theorem11 (C : R) (H d1 : nat) (alpha eps : R) : R := {w:n_MHA}.
+Definition n_FC_theorem11 (C : R) (H d1 L : nat) (alpha eps : R) : R := {w:n_FC}.
+Definition err_theorem11 (eps : R) : R := {bound}.
+Definition fail_theorem11 (eps : R) : R := {fail}.
+
+Section theorem11.
+Lemma div_lt_1 : forall a c, 0 <= a < 1 -> 1 <= c -> a / c < 1.
 Proof.
-  intros HH Hd1 HL Ha [He0 He1] HV HF T X a HX i Hi Hm.
-  assert (Hs1 : 1 <= sqrt (INR d1)) by (rewrite <- sqrt_1; apply sqrt_le_1_alt, (le_INR 1); lia).
+  intros a c [Ha0 Ha1] Hc. unfold Rdiv. apply Rle_lt_trans with a; [| exact Ha1].
+  rewrite <- (Rmult_1_r a) at 2. apply Rmult_le_compat_l; [exact Ha0|].
+  rewrite <- Rinv_1. apply Rinv_le_contravar; lra.
+Qed.
+(* B3a with T10a: Lemma 2 at Theorem 10's layer budget for the FC net (input norm fc_in, eps_10 = 2 split eps / fc_in)
+   needs at most the printed n_FC *)
+Lemma theorem11_fc_width : forall C (H d1 L : nat) alpha eps, 0 < C -> (1 <= H)%nat -> (1 <= d1)%nat -> (1 <= L)%nat ->
+  0 < eps -> eps < 1 -> sqrt (INR d1) <= alpha -> 0 < 2 * {c:split} * eps / {c:fc_in} < 1 ->
+  n_lemma2 C d1 d1 (budget_theorem10 L (2 * {c:split} * eps / {c:fc_in})) <= n_FC_theorem11 C H d1 L alpha eps.
+Proof.
+  intros C H d1 L alpha eps HC HH Hd1 HL He0 He1 Ha [H10a H10b].
+  assert (0 < sqrt (INR d1)) by (apply sqrt_lt_R0, lt_0_INR; lia). assert (0 < alpha) by lra.
+  eapply Rle_trans.
+  - exact (theorem10_layer_width C d1 d1 L _ HC Hd1 Hd1 HL H10a H10b).
+  - unfold n_theorem10, n_FC_theorem11.
+    let S := fresh in instance {step:B3a} S; eapply Rle_trans; [| eapply Rle_trans; [exact S|]]; apply Req_le;
+      [f_equal; f_equal; sf | reflexivity].
+Qed.
+(* B1a, B1b: Theorem 9 at the MHA's share of eps needs at most the printed n_MHA for n_K and for n_V *)
+Lemma theorem11_mha_widths : forall C (H d1 : nat) alpha eps, 0 < C -> (1 <= H)%nat -> (1 <= d1)%nat -> 0 < eps ->
+  eps < 1 -> sqrt (INR d1) <= alpha ->
+  n_K_theorem9 C H d1 d1 alpha ({c:mha_share} * {c:split} * eps) <= n_MHA_theorem11 C H d1 alpha eps /\\
+  n_V_theorem9 C H d1 d1 alpha ({c:mha_share} * {c:split} * eps) <= n_MHA_theorem11 C H d1 alpha eps.
+Proof.
+  intros C H d1 alpha eps HC HH Hd1 He0 He1 Ha. unfold n_K_theorem9, n_V_theorem9, n_MHA_theorem11.
+  assert (0 < sqrt (INR d1)) by (apply sqrt_lt_R0, lt_0_INR; lia). assert (0 < alpha) by lra.
+  split.
+  - let S := fresh in instance {step:B1a} S; eapply Rle_trans; [| eapply Rle_trans; [exact S|]]; apply Req_le;
+      [f_equal; f_equal; sf | reflexivity].
+  - let S := fresh in instance {step:B1b} S; eapply Rle_trans; [| eapply Rle_trans; [exact S|]]; apply Req_le;
+      [f_equal; f_equal; sf | reflexivity].
+Qed.
+Variables (Omega : Type) (P : outer_prob Omega) (lueker_class : nat -> (nat -> Omega -> R) -> Prop) (C : R).
+Hypothesis HC : 0 < C.
+Hypothesis lueker : lueker_cited P lueker_class C.
+(* H heads, tokens of size d1 (d2 = d1), target heads with d_K, d_V, a target ReLU net of L layers of width d1; the
+   source MHA has n_K = n_V = n_MHA units, the source ReLU net 2L layers with n_FC hidden units each *)
+Variables (H d1 dK dV L n_MHA n_FC : nat) (alpha eps : R).
+Hypotheses (HH : (1 <= H)%nat) (Hd1 : (1 <= d1)%nat) (HdK : (1 <= dK)%nat) (HL : (1 <= L)%nat)
+  (Heps0 : 0 < eps) (Heps1 : eps < 1) (Ha : sqrt (INR d1) <= alpha).
+(* the printed widths *)
+Hypotheses (HnM : n_MHA_theorem11 C H d1 alpha eps <= INR n_MHA) (HnF : n_FC_theorem11 C H d1 L alpha eps <= INR n_FC).
+(* not in the printed statement: d1 divides n_MHA and n_FC *)
+Hypotheses (HdivM : (n_MHA mod d1 = 0)%nat) (HdivF : (n_FC mod d1 = 0)%nat).
+(* the block's random items (Theorem11.v's record items: those of Theorem 9's construction for the MHA, of Lemma 2's
+   for each layer of the ReLU net), functions of the sample w *)
+Variable s : Omega -> items.
+(* the modelling hypotheses of Theorem 9 and Lemma 2 *)
+Hypothesis itemsQ : forall h, (h < H)%nat -> forall i j, (i < d1)%nat -> (j < d1)%nat ->
+  premise_lueker_items lueker_class (n_MHA / d1) (fun k w => vQ (s w) h i j k * uQ (s w) h j k).
+Hypothesis itemsV : forall h, (h < H)%nat -> forall i j, (i < d1)%nat -> (j < d1)%nat ->
+  premise_lueker_items lueker_class (n_MHA / d1) (fun k w => vV (s w) h i j k * uV (s w) h j k).
+Hypothesis itemsF_pos : forall l, (l < L)%nat -> forall i j, (i < d1)%nat -> (j < d1)%nat ->
+  premise_lueker_items lueker_class (n_FC / d1) (fun k w => vF (s w) l i j k * relu (uF (s w) l j k)).
+Hypothesis itemsF_neg : forall l, (l < L)%nat -> forall i j, (i < d1)%nat -> (j < d1)%nat ->
+  premise_lueker_items lueker_class (n_FC / d1) (fun k w => vF (s w) l i j k * relu (- uF (s w) l j k)).
+(* Theorem 11: with probability at least 1 - eps, for every target block with all weights of norm <= 1, masks in
+   {0, 1} put the pruned block (pruned_block, Theorem11.v) within the printed error of the target block
+   (target_block) on every input whose tokens have norm at most alpha, every length, every attention mask and every
+   token (theorem11_masks).  Differences from the printed statement: d1 divides n_MHA and n_FC; one event for all
+   targets; the masks M_K, M_O are Lemma 7's fixed block masks *)
+Theorem stmt_theorem11 : whp P (fun w => forall t : target, target_norms H d1 dK dV L t ->
+  theorem11_masks H d1 dK dV (n_MHA / d1) (n_FC / d1) L (s w) t alpha (err_theorem11 eps)) (fail_theorem11 eps).
+Proof.
+  assert (Hs1 : 1 <= sqrt (INR d1)) by (rewrite <- sqrt_1; apply sqrt_le_1_alt, one_le_INR, Hd1).
   assert (Halpha : 0 < alpha) by lra.
-  assert (HHr : 1 <= INR H) by (apply (le_INR 1); lia).
-  set (As := mha H T d1 dK' dV' WQ' WK' WV' WO' X a i). set (At := mha H T d1 dK dV WQ WK WV WO X a i).
-  set (y' := vadd As (X i)). set (y := vadd At (X i)).
-  set (FS := relu_net (2 * L) (interleave (fun _ => d1) n) (interleave B1 B2)).
-  set (FT := relu_net L (fun _ => d1) W).
-  (* B1: ||y' - y|| = ||Attn_S(x_i) - Attn_T(x_i)|| <= the MHA's share *)
-  assert (Hgap : norm d1 (vsub As At) <= {c:mha_share} * {c:split} * eps) by (apply theorem9_mha; assumption).
-  assert (Hyy : norm d1 (vsub y' y) = norm d1 (vsub As At))
-    by (apply norm_ext; intros; unfold y', y, vadd, vsub; ring).
-  (* B2a, B2b: ||y'|| <= ||Attn_S - Attn_T|| + ||Attn_T|| + ||x_i|| <= fc_in *)
-  assert (HAt : norm d1 At <= INR H * alpha) by (apply mha_norm; assumption).
-  assert (Hy' : norm d1 y' <= {c:fc_in}).
-  { assert (Hsplit : norm d1 y' <= norm d1 (vsub As At) + norm d1 At + norm d1 (X i)).
-    { rewrite (norm_ext d1 y' (vadd (vadd (vsub As At) At) (X i))) by (intros; unfold y', vadd, vsub; ring).
-      eapply Rle_trans; [apply norm_triangle|]. apply Rplus_le_compat_r, norm_triangle. }
-    assert (HB2a : INR H * alpha <= alpha * INR H * sqrt (INR d1)) by (via {step:B2a}).
-    pose proof (HX i Hi).
-    apply Rle_trans with (alpha + {c:mha_share} * {c:split} * eps + alpha * INR H * sqrt (INR d1)); [lra|].
-    via {step:B2b}. }
-  (* B3: Theorem 10's argument on the FC networks at input norm fc_in and eps_10 *)
-  assert (Hfc : norm d1 (vsub (FS y') (FT y')) <= exp ({c:fc_in} * (2 * {c:split} * eps / {c:fc_in}) / 2) - 1).
-  { assert (Hin : 1 <= {c:fc_in}) by (via {step:B3-alpha}).
-    apply (deep_relu_net L (fun _ => d1) n W B1 B2 {c:fc_in} (2 * {c:split} * eps / {c:fc_in}) y' HL).
-    - exact Hin.
-    - apply Rmult_le_pos; [lra | left; apply Rinv_0_lt_compat; lra].
-    - exact HF.
-    - exact lemma2_layers.
-    - exact Hy'. }
-  (* B4: ||Blk_S - Blk_T|| <= ||F_S(y') - F_T(y')|| + ||F_T(y') - F_T(y)|| + ||y' - y||, F_T 1-Lipschitz *)
-  assert (Hlip : norm d1 (vsub (FT y') (FT y)) <= norm d1 (vsub y' y))
-    by (pose proof (relu_net_lipschitz L (fun _ => d1) W y' y HL HF) as P; simpl in P; exact P).
-  rewrite (norm_ext d1 _ (vadd (vadd (vsub (FS y') (FT y')) (vsub (FT y') (FT y))) (vsub y' y)))
-    by (intros; unfold block, FS, FT, y', y, As, At, vadd, vsub; ring).
-  eapply Rle_trans; [apply norm_triangle|]. eapply Rle_trans; [apply Rplus_le_compat_r, norm_triangle|].
-  apply Rle_trans with (exp ({c:fc_in} * (2 * {c:split} * eps / {c:fc_in}) / 2) - 1 +
-                        2 * ({c:mha_share} * {c:split} * eps)); [lra|].
-  via {step:B4}.
+  assert (HHr : 1 <= INR H) by (apply one_le_INR; exact HH).
+  assert (HLr : 1 <= INR L) by (apply one_le_INR; exact HL).
+  set (e9 := {c:mha_share} * {c:split} * eps). set (e10 := 2 * {c:split} * eps / {c:fc_in}).
+  assert (He9 : 0 < e9 < 1) by (unfold e9; split; lra).
+  assert (Hin : 1 <= {c:fc_in}) by (via {step:B3-alpha}).
+  assert (He10 : 0 < e10 < 1) by (unfold e10; split; [apply Rdiv_lt_0_compat; lra | apply div_lt_1; [lra | exact Hin]]).
+  destruct (theorem11_mha_widths C H d1 alpha eps HC HH Hd1 Heps0 Heps1 Ha) as [HwK HwV].
+  (* B1: Theorem 9 at e9, on its event *)
+  assert (H9 : whp P (fun w => forall t : target, target_norms H d1 dK dV L t ->
+      theorem9_masks H d1 dK dV (n_MHA / d1) (s w) t alpha e9) e9).
+  { eapply whp_mono; [| | exact (stmt_theorem9 Omega P lueker_class C HC lueker H d1 d1 dK dV n_MHA n_MHA alpha e9
+        HH Hd1 Hd1 HdK (proj1 He9) (proj2 He9) Ha Ha (Rle_trans _ _ _ HwK HnM) (Rle_trans _ _ _ HwV HnM) HdivM HdivM
+        (fun h i j k w => vQ (s w) h i j k) (fun h i j k w => vV (s w) h i j k) (fun h j k w => uQ (s w) h j k)
+        (fun h j k w => uV (s w) h j k) itemsQ itemsV)].
+    - intros w G t [HW _]. destruct (G (tQ t) (tK t) (tV t) (tO t) HW) as [mQ' [mV' [HbQ [HbV G9]]]].
+      exists mQ', mV'. split; [intros h Hh; split; intros i j k Hi Hj; auto|].
+      intros T X a HX i Hi Hm. exact (G9 T X a HX i Hi Hm).
+    - apply Req_le. reflexivity. }
+  (* B3: Lemma 2 at Theorem 10's layer budget for e10, every layer, on its event *)
+  pose proof (theorem11_fc_width C H d1 L alpha eps HC HH Hd1 HL Heps0 Heps1 Ha He10) as HwF.
+  assert (Hb : 0 < budget_theorem10 L e10 < 1)
+    by (unfold budget_theorem10; split; [apply Rdiv_lt_0_compat; lra | apply div_lt_1; lra]).
+  assert (H2 : forall l, (l < L)%nat -> whp P (fun w => forall Wl : mat, op_bound d1 d1 Wl 1 ->
+      lemma2_masks d1 d1 (n_FC / d1) (uF (s w) l) (vF (s w) l) Wl (e10 / (2 * INR L))) (budget_theorem10 L e10)).
+  { intros l Hl. eapply whp_mono; [| | exact (stmt_lemma2 Omega P lueker_class C HC lueker d1 d1 n_FC
+        (budget_theorem10 L e10) (fun i j k w => vF (s w) l i j k) (fun j k w => uF (s w) l j k) Hd1 Hd1
+        (proj1 Hb) (proj2 Hb) (Rle_trans _ _ _ HwF HnF) HdivF (itemsF_pos l Hl) (itemsF_neg l Hl))].
+    - intros w G Wl HW. destruct (G Wl HW) as [m [Hm Hx]]. exists m. split; [exact Hm|].
+      intros x Hx1. eapply Rle_trans; [exact (Hx x Hx1)|]. unfold err_lemma2, budget_theorem10. right. field. lra.
+    - unfold fail_lemma2. right. reflexivity. }
+  (* B2: the FC net's input norm; B4: the error; B5: the union bound (Theorem11.v: theorem11_whp) *)
+  assert (HB2 : alpha + e9 + INR H * alpha <= {c:fc_in}).
+  { assert (HB2a : INR H * alpha <= alpha * INR H * sqrt (INR d1)) by (via {step:B2a}).
+    apply Rle_trans with (alpha + e9 + alpha * INR H * sqrt (INR d1)); [lra|]. unfold e9. via {step:B2b}. }
+  eapply whp_mono; [| | exact (theorem11_whp Omega P H d1 dK dV (n_MHA / d1) (n_FC / d1) L s alpha e9 {c:fc_in} e10
+                                 e9 (fun _ => budget_theorem10 L e10) HL Hin (Rlt_le _ _ (proj1 He10)) HB2 H9 H2)].
+  - intros w G t Ht. destruct (G t Ht) as [m [Hm G11]]. exists m. split; [exact Hm|].
+    intros T X a HX i Hi Ha'. eapply Rle_trans; [exact (G11 T X a HX i Hi Ha')|]. unfold err_theorem11, e9, e10.
+    via {step:B4}.
+  - rewrite sum_const. unfold fail_theorem11, budget_theorem10.
+    apply Rle_trans with (e9 + e10); [assert (INR L * (e10 / (2 * INR L)) = e10 / 2) by (field; lra); lra|]. unfold e9, e10. via {step:B5}.
 Qed.
 End theorem11.
 """),
-    "theorem14": (("d1", "H", "B", "b"), ("statement theorem11", "statement lemma13"), """Section theorem14.
-Variables (T d1 H B : nat) (alpha eps : R).
-Hypotheses (HH : (1 <= H)%nat) (Hd1 : (1 <= d1)%nat) (HB : (2 <= B)%nat) (Heps0 : 0 < eps) (Heps1 : eps < 1)
-  (Ha : sqrt (INR d1) <= alpha).
-(* the target blocks F b and the source (pruned) blocks G b of the paper's blocks b = 1..B, each on T tokens of
-   size d1 *)
-Variables (F G : nat -> mat -> mat).
-(* the proof's input norm beta_b of block b and the error delta_b it receives *)
-Let beta (b : nat) : R := {t:beta}.
-Let delta (b : nat) : R := {t:delta}.
-(* what a step says: its conclusion, after its hypotheses *)
-Ltac concl T := lazymatch T with _ -> ?R => concl R | _ => constr:(T) end.
-Ltac concl_of t := let T := type of t in concl T.
-(* block 1's budget eps_1 (the left side of T14b), Lemma 13's bound at block b >= 2 at input norm perturbed_norm
-   beta_b and perturbation delta_b (the left side of T14d-i), and block b's budget eps_b (the other summand of
-   T14d-ii's left side, beside T14d-i's right side) *)
-Let eps_first : R := ltac:(let C := concl_of {step:T14b} in lazymatch C with ?l <= _ => exact l end).
-Let lip (b : nat) : R := ltac:(let C := concl_of {step:T14d-i} in lazymatch C with ?l <= _ => exact l end).
-Let eps_block (b : nat) : R := ltac:(
-  let C := concl_of {step:T14d-i} in lazymatch C with _ <= ?r =>
-  let D := concl_of {step:T14d-ii} in lazymatch D with ?x + ?y <= _ =>
-  tryif constr_eq x r then exact y else exact x end end).
-(* Theorem 11's conclusion for block 1 (input norm alpha, budget eps_1) and for every block b >= 2 (input norm
-   perturbed_norm beta_b, budget eps_b), with its proof's growth of the target's norms *)
-Hypothesis theorem11_first : theorem11_conclusion T d1 (F 1%nat) (G 1%nat) {c:growth} alpha eps_first.
-Hypothesis theorem11_blocks : forall b, (2 <= b <= B)%nat ->
-  theorem11_conclusion T d1 (F b) (G b) {c:growth} ({c:perturbed_norm} * beta b) (eps_block b).
-(* Lemma 13's conclusion for every block b >= 2 at input norm perturbed_norm beta_b and perturbation delta_b *)
-Hypothesis lemma13_blocks : forall b, (2 <= b <= B)%nat ->
-  lemma13_conclusion T d1 (F b) ({c:perturbed_norm} * beta b) (delta b) (lip b).
-(* the B source blocks against the B target blocks, on every input of T tokens of norm at most alpha: every token
-   within the bound *)
-Theorem stmt_theorem14 : forall X : mat, tokens_le T d1 X alpha ->
-  tokens_near T d1 (blocks (fun k => G (S k)) B X) (blocks (fun k => F (S k)) B X) ({bound}).
+    "theorem14": (('d1', 'H', 'B', 'b', 'L'), ("Lueker for every z at once", "Lueker's item distribution"), """From SlthMath Require Import Theorem14.
+(* Theorem 14's widths (block 1, blocks b >= 2), error and failure probability as the paper prints them (with the
+   repaired kappa), and the proof's schedule: the input norm beta_b of block b, the error delta_b it receives, the
+   budgets eps_1 (block 1) and eps_b (blocks b >= 2) *)
+Definition n_MHA_first_theorem14 (C : R) (d1 H B : nat) (alpha eps : R) : R := {w:n_MHA#0}.
+Definition n_MHA_theorem14 (C : R) (d1 H B b : nat) (alpha eps : R) : R := {w:n_MHA#1}.
+Definition n_FC_first_theorem14 (C : R) (d1 H B L : nat) (alpha eps : R) : R := {w:n_FC#0}.
+Definition n_FC_theorem14 (C : R) (d1 H B b L : nat) (alpha eps : R) : R := {w:n_FC#1}.
+Definition err_theorem14 (eps : R) : R := {bound}.
+Definition fail_theorem14 (eps : R) : R := {fail}.
+Definition beta_theorem14 (d1 H b : nat) (alpha : R) : R := {t:beta}.
+Definition delta_theorem14 (d1 H B b : nat) (alpha eps : R) : R := {t:delta}.
+Definition eps_first_theorem14 (d1 H B : nat) (alpha eps : R) : R := {t:eps_b#0}.
+Definition eps_block_theorem14 (d1 H B b : nat) (alpha eps : R) : R := {t:eps_b#1}.
+
+Lemma Rpower_ge_1 : forall x y, 1 <= x -> 0 <= y -> 1 <= Rpower x y.
 Proof.
-  intros X HX.
+  intros x y Hx Hy. unfold Rpower. rewrite <- exp_0. apply exp_mono.
+  apply Rmult_le_pos; [exact Hy | apply slth_ln_nonneg; lra].
+Qed.
+
+Lemma Rpower_le_1 : forall x y, 1 <= x -> y <= 0 -> Rpower x y <= 1.
+Proof.
+  intros x y Hx Hy. unfold Rpower. rewrite <- exp_0. apply exp_mono.
+  assert (0 <= ln x) by (apply slth_ln_nonneg; lra). nra.
+Qed.
+
+Section theorem14.
+(* T14w: Theorem 11's widths at block b's input norm and budget are the printed closed forms: the logarithms of
+   both sides agree once every power is expanded (ln_eq; the numerals as multiples of ln 2 and ln 3: ln_num) *)
+Ltac ln_num :=
+  let two k n := replace (ln n) with (INR k * ln 2) by (rewrite <- ln_pow by lra; f_equal; simpl; ring) in
+  let three k n := replace (ln n) with (INR k * ln 2 + ln 3)
+                     by (rewrite <- ln_pow, <- ln_mult by (try apply pow_lt; lra); f_equal; simpl; ring) in
+  try two 2%nat constr:(4); try two 3%nat constr:(8); try two 4%nat constr:(16); try two 5%nat constr:(32);
+  try two 6%nat constr:(64); try two 7%nat constr:(128); try two 8%nat constr:(256);
+  try two 9%nat constr:(512); try two 10%nat constr:(1024); try three 1%nat constr:(6);
+  try three 2%nat constr:(12); try three 3%nat constr:(24); try three 4%nat constr:(48);
+  try three 5%nat constr:(96); try three 6%nat constr:(192); try three 7%nat constr:(384).
+Ltac ln_eq := apply ln_inv; [slth_ppos | slth_ppos | unfold Rpower; slth_lnx; ln_num; simpl INR; field].
+Ltac width_step S := eapply Rle_trans; [| eapply Rle_trans; [exact S|]]; apply Req_le; [f_equal; f_equal; ln_eq | reflexivity].
+
+Lemma theorem14_widths : forall C (d1 H B b L : nat) alpha eps, 0 < C -> (1 <= H)%nat -> (1 <= d1)%nat ->
+  (1 <= L)%nat -> (2 <= b)%nat -> (b <= B)%nat -> 0 < eps -> eps < 1 -> sqrt (INR d1) <= alpha ->
+  n_MHA_theorem11 C H d1 ({c:perturbed_norm} * beta_theorem14 d1 H b alpha) (eps_block_theorem14 d1 H B b alpha eps)
+    <= n_MHA_theorem14 C d1 H B b alpha eps /\\
+  n_FC_theorem11 C H d1 L ({c:perturbed_norm} * beta_theorem14 d1 H b alpha) (eps_block_theorem14 d1 H B b alpha eps)
+    <= n_FC_theorem14 C d1 H B b L alpha eps.
+Proof.
+  intros C d1 H B b L alpha eps HC HH Hd1 HL Hb HbB He0 He1 Ha.
+  assert (2 <= INR b) by (apply (le_INR 2); exact Hb). assert (INR b <= INR B) by (apply le_INR; exact HbB).
+  assert (1 <= INR H) by (apply one_le_INR; exact HH). assert (1 <= INR d1) by (apply one_le_INR; exact Hd1).
+  assert (1 <= INR L) by (apply one_le_INR; exact HL).
+  assert (1 <= sqrt (INR d1)) by (rewrite <- sqrt_1; apply sqrt_le_1_alt; lra). assert (0 < alpha) by lra.
+  unfold n_MHA_theorem11, n_MHA_theorem14, n_FC_theorem11, n_FC_theorem14, beta_theorem14, eps_block_theorem14.
+  split; [let S := fresh in instance {step:T14w-n_MHA} S; width_step S
+         | let S := fresh in instance {step:T14w-n_FC} S; width_step S].
+Qed.
+
+Lemma theorem14_widths_first : forall C (d1 H B L : nat) alpha eps, 0 < C -> (1 <= H)%nat -> (1 <= d1)%nat ->
+  (1 <= L)%nat -> (2 <= B)%nat -> 0 < eps -> eps < 1 -> sqrt (INR d1) <= alpha ->
+  n_MHA_theorem11 C H d1 alpha (eps_first_theorem14 d1 H B alpha eps) <= n_MHA_first_theorem14 C d1 H B alpha eps /\\
+  n_FC_theorem11 C H d1 L alpha (eps_first_theorem14 d1 H B alpha eps) <= n_FC_first_theorem14 C d1 H B L alpha eps.
+Proof.
+  intros C d1 H B L alpha eps HC HH Hd1 HL HB He0 He1 Ha.
+  assert (2 <= INR B) by (apply (le_INR 2); exact HB).
+  assert (1 <= INR H) by (apply one_le_INR; exact HH). assert (1 <= INR d1) by (apply one_le_INR; exact Hd1).
+  assert (1 <= INR L) by (apply one_le_INR; exact HL).
+  assert (1 <= sqrt (INR d1)) by (rewrite <- sqrt_1; apply sqrt_le_1_alt; lra). assert (0 < alpha) by lra.
+  unfold n_MHA_theorem11, n_MHA_first_theorem14, n_FC_theorem11, n_FC_first_theorem14, eps_first_theorem14.
+  split; [let S := fresh in instance {step:T14w-n_MHA-1} S; width_step S
+         | let S := fresh in instance {step:T14w-n_FC-1} S; width_step S].
+Qed.
+
+(* the union bound's geometric sum: sum_(k < n) 32^((k + 1) - n) <= 32/31 *)
+Lemma geometric_32 : forall n, sum n (fun k => Rpower 32 (INR k + 1 - INR n)) <= 32 / 31.
+Proof.
+  induction n as [|n IH]; [simpl; lra|]. rewrite S_INR. change (sum (S n) ?f) with (sum n f + f n). cbv beta.
+  rewrite (sum_ext n _ (fun k => Rpower 32 (INR k + 1 - INR n) * / 32)).
+  - rewrite sum_scal_r. replace (INR n + 1 - (INR n + 1)) with 0 by ring. rewrite Rpower_O by lra. lra.
+  - intros k _. replace (INR k + 1 - (INR n + 1)) with ((INR k + 1 - INR n) + - (1)) by ring.
+    rewrite Rpower_plus, Rpower_Ropp, Rpower_1 by lra. reflexivity.
+Qed.
+
+Lemma sum_first : forall n f, sum (S n) f = f O + sum n (fun k => f (S k)).
+Proof.
+  induction n as [|n IH]; intros f; [simpl; ring|]. change (sum (S (S n)) f) with (sum (S n) f + f (S n)).
+  rewrite IH. change (sum (S n) (fun k => f (S k))) with (sum n (fun k => f (S k)) + f (S n)). ring.
+Qed.
+
+Variables (Omega : Type) (P : outer_prob Omega) (lueker_class : nat -> (nat -> Omega -> R) -> Prop) (C : R).
+Hypothesis HC : 0 < C.
+Hypothesis lueker : lueker_cited P lueker_class C.
+(* B >= 2 blocks, each with H heads on tokens of size d1, target heads with d_K, d_V and a target ReLU net of L
+   layers of width d1; block k (k = 0 .. B-1, the paper's block k + 1) has n_MHA = nM k and n_FC = nF k *)
+Variables (d1 H B L dK dV : nat) (alpha eps : R) (nM nF : nat -> nat).
+Hypotheses (HH : (1 <= H)%nat) (Hd1 : (1 <= d1)%nat) (HdK : (1 <= dK)%nat) (HB : (2 <= B)%nat) (HL : (1 <= L)%nat)
+  (Heps0 : 0 < eps) (Heps1 : eps < 1) (Ha : sqrt (INR d1) <= alpha).
+(* the printed widths of block 1 and of the blocks b >= 2 *)
+Hypotheses (HnM0 : n_MHA_first_theorem14 C d1 H B alpha eps <= INR (nM O))
+  (HnF0 : n_FC_first_theorem14 C d1 H B L alpha eps <= INR (nF O)).
+Hypotheses (HnM : forall k, (1 <= k < B)%nat -> n_MHA_theorem14 C d1 H B (S k) alpha eps <= INR (nM k))
+  (HnF : forall k, (1 <= k < B)%nat -> n_FC_theorem14 C d1 H B (S k) L alpha eps <= INR (nF k)).
+(* not in the printed statement: d1 divides every width *)
+Hypotheses (HdivM : forall k, (k < B)%nat -> (nM k mod d1 = 0)%nat) (HdivF : forall k, (k < B)%nat -> (nF k mod d1 = 0)%nat).
+(* block k's random items (Theorem11.v's record items), functions of the sample w *)
+Variable s : Omega -> nat -> items.
+(* the modelling hypotheses of Theorem 11 for every block *)
+Hypothesis itemsQ : forall b, (b < B)%nat -> forall h, (h < H)%nat -> forall i j, (i < d1)%nat -> (j < d1)%nat ->
+  premise_lueker_items lueker_class (nM b / d1) (fun k w => vQ (s w b) h i j k * uQ (s w b) h j k).
+Hypothesis itemsV : forall b, (b < B)%nat -> forall h, (h < H)%nat -> forall i j, (i < d1)%nat -> (j < d1)%nat ->
+  premise_lueker_items lueker_class (nM b / d1) (fun k w => vV (s w b) h i j k * uV (s w b) h j k).
+Hypothesis itemsF_pos : forall b, (b < B)%nat -> forall l, (l < L)%nat -> forall i j, (i < d1)%nat -> (j < d1)%nat ->
+  premise_lueker_items lueker_class (nF b / d1) (fun k w => vF (s w b) l i j k * relu (uF (s w b) l j k)).
+Hypothesis itemsF_neg : forall b, (b < B)%nat -> forall l, (l < L)%nat -> forall i j, (i < d1)%nat -> (j < d1)%nat ->
+  premise_lueker_items lueker_class (nF b / d1) (fun k w => vF (s w b) l i j k * relu (- uF (s w b) l j k)).
+(* Theorem 14 (Theorem 6 of the main text): with probability at least 1 - eps, for every target transformer of B
+   blocks with all weights of norm <= 1, masks in {0, 1} put the pruned transformer (tf_pruned, Theorem14.v) within
+   the printed error of the target (tf_target) on every input whose tokens have norm at most alpha, every length,
+   every attention mask, every token.  Differences from the printed statement: kappa = 65 (the printed 16 does not
+   close the proof's block step with Lemma 13 in the form its proof gives, factor 2); d1 divides every width; one
+   event for all targets *)
+Theorem stmt_theorem14 : whp P (fun w => forall t : nat -> target,
+  (forall k, (k < B)%nat -> target_norms H d1 dK dV L (t k)) ->
+  exists m : nat -> masks, (forall k, (k < B)%nat -> masks_binary H d1 L (m k)) /\\
+  forall (T : nat) (a : mat), (forall i, (i < T)%nat -> is_mask T (a i)) ->
+  forall X : mat, tokens_le T d1 X alpha ->
+    tokens_near T d1 (blocks (tf_pruned H T d1 L (fun k => nM k / d1)%nat (fun k => nF k / d1)%nat (s w) m a) B X)
+                     (blocks (tf_target H T d1 dK dV L t a) B X) (err_theorem14 eps))
+  (fail_theorem14 eps).
+Proof.
   assert (HK : 0 < {c:growth}) by (assert (1 <= INR H) by (apply one_le_INR; exact HH);
     assert (0 < sqrt (INR d1)) by (apply sqrt_lt_R0, lt_0_INR; lia); nra).
-  assert (Hal : 0 < alpha) by (eapply Rlt_le_trans; [| exact Ha]; apply sqrt_lt_R0, lt_0_INR; lia).
+  assert (Hs1 : 1 <= sqrt (INR d1)) by (rewrite <- sqrt_1; apply sqrt_le_1_alt, one_le_INR, Hd1).
+  assert (Hal : 1 <= alpha) by lra.
+  assert (HHr : 1 <= INR H) by (apply one_le_INR; exact HH).
   assert (HBr : 2 <= INR B) by (apply (le_INR 2); exact HB).
-  (* the exponents of the same base agree: one power each *)
-  assert (Hbeta0 : forall b, 0 <= beta b) by (intros; unfold beta; apply Rmult_le_pos; [lra | apply Rlt_le, exp_pos]).
-  assert (Hbeta1 : beta 1%nat = alpha)
-    by (unfold beta; rewrite S_INR; change (INR 0) with 0; replace (- 1 + (0 + 1)) with 0 by ring; rewrite Rpower_O by exact HK; ring).
-  assert (Hgrow : forall b, beta (S b) = {c:growth} * beta b).
-  { intros b. unfold beta. rewrite S_INR. replace (- 1 + (INR b + 1)) with ((- 1 + INR b) + 1) by ring.
+  assert (Hd1r : 1 <= INR d1) by (apply one_le_INR; exact Hd1).
+  (* the schedule, block k = the paper's block k + 1 *)
+  set (beta' := fun k => beta_theorem14 d1 H (S k) alpha).
+  set (delta' := fun k => delta_theorem14 d1 H B (S k) alpha eps).
+  set (eps' := fun k => match k with O => eps_first_theorem14 d1 H B alpha eps
+                                   | S _ => eps_block_theorem14 d1 H B (S k) alpha eps end).
+  set (c' := fun k => match k with O => alpha | S _ => {c:perturbed_norm} * beta_theorem14 d1 H (S k) alpha end).
+  assert (Hbeta_ge : forall b, (1 <= b)%nat -> alpha <= beta_theorem14 d1 H b alpha).
+  { intros b Hb. unfold beta_theorem14. assert (1 <= INR b) by (apply one_le_INR; exact Hb).
+    pose proof (Rpower_ge_1 {c:growth} (- 1 + INR b) ltac:(nra) ltac:(lra)). nra. }
+  assert (Hbeta0 : beta' O = alpha)
+    by (unfold beta', beta_theorem14; simpl INR; replace (- 1 + 1) with 0 by ring; rewrite Rpower_O by exact HK; ring).
+  assert (Hgrow : forall k, beta' (S k) = {c:growth} * beta' k).
+  { intros k. unfold beta', beta_theorem14. rewrite (S_INR (S k)). replace (- 1 + (INR (S k) + 1)) with ((- 1 + INR (S k)) + 1) by ring.
     rewrite Rpower_plus, Rpower_1 by exact HK. ring. }
-  assert (Hlast : delta (S B) = eps).
-  { unfold delta. rewrite S_INR.
-    repeat match goal with |- context [Rpower ?P ?a] => tryif constr_eq a 0 then fail else replace a with 0 by ring end.
-    assert (1 <= INR H) by (apply one_le_INR; exact HH).
-    assert (0 < sqrt (INR d1)) by (apply sqrt_lt_R0, lt_0_INR; lia).
-    rewrite !Rpower_O by (repeat apply Rmult_lt_0_compat; first [lra | apply pow_lt; lra]). ring. }
-  rewrite <- Hlast.
-  replace (delta (S B)) with (match B with O => 0 | S _ => delta (S B) end) by (destruct B; [lia | reflexivity]).
-  apply (blocks_chain T d1 (fun k => F (S k)) (fun k => G (S k)) (fun k => beta (S k))
-    (fun k => match k with O => 0 | S _ => delta (S k) end)
-    (fun k => match k with O => eps_first | S _ => eps_block (S k) end) (fun k => lip (S k)) X B).
-  - (* the target's norms grow by the factor growth per block *)
-    intros k Y Hk HY. rewrite Hgrow. destruct k as [|k].
-    + apply (proj1 theorem11_first), HY.
-    + apply (proj1 (theorem11_blocks (S (S k)) ltac:(lia))), HY.
-  - (* Lemma 13 at block b = k + 1 >= 2 *)
-    intros [|k] Y Y' Hk HY HY'; [lia|]. apply (lemma13_blocks (S (S k)) ltac:(lia)); [| exact HY'].
-    intros i Hi. eapply Rle_trans; [apply HY, Hi|]. pose proof (Hbeta0 (S (S k))). lra.
-  - (* Theorem 11 at block 1 on the exact input, at block b >= 2 on tokens of norm <= beta_b + delta_b <= 2 beta_b
-       (T14c) *)
-    intros [|k] Y' Hk HY'.
-    + apply (proj2 theorem11_first). intros i Hi. rewrite <- Hbeta1. eapply Rle_trans; [apply HY', Hi | lra].
-    + apply (proj2 (theorem11_blocks (S (S k)) ltac:(lia))). intros i Hi. eapply Rle_trans; [apply HY', Hi|].
-      assert (2 <= INR (S (S k))) by (apply (le_INR 2); lia).
-      assert (INR (S (S k)) <= INR B) by (apply le_INR; lia).
-      set (b := S (S k)). let S := fresh in instance {step:T14c} S;
-        eapply Rle_trans; [| eapply Rle_trans; [exact S |]]; right; unfold beta, delta; ring.
-  - lia.
-  - (* T14b: block 1's error eps_1 <= delta_2 *)
-    cbv beta iota. let S := fresh in instance {step:T14b} S; eapply Rle_trans; [exact S | right].
-    unfold delta. rewrite !S_INR; change (INR 0) with 0.
+  (* block k's budget lies in (0, 1) and its input norm is >= sqrt d1 *)
+  assert (Heps' : forall k, (k < B)%nat -> 0 < eps' k < 1).
+  { intros [|k] Hk; cbv beta iota delta [eps' c']; unfold eps_first_theorem14, eps_block_theorem14.
+    - split; [slth_ppos|]. let S := fresh in instance {step:U1} S. lra.
+    - assert (2 <= INR (S (S k))) by (apply (le_INR 2); lia). assert (INR (S (S k)) <= INR B) by (apply le_INR; lia).
+      split; [slth_ppos|]. set (b := S (S k)) in *. let S := fresh in instance {step:U2b} S.
+      pose proof (Rpower_le_1 32 (INR b + - 1 * INR B) ltac:(lra) ltac:(lra)). nra. }
+  assert (Hc' : forall k, sqrt (INR d1) <= c' k).
+  { intros [|k]; cbv beta iota delta [eps' c']; [exact Ha|]. pose proof (Hbeta_ge (S (S k)) ltac:(lia)). lra. }
+  (* T14w: each block's widths are Theorem 11's at its input norm and budget *)
+  assert (Hw : forall k, (k < B)%nat -> n_MHA_theorem11 C H d1 (c' k) (eps' k) <= INR (nM k) /\\
+                                        n_FC_theorem11 C H d1 L (c' k) (eps' k) <= INR (nF k)).
+  { intros [|k] Hk; cbv beta iota delta [eps' c'].
+    - destruct (theorem14_widths_first C d1 H B L alpha eps HC HH Hd1 HL HB Heps0 Heps1 Ha) as [W1 W2].
+      split; [exact (Rle_trans _ _ _ W1 HnM0) | exact (Rle_trans _ _ _ W2 HnF0)].
+    - destruct (theorem14_widths C d1 H B (S (S k)) L alpha eps HC HH Hd1 HL ltac:(lia) ltac:(lia) Heps0 Heps1 Ha)
+        as [W1 W2].
+      split; [exact (Rle_trans _ _ _ W1 (HnM (S k) ltac:(lia))) | exact (Rle_trans _ _ _ W2 (HnF (S k) ltac:(lia)))]. }
+  (* Theorem 11 at every block, on its event *)
+  assert (H11 : forall k, (k < B)%nat -> whp P (fun w => forall tb : target, target_norms H d1 dK dV L tb ->
+      theorem11_masks H d1 dK dV (nM k / d1) (nF k / d1) L (s w k) tb (c' k) (eps' k)) (eps' k)).
+  { intros k Hk. eapply whp_mono; [| | exact (stmt_theorem11 Omega P lueker_class C HC lueker H d1 dK dV L (nM k) (nF k)
+        (c' k) (eps' k) HH Hd1 HdK HL (proj1 (Heps' k Hk)) (proj2 (Heps' k Hk)) (Hc' k) (proj1 (Hw k Hk))
+        (proj2 (Hw k Hk)) (HdivM k Hk) (HdivF k Hk) (fun w => s w k) (itemsQ k Hk) (itemsV k Hk) (itemsF_pos k Hk)
+        (itemsF_neg k Hk))].
+    - intros w G tb Ht. exact (G tb Ht).
+    - unfold fail_theorem11. right. reflexivity. }
+  (* the chain (Theorem14.v: theorem14_whp) with T14a-T14d *)
+  eapply whp_mono; [| | apply (theorem14_whp Omega P H d1 dK dV L B (fun k => nM k / d1)%nat (fun k => nF k / d1)%nat
+                                 s beta' delta' eps' c' eps' HH Hd1 HL ltac:(lia))].
+  - (* T14e: the error after block B is delta_(B+1) <= eps *)
+    intros w G t Ht. destruct (G t Ht) as [m [Hm G14]]. exists m. split; [exact Hm|].
+    intros T a Ham X HX i Hi. eapply Rle_trans; [apply (G14 T a Ham X); [rewrite Hbeta0; exact HX | exact Hi]|].
+    unfold delta', delta_theorem14, err_theorem14. instance {step:T14e} ST14e.
+    eapply Rle_trans; [| exact ST14e]. right. rewrite S_INR.
+    repeat match goal with |- context [Rpower ?x ?a] => match goal with |- context [Rpower x ?c] =>
+      tryif constr_eq a c then fail else replace a with c by ring end end.
+    repeat match goal with |- context [Rpower ?x ?e] => tryif constr_eq e 0 then fail else replace e with 0 by ring end.
+    rewrite !Rpower_O by (repeat apply Rmult_lt_0_compat; first [lra | apply pow_lt; lra | apply sqrt_lt_R0; lra]).
+    ring.
+  - (* the union bound over the blocks: U1, U2b, the geometric sum, U4, U5 *)
+    unfold fail_theorem14. assert (HBs : B = S (pred B)) by lia. rewrite HBs at 1. rewrite sum_first.
+    instance {step:U4} SU4. instance {step:U5} SU5.
+    apply Rle_trans with ({c:union} * eps); [| nra].
+    apply Rle_trans with ({c:first_share} * eps + {c:later_share} * eps); [apply Rplus_le_compat | nra].
+    + cbv beta iota delta [eps']. instance {step:U1} SU1. eapply Rle_trans; [exact SU1 | right; field].
+    + apply Rle_trans with (sum (pred B) (fun k => eps / 2 * Rpower 32 (INR k + 1 - INR (pred B)))).
+      * apply sum_le. intros k Hk. cbv beta iota delta [eps'].
+        assert (2 <= INR (S (S k))) by (apply (le_INR 2); lia). assert (INR (S (S k)) <= INR B) by (apply le_INR; lia).
+        set (b := S (S k)) in *. instance {step:U2b} SU2b. eapply Rle_trans; [exact SU2b|]. right.
+        replace (INR k + 1 - INR (pred B)) with (INR b + - 1 * INR B); [field|].
+        unfold b. rewrite !S_INR.
+        assert (HP : INR B = INR (pred B) + 1) by (rewrite <- S_INR, <- HBs; reflexivity). rewrite HP. ring.
+      * rewrite sum_scal_l. pose proof (geometric_32 (pred B)). nra.
+  - (* T14a: the target block's norm *)
+    intros k Hk. rewrite Hgrow. let S := fresh in instance {step:T14a} S.
+    assert (0 <= beta' k) by (pose proof (Hbeta_ge (S k) ltac:(lia)); unfold beta'; lra).
+    assert (INR H <= INR H * sqrt (INR d1)) by nra. nra.
+  - (* block 1 receives the exact input *)
+    rewrite Hbeta0. cbv beta iota delta [eps' c']. lra.
+  - (* T14c: the perturbed tokens' norm *)
+    intros [|k] Hk; [lia|]. cbv beta iota delta [eps' c']. unfold beta', delta'.
+    assert (2 <= INR (S (S k))) by (apply (le_INR 2); lia). assert (INR (S (S k)) <= INR B) by (apply le_INR; lia).
+    set (b := S (S k)) in *. instance {step:T14c} ST14c.
+    eapply Rle_trans; [| eapply Rle_trans; [exact ST14c|]]; right; unfold beta_theorem14, delta_theorem14; ring.
+  - (* T14b: block 1's budget eps_1 <= delta_2 *)
+    cbv beta iota delta [eps' c']. unfold delta', eps_first_theorem14, delta_theorem14.
+    let S := fresh in instance {step:T14b} S; eapply Rle_trans; [exact S | right].
+    rewrite !S_INR; change (INR 0) with 0.
     repeat match goal with |- context [Rpower ?x ?a] => match goal with |- context [Rpower x ?c] =>
       tryif constr_eq a c then fail else replace a with c by ring end end. ring.
-  - (* T14d-i and T14d-ii: block b >= 2 adds eps_b + Lemma 13's bound <= delta_(b+1) *)
-    intros [|k] Hk; [lia|]. cbv beta iota.
-    assert (2 <= INR (S (S k))) by (apply (le_INR 2); lia).
-    assert (INR (S (S k)) <= INR B) by (apply le_INR; lia).
-    set (b := S (S k)).
+  - (* T14d: block b >= 2 adds eps_b and Lemma 13's bound (lemma13_block's factor 2) <= delta_(b+1) *)
+    intros [|k] Hk; [lia|]. cbv beta iota delta [eps' c']. unfold beta', delta'.
+    assert (2 <= INR (S (S k))) by (apply (le_INR 2); lia). assert (INR (S (S k)) <= INR B) by (apply le_INR; lia).
+    set (b := S (S k)) in *.
     instance {step:T14d-i} Si. instance {step:T14d-ii} Sii.
-    unfold lip, eps_block; cbv beta. eapply Rle_trans; [| eapply Rle_trans; [exact Sii | right]]; [lra|].
-    unfold delta; subst b; rewrite !S_INR.
-    repeat match goal with |- context [Rpower ?x ?a] => match goal with |- context [Rpower x ?c] =>
-      tryif constr_eq a c then fail else replace a with c by ring end end. ring.
-  - lra.
-  - intros i Hi. rewrite Hbeta1. apply HX, Hi.
+    eapply Rle_trans; [apply Rplus_le_compat_l; eapply Rle_trans; [| exact Si] |].
+    + (* Lemma 13's bound as lemma13_block proves it is the bound the step T14d-i starts from *)
+      right. unfold lemma13_bound, beta_theorem14, delta_theorem14. same_exp. ring.
+    + eapply Rle_trans; [| eapply Rle_trans; [exact Sii | right]].
+      * right. unfold eps_block_theorem14. ring.
+      * unfold delta_theorem14. rewrite (S_INR b).
+        repeat match goal with |- context [Rpower ?x ?a] => match goal with |- context [Rpower x ?c] =>
+          tryif constr_eq a c then fail else replace a with c by ring end end. ring.
+  - exact H11.
 Qed.
 End theorem14.
 """),
@@ -889,11 +1141,12 @@ def printed_bound(name: str, catalogue: dict | None = None, expr=None) -> str:
     return _naturals(name, coq(st.conclusion if expr is None else expr))
 
 
-PLACEHOLDER = re.compile(r"\{(bound|fail|c:[\w-]+|w:[\w-]+|t:[\w-]+|lo:\w+:\d+|hi:\w+:\d+|step:[\w-]+)\}")
+PLACEHOLDER = re.compile(r"\{(bound|fail|c:[\w-]+|w:[\w#-]+|t:[\w#-]+|lo:\w+:\d+|hi:\w+:\d+|step:[\w-]+)\}")
 """What a statement's text may leave to the exporter: ``{bound}`` (its conclusion), ``{fail}`` (its failure
 probability, 1 - probability), ``{w:NAME}`` (its width NAME), ``{lo:P:I}``/``{hi:P:I}`` (the I-th lower/upper bound
 of its parameter P, a hypothesis), ``{c:NAME}`` (its constant NAME),
-``{t:NAME}`` (its term NAME, an expression of its parameters) and ``{step:NAME}`` (its exported scalar step NAME applied to the statement's parameters, the lemma of
+``{t:NAME}`` (its term NAME, an expression of its parameters; ``{t:NAME#k}``, ``{w:NAME#k}``: piece k of a piecewise
+term or width, e.g. Theorem 14's block 1 and blocks b >= 2) and ``{step:NAME}`` (its exported scalar step NAME applied to the statement's parameters, the lemma of
 ``proofs/coq/<statement>.v``)."""
 
 
@@ -926,14 +1179,13 @@ def fill(name: str, text: str, catalogue: dict | None = None) -> str:
             if what not in st.constants:
                 raise KeyError(f"{name} has no constant {what!r}")
             return _naturals(name, coq(st.constants[what]))
-        if kind == "w":
-            if what not in st.widths:
-                raise KeyError(f"{name} has no width {what!r}")
-            return _naturals(name, coq(st.widths[what]))
-        if kind == "t":
-            if what not in st.terms:
-                raise KeyError(f"{name} has no term {what!r}")
-            return _naturals(name, coq(st.terms[what]))
+        if kind in ("w", "t"):
+            what, _, piece = what.partition("#")
+            table, label = (st.widths, "width") if kind == "w" else (st.terms, "term")
+            if what not in table:
+                raise KeyError(f"{name} has no {label} {what!r}")
+            expr = table[what]
+            return _naturals(name, coq(expr.args[int(piece)].expr if piece else expr))
         steps = {s.name: s for s in st.steps(lookup(cat))}
         if what not in steps:
             raise KeyError(f"{name} has no step {what!r}")

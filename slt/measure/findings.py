@@ -113,10 +113,12 @@ def tasks(seed: int, make_task) -> list:
 # ------------------------------------------------------------------------------------------------ decisions
 
 def _table(cx: dict | None, keys=None) -> dict | None:
-    """A counterexample as a small table: one row of its values (the numbers at 4 significant digits)."""
+    """A counterexample as a small table: one row of its values (the numbers at 4 significant digits); without
+    ``keys`` its columns in sorted order, so a result computed in this run and one read back from a store (whose
+    keys are sorted) give the same table."""
     if not cx:
         return None
-    keys = [k for k in (keys or cx) if k in cx and not isinstance(cx[k], (list, dict))]
+    keys = [k for k in (keys or sorted(cx)) if k in cx and not isinstance(cx[k], (list, dict))]
     shown = dict(claims.point_parts({k: cx[k] for k in keys}))
     return {"columns": keys, "rows": [[shown[k] for k in keys]]}
 

@@ -21,7 +21,9 @@ that box as its parameters' bounds):
   cannot confirm, refutes nothing;
 - ``not proved``: neither; e.g. certified on the search box only, no violation at sampled points, or a SymPy stage
   past its time limit ("time limit in <stage>"; ``verify_domain.STAGE_SECONDS``, the environment variable
-  ``SLTH_SYMPY_SECONDS``).  This is never a pass: ``slth proofs`` exits 1 on it.
+  ``SLTH_SYMPY_SECONDS``), or a side holding what ``bounds.evaluate`` has no rule for ("cannot evaluate floor: ...",
+  method ``evaluation``: ``floor``, ``ceiling``, ``zoo``, ``nan``, a ``Piecewise`` condition).  This is never a pass:
+  ``slth proofs`` exits 1 on it, and the steps after it are verified as usual.
 
 Only the declared domain decides: the symbolic methods reason about symbols whose assumptions are derived from the
 declarations (``Domain.symbols``); a parameter declared wider than its global symbol's assumptions (``e_l >= -1``
@@ -69,6 +71,7 @@ import sympy as sp
 from . import corners, recheck, verdict_cache
 from ..catalogue import lookup
 from ..core import Step
+from ..evaluate import CannotEvaluate
 from ..facts import SCALAR
 from ..symbols import x
 from . import verify_domain
@@ -137,6 +140,9 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
         TIMED_OUT.clear()
         try:
             method, ok, detail, box, cex, domain, *cert = _verify(step, dom, params)
+        except CannotEvaluate as exc:  # a side (or a form of it) the evaluator has no rule for: judged by nothing
+            method, ok, detail, box, cex, domain, cert = ("evaluation", False, f"not proved (cannot evaluate {exc})",
+                                                          {}, None, "sampled", [])
         finally:
             timed_out = list(dict.fromkeys(TIMED_OUT))
             TIMED_OUT[:] = outer
@@ -149,7 +155,11 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
             arb = recheck.status(cert) if cert else "no"
             if arb.startswith("failed"):
                 ok, detail = False, f"{detail}; Arb re-check {arb}"
-        _RESULTS[key] = (method, ok, detail, box, cex, domain, smallest_ratio(step, dom, detail), cert, arb)
+        try:
+            margin = smallest_ratio(step, dom, detail)
+        except CannotEvaluate:
+            margin = None
+        _RESULTS[key] = (method, ok, detail, box, cex, domain, margin, cert, arb)
         verdict_cache.store(key, _RESULTS[key], f"{statement}:{step.name}", keep=not timed_out)
     return StepResult(statement, step.name, *_RESULTS[key])
 

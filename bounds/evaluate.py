@@ -23,6 +23,11 @@ from .symbols import NAME
 _CACHE: dict = {}
 
 
+class CannotEvaluate(TypeError):
+    """An expression holding something this evaluator has no rule for (``floor``, ``zoo``, ``nan``, a relation): the
+    message names it.  A ``TypeError``, as callers that try another form on one expect."""
+
+
 def compile_expr(expr, ctx):
     """Closure ``f(env)`` evaluating ``expr`` in ``ctx`` (``mpmath.mp`` or ``mpmath.iv``); env: symbol -> value."""
     expr = sp.sympify(expr)
@@ -82,7 +87,7 @@ def _const(v, ctx):
     if v in (sp.oo, -sp.oo):
         c = ctx.inf if v is sp.oo else -ctx.inf
         return lambda env: c
-    raise TypeError(f"cannot evaluate constant {v!r}")
+    raise CannotEvaluate(f"constant {v!r}")
 
 
 def _expm1_pairs(e):
@@ -172,7 +177,7 @@ def _build(e, ctx):
     if isinstance(e, (sp.And, sp.Or)) and ctx is not mpmath.iv:
         pick = all if isinstance(e, sp.And) else any
         return lambda env: pick(a(env) for a in args)
-    raise TypeError(f"cannot evaluate {type(e).__name__}: {e}")
+    raise CannotEvaluate(f"{type(e).__name__}: {e}")
 
 
 def _iv_expm1(v):

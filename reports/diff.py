@@ -33,7 +33,6 @@ from slt.diff import die_with_parent, ref_worktree
 from slt.cache import write_atomic, writing
 
 from reports import record, terminal
-from reports.build import render_diff_html
 from reports.paths import OutputError, announce, check_distinct, output_problem
 from reports.run import assembler
 
@@ -268,6 +267,8 @@ def main(args: argparse.Namespace) -> int:
     print(terminal.safe(format_text(d, *names)))  # a record's strings may hold escape sequences
     if args.html:
         with writing(args.html, what="--html"):
+            from reports.build import render_diff_html  # jinja2 and the sections: only for --html
+
             write_atomic(Path(args.html), render_diff_html(d, *names))
         announce(args.html, f"wrote {args.html}")
     return d.exit_status

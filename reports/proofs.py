@@ -65,6 +65,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="compile the Coq files of the kernel check in DIR (default: $SLTH_COQ_DIR, else "
                              "~/.cache/slth-harness/coq; bounds.prove.kernel); with --axioms: also Coq's Print "
                              "Assumptions")
+    parser.add_argument("--no-progress", dest="progress", action="store_false",
+                        help="no progress bar on standard error (it is shown only when standard error is a terminal)")
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "
                              "(bisection with the verifier; minutes)")
@@ -330,6 +332,16 @@ def coq_axioms_text(names: list[str], stated: dict | None, scalar: dict) -> str:
     return "\n\n".join(blocks)
 
 
+def progress_bar(total: int, unit: str, enabled: bool = True):
+    """A tqdm bar on standard error (done/total, rate, estimate): off with ``--no-progress`` and when standard error
+    is not a terminal."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, file=sys.stderr, disable=None if enabled else True,
+                mininterval=0.5, dynamic_ncols=True, bar_format="{desc}: {n:.1f}/{total} {unit} [{elapsed}<{remaining}, "
+                "{rate_fmt}]")
+
+
 def main(args: argparse.Namespace) -> int:
     try:
         names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
@@ -349,9 +361,14 @@ def main(args: argparse.Namespace) -> int:
         if getattr(args, "coq", None) is not None:  # each statement's Coq theorem first, then what its steps cite
             return _print_coq_axioms(args.axioms, args.coq)
         return _print_axioms(args.axioms)
-    results = [r for n in names for r in bounds.verify(n)]
-    if not args.statement:
-        results = bounds.verify_facts() + results
+    with progress_bar(len(names), "statements", getattr(args, "progress", True)) as bar:
+        results = []
+        for n in names:
+            bar.set_description(f"verifying {n}")
+            results += bounds.verify(n, on_step=lambda r, total: bar.update(1 / total))
+        bar.set_description("verifying the facts")
+        if not args.statement:
+            results = bounds.verify_facts() + results
     results = kernel.verdicts(results, args.coq or None,
                               log=lambda m: print(f"  coq search: {m}", file=sys.stderr, flush=True))
     print(KEY)

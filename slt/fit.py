@@ -17,8 +17,22 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from scipy import stats
-from scipy.optimize import curve_fit
+
+# SciPy is imported by the fits themselves (``_stats``, ``curve_fit``), not with this module: the PAPER
+# constants are read by commands (``slth diff``, ``slth proofs``) that fit nothing.
+
+
+def _stats():
+    from scipy import stats
+
+    return stats
+
+
+def curve_fit(*args, **kwargs):
+    """``scipy.optimize.curve_fit``, imported on first use."""
+    from scipy.optimize import curve_fit as fit
+
+    return fit(*args, **kwargs)
 
 __all__ = ["PAPER", "Fit", "fit_exponential", "fit_shared_delta", "power_trend", "slope_trend"]
 
@@ -65,7 +79,7 @@ def _t(level: float, dof: int) -> float:
 
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
-    return float(stats.t.ppf(0.5 + level / 2, dof))
+    return float(_stats().t.ppf(0.5 + level / 2, dof))
 
 
 def fit_exponential(n, eps, floor: float | None = None, level: float = 0.95, space: str = "log") -> Fit:
@@ -159,7 +173,7 @@ def power_trend(X: dict, y, confidence: float = 0.95) -> dict:
     sigma2 = float(resid @ resid) / dof
     cov = sigma2 * np.linalg.inv(A.T @ A)
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    t = float(stats.t.ppf(0.5 + confidence / 2, dof))
+    t = float(_stats().t.ppf(0.5 + confidence / 2, dof))
     coef = {name: {"estimate": float(beta[j + 1]), "se": float(se[j + 1]),
                    "ci": (float(beta[j + 1] - t * se[j + 1]), float(beta[j + 1] + t * se[j + 1]))}
             for j, name in enumerate(names)}

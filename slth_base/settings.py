@@ -28,7 +28,7 @@ MAX_SECONDS = 86400.0
 """A day per stage or per coqc at most: a longer limit is no limit (and overflows the interval timer behind it)."""
 
 SYMPY_SECONDS_ENV = "SLTH_SYMPY_SECONDS"
-DEFAULT_SYMPY_SECONDS = 10.0
+DEFAULT_SYMPY_SECONDS = 60.0
 MAX_SYMPY_SECONDS = MAX_SECONDS
 COQC_SECONDS_ENV = "SLTH_COQC_SECONDS"
 DEFAULT_COQC_SECONDS, MIN_COQC_SECONDS = 600.0, 1.0
@@ -117,7 +117,8 @@ def folder(name, what, environ=None, off: bool = False):
 # --------------------------------------------------------------------------------------------------- the settings
 
 def sympy_seconds(environ=None) -> float:
-    """``$SLTH_SYMPY_SECONDS``: the CPU seconds each SymPy stage of the verifier may take (default 10)."""
+    """``$SLTH_SYMPY_SECONDS``: the CPU seconds after which a SymPy stage of the verifier is cut as "machine too slow"
+    (default 60; a guard only: each stage's work budget, a count of calls, cuts it first)."""
     return number(SYMPY_SECONDS_ENV, "the seconds per SymPy stage", 0, MAX_SYMPY_SECONDS, DEFAULT_SYMPY_SECONDS,
                   environ)
 

@@ -996,7 +996,7 @@ def test_the_settings_read_good_values():
     from bounds.prove.settings import SettingError, sympy_seconds
     from slt.inputs import numba_threads
 
-    assert sympy_seconds({}) == 10.0 and sympy_seconds({"SLTH_SYMPY_SECONDS": "2.5"}) == 2.5
+    assert sympy_seconds({}) == 60.0 and sympy_seconds({"SLTH_SYMPY_SECONDS": "2.5"}) == 2.5
     assert numba_threads({}) is None and numba_threads({"SLTH_NUMBA_THREADS": "3"}) == 3
     with pytest.raises(SettingError):
         sympy_seconds({"SLTH_SYMPY_SECONDS": "-1"})

@@ -381,7 +381,7 @@ def test_coq_rejects_the_planted_false_step_and_proves_its_true_twin(plant, tmp_
     somewhere (Coq's totalised sqrt, / 0, ln and Rpower can make its plain lemma a Coq theorem) is not checked,
     undefined at a point of its domain."""
     needs_coq()
-    monkeypatch.setattr(verify_domain, "STAGE_SECONDS", 2.0)  # the slow-stage plant's SymPy stages cut sooner
+    monkeypatch.setattr(verify_domain, "STAGE_CALLS", 2_000_000)  # the slow-stage plant's SymPy stages cut sooner
     ents = check.entries_of([("false", plant.false, plant.false_params), ("true", plant.true, plant.true_params)])
     (_, _, false), (_, _, true) = ents["Steps"]
     assert isinstance(false, Lemma) and isinstance(true, Lemma), (plant.name, false, true)

@@ -64,7 +64,7 @@ def test_a_refuted_verdict_keeps_its_counterexample(store, monkeypatch):
 
 
 @pytest.mark.parametrize("change", ["a side", "a domain bound", "an open end", "the verifier's source",
-                                    "SymPy's version", "the stage time limit"])
+                                    "SymPy's version", "the stage work budget"])
 def test_any_change_of_what_decides_a_verdict_misses(store, monkeypatch, change):
     verify.verify_step("toy", STEP, DOMAIN)
     _fresh(monkeypatch)
@@ -81,7 +81,7 @@ def test_any_change_of_what_decides_a_verdict_misses(store, monkeypatch, change)
         versions = dict(verdict_cache.versions())
         monkeypatch.setattr(verdict_cache, "_VERSIONS", [tuple({**versions, "sympy": "0.0"}.items())])
     else:
-        monkeypatch.setattr(verify.verify_domain, "STAGE_SECONDS", verify.verify_domain.STAGE_SECONDS + 1)
+        monkeypatch.setattr(verify.verify_domain, "STAGE_CALLS", verify.verify_domain.STAGE_CALLS + 1)
     verify.verify_step("toy", step, params)
     assert verdict_cache.STATS["hits"] == 0 and verdict_cache.STATS["verified"] == 1, change
 

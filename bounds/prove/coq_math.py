@@ -100,8 +100,10 @@ from .coq.assumed import FORMS as FORBIDDEN  # noqa: E402 (every axiom-declaring
 
 
 def sources(folder: Path = MATH) -> dict[str, str]:
-    """``{stem: text}`` of every ``.v`` file of ``folder``."""
-    return {p.stem: p.read_text() for p in sorted(Path(folder).glob("*.v"))}
+    """``{stem: text}`` of every ``.v`` file of ``folder``: each a regular UTF-8 file of bounded size
+    (``slth_base.files.read_text``: a link, a FIFO or bytes that are not UTF-8 are refused in one line)."""
+    from slth_base.files import read_text
+    return {p.stem: read_text(p, "Coq source") for p in sorted(Path(folder).glob("*.v"))}
 
 
 def imports(text: str) -> list[str]:

@@ -1,6 +1,8 @@
 """The settings the prover reads from the environment: ``slth_base.settings`` (the one parser and checker of every
 setting of the harness) under the names the verifier imports. ``sympy_seconds()`` is ``$SLTH_SYMPY_SECONDS``, the
-CPU seconds each SymPy stage of the verifier may take (``bounds.prove.verify_domain.STAGE_SECONDS``; default 10)."""
+CPU seconds after which a stage of the verifier is cut as "machine too slow" (``bounds.prove.verify_domain.STAGE_SECONDS``;
+default 60): a guard only, since each stage's work budget, a count of calls the same on every machine, cuts it first
+on any machine not several times slower than the one it was calibrated on."""
 from __future__ import annotations
 
 from slth_base.settings import MAX_SYMPY_SECONDS, SYMPY_SECONDS_ENV, SettingError, sympy_seconds

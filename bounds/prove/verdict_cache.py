@@ -4,14 +4,15 @@ again only the steps the edit changed (and the steps built from them), and reads
 A verdict is stored under a key that holds everything that decides it:
 
 - ``bounds.prove.verify.verdict_key``: both sides of the step (``srepr``), every field of every parameter of its declared
-  domain, ``relies_on``, the scalar facts it may apply, the SymPy stage time limit and ``bounds.prove.verify.VERSION``;
+  domain, ``relies_on``, the scalar facts it may apply, the stages' work budget and ``bounds.prove.verify.VERSION``;
 - the verifier's code: the SHA-256 of the source of ``bounds/prove/verify.py`` and of every module of ``bounds/`` it
   imports, directly or through others (``verifier_files``: read from the files, so any edit of the verifier, even
   one that forgets to raise ``VERSION``, is a miss), the statements' catalogue excepted (``verify`` only looks names
   up there; the steps it hands over are in the key themselves);
 - the versions of Python, SymPy, mpmath and python-flint (the libraries the verifier calls).
 
-A verdict reached after a SymPy stage ran past its time limit is not stored (it depends on the machine's speed).
+A verdict reached after the time guard cut a stage is not stored (it depends on the machine's speed); one cut by the
+work budget is (the same count on every machine).
 
 Where: ``$SLTH_VERDICT_CACHE`` (``off`` turns the cache off), else ``$XDG_CACHE_HOME/slth-harness/verdicts``
 (``~/.cache/slth-harness/verdicts``).  One file per verdict, ``<first two hex digits>/<key>.json``: JSON data, never
@@ -262,7 +263,7 @@ def load(key: tuple):
 
 def store(key: tuple, value: tuple, name: str = "", keep: bool = True) -> None:
     """Count one verification (``STATS``, the step's ``name``) and store ``value`` (a verdict tuple) under ``key``
-    unless ``keep`` is False (a verdict reached past a time limit).  A value that does not come back equal from its
+    unless ``keep`` is False (a verdict reached past the time guard).  A value that does not come back equal from its
     JSON form is not stored; a cache that cannot be written (a read-only folder, a full disk) is noted once and
     otherwise ignored."""
     STATS["verified"] += 1

@@ -20,14 +20,18 @@ that box as its parameters' bounds):
   (``bounds.prove.verify_search.check_point``, ``bounds.prove.corners``); a point outside the hypotheses, or a violation Arb
   cannot confirm, refutes nothing;
 - ``not proved``: neither; e.g. certified on the search box only, no violation at sampled points, or a SymPy stage
-  past its time limit ("time limit in <stage>"; ``verify_domain.STAGE_SECONDS``, the environment variable
-  ``SLTH_SYMPY_SECONDS``).  This is never a pass: ``slth proofs`` exits 1 on it.
+  that spent its work budget ("work budget spent in <stage>": a count of Python calls, ``verify_domain.STAGE_CALLS``,
+  the same on every machine), or, where the CPU-time guard cut a stage first ("machine too slow: ...";
+  ``verify_domain.STAGE_SECONDS``, the environment variable ``SLTH_SYMPY_SECONDS``), a verdict of this machine
+  only, never kept in the verdict store, or a side holding what ``bounds.evaluate`` has no rule for ("cannot evaluate floor: ...",
+  method ``evaluation``: ``floor``, ``ceiling``, ``zoo``, ``nan``, a ``Piecewise`` condition).  This is never a pass:
+  ``slth proofs`` exits 1 on it, and the steps after it are verified as usual.
 
 Only the declared domain decides: the symbolic methods reason about symbols whose assumptions are derived from the
 declarations (``Domain.symbols``); a parameter declared wider than its global symbol's assumptions (``e_l >= -1``
 for a nonnegative ``e_l``) is reasoned about on its derived symbol, and the interval forms (which rewrite with the
 global symbols) are not run for it.  A verdict is cached per process under ``verdict_key``: both sides, every field
-of every parameter, ``relies_on``, the facts it may apply, the stage time limit and ``VERSION``, and kept on disk
+of every parameter, ``relies_on``, the facts it may apply, the stages' work budget and ``VERSION``, and kept on disk
 between processes under that key, the verifier's source and the libraries' versions (``bounds.prove.verdict_cache``).
 
 It also states its method (the method that proved the step, or that found the counterexample) and the domain the
@@ -69,6 +73,7 @@ import sympy as sp
 from . import corners, recheck, verdict_cache
 from ..catalogue import lookup
 from ..core import Step
+from ..evaluate import CannotEvaluate
 from ..facts import SCALAR
 from ..symbols import x
 from . import verify_domain
@@ -114,11 +119,18 @@ class StepResult:
         return self.verdict
 
 
-def verify(name: str, catalogue: dict | None = None) -> list[StepResult]:
-    """Verify every step of the proof of statement ``name`` (in ``catalogue``, default the bounds catalogue)."""
+def verify(name: str, catalogue: dict | None = None, on_step=None) -> list[StepResult]:
+    """Verify every step of the proof of statement ``name`` (in ``catalogue``, default the bounds catalogue);
+    ``on_step(result, steps)`` after each (a progress bar), ``steps`` the statement's number of steps."""
     get = lookup(catalogue)
     st = get(name)
-    return [verify_step(st.name, s, st.params) for s in st.steps(get)]
+    steps = st.steps(get)
+    results = []
+    for s in steps:
+        results.append(verify_step(st.name, s, st.params))
+        if on_step is not None:
+            on_step(results[-1], len(steps))
+    return results
 
 
 def verify_facts() -> list[StepResult]:
@@ -133,35 +145,60 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
     if key not in _RESULTS and (stored := verdict_cache.load(key)) is not None:  # kept on disk by an earlier run
         _RESULTS[key] = stored
     if key not in _RESULTS:
-        outer = list(TIMED_OUT)
+        outer, outer_cuts = list(TIMED_OUT), list(verify_domain.CUTS)
         TIMED_OUT.clear()
+        verify_domain.CUTS.clear()
         try:
             method, ok, detail, box, cex, domain, *cert = _verify(step, dom, params)
+        except CannotEvaluate as exc:  # a side (or a form of it) the evaluator has no rule for: judged by nothing
+            method, ok, detail, box, cex, domain, cert = ("evaluation", False, f"not proved (cannot evaluate {exc})",
+                                                          {}, None, "sampled", [])
         finally:
-            timed_out = list(dict.fromkeys(TIMED_OUT))
+            reported = set(TIMED_OUT)  # the stages whose cut the methods report (a search cut finds nothing more)
+            cuts = [(stage, reason) for stage, reason in dict.fromkeys(verify_domain.CUTS)
+                    if stage in reported or reason == verify_domain.TooSlow.reason]
             TIMED_OUT[:] = outer
-        if timed_out and not ok:
-            detail = f"not proved (time limit in {', '.join(timed_out)}); {detail}" if not cex else \
-                f"{detail} (time limit in {', '.join(timed_out)})"
+            verify_domain.CUTS[:] = outer_cuts
+        too_slow = any(reason == verify_domain.TooSlow.reason for _, reason in cuts)
+        if cuts and not ok:
+            detail = f"not proved ({cut_text(cuts)}); {detail}" if not cex else f"{detail} ({cut_text(cuts)})"
         cert = cert[0] if cert else None
         arb = ""
         if ok and method == "interval":  # a second arithmetic re-checks the certificate (bounds.prove.recheck)
             arb = recheck.status(cert) if cert else "no"
             if arb.startswith("failed"):
                 ok, detail = False, f"{detail}; Arb re-check {arb}"
-        _RESULTS[key] = (method, ok, detail, box, cex, domain, smallest_ratio(step, dom, detail), cert, arb)
-        verdict_cache.store(key, _RESULTS[key], f"{statement}:{step.name}", keep=not timed_out)
+        try:
+            margin = smallest_ratio(step, dom, detail)
+        except CannotEvaluate:
+            margin = None
+        _RESULTS[key] = (method, ok, detail, box, cex, domain, margin, cert, arb)
+        verdict_cache.store(key, _RESULTS[key], f"{statement}:{step.name}", keep=not too_slow)
     return StepResult(statement, step.name, *_RESULTS[key])
+
+
+def cut_text(cuts) -> str:
+    """The stages cut while a step was verified, as the verdict says them: "work budget spent in <stages>" (the
+    same on every machine), "machine too slow: <stages> past the N s guard" (``$SLTH_SYMPY_SECONDS``)."""
+    parts = []
+    spent = [stage for stage, reason in cuts if reason == verify_domain.WorkBudget.reason]
+    slow = [stage for stage, reason in cuts if reason == verify_domain.TooSlow.reason]
+    if spent:
+        parts.append(f"work budget spent in {', '.join(spent)}")
+    if slow:
+        parts.append(f"machine too slow: {', '.join(slow)} past the {verify_domain.STAGE_SECONDS:g} s guard "
+                     f"($SLTH_SYMPY_SECONDS)")
+    return "; ".join(parts)
 
 
 def verdict_key(step: Step, dom: Domain) -> tuple:
     """Everything that can change the verdict of ``step`` on ``dom``: both sides, every field of every parameter
-    it depends on, ``relies_on``, the scalar facts it may apply (with their domains), the stage time limit and
-    the verifier's version."""
+    it depends on, ``relies_on``, the scalar facts it may apply (with their domains), the stages' work budget and
+    the verifier's version (not the time guard: a step it cut is not kept)."""
     facts = tuple((f.name, sp.srepr(f.lhs), sp.srepr(f.rhs), param_key(f.domain)) for f in SCALAR
                   if f.name in step.relies_on)
     return (VERSION, sp.srepr(step.lhs), sp.srepr(step.rhs), dom.key, tuple(step.relies_on), facts,
-            verify_domain.STAGE_SECONDS)
+            verify_domain.STAGE_CALLS)
 
 
 def _boxed(box: dict) -> str:

@@ -38,11 +38,11 @@ import sympy as sp
 from . import recheck
 from .certificate import Coord
 from ..symbols import NAME, text
-from .verify_domain import Domain, TimeLimit, declared, time_limit
+from .verify_domain import STAGE_CALLS, Domain, TimeLimit, declared, time_limit
 
 NONZERO, POSITIVE, NONNEGATIVE = "nonzero", "positive", "nonnegative"
-SYMPY_SECONDS = 2.0  # per SymPy query of one condition
-SOLVE_SECONDS = 2.0  # per exact solve for a failing point
+SYMPY_CALLS = STAGE_CALLS // 5  # work budget (Python calls) per SymPy query of one condition
+SOLVE_CALLS = STAGE_CALLS // 5  # per exact solve for a failing point
 BUDGET = 64  # Arb boxes per condition and case of the whole domain
 SEARCH = 48  # seeded points searched for a failing point (besides every combination of the ends)
 _CACHE: dict = {}
@@ -116,7 +116,7 @@ def _holds(e, kind):
 
 def _query(f) -> bool:
     try:
-        with time_limit(SYMPY_SECONDS, "definedness: sympy"):
+        with time_limit(calls=SYMPY_CALLS, stage="definedness: sympy"):
             return bool(f())
     except TimeLimit:
         return False
@@ -183,7 +183,7 @@ def _by_arb(c: Condition, dom: Domain) -> bool:
     if any(p.name in dom.wider for p in dom.params):
         return False
     try:
-        with time_limit(SYMPY_SECONDS, "definedness: forms"):
+        with time_limit(calls=SYMPY_CALLS, stage="definedness: forms"):
             cases = whole_cases(c.arg, sp.Integer(1), dom)
     except TimeLimit:
         return False
@@ -240,7 +240,7 @@ def _fails_at(c: Condition, values: dict) -> bool:
     """The condition fails at ``values`` (symbol -> exact SymPy number), decided exactly."""
     e = c.arg.xreplace(values)
     try:
-        with time_limit(SYMPY_SECONDS, "definedness: point"):
+        with time_limit(calls=SYMPY_CALLS, stage="definedness: point"):
             e = sp.nsimplify(e) if e.is_Float else sp.simplify(e)
             if c.kind == NONZERO:
                 return e.is_zero is True
@@ -283,7 +283,7 @@ def _solved(c: Condition, dom: Domain, p):
     arg = c.arg.xreplace({p.symbol: v})
     rel = {NONZERO: sp.Eq(arg, 0), POSITIVE: arg <= 0, NONNEGATIVE: arg < 0}[c.kind]
     try:
-        with time_limit(SOLVE_SECONDS, "definedness: solve"):
+        with time_limit(calls=SOLVE_CALLS, stage="definedness: solve"):
             found = sp.solveset(rel, v, interval)
             candidates = []
             if isinstance(found, sp.FiniteSet):

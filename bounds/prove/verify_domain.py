@@ -11,12 +11,14 @@ real ``d1`` for an integer one): there the global assumptions are false on part 
 rewrites with the global symbols (the interval forms) is not run.  ``Domain.key`` holds every field of every
 parameter: whatever changes a verdict changes the key.
 
-``time_limit(seconds, stage)`` bounds one SymPy stage (a SIGPROF on CPU time in the main thread, repeating until caught, nested limits respected):
-past it, ``TimeLimit`` is raised and the caller moves on to its next stage."""
+``time_limit(seconds, stage, calls)`` bounds one stage by a count of work, Python calls (``STAGE_CALLS``; the same on
+every machine: ``WorkBudget``), and guards it by CPU time (``STAGE_SECONDS``, ``$SLTH_SYMPY_SECONDS``: ``TooSlow``,
+"machine too slow", never a verdict); nested limits respected.  Past either, the caller moves on to its next stage."""
 from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -178,44 +180,104 @@ def declared(expr, dom: "Domain"):
     return sp.sympify(expr).xreplace(sub), back
 
 
-# ----- a time limit per SymPy stage ---------------------------------------------------------------
-STAGE_SECONDS = __import__("bounds.prove.settings").prove.settings.sympy_seconds()  # seconds per SymPy stage, checked
+# ----- a work budget per stage, and a time guard ---------------------------------------------------
+STAGE_SECONDS = __import__("bounds.prove.settings").prove.settings.sympy_seconds()  # the guard per stage, checked
+STAGE_CALLS = 16_000_000
+"""The work budget of one stage: Python function calls made in it (counted by a trace function on the main thread).
+The same count on every machine and at any load (it moves by about 1 % with what the process computed before: SymPy's
+caches), so a stage cut by it is cut everywhere: this decides verdicts.  Calibrated on `slth proofs` and the readings
+of ``checks/test_variants.py``: the largest count of a stage that finishes there is 9.1 million (Theorem 14's block
+step T14d-x in the perturbed-logit reading, whole-domain forms; 9.6 s of CPU at load 19), under 60 % of it.  A
+million calls take 0.3 to 1 s of CPU here."""
 
 
 class TimeLimit(BaseException):
-    """A SymPy stage ran past its time limit (a BaseException: SymPy's own ``except Exception`` cannot swallow it)."""
+    """A stage was cut (a BaseException: SymPy's own ``except Exception`` cannot swallow it): ``WorkBudget`` (its
+    work budget spent: deterministic) or ``TooSlow`` (the time guard, ``STAGE_SECONDS``: the machine, not the step)."""
+    reason = "cut"
 
 
-_DEADLINES: list = []
+class WorkBudget(TimeLimit):
+    reason = "work budget"
+
+
+class TooSlow(TimeLimit):
+    reason = "machine too slow"
+
+
+CUTS: list = []
+"""(stage, reason) of every stage cut since the verifier last cleared it (``bounds.prove.verify`` does, per step)."""
+
+_DEADLINES: list = []  # CPU-time guards, innermost last
+_LIMITS: list = []  # call-count limits, innermost last
+_CALLS = 0  # Python calls counted while a stage runs
+_LIMIT = None  # the innermost call limit (None: no stage)
+_PREVIOUS = None  # the trace function in place when the outermost stage began (a coverage tool's), called on
 _REPEAT = 0.05
-"""Seconds between alarms once a deadline has passed: an alarm whose exception is swallowed (raised inside a
+"""Seconds between alarms once a guard has passed: an alarm whose exception is swallowed (raised inside a
 ``__del__`` or a weakref callback during garbage collection, where Python only prints it) is followed by another."""
 
 
+def _count(frame, event, arg):
+    global _CALLS
+    _CALLS += 1
+    if _LIMIT is not None and _CALLS >= _LIMIT:
+        signal.raise_signal(signal.SIGPROF)  # the handler raises at the next instruction (a trace function that
+        # raises is removed by Python), and again at every call until the stage ends
+    return _PREVIOUS(frame, event, arg) if _PREVIOUS is not None else None
+
+
 def _alarm(signum, frame):
+    if _LIMITS and _CALLS >= _LIMITS[-1]:
+        raise WorkBudget()
     if _DEADLINES and time.process_time() >= _DEADLINES[-1] - 1e-3:
-        raise TimeLimit()
+        raise TooSlow()
+
+
+def work_done() -> int:
+    """Python calls counted so far in stages (a work meter: the same on every machine)."""
+    return _CALLS
 
 
 @contextmanager
-def time_limit(seconds: float | None = None, stage: str = ""):
-    """Raise ``TimeLimit`` in the block after ``seconds`` (default ``STAGE_SECONDS``) of this process's CPU time
-    (``ITIMER_PROF``: a loaded machine does not turn a verdict into a time-out); an enclosing limit that ends sooner
-    still applies.  Outside the main thread no limit can interrupt SymPy: none is set."""
+def time_limit(seconds: float | None = None, stage: str = "", calls: int | None = None):
+    """Cut the block (``TimeLimit``) after ``calls`` Python calls (default ``STAGE_CALLS``: ``WorkBudget``, the same
+    on every machine) or, as a guard only, ``seconds`` of this process's CPU time (default ``STAGE_SECONDS``:
+    ``TooSlow``); an enclosing limit that ends sooner still applies.  A cut is recorded in ``CUTS`` with ``stage``.
+    Outside the main thread nothing can interrupt SymPy: no limit is set."""
+    global _LIMIT, _PREVIOUS
     seconds = STAGE_SECONDS if seconds is None else seconds
+    calls = STAGE_CALLS if calls is None else calls
     if threading.current_thread() is not threading.main_thread() or seconds <= 0:
         yield
         return
     now = time.process_time()
     deadline = min([now + seconds] + _DEADLINES[-1:])
+    limit = min([_CALLS + max(int(calls), 1)] + _LIMITS[-1:])
+    outermost = not _LIMITS
     _DEADLINES.append(deadline)
+    _LIMITS.append(limit)
+    _LIMIT = limit
     old = signal.signal(signal.SIGPROF, _alarm)
+    if outermost:
+        _PREVIOUS = sys.gettrace()
+        sys.settrace(_count)
     signal.setitimer(signal.ITIMER_PROF, max(deadline - now, 1e-4), _REPEAT)
     try:
         yield
+    except TimeLimit as exc:
+        if not getattr(exc, "recorded", False):
+            exc.recorded = True
+            CUTS.append((stage, exc.reason))
+        raise
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         _DEADLINES.pop()
+        _LIMITS.pop()
+        _LIMIT = _LIMITS[-1] if _LIMITS else None
+        if outermost:
+            sys.settrace(_PREVIOUS)
+            _PREVIOUS = None
         signal.signal(signal.SIGPROF, old)
         if _DEADLINES:  # the enclosing limit goes on
             signal.setitimer(signal.ITIMER_PROF, max(_DEADLINES[-1] - time.process_time(), 1e-4), _REPEAT)

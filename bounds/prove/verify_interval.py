@@ -146,7 +146,7 @@ def on_whole(lhs, rhs, dom: "Domain", defined: bool = False):
             cases = [(*case, _whole_forms(*case[:3])) for case in cases]
     except TimeLimit:
         TIMED_OUT.append("interval: whole-domain forms")
-        return False, "no certificate on the whole domain (time limit in its forms)", None
+        return False, "no certificate on the whole domain (its forms were cut)", None
     iv, labels, certs = mpmath.iv, [], []
     for case_lhs, case_rhs, coords, case_sub, forms in cases:
         done = False
@@ -297,7 +297,7 @@ def on_box(lhs, rhs, dom: Domain):
             forms = _box_forms(lhs, rhs, dom)
     except TimeLimit:
         TIMED_OUT.append("interval: box forms")
-        return False, "no interval certificate (time limit in its forms)", None, {}
+        return False, "no interval certificate (its forms were cut)", None, {}
     notes = []
     for budget in (40, BOX_BUDGET):  # iterative deepening: quick certificates first
         notes = []

@@ -269,8 +269,9 @@ def _sides(l, r) -> tuple:
         return float(l), float(r)
     for digits in range(17, 51):
         dl, dr = mpmath.nstr(l, digits), mpmath.nstr(r, digits)
-        if Fraction(dl) > Fraction(dr):
-            return dl, dr
+        with mpmath.workdps(80):  # (as mpmath numbers: a Fraction of "1e+10000000000" is a 10-billion-digit integer)
+            if mpmath.mpf(dl) > mpmath.mpf(dr):
+                return dl, dr
     return mpmath.nstr(l, 50), mpmath.nstr(r, 50)
 
 

@@ -8,7 +8,6 @@ from typing import Callable
 
 import numpy as np
 
-from slt.subset_sum import solve
 
 
 @dataclass(frozen=True)
@@ -26,6 +25,7 @@ def run(setups, tol=None, threads=None, solver=None, **solve_options):
     ``solver(items, targets) -> masks`` replaces ``slt.subset_sum.solve`` (e.g. a mixed-integer solver from
     ``slt.mip``, to show what the same construction gives at that solver's tolerances)."""
     if solver is None:
+        from slt.subset_sum import solve  # Numba: imported by a construction, not by the catalogues that name one
 
         def solver(items, targets):
             return solve(items, targets, tol=tol, threads=threads, **solve_options)[0]

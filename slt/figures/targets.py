@@ -15,9 +15,7 @@ import time
 
 import numpy as np
 
-from slt import construct, mip
-from slt import train as training
-from slt._sweep_kernels import merged_attention
+from slt import construct
 from slt.cache import fingerprint
 from slt.data import angular_velocity
 from slt.figures.plans import D1, D_K, INITS, MIP_TIME_LIMIT, TOL
@@ -40,6 +38,8 @@ def weights_hash(model) -> str:
 def mha_target(results_dir, train=True, seed=0, log=None, regression_token="zero"):
     """Figures 4-5's target and a description of it (``slt.train.mha_target``, cached under ``results_dir``);
     ``regression_token``: "zero" or "learned" (``info["regression_token"]`` records the reading and the vector)."""
+    from slt import train as training  # (Numba, SciPy: imported by the sweeps that need them, not by `slth diff`)
+
     weights, info = training.mha_target(seed, cache_dir=results_dir, train=train, log=log,
                                         regression_token=regression_token)
     tag = f"mha-paper-dK{D_K}-seed{seed}-" + ("trained" if info["trained"] else "untrained")
@@ -86,6 +86,8 @@ def evaluation_inputs(T, batch, seed=0, token=None):
 def target_outputs(X, target, long=False):
     if long:
 
+        from slt._sweep_kernels import merged_attention
+
         WQK, WVO = target.merged()
         return np.stack([merged_attention(x, WQK[0], WVO[0]) for x in X])
 
@@ -122,6 +124,8 @@ def per_sequence(diff_norms):
 
 def _mha_ticket(target, source, solver, time_limit):
     """Theorem 9 ticket with the subset sums solved by ``slt.subset_sum`` (to TOL) or by ``slt.mip``."""
+    from slt import mip
+
     if solver == "exact":
         return construct.mha(target, source, tol=TOL, best_effort=True), {}
 
@@ -146,6 +150,8 @@ def mha_item(code, long, seed, init, n, T, test_batch, target, solver="exact", t
     source = source_mha(source_rng(code, init, n, seed), D1, 1, 1, n, n, init=init)
     ticket, extra = _mha_ticket(weights, source, solver, time_limit)
     if long:
+
+        from slt._sweep_kernels import merged_attention
 
         PQK, PVO = ticket.pruned.merged()
         out = np.stack([merged_attention(x, PQK[0], PVO[0]) for x in X])

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from scipy.optimize import minimize
 
 
 def box(u: np.ndarray, radius: float) -> np.ndarray:
@@ -62,6 +61,8 @@ def maximise(objective, dim: int, rng, restarts: int = 4, maxiter: int = 60, sca
 
     points = [np.asarray(s, dtype=float) for s in starts]
     points += [rng.normal(scale=scale, size=dim) for _ in range(restarts)]
+    from scipy.optimize import minimize  # on first use: the statement catalogue imports this module
+
     for theta0 in points:
         negative(theta0)
         minimize(negative, theta0, method="L-BFGS-B", options={"maxiter": maxiter, "maxfun": maxiter * (dim + 1)})

@@ -27,12 +27,10 @@ import math
 import numpy as np
 
 from bounds.prove import readings
-from slt import mip as mip_solver  # this module defines mip(record), the finding
 from slt import targets as target_families
 from slt.measure import verdicts
 
 from slt import claims
-from slt.subset_sum import solve
 from slt.measure.findings_constants import FIXED_C_TEST, fixed_c_growth, worst_targets  # noqa: F401
 from slt.measure.findings_format import fmt as _fmt, heading as _heading, missing as _missing
 
@@ -91,7 +89,8 @@ def theorem14_reading(seed: int, reading: str) -> dict:
 def mip_tolerance(seed: int, n: int, m: int) -> dict:
     """Lemma 7's ``m`` subset sums of ``n`` items (``seed``), solved by HiGHS through scipy: per entry the objective
     the solver reports, the true error of the subset it returns, and the exact optimum (``slt.subset_sum``)."""
-
+    from slt import mip as mip_solver  # SciPy, Numba: imported by this task, not with the catalogue of findings
+    from slt.subset_sum import solve
 
     rng = np.random.default_rng([seed, n])
     c = rng.uniform(-1, 1, (m, n)) * rng.uniform(-1, 1, (m, n))

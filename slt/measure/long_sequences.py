@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from slt._sweep_kernels import merged_attention
 
 __all__ = ["long_mha"]
 
@@ -18,4 +17,6 @@ __all__ = ["long_mha"]
 def long_mha(X, weights) -> np.ndarray:
     """``slt.models.mha(X, weights)`` with the full mask for d1 = 2, in O(T) memory."""
     QK, VO = weights.merged()
+    from slt._sweep_kernels import merged_attention  # Numba: imported when a long sequence is evaluated
+
     return sum(merged_attention(X, QK[h], VO[h]) for h in range(QK.shape[0]))

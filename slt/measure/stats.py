@@ -18,9 +18,17 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from scipy.stats import beta, binom, binomtest
-
 from slt.measure.verdicts import rate_word
+
+
+
+def _scipy():
+    """``scipy.stats``, imported by the first test or interval computed, not with this module (the statement
+    catalogue imports it, and `slth diff` and `slth proofs` compute none)."""
+    import scipy.stats
+
+    return scipy.stats
+
 
 LEVEL = 0.01
 """Significance level of a single one-sided binomial test run on its own (``slth rate``, the run record)."""
@@ -43,15 +51,15 @@ def clopper_pearson(failures: int, trials: int, confidence: float = CONFIDENCE) 
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
     a = 1.0 - confidence
-    lo = 0.0 if failures == 0 else float(beta.ppf(a / 2, failures, trials - failures + 1))
-    hi = 1.0 if failures == trials else float(beta.ppf(1 - a / 2, failures + 1, trials - failures))
+    lo = 0.0 if failures == 0 else float(_scipy().beta.ppf(a / 2, failures, trials - failures + 1))
+    hi = 1.0 if failures == trials else float(_scipy().beta.ppf(1 - a / 2, failures + 1, trials - failures))
     return lo, hi
 
 
 def upper_bound(failures: int, trials: int, confidence: float = CONFIDENCE) -> float:
     """One-sided Clopper-Pearson upper confidence bound on the failure rate."""
     _validate(failures, trials)
-    return 1.0 if failures == trials else float(beta.ppf(confidence, failures + 1, trials - failures))
+    return 1.0 if failures == trials else float(_scipy().beta.ppf(confidence, failures + 1, trials - failures))
 
 
 class Unrejectable(ValueError):
@@ -73,7 +81,7 @@ def critical_failures(trials: int, p0: float, level: float = LEVEL) -> int:
     lo, hi = 0, trials  # P(X >= k) is non-increasing in k; hi satisfies the level
     while lo < hi:
         mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if binom.sf(mid - 1, trials, p0) <= level else (mid + 1, hi)
+        lo, hi = (lo, mid) if _scipy().binom.sf(mid - 1, trials, p0) <= level else (mid + 1, hi)
     return lo
 
 
@@ -93,7 +101,7 @@ def power_at(trials: int, p0: float, rate: float, level: float = LEVEL) -> float
     """Probability that the test of ``trials`` trials rejects ``rate <= p0`` when the true failure rate is ``rate``."""
     _probability("rate", rate)
     k = critical_failures(trials, p0, level)
-    return float(binom.sf(k - 1, trials, rate))
+    return float(_scipy().binom.sf(k - 1, trials, rate))
 
 
 def detectable_rate(trials: int, p0: float, level: float = LEVEL, power: float = POWER) -> float:
@@ -102,7 +110,7 @@ def detectable_rate(trials: int, p0: float, level: float = LEVEL, power: float =
     k = critical_failures(trials, p0, level)
     if k == 0:
         return 0.0
-    return float(beta.ppf(power, k, trials - k + 1))
+    return float(_scipy().beta.ppf(power, k, trials - k + 1))
 
 
 def target_rate(eps: float) -> float:
@@ -193,7 +201,7 @@ def excess_test(failures: int, trials: int, p0: float, level: float = LEVEL) -> 
     if not 0.0 <= p0 <= 1.0:
         raise ValueError(f"allowed failure probability p0 must lie in [0, 1], got {p0}")
     detectable = detectable_rate(trials, p0, level)  # raises Unrejectable for a test that can never fail
-    pvalue = float(binomtest(failures, trials, p0, alternative="greater").pvalue)
+    pvalue = float(_scipy().binomtest(failures, trials, p0, alternative="greater").pvalue)
     return RateTest(failures, trials, float(p0), level, pvalue, clopper_pearson(failures, trials), detectable)
 
 

@@ -1,0 +1,53 @@
+"""`slth proofs` shows its progress on standard error when that is a terminal (a tqdm bar: statements done of the
+total, with a rate and an estimate), and none with ``--no-progress`` or when standard error is not a terminal."""
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(args: list[str], tmp_path, terminal: bool) -> tuple[int, str]:
+    """(exit status, what standard error showed) of ``slth proofs ARGS`` without a proof kernel on PATH (the first pass
+    only: seconds), standard error a pseudo-terminal or a pipe."""
+    env = {**os.environ, "PATH": str(tmp_path), "SLTH_VERDICT_CACHE": "off", "XDG_CACHE_HOME": str(tmp_path / "c"),
+           "COLUMNS": "120"}
+    cmd = [sys.executable, "-m", "reports.cli", "proofs", "--statement", "lemma5", *args]
+    if not terminal:
+        done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        return done.returncode, done.stderr
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # 120 columns (a new pty has 0)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # the follower closed: the command ended
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(leader)
+    return proc.wait(timeout=600), b"".join(chunks).decode(errors="replace")
+
+
+def test_progress_on_a_terminal(tmp_path):
+    rc, err = _run([], tmp_path, terminal=True)
+    assert "verifying lemma5" in err and "statements" in err and "/1 statements" in err, err[-2000:]
+    assert "statements/s" in err or "s/statements" in err, err[-2000:]  # a rate
+
+
+def test_no_progress_with_the_flag_or_without_a_terminal(tmp_path):
+    rc, err = _run(["--no-progress"], tmp_path, terminal=True)
+    assert "verifying lemma5" not in err and "statements" not in err, err[-2000:]
+    rc, err = _run([], tmp_path, terminal=False)
+    assert "verifying lemma5" not in err, err[-2000:]

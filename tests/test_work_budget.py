@@ -1,0 +1,104 @@
+"""Every stage of the first pass is bounded by a count of work (Python calls, ``verify_domain.STAGE_CALLS``), the same
+on every machine: a throttled process (here a busy sibling thread, which makes this process's CPU clock run about
+twice as fast as its work, the way a loaded machine did) counts the same work and reaches the same verdict, and a spent
+budget reads "not proved (work budget spent in <stage>)" every time.  The CPU-time limit ($SLTH_SYMPY_SECONDS) is only
+a guard: past it a step reads "machine too slow"."""
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+
+import pytest
+import sympy as sp
+from sympy.core.cache import clear_cache
+
+from bounds.core import Param, Step
+from bounds.symbols import d1
+from bounds.prove import verify, verify_domain
+from bounds.prove.verify_domain import TimeLimit, WorkBudget, time_limit, work_done
+
+DOMAIN = (Param("d1", lo=(1,), integer=True),)
+STEP = Step("budget", d1 ** 2 + 3 * d1 + 1, (d1 + 2) ** 2)
+
+
+@contextmanager
+def throttled():
+    """A busy sibling thread for the block: it takes the interpreter half the time and adds its CPU seconds to this
+    process's clock (the time guard's), while the block's own work is what it was."""
+    stop = threading.Event()
+
+    def busy():
+        while not stop.is_set():
+            sum(range(1000))
+
+    thread = threading.Thread(target=busy, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _simplify_work() -> tuple[int, float]:
+    """(Python calls, this process's CPU seconds) of one SymPy simplify in a stage."""
+    clear_cache()
+    with time_limit(stage="test"):
+        before, cpu = work_done(), time.process_time()
+        sp.simplify((sp.exp(d1) * sp.log(1 + d1) / (d1 + 1) ** 3 - sp.sqrt(d1 + 1)) ** 2 / (d1 + 2))
+        return work_done() - before, time.process_time() - cpu
+
+
+def test_a_stage_counts_the_same_work_when_throttled():
+    """The process's CPU clock runs about twice as fast throttled; the count of work does not move (beyond the 1 %
+    by which runs in one process differ: SymPy's caches that outlive clear_cache, never the clock)."""
+    _simplify_work()
+    calls, cpu = _simplify_work()
+    with throttled():
+        loaded_calls, loaded_cpu = _simplify_work()
+    assert calls > 10_000
+    assert abs(loaded_calls - calls) <= 0.03 * calls, (calls, loaded_calls)
+    assert loaded_cpu > 1.3 * cpu, (cpu, loaded_cpu)  # the throttle is real: a CPU-time limit would have moved
+
+
+def _fresh(monkeypatch) -> verify.StepResult:
+    monkeypatch.setattr(verify, "_RESULTS", {})
+    clear_cache()
+    return verify.verify_step("planted", STEP, DOMAIN)
+
+
+def test_a_spent_budget_is_the_same_verdict_every_time_and_throttled(monkeypatch):
+    monkeypatch.setattr(verify_domain, "STAGE_CALLS", 3000)  # too little for any SymPy stage
+    first = _fresh(monkeypatch)
+    again = _fresh(monkeypatch)
+    with throttled():
+        loaded = _fresh(monkeypatch)
+    assert first.verdict == "not proved"
+    assert first.detail.startswith("not proved (work budget spent in "), first.detail
+    assert "machine too slow" not in first.detail
+    assert again.detail == first.detail == loaded.detail
+
+
+def test_the_budget_decides_not_the_clock(monkeypatch):
+    """With its full budget the step is certified, throttled or not (the guard, 10 s, is far away)."""
+    alone = _fresh(monkeypatch)
+    with throttled():
+        loaded = _fresh(monkeypatch)
+    assert alone.verdict == loaded.verdict == "certified", (alone.detail, loaded.detail)
+
+
+def test_the_time_guard_reads_machine_too_slow(monkeypatch):
+    """A guard past before the budget (a pure loop makes no calls the budget counts) is "machine too slow", named as
+    such, never the step's fault; and the budget itself raises WorkBudget."""
+    monkeypatch.setattr(verify_domain, "STAGE_SECONDS", 0.05)
+    with pytest.raises(TimeLimit) as cut:
+        with time_limit(stage="loop"):
+            while True:
+                pass
+    assert cut.value.reason == "machine too slow"
+    with pytest.raises(WorkBudget):
+        with time_limit(stage="calls", calls=1000):
+            while True:
+                sp.Integer(3).is_prime  # noqa: B018
+    assert verify.cut_text([("s", "machine too slow")]).startswith("machine too slow: s past the 0.05 s guard")

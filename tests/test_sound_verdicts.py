@@ -131,14 +131,16 @@ def test_an_edit_of_only_an_upper_bound_after_a_base_run_matches_a_fresh_run():
 def test_a_sympy_stage_that_would_run_for_minutes_is_cut_and_the_step_still_answers(monkeypatch):
     """factor(...) of exp(-(log(d2) - 140)^2) runs for many minutes; the step is false near d2 = e^140.  The stage
     work budget is set to 2 million calls here (the default is larger) to keep the test short: what is tested is the
-    cut."""
+    cut.  SymPy's factoring spends much of its time in few Python calls, so the time guard (5 s of CPU here) may cut
+    it first on a slow or loaded machine: either cut is a cut, and the step still answers."""
     monkeypatch.setattr(verify_domain, "STAGE_CALLS", 2_000_000)
+    monkeypatch.setattr(verify_domain, "STAGE_SECONDS", 5.0)
     step = Step("slow", sp.exp(-(sp.log(d2) - 140) ** 2), sp.Rational(1, 2))
     r = run(step, (D2,))
     if r.verdict == "refuted":
         assert_admissible_refutation(r, step, (D2,))
     else:
-        assert "work budget spent in" in r.detail, r
+        assert "work budget spent in" in r.detail or "machine too slow" in r.detail, r
 
 
 def test_time_limit_interrupts_and_nests():
@@ -235,12 +237,14 @@ def test_every_planted_false_step_is_not_certified_and_its_true_twin_is(plant, m
     point or not proved, within a minute; the true step of the same shape is certified (but for the slow stage's, whose
     every SymPy stage is cut: not proved, never refuted)."""
     monkeypatch.setattr(verify_domain, "STAGE_CALLS", 2_000_000)  # the slow-stage plant: its stages cut sooner
+    monkeypatch.setattr(verify_domain, "STAGE_SECONDS", 5.0)  # and the guard too (SymPy's factoring: few calls)
     r = run(plant.false, plant.false_params)
     if r.verdict == "refuted":
         assert_admissible_refutation(r, plant.false, plant.false_params)
     twin = verify_step("plant", plant.true, plant.true_params)
     if plant.name == "slow-stage":  # exp(-(ln d2 - 140)^2) <= 1: every SymPy stage is cut (Coq's interval proves it)
-        assert twin.verdict == "not proved" and "work budget spent in" in twin.detail, twin
+        assert twin.verdict == "not proved" and ("work budget spent in" in twin.detail
+                                                 or "machine too slow" in twin.detail), twin
     else:
         assert twin.verdict == "certified", (plant.name, twin)
 

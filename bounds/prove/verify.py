@@ -186,7 +186,7 @@ def cut_text(cuts) -> str:
     if spent:
         parts.append(f"work budget spent in {', '.join(spent)}")
     if slow:
-        parts.append(f"machine too slow: {', '.join(slow)} past the {verify_domain.STAGE_SECONDS:g} s guard "
+        parts.append(f"machine too slow: {', '.join(slow)} past the {verify_domain.stage_seconds():g} s guard "
                      f"($SLTH_SYMPY_SECONDS)")
     return "; ".join(parts)
 

@@ -181,7 +181,16 @@ def declared(expr, dom: "Domain"):
 
 
 # ----- a work budget per stage, and a time guard ---------------------------------------------------
-STAGE_SECONDS = __import__("bounds.prove.settings").prove.settings.sympy_seconds()  # the guard per stage, checked
+STAGE_SECONDS: float | None = None
+"""The time guard per stage in CPU seconds; None: ``$SLTH_SYMPY_SECONDS`` read when a stage starts (``stage_seconds``),
+so a bad value is reported by the command's own check of its settings, never by an import."""
+
+
+def stage_seconds() -> float:
+    """The time guard per stage: ``STAGE_SECONDS`` when set (a test sets it), else ``$SLTH_SYMPY_SECONDS``
+    (``bounds.prove.settings.sympy_seconds``, checked)."""
+    from .settings import sympy_seconds
+    return STAGE_SECONDS if STAGE_SECONDS is not None else sympy_seconds()
 STAGE_CALLS = 16_000_000
 """The work budget of one stage: Python function calls made in it (counted by a trace function on the main thread).
 The same count on every machine and at any load (it moves by about 1 % with what the process computed before: SymPy's
@@ -246,7 +255,7 @@ def time_limit(seconds: float | None = None, stage: str = "", calls: int | None 
     ``TooSlow``); an enclosing limit that ends sooner still applies.  A cut is recorded in ``CUTS`` with ``stage``.
     Outside the main thread nothing can interrupt SymPy: no limit is set."""
     global _LIMIT, _PREVIOUS
-    seconds = STAGE_SECONDS if seconds is None else seconds
+    seconds = stage_seconds() if seconds is None else seconds
     calls = STAGE_CALLS if calls is None else calls
     if threading.current_thread() is not threading.main_thread() or seconds <= 0:
         yield

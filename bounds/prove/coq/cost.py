@@ -129,7 +129,8 @@ def summary(path: Path = TABLE) -> str:
     sa = st.get("math:StatementAssumptions", {"cpu_s": 0.0})["cpu_s"]
     coq = cc + st["check"]["cpu_s"] + ca + cm
     two = sorted((v["rss_mb"] for v in st.values()), reverse=True)[:2]
-    return (f"Measured (`benchmarks/bench_axioms_coq.py`): from an empty cache "
+    where = data.get("machine") or "machine not recorded"
+    return (f"Measured (`benchmarks/bench_axioms_coq.py`; {where}): cold, from an empty cache, "
             f"`slth proofs --axioms --coq` makes {len(st)} coqc calls, {coq:.0f} s of CPU: {nc} step files "
             f"compiled ({cc:.0f} s, {big.split(':')[1]}.v {comp[big]['cpu_s']:.0f} s of it), the statement check "
             f"({st['check']['cpu_s']:.0f} s), one `Print Assumptions` per step file ({ca:.0f} s, {walks[0]:.0f} to "
@@ -137,5 +138,5 @@ def summary(path: Path = TABLE) -> str:
             f"two queries) and the mathematics files ({cm - sa:.0f} s) with their statements' `Print Assumptions` "
             f"({sa:.0f} s); with Python, {cold['cpu_s']:.0f} s of CPU in all. Each coqc that loads CoqInterval holds "
             f"{min(v['rss_mb'] for v in comp.values()) / 1024:.2f} to {max(v['rss_mb'] for v in st.values()) / 1024:.2f}"
-            f" GB; two at once about {sum(two) / 1024:.1f} GB. A warm run (nothing changed) runs "
+            f" GB; two at once about {sum(two) / 1024:.1f} GB. Warm (nothing changed), the same command runs "
             f"{warm.get('coqc_calls', 0)} coqc calls: {warm['cpu_s']:.1f} s of CPU, {warm['max_rss_mb']} MB.")

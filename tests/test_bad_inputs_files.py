@@ -264,7 +264,7 @@ def test_good_settings_are_read(tmp_path):
     settings.check_all(env)
     assert settings.coq_jobs(None, env) == 2 and settings.coqc_seconds(env) == 30.0
     assert settings.verdict_cache(env) == "off" and settings.trial_cache(env) == tmp_path / "not-yet" / "made"
-    assert settings.numba_threads({}) is None and settings.sympy_seconds({}) == 10.0
+    assert settings.numba_threads({}) is None and settings.sympy_seconds({}) == settings.DEFAULT_SYMPY_SECONDS == 60.0
 
 
 def test_one_parser_of_integer_settings():

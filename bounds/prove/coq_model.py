@@ -12,7 +12,8 @@ import shutil
 from pathlib import Path
 
 from . import coq_math
-from .coq.check import LEAN_GC, parse_assumptions, write_atomic
+from .coq.assumed import locate_source
+from .coq.check import LEAN_GC, read_assumptions, write_atomic
 
 MODEL = coq_math.ROOT / "proofs" / "coq" / "model" / "Model.v"
 INSTANCES = {  # statement -> the definition of Model.v that applies its theorem to the model
@@ -35,9 +36,9 @@ def model_check(directory, text: str | None = None) -> dict:
         return {"ok": False, "error": why, "instances": {}}
     names = list(INSTANCES.values())
     write_atomic(directory / "ModelAssumptions.v", f"From {coq_math.LOGICAL} Require Import Model.\n"
-                 + "".join(f"Print Assumptions {n}.\n" for n in names))
+                 + locate_source(coq_math.PREMISES) + "".join(f"Print Assumptions {n}.\n" for n in names))
     ok, out = coq_math.compile_file(directory, "ModelAssumptions", env=LEAN_GC)
     if not ok:
         return {"ok": False, "error": out, "instances": {}}
-    blocks = parse_assumptions(out)
+    blocks = read_assumptions(out, coq_math.PREMISES)  # each name fully qualified (coq.assumed)
     return {"ok": True, "error": "", "instances": dict(zip(INSTANCES, blocks))}

@@ -20,9 +20,8 @@ a Python integer).
    ``lhs`` above the upper bound of ``rhs``, the precision raised with the size of the values; a point Arb cannot
    so separate is no refutation.
 
-The scan and the decision each have a work budget (``SEARCH_CALLS``, Python calls: the same on every machine), spent on
-the smaller combinations of ends first; a ray whose point takes over ``POINT_CALLS`` to evaluate (exponents that grow
-with X) is not followed further.
+The scan and the decision each have a CPU budget (``SECONDS``), spent on the smaller combinations of ends first;
+a ray whose points take over ``SLOW`` seconds to evaluate (exponents that grow with X) is not followed further.
 Every point checks the hypotheses of every parameter (exactly, in rationals where they are rational).  The result
 is a ``Refutation`` (the counterexample, the ray, the leading behaviour, how it was confirmed) or None: no corner
 refutes the step (which does not prove it).
@@ -31,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -40,16 +40,15 @@ import sympy as sp
 from . import recheck
 from ..evaluate import compile_expr
 from ..symbols import NAME, PARAMETER, text
-from .verify_domain import STAGE_CALLS, TimeLimit, time_limit
+from .verify_domain import TimeLimit, time_limit
 from .verify_search import _up, number
 
 SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
 DECIDE_J = range(15, 21)  # after a negative limit: up to 2^(2^20) (about 10^315652)
 RATES = (1, 2)
-# Work budgets (Python calls, ``bounds.prove.verify_domain``: the same on every machine)
-LIMIT_CALLS = STAGE_CALLS // 10  # per SymPy limit (a ray whose limit takes more is left undecided)
-POINT_CALLS = STAGE_CALLS // 50  # per point: a ray whose point takes more is not followed further out
-SEARCH_CALLS = STAGE_CALLS // 2  # of the scan, again between the doubling points, and of the decision by limits
+LIMIT_SECONDS = 1.0  # per SymPy limit (a ray whose limit takes longer is left undecided)
+SLOW = 0.2  # seconds: a ray whose point takes longer to evaluate is not followed further out
+SECONDS = 5.0  # CPU budget of the scan, and again of the decision by limits (a search that runs out finds nothing)
 REL = mpmath.mpf(10) ** -60  # a violation must exceed this relative to the sides' size, seen at SCAN_DPS digits
 SCAN_DPS, CONFIRM_DPS = 80, 120
 FILL = 64  # points X = 2^k per doubling of k between the doubling points, beyond k = 1024
@@ -81,74 +80,48 @@ def search(lhs, rhs, params) -> Refutation | None:
         return None
     rays = list(_rays(table))
     fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
-    hit = None
-    try:
-        with time_limit(calls=SEARCH_CALLS, stage="corner: scan"):
-            for ray in rays:  # (the budget is spent on the smaller combinations first: rays are ordered by size)
-                for j in SCAN_J:
-                    found, slow = _point(lhs, rhs, fl, fr, table, ray, j)
-                    if found:
-                        hit = (ray, j, found)
-                        break
-                    if slow:
-                        break  # evaluating this far out is too costly (e.g. exponents that grow with X): the next ray
-                if hit:
-                    break
-    except TimeLimit:
-        return None  # the scan's budget is spent: no refutation
-    if hit:
-        ray, j, found = hit
-        return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray),
-                          _leading(lhs, rhs, table, ray))
-    try:
-        with time_limit(calls=SEARCH_CALLS, stage="corner: between"):
-            for ray in rays:  # between the doubling points (a window bounded far out)
-                for X in _between():
-                    found, slow = _point(lhs, rhs, fl, fr, table, ray, None, X)
-                    if found:
-                        hit = (ray, found)
-                        break
-                    if slow:
-                        break
-                if hit:
-                    break
-    except TimeLimit:
-        pass
-    if hit:
-        ray, found = hit
-        return Refutation(*found, _describe(table, ray), _leading(lhs, rhs, table, ray))
-    try:
-        with time_limit(calls=SEARCH_CALLS, stage="corner: decide"):
-            for ray in rays:  # the scan found nothing: where does the leading behaviour say the step fails?
-                if ray.base != "mid" or any(r != 1 for _, _, r in ray.ends):
-                    continue
-                lead = _leading(lhs, rhs, table, ray)
-                if not lead.startswith("fails"):
-                    continue
-                for j in DECIDE_J:
-                    found, slow = _point(lhs, rhs, fl, fr, table, ray, j)
-                    if found:
-                        hit = (ray, j, found, lead)
-                        break
-                    if slow:
-                        break
-                if hit:
-                    break
-    except TimeLimit:
-        return None
-    if hit:
-        ray, j, found, lead = hit
-        return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray), lead)
+    deadline = time.process_time() + SECONDS
+    for ray in rays:  # (the budget is spent on the smaller combinations first: rays are ordered by size)
+        for j in SCAN_J:
+            start = time.process_time()
+            if start > deadline:
+                return None
+            found = _try(lhs, rhs, fl, fr, table, ray, j)
+            if not found and time.process_time() - start > SLOW:
+                break  # evaluating this far out is too slow (e.g. exponents that grow with X): the next ray
+            if found:
+                return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray),
+                                  _leading(lhs, rhs, table, ray))
+    deadline = time.process_time() + SECONDS
+    for ray in rays:  # between the doubling points (a window bounded far out)
+        for X in _between():
+            start = time.process_time()
+            if start > deadline:
+                break
+            found = _try(lhs, rhs, fl, fr, table, ray, None, X)
+            if found:
+                return Refutation(*found, _describe(table, ray), _leading(lhs, rhs, table, ray))
+            if time.process_time() - start > SLOW:
+                break
+    deadline = time.process_time() + SECONDS
+    for ray in rays:  # the scan found nothing: where does the leading behaviour say the step fails?
+        if ray.base != "mid" or any(r != 1 for _, _, r in ray.ends):
+            continue
+        if time.process_time() > deadline:
+            return None
+        lead = _leading(lhs, rhs, table, ray)
+        if not lead.startswith("fails"):
+            continue
+        for j in DECIDE_J:
+            start = time.process_time()
+            if start > deadline:
+                return None
+            found = _try(lhs, rhs, fl, fr, table, ray, j)
+            if not found and time.process_time() - start > SLOW:
+                break
+            if found:
+                return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray), lead)
     return None
-
-
-def _point(*args) -> tuple:
-    """(``_try(*args)``, whether its work budget ``POINT_CALLS`` was spent first: a point too costly to evaluate)."""
-    try:
-        with time_limit(calls=POINT_CALLS, stage="corner: point"):
-            return _try(*args), False
-    except TimeLimit:
-        return None, True
 
 
 def _between():
@@ -429,9 +402,9 @@ def _leading(lhs, rhs, table, ray) -> str:
     positive = L.is_positive and R.is_positive
     g, what = (sp.log(R) - sp.log(L), "log rhs - log lhs") if positive else (R - L, "rhs - lhs")
     try:
-        with time_limit(calls=LIMIT_CALLS, stage="corner: limit"):
+        with _time_limit(LIMIT_SECONDS):
             lim = sp.limit(_eventual(g, X), X, sp.oo)
-    except (TimeLimit, NotImplementedError, ValueError, TypeError, RecursionError):
+    except (_Timeout, NotImplementedError, ValueError, TypeError, RecursionError):
         return f"the limit of {what} along the ray was not decided by SymPy"
     if lim.is_extended_negative:
         return f"fails: {what} -> {lim}"
@@ -452,3 +425,11 @@ def _eventual(expr, X):
                 return a
         return m
     return expr.replace(lambda e: isinstance(e, (sp.Min, sp.Max)) and X in e.free_symbols, pick)
+
+
+_Timeout = TimeLimit
+
+
+def _time_limit(seconds):
+    """The verifier's stage time limit (nested limits respected): a SymPy limit can run for minutes."""
+    return time_limit(seconds, "corner: limit")

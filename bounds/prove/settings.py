@@ -5,6 +5,6 @@ default 60): a guard only, since each stage's work budget, a count of calls the 
 on any machine not several times slower than the one it was calibrated on."""
 from __future__ import annotations
 
-from slth_base.settings import MAX_SYMPY_SECONDS, SYMPY_SECONDS_ENV, SettingError, sympy_seconds
+from slth_base.settings import DEFAULT_SYMPY_SECONDS, MAX_SYMPY_SECONDS, SYMPY_SECONDS_ENV, SettingError, sympy_seconds
 
-__all__ = ["SettingError", "SYMPY_SECONDS_ENV", "MAX_SYMPY_SECONDS", "sympy_seconds"]
+__all__ = ["SettingError", "SYMPY_SECONDS_ENV", "DEFAULT_SYMPY_SECONDS", "MAX_SYMPY_SECONDS", "sympy_seconds"]

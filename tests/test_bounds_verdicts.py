@@ -74,7 +74,7 @@ def test_slth_proofs_exits_1_and_says_not_proved_or_refuted(monkeypatch, capsys)
     not_proved = StepResult("lemma7", "L7b", "interval", False, "not proved: certified on the box only", {}, None,
                             "box: d1 in [1, 64]")
     assert not_proved.verdict == NOT_PROVED and not_proved.status == "not proved"
-    monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None: [not_proved])
+    monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None, on_step=None: [not_proved])
     assert main(["proofs", "--statement", "lemma7"]) == 1
     captured = capsys.readouterr()
     assert "1 proof steps (1 steps of the encoded proofs and 0 scalar facts): 0 certified, 0 refuted, 1 not proved" \
@@ -83,7 +83,7 @@ def test_slth_proofs_exits_1_and_says_not_proved_or_refuted(monkeypatch, capsys)
     monkeypatch.undo()
     edited = catalogue_with(Edit("lemma7", "conclusion", d2, d2**2))
     real = bounds.verify
-    monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None: real(name, edited))
+    monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None, on_step=None: real(name, edited, on_step=on_step))
     assert main(["proofs", "--statement", "lemma7"]) == 1
     captured = capsys.readouterr()
     assert "REFUTED: 1 step(s) refuted: lemma7:L7b" in captured.err and "NOT PROVED" not in captured.err

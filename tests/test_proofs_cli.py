@@ -33,7 +33,7 @@ def test_table_has_method_and_domain_and_the_counts_add_up(capsys):
 def test_a_failing_step_exits_1(monkeypatch, capsys):
     bad = StepResult("lemma7", "L7x", "interval", False, "lhs > rhs", {}, {"eps": 0.5, "lhs": 2.0, "rhs": 1.0},
                      "box: eps in [0.5, 1]", 0.5)
-    monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None: [bad])
+    monkeypatch.setattr(bounds, "verify", lambda name, catalogue=None, on_step=None: [bad])
     assert main(["proofs", "--statement", "lemma7"]) == 1
     assert "refuted" in capsys.readouterr().out
 

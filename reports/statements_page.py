@@ -559,12 +559,14 @@ def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> di
 
 
 def pages(record=None) -> dict:
-    """Every generated page's expected text: docs/statements.md, the README and each page of docs/ with generated
-    blocks; ``record``: the run record the record blocks are printed from (default: built once, when needed)."""
+    """Every generated page's expected text: docs/statements.md, the committed ``Statements.v`` (the statements' Coq
+    theorems, ``bounds.prove.coq_math.statements_file``), the README and each page of docs/ with generated blocks; ``record``: the run record the record blocks are printed from (default: built once, when needed)."""
     from reports.terminal import safe
     from slth_base.files import read_text
 
-    out = {STATEMENTS_PAGE: safe(statements_page())}
+    from bounds.prove import coq_math
+
+    out = {STATEMENTS_PAGE: safe(statements_page()), coq_math.STATEMENTS_V: coq_math.statements_file()}
     built = [record]
 
     def get():

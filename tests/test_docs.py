@@ -30,6 +30,20 @@ def test_the_generated_pages_equal_the_generator_output(docs_record):
                                          f"files give: {REGENERATE}"
 
 
+def test_the_committed_statements_v_is_what_bounds_prints_and_an_edit_makes_it_stale(monkeypatch):
+    """``proofs/coq/statements/Statements.v`` is one of the generated pages: ``statements_file()`` exactly, and a
+    constant of bounds/ edited (Lemma 8's factor 4 halved) gives another text, which the check above then refuses."""
+    import dataclasses
+
+    from bounds.catalogue import STATEMENTS
+    from bounds.prove import coq_math
+
+    assert coq_math.STATEMENTS_V.read_text() == coq_math.statements_file(), REGENERATE
+    st = STATEMENTS["lemma8"]
+    monkeypatch.setitem(STATEMENTS, "lemma8", dataclasses.replace(st, conclusion=st.conclusion / 2))
+    assert coq_math.statements_file() != coq_math.STATEMENTS_V.read_text()
+
+
 def test_an_edit_of_bounds_changes_the_statements_page():
     """The check can fail: a statement edited in the catalogue gives a different page (what a stale page is)."""
     import dataclasses

@@ -60,8 +60,12 @@ def numbering_label(numbering: dict, name: str) -> str:
 
 def numbering_heading(numbering: dict, name: str) -> str:
     """The one heading every surface gives a statement, both numberings: "Theorem 9 (main text: Theorem 3)",
-    "Lemma 12 (appendix only)", "Lueker (1998), Cor. 3.3 (as used by Pensia et al. (2020))"."""
+    "Lemma 12 (appendix only)", "Lueker (1998), Cor. 3.3, as used by Pensia et al. (2020)"; the other numbering
+    follows a comma instead of parentheses when it holds parentheses itself ("Lemma 8, main text: Lemma 5 (general
+    form)"), so no heading nests them."""
     first, other = _primary(numbering, name)
+    if "(" in other or other.startswith("as used by "):
+        return f"{first}, {other}"
     return f"{first} ({other})" if other else first
 
 

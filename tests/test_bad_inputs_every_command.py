@@ -1002,11 +1002,17 @@ def test_the_settings_read_good_values():
         sympy_seconds({"SLTH_SYMPY_SECONDS": "-1"})
 
 
-def test_a_bad_sympy_seconds_fails_the_import_of_the_verifier_not_silently():
+def test_a_bad_sympy_seconds_stops_the_verifier_before_any_work_not_silently():
+    """The guard is read when a stage needs it (importing the verifier reads nothing): a bad value is then one
+    SettingError naming the variable, and every entry point refuses it first (exit 2, one line)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SLTH_SYMPY_SECONDS": "-1"}
-    done = subprocess.run([sys.executable, "-c", "import bounds.prove.verify_domain"], env=env, capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode != 0 and "SLTH_SYMPY_SECONDS" in done.stderr
+    done = subprocess.run([sys.executable, "-c", "import bounds.prove.verify_domain as v; v.stage_seconds()"],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "SettingError" in done.stderr and "SLTH_SYMPY_SECONDS" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "reports.cli", "proofs"], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "SLTH_SYMPY_SECONDS" in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 # ------------------------------------------------------------------------- the report's tokens: linear time

@@ -497,7 +497,7 @@ def _expected_counts(stated):
     def probability(n):
         section = re.search(rf"Section {n}\.(.*?)End {n}\.", text, re.S)
         return STATEMENTS[n].probability is None or bool(
-            section and re.search(r"\b(Pr|Prob\w*|prob_\w+|probability\w*|measure\w*)\b",
+            section and re.search(r"\b(Pr|Prob\w*|prob_\w+|probability\w*|measure\w*|outer_prob\w*)\b",
                                   coq_math.strip_comments(section.group(1))))
 
     alone = sum(1 for n in encoded if n in stated and set(stated[n][0]) <= {"Lueker for every z at once", "Lueker's item distribution"} | own.get(n, set())
@@ -767,7 +767,9 @@ def test_the_counts_and_the_blueprint_follow_formal_and_premises_v(monkeypatch):
     c = coq_math.counts()
     encoded = coq_statements.proved_statements()
     alone = [n for n in coq_math.FORMAL if n in encoded and coq_statements.proved_alone(n, coq_math.FORMAL[n][1])]
-    assert "lueker" not in encoded and "lueker" in coq_math.FORMAL  # the cited result is never counted as proved
+    # the cited result is never counted as proved: it has no encoded proof and no entry of FORMAL, only its Section
+    assert "lueker" not in encoded and "lueker" not in coq_math.FORMAL
+    assert "Definition lueker_cited" in coq_math.statements_file()
     assert c == {"proved": len(coq_math.proved_premises()), "premises": len(ALL), "alone": len(alone),
                  "statements": len(encoded)}
     assert coq_math.counts({n: (list(p), []) for n, p in coq_math.declared_rests().items()}) == c  # Coq's form
@@ -792,18 +794,22 @@ def test_the_counts_and_the_blueprint_follow_formal_and_premises_v(monkeypatch):
 
 
 def test_a_probabilistic_statement_counts_only_when_its_coq_theorem_states_the_probability():
-    """Theorem 9 rests on Lueker's event alone, yet it is not counted: its Coq theorem states no probability.  A
-    Statements.v whose Section of Theorem 9 names one makes it count; a premise beyond Lueker's takes it out."""
+    """Theorem 9 rests on Lueker's corollary alone (its event and its item law) and its Coq theorem states the
+    probability, so it counts; a Statements.v whose Section of Theorem 9 names no probability takes it out, and so
+    does a premise beyond Lueker's."""
     files = coq_math.with_statements()
     rests = coq_math.declared_rests()
-    assert rests["theorem9"] == ["Lueker for every z at once"]
-    assert not coq_statements.proved_alone("theorem9", rests["theorem9"], files=files)
-    planted = files["Statements"].replace("Section theorem9.", "Section theorem9.\nVariable Pr : Prop -> R.", 1)
-    with_prob = {**files, "Statements": planted}
-    assert coq_statements.states_probability("theorem9", files=with_prob)
-    assert coq_statements.proved_alone("theorem9", rests["theorem9"], files=with_prob)
-    assert not coq_statements.proved_alone("theorem9", rests["theorem9"] + ["uniformity over inputs"], files=with_prob)
-    assert coq_math.counts(files=with_prob)["alone"] == coq_math.counts(files=files)["alone"] + 1
+    assert rests["theorem9"] == ["Lueker for every z at once", "Lueker's item distribution"]
+    assert coq_statements.states_probability("theorem9", files=files)
+    assert coq_statements.proved_alone("theorem9", rests["theorem9"], files=files)
+    assert not coq_statements.proved_alone("theorem9", rests["theorem9"] + ["uniformity over inputs"], files=files)
+    text = files["Statements"]
+    start, end = text.index("Section theorem9."), text.index("End theorem9.")
+    section = re.sub(r"\b(outer_prob|whp)", r"no_\1", text[start:end])  # the same Section, its probability renamed
+    planted = {**files, "Statements": text[:start] + section + text[end:]}
+    assert not coq_statements.states_probability("theorem9", files=planted)
+    assert not coq_statements.proved_alone("theorem9", rests["theorem9"], files=planted)
+    assert coq_math.counts(files=planted)["alone"] == coq_math.counts(files=files)["alone"] - 1
 
 
 def test_every_structural_fact_names_the_coq_theorem_that_proves_it_or_why_not(tmp_path):
@@ -815,7 +821,8 @@ def test_every_structural_fact_names_the_coq_theorem_that_proves_it_or_why_not(t
         status = axioms.structural_status(fact)
         assert status.startswith(("proved in Coq: ", "not proved in Coq: ")), status
     assert axioms.structural_status("triangle").startswith("proved in Coq: norm_triangle (proofs/coq/math/Triangle.v)")
-    assert axioms.structural_status("union bound").startswith("not proved in Coq: ")
+    assert axioms.structural_status("union bound").startswith(
+        "proved in Coq: union_bound (proofs/coq/math/Probability.v)")
     # a theorem renamed in its file, or a fact left out, is named
     for f in coq_math.MATH.glob("*.v"):
         (tmp_path / f.name).write_text(f.read_text().replace("Theorem norm_triangle", "Theorem norm_triangle_was"))
@@ -831,11 +838,14 @@ def test_axioms_coq_prints_each_coq_theorem_first_then_what_its_steps_cite():
     which Coq theorem proves them, and the last line is the blueprint's count line."""
     from reports.proofs import coq_axioms_text
 
-    stated = {n: (p, ["ClassicalDedekindReals.sig_forall_dec"]) for n, p in coq_math.declared_rests().items()}
+    stated = {n: (p, ["Coq.Reals.ClassicalDedekindReals.sig_forall_dec"]) for n, p in coq_math.declared_rests().items()}
     text = coq_axioms_text(["lemma8", "theorem9"], stated, {})
     lemma8 = text.split("\n\n")[0].splitlines()
     assert lemma8[0] == "== lemma8" and "Coq theorem stmt_lemma8" in lemma8[1]
     assert lemma8[2].strip() == "Print Assumptions stmt_lemma8: Coq's standard axioms only (classical reals: 1)"
+    short = {n: (p, ["ClassicalDedekindReals.sig_forall_dec"]) for n, p in coq_math.declared_rests().items()}
+    line = coq_axioms_text(["lemma8"], short, {}).split("\n\n")[0].splitlines()[2].strip()
+    assert line == "Print Assumptions stmt_lemma8: OTHER AXIOMS: ClassicalDedekindReals.sig_forall_dec"  # not qualified
     convex = next(i for i, line in enumerate(lemma8) if "structural fact: convex combination" in line)
     assert lemma8[convex + 1].strip().startswith("proved in Coq: norm_combination (proofs/coq/math/Triangle.v)")
     assert "cited, not verified" not in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from slt.cache import read_record
+from slth_base.sealed import unseal
 from slt.tasks import Task, task_path
 
 from reports.record import verified
@@ -27,7 +27,8 @@ def test_rows_are_computed_once_and_read_back_while_bounds_is_unchanged(tmp_path
     again = verified.cached("variants", rows, tmp_path, committed=None)
     assert first == again and len(calls) == 1
     stored = list((tmp_path / "verified").glob("variants-*.json"))
-    assert len(stored) == 1 and read_record(stored[0])["key"] == verified.key("variants", rows)
+    problem, rec = unseal(stored[0].read_bytes(), verified.SEALED)  # sealed with this user's key
+    assert len(stored) == 1 and problem is None and rec["key"] == verified.key("variants", rows)
 
 
 def test_an_edit_of_bounds_or_a_library_upgrade_verifies_again(tmp_path, monkeypatch):

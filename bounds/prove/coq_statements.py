@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import re
 
+from ..catalogue import OWN_HYPOTHESES
 from .coq.check import family
-from .coq_math import (CITED_COQ, LUEKER_ITEMS, LUEKER_PREMISE, PREMISE_COQ, cited_premises, strip_comments,
-                       with_statements)
+from .coq_math import (CITED, CITED_COQ, LUEKER_COQ, LUEKER_ITEMS, LUEKER_PREMISE, PREMISE_COQ, cited_premises,
+                       strip_comments, with_statements)
 
 
-OWN_HYPOTHESES = {"Lemma 12's ||x'_i|| <= alpha": ("lemma12", "lemma13")}
-"""Premises that are hypotheses of the statement as the harness encodes it (its repaired form: Lemma 12 and Lemma
-13 carry ``||x'_i|| <= alpha``, which the printed statements lack; ``bounds/perturbation.py``), so a Coq theorem
-resting on one is proved of that repaired form, not from an assumption beyond it."""
 PROBABILITY = re.compile(r"\b(?:Pr|Prob\w*|prob_\w+|probability\w*|measure\w*|outer_prob\w*)\b")
 """How a Coq statement names a probability: an identifier ``Pr``, one beginning ``Prob``, ``prob_``,
 ``probability``, ``measure`` (MathComp-Analysis's measures) or ``outer_prob`` (never ``problem``)."""
@@ -70,8 +67,9 @@ def _assumption_words(axioms: list[str]) -> str:
         fams.setdefault(family(a) or "OTHER", []).append(a)
     other = fams.pop("OTHER", [])
     words = ", ".join(f"{f}: {len(v)}" for f, v in sorted(fams.items()))
-    return (f"Coq's standard axioms only ({words})" if not other else
-            f"{words}; OTHER AXIOMS: {', '.join(other)}")
+    if not other:
+        return f"Coq's standard axioms only ({words})"
+    return f"{words}; OTHER AXIOMS: {', '.join(other)}" if words else f"OTHER AXIOMS: {', '.join(other)}"
 
 
 def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files: dict | None = None) -> list[str]:
@@ -84,6 +82,9 @@ def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files
     cat = STATEMENTS if catalogue is None else catalogue
     st = cat[name]
     head = f"{numbering_heading(st.numbering, name)} [{name}]"
+    if name == CITED:  # stated in Coq (lueker_cited, printed from bounds/), proved nowhere, never counted
+        return [f"{head}: a cited result, stated in Coq as {LUEKER_COQ} (Statements.v; lueker_corollary in Events.v), "
+                "a hypothesis of every theorem that cites it; not proved"]
     if name not in rests:
         cited = cited_premises(name, cat)
         return [f"{head}: not formalized in Coq (its steps cite: " + ("; ".join(cited) or "no premise") + ")"]

@@ -991,3 +991,50 @@ def test_theorem14_rests_on_lueker_alone(built, stated):
     assert coq_math.CITED_COQ == {}
     assert "theorem11_conclusion" not in coq_math.FORMAL["theorem14"][2]
     assert "lemma13_conclusion" not in coq_math.FORMAL["theorem14"][2]
+
+
+# --- Lueker's corollary as printed is unsatisfiable for a class with a one-item family -----------------------------
+
+def test_lueker_as_printed_fails_for_one_item_and_coq_proves_it(built, stated, tmp_path, monkeypatch):
+    """Finding: with the printed width n >= C log(1/eps), for every C > 0 the width at eps = exp(-1/C) is exactly 1,
+    and one item x (subset sums 0 and x) never covers both -1 and 1 within eps < 1; so the corollary as printed
+    (every 0 < eps < 1) holds for no item law and no C, and Coq proves it (``lueker_as_printed_fails_one_item``,
+    standard axioms only).  The theorems that cite it are proved from a hypothesis that the uniform products do not
+    satisfy.  The check can fail: with the width doubled in bounds/ the same proof is rejected."""
+    import dataclasses
+
+    import numpy as np
+    import sympy as sp
+
+    from bounds.catalogue import STATEMENTS
+    from bounds.symbols import C, eps
+
+    width = STATEMENTS["lueker"].widths["n"]
+    for c in (sp.Rational(1, 3), 1, 30, 1000):  # the printed width at eps = exp(-1/C), exactly
+        assert sp.simplify(width.subs({eps: sp.exp(-1 / C)}).subs(C, c)) == 1
+    x = np.linspace(-1, 1, 2001)  # one item: the subset sums 0 and x; the worse of z = -1 and z = 1
+    gap = np.maximum(np.minimum(np.abs(1 - x), 1.0), np.minimum(np.abs(-1 - x), 1.0))
+    assert gap.min() >= 1.0  # no eps < 1 covers both
+    query = tmp_path / "q"
+    query.mkdir()
+    for f in built.iterdir():
+        if f.suffix in (".vo", ".v"):
+            shutil.copy(f, query / f.name)
+    (query / "LuekerQuery.v").write_text(f"From {coq_math.LOGICAL} Require Import Statements.\n"
+                                         + coq_math.locate_source(coq_math.PREMISES)
+                                         + "Print Assumptions lueker_as_printed_fails_one_item.\n")
+    ok, out = coq_math.compile_file(query, "LuekerQuery")
+    assert ok, out
+    from bounds.prove.coq import check
+
+    (axioms,) = coq_math.qualify(check.parse_assumptions(out), out, coq_math.PREMISES)
+    assert coq_math.unexpected(axioms) == [] and coq_math.families(axioms) == ["classical reals"], axioms
+    st = STATEMENTS["lueker"]
+    monkeypatch.setitem(STATEMENTS, "lueker", dataclasses.replace(st, widths={"n": 2 * st.widths["n"]}))
+    doubled = tmp_path / "doubled"
+    doubled.mkdir()
+    text = coq_math.statements_file()
+    ok, why = _compile_statements(built, doubled, text)
+    line = int(re.search(r"Statements\.v line (\d+)", why).group(1)) if not ok else 0
+    proof = text.index("Theorem lueker_as_printed_fails_one_item")
+    assert not ok and text.count("\n", 0, proof) < line <= text.count("\n", 0, text.index("Qed.", proof)) + 1, why

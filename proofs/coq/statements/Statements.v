@@ -61,6 +61,38 @@ Proof.
   - apply whp_one. unfold fail_lueker. rewrite Heq. lra.
 Qed.
 
+(* Lueker's corollary as printed holds for no item class with a family of one item, whatever C > 0: at
+   eps = exp (-1/C) the printed width C ln (1/eps) is 1, one item x has the subset sums 0 and x, and no such pair
+   covers both -1 and 1 within eps < 1; so the cover fails at every sample, with outer probability 1 > eps. *)
+Lemma abs_le_between : forall t e, Rabs t <= e -> - e <= t <= e.
+Proof. intros t e H. pose proof (Rle_abs t) as A. pose proof (Rle_abs (- t)) as B. rewrite Rabs_Ropp in B. lra. Qed.
+
+Lemma one_item_covers_not : forall (x : nat -> R) eps, eps < 1 -> ~ subset_sums_cover 1 x eps.
+Proof.
+  intros x eps He H.
+  destruct (H 1 ltac:(lra)) as [m [Hm Hz]]. destruct (H (-1) ltac:(lra)) as [m' [Hm' Hz']].
+  simpl in Hz, Hz'. rewrite Rplus_0_l in Hz, Hz'.
+  destruct (Hm 0%nat) as [E|E]; destruct (Hm' 0%nat) as [E'|E']; rewrite E in Hz; rewrite E' in Hz';
+    apply abs_le_between in Hz; apply abs_le_between in Hz'; lra.
+Qed.
+
+Theorem lueker_as_printed_fails_one_item : forall {Omega} (P : outer_prob Omega)
+  (lueker_class : nat -> (nat -> Omega -> R) -> Prop) C
+  (X : nat -> Omega -> R), 0 < C -> lueker_class 1%nat X -> ~ lueker_cited P lueker_class C.
+Proof.
+  intros Omega P cl C X HC HX L.
+  set (eps := exp (- / C)).
+  assert (He : 0 < eps < 1).
+  { split; [apply exp_pos|]. unfold eps. rewrite <- exp_0. apply exp_increasing.
+    pose proof (Rinv_0_lt_compat C HC). lra. }
+  assert (Hw : n_lueker C eps <= INR 1).
+  { unfold n_lueker, eps. rewrite <- exp_Ropp, ln_exp, Ropp_involutive. simpl. right. field. lra. }
+  pose proof (L 1%nat X eps HX He Hw) as W. unfold whp, err_lueker, fail_lueker in W.
+  assert (Pr P (fun _ => True) <= Pr P (fun w => ~ subset_sums_cover 1 (fun k => X k w) eps)).
+  { apply Pr_mono. intros w _. apply one_item_covers_not. lra. }
+  rewrite Pr_full in H. lra.
+Qed.
+
 Section lemma8.
 (* ||sigma(z;a) X - sigma(z+e;a) X|| for ||e||_max <= eps_max and rows of X of norm at most alpha *)
 Theorem stmt_lemma8 : forall (T d1 : nat) (a z e : vec) (X : mat) (alpha eps_max : R),

@@ -131,15 +131,23 @@ def _coq_lines(name: str, statements) -> list[str]:
     text = coq_math.coq_statement(name, statements)
     if name == coq_math.CITED:
         return ["**In Coq**: the cited result, proved nowhere: a hypothesis (`lueker_cited`) of every theorem that uses "
-                "it, its width, error and failure printed from `bounds/` (`Statements.v`; `lueker_corollary` in "
-                "`Events.v`):", "", "```coq", coq_math.cited_statement(statements), "```", ""]
+                "it, its width, error and failure printed from `bounds/` (the committed "
+                "`proofs/coq/statements/Statements.v`; `lueker_corollary` in `Events.v`):", "", "```coq",
+                coq_math.cited_statement(statements), "```", "",
+                "As printed (every 0 < eps < 1) it holds for no item law with a one-item family, whatever C: at "
+                "eps = exp(-1/C) the printed width is 1, and one item never covers both -1 and 1 within eps < 1. "
+                "`Statements.v` proves it (`lueker_as_printed_fails_one_item`), so the theorems that cite the "
+                "corollary are proved from a hypothesis that the uniform products of the construction do not satisfy "
+                "for every eps (test: `tests/test_coq_math.py::"
+                "test_lueker_as_printed_fails_for_one_item_and_coq_proves_it`).", ""]
     if text is None:
         cited = coq_math.cited_premises(name, statements)
         return [f"**In Coq**: not formalized (no theorem states it; its steps cite the premises "
                 f"{', '.join(cited) or 'none'}).", ""]
     rests = ", ".join(coq_math.FORMAL[name][1]) or "no premise"
-    return [f"**In Coq** (`stmt_{name}`, generated into `Statements.v` by `python -m bounds.prove.coq_math`, its bound "
-            f"printed from `bounds/`; rests on: {rests}):", "", "```coq", text, "```", ""]
+    return [f"**In Coq** (`stmt_{name}` as it reads in the committed `proofs/coq/statements/Statements.v`, its bound "
+            f"printed from `bounds/` into the text of `proofs/coq/statements/parts/{name}.v`; rests on: {rests}):",
+            "", "```coq", text, "```", ""]
 
 
 OBJECTS = """<a id="objects"></a>

@@ -371,8 +371,27 @@ def test_coq_rejects_every_mutation_declared_step_under_the_whole_cascade():
 
 # --- a second judge for the false steps planted for the verifier -----------------------------------------------
 
-@pytest.mark.parametrize("plant", PLANTS, ids=[p.name for p in PLANTS])
-def test_coq_rejects_the_planted_false_step_and_proves_its_true_twin(plant, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def planted_verdicts(tmp_path_factory):
+    """Every plant's false and true step judged in ONE run of ``check.check`` (one Common, one search batch), as the
+    harness judges the catalogue's steps together: ``(entries, verdicts)``; plant k's steps are the statements
+    ``false<k>`` and ``true<k>``."""
+    needs_coq()
+    mp = pytest.MonkeyPatch()
+    mp.setattr(verify_domain, "STAGE_CALLS", 2_000_000)  # the slow-stage plant's SymPy stages cut sooner
+    try:
+        steps = []
+        for k, plant in enumerate(PLANTS):
+            steps += [(f"false{k}", plant.false, plant.false_params), (f"true{k}", plant.true, plant.true_params)]
+        ents = check.entries_of(steps)
+        st = check.check(tmp_path_factory.mktemp("plants") / "out", ents=ents)
+    finally:
+        mp.undo()
+    return ents, st
+
+
+@pytest.mark.parametrize("k", range(len(PLANTS)), ids=[p.name for p in PLANTS])
+def test_coq_rejects_the_planted_false_step_and_proves_its_true_twin(k, planted_verdicts):
     """The false step of each planted class (``bounds.plants``; the verifier's own tests are in
     tests/test_sound_verdicts.py) is judged as the harness judges a step (``check.check``: the tactic searched under
     the whole generated cascade, the lemma AND its definedness lemma compiled, the statement check): it is not
@@ -380,19 +399,18 @@ def test_coq_rejects_the_planted_false_step_and_proves_its_true_twin(plant, tmp_
     A false plant whose sides are defined everywhere is rejected by the cascade itself; one whose side is undefined
     somewhere (Coq's totalised sqrt, / 0, ln and Rpower can make its plain lemma a Coq theorem) is not checked,
     undefined at a point of its domain."""
-    needs_coq()
-    monkeypatch.setattr(verify_domain, "STAGE_CALLS", 2_000_000)  # the slow-stage plant's SymPy stages cut sooner
-    ents = check.entries_of([("false", plant.false, plant.false_params), ("true", plant.true, plant.true_params)])
-    (_, _, false), (_, _, true) = ents["Steps"]
+    plant = PLANTS[k]
+    ents, st = planted_verdicts
+    lemmas = {name: lem for name, _, lem in ents["Steps"]}
+    false, true = lemmas[f"false{k}"], lemmas[f"true{k}"]
     assert isinstance(false, Lemma) and isinstance(true, Lemma), (plant.name, false, true)
-    st = check.check(tmp_path / "out", ents=ents)
-    verdict = st[("false", plant.false.name)]
+    verdict = st[(f"false{k}", plant.false.name)]
     if false.def_text is None:
         assert verdict.startswith(f"{check.REJECTED}: "), (plant.name, plant.why, verdict)
     else:
         assert verdict.startswith(f"{check.REJECTED}: ") or verdict.startswith(f"{check.NOT_CHECKED}: undefined"), (
             plant.name, plant.why, verdict)
-    assert st[("true", plant.true.name)] == check.KERNEL, (plant.name, st[("true", plant.true.name)])
+    assert st[(f"true{k}", plant.true.name)] == check.KERNEL, (plant.name, st[(f"true{k}", plant.true.name)])
 
 
 def test_coq_rejects_the_steps_the_readme_edit_refutes():

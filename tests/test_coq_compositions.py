@@ -18,7 +18,6 @@ import shutil
 import pytest
 
 from bounds.prove import coq_math
-from tests.test_coq_math import needs_coq
 
 STEMS = ("Objects", "Sums", "Attention", "Blocks", "Softmax", "Matrix", "Triangle", "Induction", "Deep", "Lemma12",
          "Mha", "Perturbation", "Transformer", "Probability", "Theorem10", "Theorem11", "Theorem14", "ChainModels")
@@ -37,17 +36,19 @@ def files() -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    needs_coq()
-    tmp = tmp_path_factory.mktemp("compositions")
-    ok, why = coq_math.compile(tmp, files())
-    assert ok, why
-    return tmp
+    """The compiled library (once per session, ``tests/coq_shared.py``), in a private copy."""
+    from tests.coq_shared import private_copy
+
+    return private_copy(tmp_path_factory, "compositions")
 
 
-def test_the_compositions_are_reported_and_rest_only_on_the_standard_axioms(built):
+def test_the_compositions_are_reported_and_rest_only_on_the_standard_axioms(built, tmp_path_factory):
     for stem, names in NAMES.items():
         assert coq_math.THEOREMS[stem] == names
-    rests = coq_math.assumptions(built, NAMES)
+    from tests.coq_shared import shared_assumptions
+
+    every = shared_assumptions(tmp_path_factory)  # coq_math.assumptions of THEOREMS, once per session
+    rests = {n: every[n] for names in NAMES.values() for n in names}
     assert set(rests) == {n for names in NAMES.values() for n in names}
     for name, axioms in rests.items():
         assert coq_math.unexpected(axioms) == [], name

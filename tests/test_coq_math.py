@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from pathlib import Path
 from fractions import Fraction
 
 import numpy as np
@@ -55,12 +56,11 @@ def needs_coq():
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The committed files compiled into a temporary folder."""
-    needs_coq()
-    tmp = tmp_path_factory.mktemp("coq_math")
-    ok, why = coq_math.compile(tmp)
-    assert ok, why
-    return tmp
+    """The committed files, the scalar step files and the generated Statements.v, compiled once per session
+    (``tests/coq_shared.py``), in a private copy this module may write into."""
+    from tests.coq_shared import private_copy
+
+    return private_copy(tmp_path_factory, "coq_math")
 
 
 # --- the files compile, and rest only on the standard axioms ----------------------------------------------------
@@ -73,8 +73,10 @@ def test_every_file_compiles_and_nothing_is_left_in_the_repository(built):
     assert not list(coq_math.MATH.glob("*.vo")) and not list(coq_math.MATH.glob("*.glob"))
 
 
-def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built):
-    rests = coq_math.assumptions(built)
+def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built, tmp_path_factory):
+    from tests.coq_shared import shared_assumptions
+
+    rests = shared_assumptions(tmp_path_factory)  # coq_math.assumptions of the compiled files, once per session
     assert set(rests) == {n for names in coq_math.THEOREMS.values() for n in names}
     for name, axioms in rests.items():
         assert coq_math.unexpected(axioms) == [], name
@@ -446,13 +448,13 @@ def test_the_generated_statements_have_no_admitted_or_axiom():
 
 
 @pytest.fixture(scope="module")
-def stated(built):
-    """``Statements.v`` generated from the catalogue, compiled beside the committed files, and what each of its
-    theorems rests on."""
-    (built / "Statements.v").write_text(coq_math.statements_file())
-    ok, why = coq_math.compile_file(built, "Statements")
-    assert ok, why
-    return coq_math.rests_on(built)
+def stated(built, tmp_path_factory):
+    """What each theorem of ``Statements.v`` (generated from the catalogue, compiled beside the committed files in
+    ``built``) rests on: ``coq_math.rests_on``, asked of Coq once per session (``tests/coq_shared.py``)."""
+    from tests.coq_shared import shared_rests
+
+    assert (built / "Statements.v").read_text() == coq_math.statements_file()
+    return shared_rests(tmp_path_factory)
 
 
 def _relied_on(name: str) -> set[str]:
@@ -674,6 +676,11 @@ def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated
         return coq_math.compile_file(directory, "Statements")
 
     monkeypatch.setattr(coq_math, "compile", lambda d, files: reuse(__import__("pathlib").Path(d), files))
+    # what the theorems of the unchanged Statements.v rest on is Coq's answer already asked once this session
+    # (the ``stated`` fixture); a Statements.v that compiled differently would be asked again
+    asked = coq_math.rests_on
+    monkeypatch.setattr(coq_math, "rests_on", lambda d, *a: stated if not a and (Path(d) / "Statements.v").read_text()
+                        == coq_math.statements_file() else asked(d, *a))
     rc, text = coq_math.statements_text()
     assert rc == 0, text
     assert text.splitlines()[-1] == _expected_counts(stated)

@@ -20,7 +20,6 @@ import sympy as sp
 from bounds.core import Edit
 from bounds.prove import coq_math, coq_model
 from bounds.symbols import C, d2
-from tests.test_coq_math import needs_coq
 
 PROBABILISTIC = ("lemma7", "lemma2", "theorem9")
 """The probabilistic statements whose statement theorem ``proofs/coq/model/Model.v`` applies to a model."""
@@ -31,12 +30,11 @@ COMPOSED = ("theorem10", "theorem11", "theorem14")
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    """The committed files and the generated ``Statements.v`` compiled into a temporary folder."""
-    needs_coq()
-    tmp = tmp_path_factory.mktemp("coq_probability")
-    ok, why = coq_math.compile(tmp, coq_math.with_statements())
-    assert ok, why
-    return tmp
+    """The committed files and the generated ``Statements.v``, compiled once per session (``tests/coq_shared.py``),
+    in a private copy this module may write into (a model, a mutated model)."""
+    from tests.coq_shared import private_copy
+
+    return private_copy(tmp_path_factory, "coq_probability")
 
 
 def _fails_in(folder, tmp_path, name, text) -> str:
@@ -74,8 +72,11 @@ def test_a_model_with_a_false_hypothesis_is_rejected(folder):
     assert coq_model.model_check(folder)["ok"]
 
 
-def test_lueker_is_a_hypothesis_of_each_probabilistic_theorem_and_the_conclusion_of_none(folder, tmp_path):
-    stated = coq_math.rests_on(folder, PROBABILISTIC + COMPOSED)
+def test_lueker_is_a_hypothesis_of_each_probabilistic_theorem_and_the_conclusion_of_none(folder, tmp_path,
+                                                                                          tmp_path_factory):
+    from tests.coq_shared import shared_rests
+
+    stated = shared_rests(tmp_path_factory)  # coq_math.rests_on of the compiled Statements.v, once per session
     for name in PROBABILISTIC + COMPOSED:
         assert stated[name][0] == [coq_math.LUEKER_PREMISE, coq_math.LUEKER_ITEMS], name
     assert "lueker" not in coq_math.FORMAL  # the corollary is stated (lueker_cited), proved nowhere
@@ -103,8 +104,11 @@ def test_a_mutated_hypothesis_in_bounds_fails_its_coq_theorem(folder, tmp_path, 
     _fails_in(folder, tmp_path, name, text)
 
 
-def test_print_assumptions_lists_only_the_standard_axioms(folder):
-    stated = coq_math.rests_on(folder)
+def test_print_assumptions_lists_only_the_standard_axioms(folder, tmp_path_factory):
+    from tests.coq_shared import shared_rests
+
+    stated = shared_rests(tmp_path_factory)
+    assert set(stated) == set(coq_math.FORMAL)
     for name, (_, axioms) in stated.items():
         assert coq_math.unexpected(axioms) == [], name
         assert set(coq_math.families(axioms)) <= {"classical reals", "primitive 63-bit integers",

@@ -1,0 +1,91 @@
+"""One compiled Coq mathematics library per test session, shared by every test module and every xdist worker.
+
+The committed files of ``proofs/coq/math/``, the scalar step files and the generated ``Statements.v`` are compiled
+once (``bounds.prove.coq_math.compile``, incremental: a second call only checks the build record), under a lock in the
+session's base temporary folder, which the workers of one ``pytest -n`` run share.  What every statement's theorem
+rests on (``rests_on``) and what the named theorems of the files rest on (``assumptions``) are asked of Coq once too,
+and kept beside the build, keyed by the text they were asked of.
+
+The shared folder is read-only to the tests: a test that writes files (a planted axiom, a mutated ``Statements.v``,
+a model) works in a private copy (``private_copy``), so no test sees another's files and no coqc reads a file that
+another is writing."""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+
+from bounds.prove import coq_math
+
+SHARED = "coq-math-shared"
+
+
+def _root(factory) -> Path:
+    """The folder every worker of this session shares: the parent of a worker's base temporary folder under
+    pytest-xdist (``.../pytest-N/popen-gw0``), the base temporary folder itself in one process."""
+    base = Path(factory.getbasetemp())
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextmanager
+def _locked(path: Path):
+    with open(path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def shared_build(factory) -> Path:
+    """The shared compiled library (compiled by the first test that asks, in this session)."""
+    from tests.test_coq_math import needs_coq
+
+    needs_coq()
+    root = _root(factory)
+    folder = root / SHARED
+    with _locked(root / f"{SHARED}.lock"):
+        folder.mkdir(exist_ok=True)
+        ok, why = coq_math.compile(folder, coq_math.with_statements())
+    assert ok, why
+    return folder
+
+
+def private_copy(factory, name: str) -> Path:
+    """A new folder of this worker holding the shared library's sources and compiled files, to write into."""
+    shared = shared_build(factory)
+    dest = Path(factory.mktemp(name))
+    with _locked(_root(factory) / f"{SHARED}.lock"):  # never a file another worker's query is writing
+        for f in shared.iterdir():
+            if f.suffix in (".v", ".vo"):
+                shutil.copy(f, dest / f.name)
+    return dest
+
+
+def _cached(factory, kind: str, compute):
+    """``compute(shared folder)``, asked of Coq once per session and per text of the files it reads: stored as JSON
+    beside the shared build under the lock."""
+    folder = shared_build(factory)
+    files = coq_math.with_statements()
+    key = hashlib.sha256(json.dumps(sorted(files.items())).encode()).hexdigest()[:20]
+    path = folder / f"{kind}-{key}.json"
+    with _locked(_root(factory) / f"{SHARED}.lock"):
+        if path.exists():
+            return json.loads(path.read_text())
+        result = compute(folder)
+        path.write_text(json.dumps(result))
+    return json.loads(path.read_text())
+
+
+def shared_rests(factory) -> dict:
+    """``coq_math.rests_on`` of the shared build: ``{statement: (premises, axioms)}`` for every formalized statement."""
+    return {n: (p, a) for n, (p, a) in _cached(factory, "rests", coq_math.rests_on).items()}
+
+
+def shared_assumptions(factory) -> dict:
+    """``coq_math.assumptions`` of the shared build: ``{theorem: [axioms]}`` for every theorem of ``THEOREMS``."""
+    return _cached(factory, "assumptions", coq_math.assumptions)

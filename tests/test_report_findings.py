@@ -120,10 +120,12 @@ def test_every_named_test_exists():
 
 
 def test_a_proofs_only_record_states_nothing_it_has_not_measured(proofs_record):
-    """Only the Coq check of Lemma 12's logit step, which the proof-only record holds, is decided there."""
+    """Only the Coq check of Lemma 12's logit step, which the proof-only record holds, and the printed width of
+    Lueker's corollary, read from bounds/ (no measurement), are decided there."""
     out = findings.decide(proofs_record)
-    assert all(f["status"] == "not in this record" for f in out["items"] if f["id"] != "lemma12-kernel"), [
-        f["status"] for f in out["items"]]
+    assert all(f["status"] == "not in this record" for f in out["items"]
+               if f["id"] not in ("lemma12-kernel", "lueker-printed")), [f["status"] for f in out["items"]]
+    assert next(f for f in out["items"] if f["id"] == "lueker-printed")["status"] == "refuted"
     kernel = next(f for f in out["items"] if f["id"] == "lemma12-kernel")
     assert proofs_record["coq_lemma12"] is not None and kernel["status"] != "not in this record"
     without = next(f for f in findings.decide({**proofs_record, "coq_lemma12": None})["items"]

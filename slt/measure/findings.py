@@ -444,15 +444,60 @@ def lemma12_kernel(record) -> dict:
             "sentences": sentences}
 
 
+LUEKER_TEST = "tests/test_coq_math.py::test_lueker_as_printed_fails_for_one_item_and_coq_proves_it"
+LUEKER_CS = (1, 5, 30)
+"""The constants C at which the finding's table evaluates the printed width (every C > 0 behaves alike)."""
+
+
+def lueker_printed(record) -> dict:
+    """Lueker's corollary as the paper cites it (``bounds``' statement ``lueker``: width n >= C log(1/eps), error eps,
+    probability 1 - eps, every 0 < eps < 1): decided from its printed width, exactly (SymPy): at eps = exp(-1/C) the
+    width is 1 for every C > 0, and one item (the subset sums 0 and x) never covers both -1 and 1 within eps < 1, so
+    the event fails at every sample while its probability must be at least 1 - eps > 0."""
+    import sympy as sp
+
+    from bounds.catalogue import STATEMENTS
+    from bounds.symbols import C, eps
+
+    name = _heading(record, "lueker")
+    width = STATEMENTS["lueker"].widths["n"]
+    at = sp.simplify(width.subs(eps, sp.exp(-1 / C)))
+    rows = [[str(c), _fmt(float(sp.exp(-sp.Integer(1) / c))), _fmt(float(width.subs({eps: sp.exp(-sp.Integer(1) / c),
+                                                                                      C: c}))), "1"]
+            for c in LUEKER_CS]
+    found = at == 1
+    sentences = [
+        (f"With the printed width n >= {sp.sstr(width)}, the width at eps = exp(-1/C) is exactly {sp.sstr(at)} for "
+         "every C > 0 (SymPy), so one item is allowed. One item x has the subset sums 0 and x; covering z = 1 within "
+         "eps < 1 needs x >= 1 - eps > 0 and covering z = -1 needs x <= -(1 - eps) < 0, so the cover fails at every "
+         "sample, with probability 1 > eps." if found else
+         f"The printed width at eps = exp(-1/C) is {sp.sstr(at)}, not 1: not reproduced."),
+        "This is the corollary as the paper cites it (every 0 < eps < 1), not Lueker's theorem: a form that allows "
+        "only eps <= eps_0 < 1, or a width C log(2/eps) with C large enough, escapes this counterexample.",
+        "So the Coq theorems of the probabilistic statements, which take the corollary as printed as their one "
+        "cited hypothesis (lueker_cited), are proved from a hypothesis that no item law with a one-item family "
+        "satisfies, the uniform products of the construction included: the test compiles a Coq proof of this "
+        "(lueker_as_printed_fails_one_item in Statements.v, on Coq's standard axioms).",
+    ]
+    return {"id": "lueker-printed", "status": "refuted" if found else "not reproduced",
+            "title": (f"{name} as cited (n >= C log(1/eps) for every 0 < eps < 1) is false for every C: at eps = "
+                      "exp(-1/C) it allows one item, which never covers both -1 and 1; the Coq theorems rest on "
+                      "it as printed." if found else f"{name} as cited: not reproduced."),
+            "sentences": sentences,
+            "counterexample": {"columns": ["C", "eps = exp(-1/C)", "printed width", "items n"], "rows": rows},
+            "test": LUEKER_TEST, "command": None, "evidence": "#st-lueker"}
+
+
 STATEMENTS_OF = {"lemma13_printed": ("lemma13",), "theorem14_kappa": ("theorem14",),
                  "sqrt_d1": ("lemma8", "theorem9", "theorem11", "lemma12", "lemma13"), "lemma12_logit": ("lemma12",),
                  "theorem11_budget": ("theorem11",), "theorem10_alpha": ("theorem10",), "mip": ("lemma7",),
                  "worst_targets": tuple(target_families.HYPOTHESIS),
-                 "fixed_c_growth": tuple(target_families.HYPOTHESIS), "lemma12_kernel": ("lemma12", "lemma13")}
+                 "fixed_c_growth": tuple(target_families.HYPOTHESIS), "lemma12_kernel": ("lemma12", "lemma13"),
+                 "lueker_printed": ("lueker",)}
 """The statements each finding concerns (their summary rows link to it)."""
 
 FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_budget, mip, theorem10_alpha,
-            worst_targets, fixed_c_growth, lemma12_kernel)
+            worst_targets, fixed_c_growth, lemma12_kernel, lueker_printed)
 """The README's findings, in its order; each a function of the record."""
 
 

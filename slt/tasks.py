@@ -411,8 +411,9 @@ def execute(tasks, *, cache_dir=None, scheduler=None, workers=None, progress=Tru
             todo[key] = task
         else:
             results[key] = cached
+    # progress on standard error when it is a terminal (tqdm's disable=None), never when ``progress`` is off
     bar = tqdm(total=len(results) + len(todo), initial=len(results), desc=desc or "tasks", unit="task",
-               disable=not progress, file=sys.stderr, dynamic_ncols=True, mininterval=0.5)
+               disable=True if not progress else None, file=sys.stderr, dynamic_ncols=True, mininterval=0.5)
 
     def store(key: str, out: dict) -> None:
         task = todo[key]

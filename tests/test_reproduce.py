@@ -42,9 +42,16 @@ TINY = {("fig4", True): figures.Plan("fig4", (4, 12, 20, 28, 36, 44, 52, 60), (4
         ("fig6", True): figures.Plan("fig6", (8, 12, 16), (4,), 2, 3, blocks=2)}
 
 
+class _Terminal(io.StringIO):
+    """A standard error that says it is a terminal (tqdm shows its bar only on one)."""
+
+    def isatty(self):
+        return True
+
+
 def _fig4_quick(folder):
     """`slth reproduce fig4 --quick --no-train` into ``folder``; returns (stdout, stderr, summary)."""
-    out, err = io.StringIO(), io.StringIO()
+    out, err = io.StringIO(), _Terminal()  # standard error a terminal: the tqdm bar is shown
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         assert _run_cli(["fig4", "--quick", "--no-train", "--results", str(folder)]) == 0
     return out.getvalue(), err.getvalue(), json.loads(figures.summary_path(folder, "fig4", quick=True).read_text())

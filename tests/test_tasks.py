@@ -82,6 +82,26 @@ def test_synchronous_results_in_order_cached_and_never_recomputed(tmp_path, coun
     assert record["params"] == {"x": 1.5} and record["seed"] == 0 and record["seconds"] >= 0
 
 
+@pytest.mark.parametrize("terminal", [True, False])
+def test_the_progress_bar_is_shown_on_a_terminal_only(tmp_path, counter, monkeypatch, terminal):
+    """Progress on standard error when it is a terminal; nothing written there when it is a file or a pipe (a log,
+    CI), and nothing with ``progress=False`` on a terminal either."""
+    import io
+
+    class Stream(io.StringIO):
+        def isatty(self):
+            return terminal
+
+    err = Stream()
+    monkeypatch.setattr(sys, "stderr", err)
+    execute(_tasks(2), cache_dir=tmp_path, workers=0, progress=True, desc="squares")
+    assert ("squares" in err.getvalue()) == terminal, err.getvalue()
+    quiet = Stream()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    execute(_tasks(2, x=2.5), cache_dir=tmp_path, workers=0, progress=False, desc="squares")
+    assert quiet.getvalue() == ""
+
+
 CORRUPTIONS = {
     "garbage bytes": lambda p, rec: p.write_bytes(b"\x00\xff not json"),
     "not an object": lambda p, rec: p.write_text("[1, 2, 3]"),

@@ -136,10 +136,10 @@ def _coq_lines(name: str, statements) -> list[str]:
                 coq_math.cited_statement(statements), "```", "",
                 "As printed (every 0 < eps < 1) it holds for no item law with a one-item family, whatever C: at "
                 "eps = exp(-1/C) the printed width is 1, and one item never covers both -1 and 1 within eps < 1. "
-                "`Statements.v` proves it (`lueker_as_printed_fails_one_item`), so the theorems that cite the "
-                "corollary are proved from a hypothesis that the uniform products of the construction do not satisfy "
-                "for every eps (test: `tests/test_coq_math.py::"
-                "test_lueker_as_printed_fails_for_one_item_and_coq_proves_it`).", ""]
+                "`Statements.v` states this as `lueker_as_printed_fails_one_item`, which the test "
+                "`tests/test_coq_math.py::test_lueker_as_printed_fails_for_one_item_and_coq_proves_it` compiles; so the "
+                "theorems that cite the corollary are proved from a hypothesis that the uniform products of the "
+                "construction do not satisfy for every eps (finding `lueker-printed`).", ""]
     if text is None:
         cited = coq_math.cited_premises(name, statements)
         return [f"**In Coq**: not formalized (no theorem states it; its steps cite the premises "

@@ -25,7 +25,8 @@ def _is_verdict(key, path: str) -> bool:
 
 MAPS = ("params", "box", "counterexample", "required", "where")
 """Objects whose keys are data (parameter names of a check, a box, a counterexample): their keys get the payload
-too. Other keys are the schema's own field names."""
+too. Other keys are the schema's own field names (a finding's counterexample is a table whose keys, ``columns`` and
+``rows``, are the schema's; its cells get the payload)."""
 
 
 def inject(value, key=None, path=""):
@@ -33,7 +34,8 @@ def inject(value, key=None, path=""):
     if isinstance(value, str):
         return value if _is_name(key, path) else value + PAYLOAD
     if isinstance(value, dict):
-        return {(k + PAYLOAD if key in MAPS and not (key == "params" and k == "eps") else k):
+        table = key == "counterexample" and path.startswith("findings.")  # a finding's table: {"columns", "rows"}
+        return {(k + PAYLOAD if key in MAPS and not table and not (key == "params" and k == "eps") else k):
                 inject(v, k, f"{path}.{k}" if path else k)
                 for k, v in value.items()}
     if isinstance(value, list):

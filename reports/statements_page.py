@@ -413,13 +413,23 @@ def _md_table(table: dict | None) -> list[str]:
             + ["| " + " | ".join(_cell(v) for v in row) + " |" for row in table["rows"]])
 
 
+_WHEN = re.compile(r",? checked (?:at|between) \d{4}-\d\d-\d\dT[\d:]+Z(?: and \d{4}-\d\d-\d\dT[\d:]+Z)?")
+"""When a kernel result was checked (``bounds.prove.kernel``'s label): the report, a run's record, prints it; a page
+of docs/ says what is, not when it was made, so its copy of a finding leaves it out."""
+
+
+def _timeless(sentence: str) -> str:
+    """``sentence`` without the time its kernel result was checked at (``_WHEN``)."""
+    return _WHEN.sub("", sentence)
+
+
 def finding_detail(record: dict, fid: str) -> str:
     """Finding ``fid`` as docs/findings.md shows it: its title and sentences, its table and its counterexample, as
     ``slt.measure.findings`` decides them from the record (the report's words and numbers)."""
     item = next((f for f in finding_items(record) if f["id"] == fid), None)
     if item is None:
         raise KeyError(f"finding-{fid}")
-    out = [f"**{_md(item['title'])}** " + " ".join(_md(s) for s in item["sentences"])]
+    out = [f"**{_md(item['title'])}** " + " ".join(_md(_timeless(s)) for s in item["sentences"])]
     if item.get("table"):
         out += ["", *_md_table(item["table"])]
     if item.get("counterexample"):

@@ -421,3 +421,16 @@ def test_the_task_throughput_table_is_the_stored_benchmark(tmp_path, monkeypatch
     edited.write_text(json.dumps(data))
     monkeypatch.setattr(statements_page, "TASK_THROUGHPUT", edited)
     assert statements_page.task_throughput() != before
+
+
+def test_a_findings_page_names_no_time_a_kernel_result_was_checked_at():
+    """The report prints when a kernel result was checked; docs/findings.md says what is: the same sentence without
+    the time (and a sentence with none is left as it is)."""
+    from reports.statements_page import _timeless
+
+    label = "Coq's answers: kernel result committed for this exact bounds/ and exporter: Coq 8.16.1, checked at "
+    assert _timeless(label + "2026-11-28T14:43:32Z.") == label[:-len(", checked at ")] + "."
+    assert _timeless("Coq 8.16.1, checked between 2026-01-01T00:00:00Z and 2026-01-02T00:00:00Z.") == "Coq 8.16.1."
+    assert _timeless("no time here.") == "no time here."
+    page = (ROOT / "docs" / "findings.md").read_text()
+    assert not re.search(r"\d{4}-\d\d-\d\dT[\d:]+Z", page)

@@ -123,3 +123,21 @@ def test_finding7_theorem10_alpha_below_one():
     assert "with C doubled it follows for every alpha > 0" in f["title"]
     assert f["counterexample"]["rows"] == [["2", "0.5", "0.5", "0.0625", "0.0703125", "0.0664062"]]
     assert findings.theorem10_alpha({**rec, "variants": None})["status"] == "not in this record"
+
+
+def test_finding11_lueker_as_cited_allows_one_item_and_a_wider_form_is_not_refuted(monkeypatch):
+    """Decided from bounds/' printed width: n >= C log(1/eps) is 1 at eps = exp(-1/C) for every C (refuted, with the
+    table at three C); the check can fail: with the width C log(2/eps) it is not 1 there, and the finding says
+    "not reproduced"."""
+    import dataclasses
+
+    from bounds.catalogue import STATEMENTS
+    from bounds.symbols import C, eps
+    from slt.measure import findings
+
+    f = findings.lueker_printed({"statements": []})
+    assert f["status"] == "refuted" and f["test"].endswith("test_lueker_as_printed_fails_for_one_item_and_coq_proves_it")
+    assert [row[2] for row in f["counterexample"]["rows"]] == ["1"] * len(findings.LUEKER_CS)
+    st = STATEMENTS["lueker"]
+    monkeypatch.setitem(STATEMENTS, "lueker", dataclasses.replace(st, widths={"n": C * sp.log(2 / eps)}))
+    assert findings.lueker_printed({"statements": []})["status"] == "not reproduced"

@@ -1,7 +1,8 @@
 (* The premises of the proofs (bounds/premises.py), each a formal Coq proposition premise_*.  A premise
    with a Coq proof has a lemma premise_*_holds beside it; the others are only stated: a statement's theorem
    takes them as Section hypotheses (Statements.v), so that its closed type names the premises it still rests on.
-   Nothing here is assumed: there is no Axiom, and a proposition stated is not a proposition asserted. *)
+   A proposition defined here is stated, not asserted; what each theorem rests on is what Print Assumptions
+   reports for it (slth proofs --axioms --coq), and an axiom-declaring form in this file fails the build. *)
 From Coq Require Import Reals Lra Lia.
 From SlthMath Require Import Objects Sums Softmax Matrix Triangle Blocks Induction Attention Uniform Transformer.
 Open Scope R_scope.

@@ -1,8 +1,9 @@
-"""Probabilities in the kernel: Lemma 2, Lemma 7 and Theorem 9 as the paper states them, from Lueker's corollary.
+"""Probabilities in the kernel: Lemma 2, Lemma 7, Theorems 9, 10, 11 and 14 as the paper states them, from Lueker's
+corollary.
 
 - ``Probability.v``'s outer probability has a model (the Dirac probability), and ``Model.v`` instantiates every
-  hypothesis of ``stmt_lemma7``, ``stmt_lemma2`` and ``stmt_theorem9`` (the corollary included) at once: no theorem
-  holds because its hypotheses contradict one another.  A model with a hypothesis that fails is rejected.
+  hypothesis of each probabilistic statement theorem (the corollary included) and applies it: no theorem holds
+  because its hypotheses contradict one another.  A model with a hypothesis that fails is rejected.
 - Lueker's corollary is a hypothesis (``lueker_cited``) of each probabilistic theorem, never the conclusion of one:
   each theorem's closed type quantifies over it, and without it the proof fails.
 - Each hypothesis, count and constant is printed from ``bounds/``: the universal constant halved in a printed width,
@@ -22,10 +23,10 @@ from bounds.prove import coq_math, coq_model
 from bounds.symbols import C, d2
 
 PROBABILISTIC = ("lemma7", "lemma2", "theorem9")
-"""The probabilistic statements whose statement theorem ``proofs/coq/model/Model.v`` applies to a model."""
+"""The probabilistic statements proved from Lueker's corollary directly."""
 COMPOSED = ("theorem10", "theorem11", "theorem14")
-"""The probabilistic statements composed from those (their union bounds' lifts are applied to a model in
-``ChainModels.v``, tests/test_coq_compositions.py); their statement theorems are not yet applied to one."""
+"""The probabilistic statements composed from those (the deterministic compositions and their union bounds' lifts are
+also applied to a model of their own in ``ChainModels.v``, tests/test_coq_compositions.py)."""
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def _fails_in(folder, tmp_path, name, text) -> str:
 def test_the_model_instantiates_every_hypothesis_of_each_probabilistic_theorem(folder):
     result = coq_model.model_check(folder)
     assert result["ok"], result["error"]
-    assert set(result["instances"]) == set(PROBABILISTIC)
+    assert set(result["instances"]) == set(PROBABILISTIC) | set(COMPOSED)
     assert set(PROBABILISTIC) | set(COMPOSED) == {
         n for n, (_, prem, _) in coq_math.FORMAL.items() if coq_math.LUEKER_PREMISE in prem}
     for name, axioms in result["instances"].items():
@@ -70,6 +71,21 @@ def test_a_model_with_a_false_hypothesis_is_rejected(folder):
     result = coq_model.model_check(folder, wrong)
     assert not result["ok"] and result["error"].startswith("Model.v line"), result
     assert coq_model.model_check(folder)["ok"]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("n_MHA_first_theorem14 4 1 1 2 1 (1 / 2) <= INR 64.", "n_MHA_first_theorem14 4 1 1 2 1 (1 / 2) <= INR 32."),
+    ("assert (exp 16 <= 2 ^ 30) by interval.", "assert (exp 16 <= 2 ^ 20) by interval."),
+    ("else if Nat.leb k m then (/ 2) ^ k else 0.", "else if Nat.leb k m then (/ 3) ^ k else 0."),
+], ids=["theorem14 width 64 cut to 32", "binary items too coarse", "items 1/3^k"])
+def test_the_composed_theorems_model_fails_on_a_false_hypothesis(folder, old, new):
+    """Theorem 14's first block at width 32: C log(...) = 4 log(2^10 65 2) > 47 > 32, no proof.  The items
+    -1, 1/2, ..., 1/2^20 are too coarse for the budgets exp(-16) the width 64 allows at C = 4 (exp 16 > 2^20).  The items
+    -1, 1/3, 1/9, ... sum to at most 1/2 above 0, so they cover no z near 1: the cover lemma has no proof."""
+    text = coq_model.MODEL.read_text()
+    assert text.count(old) == 1
+    result = coq_model.model_check(folder, text.replace(old, new))
+    assert not result["ok"] and result["error"].startswith("Model.v line"), result
 
 
 def test_lueker_is_a_hypothesis_of_each_probabilistic_theorem_and_the_conclusion_of_none(folder, tmp_path,

@@ -1,6 +1,7 @@
 """The model of the probabilistic statements' hypotheses (``proofs/coq/model/Model.v``): the Dirac probability at one
 sample, a class of items for which Lueker's corollary holds there, and widths, budgets and weights meeting every
-hypothesis of ``stmt_lemma7``, ``stmt_lemma2`` and ``stmt_theorem9``, each theorem applied to them.  That the model
+hypothesis of every probabilistic statement theorem (``stmt_lemma7``, ``stmt_lemma2``, ``stmt_theorem9``,
+``stmt_theorem10``, ``stmt_theorem11``, ``stmt_theorem14``), each theorem applied to them.  That the model
 compiles shows that no one of these theorems holds because its hypotheses contradict one another.
 
 ``model_check(directory)`` compiles ``Model.v`` in a folder where the files and ``Statements.v`` are compiled
@@ -20,6 +21,9 @@ INSTANCES = {  # statement -> the definition of Model.v that applies its theorem
     "lemma7": "lemma7_in_the_model",
     "lemma2": "lemma2_in_the_model",
     "theorem9": "theorem9_in_the_model",
+    "theorem10": "theorem10_in_the_model",
+    "theorem11": "theorem11_in_the_model",
+    "theorem14": "theorem14_in_the_model",
 }
 
 

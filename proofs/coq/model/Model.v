@@ -1,11 +1,13 @@
 (* A model of the hypotheses of the probabilistic statements (Statements.v): the Dirac probability at the one
    sample of unit, a class of items for which Lueker's corollary holds there, and concrete widths, budgets and
-   random weights (a grid of items -1/K .. -1/K, 1/K .. 1/K) that meet every hypothesis of stmt_lemma7, stmt_lemma2
-   and stmt_theorem9.  Each theorem is applied to them below: its hypotheses are not contradictory.  Compiled by the
+   random weights that meet every hypothesis of each probabilistic statement theorem: a grid of items
+   -1/K .. -1/K, 1/K .. 1/K for stmt_lemma7, stmt_lemma2 and stmt_theorem9; the items -1, 1/2, ..., 1/2^30 for
+   stmt_theorem10, stmt_theorem11 and stmt_theorem14.  Each theorem is applied to them below: its hypotheses are not
+   contradictory.  The model shows the hypotheses consistent, not the cited corollary true of uniform products.  Compiled by the
    tests beside the generated Statements.v (bounds.prove.coq_math.model_check). *)
 From Coq Require Import Reals Lra Lia.
 From Interval Require Import Tactic.
-From SlthMath Require Import Objects Sums Blocks Premises Probability Events Statements.
+From SlthMath Require Import Objects Sums Blocks Premises Probability Events Theorem11 Statements.
 Open Scope R_scope.
 
 (* --- a grid of items covers [-1, 1] ------------------------------------------------------------------------- *)
@@ -198,3 +200,177 @@ Definition theorem9_in_the_model :=
   stmt_theorem9 unit P0 (grid_class 30) 30 ltac:(lra) (lueker_in_model 30) 1 1 1 1 1 96 96 1 (1 / 2)
     ltac:(lia) ltac:(lia) ltac:(lia) ltac:(lia) ltac:(lra) ltac:(lra) sqrt_INR_1 sqrt_INR_1
     theorem9_width_K theorem9_width_V ltac:(reflexivity) ltac:(reflexivity) vQ9 vQ9 uQ9 uQ9 theorem9_items theorem9_items.
+
+(* --- a binary family of items covers [-1, 1] with m + 1 items -------------------------------------------------- *)
+
+(* the items -1, 1/2, 1/4, ..., 1/2^m: every y in [0, 1] lies within 1/2^m above a sum of the last m (greedy digits),
+   and a z in [-1, 0) is -1 plus such a y *)
+Definition binx (m k : nat) : R := if Nat.eqb k 0 then -1 else if Nat.leb k m then (/ 2) ^ k else 0.
+
+Lemma sum_head : forall n f, sum (S n) f = f O + sum n (fun k => f (S k)).
+Proof.
+  induction n as [|n IH]; intros f; [simpl; ring|]. change (sum (S (S n)) f) with (sum (S n) f + f (S n)).
+  rewrite IH. change (sum (S n) (fun k => f (S k))) with (sum n (fun k => f (S k)) + f (S n)). ring.
+Qed.
+
+Lemma binary_digits : forall m y, 0 <= y <= 1 -> exists mu : nat -> R, (forall k, mu k = 0 \/ mu k = 1) /\
+  0 <= y - sum m (fun j => mu j * (/ 2) ^ (S j)) <= (/ 2) ^ m.
+Proof.
+  induction m as [|m IH]; intros y Hy.
+  - exists (fun _ => 0). split; [auto|]. simpl. lra.
+  - destruct (IH y Hy) as [mu [Hmu [R0 R1]]].
+    set (r := y - sum m (fun j => mu j * (/ 2) ^ S j)) in *.
+    assert (Hh : (/ 2) ^ m = 2 * (/ 2) ^ S m) by (simpl; field).
+    assert (Hp : 0 < (/ 2) ^ S m) by (apply pow_lt; lra).
+    set (b := if Rle_dec ((/ 2) ^ S m) r then 1 else 0).
+    exists (fun k => if Nat.eqb k m then b else mu k). split.
+    + intros k. destruct (Nat.eqb k m); [unfold b; destruct (Rle_dec _ _); auto | apply Hmu].
+    + change (sum (S m) ?f) with (sum m f + f m). cbv beta. rewrite Nat.eqb_refl.
+      rewrite (sum_ext m _ (fun j => mu j * (/ 2) ^ S j)).
+      * fold r. replace (y - (sum m (fun j => mu j * (/ 2) ^ S j) + b * (/ 2) ^ S m)) with (r - b * (/ 2) ^ S m)
+          by (unfold r; ring).
+        unfold b. destruct (Rle_dec _ _); lra.
+      * intros k Hk. rewrite (proj2 (Nat.eqb_neq k m)) by lia. reflexivity.
+Qed.
+
+(* the family binx m placed at positions A0 .. A0 + m of N items covers [-1, 1] within 1/2^m, whatever the others *)
+Lemma binary_cover : forall m A0 N (x : nat -> R), (A0 + S m <= N)%nat ->
+  (forall k, (k <= m)%nat -> x (A0 + k)%nat = binx m k) -> forall eps, (/ 2) ^ m <= eps -> subset_sums_cover N x eps.
+Proof.
+  intros m A0 N x HN Hx eps He z Hz.
+  set (y := if Rle_dec 0 z then z else z + 1). set (b0 := if Rle_dec 0 z then 0 else 1).
+  destruct (binary_digits m y) as [mu [Hmu Hr]]; [unfold y; destruct (Rle_dec 0 z); lra|].
+  set (mu' := fun k => match k with O => b0 | S j => mu j end).
+  exists (fun k => if andb (Nat.leb A0 k) (Nat.ltb k (A0 + S m)) then mu' (k - A0)%nat else 0). split.
+  - intros k. destruct (andb _ _); [| auto]. destruct (k - A0)%nat; [unfold b0; destruct (Rle_dec 0 z); auto | apply Hmu].
+  - replace N with (A0 + (S m + (N - A0 - S m)))%nat by lia. rewrite !sum_app.
+    rewrite (sum_ext A0 _ (fun _ => 0)) by (intros k Hk; rewrite (proj2 (Nat.leb_gt A0 k)) by lia; simpl; ring).
+    rewrite (sum_ext (N - A0 - S m) _ (fun _ => 0))
+      by (intros k Hk; rewrite (proj2 (Nat.ltb_ge _ _)) by lia; rewrite Bool.andb_false_r; ring).
+    rewrite (sum_ext (S m) _ (fun k => mu' k * binx m k)).
+    + rewrite !sum_const, sum_head. cbv beta. unfold mu' at 1.
+      rewrite (sum_ext m _ (fun j => mu j * (/ 2) ^ S j)).
+      * unfold binx at 1. simpl Nat.eqb. cbv iota.
+        unfold y, b0 in *. destruct (Rle_dec 0 z); rewrite Rabs_left1 || rewrite Rabs_right; lra.
+      * intros j Hj. unfold mu', binx. simpl Nat.eqb. rewrite (proj2 (Nat.leb_le (S j) m)) by lia. reflexivity.
+    + intros k Hk. rewrite (proj2 (Nat.leb_le A0 (A0 + k))) by lia. rewrite (proj2 (Nat.ltb_lt _ _)) by lia.
+      simpl andb. replace (A0 + k - A0)%nat with k by lia. rewrite Hx by lia. reflexivity.
+Qed.
+
+(* --- 64 items per problem, C = 4: the first 32 positions hold binx 30, so do the last 32 ------------------------ *)
+
+(* the width 64 with C = 4 allows only budgets eps >= exp (-16) >= 1/2^30 *)
+Lemma bin_floor : forall eps, 0 < eps < 1 -> n_lueker 4 eps <= INR 64 -> (/ 2) ^ 30 <= eps.
+Proof.
+  intros eps He Hw. unfold n_lueker in Hw. replace (INR 64) with 64 in Hw by (simpl; lra).
+  assert (L : ln (/ eps) <= 16) by lra.
+  assert (E : / eps <= exp 16) by (rewrite <- (exp_ln (/ eps)) by (apply Rinv_0_lt_compat; lra);
+                                   destruct (Rle_lt_or_eq_dec _ _ L) as [Lt|Eq];
+                                   [left; apply exp_increasing, Lt | rewrite Eq; right; reflexivity]).
+  assert (exp 16 <= 2 ^ 30) by interval.
+  rewrite pow_inv. replace eps with (/ / eps) by (field; lra). apply Rinv_le_contravar; [apply Rinv_0_lt_compat; lra | lra].
+Qed.
+
+Definition vb (k : nat) : R := if Nat.ltb k 32 then binx 30 k else binx 30 (k - 32).
+Definition ub (k : nat) : R := if Nat.ltb k 32 then 1 else -1.
+
+Lemma bin_class : forall A0 (X : nat -> unit -> R), (A0 + 31 <= 64)%nat ->
+  (forall k, (k <= 30)%nat -> X (A0 + k)%nat w0 = binx 30 k) -> grid_class 4 64 X.
+Proof.
+  intros A0 X HA HX eps He Hw. unfold err_lueker.
+  exact (binary_cover 30 A0 64 (fun k => X k w0) HA HX eps (bin_floor eps He Hw)).
+Qed.
+
+Lemma vb_class : grid_class 4 64 (fun k _ => vb k).
+Proof.
+  apply (bin_class 0); [lia|]. intros k Hk. unfold vb. simpl Nat.add. rewrite (proj2 (Nat.ltb_lt k 32)) by lia. reflexivity.
+Qed.
+
+Lemma pos_class : grid_class 4 64 (fun k _ => vb k * relu (ub k)).
+Proof.
+  apply (bin_class 0); [lia|]. intros k Hk. unfold vb, ub. simpl Nat.add. rewrite (proj2 (Nat.ltb_lt k 32)) by lia.
+  rewrite relu_1. ring.
+Qed.
+
+Lemma neg_class : grid_class 4 64 (fun k _ => vb k * relu (- ub k)).
+Proof.
+  apply (bin_class 32); [lia|]. intros k Hk. unfold vb, ub. rewrite (proj2 (Nat.ltb_ge (32 + k) 32)) by lia.
+  replace (32 + k - 32)%nat with k by lia.
+  replace (relu (- -1)) with 1 by (unfold relu, Rmax; destruct (Rle_dec _ _); lra). ring.
+Qed.
+
+Lemma INR_1 : INR 1 = 1.
+Proof. reflexivity. Qed.
+Lemma INR_64 : INR 64 = 64.
+Proof. simpl; lra. Qed.
+
+(* --- Theorem 10: L = 1, d_0 = d_1 = 1, alpha = 1, eps = 1/2, C = 4, n_0 = 64 ------------------------------------- *)
+
+Definition dims10 (l : nat) : nat := 1.
+Definition n10 (l : nat) : nat := 64.
+Definition v10 (l i j k : nat) (w : unit) : R := vb k.
+Definition u10 (l j k : nat) (w : unit) : R := ub k.
+
+Lemma theorem10_width : forall l, (l < 1)%nat -> n_theorem10 4 (dims10 l) (dims10 (S l)) 1 (1 / 2) <= INR (n10 l).
+Proof. intros l _. unfold n_theorem10, dims10, n10. rewrite INR_1, INR_64. interval. Qed.
+
+Definition theorem10_in_the_model :=
+  stmt_theorem10 unit P0 (grid_class 4) 4 ltac:(lra) (lueker_in_model 4) 1 dims10 n10 1 (1 / 2)
+    ltac:(lia) ltac:(intros; unfold dims10; lia) ltac:(lra) ltac:(lra) ltac:(lra) theorem10_width
+    ltac:(intros; reflexivity) v10 u10
+    ltac:(intros; exact pos_class) ltac:(intros; exact neg_class).
+
+(* --- Theorem 11: H = d1 = d_K = d_V = L = 1, alpha = 1, eps = 1/2, C = 4, n_MHA = n_FC = 64 ------------------- *)
+
+Definition items64 : items := Build_items (fun h i j k => vb k) (fun h j k => 1) (fun h i j k => vb k) (fun h j k => 1)
+  (fun l j k => ub k) (fun l i j k => vb k).
+
+Lemma times_1_class : grid_class 4 64 (fun k _ => vb k * 1).
+Proof.
+  apply (bin_class 0); [lia|]. intros k Hk. unfold vb. simpl Nat.add. rewrite (proj2 (Nat.ltb_lt k 32)) by lia. ring.
+Qed.
+
+Lemma sqrt_INR_1' : sqrt (INR 1) <= 1.
+Proof. rewrite INR_1, sqrt_1. lra. Qed.
+
+Lemma theorem11_width_MHA : n_MHA_theorem11 4 1 1 1 (1 / 2) <= INR 64.
+Proof. unfold n_MHA_theorem11. rewrite INR_1, INR_64, sqrt_1. interval. Qed.
+
+Lemma theorem11_width_FC : n_FC_theorem11 4 1 1 1 1 (1 / 2) <= INR 64.
+Proof. unfold n_FC_theorem11. rewrite INR_1, INR_64, sqrt_1. interval. Qed.
+
+Definition theorem11_in_the_model :=
+  stmt_theorem11 unit P0 (grid_class 4) 4 ltac:(lra) (lueker_in_model 4) 1 1 1 1 1 64 64 1 (1 / 2)
+    ltac:(lia) ltac:(lia) ltac:(lia) ltac:(lia) ltac:(lra) ltac:(lra) sqrt_INR_1'
+    theorem11_width_MHA theorem11_width_FC ltac:(reflexivity) ltac:(reflexivity) (fun _ => items64)
+    ltac:(intros; exact times_1_class) ltac:(intros; exact times_1_class)
+    ltac:(intros; exact pos_class) ltac:(intros; exact neg_class).
+
+(* --- Theorem 14: B = 2 blocks, H = d1 = d_K = d_V = L = 1, alpha = 1, eps = 1/2, C = 4, every width 64 ---------- *)
+
+Lemma INR_2 : INR 2 = 2.
+Proof. simpl; lra. Qed.
+
+Lemma theorem14_width_MHA_first : n_MHA_first_theorem14 4 1 1 2 1 (1 / 2) <= INR 64.
+Proof. unfold n_MHA_first_theorem14. rewrite INR_1, INR_2, INR_64. interval. Qed.
+
+Lemma theorem14_width_FC_first : n_FC_first_theorem14 4 1 1 2 1 1 (1 / 2) <= INR 64.
+Proof. unfold n_FC_first_theorem14. rewrite INR_1, INR_2, INR_64. interval. Qed.
+
+Lemma theorem14_width_MHA : forall k, (1 <= k < 2)%nat -> n_MHA_theorem14 4 1 1 2 (S k) 1 (1 / 2) <= INR 64.
+Proof.
+  intros k Hk. replace k with 1%nat by lia. unfold n_MHA_theorem14. rewrite INR_1, INR_2, INR_64. interval.
+Qed.
+
+Lemma theorem14_width_FC : forall k, (1 <= k < 2)%nat -> n_FC_theorem14 4 1 1 2 (S k) 1 1 (1 / 2) <= INR 64.
+Proof.
+  intros k Hk. replace k with 1%nat by lia. unfold n_FC_theorem14. rewrite INR_1, INR_2, INR_64. interval.
+Qed.
+
+Definition theorem14_in_the_model :=
+  stmt_theorem14 unit P0 (grid_class 4) 4 ltac:(lra) (lueker_in_model 4) 1 1 2 1 1 1 1 (1 / 2) (fun _ => 64%nat)
+    (fun _ => 64%nat) ltac:(lia) ltac:(lia) ltac:(lia) ltac:(lia) ltac:(lia) ltac:(lra) ltac:(lra) sqrt_INR_1'
+    theorem14_width_MHA_first theorem14_width_FC_first theorem14_width_MHA theorem14_width_FC
+    ltac:(intros; reflexivity) ltac:(intros; reflexivity) (fun _ _ => items64)
+    ltac:(intros; exact times_1_class) ltac:(intros; exact times_1_class)
+    ltac:(intros; exact pos_class) ltac:(intros; exact neg_class).

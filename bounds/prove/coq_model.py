@@ -1,7 +1,8 @@
 """The model of the probabilistic statements' hypotheses (``proofs/coq/model/Model.v``): the Dirac probability at one
 sample, a class of items for which Lueker's corollary holds there, and widths, budgets and weights meeting every
 hypothesis of every probabilistic statement theorem (``stmt_lemma7``, ``stmt_lemma2``, ``stmt_theorem9``,
-``stmt_theorem10``, ``stmt_theorem11``, ``stmt_theorem14``), each theorem applied to them.  That the model
+``stmt_theorem10``, ``stmt_theorem11``, ``stmt_theorem14``), each theorem applied to them; and one token, mask and
+zero targets meeting every premise of ``stmt_lemma8``, ``stmt_lemma5``, ``stmt_lemma12`` and ``stmt_lemma13``.  That the model
 compiles shows that no one of these theorems holds because its hypotheses contradict one another.
 
 ``model_check(directory)`` compiles ``Model.v`` in a folder where the files and ``Statements.v`` are compiled
@@ -24,6 +25,10 @@ INSTANCES = {  # statement -> the definition of Model.v that applies its theorem
     "theorem10": "theorem10_in_the_model",
     "theorem11": "theorem11_in_the_model",
     "theorem14": "theorem14_in_the_model",
+    "lemma8": "lemma8_in_the_model",
+    "lemma5": "lemma5_in_the_model",
+    "lemma12": "lemma12_in_the_model",
+    "lemma13": "lemma13_in_the_model",
 }
 
 

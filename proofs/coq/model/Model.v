@@ -2,12 +2,13 @@
    sample of unit, a class of items for which Lueker's corollary holds there, and concrete widths, budgets and
    random weights that meet every hypothesis of each probabilistic statement theorem: a grid of items
    -1/K .. -1/K, 1/K .. 1/K for stmt_lemma7, stmt_lemma2 and stmt_theorem9; the items -1, 1/2, ..., 1/2^30 for
-   stmt_theorem10, stmt_theorem11 and stmt_theorem14.  Each theorem is applied to them below: its hypotheses are not
-   contradictory.  The model shows the hypotheses consistent, not the cited corollary true of uniform products.  Compiled by the
+   stmt_theorem10, stmt_theorem11 and stmt_theorem14; and one token of norm 0 with zero targets for the premises of
+   stmt_lemma8, stmt_lemma5, stmt_lemma12 and stmt_lemma13.  Each theorem is applied to them below: its hypotheses
+   are not contradictory.  The model shows the hypotheses consistent, not the cited corollary true of uniform products.  Compiled by the
    tests beside the generated Statements.v (bounds.prove.coq_math.model_check). *)
 From Coq Require Import Reals Lra Lia.
 From Interval Require Import Tactic.
-From SlthMath Require Import Objects Sums Blocks Premises Probability Events Theorem11 Statements.
+From SlthMath Require Import Objects Sums Blocks Premises Probability Events Theorem11 ChainModels Statements.
 Open Scope R_scope.
 
 (* --- a grid of items covers [-1, 1] ------------------------------------------------------------------------- *)
@@ -374,3 +375,40 @@ Definition theorem14_in_the_model :=
     ltac:(intros; reflexivity) ltac:(intros; reflexivity) (fun _ _ => items64)
     ltac:(intros; exact times_1_class) ltac:(intros; exact times_1_class)
     ltac:(intros; exact pos_class) ltac:(intros; exact neg_class).
+
+(* --- Lemmas 8, 5, 12 and 13: one token (T = d1 = 1) of norm 0, the mask (1), logits and errors 0, every target
+   weight 0; each theorem's premises hold there and the theorem applies ------------------------------------------ *)
+
+Definition mask1 : vec := fun _ => 1.
+Definition zero_vec : vec := fun _ => 0.
+
+Lemma mask1_is_mask : is_mask 1 mask1.
+Proof. split; [intros; right; reflexivity | exists 0%nat; split; [lia | reflexivity]]. Qed.
+
+Lemma norm_max_zero : norm_max 1 zero_vec <= 0.
+Proof. apply norm_max_le; [intros; unfold zero_vec; rewrite Rabs_R0; lra | lra]. Qed.
+
+Lemma rows_zero : forall k, (k < 1)%nat -> norm 1 (zero_mat k) <= 0.
+Proof. intros k _. rewrite norm_zero_vec by reflexivity. lra. Qed.
+
+Lemma rows_gap_zero : forall k, (k < 1)%nat -> norm 1 (vsub (zero_mat k) (zero_mat k)) <= 0.
+Proof. intros k _. rewrite norm_zero_vec by (intros; unfold vsub, zero_mat; ring). lra. Qed.
+
+Lemma zero_heads : forall h, (h < 1)%nat -> op_bound 1 1 zero_mat 1 /\ op_bound 1 1 zero_mat 1 /\
+  op_bound 1 1 zero_mat 1 /\ op_bound 1 1 zero_mat 1.
+Proof. intros. repeat split; apply op_bound_zero; reflexivity. Qed.
+
+Definition lemma8_in_the_model :=
+  stmt_lemma8 1 1 mask1 zero_vec zero_vec zero_mat 0 0 mask1_is_mask norm_max_zero rows_zero.
+
+Definition lemma5_in_the_model :=
+  stmt_lemma5 1 1 mask1 zero_vec zero_vec zero_mat 0 0 mask1_is_mask norm_max_zero ltac:(lra) rows_zero.
+
+Definition lemma12_in_the_model :=
+  stmt_lemma12 1 1 zero_mat 0 rows_zero 1 1 1 1 (fun _ => zero_mat) (fun _ => zero_mat) (fun _ => zero_mat)
+    (fun _ => zero_mat) zero_mat (fun _ => mask1) 0 0 zero_heads mask1_is_mask ltac:(lia) rows_zero rows_gap_zero.
+
+Definition lemma13_in_the_model :=
+  stmt_lemma13 1 1 zero_mat 0 rows_zero 1 1 1 (fun _ => zero_mat) (fun _ => zero_mat) (fun _ => zero_mat)
+    (fun _ => zero_mat) 1 (fun _ => zero_mat) zero_mat (fun _ => mask1) 0 0 ltac:(lia) ltac:(lia) ltac:(lia) zero_heads
+    ltac:(intros; apply op_bound_zero; reflexivity) mask1_is_mask ltac:(lia) rows_zero rows_gap_zero.

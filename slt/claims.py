@@ -541,7 +541,8 @@ def point_parts(cx: dict | None, open_ends: dict | None = None) -> list[tuple[st
     if len(sides) == 2:
         while digits < 17 and f"{sides['lhs']:.{digits}g}" == f"{sides['rhs']:.{digits}g}":
             digits += 1
-    for k, v in cx.items():
+    for k in sorted(cx, key=lambda k: (k in ("lhs", "rhs"), k)):  # one order, however the point was built
+        v = cx[k]
         if k in sides:
             out.append((k, f"{v:.{digits}g}"))
         elif not isinstance(v, (list, dict)):

@@ -27,6 +27,16 @@ def test_a_point_just_inside_an_open_end_prints_all_its_digits():
     assert f"{JUST_BELOW_ONE:.6g}" == "1"
 
 
+def test_a_point_prints_in_one_order_however_it_was_built():
+    """A counterexample read back from JSON (sorted keys) and one fresh from the search (the order its coordinates
+    were set in) print the same text: parameters by name, then the two sides."""
+    fresh = {"H": 1, "d1": 64, "eps_max": 1, "alpha": 8, "lhs": 4.0429e16, "rhs": 5.05363e15}
+    stored = dict(sorted(fresh.items()))
+    assert list(fresh) != list(stored)  # the check can fail: the two orders differ
+    assert claims.point_text(fresh) == claims.point_text(stored)
+    assert claims.point_text(fresh).startswith("H = 1, alpha = 8, d1 = 64, eps_max = 1, lhs = ")
+
+
 def test_every_surface_prints_the_point_exactly(proofs_record):
     from reports import proofs as cli
     from reports.diff import _flipped

@@ -335,6 +335,16 @@ def test_a_failed_benchmark_run_writes_nothing(tmp_path, monkeypatch):
     assert not (tmp_path / "diff-time.json").exists()
 
 
+def test_bench_commands_writes_nothing_when_a_run_fails(monkeypatch, tmp_path):
+    from benchmarks import bench_commands
+
+    monkeypatch.setattr(bench_commands, "OUTPUT", tmp_path / "commands-time.json")
+    failed = {"runs": {"proofs-cold": {"exit": 2, "timed_out": False}}}
+    monkeypatch.setattr(bench_commands, "measure", lambda only, limit: failed)
+    assert bench_commands.main(["--write", "--only", "proofs"]) == 1
+    assert not (tmp_path / "commands-time.json").exists()
+
+
 # ------------------------------------------------------------------------------ the performance page
 
 def test_the_performance_table_prints_committed_figures_and_says_not_measured(monkeypatch, tmp_path):
@@ -355,3 +365,8 @@ def test_the_performance_table_prints_committed_figures_and_says_not_measured(mo
     assert "7.5 s wall (run 1) (load 3.0, 2 cores)" in one
     row = next(line for line in one.splitlines() if "slth diff" in line)
     assert row.count(performance.NOT_MEASURED) == 1  # the second run is missing: said, not made up
+    stopped = {"command": "slth proofs --slack", "wall_s": 1200.3, "cpu_s": 1100.0, "timed_out": True,
+               "limit_s": 1200.0, "machine": {"load": [1.0, 1, 1], "cores": 2}}
+    (tmp_path / "commands-time.json").write_text(json.dumps({"runs": {"slack-cold": stopped}}))
+    row = next(line for line in performance.table().splitlines() if "--slack" in line)
+    assert "not finished in 1200 s (20.0 min) wall, stopped there" in row and "1100" not in row  # never a figure

@@ -1,0 +1,126 @@
+"""Benchmark of the everyday commands a researcher meets first, each in a fresh clone of this repository's HEAD with
+an empty cache folder (``XDG_CACHE_HOME``: no stored verdict, no compiled Coq file), one after the other:
+
+- ``report``: ``python -m reports.cli report`` cold, then again (warm); the README's main command without its
+  ``pip install`` (the install's time is pip's, not the harness's);
+- ``proofs``: ``python -m reports.cli proofs`` cold, then again (warm);
+- ``proofs-edit``: ``slth proofs`` after a one-constant edit of ``bounds/`` (Theorem 11's split eps/4 -> eps/5, the
+  edit ``bench_diff.py`` makes), the cache as the warm run left it;
+- ``slack``: ``python -m reports.cli proofs --slack`` cold, in its own empty cache, stopped after ``--limit``
+  seconds (a run stopped there is stored as such, never as a finished figure).
+
+Per run: wall seconds, CPU seconds (user + system of the command and every process it waited for: coqc, git), its
+exit status and the machine's load, cores and commit (``benchmarks.common.machine``).  Not a timed assertion: the
+numbers depend on the machine and its load.  ``--write`` stores them in ``benchmarks/commands-time.json``, which
+``slth docs`` prints in docs/performance.md.
+
+Usage: ``python benchmarks/bench_commands.py [--only NAME ...] [--limit SECONDS] [--write]``."""
+from __future__ import annotations
+
+import datetime
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+OUTPUT = ROOT / "benchmarks" / "commands-time.json"
+CLEAN = ("XDG_CACHE_HOME", "SLTH_COQ_DIR", "SLTH_COQ_BUILD", "SLTH_VERDICT_CACHE", "SLTH_TRIAL_CACHE", "PYTHONPATH")
+NAMES = ("report", "proofs", "slack")
+PROG = "python benchmarks/bench_commands.py"
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def timed(args, repo: Path, cache: Path, limit: float, log=print, label: str = "") -> dict:
+    """``python -m reports.cli ARGS`` in ``repo`` with the cache folder ``cache``: wall and CPU seconds, exit status,
+    load before; ``timed_out`` when it ran past ``limit`` seconds (killed, its process group with it)."""
+    from benchmarks.common import machine
+
+    env = {k: v for k, v in os.environ.items() if k not in CLEAN}
+    env.update(XDG_CACHE_HOME=str(cache), PYTHONPATH=str(repo))
+    taken = machine()
+    cpu, wall = _children_cpu(), time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", *args], cwd=repo, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _, err = proc.communicate(timeout=limit)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        _, err = proc.communicate()
+        timed_out = True
+    row = {"command": "slth " + " ".join(args), "wall_s": round(time.perf_counter() - wall, 1),
+           "cpu_s": round(_children_cpu() - cpu, 1), "exit": proc.returncode, "timed_out": timed_out,
+           "limit_s": limit, "load_before": round(taken["load"][0], 2), "machine": taken,
+           "stderr_last": (err or "").strip().splitlines()[-1:]}
+    log(f"{label:12s} wall {row['wall_s']:7.1f} s  CPU {row['cpu_s']:7.1f} s  exit {row['exit']}"
+        f"{'  (stopped at the limit)' if timed_out else ''}  load {row['load_before']:.2f}")
+    return row
+
+
+def measure(only=NAMES, limit: float = 1200.0, log=print) -> dict:
+    from benchmarks.bench_diff import EDIT, EDIT_WORDS, clone
+
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="slth-bench-commands-") as tmp:
+        tmp = Path(tmp)
+        repo = clone(tmp / "repo", with_changes=False)
+        path, old, new = EDIT
+        edited = (repo / path).read_text()
+        (repo / path).write_text(edited.replace(new, old))  # the clone as committed; the edit comes later
+        if "report" in only:
+            cache = tmp / "cache-report"
+            out["report-cold"] = timed(["report"], repo, cache, limit, log, "report cold")
+            out["report-warm"] = timed(["report"], repo, cache, limit, log, "report warm")
+        if "proofs" in only:
+            cache = tmp / "cache-proofs"
+            out["proofs-cold"] = timed(["proofs"], repo, cache, limit, log, "proofs cold")
+            out["proofs-warm"] = timed(["proofs"], repo, cache, limit, log, "proofs warm")
+            (repo / path).write_text(edited)
+            out["proofs-edit"] = timed(["proofs"], repo, cache, limit, log, "proofs edit")
+            out["proofs-edit"]["edit"] = EDIT_WORDS
+            (repo / path).write_text(edited.replace(new, old))
+        if "slack" in only:
+            out["slack-cold"] = timed(["proofs", "--slack"], repo, tmp / "cache-slack", limit, log, "slack cold")
+    return {"command": f"{PROG} --write", "cores": os.cpu_count(), "runs": out,
+            "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def main(argv=None) -> int:
+    from benchmarks import common
+
+    parser = common.parser(PROG, __doc__.split("\n\n")[0], OUTPUT)
+    parser.add_argument("--only", nargs="+", choices=NAMES, default=list(NAMES), help="which commands to time")
+    parser.add_argument("--limit", type=common.bounded(7200), default=1200,
+                        help="seconds after which a run is stopped and stored as stopped (default: %(default)s)")
+    args = parser.parse_args(argv)
+    result = measure(tuple(args.only), float(args.limit))
+    failed = [k for k, r in result["runs"].items() if not r["timed_out"] and r["exit"] not in (0, 1)]
+    if failed:
+        print(f"{PROG}: {', '.join(failed)} failed (exit status not 0 or 1); nothing written", file=sys.stderr)
+        return 1
+    if args.write:
+        old = common.ROOT / OUTPUT.relative_to(common.ROOT)
+        if old.exists() and set(args.only) != set(NAMES):  # keep the figures of the commands not rerun
+            from slt.inputs import read_json
+
+            kept = read_json(old, "benchmark file").get("runs", {})
+            result["runs"] = {**{k: v for k, v in kept.items() if k.split("-")[0] not in args.only},
+                              **result["runs"]}
+        common.write(OUTPUT, result)
+    return 0
+
+
+if __name__ == "__main__":
+    from benchmarks import common
+
+    raise SystemExit(common.run(main, PROG))

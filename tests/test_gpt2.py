@@ -2,6 +2,7 @@
 fixed weights, the query/key scale, the schedule, the summaries' verdicts, and the CLI without PyTorch."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -175,6 +176,38 @@ def test_an_equivalence_inside_the_margin_reads_no_effect_and_too_few_seeds_read
     (w,) = figures.summarise("fig7", _rows(shifted), planned=figures.SEEDS)
     assert w["verdict"] == "supported"  # a real effect beyond the margin is a difference, not an equivalence
     assert figures.MARGIN == 0.01
+
+
+def _paired(mean, sd, n, seed=0):
+    """n paired differences with exactly this sample mean and standard deviation."""
+    z = np.random.default_rng(seed).normal(size=n)
+    return mean + sd * (z - z.mean()) / z.std(ddof=1)
+
+
+def test_each_look_tests_at_half_the_level_and_an_undecided_first_look_plans_the_second():
+    """Two looks (12, then 48 paired seeds), each at 2.5%: a paired t of 2.4 at 12 seeds, significant at 5%
+    (t_.975,11 = 2.20) but not at 2.5% (t_.9875,11 = 2.59), reads undecided and plans the look at 48; at 48, the
+    last look, nothing more is planned."""
+    assert figures.STAGES == (12, 48) and figures.LOOK_ALPHA == pytest.approx(0.025)
+    assert figures.DIFF_CONF == pytest.approx(0.975) and figures.TOST_CONF == pytest.approx(0.95)
+    star = figures.theory_scale(64)
+    base = 3.0 + np.random.default_rng(1).normal(0, 0.05, 48)
+    diff = _paired(0.024, 0.024 * math.sqrt(12) / 2.4, 12)
+    rows = _rows({1.0: list(base[:12] + diff), star: list(base[:12])})
+    (w,) = figures.summarise("fig7", rows, planned=12)
+    assert w["verdict"] == "undecided: more seeds needed" and "next look is at 48" in w["reason"]
+    # the check can fail: at 5% the same numbers are a difference
+    one = next(r for r in w["scales"] if r["s"] == 1.0)
+    lo = figures._t_interval(list(diff), 0.95)[2][0]
+    assert lo > 0 and one["diff_ci"][0] < 0
+    full = figures.plan(False)
+    assert full.seeds == 12 and figures.next_look(full, [w]).seeds == 48
+    wide = _paired(0.024, 0.05, 48)
+    rows48 = _rows({1.0: list(base + wide), star: list(base)})
+    (w48,) = figures.summarise("fig7", rows48, planned=48)
+    assert w48["verdict"] == "supported"  # t = 3.3 at 48 seeds: the unscaled tickets are worse
+    assert figures.next_look(dataclasses.replace(full, seeds=48), [dict(w48, verdict="undecided: more seeds needed")]) is None
+    assert figures.next_look(figures.plan(True), [w]) is None  # the quick plan is not a sequential design
 
 
 def test_the_committed_figures_7_and_8_carry_the_verdict_the_one_function_gives():

@@ -199,6 +199,42 @@ def test_the_registry_runs_any_figure_definition(tmp_path, monkeypatch):
         figures.get("nosuch")
 
 
+def test_a_sequential_figure_runs_its_next_look_until_the_design_ends(tmp_path, monkeypatch):
+    """``Figure.next_plan``: a look that asks for more (here: fewer than 3 sources) runs the next look's tasks, the
+    earlier ones read back from the cache; the stored summary is the last look's."""
+    import dataclasses
+
+    from slt.figures import Figure, Plan
+    from slt.tasks import Task
+
+    looks = []
+
+    class Seq(Figure):
+        name, title, task_fn = "seq", "a sequential toy", "tests._task_fns:square"
+        plans = {True: Plan("seq", (1, 2), (4,), 1, 1)}
+        render = {"kind": "decay"}
+
+        def target(self, plan, results_dir, train, log):
+            return {}, {"tag": "none", "trained": False}
+
+        def tasks(self, plan, target_params, info):
+            looks.append(plan.sources)
+            return [Task("figure:seq", self.task_fn, {"x": float(n)}, s) for n in plan.widths for s in range(plan.sources)]
+
+        def summarise(self, plan, rows, info):
+            return {"summary": [{"x": p["x"], "seed": k} for p, k, _ in rows]}
+
+        def next_plan(self, plan, payload):
+            return dataclasses.replace(plan, sources=plan.sources + 1) if plan.sources < 3 else None
+
+        def findings(self, payload):
+            return {"rows": len(payload["summary"])}, []
+
+    monkeypatch.setitem(figures.REGISTRY, "seq", Seq())
+    payload = figures.reproduce("seq", quick=True, results_dir=tmp_path, workers=0, progress=False)
+    assert looks == [1, 2, 3] and payload["verdict"] == {"rows": 6} and payload["plan"]["sources"] == 3
+
+
 def test_untrained_target_without_torch(monkeypatch, tmp_path):
     from slt import train
 

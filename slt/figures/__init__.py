@@ -21,6 +21,8 @@ provides:
   "package.module:function" name) returns a JSON-able dict of finite numbers;
 - ``summarise(plan, rows, info) -> dict``: the payload entries computed from ``rows`` (``[(params, seed, result)]``):
   ``summary`` (``summaries.summarise``) and the fits;
+- ``next_plan(plan, payload) -> Plan | None`` (optional): a sequential design's next look (Figures 7-8: more
+  seeds where a look left the verdict undecided); ``reproduce`` runs looks until it returns None;
 - ``extra(plan, rows, payload, **run) -> dict`` (optional): more sweeps (Figure 4's mixed-integer floor);
 - ``findings(payload) -> (verdict: dict, findings: list[str])``: the headline statements, each decided from the
   numbers in the payload; stored in the summary, so reports render them without deciding anything;
@@ -75,6 +77,11 @@ class Figure:
     def extra(self, plan, rows, payload, **run) -> dict:
         return {}
 
+    def next_plan(self, plan, payload):
+        """The plan of a further look when the figure's design is sequential and this look left it undecided; None
+        (the default) ends the run."""
+        return None
+
     def findings(self, payload) -> tuple[dict, list]:
         return {}, []
 
@@ -124,13 +131,19 @@ def reproduce(name, quick=False, results_dir="results", train=True, mip_backend=
     label = f"{name}{' quick' if quick else ''}"
     with cluster(scheduler, workers):
         target_params, info = figure.target(p, results_dir, train, log)
-        tasks = figure.tasks(p, target_params, info)
-        rows = run_tasks(tasks, results_dir, label, progress=progress)
-        payload = {"figure": name, "title": figure.title, "quick": bool(quick), "plan": dataclasses.asdict(p),
-                   "target": info, "tol": TOL, "fit_floor": FIT_FLOOR, "paper": figure.paper,
-                   "code": code_fingerprint(*tasks[0].modules()) if tasks else None,
-                   "compute_s": compute_seconds(rows), "render": figure.render,
-                   **figure.summarise(p, rows, info)}
+        while True:  # one pass, or one per look of a sequential plan (``Figure.next_plan``)
+            tasks = figure.tasks(p, target_params, info)
+            rows = run_tasks(tasks, results_dir, label, progress=progress)
+            payload = {"figure": name, "title": figure.title, "quick": bool(quick), "plan": dataclasses.asdict(p),
+                       "target": info, "tol": TOL, "fit_floor": FIT_FLOOR, "paper": figure.paper,
+                       "code": code_fingerprint(*tasks[0].modules()) if tasks else None,
+                       "compute_s": compute_seconds(rows), "render": figure.render,
+                       **figure.summarise(p, rows, info)}
+            nxt = figure.next_plan(p, payload)
+            if nxt is None:
+                break
+            log(f"{label}: this look left the verdict open; running the next look")
+            p = nxt
         payload.update(figure.extra(p, rows, payload, results_dir=results_dir, train=train, mip_backend=mip_backend,
                                     log=log, target_params=target_params, info=info, label=label, progress=progress))
     payload["verdict"], payload["findings"] = figure.findings(payload)

@@ -43,6 +43,10 @@ class GPT2Figure(Figure):
         return {"summary": gpt2.summarise(self.name, rows, plan.seeds), "scales": list(gpt2.SCALES),
                 "margin": gpt2.MARGIN, "seeds_planned": plan.seeds}
 
+    def next_plan(self, plan, payload):
+        """The next look's plan (``slt.gpt2.figures.next_look``) when this look left a width undecided."""
+        return gpt2.next_look(plan, payload["summary"])
+
     def findings(self, payload):
         return gpt2.findings(payload)
 

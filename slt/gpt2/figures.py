@@ -26,20 +26,24 @@ Here (CPU, scaled down; every deviation is a *choice* recorded in each summary):
 
 Statistics: per (width, s), the mean and standard deviation (ddof = 1) over seeds of the final validation loss and
 a 95% t-interval of the mean; since seed k gives the same weights, score initialisation and batches at every s,
-differences to s = n_K^{1/4} are paired per seed, with a 95% t-interval of the mean difference. Verdict per width
+differences to s = n_K^{1/4} are paired per seed. The verdict is tested at the looks ``STAGES`` (12 paired seeds,
+then 48 where 12 leave it undecided), each look at ``LOOK_ALPHA`` = 2.5% (Bonferroni across the two looks, so both
+looks together read a false verdict with probability at most 5%): the difference test is the paired 97.5%
+t-interval of the mean difference. Verdict per width
 (Fig. 8): ``supported`` when the loss at n_K^{1/4} is significantly below the loss at both ends of the grid
 (s = 1 and s = 5) and no scale is significantly below it; ``contradicted`` when a scale at least 1.5x away from
-n_K^{1/4} (s <= s*/1.5 or s >= 1.5 s*) is significantly below it; otherwise the equivalence test or the seed count decides (below). Fig. 7: ``supported``
-when the final loss with n_K^{1/4} is significantly below the unscaled one, ``contradicted`` when significantly
-above.
+n_K^{1/4} (s <= s*/1.5 or s >= 1.5 s*) is significantly below it; otherwise the equivalence test or the seed count
+decides (below). Fig. 7: ``supported`` when the final loss with n_K^{1/4} is significantly below the unscaled one,
+``contradicted`` when significantly above.
 
-Equivalence (two one-sided tests, TOST, at 5% each, beside the difference test): ``MARGIN`` nats, stated before
-the seeds were run, is the smallest loss difference that counts as an effect at this scale. When neither of the
-verdicts above holds and the 90% t-interval of the paired difference lies inside (-MARGIN, +MARGIN) -- for Fig. 8
-at every scale -- the figure reads "no effect larger than the margin at this scale". A width whose scales have
-fewer than the plan's ``SEEDS`` paired seeds reads "undecided: k of N seeds" whatever its intervals say (the
-verdict is decided once, at the planned count, never by peeking); at the planned count with neither a difference
-nor an equivalence, "undecided: more seeds needed" with the intervals (never "inconclusive").
+Equivalence (two one-sided tests, TOST, at ``LOOK_ALPHA`` each, beside the difference test): ``MARGIN`` nats,
+stated before the seeds were run, is the smallest loss difference that counts as an effect at this scale. When
+neither of the verdicts above holds and the paired 95% t-interval (``TOST_CONF``) lies inside (-MARGIN, +MARGIN)
+-- for Fig. 8 at every scale -- the figure reads "no effect larger than the margin at this scale". A width whose
+scales have fewer paired seeds than the look's count reads "undecided: k of N seeds" whatever its intervals say (the
+verdict is decided at a look, never by peeking between looks); at a look with neither a difference nor an
+equivalence, "undecided: more seeds needed" with the intervals (never "inconclusive"), and ``slth reproduce`` runs
+the next look's seeds (``next_look``) until the last look.
 """
 from __future__ import annotations
 
@@ -54,15 +58,26 @@ from slt.gpt2.train import run_item
 from slt.tasks import Task
 from slt import train
 
-__all__ = ["Plan", "PLANS", "GPU_PLAN", "SCALES", "plan", "tasks", "summarise", "findings", "format_summary",
-           "PAPER_CLAIM", "theory_scale", "require_torch"]
+__all__ = ["Plan", "PLANS", "GPU_PLAN", "SCALES", "STAGES", "plan", "tasks", "summarise", "next_look", "findings",
+           "format_summary", "PAPER_CLAIM", "theory_scale", "require_torch"]
 
 SCALES = (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0)
-SEEDS = 12
-"""Paired seeds per (width, scale) of the CPU plan: the verdict is decided at this count."""
+STAGES = (12, 48)
+"""The looks of the CPU plan (a group-sequential design, stated before any seed beyond the first look ran): the
+verdict is tested at 12 paired seeds per (width, scale) and, where it is undecided there, once more at 48. Each look
+tests at ``LOOK_ALPHA`` = 5% / len(STAGES) (Bonferroni across the looks), so the chance that either look reads a
+false verdict is at most 5%."""
+SEEDS = STAGES[0]
+"""Paired seeds per (width, scale) of the CPU plan's first look."""
+ALPHA = 0.05
+LOOK_ALPHA = ALPHA / len(STAGES)
+DIFF_CONF = 1 - LOOK_ALPHA
+"""The paired difference test at each look: a two-sided t-test at ``LOOK_ALPHA``, i.e. its ``DIFF_CONF`` interval."""
+TOST_CONF = 1 - 2 * LOOK_ALPHA
+"""The equivalence test at each look: two one-sided t-tests at ``LOOK_ALPHA`` each, i.e. its ``TOST_CONF`` interval."""
 MARGIN = 0.01
-"""The equivalence margin in nats per byte, stated before the seeds ran: a paired difference whose 90% interval lies
-inside (-MARGIN, +MARGIN) is no effect at this scale (two one-sided t-tests at 5%)."""
+"""The equivalence margin in nats per byte, stated before the seeds ran: a paired difference whose ``TOST_CONF``
+interval lies inside (-MARGIN, +MARGIN) is no effect at this scale (two one-sided t-tests at ``LOOK_ALPHA``)."""
 NO_EFFECT = "no effect larger than the margin at this scale"
 PAPER_CLAIM = {
     "fig7": "query/key weights scaled by n_K^{1/4} (about 2.8) reach a lower validation loss than unscaled ones",
@@ -146,17 +161,29 @@ def _t_interval(values, confidence=0.95):
     return mean, std, (mean - half, mean + half)
 
 
+def _pct(conf) -> str:
+    return f"{100 * conf:.4g}%"
+
+
 def equivalent(paired, margin=MARGIN) -> bool:
-    """Two one-sided t-tests at 5% each (TOST): the mean paired difference lies inside (-margin, +margin), i.e. its
-    90% t-interval does."""
+    """Two one-sided t-tests at ``LOOK_ALPHA`` each (TOST): the mean paired difference lies inside (-margin,
+    +margin), i.e. its ``TOST_CONF`` t-interval does."""
     if len(paired) < 2:
         return False
-    lo, hi = _t_interval(paired, 0.90)[2]
+    lo, hi = _t_interval(paired, TOST_CONF)[2]
     return -margin < lo and hi < margin
 
 
+def paired_stats(paired) -> dict:
+    """The paired differences to n_K^{1/4} of one scale: mean, the difference test's interval (``DIFF_CONF``), the
+    equivalence test's interval (``TOST_CONF``) and its outcome."""
+    dmean, _, dci = _t_interval(paired, DIFF_CONF)
+    tost = _t_interval(paired, TOST_CONF)[2] if len(paired) > 1 else (float("nan"), float("nan"))
+    return {"diff_to_theory": dmean, "diff_ci": list(dci), "diff_ci_tost": list(tost), "equivalent": equivalent(paired)}
+
+
 def _sig(ci, side):
-    """True when the 95% interval lies entirely below (side=-1) or above (side=+1) zero."""
+    """True when the difference test's interval lies entirely below (side=-1) or above (side=+1) zero."""
     lo, hi = ci
     if math.isnan(lo):
         return False
@@ -183,12 +210,9 @@ def summarise(figure, rows, planned: int | None = None):
             final = [by_scale[s][k]["final_val_loss"] for k in seeds]
             mean, std, ci = _t_interval(final)
             paired = [by_scale[s][k]["final_val_loss"] - ref[k]["final_val_loss"] for k in seeds if k in ref]
-            dmean, dstd, dci = _t_interval(paired)
-            tost = _t_interval(paired, 0.90)[2]
             curves = np.asarray([by_scale[s][k]["val_loss"] for k in seeds], dtype=float)
             per_scale.append({"s": s, "theory": s == star, "seeds": len(seeds), "final": final, "mean": mean,
-                              "std": std, "ci": list(ci), "diff_to_theory": dmean, "diff_ci": list(dci),
-                              "diff_ci90": list(tost), "equivalent": equivalent(paired),
+                              "std": std, "ci": list(ci), **paired_stats(paired),
                               "curve_mean": curves.mean(axis=0).tolist(),
                               "curve_std": (curves.std(axis=0, ddof=1) if len(seeds) > 1
                                             else np.zeros(curves.shape[1])).tolist(),
@@ -212,23 +236,35 @@ def verdict(figure, per_scale, star, seeds: int | None = None) -> tuple[str, str
         return word, text
     others = [r for r in per_scale if not r["theory"]]
     if others and all(r.get("equivalent") for r in others):
-        return NO_EFFECT, text + f"; every paired 90% interval inside +-{MARGIN:g} nats (TOST at 5%)"
-    return "undecided: more seeds needed", text + (f"; a paired 90% interval reaches beyond +-{MARGIN:g} nats, "
-                                                   "so neither an effect nor its absence is shown")
+        return NO_EFFECT, text + (f"; every paired {_pct(TOST_CONF)} interval inside +-{MARGIN:g} nats "
+                                  f"(TOST at {_pct(LOOK_ALPHA)})")
+    later = [n for n in STAGES if n > have] if seeds in STAGES else []
+    return "undecided: more seeds needed", text + (
+        f"; a paired {_pct(TOST_CONF)} interval reaches beyond +-{MARGIN:g} nats, so neither an effect nor its "
+        "absence is shown" + (f"; the next look is at {later[0]} paired seeds" if later else ""))
 
 
-def redecide(payload: dict, seeds: int = SEEDS) -> dict:
+def next_look(plan: Plan, widths) -> Plan | None:
+    """The plan of the next look (``STAGES``) when a width of this look reads "undecided: more seeds needed" and the
+    plan's seed count is a look before the last; else None."""
+    later = [n for n in STAGES if n > plan.seeds] if plan.seeds in STAGES else []
+    if later and any(w["verdict"] == "undecided: more seeds needed" for w in widths):
+        return dataclasses.replace(plan, seeds=later[0])
+    return None
+
+
+def redecide(payload: dict, seeds: int | None = None) -> dict:
     """``payload`` (a stored Fig. 7 / Fig. 8 summary) with every width's verdict decided again from its stored
-    per-seed final losses (paired by seed order: seed k of every scale is the same seed), ``findings`` and
-    ``verdict`` rewritten from it."""
+    per-seed final losses (paired by seed order: seed k of every scale is the same seed) at the look it was
+    planned for (``seeds``, default the payload's ``seeds_planned``), ``findings`` and ``verdict`` rewritten."""
+    seeds = payload.get("seeds_planned", SEEDS) if seeds is None else seeds
     out = dict(payload, summary=[])
     for w in payload["summary"]:
         ref = next(r for r in w["scales"] if r["theory"])["final"]
         scales = []
         for r in w["scales"]:
             paired = [a - b for a, b in zip(r["final"], ref)]
-            tost = _t_interval(paired, 0.90)[2] if len(paired) > 1 else (float("nan"), float("nan"))
-            scales.append(dict(r, diff_ci90=list(tost), equivalent=equivalent(paired)))
+            scales.append({**{k: v for k, v in r.items() if k != "diff_ci90"}, **paired_stats(paired)})
         word, text = verdict(payload["figure"], scales, w["theory_scale"], seeds)
         out["summary"].append(dict(w, scales=scales, verdict=word, reason=text))
     out["verdict"], out["findings"] = findings(out)
@@ -239,8 +275,8 @@ def redecide(payload: dict, seeds: int = SEEDS) -> dict:
 def _verdict7(per_scale, star):
     one = next(r for r in per_scale if r["s"] == 1.0)
     d, ci = -one["diff_to_theory"], [-one["diff_ci"][1], -one["diff_ci"][0]]
-    text = (f"loss(n_K^1/4 = {star:.3g}) - loss(1) = {d:+.4f} nats, 95% CI [{ci[0]:+.4f}, {ci[1]:+.4f}] "
-            f"over {one['seeds']} paired seeds")
+    text = (f"loss(n_K^1/4 = {star:.3g}) - loss(1) = {d:+.4f} nats, {_pct(DIFF_CONF)} CI [{ci[0]:+.4f}, "
+            f"{ci[1]:+.4f}] over {one['seeds']} paired seeds")
     if _sig(ci, -1):
         return "supported", text
     if _sig(ci, +1):
@@ -256,7 +292,7 @@ def _verdict8(per_scale, star):
     ends_worse = len(ends) == 2 and all(_sig(r["diff_ci"], +1) for r in ends)
     best = min(per_scale, key=lambda r: r["mean"])
     text = (f"lowest mean loss at s = {best['s']:.3g} ({best['mean']:.4f}); n_K^1/4 = {star:.3g}; scales "
-            f"significantly below n_K^1/4 (paired 95% CI): {[round(r['s'], 3) for r in below] or 'none'}; "
+            f"significantly below n_K^1/4 (paired {_pct(DIFF_CONF)} CI): {[round(r['s'], 3) for r in below] or 'none'}; "
             f"s = 1 and s = 5 significantly above: {ends_worse}")
     if far_below:
         return "contradicted", text

@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--against", metavar="REF",
                         help="compare the working tree with the git ref REF (e.g. HEAD, main~3, a commit)")
     parser.add_argument("--empirical", action="store_true",
-                        help="with --against: also run the quick empirical measurements (minutes)")
+                        help="with --against: also run the quick empirical measurements")
     parser.add_argument("--tolerance", type=float, default=None,
                         help="relative change of a step's margin (smallest rhs/lhs) reported as moved "
                              "(default: 0.01)")

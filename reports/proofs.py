@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no progress bar on standard error (it is shown only when standard error is a terminal)")
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "
-                             "(bisection with the verifier; minutes)")
+                             "(bisection with the verifier; its cost: docs/performance.md)")
 
 
 def _cex(cex: dict | None, statement: str | None = None, step=None) -> str:
@@ -206,7 +206,7 @@ def summary(results) -> str:
              "how the first pass checked them: " + first_pass_sentence([{"first_pass": first_column(r), "method": r.method,
                                                       "domain": domain_kind(r.domain), "arb": arb_column(r)}
                                                      for r in results])
-             + f" ({c['certificates']} interval certificates)",
+             + f" ({c['certificates']} interval certificates: a step whose domain splits into the cases of a Max has one per case)",
              "certified, method x domain: " + ", ".join(f"{k} {n}" for k, n in c["method_domain"].items() if n)]
     return "\n".join(lines)
 

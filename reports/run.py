@@ -30,14 +30,15 @@ def assembler():
 def add_profile_arguments(parser: argparse.ArgumentParser, default: str = "quick") -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--proofs-only", dest="profile", action="store_const", const="proofs",
-                       help="only the proof part: steps, variants, widths, constants (seconds)")
+                       help="only the proof part: steps, variants, widths, constants")
     group.add_argument("--quick", dest="profile", action="store_const", const="quick",
                        help="add the mutation suite, the quick empirical measurements and figure summaries (default)")
     group.add_argument("--full", dest="profile", action="store_const", const="full",
                        help="the full empirical measurements and figure sweeps (and the slack table)")
     parser.set_defaults(profile=default)
     parser.add_argument("--slack", action="store_true",
-                        help="add the slack of every proof constant (bounds.prove.slack: ~440 s CPU; always in --full)")
+                        help="add the slack of every proof constant (bounds.prove.slack; always in --full; its cost: "
+                             "docs/performance.md)")
     parser.add_argument("--seed", type=count, default=0, help="base seed of every measurement (default: %(default)s)")
     parser.add_argument("--results", default="results",
                         help="folder of cached results: calibration, figure summaries, task caches (default: %(default)s)")

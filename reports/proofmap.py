@@ -34,8 +34,10 @@ from slt import claims
 __all__ = ["graph", "svg", "layout", "COLOURS", "fact_anchor", "premise_anchor", "dot_version"]
 
 COLOURS = {"certified": ("#d7f0dc", "#17662a"), "refuted": ("#fadadd", "#b00020"),
-           "not proved": ("#fbecc8", "#8a5a00"), "cited": ("#e6e6ef", "#4a4a6a")}
-"""Fill and stroke per verdict (the page's pass / fail / warn colours, grey-blue for cited)."""
+           "not proved": ("#fbecc8", "#8a5a00"), "cited": ("#e6e6ef", "#4a4a6a"),
+           "proved in Coq": ("#d7f0dc", "#17662a")}
+"""Fill and stroke per verdict (the page's pass / fail / warn colours, grey-blue for cited; a structural fact proved
+in Coq as a certified statement)."""
 PREMISE = {"proved": ("#d7f0dc", "#17662a", ""), "assumed": ("#ffffff", "#8a5a00", "4 3")}
 """Fill, stroke and dash of a premise proved in Coq and of one assumed."""
 FORMAL_STROKE = ("#1b2a6b", 3.0, "")
@@ -103,8 +105,12 @@ def graph(record: dict, verdicts: dict) -> nx.DiGraph:
                     g.add_node(dep, label=dep, kind="scalar fact", verdict=verdict, link=f"#{fact_anchor(dep)}",
                                title=f"scalar fact, verified like a proof step: {verdict}")
                 else:
-                    g.add_node(dep, label=dep, kind="structural fact", verdict="cited", link=f"#{fact_anchor(dep)}",
-                               title="structural fact: assumed, not proved in the harness")
+                    from bounds.prove.axioms import structural_status  # the one function deciding a fact's status
+
+                    status = structural_status(dep)
+                    g.add_node(dep, label=dep, kind="structural fact", link=f"#{fact_anchor(dep)}",
+                               verdict="proved in Coq" if status.startswith("proved in Coq") else "cited",
+                               title=f"structural fact: {status}")
             if dep != s["statement"]:
                 g.add_edge(s["statement"], dep, rel="relies on")
     for name, p in formal["premises"].items():
@@ -335,7 +341,8 @@ def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:
          (box("#ffffff", *INFORMAL_STROKE), "dashed border: not formalized")])
     row([(box(COLOURS[v][0], COLOURS[v][1], 1), word) for v, word in (
         ("certified", "fill: certified, every proof step kernel-checked by Coq"), ("refuted", "refuted"),
-        ("not proved", "not proved"), ("cited", "cited (not proved here)"))],
+        ("not proved", "not proved"), ("cited", "cited (not proved here)"),
+        ("proved in Coq", "structural fact proved in Coq"))],
         f"Coq kernel result: {g.graph['kernel_source']}")
     row([(oval(*PREMISE["proved"]), "premise proved in Coq (Premises.v)"),
          (oval(*PREMISE["assumed"]), "premise assumed (stated in Coq, not proved)"),

@@ -290,3 +290,21 @@ def test_a_statement_found_wrong_as_printed_is_marked_beside_its_repaired_form(d
     plain = {**docs_record, "findings": {**docs_record["findings"], "items": [
         {k: v for k, v in f.items() if k != "repair"} for f in docs_record["findings"]["items"]]}}
     assert not any("printed" in d for d in _nodes(_map(plain)).values())
+
+
+def test_a_structural_fact_reads_the_status_the_axioms_command_gives(proofs_record, monkeypatch):
+    """A structural fact proved in proofs/coq/math/ is drawn proved, with ``bounds.prove.axioms.structural_status``'s
+    words as its title (what ``slth proofs --axioms`` prints); one whose theorem is taken away is drawn cited."""
+    from bounds.prove import axioms
+    from reports import proofmap
+    from slt import claims
+
+    g = proofmap.graph(proofs_record, claims.proof_verdicts(proofs_record))
+    facts = {n: d for n, d in g.nodes(data=True) if d["kind"] == "structural fact"}
+    assert facts and facts.get("ReLU decomposition", {}).get("verdict") == "proved in Coq"
+    for name, d in facts.items():
+        assert d["title"] == f"structural fact: {axioms.structural_status(name)}", name
+    monkeypatch.setitem(axioms.STRUCTURAL_COQ, "ReLU decomposition", ({}, "taken away for this test"))
+    g = proofmap.graph(proofs_record, claims.proof_verdicts(proofs_record))
+    d = g.nodes["ReLU decomposition"]
+    assert d["verdict"] == "cited" and d["title"] == "structural fact: not proved in Coq: taken away for this test"

@@ -264,7 +264,7 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     ``SLTH_COQ_JOBS`` coqc at once, all of them killed on Ctrl-C or SIGTERM)."""
     import threading
 
-    from bounds.prove import coq_math
+    from bounds.prove import coq_math, external
     from bounds.prove.coq import check as coq_check, cost
     missing = coq_check.missing_reason()
     if missing:
@@ -286,7 +286,7 @@ def _print_coq_axioms(name: str, directory: str) -> int:
         except BaseException as e:  # noqa: BLE001 (raised again in the main thread)
             math["error"] = e
 
-    with coq_check._reaped():  # Ctrl-C or SIGTERM anywhere below: every coqc killed, none started after
+    with external.reaped():  # Ctrl-C or SIGTERM anywhere below: every coqc killed, none started after
         worker = threading.Thread(target=build_math, name="slth-coq-math")
         worker.start()
         try:

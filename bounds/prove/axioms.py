@@ -47,7 +47,7 @@ def _proved(st, get) -> bool:
 
 def _statement_axiom(st, cited_by) -> Axiom:
     widths = "; ".join(f"{w} >= {text(e)}" for w, e in st.widths.items())
-    from slt.claims import numbering_heading  # the one heading every surface gives a statement
+    from slth_base.numbering import numbering_heading  # the one heading every surface gives a statement
 
     says = f"{st.title} ({numbering_heading(st.numbering, st.name)}): error <= {text(st.conclusion)}" + \
         (f" with probability >= {text(st.probability)}" if st.probability is not None else "") + \

@@ -49,9 +49,11 @@ from pathlib import Path
 from slth_base import settings
 from slth_base.files import holds
 
-from .coq.assumed import declarations, locate_source, qualify, strip_comments
-from .coq.check import (LEAN_GC, coqc, family, missing_reason, parse_assumptions, read_assumptions,
-                         write_atomic)
+from . import external
+from .coq.assumed import (declarations, family, locate_source, parse_assumptions, qualify,  # noqa: F401 (the API)
+                          read_assumptions, strip_comments)
+from .coq.build import build_lock, build_root, load_state, save_state, sha, write_atomic
+from .coq.runner import LEAN_GC, WORKERS, CoqcFailure, coqc_version, first_error, missing_reason, run_coqc
 
 ROOT = Path(__file__).resolve().parents[2]
 MATH = ROOT / "proofs" / "coq" / "math"
@@ -111,7 +113,6 @@ PROVED_PREMISES = {  # a premise of bounds.premises -> the theorems above that p
 cite them).  Uniformity over inputs is proved for every error that is a matrix of entry errors applied to features
 of the input no longer than it (one matrix, and Lemma 2's halves ReLU(x), ReLU(-x): ``relu_split_norm``); Lemma
 12's ``||x'_i|| <= alpha`` is shown to be a needed hypothesis (``lemma12_logit_needs_x'_bound``), not proved."""
-from .coq.assumed import FORMS as FORBIDDEN  # noqa: E402 (every axiom-declaring form)
 
 
 def sources(folder: Path = MATH) -> dict[str, str]:
@@ -162,12 +163,11 @@ def forbidden(text: str, premises: tuple[str, ...] = PREMISES, stem: str | None 
 
 def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
     """Write ``files`` (default: the committed ones) into ``directory`` and coqc each after the files it imports,
-    two at once (``bounds.prove.coq.check.run_coqc``: its own process group, a time limit, killed on Ctrl-C or
+    two at once (``bounds.prove.coq.runner.run_coqc``: its own process group, a time limit, killed on Ctrl-C or
     SIGTERM).  A file is compiled again only when its text, coqc's version or a file it imports changed, or its
     ``.vo`` is not the one coqc wrote (the record ``.slth-math.json`` in ``directory`` binds each to the sha256 of
     its ``.vo``).  ``(True, "")`` or ``(False, "<file>.v line N: Coq's first error")``: the first file in import
     order that fails; no file is started after a failure."""
-    from .coq import check
     directory = Path(directory)
     files = {**sources(), **scalar_sources()} if files is None else files
     stems = order(files)
@@ -175,17 +175,17 @@ def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
         hits = forbidden(files[stem], stem=stem)
         if hits:
             return False, f"{stem}.v {hits[0]}: an axiom-declaring form (only the premises of PREMISES may be assumed)"
-    version = check.coqc_version()
+    version = coqc_version()
     state_path = directory / STATE
-    state = check._load_state(state_path)
+    state = load_state(state_path)
     done = state.get("files", {}) if state.get("version") == version and isinstance(state.get("files"), dict) else {}
     for stem in stems:
         path = directory / f"{stem}.v"
         if not holds(path, files[stem]):
-            check.write_atomic(path, files[stem])
+            write_atomic(path, files[stem])
     digest = keys(files, version)
     fresh = {s for s in stems if isinstance(done.get(s), dict) and done[s].get("digest") == digest[s]
-             and done[s].get("vo") and check._sha(directory / f"{s}.vo") == done[s]["vo"]}
+             and done[s].get("vo") and sha(directory / f"{s}.vo") == done[s]["vo"]}
     record = {s: done[s] for s in fresh}
     failed: dict = {}
     lock = threading.Lock()
@@ -196,7 +196,7 @@ def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
         ok, why = compile_file(directory, stem)
         with lock:
             if ok:
-                record[stem] = {"digest": digest[stem], "vo": check._sha(directory / f"{stem}.vo")}
+                record[stem] = {"digest": digest[stem], "vo": sha(directory / f"{stem}.vo")}
             else:
                 failed[stem] = why
         return stem
@@ -204,7 +204,7 @@ def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
     built = set(fresh)
     running: dict = {}
     try:
-        with check._reaped(), check._pool() as pool:
+        with external.reaped(), external.pool(WORKERS) as pool:
             while True:
                 if not failed:
                     for stem in stems:
@@ -219,7 +219,7 @@ def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
                     if stem not in failed:
                         built.add(stem)
     finally:
-        check.save_state(state_path, {"version": version, "files": record})
+        save_state(state_path, {"version": version, "files": record})
     for stem in stems:
         if stem in failed:
             return False, failed[stem]
@@ -243,18 +243,15 @@ STATE = ".slth-math.json"
 def compile_file(directory, stem: str, env: dict | None = None) -> tuple[bool, str]:
     """coqc on ``directory/stem.v`` with ``directory`` as ``SlthMath``: ``(ok, "<stem>.v line N: error")``
     (``"<stem>.v: coqc timed out after S s"`` when it does not finish)."""
-    from .coq import check
     directory = Path(directory)
     try:
-        rc, out = check.run_coqc(["-Q", str(directory), LOGICAL, f"{stem}.v"], directory, env=env)
-    except check.CoqcFailure as e:
+        rc, out = run_coqc(["-Q", str(directory), LOGICAL, f"{stem}.v"], directory, env=env)
+    except CoqcFailure as e:
         return False, f"{stem}.v: {e}"
     if rc == 0:
         return True, out
-    m = re.search(r"line (\d+)", out)
-    err = re.search(r"Error:\s*(.*?)(?:\n\n|\Z)", out, re.S)
-    msg = " ".join(err.group(1).split())[:300] if err else (out.strip().splitlines() or ["coqc failed"])[-1]
-    return False, f"{stem}.v line {m.group(1) if m else '?'}: {msg}"
+    line, msg = first_error(out, "")
+    return False, f"{stem}.v line {line or '?'}: {msg}"
 
 
 def assumptions(directory, theorems: dict[str, tuple[str, ...]] = THEOREMS) -> dict[str, list[str]]:
@@ -691,25 +688,22 @@ def lemma12_logit_kernel() -> dict:
     """``printed_logit_check`` on the committed files and the generated ``Statements.v``, compiled in a temporary
     folder, cached under ``$XDG_CACHE_HOME/slth-harness/coq-math`` by the fingerprint of every text it compiles and
     coqc's version; ``{"undecided": reason}`` when coqc or CoqInterval is missing, or a file is rejected."""
-    from slt.cache import CorruptRecord, fingerprint, read_record, write_record
-    from .coq.check import coqc_version
     reason = missing_reason()
     if reason:
         return {"undecided": reason}
     files = with_statements()
-    key = fingerprint(files, PRINTED_LOGIT_STEP, coqc_version())
+    key = hashlib.sha256(json.dumps([files, PRINTED_LOGIT_STEP, coqc_version()]).encode()).hexdigest()[:24]
     base = settings.cache_home() / "slth-harness" / "coq-math"
     path = base / f"lemma12-logit-{key}.json"
-    try:
-        return read_record(path)["result"]
-    except (OSError, CorruptRecord, KeyError, TypeError):
-        pass
+    cached = load_state(path).get("result")  # sealed with this user's key, as every build record
+    if isinstance(cached, dict):
+        return cached
     with tempfile.TemporaryDirectory(prefix="slth-coq-math-") as tmp:
         ok, why = compile(tmp, files)
         result = printed_logit_check(tmp) if ok else {"undecided": f"rejected: {why}"}
     try:
         base.mkdir(parents=True, exist_ok=True)
-        write_record(path, {"result": result})
+        save_state(path, {"result": result})
     except OSError:
         pass
     return result
@@ -730,9 +724,8 @@ def main(argv=None) -> int:
     bad = [f"{stem}.v {hit}" for stem, text in with_statements().items() for hit in forbidden(text, stem=stem)]
     for b in bad:
         print(f"forbidden: {b}")
-    from .coq.check import _locked, _reaped
     folder = build_folder()
-    with _reaped(), _locked(folder):
+    with external.reaped(), build_lock(folder):
         files = with_statements()
         ok, why = compile(folder, files)
         if not ok:
@@ -755,8 +748,7 @@ def main(argv=None) -> int:
 
 def build_folder() -> Path:
     """Where the files are compiled (never the repository): ``math`` beside the steps' build folders
-    (``bounds.prove.coq.check.build_root``), created; ``OSError`` when it cannot be."""
-    from .coq.check import build_root
+    (``bounds.prove.coq.build.build_root``), created; ``OSError`` when it cannot be."""
     folder = build_root() / "math"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
@@ -768,11 +760,10 @@ RESTS = ".slth-math-rests.json"
 
 def recorded_rests_on(directory, files: dict[str, str]) -> dict:
     """``rests_on(directory)``, run again only when a ``.vo`` of ``files`` differs from the one it last ran on."""
-    from .coq.check import _load_state, _sha, save_state
     directory = Path(directory)
-    key = hashlib.sha256(json.dumps([sorted((s, _sha(directory / f"{s}.vo")) for s in files),
+    key = hashlib.sha256(json.dumps([sorted((s, sha(directory / f"{s}.vo")) for s in files),
                                      list(FORMAL), locate_source(PREMISES)]).encode()).hexdigest()
-    rec = _load_state(directory / RESTS)
+    rec = load_state(directory / RESTS)
     if rec.get("key") == key and isinstance(rec.get("result"), dict) and set(rec["result"]) == set(FORMAL):
         return {n: (list(p), list(a)) for n, (p, a) in rec["result"].items()}
     stated = rests_on(directory)
@@ -788,12 +779,11 @@ def statements_rests() -> tuple[int, dict | None, list[str]]:
     reason = missing_reason()
     if reason:
         return 2, None, [f"error: {reason}"]
-    from .coq.check import _locked, _reaped
     try:
         folder = build_folder()
     except OSError as e:
         return 2, None, [f"error: the Coq build folder cannot be made: {e.strerror or e}"]
-    with _reaped(), _locked(folder):
+    with external.reaped(), build_lock(folder):
         files = with_statements()
         ok, why = compile(folder, files)
         if not ok:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..catalogue import OWN_HYPOTHESES
-from .coq.check import family
+from .coq.assumed import family
 from .coq_math import (CITED, CITED_COQ, LUEKER_COQ, LUEKER_ITEMS, LUEKER_PREMISE, PREMISE_COQ, cited_premises,
                        strip_comments, with_statements)
 
@@ -78,7 +78,7 @@ def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files
     statement from Lueker's corollary alone (``proved_alone``; under its repaired name where the harness repairs
     it); or that it is not formalized."""
     from ..catalogue import STATEMENTS
-    from slt.claims import numbering_heading
+    from slth_base.numbering import numbering_heading
     cat = STATEMENTS if catalogue is None else catalogue
     st = cat[name]
     head = f"{numbering_heading(st.numbering, name)} [{name}]"

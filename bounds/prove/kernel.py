@@ -234,7 +234,7 @@ def lemma_keys(ents: dict, tactics: dict) -> dict:
         for statement, step, lem in items:
             if not isinstance(lem, Lemma):
                 continue
-            tac, why = coq_check._tactic(tactics, lem.key)
+            tac, why = coq_check.tactic(tactics, lem.key)
             if tac is None or why:
                 continue  # no tactic, or a refused one: the verdict is said before any coqc
             material = (stem, head, common, lem.text, lem.def_text, lem.def_proof() + lem.proof(tac), ident)

@@ -35,7 +35,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from . import recheck
+from . import arb_intervals, recheck
 from .certificate import Coord
 from ..symbols import NAME, text
 from .verify_domain import STAGE_CALLS, Domain, TimeLimit, declared, time_limit
@@ -193,7 +193,7 @@ def _by_arb(c: Condition, dom: Domain) -> bool:
         cs = _Coords(tuple(Coord(k.symbol, _fraction(k.lo), None if k.hi is None else _fraction(k.hi))
                            for k in coords))
         try:
-            f = recheck._compile(arg)
+            f = arb_intervals.compile_expr(arg)
         except recheck.Undefined:
             return False
         if not _bisect(f, cs, c.kind):
@@ -217,9 +217,9 @@ def _bisect(f, cs, kind) -> bool:
             box = stack.pop()
             count += 1
             try:
-                v = f(recheck._env(cs, box))
-                ok = recheck._gt(v.lo, 0) if kind == POSITIVE else recheck._ge(v.lo, 0) if kind == NONNEGATIVE \
-                    else recheck._gt(v.lo, 0) or recheck._lt(v.hi, 0)
+                v = f(arb_intervals.box_env(cs, box))
+                ok = arb_intervals.gt(v.lo, 0) if kind == POSITIVE else arb_intervals.ge(v.lo, 0) if kind == NONNEGATIVE \
+                    else arb_intervals.gt(v.lo, 0) or arb_intervals.lt(v.hi, 0)
             except recheck.Undefined:
                 ok = False
             if ok:
@@ -337,8 +337,8 @@ def _searched(c: Condition, dom: Domain, free):
             continue
         try:
             v = recheck.enclose(c.arg, {p.symbol: values[p.name] for p in params})
-            negative = recheck._lt(v.hi, 0)
-            zero_in = recheck._le(v.lo, 0) and recheck._ge(v.hi, 0)
+            negative = arb_intervals.lt(v.hi, 0)
+            zero_in = arb_intervals.le(v.lo, 0) and arb_intervals.ge(v.hi, 0)
         except recheck.Undefined:
             negative, zero_in = False, True
         if (negative and c.kind != NONZERO) or (zero_in and small and _fails_at(c, exact)):

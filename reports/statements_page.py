@@ -124,7 +124,7 @@ def statement_section(name: str, catalogue=None) -> str:
 
 def _coq_lines(name: str, statements) -> list[str]:
     """The statement's Coq theorem as ``bounds.prove.coq_math`` generates it, and the premises it rests on."""
-    from bounds.prove import coq_math
+    from bounds.prove import coq_math, coq_text
 
     text = coq_math.coq_statement(name, statements)
     if name == coq_math.CITED:
@@ -142,7 +142,7 @@ def _coq_lines(name: str, statements) -> list[str]:
         cited = coq_math.cited_premises(name, statements)
         return [f"**In Coq**: not formalized (no theorem states it; its steps cite the premises "
                 f"{', '.join(cited) or 'none'}).", ""]
-    rests = ", ".join(coq_math.FORMAL[name][1]) or "no premise"
+    rests = ", ".join(coq_text.FORMAL[name][1]) or "no premise"
     return [f"**In Coq** (`stmt_{name}` as it reads in the committed `proofs/coq/statements/Statements.v`, its bound "
             f"printed from `bounds/` into the text of `proofs/coq/statements/parts/{name}.v`; rests on: {rests}):",
             "", "```coq", text, "```", ""]
@@ -501,9 +501,9 @@ def pages(record=None) -> dict:
     from reports.terminal import safe
     from slth_base.files import read_text
 
-    from bounds.prove import coq_math
+    from bounds.prove import coq_text
 
-    out = {STATEMENTS_PAGE: safe(statements_page()), coq_math.STATEMENTS_V: coq_math.statements_file()}
+    out = {STATEMENTS_PAGE: safe(statements_page()), coq_text.STATEMENTS_V: coq_text.statements_file()}
     built = [record]
 
     def get():

@@ -151,7 +151,7 @@ def test_the_kernel_key_changes_with_what_coq_is_given(monkeypatch):
 
 
 def test_lemma12s_check_in_coq_is_the_committed_one_only_for_these_files(monkeypatch, tmp_path):
-    from bounds.prove import coq_math
+    from bounds.prove import coq_math, coq_text
     from slt.cache import write_record
 
     fresh = {"proof": "rejected", "error": "e", "gap_line": True, "with_hypothesis": "accepted", "refuted": True,
@@ -164,7 +164,7 @@ def test_lemma12s_check_in_coq_is_the_committed_one_only_for_these_files(monkeyp
                                                       "result": stored})
     got = verified.lemma12(committed=tmp_path)
     assert runs == [] and got == {**stored, "source": f"{kernel.COMMITTED}: Coq 8.16.1, checked at 2026-01-02T03:04:05Z"}
-    monkeypatch.setattr(coq_math, "statements_file", lambda catalogue=None: "(* another Statements.v *)")
+    monkeypatch.setattr(coq_text, "statements_file", lambda catalogue=None: "(* another Statements.v *)")
     assert verified.lemma12(committed=tmp_path) == {**fresh, "source": kernel.REPLAYED} and runs == [1]
 
 

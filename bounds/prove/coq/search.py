@@ -7,13 +7,14 @@ import tempfile
 from pathlib import Path
 
 from .. import external
-from .export import NESTED, Lemma
+from .cascade import NESTED
+from .export import Lemma
 from .files import FACTS, entries, text
 from .runner import WORKERS, coqc_seconds, run_coqc
 from .tactics import load_tactics, tactic_problem
 
 TIMEOUT = 8  # seconds per candidate tactic in the search (Coq's timeout: wall-clock)
-NESTED_TIMEOUT = 30  # seconds per candidate that carries a cascade of its own (``export.NESTED``)
+NESTED_TIMEOUT = 30  # seconds per candidate that carries a cascade of its own (``cascade.NESTED``)
 
 
 def search(lems: list[Lemma], log=None, tactics: dict | None = None) -> dict:

@@ -77,8 +77,8 @@ def _cex(cex: dict | None, statement: str | None = None, step=None) -> str:
     a coordinate next to an open end of the statement's domain marked so)."""
     if not cex or statement is None:
         return point_text(cex)
-    from reports.record.assemble import _params_of, open_ends
-    return point_text(cex, open_ends(_params_of(statement, step)))
+    from reports.record.assemble import params_of, open_ends
+    return point_text(cex, open_ends(params_of(statement, step)))
 
 
 def domain_kind(domain: str) -> str:

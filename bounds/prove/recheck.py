@@ -325,11 +325,6 @@ def compare(lhs, rhs, values: dict):
         prec = min(prec * 4, MAX_POINT_PREC)
 
 
-def certainly_greater(lhs, rhs, values: dict) -> bool:
-    """Arb proves ``lhs > rhs`` at ``values`` (raising the precision while the enclosures overlap)."""
-    return compare(lhs, rhs, values) is True
-
-
 def certainly_not_real(expr, values: dict) -> bool:
     """Arb proves that ``expr`` is not real at ``values``: a square root, a log or a fractional power in it has an
     argument that is certainly negative there (every other part evaluated at the point)."""

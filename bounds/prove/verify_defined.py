@@ -313,12 +313,12 @@ def _solved(c: Condition, dom: Domain, p):
 
 def _searched(c: Condition, dom: Domain, free):
     """The ends of each parameter and seeded points: Arb proves a negative value, SymPy an exact zero."""
-    from .verify_search import _ends, exact_point  # (the search imports the verifier's other methods)
+    from .verify_search import end_points, exact_point  # (the search imports the verifier's other methods)
     if any(p.dependent for p in free):
         return None
     params = [p for p in dom.params if p.symbol in c.arg.free_symbols]
     root = [(mpmath.mpf(p.box[0]), mpmath.mpf(p.box[1])) for p in params]
-    points = list(itertools.islice(itertools.product(*(_ends(p, box) for p, box in zip(params, root))), 64))
+    points = list(itertools.islice(itertools.product(*(end_points(p, box) for p, box in zip(params, root))), 64))
     rng = random.Random(20251107)
     for _ in range(SEARCH):
         points.append([lo * (hi / lo) ** rng.random() if p.log and lo > 0 else lo + (hi - lo) * rng.random()

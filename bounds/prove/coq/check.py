@@ -38,21 +38,17 @@ import sympy as sp
 from slth_base.files import holds
 
 from .. import external
-from .assumed import STANDARD, declarations, family, parse_assumptions, read_assumptions  # noqa: F401 (the API)
-from .build import (BUILD_KIND, build_dir, build_lock, build_root, load_state, output_dir,  # noqa: F401 (the API)
-                    save_state, sha, writable_dir, write_atomic)
+from .assumed import declarations, family, parse_assumptions  # noqa: F401 (the API)
+from .build import (build_dir, build_lock, build_root, load_state, output_dir, save_state, sha,  # noqa: F401
+                    writable_dir, write_atomic)
 from .export import Lemma, definedness
-from .files import (FACTS, KERNEL, NOT_CHECKED, NOT_EXPORTED, REJECTED, entries, entries_of,  # noqa: F401 (the API)
-                    file_key, text, verdict_kind, write)
-from .runner import (JOBS_ENV, LEAN_GC, LOGICAL, NO_KERNEL, PROBE_SECONDS, RUNS, SECONDS_ENV,  # noqa: F401 (the API)
-                     WORKERS, CoqcFailure, CoqSetupError, compile_file, coq_release, coqc, coqc_seconds, coqc_version,
-                     first_error, jobs, missing_reason, run_coqc)
-from .search import NESTED_TIMEOUT, TIMEOUT, search  # noqa: F401 (the API)
+from .files import (KERNEL, NOT_CHECKED, NOT_EXPORTED, REJECTED, entries, entries_of, file_key, text,  # noqa: F401
+                    verdict_kind, write)
+from .runner import (LOGICAL, NO_KERNEL, RUNS, WORKERS, CoqcFailure, CoqSetupError, compile_file,  # noqa: F401
+                     coq_release, coqc, coqc_seconds, coqc_version, first_error, jobs, missing_reason, run_coqc)
+from .search import search
 from .statement_check import LAST, assumptions, assumptions_text, check_statements  # noqa: F401 (the API)
-from .tactics import (COMMITTED, FORBIDDEN_TACTICS, TACTICS, VERNACULAR, load_tactics, tactic,  # noqa: F401 (the API)
-                      tactic_problem)
-
-kill_all = external.kill_all
+from .tactics import COMMITTED, TACTICS, load_tactics, tactic, tactic_problem  # noqa: F401 (the API)
 
 
 def prepare(directory, build=None) -> tuple[Path, Path]:

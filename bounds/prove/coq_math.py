@@ -49,16 +49,14 @@ from pathlib import Path
 from slth_base import settings
 from slth_base.files import holds
 
+from . import coq_text, external
 from .coq.assumed import (declarations, family, locate_source, parse_assumptions, qualify,  # noqa: F401 (the API)
                           read_assumptions, strip_comments)
 from .coq.build import build_lock, build_root, load_state, save_state, sha, write_atomic
 from .coq.runner import LEAN_GC, WORKERS, CoqcFailure, coqc_version, first_error, missing_reason, run_coqc
-from .coq_statements import (blueprint, counts, counts_line, declared_rests, lueker_alone,  # noqa: F401 (the API)
-                             statements_report)
-from . import coq_text, external
-from .coq_text import (CITED, CITED_COQ, FORMAL, LOGICAL, LUEKER_COQ, LUEKER_EVENT, LUEKER_ITEMS,  # noqa: F401
-                       LUEKER_PREMISE, LUEKER_TEXT, MATH, PARTS, PLACEHOLDER, PREMISE_COQ, PROVED_PREMISES, SCALAR,
-                       STATEMENT_PRELUDE, STATEMENTS_V, STEP_PRELUDE, chain_premises, cited_premises, cited_statement,
+from .coq_statements import blueprint, counts, counts_line, declared_rests, statements_report  # noqa: F401 (the API)
+from .coq_text import (CITED, CITED_COQ, FORMAL, LOGICAL, LUEKER_COQ, LUEKER_ITEMS, LUEKER_PREMISE, MATH,  # noqa: F401
+                       PREMISE_COQ, PROVED_PREMISES, STATEMENTS_V, chain_premises, cited_premises, cited_statement,
                        coq_statement, fill, part, premise_table_errors, printed_bound, proved_premises, scalar_sources,
                        scalar_stems, sources, statements_file, with_statements)
 

@@ -26,30 +26,38 @@ committed result a report uses is one CI compiled and checked for that tree.
 """
 from __future__ import annotations
 
+import importlib.metadata
 import inspect
 import os
+import platform
 from pathlib import Path
 
 from slt.cache import CorruptRecord, fingerprint, read_record, write_record
 
 from reports.record.provenance import bounds_hash
 
-__all__ = ["VERSION", "cached", "key", "kernel", "kernel_key", "lemma12", "lemma12_key"]
+__all__ = ["VERSION", "LIBRARIES", "cached", "key", "kernel", "kernel_key", "lemma12", "lemma12_key"]
 
 VERSION = 1
 """Raised when the rows stored here change meaning without a change of ``bounds/`` or of ``fn``'s source."""
 COMMITTED = Path(__file__).resolve().parents[2] / "slt" / "measure" / "committed"
 """Where the committed rows live (beside the committed full-power empirical record): a fresh clone reads them."""
+LIBRARIES = ("sympy", "mpmath", "python-flint")
+"""The libraries the verifier in ``bounds/`` calls: their versions are part of the key."""
+
+
+def _version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def key(part: str, fn) -> str:
-    """Everything that decides ``fn()``'s rows, as one fingerprint (the libraries the verifier calls: those whose
-    versions key a first-pass verdict, ``bounds.prove.verdict_cache.versions``)."""
-    from bounds.prove.verdict_cache import LIBRARIES, versions
-
-    found = dict(versions())
-    return fingerprint({"part": part, "version": VERSION, "bounds": bounds_hash(), "python": found["python"],
-                        "libraries": {n: found[n] for n in LIBRARIES}, "rows": inspect.getsource(fn)})
+    """Everything that decides ``fn()``'s rows, as one fingerprint."""
+    return fingerprint({"part": part, "version": VERSION, "bounds": bounds_hash(),
+                        "python": platform.python_version(), "libraries": {n: _version(n) for n in LIBRARIES},
+                        "rows": inspect.getsource(fn)})
 
 
 def _read(path: Path, want: str, log, whole: bool = False):

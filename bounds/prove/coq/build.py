@@ -113,6 +113,12 @@ def save_state(path: Path, state: dict) -> None:
     write_atomic(Path(path), seal(BUILD_KIND, state).decode("utf-8"))
 
 
+def now() -> str:
+    """The time now, UTC, ISO 8601 to the second (when a record is made, a verdict checked)."""
+    import datetime
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 @contextmanager
 def build_lock(build: Path):
     """The build folder held by this process alone (``slth_base.files.flock``)."""

@@ -65,7 +65,6 @@ def prepare(directory, build=None) -> tuple[Path, Path]:
     return out, b
 
 
-
 def undefined_point(lem: Lemma) -> str:
     """``undefined at <point>`` for a definedness condition false at a corner of the domain (each parameter at its
     lower end, or its upper end, integers rounded in), else ``undefined: Coq proves no ... on the domain``."""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .. import external
 from .assumed import family, locate_source, read_assumptions
-from .build import build_dir, build_lock, load_state, save_state, write_atomic
+from .build import build_dir, build_lock, load_state, now, save_state, write_atomic
 from .export import Lemma
 from .files import KERNEL, entries
 from .runner import LEAN_GC, LOGICAL, WORKERS, CoqcFailure, first_error, run_coqc
@@ -39,7 +39,7 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version) -
         state["checked"] = prev["result"]
         LAST["checked_at"] = str(prev.get("at", ""))
         return prev["result"]
-    LAST["checked_at"] = _now()
+    LAST["checked_at"] = now()
     result: dict = {}
     pending = list(rows)
     while pending:
@@ -77,14 +77,9 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version) -
                 odd = sorted({n for c, _ in cs for n in per.get(c, []) if family(n) is None})
                 result[l.name] = "ok" if not odd else f"rests on axioms beyond Coq's standard ones: {', '.join(odd)}"
         break
-    state["check"] = {"key": key, "result": result, "at": _now()}
+    state["check"] = {"key": key, "result": result, "at": now()}
     state["checked"] = result
     return result
-
-
-def _now() -> str:
-    import datetime
-    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 LAST: dict = {}

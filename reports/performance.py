@@ -1,4 +1,6 @@
-"""The table of docs/performance.md: each command's committed figure, cold and warm, beside its goal.
+"""The measured figures of ``benchmarks/`` as the docs print them: the table of docs/performance.md (each command's
+committed figure, cold and warm, beside its goal), and the sentences the README, docs/scale-out.md and docs/proofs.md
+quote (``suite_time``, ``task_throughput``, ``diff_time``).
 
 Every figure is read from the JSON file a script of ``benchmarks/`` wrote with ``--write`` (with the load average and
 the cores it was taken at; the commit is in the file); a figure no committed file holds reads "not measured", never
@@ -180,3 +182,89 @@ def table() -> str:
     return "\n".join(rows + ["", others()]) + ("\n\nCold: empty caches; warm: the same command again with nothing changed. Each figure "
                               "is the one its benchmark last committed (the file keeps its load average, cores and "
                               f"commit); \"{NOT_MEASURED}\": no committed benchmark holds it.")
+
+
+# --- the measurements the README and docs quote in sentences -----------------------------------------------------
+
+def read_committed(path) -> dict:
+    """A committed data file, read through the one bounded reader (a truncated or empty file is one line)."""
+    from slt.inputs import InputError, read_json
+
+    data = read_json(path, "committed data file")
+    if not isinstance(data, dict):
+        raise InputError(f"committed data file {path}: not a JSON object")
+    return data
+
+
+def cell(text: str) -> str:
+    """``text`` as one cell of a Markdown table."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+SUITE_TIME = ROOT / "benchmarks" / "test-suite-time.json"
+"""The measured wall time of the test run (``{"profiles": {name: {"wall_s", "cores", "command"}}, "created"}``),
+written by whoever measures it; the README quotes it."""
+
+
+def suite_time() -> str:
+    """How long the test run takes, from ``SUITE_TIME`` (a sentence saying it is not measured when absent)."""
+    if not SUITE_TIME.exists():
+        return (f"How long the test run takes is not measured yet (`{SUITE_TIME.relative_to(ROOT)}` holds the "
+                "measurement).")
+    data = read_committed(SUITE_TIME)
+
+    def span(s: float) -> str:
+        return f"{s:g} s" if s < 120 else f"{round(s / 60, 1):g} minutes"
+
+    parts = []
+    for p in data["profiles"].values():
+        extra = [f"{span(p['cpu_s'])} of CPU"] if "cpu_s" in p else []
+        label = f" ({p['label']})" if p.get("label") else ""
+        parts.append(f"`{p['command']}`{label} {span(p['wall_s'])} wall on {p['cores']} cores"
+                     + (f" ({', '.join(extra)})" if extra else ""))
+    return "Measured: " + "; ".join(parts) + "."
+
+
+TASK_THROUGHPUT = ROOT / "benchmarks" / "bench_tasks.json"
+"""The measured throughput of ``slt.tasks`` (written by ``python benchmarks/bench_tasks.py``); docs/scale-out.md
+quotes it."""
+
+
+def task_throughput() -> str:
+    """The task-throughput table of ``TASK_THROUGHPUT``, with the machine as measured."""
+    data = read_committed(TASK_THROUGHPUT)
+    rows = data["rows"]
+    one = next(r for r in rows if r["workers"] == 1 and "LocalCluster" in r["label"])
+    out = [f"Measured by `{data['command'].split(' --output')[0]}` : {data['tasks']} "
+           f"'{data['work']}' tasks of about {1 / one['tasks_per_s']:.2f} s each on one worker, best of "
+           f"{len(one['runs'])} runs, on {data['cores']} cores:", "",
+           "| configuration | workers | tasks/s | speed-up vs 1 worker | efficiency |", "|---|---|---|---|---|"]
+    for r in rows:
+        label = re.sub(r" tcp://\S+", f" ({r['workers']} worker processes)", r["label"])
+        out.append(f"| {cell(label)} | {r['workers']} | {r['tasks_per_s']:.2f} | {r['speedup_vs_1_worker']:.2f} | "
+                   f"{r['efficiency']:.2f} |")
+    best = max((r for r in rows if r["workers"] == 2 and "LocalCluster" in r["label"]), key=lambda r: r["tasks_per_s"],
+               default=None)
+    ext = next((r for r in rows if "tcp://" in r["label"]), None)
+    if best and ext:
+        out += ["", f"The external scheduler's rate is {100 * (1 - ext['tasks_per_s'] / best['tasks_per_s']):.0f}% "
+                    "below the LocalCluster's at the same number of workers."]
+    return "\n".join(out)
+
+
+DIFF_TIME = ROOT / "benchmarks" / "diff-time.json"
+"""The measured runs of ``slth diff --against HEAD`` after a one-constant edit (``{"edit", "command", "cores",
+"runs": [{"run", "wall_s", "cpu_s", "exit", "load_before", "verified"}], "created"}``), written by
+``python benchmarks/bench_diff.py --write``; docs/proofs.md quotes it."""
+
+
+def diff_time() -> str:
+    """How long ``slth diff --against HEAD`` takes after a one-constant edit, run after run, from ``DIFF_TIME``
+    (a sentence saying it is not measured when absent)."""
+    if not DIFF_TIME.exists():
+        return (f"How long it takes is not measured yet (`{DIFF_TIME.relative_to(ROOT)}` holds the measurement, "
+                "`python benchmarks/bench_diff.py --write` writes it).")
+    data = read_committed(DIFF_TIME)
+    runs = "; ".join(f"run {r['run']}: {r['wall_s']:g} s wall, {r['cpu_s']:g} s CPU" for r in data["runs"])
+    return (f"Measured (`{data['command']}`: {data['edit']} in a fresh clone with an empty cache folder, then the "
+            f"diff run {len(data['runs'])} times on {data['cores']} cores): {runs}.")

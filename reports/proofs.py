@@ -77,8 +77,8 @@ def _cex(cex: dict | None, statement: str | None = None, step=None) -> str:
     a coordinate next to an open end of the statement's domain marked so)."""
     if not cex or statement is None:
         return point_text(cex)
-    from reports.record.assemble import _params_of, open_ends
-    return point_text(cex, open_ends(_params_of(statement, step)))
+    from reports.record.assemble import params_of, open_ends
+    return point_text(cex, open_ends(params_of(statement, step)))
 
 
 def domain_kind(domain: str) -> str:
@@ -264,7 +264,7 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     ``SLTH_COQ_JOBS`` coqc at once, all of them killed on Ctrl-C or SIGTERM)."""
     import threading
 
-    from bounds.prove import coq_math
+    from bounds.prove import coq_math, external
     from bounds.prove.coq import check as coq_check, cost
     missing = coq_check.missing_reason()
     if missing:
@@ -286,7 +286,7 @@ def _print_coq_axioms(name: str, directory: str) -> int:
         except BaseException as e:  # noqa: BLE001 (raised again in the main thread)
             math["error"] = e
 
-    with coq_check._reaped():  # Ctrl-C or SIGTERM anywhere below: every coqc killed, none started after
+    with external.reaped():  # Ctrl-C or SIGTERM anywhere below: every coqc killed, none started after
         worker = threading.Thread(target=build_math, name="slth-coq-math")
         worker.start()
         try:

@@ -23,6 +23,8 @@ from pathlib import Path
 import sympy as sp
 
 from reports import claim_blocks
+from reports.performance import (DIFF_TIME, SUITE_TIME, TASK_THROUGHPUT, cell, diff_time,  # noqa: F401 (the API)
+                                 read_committed, suite_time, task_throughput)
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -51,10 +53,6 @@ def _pretty(expr) -> str:
 def _md(text: str) -> str:
     """Prose from bounds/ (notes, descriptions) as Markdown that shows it literally: no stray links or emphasis."""
     return re.sub(r"([\\`*_\[\]<>])", r"\\\1", str(text))
-
-
-def _cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 def anchor(name: str) -> str:
@@ -126,7 +124,7 @@ def statement_section(name: str, catalogue=None) -> str:
 
 def _coq_lines(name: str, statements) -> list[str]:
     """The statement's Coq theorem as ``bounds.prove.coq_math`` generates it, and the premises it rests on."""
-    from bounds.prove import coq_math
+    from bounds.prove import coq_math, coq_text
 
     text = coq_math.coq_statement(name, statements)
     if name == coq_math.CITED:
@@ -144,7 +142,7 @@ def _coq_lines(name: str, statements) -> list[str]:
         cited = coq_math.cited_premises(name, statements)
         return [f"**In Coq**: not formalized (no theorem states it; its steps cite the premises "
                 f"{', '.join(cited) or 'none'}).", ""]
-    rests = ", ".join(coq_math.FORMAL[name][1]) or "no premise"
+    rests = ", ".join(coq_text.FORMAL[name][1]) or "no premise"
     return [f"**In Coq** (`stmt_{name}` as it reads in the committed `proofs/coq/statements/Statements.v`, its bound "
             f"printed from `bounds/` into the text of `proofs/coq/statements/parts/{name}.v`; rests on: {rests}):",
             "", "```coq", text, "```", ""]
@@ -190,16 +188,6 @@ def statements_page(catalogue=None) -> str:
 
 # ------------------------------------------------------------------------------------------ tables from data files
 
-def _read(path) -> dict:
-    """A committed data file, read through the one bounded reader (a truncated or empty file is one line)."""
-    from slt.inputs import InputError, read_json
-
-    data = read_json(path, "committed data file")
-    if not isinstance(data, dict):
-        raise InputError(f"committed data file {path}: not a JSON object")
-    return data
-
-
 NOT_CALIBRATED = "not calibrated"
 """What a constant the file stores as null reads as in a page."""
 
@@ -222,7 +210,7 @@ def _point(params: dict) -> str:
 
 def constants_table() -> str:
     """The calibrated constants of slt/measure/calibration.json."""
-    data = _read(CALIBRATION)
+    data = read_committed(CALIBRATION)
     rows = ["| statement | C the checks use | range [C_low, C_high] | worst target family | C at random targets |",
             "|---|---|---|---|---|"]
     for name, s in data["statements"].items():
@@ -234,7 +222,7 @@ def constants_table() -> str:
 
 def fixed_c_table() -> str:
     """The fixed-C tests over eps (``growth`` of each statement in slt/measure/calibration.json)."""
-    data = _read(CALIBRATION)
+    data = read_committed(CALIBRATION)
     rows = ["| statement | C | point | target | failures / trials, largest eps first | every test passes | "
             "failure model |", "|---|---|---|---|---|---|---|"]
     for name, s in data["statements"].items():
@@ -244,8 +232,8 @@ def fixed_c_table() -> str:
         counts = ", ".join(f"eps {_fmt(r['eps'])}: {r['failures']}/{r['trials']}" for r in g["rows"])
         passed = "yes" if all(r["passed"] for r in g["rows"]) else "no"
         glm = (g.get("glm") or {}).get("verdict", "-")
-        rows.append(f"| {name} | {_constant(g['C'])} | {_cell(_point(g['params']))} | {g['target']} | {counts} | {passed} "
-                    f"| {_cell(glm)} |")
+        rows.append(f"| {name} | {_constant(g['C'])} | {cell(_point(g['params']))} | {g['target']} | {counts} | {passed} "
+                    f"| {cell(glm)} |")
     return "\n".join(rows)
 
 
@@ -259,7 +247,7 @@ def large_table(worst: bool) -> str:
 
 def committed_empirical_table() -> str:
     """The committed full-power failure rates (slt/measure/committed/empirical-full.json)."""
-    data = _read(COMMITTED_EMPIRICAL)
+    data = read_committed(COMMITTED_EMPIRICAL)
     checks = data["empirical"]["checks"]
     prov = data["provenance"]
     rows = [f"{len(checks)} rate points, {sum(c['trials'] for c in checks)} trials, profile `{prov['profile']}`, "
@@ -267,7 +255,7 @@ def committed_empirical_table() -> str:
             "| statement | point | C | failures / trials | 95% interval of the rate | verdict |", "|---|---|---|---|---|---|"]
     for c in checks:
         lo, hi = c["interval"]
-        rows.append(f"| {c['statement']} | {_cell(_point(c['params']))} | {_fmt(c['C'])} | {c['failures']}/{c['trials']} "
+        rows.append(f"| {c['statement']} | {cell(_point(c['params']))} | {_fmt(c['C'])} | {c['failures']}/{c['trials']} "
                     f"| [{lo:.3g}, {hi:.3g}] | {c['verdict']} |")
     return "\n".join(rows)
 
@@ -276,17 +264,17 @@ def figures_table() -> str:
     """What each committed full sweep (slt/figures/committed/, shipped with the package) found."""
     out = []
     for path in sorted(FIGURES.glob("*.json")):
-        data = _read(path)
-        out += [f"**{_cell(data['title'])}** ([`{path.relative_to(ROOT)}`](../{path.relative_to(ROOT)}), "
+        data = read_committed(path)
+        out += [f"**{cell(data['title'])}** ([`{path.relative_to(ROOT)}`](../{path.relative_to(ROOT)}), "
                 f"{_fmt(round(data['compute_s']))} s of compute):", ""]
-        out += [f"- {_cell(f)}" for f in data.get("findings") or []] + [""]
+        out += [f"- {cell(f)}" for f in data.get("findings") or []] + [""]
     return "\n".join(out).rstrip()
 
 
 def families_table() -> str:
     """Failures per target family at the random-target C and at the calibrated C (``targets`` and
     ``targets_verify`` of each statement in slt/measure/calibration.json)."""
-    data = _read(CALIBRATION)
+    data = read_committed(CALIBRATION)
     rows = ["| statement | point | C | failures / trials per target family |", "|---|---|---|---|"]
     for name, s in data["statements"].items():
         for key in ("targets", "targets_verify"):
@@ -294,7 +282,7 @@ def families_table() -> str:
             if not t:
                 continue
             fams = ", ".join(f"{f['family']} {f['failures']}/{f['trials']}" for f in t["families"])
-            rows.append(f"| {name} | {_cell(_point(t['point']))} | {_fmt(t['C'])} | {fams} |")
+            rows.append(f"| {name} | {cell(_point(t['point']))} | {_fmt(t['C'])} | {fams} |")
     return "\n".join(rows)
 
 
@@ -307,75 +295,6 @@ _SOURCES = {"heldout": ROOT / "slt" / "measure" / "heldout-design.json", "consta
             "diff-time": ROOT / "benchmarks" / "diff-time.json",
             "axioms-coq-cost": ROOT / "benchmarks" / "coq-cold.json"}
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
-
-
-SUITE_TIME = ROOT / "benchmarks" / "test-suite-time.json"
-"""The measured wall time of the test run (``{"profiles": {name: {"wall_s", "cores", "command"}}, "created"}``),
-written by whoever measures it; the README quotes it."""
-
-
-def suite_time() -> str:
-    """How long the test run takes, from ``SUITE_TIME`` (a sentence saying it is not measured when absent)."""
-    if not SUITE_TIME.exists():
-        return (f"How long the test run takes is not measured yet (`{SUITE_TIME.relative_to(ROOT)}` holds the "
-                "measurement).")
-    data = _read(SUITE_TIME)
-
-    def span(s: float) -> str:
-        return f"{s:g} s" if s < 120 else f"{round(s / 60, 1):g} minutes"
-
-    parts = []
-    for p in data["profiles"].values():
-        extra = [f"{span(p['cpu_s'])} of CPU"] if "cpu_s" in p else []
-        label = f" ({p['label']})" if p.get("label") else ""
-        parts.append(f"`{p['command']}`{label} {span(p['wall_s'])} wall on {p['cores']} cores"
-                     + (f" ({', '.join(extra)})" if extra else ""))
-    return "Measured: " + "; ".join(parts) + "."
-
-
-TASK_THROUGHPUT = ROOT / "benchmarks" / "bench_tasks.json"
-"""The measured throughput of ``slt.tasks`` (written by ``python benchmarks/bench_tasks.py``); docs/scale-out.md
-quotes it."""
-
-
-def task_throughput() -> str:
-    """The task-throughput table of ``TASK_THROUGHPUT``, with the machine as measured."""
-    data = _read(TASK_THROUGHPUT)
-    rows = data["rows"]
-    one = next(r for r in rows if r["workers"] == 1 and "LocalCluster" in r["label"])
-    out = [f"Measured by `{data['command'].split(' --output')[0]}` : {data['tasks']} "
-           f"'{data['work']}' tasks of about {1 / one['tasks_per_s']:.2f} s each on one worker, best of "
-           f"{len(one['runs'])} runs, on {data['cores']} cores:", "",
-           "| configuration | workers | tasks/s | speed-up vs 1 worker | efficiency |", "|---|---|---|---|---|"]
-    for r in rows:
-        label = re.sub(r" tcp://\S+", f" ({r['workers']} worker processes)", r["label"])
-        out.append(f"| {_cell(label)} | {r['workers']} | {r['tasks_per_s']:.2f} | {r['speedup_vs_1_worker']:.2f} | "
-                   f"{r['efficiency']:.2f} |")
-    best = max((r for r in rows if r["workers"] == 2 and "LocalCluster" in r["label"]), key=lambda r: r["tasks_per_s"],
-               default=None)
-    ext = next((r for r in rows if "tcp://" in r["label"]), None)
-    if best and ext:
-        out += ["", f"The external scheduler's rate is {100 * (1 - ext['tasks_per_s'] / best['tasks_per_s']):.0f}% "
-                    "below the LocalCluster's at the same number of workers."]
-    return "\n".join(out)
-
-
-DIFF_TIME = ROOT / "benchmarks" / "diff-time.json"
-"""The measured runs of ``slth diff --against HEAD`` after a one-constant edit (``{"edit", "command", "cores",
-"runs": [{"run", "wall_s", "cpu_s", "exit", "load_before", "verified"}], "created"}``), written by
-``python benchmarks/bench_diff.py --write``; docs/proofs.md quotes it."""
-
-
-def diff_time() -> str:
-    """How long ``slth diff --against HEAD`` takes after a one-constant edit, run after run, from ``DIFF_TIME``
-    (a sentence saying it is not measured when absent)."""
-    if not DIFF_TIME.exists():
-        return (f"How long it takes is not measured yet (`{DIFF_TIME.relative_to(ROOT)}` holds the measurement, "
-                "`python benchmarks/bench_diff.py --write` writes it).")
-    data = _read(DIFF_TIME)
-    runs = "; ".join(f"run {r['run']}: {r['wall_s']:g} s wall, {r['cpu_s']:g} s CPU" for r in data["runs"])
-    return (f"Measured (`{data['command']}`: {data['edit']} in a fresh clone with an empty cache folder, then the "
-            f"diff run {len(data['runs'])} times on {data['cores']} cores): {runs}.")
 
 
 def proof_counts(record: dict) -> str:
@@ -409,8 +328,8 @@ def finding_line(n: int, item: dict) -> str:
 def _md_table(table: dict | None) -> list[str]:
     if not table or not table.get("rows"):
         return []
-    return (["| " + " | ".join(_cell(c) for c in table["columns"]) + " |", "|" + "---|" * len(table["columns"])]
-            + ["| " + " | ".join(_cell(v) for v in row) + " |" for row in table["rows"]])
+    return (["| " + " | ".join(cell(c) for c in table["columns"]) + " |", "|" + "---|" * len(table["columns"])]
+            + ["| " + " | ".join(cell(v) for v in row) + " |" for row in table["rows"]])
 
 
 _WHEN = re.compile(r",? checked (?:at|between) \d{4}-\d\d-\d\dT[\d:]+Z(?: and \d{4}-\d\d-\d\dT[\d:]+Z)?")
@@ -582,9 +501,9 @@ def pages(record=None) -> dict:
     from reports.terminal import safe
     from slth_base.files import read_text
 
-    from bounds.prove import coq_math
+    from bounds.prove import coq_text
 
-    out = {STATEMENTS_PAGE: safe(statements_page()), coq_math.STATEMENTS_V: coq_math.statements_file()}
+    out = {STATEMENTS_PAGE: safe(statements_page()), coq_text.STATEMENTS_V: coq_text.statements_file()}
     built = [record]
 
     def get():

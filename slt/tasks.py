@@ -50,7 +50,8 @@ from slt.cache import CorruptRecord, fingerprint, nonfinite_path, read_record, w
 from slt.inputs import THREADS_ENV, InputError, numba_threads
 
 __all__ = ["Task", "execute", "function_name", "resolve", "fingerprint", "code_fingerprint", "returns", "cluster", "CacheWarning",
-           "default_cache_dir", "task_path", "SCHEDULER_ENV", "CACHE_ENV"]
+           "default_cache_dir", "task_path", "SCHEDULER_ENV", "CACHE_ENV",
+           "set_worker_threads"]
 
 SCHEDULER_ENV = "SLTH_SCHEDULER"
 CACHE_ENV = "SLTH_CACHE_DIR"
@@ -372,7 +373,7 @@ def cluster(scheduler: str | None = None, workers: int | None = None):
             for addr, w in info.items():
                 per_host[w["host"]] = per_host.get(w["host"], 0) + w["nthreads"]
             for addr, w in info.items():
-                client.run(_set_worker_threads, max(1, (cores.get(addr) or 1) // per_host[w["host"]]), workers=[addr])
+                client.run(set_worker_threads, max(1, (cores.get(addr) or 1) // per_host[w["host"]]), workers=[addr])
         _ACTIVE.append(client)
         try:
             yield client
@@ -384,7 +385,8 @@ def cluster(scheduler: str | None = None, workers: int | None = None):
             local.close()
 
 
-def _set_worker_threads(threads: int) -> int:
+def set_worker_threads(threads: int) -> int:
+    """Numba's threads in this worker (run on each worker of a cluster)."""
     os.environ[_THREADS_ENV] = str(threads)
     return _set_threads(threads)
 

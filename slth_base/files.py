@@ -31,7 +31,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-__all__ = ["InputError", "MAX_BYTES", "read_bounded", "read_text", "holds", "write_atomic", "replace_file", "locked"]
+__all__ = ["InputError", "MAX_BYTES", "read_bounded", "read_text", "holds", "write_atomic", "replace_file", "locked", "file_kind"]
 
 MAX_BYTES = 256 * 2 ** 20
 """The largest file the harness reads, 256 MiB (its largest files, the run records and calibration files, hold well
@@ -48,7 +48,8 @@ def _size(n: int) -> str:
     return f"{n // 2 ** 20} MiB" if n >= 2 ** 20 and n % 2 ** 20 == 0 else f"{n:,} bytes"
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words (``a FIFO``, ``a directory``, ...)."""
     for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
                        (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link")):
         if test(mode):
@@ -68,7 +69,7 @@ def _open_regular(path, what: str) -> int:
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise InputError(f"{what} {path}: {_kind(st.st_mode)}, not a regular file (not read)")
+        raise InputError(f"{what} {path}: {file_kind(st.st_mode)}, not a regular file (not read)")
     os.set_blocking(fd, True)
     return fd
 

@@ -52,8 +52,8 @@ def _read_key(path: Path) -> bytes:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            from slth_base.files import _kind
-            raise OSError(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", str(path))
+            from slth_base.files import file_kind
+            raise OSError(errno.EINVAL, f"{file_kind(st.st_mode)}, not a regular file", str(path))
         if st.st_uid != os.getuid() or st.st_mode & 0o077:
             raise OSError(errno.EPERM, "not private to this user (owner and mode 0600 wanted)", str(path))
         data = os.read(fd, 4096)
@@ -146,8 +146,8 @@ def read_regular(path: Path, limit: int = LIMIT) -> bytes | None:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            from slth_base.files import _kind
-            raise OSError(errno.EINVAL, f"{_kind(st.st_mode)}, not a regular file", str(path))
+            from slth_base.files import file_kind
+            raise OSError(errno.EINVAL, f"{file_kind(st.st_mode)}, not a regular file", str(path))
         if st.st_size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
         chunks, left = [], limit + 1

@@ -100,7 +100,7 @@ def test_a_lock_file_planted_as_a_link_never_truncates_its_target(tmp_path):
 
     victim = tmp_path / "victim.txt"
     victim.write_text("keep\n")
-    for folder, name, lock in ((tmp_path / "build", ".lock", check._locked),
+    for folder, name, lock in ((tmp_path / "build", ".lock", check.build_lock),
                                (tmp_path / "coq", ".slth-kernel.lock", kernel._locked)):
         folder.mkdir()
         (folder / name).symlink_to(victim)
@@ -111,7 +111,7 @@ def test_a_lock_file_planted_as_a_link_never_truncates_its_target(tmp_path):
 
 def test_a_lock_file_planted_as_a_fifo_is_replaced_without_a_hang(tmp_path):
     code = ("import os; from pathlib import Path; from bounds.prove.coq import check; b = Path(%r); b.mkdir()\n"
-            "os.mkfifo(b / '.lock')\nwith check._locked(b):\n    print('locked')" % str(tmp_path / "build"))
+            "os.mkfifo(b / '.lock')\nwith check.build_lock(b):\n    print('locked')" % str(tmp_path / "build"))
     done = _python(code)
     assert done.returncode == 0 and "locked" in done.stdout, done.stderr
 

@@ -122,7 +122,7 @@ def test_a_failed_recheck_fails_the_step(monkeypatch):
 
 
 def test_floats_enter_exactly():
-    from bounds.prove.recheck import _float_exact
+    from bounds.prove.arb_intervals import float_exact as _float_exact
     f = sp.Float(1) / 3
     assert _float_exact(f) == Fraction(*float(f).as_integer_ratio())
     assert _float_exact(sp.Float(-0.75)) == Fraction(-3, 4)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bounds.prove import coq_math
+from bounds.prove import coq_math, coq_text
 from bounds.prove.coq import assumed, check
 
 PLANTED = "Axioms classic_all : forall P : Prop, P.\n"
@@ -118,7 +118,7 @@ def test_the_planted_axiom_fails_the_scan_and_the_build(tmp_path):
 def test_the_planted_axiom_fails_python_m_bounds_prove_coq_math(monkeypatch, capsys, tmp_path):
     needs_coq()
     planted = {**coq_math.sources(), **_planted()}
-    monkeypatch.setattr(coq_math, "sources", lambda folder=None: planted)
+    monkeypatch.setattr(coq_text, "sources", lambda folder=None: planted)
     monkeypatch.setattr(coq_math, "build_folder", lambda: tmp_path)
     assert coq_math.main([]) == 1
     out = capsys.readouterr().out

@@ -10,8 +10,9 @@ import sympy as sp
 
 from bounds import Edit
 from bounds.core import Step
-from bounds.prove.coq import check, export
-from bounds.prove.coq.export import COMPOUND, lemma
+from bounds.prove.coq import cascade, check, export
+from bounds.prove.coq.cascade import COMPOUND
+from bounds.prove.coq.export import lemma
 from bounds.prove.mutations import catalogue_with
 from bounds.prove.verify import verify_step
 from bounds.prove.verify_domain import Domain
@@ -41,14 +42,14 @@ def test_the_sum_is_named_where_the_plain_log_space_form_gives_up():
     s = steps["U1"]
     lhs, rhs = export.exact(s.lhs), export.exact(s.rhs)
     dom = Domain(Step(s.name, lhs, rhs, params=s.params), st.params)
-    assert export._log_difference(lhs, rhs, dom) is None
-    forms = export._named_forms(lhs, rhs, dom)
+    assert cascade._log_difference(lhs, rhs, dom) is None
+    forms = cascade._named_forms(lhs, rhs, dom)
     assert len(forms) == 2 and forms[0][0] == ""
     pre = forms[1][0]
     assert f"set ({COMPOUND}0 := (2 + (2 * H * (sqrt d1)))) in *" in pre
     assert f"assert (4 <= {COMPOUND}0) by (unfold {COMPOUND}0; slth_lo)" in pre
     assert f"assert (ln 4 <= ln {COMPOUND}0)" in pre
-    assert [c for c in export._log_space(lhs, rhs, dom) if f"{COMPOUND}0" in c]
+    assert [c for c in cascade._log_space(lhs, rhs, dom) if f"{COMPOUND}0" in c]
 
 
 def test_a_step_with_a_power_of_a_sum_is_kernel_checked_and_its_false_twin_rejected():

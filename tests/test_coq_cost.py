@@ -65,7 +65,7 @@ def test_no_more_coqc_at_once_than_slth_coq_jobs(tmp_path, fake_coqc, monkeypatc
     ok, why = coq_math.compile(tmp_path / "m", {"A": "", "B": "", "C": ""})
     assert ok, why
     assert (tmp_path / "pids.overlap").exists() == overlap
-    record = check._load_state(tmp_path / "m" / coq_math.STATE)  # the sealed build record, its seal checked
+    record = check.load_state(tmp_path / "m" / coq_math.STATE)  # the sealed build record, its seal checked
     assert set(record["files"]) == {"A", "B", "C"}
 
 

@@ -34,7 +34,7 @@ import sympy as sp
 
 from bounds import catalogue
 
-from bounds.prove import coq_math, coq_statements
+from bounds.prove import coq_math, coq_statements, coq_text
 from bounds.prove.coq.check import missing_reason
 from slt import models
 
@@ -790,7 +790,7 @@ def test_the_counts_and_the_blueprint_follow_formal_and_premises_v(monkeypatch):
     assert set(bp["premises"]) == {p.name for p in ALL}
     # a wrong state: lemma8 not formalized, a premise no longer proved
     assert "lemma8" in alone
-    monkeypatch.setattr(coq_math, "FORMAL", {k: v for k, v in coq_math.FORMAL.items() if k != "lemma8"})
+    monkeypatch.setattr(coq_text, "FORMAL", {k: v for k, v in coq_text.FORMAL.items() if k != "lemma8"})
     assert coq_math.counts()["alone"] == len(alone) - 1
     assert coq_math.blueprint()["statements"]["lemma8"] == {
         "formalized": False, "theorem": None, "rests_on": None, "lueker_alone": False, "probability": False,
@@ -881,7 +881,7 @@ def test_proofs_axioms_coq_without_a_folder_uses_the_kernels_folder(monkeypatch,
 def test_placeholders_print_the_constants_and_step_instances_of_bounds():
     from bounds.prove.coq.printer import coq
     st = catalogue.get("theorem9")
-    assert coq_math.fill("theorem9", "{c:eps_QK}") == coq_math._naturals("theorem9", coq(st.constants["eps_QK"]))
+    assert coq_math.fill("theorem9", "{c:eps_QK}") == coq_text._naturals("theorem9", coq(st.constants["eps_QK"]))
     assert "(INR d1)" in coq_math.fill("theorem9", "{c:eps_QK}") and "(INR H)" in coq_math.fill("theorem9", "{c:eps_QK}")
     assert coq_math.fill("theorem9", "{step:S2c-i}") == "(step_theorem9_S2c_i (INR H) (INR d1) eps (INR d2) alpha)"
     assert coq_math.fill("theorem9", "{step:S3c}") == "(step_theorem9_S3c eps)"
@@ -890,7 +890,7 @@ def test_placeholders_print_the_constants_and_step_instances_of_bounds():
     with pytest.raises(KeyError, match="no step 'S9'"):
         coq_math.fill("theorem9", "{step:S9}")
     t14 = catalogue.get("theorem14")
-    assert coq_math.fill("theorem14", "{t:delta}") == coq_math._naturals("theorem14", coq(t14.terms["delta"]))
+    assert coq_math.fill("theorem14", "{t:delta}") == coq_text._naturals("theorem14", coq(t14.terms["delta"]))
     assert "(INR b)" in coq_math.fill("theorem14", "{t:beta}")
     with pytest.raises(KeyError, match="no term 'gamma'"):
         coq_math.fill("theorem14", "{t:gamma}")

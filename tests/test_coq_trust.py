@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from bounds.prove.coq import check
+from bounds.prove.coq import check, tactics as coq_tactics
 from bounds.core import Param, Step
 from bounds.symbols import d1, eps, x
 
@@ -86,7 +86,7 @@ def test_the_abort_trick_is_rejected_by_coq(tmp_path):
 def test_the_statement_check_rejects_the_abort_trick_without_the_tactic_filter(tmp_path, monkeypatch):
     """The second line of defence alone: the compiled constant has type True, not the exported statement."""
     needs_coq()
-    monkeypatch.setattr(check, "tactic_problem", lambda t: None)
+    monkeypatch.setattr(coq_tactics, "tactic_problem", lambda t: None)  # the filter every tactic is read through
     tactics = {**check.load_tactics(), _key(): ABORT}
     st = check.check(tmp_path / "out", tactics=tactics, searching=False, ents=_lemma2())
     assert st[("lemma2", "L2b-eps")].startswith("rejected: the compiled constant is not the exported statement")
@@ -142,7 +142,7 @@ def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path):
     (b / "lemma2.v").write_text((b / "lemma2.v").read_text().replace("Qed.", "Admitted."))
     subprocess.run(["coqc", "-Q", str(b), "Slth", "lemma2.v"], cwd=b, check=True, capture_output=True)
     state = _record(b)
-    state["files"]["lemma2"]["vo"] = check._sha(b / "lemma2.vo")
+    state["files"]["lemma2"]["vo"] = check.sha(b / "lemma2.vo")
     check.save_state(b / "state.json", state)
     st = check.check(out, searching=False, ents=_lemma2())
     assert st[("lemma2", "L2b-eps")].startswith("rejected: rests on axioms beyond Coq's standard ones")
@@ -165,7 +165,7 @@ def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path,
     common = state["files"]["Common"]["digest"]
     state["files"]["lemma2"]["digest"] = check.file_key(check.text("lemma2", _lemma2()["lemma2"], tactics), version,
                                                         common)
-    assert state["files"]["lemma2"]["vo"] == check._sha(b / "lemma2.vo")
+    assert state["files"]["lemma2"]["vo"] == check.sha(b / "lemma2.vo")
     body = json.dumps(state).encode()
     if seal == "plain JSON":
         (b / "state.json").write_bytes(body)
@@ -225,7 +225,7 @@ def test_a_bad_output_folder_is_one_line(tmp_path, make, want):
 
 
 def test_an_unwritable_folder_is_named_not_a_rejection(tmp_path, monkeypatch):
-    monkeypatch.setattr(check.os, "access", lambda p, m: False)
+    monkeypatch.setattr(os, "access", lambda p, m: False)
     st = check.check(tmp_path / "out", searching=False, ents=_lemma2())
     assert st[("lemma2", "L2c")].startswith("not checked: folder not writable")
 

@@ -143,13 +143,15 @@ def test_the_kernel_key_changes_with_what_coq_is_given(monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(check, "load_tactics", lambda path=check.TACTICS: {})
         assert verified.kernel_key() != key
-    proved = check.catalogue.proved
-    monkeypatch.setattr(check.catalogue, "proved", lambda *a: [n for n in proved(*a) if n != "lemma7"])
+    from bounds import catalogue
+
+    proved = catalogue.proved
+    monkeypatch.setattr(catalogue, "proved", lambda *a: [n for n in proved(*a) if n != "lemma7"])
     assert verified.kernel_key() != key
 
 
 def test_lemma12s_check_in_coq_is_the_committed_one_only_for_these_files(monkeypatch, tmp_path):
-    from bounds.prove import coq_math
+    from bounds.prove import coq_math, coq_text
     from slt.cache import write_record
 
     fresh = {"proof": "rejected", "error": "e", "gap_line": True, "with_hypothesis": "accepted", "refuted": True,
@@ -162,7 +164,7 @@ def test_lemma12s_check_in_coq_is_the_committed_one_only_for_these_files(monkeyp
                                                       "result": stored})
     got = verified.lemma12(committed=tmp_path)
     assert runs == [] and got == {**stored, "source": f"{kernel.COMMITTED}: Coq 8.16.1, checked at 2026-01-02T03:04:05Z"}
-    monkeypatch.setattr(coq_math, "statements_file", lambda catalogue=None: "(* another Statements.v *)")
+    monkeypatch.setattr(coq_text, "statements_file", lambda catalogue=None: "(* another Statements.v *)")
     assert verified.lemma12(committed=tmp_path) == {**fresh, "source": kernel.REPLAYED} and runs == [1]
 
 

@@ -45,7 +45,7 @@ class StandIn:
                     continue
                 if lem.key not in tactics and searching:  # the search: its winner is kept by the replay
                     tactics[lem.key] = "interval"
-                if coq_check._tactic(tactics, lem.key)[0] is None:
+                if coq_check.tactic(tactics, lem.key)[0] is None:
                     status[(s, t)] = "rejected: no tactic of the generated cascade proves it"
                 else:
                     status[(s, t)] = self.rejected.get((s, t), "kernel-checked")

@@ -62,8 +62,8 @@ def test_theorem14_rests_on_every_named_premise():
 
 
 def test_a_premise_not_proved_in_coq_reads_assumed(monkeypatch):
-    from bounds.prove import coq_math
-    monkeypatch.setattr(coq_math, "proved_premises", lambda text=None: [])
+    from bounds.prove import coq_text
+    monkeypatch.setattr(coq_text, "proved_premises", lambda text=None: [])
     got = {a.name: a for a in axioms("theorem14") if a.kind == "premise"}
     assert all(a.detail.startswith("assumed, not checked") for a in got.values())
 

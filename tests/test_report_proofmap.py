@@ -127,14 +127,14 @@ def test_every_node_links_to_an_id_of_the_page(proofs_record):
 def test_formalized_kernel_checked_and_proved_are_drawn_apart(proofs_record, monkeypatch):
     """Every statement of the catalogue has its Coq theorem; with one taken out of ``FORMAL`` (as a statement not
     yet formalized would be) both borders are on the map and each node carries the one its state asks for."""
-    from bounds.prove import coq_math, coq_statements
+    from bounds.prove import coq_statements, coq_text
     from reports import proofmap
     from slt import claims
 
-    monkeypatch.setattr(coq_math, "FORMAL", {k: v for k, v in coq_math.FORMAL.items() if k != "theorem11"})
+    monkeypatch.setattr(coq_text, "FORMAL", {k: v for k, v in coq_text.FORMAL.items() if k != "theorem11"})
     nodes = _nodes(_map(_measured(proofs_record)))
     verdicts = claims.proof_verdicts(proofs_record)
-    formal = set(coq_math.FORMAL)
+    formal = set(coq_text.FORMAL)
     assert formal and formal != set(verdicts)  # both kinds are on the map
     for name, verdict in verdicts.items():
         d = nodes[name]
@@ -144,11 +144,11 @@ def test_formalized_kernel_checked_and_proved_are_drawn_apart(proofs_record, mon
         assert ("stroke-dasharray" in d["style"]) == (name not in formal), name
         assert d["verdict"] == verdict and f'fill="{proofmap.COLOURS[verdict][0]}"' in d["style"], name
         alone = name in formal and name in coq_statements.proved_statements() and coq_statements.proved_alone(
-            name, coq_math.FORMAL[name][1])
+            name, coq_text.FORMAL[name][1])
         assert d["lueker-alone"] == ("yes" if alone else "no"), name
         assert (proofmap.STAR in d["text"]) == alone, name
-    proved = set(coq_math.proved_premises())
-    assert proved and proved != set(coq_math.PREMISE_COQ)  # proved and assumed premises both present
+    proved = set(coq_text.proved_premises())
+    assert proved and proved != set(coq_text.PREMISE_COQ)  # proved and assumed premises both present
     for name, d in nodes.items():
         if d["kind"] == "premise":
             state = "proved" if name in proved else "assumed"
@@ -192,29 +192,29 @@ def test_every_edge_is_an_arrow_with_a_head(proofs_record):
 
 
 def test_a_statement_taken_out_of_formal_changes_its_node(proofs_record, monkeypatch):
-    from bounds.prove import coq_math, coq_statements
+    from bounds.prove import coq_math, coq_statements, coq_text
     from reports import proofmap
 
     before = _nodes(_map(proofs_record))["lemma8"]
     assert before["formalized"] == "yes" and before["lueker-alone"] == "yes" and proofmap.STAR in before["text"]
-    monkeypatch.setattr(coq_math, "FORMAL", {k: v for k, v in coq_math.FORMAL.items() if k != "lemma8"})
+    monkeypatch.setattr(coq_text, "FORMAL", {k: v for k, v in coq_text.FORMAL.items() if k != "lemma8"})
     picture = _map(_measured(proofs_record))
     after = _nodes(picture)["lemma8"]
     assert after["formalized"] == "no" and after["lueker-alone"] == "no" and proofmap.STAR not in after["text"]
     assert "stroke-dasharray" in after["style"] and "stroke-dasharray" not in before["style"]
     c = coq_math.counts()
     assert f"probabilities included: {c['alone']} of" in html.unescape(picture) and c["alone"] == len(
-        [n for n in coq_math.FORMAL if n in coq_statements.proved_statements()
-         and coq_statements.proved_alone(n, coq_math.FORMAL[n][1])])
+        [n for n in coq_text.FORMAL if n in coq_statements.proved_statements()
+         and coq_statements.proved_alone(n, coq_text.FORMAL[n][1])])
 
 
 def test_a_premise_no_longer_proved_is_drawn_assumed(proofs_record, monkeypatch, tmp_path):
-    from bounds.prove import coq_math
+    from bounds.prove import coq_text
 
-    text = (coq_math.MATH / "Premises.v").read_text()
+    text = (coq_text.MATH / "Premises.v").read_text()
     assert "premise_hoelder_holds" in text
     (tmp_path / "Premises.v").write_text(text.replace("premise_hoelder_holds", "premise_hoelder_was"))
-    monkeypatch.setattr(coq_math, "MATH", tmp_path)
+    monkeypatch.setattr(coq_text, "MATH", tmp_path)
     node = _nodes(_map(_measured(proofs_record)))["Hoelder step"]
     assert node["state"] == "assumed" and "stroke-dasharray" in node["style"]
 

@@ -42,7 +42,7 @@ def test_every_surface_prints_the_point_exactly(proofs_record):
     from reports.diff import _flipped
     from reports.sections import proofs as section
 
-    from reports.record.assemble import _params_of, open_ends
+    from reports.record.assemble import params_of, open_ends
 
     cx = {"d1": 64, "eps": JUST_BELOW_ONE, "lhs": 520.25, "rhs": 192.0}
     assert repr(JUST_BELOW_ONE) in cli._cex(cx)
@@ -52,7 +52,7 @@ def test_every_surface_prints_the_point_exactly(proofs_record):
     rec["variants"] = [{"statement": "theorem11", "variant": "d1", "description": "d1 for sqrt(d1)",
                         "expected": [["theorem11", "B2b"]], "verdict": "as expected", "unproved": [],
                         "broken": [{"statement": "theorem11", "step": "B2b", "method": "sampled",
-                                    "counterexample": cx, "open_ends": open_ends(_params_of("theorem11"))}]}]
+                                    "counterexample": cx, "open_ends": open_ends(params_of("theorem11"))}]}]
     html = _text(section.render(rec).html)
     assert f"eps = {JUST_BELOW_ONE!r} (open end eps < 1)" in html and "eps = 1 " not in html
     flip = {"statement": "theorem11", "step": "B2b", "old": "certified", "new": "refuted", "old_domain": "whole",
@@ -126,13 +126,13 @@ def test_the_page_names_no_data_file_the_repository_does_not_have(proofs_record)
 def test_a_finding_prints_a_broken_steps_point_exactly():
     """The findings' tables of broken steps (the README's and the report's findings) print a counterexample through
     ``slt.claims.point_text``: all the digits, and "open end" beside a coordinate next to one."""
-    from reports.record.assemble import _params_of, open_ends
+    from reports.record.assemble import params_of, open_ends
     from slt.measure import findings
 
     cx = {"d1": 64, "eps": JUST_BELOW_ONE, "lhs": 520.25, "rhs": 192.0}
     variant = {"statement": "theorem11", "variant": "d1",
                "broken": [{"statement": "theorem11", "step": "B2b", "counterexample": cx,
-                           "open_ends": open_ends(_params_of("theorem11"))}]}
+                           "open_ends": open_ends(params_of("theorem11"))}]}
     cell = findings._broken_rows(variant)["rows"][0][2]
     assert f"eps = {JUST_BELOW_ONE!r} (open end eps < 1)" in cell and "eps = 1," not in cell
 

@@ -4,10 +4,13 @@
   ``verify_symbolic`` (SymPy), ``verify_interval`` (interval certificates on the whole declared domain, or a box),
   ``verify_search`` (the seeded counterexample search and the margin) and ``corners`` (the far corners of an
   unbounded domain), over the declared domain of ``verify_domain``; ``verify_defined`` refuses a side that is
-  undefined somewhere on it; ``recheck`` evaluates the interval certificates (``certificate``) again in Arb.
+  undefined somewhere on it; ``recheck`` evaluates the interval certificates (``certificate``) again in Arb
+  (``arb_intervals``).
 - ``kernel`` is the judge of record: a step is certified only when Coq's kernel accepts the statement that
   ``coq`` (the exporter, the checker and the tactic search) prints from it; ``coq_math`` builds and checks the
-  hand-written Coq mathematics (``proofs/coq/math/``) and the statements' Coq theorems.
+  hand-written Coq mathematics (``proofs/coq/math/``) and the statements' Coq theorems, whose text ``coq_text``
+  fills from ``bounds/`` and whose counts ``coq_statements`` gives.
+- ``external`` runs the external provers (coqc, coqchk) for both: process groups, time limits, kill on exit.
 - ``verdict_cache`` keeps first-pass verdicts and Coq's per-lemma verdicts on disk between processes, keyed on
   everything that decides them, as JSON data (``verdict_json``) sealed with this user's key (``slth_base.sealed``).
 - ``coq.assumed`` judges Coq's axioms by their fully qualified names and refuses every axiom-declaring form;

@@ -47,7 +47,7 @@ def _proved(st, get) -> bool:
 
 def _statement_axiom(st, cited_by) -> Axiom:
     widths = "; ".join(f"{w} >= {text(e)}" for w, e in st.widths.items())
-    from slt.claims import numbering_heading  # the one heading every surface gives a statement
+    from slth_base.numbering import numbering_heading  # the one heading every surface gives a statement
 
     says = f"{st.title} ({numbering_heading(st.numbering, st.name)}): error <= {text(st.conclusion)}" + \
         (f" with probability >= {text(st.probability)}" if st.probability is not None else "") + \
@@ -69,13 +69,13 @@ def _fact_domain(fact) -> str:
 
 def premise_status(p) -> str:
     """What is known of premise ``p``: "proved in Coq (...)" when ``proofs/coq/math/Premises.v`` proves its
-    proposition (``bounds.prove.coq_math.proved_premises``, the list the proof map and ``slth docs`` print), else
+    proposition (``bounds.prove.coq_text.proved_premises``, the list the proof map and ``slth docs`` print), else
     "assumed, not checked" with its role."""
-    from . import coq_math
+    from . import coq_text
 
-    if p.name in coq_math.proved_premises():
-        by = ", ".join(coq_math.PROVED_PREMISES.get(p.name, ()))
-        return f"proved in Coq ({coq_math.PREMISE_COQ[p.name]}_holds" + (f", by {by}" if by else "") + ")"
+    if p.name in coq_text.proved_premises():
+        by = ", ".join(coq_text.PROVED_PREMISES.get(p.name, ()))
+        return f"proved in Coq ({coq_text.PREMISE_COQ[p.name]}_holds" + (f", by {by}" if by else "") + ")"
     return f"assumed, not checked ({p.role})" if p.role else "assumed, not checked"
 
 STRUCTURAL_COQ = {  # a structural fact -> ({Coq theorem: its file in proofs/coq/math}, what it covers) or why not
@@ -119,10 +119,10 @@ def _declared(pattern: str) -> dict[str, str]:
     ``pattern``."""
     import re
 
-    from . import coq_math
+    from . import coq_math, coq_text
 
     out = {}
-    for stem, text in coq_math.sources().items():
+    for stem, text in coq_text.sources().items():
         for m in re.finditer(rf"^\s*(?:Theorem|Lemma|Corollary)\s+({pattern})\b", coq_math.strip_comments(text),
                              re.M | re.I):
             out[m.group(1)] = f"{stem}.v"
@@ -135,9 +135,9 @@ def structural_errors(mapping: dict = STRUCTURAL_COQ, folder=None) -> list[str]:
     from pathlib import Path
     import re
 
-    from . import coq_math
+    from . import coq_math, coq_text
 
-    folder = Path(folder) if folder is not None else coq_math.MATH
+    folder = Path(folder) if folder is not None else coq_text.MATH
     out = [f"{f}: no entry in STRUCTURAL_COQ" for f in STRUCTURAL if f not in mapping]
     out += [f"{f}: no structural fact of bounds.facts" for f in mapping if f not in STRUCTURAL]
     for fact, (theorems, _) in mapping.items():

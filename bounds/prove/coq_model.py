@@ -14,8 +14,9 @@ import shutil
 from pathlib import Path
 
 from . import coq_math
-from .coq.assumed import locate_source
-from .coq.check import LEAN_GC, read_assumptions, write_atomic
+from .coq.assumed import locate_source, read_assumptions
+from .coq.build import write_atomic
+from .coq.runner import LEAN_GC
 
 MODEL = coq_math.ROOT / "proofs" / "coq" / "model" / "Model.v"
 INSTANCES = {  # statement -> the definition of Model.v that applies its theorem to the model

@@ -2,16 +2,18 @@
 statement's probability (``states_probability``), whether it proves the statement from Lueker's corollary alone,
 probabilities included (``proved_alone``; under its repaired form where the harness repairs it,
 ``OWN_HYPOTHESES``), and the lines ``slth proofs --axioms --coq`` prints first for each statement
-(``statement_lines``).  ``bounds.prove.coq_math`` counts with these (``counts``, ``blueprint``,
-``statements_report``)."""
+(``statement_lines``); and counted with these: the premises proved in Coq and the statements proved from Lueker's
+corollary alone (``counts``, ``blueprint``, ``statements_report``)."""
 from __future__ import annotations
 
 import re
 
 from ..catalogue import OWN_HYPOTHESES
-from .coq.check import family
-from .coq_math import (CITED, CITED_COQ, LUEKER_COQ, LUEKER_ITEMS, LUEKER_PREMISE, PREMISE_COQ, cited_premises,
-                       strip_comments, with_statements)
+from .coq.assumed import family
+from .coq.assumed import strip_comments
+from . import coq_text
+from .coq_text import (CITED, CITED_COQ, LUEKER_COQ, LUEKER_ITEMS, LUEKER_PREMISE, PREMISE_COQ, PROVED_PREMISES,
+                       cited_premises, with_statements)
 
 
 PROBABILITY = re.compile(r"\b(?:Pr|Prob\w*|prob_\w+|probability\w*|measure\w*|outer_prob\w*)\b")
@@ -78,7 +80,7 @@ def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files
     statement from Lueker's corollary alone (``proved_alone``; under its repaired name where the harness repairs
     it); or that it is not formalized."""
     from ..catalogue import STATEMENTS
-    from slt.claims import numbering_heading
+    from slth_base.numbering import numbering_heading
     cat = STATEMENTS if catalogue is None else catalogue
     st = cat[name]
     head = f"{numbering_heading(st.numbering, name)} [{name}]"
@@ -119,3 +121,92 @@ def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files
                           if own else "") if alone else
                        "NOT proved in Coq from Lueker's corollary alone, probabilities included"))
     return out
+
+
+def lueker_alone(premises) -> bool:
+    """Whether a Coq theorem resting on ``premises`` (names of ``bounds.premises``) is proved from Lueker's corollary
+    alone: it rests on no premise but the corollary and its hypothesis that the construction's items are in its
+    class (or on none)."""
+    return set(premises) <= {LUEKER_PREMISE, LUEKER_ITEMS}
+
+
+def declared_rests() -> dict[str, list[str]]:
+    """``{statement: premises}`` for each formalized statement, as ``coq_text.FORMAL`` declares them (``declared_errors``
+    holds this equal to what Coq's closed types say, ``rests_on``)."""
+    return {name: list(entry[1]) for name, entry in coq_text.FORMAL.items()}
+
+
+def counts(rests: dict | None = None, catalogue: dict | None = None, text: str | None = None,
+           files: dict[str, str] | None = None) -> dict[str, int]:
+    """``{"proved", "premises", "alone", "statements"}``: the premises ``Premises.v`` proves (of all of
+    ``bounds.premises``), and the statements with an encoded proof whose Coq theorem proves them from Lueker's
+    corollary alone, probabilities included (``proved_alone``; of all statements with an encoded proof).
+    ``rests``: ``{statement: premises}`` or ``rests_on``'s ``{statement: (premises, axioms)}`` (default:
+    ``declared_rests()``); ``text``: a ``Premises.v`` to read instead of the committed one; ``files``: the Coq files
+    whose ``Statements`` the theorems are read from (default: ``with_statements()``)."""
+    from ..premises import ALL
+    from .coq_statements import proved_alone, proved_statements
+    rests = declared_rests() if rests is None else rests
+    prem = {n: (r[0] if isinstance(r, tuple) else r) for n, r in rests.items()}
+    names = proved_statements(catalogue)
+    files = with_statements() if files is None and any(n in prem for n in names) else files
+    return {"proved": len(coq_text.proved_premises(text)), "premises": len(ALL),
+            "alone": sum(n in prem and proved_alone(n, prem[n], catalogue, files) for n in names),
+            "statements": len(names)}
+
+
+def counts_line(c: dict[str, int]) -> str:
+    """The counts as one line: "premises proved in Coq: N of M; statements proved in Coq from Lueker's corollary
+    alone, probabilities included: K of S"."""
+    return (f"premises proved in Coq: {c['proved']} of {c['premises']}; statements proved in Coq from Lueker's "
+            f"corollary alone, probabilities included: {c['alone']} of {c['statements']}")
+
+
+def blueprint(catalogue: dict | None = None, text: str | None = None) -> dict:
+    """What the proof map draws of the Coq formalization, per statement and per premise, from this tree's
+    declarations (``coq_text.FORMAL``, ``Premises.v``, ``PROVED_PREMISES``; ``tests/test_coq_math.py`` holds them to Coq's
+    own ``Print Assumptions`` and closed types):
+
+    ``{"statements": {name: {"formalized", "theorem", "rests_on", "lueker_alone", "probability", "cites"}},
+      "premises": {name: {"proved", "coq", "by", "says"}}, "counts": counts(), "line": counts_line(...)}``
+
+    ``rests_on``: the premises its Coq theorem rests on (None when not formalized); ``lueker_alone``: a statement
+    with an encoded proof that its Coq theorem proves from Lueker's corollary alone, probabilities included
+    (``proved_alone``); ``probability``: its Coq theorem states the statement's probability; ``cites``: the premises its proof steps cite; ``proved``: the premise
+    is proved in ``Premises.v`` (else it is assumed), ``by``: the theorems that prove it."""
+    from ..catalogue import STATEMENTS
+    from ..premises import ALL
+    from .coq_statements import proved_alone, proved_statements, states_probability
+    cat = STATEMENTS if catalogue is None else catalogue
+    rests = declared_rests()
+    done = set(coq_text.proved_premises(text))
+    files = with_statements() if any(n in rests for n in cat) else None
+    proved = proved_statements(cat)
+    statements = {}
+    for name in cat:
+        formal = name in rests
+        statements[name] = {"formalized": formal, "theorem": f"stmt_{name}" if formal else None,
+                            "rests_on": rests[name] if formal else None,
+                            "lueker_alone": formal and name in proved and proved_alone(name, rests[name], cat, files),
+                            "probability": formal and states_probability(name, cat, files),
+                            "cites": cited_premises(name, cat)}
+    premises = {p.name: {"proved": p.name in done, "coq": PREMISE_COQ.get(p.name),
+                         "by": list(PROVED_PREMISES.get(p.name, ())) if p.name in done else [], "says": p.says}
+                for p in ALL}
+    c = counts(rests, cat, text, files)
+    return {"statements": statements, "premises": premises, "counts": c, "line": counts_line(c)}
+
+
+def statements_report(rests: dict, catalogue: dict | None = None, names=None, files: dict | None = None) -> str:
+    """Per statement of the catalogue (or of ``names``), what its Coq theorem is (``statement_lines``), then the
+    counts of premises proved in Coq and of statements proved from Lueker's corollary alone, probabilities
+    included (``counts``)."""
+    from ..catalogue import STATEMENTS
+    from .coq_statements import statement_lines
+    cat = STATEMENTS if catalogue is None else catalogue
+    files = with_statements() if files is None and rests else files
+    lines = []
+    for name in (names or cat):
+        lines += statement_lines(name, rests, cat, files)
+    lines.append(counts_line(counts(rests, cat, files=files)))
+    return "\n".join(lines)

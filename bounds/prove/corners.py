@@ -41,7 +41,7 @@ from . import recheck
 from ..evaluate import compile_expr
 from ..symbols import NAME, PARAMETER, text
 from .verify_domain import TimeLimit, time_limit
-from .verify_search import _up, number
+from .verify_search import number, round_up
 
 SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
 DECIDE_J = range(15, 21)  # after a negative limit: up to 2^(2^20) (about 10^315652)
@@ -235,7 +235,7 @@ def _values(table, ray: _Ray, X: int) -> dict | None:
                 if q.dependent:
                     lo = _upper(q.lo, values)
                     v = lo * t if q.param.log else lo + t
-                    v = Fraction(math.ceil(v)) if q.param.integer else _up(v)  # a float where one holds it
+                    v = Fraction(math.ceil(v)) if q.param.integer else round_up(v)  # a float where one holds it
                 elif end == "oo":
                     v = Fraction(q.lo) + t
                 elif end == "hi":
@@ -249,7 +249,7 @@ def _values(table, ray: _Ray, X: int) -> dict | None:
                 if q.dependent:
                     lo = _upper(q.lo, values)
                     v = lo * base if q.param.log else lo + base
-                    v = Fraction(math.ceil(v)) if q.param.integer else _up(v)  # a float where one holds it
+                    v = Fraction(math.ceil(v)) if q.param.integer else round_up(v)  # a float where one holds it
                 else:
                     v = base
             values[n] = v

@@ -31,6 +31,7 @@ from pathlib import Path
 from slth_base import settings
 from slth_base.files import locked, read_text
 
+from .coq.build import now  # noqa: F401 (when a verdict is checked: the API)
 from .verify import CERTIFIED, NOT_PROVED, REFUTED, StepResult
 
 PRECHECKED = "pre-checked"
@@ -45,12 +46,6 @@ nothing else says "in this run"); the verdicts were read back from the verdict s
 an earlier run (``STORED``, followed by Coq's version and when coqc checked them: ``stored_source``); or the
 committed result of a replay keyed by the hash of ``bounds/`` (the steps, the domains and the exporter) and of the
 recorded tactics."""
-
-
-def now() -> str:
-    """The time now, UTC, ISO 8601 to the second (when a verdict is checked)."""
-    import datetime
-    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def committed_source(coq, checked) -> str:
@@ -234,7 +229,7 @@ def lemma_keys(ents: dict, tactics: dict) -> dict:
         for statement, step, lem in items:
             if not isinstance(lem, Lemma):
                 continue
-            tac, why = coq_check._tactic(tactics, lem.key)
+            tac, why = coq_check.tactic(tactics, lem.key)
             if tac is None or why:
                 continue  # no tactic, or a refused one: the verdict is said before any coqc
             material = (stem, head, common, lem.text, lem.def_text, lem.def_proof() + lem.proof(tac), ident)

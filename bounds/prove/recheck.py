@@ -14,10 +14,8 @@
 
 Point 4 is evidence, not proof, that the rewriting (the change of variables, the split of a Max, the collected
 logarithms) is right; points 1-3 re-prove the enclosures.  This module imports nothing from the mpmath verifier
-(``bounds.prove.verify``, ``bounds.evaluate``): it compiles the SymPy expressions itself.  Intervals are pairs of
-endpoints; each endpoint is computed as the lower or upper bound of an Arb ball (so every rounding and every
-elementary function is Arb's), and an endpoint may be infinite, which a ball cannot express: a half-line
-``[lo, oo)`` of a compactified coordinate is an Arb ball ``[+/- inf]``, useless for an enclosure.
+(``bounds.prove.verify``, ``bounds.evaluate``): it compiles the SymPy expressions itself, to closures over intervals
+with Arb endpoints (``bounds.prove.arb_intervals``).
 """
 from __future__ import annotations
 
@@ -26,9 +24,10 @@ from fractions import Fraction
 
 import flint
 import sympy as sp
-from flint import arb, fmpq
 
-from .certificate import INF, Certificate
+from .arb_intervals import (Iv, Undefined, box_env, compile_expr, constant, end_max, gt, is_inf, iv_log, le, lt, neg,
+                            overlap, proves, safe, show, show_iv, stored)
+from .certificate import Certificate
 
 PREC = 128  # bits for the enclosures (mpmath's iv works at 53)
 TIE_PREC = 256  # bits for the point check of the rewriting
@@ -41,10 +40,6 @@ _FORMS = {  # label -> (test, target as a function of the sides)
     "rhs - lhs >= 0": ("lower >= 0", "diff"),
     "factor(rhs - lhs) >= 0": ("lower >= 0", "diff"),
 }
-
-
-class Undefined(ArithmeticError):
-    """An operation without a value on the interval (log of a negative number, inf - inf, 1/0)."""
 
 
 @dataclass(frozen=True)
@@ -158,11 +153,11 @@ def _recheck(cert: Certificate) -> Recheck:
     bad = _cover_gap(cert)
     if bad:
         return Recheck(False, bad)
-    f = _compile(cert.expr)
+    f = compile_expr(cert.expr)
     derivs: dict = {}
     for i, leaf in enumerate(cert.cover):
-        if not _proves(_stored(leaf.enclosure), test):
-            return Recheck(False, f"box {i}: the recorded enclosure {_show(leaf.enclosure)} does not prove '{test}'")
+        if not proves(stored(leaf.enclosure), test):
+            return Recheck(False, f"box {i}: the recorded enclosure {show(leaf.enclosure)} does not prove '{test}'")
         box = list(leaf.box)
         if leaf.monotone is not None:
             k, face, stored_d = leaf.monotone
@@ -172,23 +167,23 @@ def _recheck(cert: Certificate) -> Recheck:
             if face == "hi" and cert.coords[k].hi is None and b >= 1:
                 return Recheck(False, f"box {i}: the face at infinity cannot close a box")
             if k not in derivs:
-                derivs[k] = _compile(_derivative(cert, k))
-            d = _safe(derivs[k], _env(cert, box))
+                derivs[k] = compile_expr(_derivative(cert, k))
+            d = safe(derivs[k], box_env(cert, box))
             # the end that decides the sign must be finite; the other may be infinite only for sides proved defined
             sign_end, other_end = (None, None) if d is None else (d.lo, d.hi) if face == "lo" else (d.hi, d.lo)
-            if d is None or _is_inf(sign_end) or (_is_inf(other_end) and not cert.defined) \
+            if d is None or is_inf(sign_end) or (is_inf(other_end) and not cert.defined) \
                     or not (d.lo >= 0 if face == "lo" else d.hi <= 0):
                 return Recheck(False, f"box {i}: Arb does not show the derivative's sign in coordinate {k} "
-                               f"({_show_iv(d)})")
-            if not _overlap(d, _stored(stored_d)):
-                return Recheck(False, f"box {i}: derivative enclosures disagree: recorded {_show(stored_d)}, "
-                               f"Arb {_show_iv(d)}")
+                               f"({show_iv(d)})")
+            if not overlap(d, stored(stored_d)):
+                return Recheck(False, f"box {i}: derivative enclosures disagree: recorded {show(stored_d)}, "
+                               f"Arb {show_iv(d)}")
             box[k] = (a, a) if face == "lo" else (b, b)
-        v = _safe(f, _env(cert, box))
-        if v is None or not _proves(v, test):
-            return Recheck(False, f"box {i}: Arb's enclosure {_show_iv(v)} does not prove '{test}'")
-        if not _overlap(v, _stored(leaf.enclosure)):
-            return Recheck(False, f"box {i}: enclosures disagree: recorded {_show(leaf.enclosure)}, Arb {_show_iv(v)}")
+        v = safe(f, box_env(cert, box))
+        if v is None or not proves(v, test):
+            return Recheck(False, f"box {i}: Arb's enclosure {show_iv(v)} does not prove '{test}'")
+        if not overlap(v, stored(leaf.enclosure)):
+            return Recheck(False, f"box {i}: enclosures disagree: recorded {show(leaf.enclosure)}, Arb {show_iv(v)}")
     return _tie(cert, target)
 
 
@@ -222,338 +217,6 @@ def _cover_gap(cert) -> str:
     return ""
 
 
-# ----- intervals with Arb endpoints ---------------------------------------------------------------
-class Iv:
-    """[lo, hi]: each end an exact arb or -INF / INF (floats)."""
-
-    __slots__ = ("lo", "hi")
-
-    def __init__(self, lo, hi):
-        if _gt(lo, hi):
-            raise Undefined("empty interval")
-        self.lo, self.hi = lo, hi
-
-    def __add__(self, o):
-        return Iv(_add(self.lo, o.lo, lower=True), _add(self.hi, o.hi, lower=False))
-
-    def __neg__(self):
-        return Iv(_neg(self.hi), _neg(self.lo))
-
-    def __mul__(self, o):
-        ends = [(x, y) for x in (self.lo, self.hi) for y in (o.lo, o.hi)]
-        return Iv(_min([_mul(x, y, True) for x, y in ends]), _max([_mul(x, y, False) for x, y in ends]))
-
-    def recip(self):
-        if _is_zero(self.lo) and _is_zero(self.hi):
-            raise Undefined("1/0")
-        if _gt(self.lo, 0) or _is_zero(self.lo):
-            return Iv(_monotone(self.hi, _inv, True, {INF: arb(0)}),
-                      INF if _is_zero(self.lo) else _monotone(self.lo, _inv, False, {INF: arb(0)}))
-        if _lt(self.hi, 0) or _is_zero(self.hi):
-            return -(-self).recip()
-        return Iv(-INF, INF)
-
-    def power(self, n: int):
-        if n < 0:
-            return self.power(-n).recip()
-        if n == 0:
-            return Iv(arb(1), arb(1))
-        f = (lambda x: x ** n)
-        if n % 2 or _ge(self.lo, 0):
-            return Iv(_monotone(self.lo, f, True), _monotone(self.hi, f, False))
-        if _le(self.hi, 0):
-            return (-self).power(n)
-        return Iv(arb(0), _max([_monotone(_neg(self.lo), f, False), _monotone(self.hi, f, False)]))
-
-
-def _inv(x):
-    return 1 / x
-
-
-def _is_inf(x) -> bool:
-    return isinstance(x, float)
-
-
-def _is_zero(x) -> bool:
-    return not _is_inf(x) and x.is_zero()
-
-
-def _lt(x, y) -> bool:
-    """x < y for endpoints (exact arbs or -INF / INF)."""
-    if _is_inf(x):
-        return x == -INF and y != -INF
-    if _is_inf(y):
-        return y == INF
-    return bool(x < y)
-
-
-def _gt(x, y) -> bool:
-    return _lt(y, x)
-
-
-def _le(x, y) -> bool:
-    return not _lt(y, x)
-
-
-def _ge(x, y) -> bool:
-    return not _lt(x, y)
-
-
-def _min(xs):
-    out = xs[0]
-    for x in xs[1:]:
-        out = x if _lt(x, out) else out
-    return out
-
-
-def _max(xs):
-    out = xs[0]
-    for x in xs[1:]:
-        out = x if _gt(x, out) else out
-    return out
-
-
-def _end(ball, lower: bool):
-    """The exact lower (upper) bound of an Arb ball, -INF/INF where the ball is not finite."""
-    e = ball.lower() if lower else ball.upper()
-    if e.is_finite():
-        return e
-    if e.is_nan():
-        raise Undefined("nan")
-    return INF if e > 0 else -INF
-
-
-def _neg(x):
-    return -x
-
-
-def _add(x, y, lower):
-    if _is_inf(x) or _is_inf(y):
-        if _is_inf(x) and _is_inf(y) and x != y:
-            raise Undefined("inf - inf")
-        return x if _is_inf(x) else y
-    return _end(x + y, lower)
-
-
-def _mul(x, y, lower):
-    if _is_zero(x) or _is_zero(y):
-        return arb(0)  # the endpoint product 0 * inf of interval multiplication is 0
-    if _is_inf(x) or _is_inf(y):
-        sx = x if _is_inf(x) else (1.0 if x > 0 else -1.0)
-        sy = y if _is_inf(y) else (1.0 if y > 0 else -1.0)
-        return INF if sx * sy > 0 else -INF
-    return _end(x * y, lower)
-
-
-def _monotone(x, f, lower, at_inf=None):
-    """f(x) of an increasing (or, via at_inf, any monotone) function at an endpoint, rounded outward."""
-    if _is_inf(x):
-        if at_inf and x in at_inf:
-            return at_inf[x]
-        return x
-    return _end(f(arb(x)), lower)
-
-
-def _stored(pair) -> Iv:
-    """A recorded enclosure (Fractions or +-INF) as an Iv, rounded outward."""
-    lo, hi = pair
-    return Iv(lo if _is_inf(lo) else _end(_frac(lo), True), hi if _is_inf(hi) else _end(_frac(hi), False))
-
-
-def _frac(q) -> arb:
-    q = Fraction(q)
-    return arb(fmpq(q.numerator, q.denominator))
-
-
-def _const(q) -> Iv:
-    ball = _frac(q)
-    return Iv(_end(ball, True), _end(ball, False))
-
-
-def _ball(ball) -> Iv:
-    return Iv(_end(ball, True), _end(ball, False))
-
-
-def _proves(v: Iv, test: str) -> bool:
-    return _le(v.hi, 1) if test == "upper <= 1" else _ge(v.lo, 0)
-
-
-def _overlap(a: Iv, b: Iv) -> bool:
-    return _le(_max([a.lo, b.lo]), _min([a.hi, b.hi]))
-
-
-def _show(pair) -> str:
-    return "[" + ", ".join(f"{float(v):.6g}" for v in pair) + "]"
-
-
-def _show_iv(v) -> str:
-    if v is None:
-        return "undefined"
-    return "[" + ", ".join(("inf" if x > 0 else "-inf") if _is_inf(x) else f"{float(x):.6g}"
-                           for x in (v.lo, v.hi)) + "]"
-
-
-# ----- elementary functions on intervals ----------------------------------------------------------
-def _exp(v: Iv) -> Iv:
-    return Iv(_monotone(v.lo, arb.exp, True, {-INF: arb(0)}), _monotone(v.hi, arb.exp, False, {-INF: arb(0)}))
-
-
-def _expm1(v: Iv) -> Iv:
-    m1 = {-INF: arb(-1)}
-    return Iv(_monotone(v.lo, arb.expm1, True, m1), _monotone(v.hi, arb.expm1, False, m1))
-
-
-def _log(v: Iv) -> Iv:
-    if _lt(v.lo, 0):
-        raise Undefined("log of a negative number")
-    lo = -INF if _is_zero(v.lo) else _monotone(v.lo, arb.log, True)
-    if _is_zero(v.hi):
-        raise Undefined("log 0")
-    return Iv(lo, _monotone(v.hi, arb.log, False))
-
-
-def _sqrt(v: Iv) -> Iv:
-    if _lt(v.lo, 0):
-        raise Undefined("sqrt of a negative number")
-    return Iv(_monotone(v.lo, arb.sqrt, True), _monotone(v.hi, arb.sqrt, False))
-
-
-def _abs(v: Iv) -> Iv:
-    if _ge(v.lo, 0):
-        return v
-    if _le(v.hi, 0):
-        return -v
-    return Iv(arb(0), _max([_neg(v.lo), v.hi]))
-
-
-def _float_exact(f: sp.Float) -> Fraction:
-    sign, man, exp, _ = f._mpf_
-    q = Fraction(man) * (Fraction(2) ** exp)
-    return -q if sign else q
-
-
-# ----- SymPy -> closure over intervals -------------------------------------------------------------
-_CACHE: dict = {}
-
-
-def _compile(expr):
-    expr = sp.sympify(expr)
-    if expr not in _CACHE:
-        _CACHE[expr] = _build(expr)
-    return _CACHE[expr]
-
-
-def _build(e):
-    if e.is_Symbol:
-        def sym(env):
-            if e not in env:
-                raise Undefined(f"no value for {e}")
-            return env[e]
-        return sym
-    if e.is_Integer or e.is_Rational:
-        c = Fraction(int(e.p), int(e.q))
-        return lambda env: _const(c)
-    if e.is_Float:
-        c = _float_exact(e)  # the binary number the Float stores, exactly
-        return lambda env: _const(c)
-    if e is sp.E:
-        return lambda env: _ball(arb.const_e())
-    if e is sp.pi:
-        return lambda env: _ball(arb.pi())
-    if e is sp.oo or e is -sp.oo:
-        end = INF if e is sp.oo else -INF
-        return lambda env: Iv(end, end)
-    if isinstance(e, sp.Add):
-        terms, const = list(e.args), [t for t in e.args if t.is_Number]
-        parts = []
-        if len(const) == 1:  # c + k exp(a) with k = -c: k expm1(a), which keeps the relative precision of tiny a
-            for t in terms:
-                k, g = t.as_coeff_Mul()
-                if isinstance(g, sp.exp) and k.is_Number and k == -const[0]:
-                    a, kk = _build(g.args[0]), _build(k)
-                    parts.append(lambda env, a=a, kk=kk: kk(env) * _expm1(a(env)))
-                    terms = [x for x in terms if x is not t and x is not const[0]]
-                    break
-        parts += [_build(t) for t in terms]
-
-        def add(env):
-            s = parts[0](env)
-            for p in parts[1:]:
-                s = s + p(env)
-            return s
-        return add
-    if isinstance(e, sp.Mul):
-        parts = [_build(t) for t in e.args]
-
-        def mul(env):
-            s = parts[0](env)
-            for p in parts[1:]:
-                s = s * p(env)
-            return s
-        return mul
-    if isinstance(e, sp.Pow):
-        base, p = _build(e.base), e.exp
-        if p.is_Integer:
-            n = int(p)
-            return lambda env: base(env).power(n)
-        if p.is_Rational and p.q == 2:
-            n = int(p.p)
-            return lambda env: _sqrt(base(env)).power(n)
-        ex = _build(p)
-        positive = bool(p.is_positive)
-
-        def power(env):
-            v = base(env)
-            if positive and _is_zero(v.lo) and _is_zero(v.hi):
-                return Iv(arb(0), arb(0))  # 0^p = 0 for p > 0 (exp(p log 0) has no value in Arb)
-            return _exp(ex(env) * _log(v))
-        return power
-    if isinstance(e, sp.exp):
-        a = _build(e.args[0])
-        return lambda env: _exp(a(env))
-    if isinstance(e, sp.log) and len(e.args) == 1:
-        a = _build(e.args[0])
-        return lambda env: _log(a(env))
-    if isinstance(e, sp.Abs):
-        a = _build(e.args[0])
-        return lambda env: _abs(a(env))
-    if isinstance(e, (sp.cosh, sp.sinh)):
-        a, sign = _build(e.args[0]), (1 if isinstance(e, sp.cosh) else -1)
-        half = _const(Fraction(1, 2))
-        return lambda env: (_exp(a(env)) + (_exp(-a(env)) if sign > 0 else -_exp(-a(env)))) * half
-    if isinstance(e, (sp.Max, sp.Min)):
-        parts, pick = [_build(t) for t in e.args], (_max if isinstance(e, sp.Max) else _min)
-
-        def mm(env):
-            vs = [p(env) for p in parts]
-            return Iv(pick([v.lo for v in vs]), pick([v.hi for v in vs]))
-        return mm
-    raise Undefined(f"the re-check cannot evaluate {type(e).__name__}: {e}")
-
-
-def _safe(f, env):
-    try:
-        return f(env)
-    except Undefined:
-        return None
-
-
-# ----- coordinates --------------------------------------------------------------------------------
-def _env(cert, box) -> dict:
-    env = {}
-    for c, (a, b) in zip(cert.coords, box):
-        a, b = Fraction(a), Fraction(b)
-        if c.hi is None:  # v = lo + t/(1 - t)
-            above = Iv(INF if a >= 1 else _end(_frac(a) / (1 - _frac(a)), True),
-                       INF if b >= 1 else _end(_frac(b) / (1 - _frac(b)), False))
-            env[c.symbol] = _const(c.lo) + above
-        else:
-            env[c.symbol] = Iv(_end(_frac(a), True), _end(_frac(b), False))
-            above = env[c.symbol] + (-_const(c.lo))
-        if c.above is not None:
-            env[c.above] = Iv(_max([above.lo, arb(0)]), above.hi)  # v - lo >= 0 on the domain
-    return env
-
 
 def _derivative(cert, k):
     """d expr / d v_k, with the symbol of v_k - lo written as v_k - lo (so its dependence is counted)."""
@@ -567,26 +230,26 @@ def _tie(cert, target) -> Recheck:
     old = flint.ctx.prec
     flint.ctx.prec = TIE_PREC
     try:
-        f, fl, fr = _compile(cert.expr), _compile(cert.lhs), _compile(cert.rhs)
-        subs = [(s, _compile(e)) for s, e in cert.sub]
+        f, fl, fr = compile_expr(cert.expr), compile_expr(cert.lhs), compile_expr(cert.rhs)
+        subs = [(s, compile_expr(e)) for s, e in cert.sub]
         for t in TIE_POINTS:
             point = [(c.lo + t / (1 - t)) if c.hi is None else c.lo + t * (c.hi - c.lo) for c in cert.coords]
             env = {}
             for c, v in zip(cert.coords, point):
-                env[c.symbol] = _const(v)
+                env[c.symbol] = constant(v)
                 if c.above is not None:
-                    env[c.above] = _const(v - c.lo)
+                    env[c.above] = constant(v - c.lo)
             sides = dict(env)
             for s, g in subs:
                 sides[s] = g(env)
             lhs, rhs, form = fl(sides), fr(sides), f(env)
             want, scale = {"ratio": (lambda: (lhs * rhs.recip(), _mag(lhs * rhs.recip()))),
-                           "log": (lambda: (_log(rhs) + -_log(lhs), _mag(_log(rhs)) + _mag(_log(lhs)) + 1)),
+                           "log": (lambda: (iv_log(rhs) + -iv_log(lhs), _mag(iv_log(rhs)) + _mag(iv_log(lhs)) + 1)),
                            "diff": (lambda: (rhs + -lhs, _mag(lhs) + _mag(rhs)))}[target]()
             gap = max(_mag(form + -want), 0)
             if not gap <= TIE_TOL * scale:
                 return Recheck(False, f"the form {cert.form!r} is not the step rewritten: at t = {t} it is "
-                               f"{_show_iv(form)}, the step's {target} is {_show_iv(want)}")
+                               f"{show_iv(form)}, the step's {target} is {show_iv(want)}")
         return Recheck(True, "")
     except Undefined as e:
         return Recheck(False, f"the form could not be compared with the step: {e}")
@@ -596,8 +259,8 @@ def _tie(cert, target) -> Recheck:
 
 def _mag(v: Iv) -> Fraction:
     """max |x| on v, as a Fraction (inf where unbounded)."""
-    m = _max([_neg(v.lo), v.hi])
-    if _is_inf(m):
+    m = end_max([neg(v.lo), v.hi])
+    if is_inf(m):
         raise Undefined("an unbounded value at an interior point")
     mid, exp = m.man_exp()
     return Fraction(int(mid)) * Fraction(2) ** int(exp)
@@ -613,14 +276,14 @@ def enclose(expr, values: dict, prec: int = POINT_PREC) -> Iv:
     old = flint.ctx.prec
     flint.ctx.prec = prec
     try:
-        return _compile(expr)({s: _const(Fraction(v)) for s, v in values.items()})
+        return compile_expr(expr)({s: constant(Fraction(v)) for s, v in values.items()})
     finally:
         flint.ctx.prec = old
 
 
 def to_fraction(end) -> Fraction:
     """An exact endpoint as a Fraction (Undefined for an infinite one)."""
-    if _is_inf(end):
+    if is_inf(end):
         raise Undefined("an infinite endpoint")
     man, exp = end.man_exp()
     return Fraction(int(man)) * Fraction(2) ** int(exp)
@@ -632,8 +295,8 @@ def certainly(bound, v, values: dict, strict: bool, below: bool) -> bool:
     prec = _start_prec({**values, None: v})
     b, x = enclose(bound, values, prec), enclose(sp.Rational(v.numerator, v.denominator), {}, prec)
     if below:
-        return _lt(b.hi, x.lo) if strict else _le(b.hi, x.lo)
-    return _lt(x.hi, b.lo) if strict else _le(x.hi, b.lo)
+        return lt(b.hi, x.lo) if strict else le(b.hi, x.lo)
+    return lt(x.hi, b.lo) if strict else le(x.hi, b.lo)
 
 
 def _start_prec(values: dict) -> int:
@@ -653,18 +316,13 @@ def compare(lhs, rhs, values: dict):
             lo, ro = enclose(lhs, values, prec), enclose(rhs, values, prec)
         except Undefined:
             return None
-        if _gt(lo.lo, ro.hi):
+        if gt(lo.lo, ro.hi):
             return True
-        if _le(lo.hi, ro.lo):
+        if le(lo.hi, ro.lo):
             return False
         if prec >= MAX_POINT_PREC:
             return None
         prec = min(prec * 4, MAX_POINT_PREC)
-
-
-def certainly_greater(lhs, rhs, values: dict) -> bool:
-    """Arb proves ``lhs > rhs`` at ``values`` (raising the precision while the enclosures overlap)."""
-    return compare(lhs, rhs, values) is True
 
 
 def certainly_not_real(expr, values: dict) -> bool:
@@ -678,6 +336,6 @@ def certainly_not_real(expr, values: dict) -> bool:
             v = enclose(arg, values, _start_prec(values))
         except Undefined:
             continue
-        if _lt(v.hi, 0):
+        if lt(v.hi, 0):
             return True
     return False

@@ -35,7 +35,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from . import recheck
+from . import arb_intervals, recheck
 from .certificate import Coord
 from ..symbols import NAME, text
 from .verify_domain import STAGE_CALLS, Domain, TimeLimit, declared, time_limit
@@ -193,7 +193,7 @@ def _by_arb(c: Condition, dom: Domain) -> bool:
         cs = _Coords(tuple(Coord(k.symbol, _fraction(k.lo), None if k.hi is None else _fraction(k.hi))
                            for k in coords))
         try:
-            f = recheck._compile(arg)
+            f = arb_intervals.compile_expr(arg)
         except recheck.Undefined:
             return False
         if not _bisect(f, cs, c.kind):
@@ -217,9 +217,9 @@ def _bisect(f, cs, kind) -> bool:
             box = stack.pop()
             count += 1
             try:
-                v = f(recheck._env(cs, box))
-                ok = recheck._gt(v.lo, 0) if kind == POSITIVE else recheck._ge(v.lo, 0) if kind == NONNEGATIVE \
-                    else recheck._gt(v.lo, 0) or recheck._lt(v.hi, 0)
+                v = f(arb_intervals.box_env(cs, box))
+                ok = arb_intervals.gt(v.lo, 0) if kind == POSITIVE else arb_intervals.ge(v.lo, 0) if kind == NONNEGATIVE \
+                    else arb_intervals.gt(v.lo, 0) or arb_intervals.lt(v.hi, 0)
             except recheck.Undefined:
                 ok = False
             if ok:
@@ -313,12 +313,12 @@ def _solved(c: Condition, dom: Domain, p):
 
 def _searched(c: Condition, dom: Domain, free):
     """The ends of each parameter and seeded points: Arb proves a negative value, SymPy an exact zero."""
-    from .verify_search import _ends, exact_point  # (the search imports the verifier's other methods)
+    from .verify_search import end_points, exact_point  # (the search imports the verifier's other methods)
     if any(p.dependent for p in free):
         return None
     params = [p for p in dom.params if p.symbol in c.arg.free_symbols]
     root = [(mpmath.mpf(p.box[0]), mpmath.mpf(p.box[1])) for p in params]
-    points = list(itertools.islice(itertools.product(*(_ends(p, box) for p, box in zip(params, root))), 64))
+    points = list(itertools.islice(itertools.product(*(end_points(p, box) for p, box in zip(params, root))), 64))
     rng = random.Random(20251107)
     for _ in range(SEARCH):
         points.append([lo * (hi / lo) ** rng.random() if p.log and lo > 0 else lo + (hi - lo) * rng.random()
@@ -337,8 +337,8 @@ def _searched(c: Condition, dom: Domain, free):
             continue
         try:
             v = recheck.enclose(c.arg, {p.symbol: values[p.name] for p in params})
-            negative = recheck._lt(v.hi, 0)
-            zero_in = recheck._le(v.lo, 0) and recheck._ge(v.hi, 0)
+            negative = arb_intervals.lt(v.hi, 0)
+            zero_in = arb_intervals.le(v.lo, 0) and arb_intervals.ge(v.hi, 0)
         except recheck.Undefined:
             negative, zero_in = False, True
         if (negative and c.kind != NONZERO) or (zero_in and small and _fails_at(c, exact)):

@@ -69,12 +69,12 @@ def smallest_ratio(step: Step, dom: "Domain", detail: str) -> float | None:
 
 def sample_whole(lhs, rhs, dom: "Domain", n: int = 200, real: bool = False):
     """A violation anywhere in the hypothesis domain, beyond the box: first every combination of the ends of the
-    parameters (``_ends``: an integer dimension at its lower bound 1, next to an open end, at a finite upper end,
+    parameters (``end_points``: an integer dimension at its lower bound 1, next to an open end, at a finite upper end,
     10^30 out), then seeded points with every unbounded parameter drawn log-uniformly up to 10^30 times its lower
     bound (and bounded ones down to 10^-300 of their range near an open lower end 0)."""
     rng = random.Random(SEED + 1)
     worst = None
-    for point in itertools.islice(itertools.product(*(_ends(p, box) for p, box in zip(dom.params, dom.root()))),
+    for point in itertools.islice(itertools.product(*(end_points(p, box) for p, box in zip(dom.params, dom.root()))),
                                   ENDS):
         cex = check_point(lhs, rhs, dom, list(point), real)
         if cex and (worst is None or excess(cex) > excess(worst)):
@@ -113,7 +113,7 @@ def _numeric(vs) -> list:
     return [Fraction(sp.Rational(sp.sympify(v))) for v in vs if not sp.sympify(v).free_symbols]
 
 
-def _ends(p, box) -> list:
+def end_points(p, box) -> list:
     """The coordinates at the ends of parameter ``p``'s domain: its lower end (ratio 1 / offset 0 for a dependent
     one), its finite upper end or a point far out, and the middle of its box (``check_point`` moves a coordinate on
     an open end inside)."""
@@ -166,7 +166,7 @@ def _float_inside(v: Fraction, lo, hi, lo_open, hi_open) -> Fraction | None:
     return q
 
 
-def _up(v: Fraction) -> Fraction:
+def round_up(v: Fraction) -> Fraction:
     """The smallest float >= ``v`` (``v`` itself beyond a float's range)."""
     try:
         f = float(v)
@@ -190,7 +190,7 @@ def exact_point(dom: Domain, point) -> dict | None:
             except (recheck.Undefined, ValueError, ZeroDivisionError):
                 return None
             v = lo * max(v, Fraction(1)) if p.log else lo + max(v, Fraction(0))
-            v = Fraction(math.ceil(v)) if p.integer else _up(v)
+            v = Fraction(math.ceil(v)) if p.integer else round_up(v)
             for h in _numeric(p.hi):
                 if v > h or (p.hi_open and v >= h):
                     return None

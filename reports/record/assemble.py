@@ -38,7 +38,7 @@ from reports.record import verified
 from reports.record.files import dumps
 from reports.record.provenance import ROOT, provenance
 from reports.record.schema import PROFILES, SCHEMA, SCHEMA_VERSION, validate
-from reports.record.suites import _jsonable, _params_of, mutations, open_ends, variants
+from reports.record.suites import jsonable, params_of, mutations, open_ends, variants
 
 GRID = {"d1": (2, 8, 64), "H": (1, 8), "eps": (0.1, 0.01), "L": (2,), "B": (3,), "b": (1, 2, 3)}
 """The default grid of the width requirements; d2 follows d1, alpha takes its smallest admissible value
@@ -66,12 +66,12 @@ def _step_row(r, step=None, supported=True) -> dict:
     judged = isinstance(r, kernel.Judged)
     extra = {"first_pass": r.pre, "coq": r.coq, "kernel_source": r.source} if judged else {}
     if r.counterexample:
-        extra["open_ends"] = open_ends(_params_of(r.statement, step))
+        extra["open_ends"] = open_ends(params_of(r.statement, step))
     return {**extra, "statement": r.statement, "step": r.step, "supported": supported, "method": r.method,
             "domain": str(getattr(r, "domain", "unknown")), "ok": bool(r.ok), "verdict": r.status,
             "margin": None if margin is None else float(margin), "detail": str(r.detail),
             "arb": str(getattr(r, "arb", "")),
-            "box": _jsonable(dict(r.box or {})), "counterexample": _jsonable(r.counterexample),
+            "box": jsonable(dict(r.box or {})), "counterexample": jsonable(r.counterexample),
             "note": getattr(step, "note", "") or "", "relies_on": [str(x) for x in getattr(step, "relies_on", ())],
             "inequality": (mathml(step.lhs) + " &le; " + mathml(step.rhs)) if step is not None and _small(step)
             else None,
@@ -167,7 +167,7 @@ def _curves(name: str, rec: dict) -> list[dict]:
                     "required": _required(name, rec.get("C"), point),
                     "grid": [{k: g.get(k) for k in ("C", "failures", "trials", "upper", "worst_ratio", "widths")}
                              for g in pt.get("grid", []) if isinstance(g, dict)]})
-    return _jsonable(out)
+    return jsonable(out)
 
 
 def _target_columns(rec: dict) -> dict:
@@ -257,7 +257,7 @@ def figure_entry(figure: str, payload: dict, source: str) -> dict:
     if figure.startswith(("fig4", "fig5")) and "target" in payload:
         verdict, line = training_finding(payload["target"])
         payload = {**payload, "training": {"verdict": verdict, "line": line}}
-    return {"source": source, "payload": _jsonable(payload)}
+    return {"source": source, "payload": jsonable(payload)}
 
 
 def _shown(path) -> str:
@@ -309,7 +309,7 @@ def slack(log=print) -> list[dict]:
             seen.append(constant.label)
             log(f"[slack] {len(seen)}/{len(CONSTANTS)} {constant.statement}: {constant.label}")
 
-    return _jsonable(constant_slack(None, progress))
+    return jsonable(constant_slack(None, progress))
 
 
 def formalization() -> dict:
@@ -317,7 +317,7 @@ def formalization() -> dict:
     (``bounds.prove.coq_math.blueprint``: read from the declarations, no Coq run)."""
     from bounds.prove import coq_math
 
-    return _jsonable(coq_math.blueprint())
+    return jsonable(coq_math.blueprint())
 
 
 def coq_lemma12(log=lambda msg: None) -> dict:

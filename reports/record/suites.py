@@ -18,14 +18,15 @@ from bounds.symbols import text
 from bounds.prove.mutations import MUTATIONS, catalogue_with, verify_all
 from bounds.prove.mutations import run as run_mutation
 
-__all__ = ["mutations", "variants"]
+__all__ = ["jsonable", "mutations", "open_ends", "params_of", "variants"]
 
 
-def _jsonable(value):
+def jsonable(value):
+    """``value`` with string keys and lists for tuples: what JSON holds."""
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if value is None or isinstance(value, (bool, str, int, float)):
         return value
     try:
@@ -48,7 +49,8 @@ def open_ends(params) -> dict:
     return out
 
 
-def _params_of(statement: str, step=None) -> tuple:
+def params_of(statement: str, step=None) -> tuple:
+    """The parameters a step of ``statement`` is stated over (its own, then the statement's that it does not redeclare)."""
     try:
         own = tuple(getattr(step, "params", ()) or ())
         names = {p.name for p in own}
@@ -69,8 +71,8 @@ def variants(names: list[str] | None = None) -> list[dict]:
         variants.append({"statement": st.name, "variant": v.name, "description": v.description,
                          "expected": [list(x) for x in sorted(v.breaks)],
                          "broken": [{"statement": r.statement, "step": r.step, "method": r.method,
-                                     "counterexample": _jsonable(r.counterexample),
-                                     "open_ends": open_ends(_params_of(r.statement))} for r in broken],
+                                     "counterexample": jsonable(r.counterexample),
+                                     "open_ends": open_ends(params_of(r.statement))} for r in broken],
                          "unproved": [{"statement": r.statement, "step": r.step} for r in results
                                       if r.verdict == "not proved"],
                          "verdict": "as expected" if got == set(v.breaks) else "unexpected"})
@@ -85,5 +87,5 @@ def mutations() -> list[dict]:
         out.append({"name": m.name, "statement": m.edit.statement, "expected": list(m.caught_by),
                     "caught_by": [[r.statement, r.step] for r in caught],
                     "verdict": "caught" if caught else "SURVIVED",
-                    "counterexample": _jsonable(caught[0].counterexample) if caught else None})
+                    "counterexample": jsonable(caught[0].counterexample) if caught else None})
     return out

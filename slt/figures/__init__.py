@@ -9,7 +9,8 @@ Layout (one job per module, no branching on figure names):
 - ``fits``: exponential decays, length trends.
 
 THE REGISTRY: ``REGISTRY`` maps a name to a ``Figure`` object; ``register(figure)`` adds one (a figure module
-registers itself when imported; ``_load_all`` imports the modules on first use, add yours there). A figure
+registers itself when imported; ``_load_all`` imports every module of the package that calls ``register``, on
+first use). A figure
 provides:
 
 - ``name`` (e.g. "fig4"), ``title``, ``paper`` (the paper's numbers it is compared with, a dict);
@@ -35,6 +36,8 @@ there), ``summarise``, ``extra``, ``findings``, and writes the summary atomicall
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import pkgutil
 import time
 from pathlib import Path
 
@@ -94,9 +97,11 @@ def register(figure: Figure) -> Figure:
 
 
 def _load_all():
-    """Import (and so register) every figure module, on first use of the registry: each imports ``register`` from
-    this package, so they cannot be imported at its top."""
-    from slt.figures import fig4, fig5, fig6, gpt2, token  # noqa: F401  (import cycle: see the docstring)
+    """Import (and so register) every module of this package that calls ``register``, in the order of their names,
+    on first use of the registry: the figure modules import the registry, never the reverse."""
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if "register(" in (Path(__path__[0]) / f"{info.name}.py").read_text():
+            importlib.import_module(f"{__name__}.{info.name}")
 
 
 def names() -> list[str]:

@@ -23,16 +23,6 @@ def ball(v: np.ndarray, radius: float) -> np.ndarray:
     return v * (radius * np.tanh(norms) / safe)
 
 
-def unit_rows(v: np.ndarray, radius: float) -> np.ndarray:
-    """Rows of ``v`` rescaled to norm exactly ``radius`` (zero rows become ``radius * e_1``)."""
-    v = np.array(v, dtype=float)
-    norms = np.linalg.norm(v, axis=-1, keepdims=True)
-    zero = norms[..., 0] == 0
-    v[zero, 0] = 1.0
-    norms = np.linalg.norm(v, axis=-1, keepdims=True)
-    return v * (radius / norms)
-
-
 @dataclasses.dataclass
 class SearchResult:
     value: float

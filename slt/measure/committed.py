@@ -75,7 +75,7 @@ def extend(empirical: dict, seed: int, max_trials: int, run_tasks, log=print) ->
                 and 2 * c["trials"] <= max_trials]
         if not todo:
             break
-        tasks = [emp._task(f"empirical:rate:{c['statement']}", emp.rate,
+        tasks = [emp.new_task(f"empirical:rate:{c['statement']}", emp.rate,
                            {"statement": c["statement"], "C": c["C"], "params": dict(c["params"]),
                             "trials": c["trials"]}, seed + c["trials"]) for _, c in todo]
         log(f"[committed] {len(todo)} undecided point(s): {sum(c['trials'] for _, c in todo)} more trials")

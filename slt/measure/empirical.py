@@ -58,7 +58,8 @@ def rate(seed: int, statement: str, C: float, params: dict, trials: int) -> dict
 
 # ------------------------------------------------------------------------------------------------- the plan
 
-def _task(kind, fn, params, seed):
+def new_task(kind, fn, params, seed):
+    """A task of the run record's measurements (keyed on the code it depends on)."""
     return Task(kind=kind, fn=fn, params=params, seed=seed, deps=TASK_DEPENDS)
 
 
@@ -103,14 +104,14 @@ def tasks(profile: str, seed: int, C: dict, targets: dict | None = None) -> list
             points = [{"eps": e} for e in sorted({max(p["eps"], floor) for p in points})]
         target = (targets or {}).get(name) if numerics.target_draw is not None else None
         for p in points:
-            out.append(_task(f"empirical:rate:{name}", rate,
+            out.append(new_task(f"empirical:rate:{name}", rate,
                              {"statement": name, "C": C[name], "params": {**p, **({"target": target} if target else {})},
                               "trials": rate_trials(name, p["eps"], profile)}, seed))
     for name, numerics in catalogue.NUMERICS.items():
         for search in numerics.searches:
             if search.needs_C and not C.get(name):
                 continue
-            out.append(_task(f"empirical:{search.kind}", search.fn, search.params(profile, C.get(name)), seed))
+            out.append(new_task(f"empirical:{search.kind}", search.fn, search.params(profile, C.get(name)), seed))
     # Theorem 14's readings and the MIP tolerances (slt.measure.findings), cached like every task
     out += findings.tasks(seed, lambda kind, fn, params, s: Task(kind=kind, fn=fn, params=params, seed=s,
                                                                  deps=findings.TASK_DEPENDS))

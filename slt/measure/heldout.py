@@ -395,9 +395,9 @@ def run(ids=None, *, design_path=DESIGN_FILE, result_path=RESULT_FILE, cache_dir
     start = time.perf_counter()
     with cluster(None, workers) as client:
         if client is not None:  # one Numba thread per worker: the run shares its cores with other work
-            from slt.tasks import _set_worker_threads
+            from slt.tasks import set_worker_threads
 
-            client.run(_set_worker_threads, threads)
+            client.run(set_worker_threads, threads)
         for p in points:
             while True:
                 done = result["blocks"].setdefault(p["id"], {})

@@ -4,7 +4,7 @@ A statement module provides ``trial(seed, C, **params) -> Case``: ONE independen
 ticket built by the proof's construction at the widths ``bounds`` requires for that C, and the measured error
 against the bound; ``Case.violated`` marks a failure. Trials with seeds ``seed, seed+1, ...`` are independent.
 
-Calibration (``calibrate_point``): over an ascending grid of C, the failure count of ``trials`` fixed seeds
+Calibration (``slt.measure.calibrate``): over an ascending grid of C, the failure count of ``trials`` fixed seeds
 (common random numbers across C). Two estimates per grid point:
 - ``C_point``: the smallest grid C whose observed failure rate is <= eps;
 - ``C_upper``: the smallest grid C whose one-sided 95% Clopper-Pearson upper bound on the rate is <= eps
@@ -44,38 +44,6 @@ def trials_needed(eps: float, confidence: float = CONFIDENCE) -> int:
     while upper_bound(0, n, confidence) > eps:
         n += 1
     return n
-
-
-def calibrate_point(trial, params: dict, trials: int, seed: int, grid=C_GRID, progress=None) -> dict:
-    """Smallest grid C meeting each criterion, by bisection over the ascending grid (failure counts of the
-    same seeds are non-increasing in C up to noise); every evaluated C is kept in ``grid`` of the result."""
-    eps = params["eps"]
-    rows = {}
-
-    def row(i):
-        if i not in rows:
-            C = grid[i]
-            cases = [trial(seed + k, C, **params) for k in range(trials)]
-            failures = sum(c.violated for c in cases)
-            rows[i] = {"C": C, "failures": failures, "trials": trials, "upper": upper_bound(failures, trials),
-                       "worst_ratio": max(c.ratio for c in cases), "widths": cases[0].widths}
-            if progress:
-                progress(f"C={C}: {failures}/{trials} failures (Clopper-Pearson upper {rows[i]['upper']:.3g})")
-        return rows[i]
-
-    def smallest(ok):
-        lo, hi = 0, len(grid) - 1
-        if not ok(row(hi)):
-            return None
-        while lo < hi:
-            mid = (lo + hi) // 2
-            lo, hi = (lo, mid) if ok(row(mid)) else (mid + 1, hi)
-        return grid[lo]
-
-    upper = smallest(lambda r: r["upper"] <= eps)
-    point = smallest(lambda r: r["failures"] <= eps * r["trials"])
-    return {**params, "trials": trials, "seed": seed, "C_point": point, "C_upper": upper,
-            "grid": [rows[i] for i in sorted(rows)]}
 
 
 def summarise(points: list[dict]) -> dict:

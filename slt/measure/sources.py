@@ -1,11 +1,9 @@
 """Targets and sources for the probabilistic checks, drawn with ``slt.samplers`` from one seed per trial."""
 from __future__ import annotations
 
-import numpy as np
-
 import bounds
 from slt import targets
-from slt.samplers import as_rng, inputs, spectral_matrices
+from slt.samplers import as_rng, spectral_matrices
 
 TOL = 1e-9
 """Per-entry subset-sum tolerance of the probabilistic trials (``slt.subset_sum.solve(tol=TOL)``): each entry stops
@@ -42,10 +40,3 @@ def lemma7_pair(rng, d1: int, d2: int, n: int, target=None, hypothesis: str = "s
     W = spectral_matrices(rng, (d2, d1))
     W = targets.apply(W, target, seed, hypothesis) if target is not None else W
     return W, rng.uniform(-1, 1, (n, d1)), rng.uniform(-1, 1, (d2, n))
-
-
-def unit_ball(rng, n: int, d: int, sphere_fraction: float = 0.5) -> np.ndarray:
-    """``n`` points in the closed unit ball of R^d (a fraction on the sphere)."""
-    rng = np.random.default_rng(rng)
-    k = int(n * sphere_fraction)
-    return np.concatenate([inputs(rng, k, d, 1.0, sphere=True), inputs(rng, n - k, d, 1.0)])

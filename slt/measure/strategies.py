@@ -105,11 +105,6 @@ def parameters(statement: str, **windows):
     return point()
 
 
-def powers_of_two(lo: int, hi: int):
-    """Lengths ``T = 2^k`` for k in [lo, hi]."""
-    return st.integers(lo, hi).map(lambda k: 2**k)
-
-
 def examples(ci: int, thorough: int | None = None):
     """``settings`` with ``ci`` examples under the ci profile; otherwise (thorough) ``thorough`` examples, or the
     loaded profile's count when None."""

@@ -25,9 +25,6 @@ UNDECIDED = "undecided at this power"
 WORDS = (HOLDS, UNDECIDED, FAILS)
 """Every verdict word, from the best to the worst (``combine`` takes the worst)."""
 
-CSS = {HOLDS: "pass", FAILS: "fail", UNDECIDED: "warn"}
-"""The report's style of each word (green, red, amber): undecided is never green."""
-
 
 def rate_word(rejected: bool, upper: float, eps: float) -> str:
     """The verdict of a failure-rate test: ``rejected`` (the one-sided test rejects "rate <= eps"), ``upper`` (the

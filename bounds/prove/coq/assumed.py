@@ -160,3 +160,27 @@ def declarations(text: str, allowed=(), strip=strip_comments) -> list[str]:
                 continue
             found.append(f"line {n}: {form}")
     return found
+
+
+def parse_assumptions(out: str) -> list[list[str]]:
+    """The axiom names of each ``Print Assumptions`` block of coqc's output, in order ([] when closed)."""
+    blocks: list[list[str]] = []
+    for line in out.splitlines():
+        if line.startswith("Closed under the global context"):
+            blocks.append([])
+        elif line.startswith("Axioms:"):
+            blocks.append([])
+        elif blocks and line and not line[0].isspace():
+            m = re.match(r"([\w.']+)\s*(?::|$)", line)
+            if m and m.group(1) not in blocks[-1]:
+                blocks[-1].append(m.group(1))
+    return blocks
+
+
+def read_assumptions(out: str, extra=()) -> list[list[str]]:
+    """The axioms of each ``Print Assumptions`` block of a query's output, each by its fully qualified name where
+    the query's ``Locate`` answers (``assumed.locate_source``) prove it one of the allowed ones, else as printed
+    (``assumed.qualify``)."""
+    return qualify(parse_assumptions(out), out, extra)
+
+

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
+from .. import external
 from . import check
 
 
@@ -29,9 +29,7 @@ def run(folder: Path, logical: str, stems: list[str]) -> tuple[int, str]:
     args = ["coqchk", "-silent", "-o", "-Q", str(folder), logical]
     for stem in stems:
         args += ["-norec", f"{logical}.{stem}"]
-    proc = subprocess.run(args, cwd=folder, capture_output=True, text=True, errors="replace",
-                          timeout=check.coqc_seconds())
-    return proc.returncode, proc.stdout + proc.stderr
+    return external.run("coqchk", args, folder, check.coqc_seconds(), check.jobs())
 
 
 def own_axioms(out: str, premises=()) -> list[str]:

@@ -3,7 +3,7 @@ as measured (``benchmarks/coq-cold.json``, written by ``benchmarks/bench_axioms_
 ``compile:<file>``, ``check``, ``axioms:<file>``, ``math:<file>``).
 
 A step file needs coqc when its text (with Common's and coqc's version) or its ``.vo`` differs from the build
-folder's record (``check.build_dir``); then the statement check and every file's ``Print Assumptions`` run again (they
+folder's record (``build_dir``); then the statement check and every file's ``Print Assumptions`` run again (they
 are keyed by every ``.vo``).  A mathematics file needs coqc when its text, a file it imports or its ``.vo`` changed
 (``coq_math.compile``'s record), and ``rests_on`` when any of them did.  A call the table does not know costs the
 largest figure of its kind."""
@@ -12,7 +12,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import check
+from .build import build_dir, build_root, load_state, sha
+from .files import entries, file_key, text
+from .runner import JOBS_ENV, coqc_version
+from .tactics import load_tactics
 
 ROOT = Path(__file__).resolve().parents[3]
 TABLE = ROOT / "benchmarks" / "coq-cold.json"
@@ -33,18 +36,18 @@ def table(path: Path = TABLE) -> dict:
 def plan(directory, axioms: bool = True, math: bool = True) -> list[str]:
     """The coqc calls (stages) a ``--coq`` run into ``directory`` will make now."""
     directory = Path(directory).resolve()
-    build = check.build_dir(directory)
-    ents = check.entries()
-    tactics = check.load_tactics()
-    version = check.coqc_version()
-    state = check._load_state(build / "state.json")
+    build = build_dir(directory)
+    ents = entries()
+    tactics = load_tactics()
+    version = coqc_version()
+    state = load_state(build / "state.json")
     files = state.get("files", {}) if state.get("version") == version and isinstance(state.get("files"), dict) else {}
     stages, keys = [], {}
     for stem in ents:  # Common first: every other file's key includes Common's
-        full = check.text(stem, ents[stem], tactics)
-        keys[stem] = check.file_key(full, version, "" if stem == "Common" else keys["Common"])
+        full = text(stem, ents[stem], tactics)
+        keys[stem] = file_key(full, version, "" if stem == "Common" else keys["Common"])
         rec = files.get(stem) if isinstance(files.get(stem), dict) else {}
-        if not (rec.get("digest") == keys[stem] and rec.get("vo") and check._sha(build / f"{stem}.vo") == rec["vo"]):
+        if not (rec.get("digest") == keys[stem] and rec.get("vo") and sha(build / f"{stem}.vo") == rec["vo"]):
             stages.append(f"compile:{stem}")
     if stages or not isinstance(state.get("check"), dict):
         stages.append("check")
@@ -58,8 +61,8 @@ def plan(directory, axioms: bool = True, math: bool = True) -> list[str]:
 def math_plan(version: str) -> list[str]:
     from .. import coq_math
     try:
-        folder = check.build_root() / "math"
-        rec = check._load_state(folder / coq_math.STATE)
+        folder = build_root() / "math"
+        rec = load_state(folder / coq_math.STATE)
     except OSError:
         rec = {}
     files = coq_math.with_statements()
@@ -67,9 +70,9 @@ def math_plan(version: str) -> list[str]:
     digest, out = coq_math.keys(files, version), []
     for stem in coq_math.order(files):
         r = done.get(stem) if isinstance(done.get(stem), dict) else {}
-        if not (r.get("digest") == digest[stem] and r.get("vo") and check._sha(folder / f"{stem}.vo") == r["vo"]):
+        if not (r.get("digest") == digest[stem] and r.get("vo") and sha(folder / f"{stem}.vo") == r["vo"]):
             out.append(f"math:{stem}")
-    if out or not (check.build_root() / "math" / coq_math.RESTS).exists():
+    if out or not (build_root() / "math" / coq_math.RESTS).exists():
         out.append("math:StatementAssumptions")
     return out
 
@@ -104,7 +107,7 @@ def message(stages: list[str], jobs: int, measured: dict | None = None) -> str:
                                  "the statement check" if kinds["check"] else "",
                                  f"{kinds['axioms']} Print Assumptions run(s)" if kinds["axioms"] else "",
                                  f"{kinds['math']} mathematics coqc call(s)" if kinds["math"] else "") if n)
-    one = (f"; with {check.JOBS_ENV}=1 about {e['peak_one_mb'] / 1024:.1f} GB and {e['cpu_s']:.0f} s on one core"
+    one = (f"; with {JOBS_ENV}=1 about {e['peak_one_mb'] / 1024:.1f} GB and {e['cpu_s']:.0f} s on one core"
            if jobs > 1 else "")
     return (f"needs {len(stages)} coqc call(s) ({what}): about {e['cpu_s']:.0f} s of CPU, {e['wall_s']:.0f} s on "
             f"{jobs} free core(s), {e['peak_mb'] / 1024:.1f} GB at peak with {jobs} coqc at once{one} "

@@ -19,7 +19,6 @@ from slt.measure import strategies
 from slt.measure.evidence import Case
 from slt.measure.numerics import Numerics, Property, trials
 from slt.measure.probabilistic import RateCheck
-from slt.measure.stats import excess_test
 
 STATEMENT = "lueker"
 MAX_ITEMS = 22
@@ -61,17 +60,6 @@ def draw_items(rng, n: int) -> np.ndarray:
 
 def width(C: float, eps: float) -> int:
     return bounds.get(STATEMENT).width("n", C=C, eps=eps)
-
-
-def rate_versus_eps(C: float, eps_values, trials: int, seed: int) -> list[dict]:
-    """Failure rate (with its test against eps) of ``trials`` independent draws per eps, at n' = width(C, eps)."""
-    rows = []
-    for eps in eps_values:
-        cases = [trial(seed + k, C, eps) for k in range(trials)]
-        failures = sum(c.violated for c in cases)
-        rows.append({"eps": eps, "n": cases[0].widths["n"], "failures": failures, "trials": trials,
-                     "worst": max(c.measured for c in cases), "test": excess_test(failures, trials, eps)})
-    return rows
 
 
 def rerun(seed: int, C: float, eps: float) -> list[Case]:

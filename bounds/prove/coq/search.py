@@ -1,0 +1,58 @@
+"""The search for each step's tactic: the generated cascade of candidates tried in coqc, the first that closes the
+lemma wins."""
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+from .. import external
+from .cascade import NESTED
+from .export import Lemma
+from .files import FACTS, entries, text
+from .runner import WORKERS, coqc_seconds, run_coqc
+from .tactics import load_tactics, tactic_problem
+
+TIMEOUT = 8  # seconds per candidate tactic in the search (Coq's timeout: wall-clock)
+NESTED_TIMEOUT = 30  # seconds per candidate that carries a cascade of its own (``cascade.NESTED``)
+
+
+def search(lems: list[Lemma], log=None, tactics: dict | None = None) -> dict:
+    """``{key: tactic}`` for the lemmas (the first candidate that closes each; None: none does).  One coqc run
+    per batch of lemmas, each candidate under a timeout; a candidate that is not a tactic expression
+    (``tactic_problem``) is never tried.  The scalar facts' lemmas (which the steps apply) are proved with
+    ``tactics`` (default: the recorded ones); facts among ``lems`` are searched first, without themselves, and their
+    proofs join those of the rest.  ``CoqcFailure`` when a batch's coqc times out or is killed."""
+    tactics = dict(load_tactics() if tactics is None else tactics)
+    facts = [l for l in lems if l.statement == FACTS]
+    if facts and len(facts) < len(lems):
+        tactics.update(search(facts, log, tactics))
+        rest = search([l for l in lems if l.statement != FACTS], log, tactics)
+        return {**{l.key: tactics[l.key] for l in facts}, **rest}
+    found: dict = {}
+    if not lems:
+        return found
+    cascades = {lem.key: [c for c in lem.candidates if tactic_problem(c) is None] for lem in lems}
+    batches = [b for b in (lems[i::WORKERS] for i in range(WORKERS)) if b]
+    with tempfile.TemporaryDirectory() as tmp, external.reaped(), external.pool(WORKERS) as pool:
+        def run(k, batch):
+            searched = {x.key for x in facts}
+            common = [(s, t, l) for s, t, l in entries()["Common"] if getattr(l, "key", None) not in searched]
+            body = [text("Common", common, tactics, defined=False)]  # the prelude and the facts' lemmas
+            for lem in batch:
+                tries = " | ".join(f"assert_succeeds (timeout {NESTED_TIMEOUT if c in NESTED else TIMEOUT} "
+                                   f"(solve [ {c} ])); idtac \"SLTH-WIN {lem.key} {i}\""
+                                   for i, c in enumerate(cascades[lem.key]))
+                body.append(f"\nGoal {lem.text}.\nProof.\n  intros.\n  first [ {tries} | idtac \"SLTH-WIN {lem.key} -1\" ].\nAbort.\n")
+            f = Path(tmp) / f"Search{k}.v"
+            f.write_text("".join(body))
+            return run_coqc([f], tmp, timeout=coqc_seconds() * len(batch))[1]
+        for out in pool.map(lambda kb: run(*kb), enumerate(batches)):
+            for key, i in re.findall(r"SLTH-WIN (\w+) (-?\d+)", out):
+                lem = next(l for l in lems if l.key == key)
+                found[key] = cascades[key][int(i)] if int(i) >= 0 else None
+                if log:
+                    log(f"{lem.statement}:{lem.step}: " + (f"candidate {i}" if int(i) >= 0 else "no candidate closes it"))
+    return found
+
+

@@ -1,0 +1,183 @@
+"""The statement check and what the compiled lemmas rest on: a file compiled against the ``.vo`` files states each
+compiled constant's exported type and prints its axioms (``Print Assumptions``), judged by ``assumed.family``."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from .. import external
+from .assumed import family, locate_source, read_assumptions
+from .build import build_dir, build_lock, load_state, now, save_state, write_atomic
+from .export import Lemma
+from .files import KERNEL, entries
+from .runner import LEAN_GC, LOGICAL, WORKERS, CoqcFailure, first_error, run_coqc
+from .tactics import tactic
+
+
+def check_statements(build: Path, ents, tactics, drops, files, state, version) -> dict:
+    """``{lemma name: "ok" | why not}``: a separate file, compiled against the ``.vo`` files, states each compiled
+    constant's exported type (``Check (Slth.<file>.<name> : <statement>)``, for the definedness lemma too) and
+    prints what each file's constants rest on (``Print Assumptions`` of their tuple); a constant whose type differs
+    or a file resting on an axiom beyond Coq's standard ones fails.  Recorded in the build folder's state with the
+    ``.vo`` hashes it ran against."""
+    rows = []  # (stem, lemma, [(constant, type)])
+    for stem, items in ents.items():
+        if stem not in files:
+            continue
+        for _, _, l in items:
+            if isinstance(l, Lemma) and l.name not in drops.get(stem, {}) and tactic(tactics, l.key)[0]:
+                consts = [(f"{LOGICAL}.{stem}.{l.name}", l.text)]
+                if l.def_text:
+                    consts.append((f"{LOGICAL}.{stem}.{l.def_name}", l.def_text))
+                rows.append((stem, l, consts))
+    key = hashlib.sha256(json.dumps([version, sorted((s, f.get("vo")) for s, f in files.items()),
+                                     [(s, c) for s, _, c in rows], locate_source()]).encode()).hexdigest()
+    prev = state.get("check", {}) if isinstance(state.get("check"), dict) else {}
+    if prev.get("key") == key and isinstance(prev.get("result"), dict):
+        state["checked"] = prev["result"]
+        LAST["checked_at"] = str(prev.get("at", ""))
+        return prev["result"]
+    LAST["checked_at"] = now()
+    result: dict = {}
+    pending = list(rows)
+    while pending:
+        stems = sorted({s for s, _, _ in pending} | {"Common"})
+        src = [f"From Coq Require Import Reals.\nOpen Scope R_scope.\nFrom {LOGICAL} Require {' '.join(stems)}.\n"
+               f"Import {LOGICAL}.Common.\n", locate_source()]
+        for stem, l, consts in pending:
+            for c, t in consts:
+                src.append(f"Check ({c} : {t}).\n")
+        consts = [c for _, _, cs in pending for c, _ in cs]
+        src.append(f"Definition slth_all := ({', '.join(consts)}, tt).\nPrint Assumptions slth_all.\n")
+        path = build / "SlthCheck.v"
+        write_atomic(path, "".join(src))
+        rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
+        if rc != 0:
+            line, msg = first_error(out, "".join(src))
+            text_ = "".join(src).splitlines()
+            bad = text_[line - 1] if 0 < line <= len(text_) else ""
+            m = re.match(r"Check \((\S+) :", bad)
+            culprit = next((r for r in pending if m and m.group(1) in [c for c, _ in r[2]]), None)
+            if culprit is None:
+                for _, l, _ in pending:
+                    result[l.name] = f"the statement check does not compile: {msg}"
+                break
+            result[culprit[1].name] = f"the compiled constant is not the exported statement: {msg}"
+            pending = [r for r in pending if r is not culprit]
+            continue
+        blocks = read_assumptions(out)
+        other = [n for n in (blocks[-1] if blocks else ["(no Print Assumptions output)"]) if family(n) is None]
+        if not other:
+            result.update({l.name: "ok" for _, l, _ in pending})
+        else:  # the union rests on an axiom beyond the standard ones: find the lemmas, one at a time
+            per = print_assumptions(build, [(stem, c) for stem, _, cs in pending for c, _ in cs])
+            for stem, l, cs in pending:
+                odd = sorted({n for c, _ in cs for n in per.get(c, []) if family(n) is None})
+                result[l.name] = "ok" if not odd else f"rests on axioms beyond Coq's standard ones: {', '.join(odd)}"
+        break
+    state["check"] = {"key": key, "result": result, "at": now()}
+    state["checked"] = result
+    return result
+
+
+LAST: dict = {}
+"""When the statement check whose verdicts the last ``check`` gave ran (``checked_at``, UTC), read from the build
+record or just now."""
+
+
+def print_assumptions(build: Path, consts: list, together: bool = False) -> dict:
+    """``{constant: [axiom names]}`` by ``Print Assumptions``, one coqc per file (at most two at once), each loading
+    only that file's library; ``together``: one query for the tuple of each file's constants (each walk of
+    CoqInterval's proofs costs seconds), every constant of the file given the file's list."""
+    by: dict = {}
+    for stem, c in consts:
+        by.setdefault(stem, []).append(c)
+
+    def run(stem):
+        if together:
+            src = (f"From {LOGICAL} Require {stem}.\n{locate_source()}"
+                   f"Definition slth_file := ({', '.join(by[stem])}, tt).\nPrint Assumptions slth_file.\n")
+            path = build / f"SlthAxioms_{stem}.v"
+            write_atomic(path, src)
+            rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
+            if rc != 0:
+                raise CoqcFailure(f"Print Assumptions failed: {first_error(out, src)[1]}")
+            names = (read_assumptions(out) or [[]])[-1]
+            return {c: names for c in by[stem]}
+        src = f"From {LOGICAL} Require {stem}.\n{locate_source()}" + "".join(f"Print Assumptions {c}.\n"
+                                                                             for c in by[stem])
+        path = build / f"SlthAxioms_{stem}.v"
+        write_atomic(path, src)
+        rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
+        if rc != 0:
+            raise CoqcFailure(f"Print Assumptions failed: {first_error(out, src)[1]}")
+        return dict(zip(by[stem], read_assumptions(out)))
+    from .cost import table
+    measured = table()  # the longest walks first: the last one to start is a short one
+
+    def longest(stem):
+        return -measured.get(f"axioms:{stem}", {}).get("cpu_s", 0.0), -len(by[stem]), stem
+    found: dict = {}
+    with external.pool(WORKERS) as pool:
+        for part in pool.map(run, sorted(by, key=longest)):
+            found.update(part)
+    return found
+
+
+def assumptions(directory, status: dict) -> dict:
+    """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files compiled by ``check`` into the
+    build folder of ``directory``): ``Print Assumptions`` of the tuple of each file's lemmas (what the file's lemmas
+    rest on together), and per lemma in a file that rests on an axiom beyond Coq's standard ones; one coqc per file;
+    recorded in the build folder's state with the ``.vo`` hashes it ran against."""
+    directory = Path(directory).resolve()
+    build = build_dir(directory)
+    state_path = build / "state.json"
+    ents = entries()
+    lems = [(s, t, l, stem) for stem, items in ents.items() for s, t, l in items
+            if isinstance(l, Lemma) and status.get((s, t)) == KERNEL]
+    with build_lock(build):
+        state = load_state(state_path)
+        files = state.get("files", {}) if isinstance(state.get("files"), dict) else {}
+        key = hashlib.sha256(json.dumps([state.get("version"), sorted((s, f.get("vo")) for s, f in files.items()
+                                                                        if isinstance(f, dict)),
+                                         [l.name for *_, l, _ in lems], locate_source()]).encode()).hexdigest()
+        prev = state.get("axioms", {}) if isinstance(state.get("axioms"), dict) else {}
+        if prev.get("key") != key or not isinstance(prev.get("lemmas"), dict):
+            consts = [(stem, f"{LOGICAL}.{stem}.{l.name}") for *_, l, stem in lems]
+            with external.reaped():
+                per = print_assumptions(build, consts, together=True)
+                odd = {stem for stem, c in consts if any(family(n) is None for n in per[c])}
+                if odd:  # a file rests on an axiom beyond the standard ones: which lemmas, one at a time
+                    per.update(print_assumptions(build, [(s, c) for s, c in consts if s in odd]))
+            found = {f"{s}\t{t}": per.get(f"{LOGICAL}.{stem}.{l.name}", []) for s, t, l, stem in lems}
+            state["axioms"] = prev = {"key": key, "lemmas": found}
+            state = {**load_state(state_path), "axioms": prev}  # the record as it is now, with the axioms
+            save_state(state_path, state)
+    got = prev["lemmas"]  # in the catalogue's order, read from the record or just found
+    return {(s, t): got[f"{s}\t{t}"] for s, t, _, _ in lems if f"{s}\t{t}" in got}
+
+
+def assumptions_text(axioms: dict, statements=None) -> str:
+    """Per statement: the families of Coq axioms its kernel-checked lemmas rest on, and any other axiom by name."""
+    lines = ["== Coq: what the kernel-checked lemmas rest on (Print Assumptions)"]
+    by: dict = {}
+    for (s, t), names in axioms.items():
+        by.setdefault(s, []).append((t, names))
+    for s, rows in by.items():
+        if statements and s not in statements:
+            continue
+        fams: dict = {}
+        other = []
+        for t, names in rows:
+            for n in names:
+                f = family(n)
+                if f:
+                    fams.setdefault(f, set()).add(n)
+                else:
+                    other.append(f"{t}: {n}")
+        desc = "; ".join(f"{f} ({len(v)})" for f, v in sorted(fams.items())) or "no axioms"
+        lines.append(f"  {s}: {len(rows)} lemma(s): Coq's standard axioms only: {desc}" if not other else
+                     f"  {s}: {len(rows)} lemma(s): {desc}; OTHER AXIOMS: {', '.join(other)}")
+    return "\n".join(lines)

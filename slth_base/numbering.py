@@ -11,7 +11,8 @@ def _primary(numbering: dict, name: str) -> tuple[str, str]:
         bare = main.strip("()").strip()
         if bare.endswith("appendix only"):
             return appendix, "appendix only"
-        return appendix, (f"main text: {main}" if main and main != appendix else "")
+        same = main == appendix or appendix.startswith(main + " (")  # "Lemma 2 (Pensia et al. 2020)" is Lemma 2
+        return appendix, (f"main text: {main}" if main and not same else "")
     if main:  # a cited result: named by its source, with the citation the appendix goes through
         return main, (f"as used by {appendix}" if appendix and appendix != main else "")
     return appendix or name, ""

@@ -177,3 +177,14 @@ def test_slth_report_ends_with_the_proof_step_sentence_of_the_page(proofs_record
     out = capsys.readouterr().out
     assert "from a run record of the proofs profile" in out and claims.step_sentence(proofs_record) in out
     assert " record)" not in out
+
+
+def test_a_heading_names_the_main_text_only_where_its_number_differs():
+    """Lemma 2 is Lemma 2 in both numberings: its heading names the source, not the same number twice; Theorem 9 is
+    Theorem 3 in the main text; Lemma 12 has no main-text number."""
+    from bounds.catalogue import STATEMENTS
+
+    heading = {n: claims.numbering_heading(st.numbering, n) for n, st in STATEMENTS.items()}
+    assert heading["lemma2"] == "Lemma 2 (Pensia et al. 2020)"
+    assert heading["theorem9"] == "Theorem 9 (main text: Theorem 3)" and heading["lemma12"] == "Lemma 12 (appendix only)"
+    assert all(h.count("(") == h.count(")") for h in heading.values())

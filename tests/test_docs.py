@@ -348,17 +348,19 @@ def test_the_readme_says_how_long_the_tests_take_from_the_measurement(tmp_path, 
     written by hand; without the file it says the time is not measured."""
     import json
 
-    monkeypatch.setattr(statements_page, "SUITE_TIME", tmp_path / "missing.json")
-    monkeypatch.setattr(statements_page, "ROOT", tmp_path)
-    assert "not measured yet" in statements_page.suite_time()
+    from reports import performance
+
+    monkeypatch.setattr(performance, "SUITE_TIME", tmp_path / "missing.json")
+    monkeypatch.setattr(performance, "ROOT", tmp_path)
+    assert "not measured yet" in performance.suite_time()
     measured = tmp_path / "test-suite-time.json"
     measured.write_text(json.dumps({"profiles": {"ci": {"wall_s": 270, "cores": 2, "command": "python -m pytest"}}}))
-    monkeypatch.setattr(statements_page, "SUITE_TIME", measured)
-    assert statements_page.suite_time() == "Measured: `python -m pytest` 4.5 minutes wall on 2 cores."
+    monkeypatch.setattr(performance, "SUITE_TIME", measured)
+    assert performance.suite_time() == "Measured: `python -m pytest` 4.5 minutes wall on 2 cores."
     measured.write_text(json.dumps({"profiles": {"ci": {"wall_s": 270, "cores": 2, "command": "python -m pytest"},
                                                  "warm": {"wall_s": 21.5, "cpu_s": 30, "cores": 2, "commit": "abc",
                                                           "load_before": 0.1, "command": "pytest checks"}}}))
-    assert statements_page.suite_time() == ("Measured: `python -m pytest` 4.5 minutes wall on 2 cores; `pytest checks` "
+    assert performance.suite_time() == ("Measured: `python -m pytest` 4.5 minutes wall on 2 cores; `pytest checks` "
                                             "21.5 s wall on 2 cores (30 s of CPU).")
     assert "<!-- generated: suite-time -->" in README.read_text()
     assert "Install and run the tests" in README.read_text().split("<!-- generated: suite-time -->")[0]
@@ -370,18 +372,20 @@ def test_the_diff_timing_is_printed_from_the_benchmarks_measurement(tmp_path, mo
     without the file it says the time is not measured; a file missing a field is one line naming it."""
     import json
 
+    from reports import performance
+
     from slt.inputs import InputError
 
-    monkeypatch.setattr(statements_page, "ROOT", tmp_path)
-    monkeypatch.setattr(statements_page, "DIFF_TIME", tmp_path / "missing.json")
-    assert "not measured yet" in statements_page.diff_time()
+    monkeypatch.setattr(performance, "ROOT", tmp_path)
+    monkeypatch.setattr(performance, "DIFF_TIME", tmp_path / "missing.json")
+    assert "not measured yet" in performance.diff_time()
     measured = tmp_path / "diff-time.json"
     runs = [{"run": i, "wall_s": w, "cpu_s": c, "exit": 1, "load_before": l, "verified": ""}
             for i, (w, c, l) in enumerate([(61.2, 80.5, 1.5), (3.1, 2.9, 1.25), (3.0, 2.8, 1.0)], 1)]
     measured.write_text(json.dumps({"edit": "an edit", "command": "python benchmarks/bench_diff.py --write",
                                     "cores": 2, "runs": runs, "created": "2026-01-02T03:04:05Z"}))
-    monkeypatch.setattr(statements_page, "DIFF_TIME", measured)
-    assert statements_page.diff_time() == (
+    monkeypatch.setattr(performance, "DIFF_TIME", measured)
+    assert performance.diff_time() == (
         "Measured (`python benchmarks/bench_diff.py --write`: an edit in a fresh clone with an empty cache folder, "
         "then the diff run 3 times on 2 cores): run 1: 61.2 s "
         "wall, 80.5 s CPU; run 2: 3.1 s wall, 2.9 s CPU; run 3: 3 s wall, 2.8 s CPU.")
@@ -412,15 +416,17 @@ def test_the_task_throughput_table_is_the_stored_benchmark(tmp_path, monkeypatch
     writes), never typed: another measured rate gives another table."""
     import json
 
+    from reports import performance
+
     assert "<!-- generated: task-throughput -->" in (ROOT / "docs" / "scale-out.md").read_text()
-    data = json.loads(statements_page.TASK_THROUGHPUT.read_text())
-    before = statements_page.task_throughput()
+    data = json.loads(performance.TASK_THROUGHPUT.read_text())
+    before = performance.task_throughput()
     assert f"| {data['rows'][0]['tasks_per_s']:.2f} |" in before
     data["rows"][0]["tasks_per_s"] *= 2
     edited = tmp_path / "bench_tasks.json"
     edited.write_text(json.dumps(data))
-    monkeypatch.setattr(statements_page, "TASK_THROUGHPUT", edited)
-    assert statements_page.task_throughput() != before
+    monkeypatch.setattr(performance, "TASK_THROUGHPUT", edited)
+    assert performance.task_throughput() != before
 
 
 def test_a_findings_page_names_no_time_a_kernel_result_was_checked_at():

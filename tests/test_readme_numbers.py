@@ -18,7 +18,7 @@ ALLOWED = {
     "arXiv 2511.04217": "the paper's arXiv identifier",
     "AAAI 2026": "where the paper appeared",
     "Figures 4-8": "the paper's figure numbers (checked: `slth reproduce` knows fig4 .. fig8)",
-    '"Theorem 9 (main text Theorem 3)"': "an example of the paper's two numberings (checked against bounds/)",
+    '"Theorem 9 (main text: Theorem 3)"': "an example of the paper's two numberings (checked against bounds/)",
     "S2c-ii: step 2c, part ii, of Theorem 9's proof": "how a step id reads (checked: Theorem 9 has step S2c-ii)",
     "default 60 s of CPU": "the default time guard of a stage (checked against bounds.prove.settings)",
     "exits 1": "the exit status of a failed step (checked against the exit statuses below)",

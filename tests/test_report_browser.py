@@ -215,7 +215,7 @@ def test_the_report_renders_in_a_real_browser(browser, report, tmp_path):
     assert sorted(n["node"] for n in statements) == sorted(STATEMENTS), out["map_nodes"]
     assert all(n["href"] == f"#st-{n['node']}" for n in statements)
     assert {n["verdict"] for n in out["map_nodes"] if n["kind"] != "premise"} <= {"certified", "refuted", "not proved",
-                                                                                 "cited"}
+                                                                                 "cited", "proved in Coq"}
     premises = [n for n in out["map_nodes"] if n["kind"] == "premise"]  # proved in Coq or assumed, each linked
     assert premises and {n["verdict"] for n in premises} <= {"proved", "assumed"}
     assert all(n["href"].startswith("#premise-") for n in premises)

@@ -104,7 +104,7 @@ def main(argv=None) -> int:
     coq_cpu = round(sum(s["cpu_s"] for s in stages.values()), 1)
     record = {
         "command": "slth proofs --axioms --coq (python -m reports.cli), fresh XDG_CACHE_HOME, then again",
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs (CPU times: the machine may have been shared)",
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
         "date": time.strftime("%Y-%m-%d"),
         "cold": {**cold, "coqc_cpu_s": coq_cpu, "python_cpu_s": round(cold["cpu_s"] - coq_cpu, 1),
                  "taken": cold_machine},

@@ -73,13 +73,18 @@ def figure(data, fig, how: str = "") -> str:
     return f"{', '.join(parts)}{how} ({_conditions(fig, data)})"
 
 
-def _profile(name: str):
+def _named(file: str, section: str, key: str):
+    """The figure ``file[section][key]``, said with the command it timed."""
     def get():
-        data = _data("test-suite-time.json")
-        fig = _get(data, "profiles", name)
+        data = _data(file)
+        fig = _get(data, section, key)
         how = f" as `{fig['command']}`" if isinstance(fig, dict) and fig.get("command") else ""
         return figure(data, fig, how)
     return get
+
+
+def _profile(name: str):
+    return _named("test-suite-time.json", "profiles", name)
 
 
 def _diff_run(i: int):
@@ -105,12 +110,7 @@ def _replay(key: str):
 
 
 def _command(key: str):
-    def get():
-        data = _data("commands-time.json")
-        fig = _get(data, "runs", key)
-        how = f" as `{fig['command']}`" if isinstance(fig, dict) and fig.get("command") else ""
-        return figure(data, fig, how)
-    return get
+    return _named("commands-time.json", "runs", key)
 
 
 def _none():

@@ -105,3 +105,77 @@ def test_the_time_guard_reads_machine_too_slow(monkeypatch):
             while True:
                 sp.Integer(3).is_prime  # noqa: B018
     assert verify.cut_text([("s", "machine too slow")]).startswith("machine too slow: s past the 0.05 s guard")
+
+
+def _calls(n: int) -> None:
+    for _ in range(n):
+        abs(-1)  # a builtin: no Python frame, no count
+        _noop()
+
+
+def _noop():
+    return None
+
+
+@contextmanager
+def _unraisables():
+    """The exceptions Python could not propagate during the block (what pytest's hook would turn into a failure)."""
+    import sys
+
+    seen, old = [], sys.unraisablehook
+    sys.unraisablehook = lambda u: seen.append(u.exc_value)
+    try:
+        yield seen
+    finally:
+        sys.unraisablehook = old
+
+
+def _cut_after(block) -> None:
+    """Run ``block`` in a stage whose budget (1000 calls) runs out inside it; the stage must still be cut after."""
+    with pytest.raises(WorkBudget):
+        with time_limit(seconds=60, stage="unsafe", calls=1000):
+            block()
+            for _ in range(100):  # about a second of CPU: the re-armed alarm comes within milliseconds
+                _calls(10_000)
+            pytest.fail("the stage was never cut")
+
+
+def test_a_cut_waits_until_a_finaliser_or_an_import_has_finished(tmp_path, monkeypatch):
+    """The budget runs out inside a finaliser, an import and a weakref callback: the first two finish (an exception
+    raised there cannot propagate, and a second one inside pytest's unraisable hook fails the running test), the
+    callback's cut is dropped without a report, and each stage is still cut once the code can take it."""
+    import gc
+    import importlib
+    import sys
+    import weakref
+
+    done = []
+
+    class Finalised:
+        def __del__(self):
+            _calls(3000)
+            done.append("finaliser")
+
+    def finaliser():
+        obj = Finalised()
+        del obj
+        gc.collect()
+
+    (tmp_path / "slow_import_for_budget.py").write_text(
+        "from tests.test_work_budget import _calls\n_calls(3000)\nFINISHED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("slow_import_for_budget", None)
+
+    def weak():
+        holder = type("Holder", (), {})()
+        weakref.finalize(holder, lambda: (_calls(3000), done.append("weakref")))
+        del holder
+        gc.collect()
+
+    with _unraisables() as seen:
+        _cut_after(finaliser)
+        _cut_after(lambda: importlib.import_module("slow_import_for_budget"))
+        _cut_after(weak)
+    assert done[:1] == ["finaliser"]
+    assert sys.modules["slow_import_for_budget"].FINISHED
+    assert not [e for e in seen if isinstance(e, TimeLimit)], seen

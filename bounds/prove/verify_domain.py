@@ -236,11 +236,50 @@ def _count(frame, event, arg):
     return _PREVIOUS(frame, event, arg) if _PREVIOUS is not None else None
 
 
+_UNSAFE_CODE = {"__del__", "unraisable_hook", "_quiet_hook", "_find_and_load", "_call_with_frames_removed"}
+"""Code names of frames an exception must not be raised in: a finaliser or weakref callback run by the garbage
+collector (Python only prints what it raises, through ``sys.unraisablehook``: pytest's hook turns a second exception
+raised inside itself into a failed test), the unraisable hook itself, and an import under way (a module left half
+initialised).  An alarm that finds one of these on the stack is deferred: the call counter raises the signal again at
+the next call, and the time guard's repeating timer (``_REPEAT``) fires again."""
+
+
+def _unsafe(frame) -> bool:
+    """Whether ``frame`` or one of its callers is a place no exception may be raised in (``_UNSAFE_CODE``)."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name in _UNSAFE_CODE or code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _quiet_hook(unraisable, /):
+    """``sys.unraisablehook`` while a stage runs: a cut raised where Python cannot propagate it (a weakref callback
+    run by the garbage collector) is dropped, since the alarm fires again in code that can; anything else goes to
+    the hook that was in place."""
+    if isinstance(unraisable.exc_value, TimeLimit):
+        return
+    _HOOKS[-1](unraisable)
+
+
+_HOOKS: list = []  # the unraisable hook in place when the outermost stage began
+
+
+_SOON = 0.005
+"""CPU seconds to the next alarm once a cut is due: a cut that was deferred (``_unsafe``) or swallowed (raised in a
+generator closed by the garbage collector; raised inside the call counter, which Python then removes, so no call
+raises the signal again) is raised again this soon, by the timer alone."""
+
+
 def _alarm(signum, frame):
-    if _LIMITS and _CALLS >= _LIMITS[-1]:
-        raise WorkBudget()
-    if _DEADLINES and time.process_time() >= _DEADLINES[-1] - 1e-3:
-        raise TooSlow()
+    due = (WorkBudget if _LIMITS and _CALLS >= _LIMITS[-1] else
+           TooSlow if _DEADLINES and time.process_time() >= _DEADLINES[-1] - 1e-3 else None)
+    if due is None:
+        return
+    signal.setitimer(signal.ITIMER_PROF, _SOON, _REPEAT)
+    if not _unsafe(frame):
+        raise due()
 
 
 def work_done() -> int:
@@ -271,6 +310,8 @@ def time_limit(seconds: float | None = None, stage: str = "", calls: int | None 
     if outermost:
         _PREVIOUS = sys.gettrace()
         sys.settrace(_count)
+        _HOOKS.append(sys.unraisablehook)
+        sys.unraisablehook = _quiet_hook
     signal.setitimer(signal.ITIMER_PROF, max(deadline - now, 1e-4), _REPEAT)
     try:
         yield
@@ -287,6 +328,7 @@ def time_limit(seconds: float | None = None, stage: str = "", calls: int | None 
         if outermost:
             sys.settrace(_PREVIOUS)
             _PREVIOUS = None
+            sys.unraisablehook = _HOOKS.pop()
         signal.signal(signal.SIGPROF, old)
         if _DEADLINES:  # the enclosing limit goes on
             signal.setitimer(signal.ITIMER_PROF, max(_DEADLINES[-1] - time.process_time(), 1e-4), _REPEAT)

@@ -268,3 +268,28 @@ def diff_time() -> str:
     runs = "; ".join(f"run {r['run']}: {r['wall_s']:g} s wall, {r['cpu_s']:g} s CPU" for r in data["runs"])
     return (f"Measured (`{data['command']}`: {data['edit']} in a fresh clone with an empty cache folder, then the "
             f"diff run {len(data['runs'])} times on {data['cores']} cores): {runs}.")
+
+
+def gpu_run() -> str:
+    """The lent CUDA machine's run of ``benchmarks/bench_gpu.py`` (``gpu-cuda.json``): the ``gpu``-marked checks'
+    outcomes and the paper-size step cost, with what a full Figure 8 at the paper's sizes would take at that rate."""
+    from slt.gpt2 import figures
+
+    data = _data("gpu-cuda.json")
+    if not isinstance(data, dict):
+        return "The `gpu`-marked checks have no committed run on a CUDA device (`benchmarks/bench_gpu.py`)."
+    dev, tests = data["device"], data["checks"]["tests"]
+    done = "; ".join(f"`{t['test']}` {t['outcome']} ({t['seconds']:g} s)" for t in tests)
+    steps = data["paper_steps"]
+    rates = " and ".join(f"{r['seconds'] / r['steps']:.3g} s at {r['n_layer']} x {r['d_model']}" for r in steps)
+    full = " and ".join(f"{r['full_run_estimate_s'] / 60:.0f}" for r in steps)
+    plan = figures.plan(False, "cuda")
+    runs = {r["d_model"]: len(set(plan.scales) | {figures.theory_scale(r["d_model"] // r["n_head"])}) * plan.seeds
+            for r in steps}
+    hours = sum(runs[r["d_model"]] * r["full_run_estimate_s"] for r in steps) / 3600
+    return (f"On a CUDA device ({dev['name']}, PyTorch {dev['torch']}, CUDA {dev['cuda']}; commit "
+            f"`{data['machine']['commit']}`), `{data['command']}`: {done}. One training step of the paper's recipe "
+            f"took {rates} ({steps[0]['steps']} steps, validation included), so one run of "
+            f"{steps[0]['full_run_steps']:,} steps takes about {full} minutes, and Figure 8 at the paper's sizes "
+            f"({' + '.join(str(runs[r['d_model']]) for r in steps)} runs) about {hours:.0f} GPU-hours: the paper-size "
+            "figures were not run; Figures 7-8 are decided at the small sizes on the CPU.")

@@ -405,7 +405,8 @@ BLOCKS = {"constants": constants_table, "heldout": heldout_answer, "fixed-c": fi
           "task-throughput": task_throughput, "diff-time": diff_time,
           "axioms-coq-cost": lambda: __import__("bounds.prove.coq.cost", fromlist=["summary"]).summary(),
           "coq-count-line": lambda: claim_blocks.coq_count_line(),
-          "performance-goals": lambda: __import__("reports.performance", fromlist=["table"]).table()}
+          "performance-goals": lambda: __import__("reports.performance", fromlist=["table"]).table(),
+          "gpu-run": lambda: __import__("reports.performance", fromlist=["gpu_run"]).gpu_run()}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 FINDING_BLOCK = "finding-"
 """A block ``finding-<id>`` prints one finding of ``slt.measure.findings`` in full (``finding_detail``)."""

@@ -440,3 +440,22 @@ def test_a_findings_page_names_no_time_a_kernel_result_was_checked_at():
     assert _timeless("no time here.") == "no time here."
     page = (ROOT / "docs" / "findings.md").read_text()
     assert not re.search(r"\d{4}-\d\d-\d\dT[\d:]+Z", page)
+
+
+def test_the_gpu_run_sentence_says_what_the_committed_run_measured(monkeypatch):
+    """docs/figures.md's ``gpu-run`` block: each gpu-marked test's outcome as the lent machine's JUnit file gave it (a
+    failed test reads failed), and no run at all reads so."""
+    import json
+
+    from reports import performance
+
+    committed = json.loads((performance.BENCH / "gpu-cuda.json").read_text())
+    text = performance.gpu_run()
+    for t in committed["checks"]["tests"]:
+        assert f"`{t['test']}` {t['outcome']}" in text
+    failed = json.loads(json.dumps(committed))
+    failed["checks"]["tests"][0]["outcome"] = "failed"
+    monkeypatch.setattr(performance, "_data", lambda name: failed if name == "gpu-cuda.json" else None)
+    assert f"`{failed['checks']['tests'][0]['test']}` failed" in performance.gpu_run()
+    monkeypatch.setattr(performance, "_data", lambda name: None)
+    assert performance.gpu_run().startswith("The `gpu`-marked checks have no committed run")

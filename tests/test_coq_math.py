@@ -559,9 +559,9 @@ def test_a_halved_bound_in_bounds_fails_its_coq_theorem(built, stated, tmp_path,
     assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
 
 
-def _rejected_in_its_theorem(built, tmp_path, name, catalogue) -> str:
+def _rejected_in_its_theorem(built, tmp_path, name, catalogue, begins: str = "Theorem stmt_{name} ") -> str:
     """Statements.v generated from ``catalogue``, compiled beside the committed files: Coq's error, which must lie
-    inside ``stmt_<name>``."""
+    inside ``stmt_<name>`` (from the line ``begins`` to the end of its Section)."""
     text = coq_math.statements_file(catalogue)
     for f in built.iterdir():
         if f.suffix in (".vo", ".v") and f.stem != "Statements":
@@ -570,7 +570,7 @@ def _rejected_in_its_theorem(built, tmp_path, name, catalogue) -> str:
     ok, why = coq_math.compile_file(tmp_path, "Statements")
     assert not ok, f"stmt_{name} still compiles"
     line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
-    start, end = text.index(f"Theorem stmt_{name} "), text.index(f"End {name}.")
+    start, end = text.index(begins.format(name=name)), text.index(f"End {name}.")
     assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
     return why
 
@@ -909,17 +909,7 @@ def test_each_cited_step_is_a_lemma_of_the_committed_scalar_file():
 def _fails_in_its_theorem(built, tmp_path, name, catalogue_) -> str:
     """Statements.v generated from ``catalogue_`` compiled beside the committed files: the error, which must lie in
     ``stmt_<name>``'s Section."""
-    text = coq_math.statements_file(catalogue_)
-    for f in built.iterdir():
-        if f.suffix in (".vo", ".v") and f.stem != "Statements":
-            shutil.copy(f, tmp_path / f.name)
-    (tmp_path / "Statements.v").write_text(text)
-    ok, why = coq_math.compile_file(tmp_path, "Statements")
-    assert not ok, f"{name}: still compiles"
-    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
-    start, end = text.index(f"Section {name}."), text.index(f"End {name}.")
-    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
-    return why
+    return _rejected_in_its_theorem(built, tmp_path, name, catalogue_, begins="Section {name}.")
 
 
 def _cited_mutations():

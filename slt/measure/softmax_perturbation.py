@@ -12,13 +12,15 @@ For given (z, e, a) the tokens are set to the exact maximiser ``x_j = alpha sign
 """
 from __future__ import annotations
 
+import functools
+
 import mpmath
 import numpy as np
 
 import bounds
 from slt.measure.adversarial import box, maximise
 from slt.measure.evidence import Case, bound_mp, exceeds
-from slt.measure.numerics import Search
+from slt.measure.numerics import Numerics, Search
 from slt.models import masked_softmax
 from slt.samplers import inputs
 
@@ -178,3 +180,24 @@ def length_search(statement: str, title: str) -> Search:
     return Search(f"length:{statement}", length_task,
                   lambda profile, C: {"statement": statement, "lengths": SWEEP_LENGTHS[profile], **SWEEP_POINT},
                   title=title)
+
+
+LENGTHS = [2**k for k in range(1, 15)]
+"""T of the checks' drawn points (Lemmas 8 and 5 hold for every T)."""
+
+
+def rerun(statement: str, seed: int, d1: int, alpha: float, eps_max: float, T: int, search: str = "both"):
+    """The case(s) a printed re-run command names: ``search`` is random, adversarial or both."""
+    found = cases(statement, T, d1, alpha, eps_max, seed, adversarial=search != "random")
+    return [c for c in found if search in ("both", c.parameters["search"])]
+
+
+def numerics(statement: str, eps_max_most: float, title: str, examples: int) -> Numerics:
+    """The ``Numerics`` of Lemma 8 or 5: drawn points with ``eps_max`` log-uniform up to ``eps_max_most`` (the
+    statement's hypothesis), their worst random and adversarial cases, and the length sweep headed ``title``."""
+    from slt.measure import strategies
+
+    windows = dict(d1=(1, 8), alpha=(0.1, 10.0), eps_max=strategies.LogUniform(1e-3, eps_max_most), T=LENGTHS)
+    return Numerics(statement, windows=windows, holds=functools.partial(drawn_cases, statement),
+                    rerun=functools.partial(rerun, statement), searches=(length_search(statement, title),),
+                    examples={"holds": examples})

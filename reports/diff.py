@@ -7,10 +7,12 @@ width requirements that changed (old, new, ratio), variants and mutations whose 
 empirical verdict changed and calibrated constants that moved outside their intervals (``slt.diff``).
 ``--against REF`` builds the record of the git ref REF in a temporary ``git worktree`` with REF's own code (cached
 by commit under ``<results>/records/``) and compares it with a record of the working tree, built at the same time.
-Proof-only by default (seconds); ``--empirical`` adds the quick empirical measurements and figure summaries.
+Proof-only by default; ``--empirical`` adds the quick empirical measurements and figure summaries.
 The verdicts of steps an edit leaves unchanged are read back from the verdict cache (``bounds.prove.verdict_cache``), so
 only the changed steps (and the steps built from them) are verified again; so are Coq's verdicts, per lemma
-(``bounds.prove.kernel.replay``): from the second run after an edit no Coq file is compiled.  stderr says how many.  The Coq block
+(``bounds.prove.kernel.replay``): from the second run after an edit no Coq file is compiled.  stderr says how many.
+The working tree's record itself is stored beside REF's, under a key of everything it is built from
+(``worktree_key``): run again on the same files, it is read back, not rebuilt (``SLTH_VERDICT_CACHE=off``: never).  The Coq block
 shows each step's Coq status with its reason (``slt.diff.coq_status``).
 
 Exit status: 1 on any downgrade of a step of a supported form (a verdict worse than before, e.g. certified -> not
@@ -71,6 +73,73 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else "(no output)"
 
 
+def _build_worktree(ref: str, profile: str, seed: int, results: Path, log) -> dict:
+    """The working tree's record, built now (verdicts of unchanged steps read back from the verdict store)."""
+    log("[diff] building the record of the working tree ...")
+    new = assembler().build(profile, seed=seed, results_dir=results, command=f"slth diff --against {ref}",
+                            log=lambda m: None)
+    from bounds.prove import verdict_cache  # loaded by the build already
+
+    where = verdict_cache.directory()
+    log(f"[diff] working tree: {verdict_cache.STATS['verified']} verification(s) run (sub-steps included), "
+        f"{verdict_cache.STATS['hits']} verdict(s) of unchanged steps read back from "
+        + (f"{where} (bounds/prove/verdict_cache.py)" if where else "nowhere (SLTH_VERDICT_CACHE=off)")
+        + f"; Coq: {verdict_cache.COQ_STATS['checked']} check(s) of the Coq files run, "
+          f"{verdict_cache.COQ_STATS['hits']} kernel verdict(s) read back")
+    return new
+
+
+def worktree_key(root: Path, profile: str, seed: int, results: Path) -> str:
+    """A SHA-256 of everything the working tree's record is built from: HEAD, the changes of tracked files against
+    it, the untracked files git does not ignore (by content), the ``results`` folder's files other than the records
+    (by size and modification time), the settings (``$SLTH_*``), the interpreter, the packages that decide or print a
+    verdict, and the ``coqc`` on the path.  The same key, the same record."""
+    import hashlib
+    from importlib import metadata
+
+    h = hashlib.sha256()
+
+    def add(*parts) -> None:
+        for part in parts:
+            h.update(part if isinstance(part, bytes) else str(part).encode())
+            h.update(b"\0")
+
+    add("profile", profile, "seed", seed, sys.version, _git(root, "rev-parse", "HEAD"))
+    add(subprocess.run(["git", "diff", "HEAD", "--binary"], cwd=root, capture_output=True).stdout)
+    untracked = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "-z"], cwd=root,
+                               capture_output=True).stdout.split(b"\0")
+    inside = results.resolve()
+    for name in sorted(n for n in untracked if n):
+        path = root / name.decode()
+        if path.resolve().is_relative_to(inside):
+            continue  # the results folder is read below, its records left out
+        add(name, hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "not a file")
+    records = (results / "records").resolve()
+    for folder, dirs, files in os.walk(results):
+        dirs[:] = sorted(d for d in dirs if (Path(folder) / d).resolve() != records)
+        for f in sorted(files):
+            st = (Path(folder) / f).stat()
+            add(os.path.relpath(Path(folder) / f, results), st.st_size, st.st_mtime_ns)
+    add(*sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith("SLTH_")))
+    for package in ("sympy", "mpmath", "python-flint", "numpy"):
+        try:
+            add(package, metadata.version(package))
+        except metadata.PackageNotFoundError:
+            add(package, "absent")
+    import sysconfig
+
+    coqc = shutil.which("coqc")
+    for where in (coqc, "/var/lib/dpkg/status", sysconfig.get_paths()["purelib"]):  # Coq, its libraries, pip's
+        st = os.stat(where) if where and os.path.exists(where) else None
+        add(where, *((st.st_size, st.st_mtime_ns) if st else ("absent",)))
+    return h.hexdigest()
+
+
+def _stores_nothing() -> bool:
+    """``$SLTH_VERDICT_CACHE=off``: nothing is read back, the working tree's record included."""
+    return os.environ.get("SLTH_VERDICT_CACHE", "").strip().lower() == "off"
+
+
 def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict, dict]:
     """``(record of REF, record of the working tree)``; REF's built by its own code in a temporary worktree
     (in a subprocess, concurrently with the working tree's), cached by commit."""
@@ -108,17 +177,19 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
                                  "--results", str(tmp / "results")], cwd=tree, env=env, stdout=logfile,
                                 stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
     try:
-        log("[diff] building the record of the working tree ...")
-        new = assembler().build(profile, seed=seed, results_dir=results, command=f"slth diff --against {ref}",
-                           log=lambda m: None)
-        from bounds.prove import verdict_cache  # loaded by the build already
-
-        where = verdict_cache.directory()
-        log(f"[diff] working tree: {verdict_cache.STATS['verified']} verification(s) run (sub-steps included), "
-            f"{verdict_cache.STATS['hits']} verdict(s) of unchanged steps read back from "
-            + (f"{where} (bounds/prove/verdict_cache.py)" if where else "nowhere (SLTH_VERDICT_CACHE=off)")
-            + f"; Coq: {verdict_cache.COQ_STATS['checked']} check(s) of the Coq files run, "
-              f"{verdict_cache.COQ_STATS['hits']} kernel verdict(s) read back")
+        mine = None if _stores_nothing() else results / "records" / f"worktree-{worktree_key(root, profile, seed, results)}.json"
+        new = None
+        if mine is not None and mine.exists():
+            try:
+                new = record.load(mine)
+                log(f"[diff] working tree: the record built from these same files, read back from {mine}")
+            except record.RecordError as exc:
+                log(f"[diff] ignoring the working tree's stored record: {exc}")
+        if new is None:
+            new = _build_worktree(ref, profile, seed, results, log)
+            if mine is not None:
+                mine.parent.mkdir(parents=True, exist_ok=True)
+                record.write(mine, new)
         if proc is not None:
             rc = proc.wait()
             logfile.close()

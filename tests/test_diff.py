@@ -271,3 +271,71 @@ def test_a_record_without_any_kernel_result_is_one_note_not_a_line_per_step(proo
     assert [(c["step"], c["new"]) for c in d.coq] == [("L7b", "rejected: Error: lra failed")]
     assert any("old record holds no Coq kernel result (not checked: run slth proofs --coq)" in n for n in d.notes)
     assert d.coq_counts["old"] == {"not checked": len(old["steps"])}
+
+
+def test_the_working_trees_record_is_read_back_only_while_every_input_is_the_same(tmp_path, monkeypatch):
+    """``slth diff --against`` stores the working tree's record under a key of everything it is built from
+    (``reports.diff.worktree_key``): the same tree reads it back; a tracked edit, a new untracked file, a results file,
+    a setting each build it again; ``SLTH_VERDICT_CACHE=off`` stores and reads none."""
+    from reports import diff as diff_cmd
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for args in (("init", "-q"), ("config", "user.email", "t@t"), ("config", "user.name", "t")):
+        subprocess.run(["git", *args], cwd=repo, check=True)
+    (repo / "bounds.py").write_text("C = 4\n")
+    subprocess.run(["git", "add", "."], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "one"], cwd=repo, check=True)
+    results = repo / "results"
+    (results / "records").mkdir(parents=True)
+    monkeypatch.delenv("SLTH_VERDICT_CACHE", raising=False)
+    monkeypatch.delenv("SLTH_EXAMPLE", raising=False)
+    key = lambda: diff_cmd.worktree_key(repo, "proofs", 0, results)  # noqa: E731
+    first = key()
+    assert key() == first
+    (results / "records" / "worktree-x.json").write_text("{}")  # the records themselves are no input
+    assert key() == first
+    changed = []
+    (repo / "bounds.py").write_text("C = 4.5\n")
+    changed.append(key())
+    (repo / "bounds.py").write_text("C = 4\n")
+    assert key() == first
+    (repo / "new.py").write_text("x = 1\n")
+    changed.append(key())
+    (repo / "new.py").unlink()
+    (results / "calibration.json").write_text("{}")
+    changed.append(key())
+    (results / "calibration.json").unlink()
+    monkeypatch.setenv("SLTH_EXAMPLE", "1")
+    changed.append(key())
+    monkeypatch.delenv("SLTH_EXAMPLE")
+    assert key() == first
+    assert diff_cmd.worktree_key(repo, "quick", 0, results) != first
+    assert len(set(changed) | {first}) == 5, "an input left the key unchanged"
+
+    built = []
+    monkeypatch.setattr(diff_cmd, "ROOT", repo)
+    monkeypatch.setattr(diff_cmd, "_build_worktree", lambda *a: built.append(1) or {"built": len(built)})
+    monkeypatch.setattr(diff_cmd.record, "load", lambda path: json.loads(Path(path).read_text()))
+    monkeypatch.setattr(diff_cmd.record, "write", lambda path, rec: Path(path).write_text(json.dumps(rec)))
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+    (results / "records" / f"{head}-proofs.json").write_text("{}")  # HEAD's record, cached by commit
+    monkeypatch.setattr(diff_cmd.subprocess, "run", _allow_run_check(diff_cmd.subprocess.run))
+    logs = []
+    _, new = diff_cmd.against("HEAD", "proofs", results, 0, logs.append)
+    _, again = diff_cmd.against("HEAD", "proofs", results, 0, logs.append)
+    assert built == [1] and new == again == {"built": 1}
+    assert any("read back from" in line for line in logs)
+    monkeypatch.setenv("SLTH_VERDICT_CACHE", "off")
+    diff_cmd.against("HEAD", "proofs", results, 0, logs.append)
+    assert built == [1, 1]
+
+
+def _allow_run_check(run):
+    """``subprocess.run`` with ``git cat-file -e <sha>:reports/run.py`` answered yes (the toy repository has no
+    ``slth run`` of its own)."""
+    def patched(cmd, *args, **kwargs):
+        if cmd[:3] == ["git", "cat-file", "-e"]:
+            return subprocess.CompletedProcess(cmd, 0, b"", b"")
+        return run(cmd, *args, **kwargs)
+    return patched

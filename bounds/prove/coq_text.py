@@ -130,6 +130,7 @@ def fill(name: str, text: str, catalogue: dict | None = None) -> str:
     from .coq.printer import coq
     cat = STATEMENTS if catalogue is None else catalogue
     st = cat[name]
+    proof: dict = {}  # the statement's steps by name, composed once per text (not once per placeholder)
 
     def one(m):
         key = m.group(1)
@@ -156,7 +157,9 @@ def fill(name: str, text: str, catalogue: dict | None = None) -> str:
                 raise KeyError(f"{name} has no {label} {what!r}")
             expr = table[what]
             return _naturals(name, coq(expr.args[int(piece)].expr if piece else expr))
-        steps = {s.name: s for s in st.steps(lookup(cat))}
+        if not proof:
+            proof.update({s.name: s for s in st.steps(lookup(cat))})
+        steps = proof
         if what not in steps:
             raise KeyError(f"{name} has no step {what!r}")
         lem = lemma(name, steps[what], st.params)

@@ -62,9 +62,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the results each statement (or NAME) rests on that the harness does not prove, "
                              "found by following relies_on through the catalogue; verifies nothing else")
     parser.add_argument("--coq", nargs="?", const=DEFAULT_FOLDER, default=None, metavar="DIR",
-                        help="compile the Coq files of the kernel check in DIR (default: $SLTH_COQ_DIR, else "
-                             "~/.cache/slth-harness/coq; bounds.prove.kernel); with --axioms: also Coq's Print "
-                             "Assumptions")
+                        help="replay the kernel check in this run, compiling its Coq files in DIR (default: "
+                             "$SLTH_COQ_DIR, else ~/.cache/slth-harness/coq; bounds.prove.kernel), instead of "
+                             "using the committed kernel result made for this exact bounds/; with --axioms: also "
+                             "Coq's Print Assumptions")
     parser.add_argument("--no-progress", dest="progress", action="store_false",
                         help="no progress bar on standard error (it is shown only when standard error is a terminal)")
     parser.add_argument("--slack", action="store_true",
@@ -342,6 +343,21 @@ def progress_bar(total: int, unit: str, enabled: bool = True):
                 "{rate_fmt}]")
 
 
+def kernel_verdicts(results, coq: str | None):
+    """The final verdict of every step (``bounds.prove.kernel.judge``) from the kernel statuses the run record uses
+    (``reports.record.verified.kernel``): the committed kernel result when it was made for this exact ``bounds/``,
+    exporter and tactics (labelled so, with its Coq version), else replayed; ``--coq`` (``coq`` a folder) always
+    replays, in that folder."""
+    def log(m):
+        print(f"  coq: {m}", file=sys.stderr, flush=True)
+
+    if coq is not None:
+        return kernel.verdicts(results, coq, log=log)
+    from reports.record import verified
+
+    return kernel.judge(results, *verified.kernel(results, log=log))
+
+
 def main(args: argparse.Namespace) -> int:
     try:
         names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
@@ -369,8 +385,7 @@ def main(args: argparse.Namespace) -> int:
         bar.set_description("verifying the facts")
         if not args.statement:
             results = bounds.verify_facts() + results
-    results = kernel.verdicts(results, args.coq or None,
-                              log=lambda m: print(f"  coq search: {m}", file=sys.stderr, flush=True))
+    results = kernel_verdicts(results, args.coq)
     print(KEY)
     _print([_row(r, args.boxes) for r in results], "supported forms", results)
     failed = [r for r in results if not r.ok]

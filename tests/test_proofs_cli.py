@@ -44,3 +44,30 @@ def test_slack_table_renders_rows():
              "note": ""}]
     text = proofs.slack_table(rows)
     assert "printed/tightest" in text and "forced" in text and "lemma5:L5b" in text
+
+
+def test_slth_proofs_uses_the_committed_kernel_result_for_this_bounds_and_replays_with_coq(monkeypatch):
+    """The kernel statuses of `slth proofs` are the run record's: the committed result when its key matches (labelled
+    as committed, no coqc run), a replay when it does not or when ``--coq`` asks for one."""
+    from bounds.prove import kernel
+    from bounds.prove.verify import StepResult
+    from reports import proofs
+    from reports.record import verified
+
+    results = [StepResult("lemma2", "L2a", "symbolic", True), StepResult("lemma2", "L2b", "symbolic", True)]
+    rows = {"lemma2\tL2a": "kernel-checked", "lemma2\tL2b": "kernel-checked"}
+    label = kernel.committed_source("Coq 8.16.1", "2026-01-01T00:00:00Z")
+    replays = []
+    monkeypatch.setattr(kernel, "replay", lambda *a, **k: replays.append(a) or ({}, kernel.REPLAYED))
+    monkeypatch.setattr(verified, "kernel_key", lambda: "this tree")
+    monkeypatch.setattr(verified, "_committed", lambda committed, part, want, log:
+                        (rows, label) if want == "this tree" else None)
+    judged = proofs.kernel_verdicts(results, None)
+    assert [j.verdict for j in judged] == ["certified", "certified"] and replays == []
+    assert all(j.source == label for j in judged) and label.startswith(kernel.COMMITTED)
+    proofs.kernel_verdicts(results, "/tmp/somewhere")
+    assert len(replays) == 1  # --coq replays
+    monkeypatch.setattr(verified, "kernel_key", lambda: "an edited tree")
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    judged = proofs.kernel_verdicts(results, None)
+    assert len(replays) == 2 and judged[0].source == kernel.REPLAYED  # no committed result for it: replayed

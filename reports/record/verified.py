@@ -164,7 +164,7 @@ def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[
         status = {tuple(k.split("\t", 1)): v for k, v in rows.items()}
         if all((r.statement, r.step) in status for r in results if r.ok):
             log(f"[run] Coq: bounds/, the exporter and the tactics unchanged since the committed kernel result "
-                f"({source}); it is used (slth proofs replays it)")
+                f"({source}); it is used (slth proofs --coq replays it)")
             return status, source
     why = judge.missing()
     if why is None:

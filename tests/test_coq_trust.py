@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -130,13 +131,36 @@ def _record(b: Path) -> dict:
     return json.loads(raw.split(b"\n", 1)[1] if raw.startswith(b"SLTH-SEALED") else raw)
 
 
-def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path):
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory):
+    """One fresh check of Common and lemma2 for the module: ``(output folder, its build folder, the statuses)``.
+    A test that starts from a checked folder takes a copy (``_checked_copy``); the tests of a fresh check make their
+    own."""
+    needs_coq()
+    base = tmp_path_factory.mktemp("checked")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SLTH_COQ_BUILD", str(base / "build"))
+        mp.delenv("SLTH_COQC_SECONDS", raising=False)
+        st = check.check(base / "out", searching=False, ents=_lemma2())
+        return base / "out", check.build_dir(base / "out"), st
+
+
+def _checked_copy(tmp_path, checked) -> tuple[Path, dict]:
+    """A copy of the module's checked folder and its build folder (under this test's ``SLTH_COQ_BUILD``), as a
+    check into ``tmp_path / "out"`` would have left them, and the statuses that check gave."""
+    source, build, st = checked
+    out = tmp_path / "out"
+    shutil.copytree(source, out)
+    shutil.copytree(build, check.build_dir(out))
+    return out, dict(st)
+
+
+def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path, checked):
     """A .vo compiled from Admitted proofs, with the record's hash of it set to match by the harness's own writer
     (the second line of defence: the seal is taken as broken): the statement check runs again on it (its key is the
     .vo hashes) and Print Assumptions shows the admitted lemma as an axiom."""
     needs_coq()
-    out = tmp_path / "out"
-    st = check.check(out, searching=False, ents=_lemma2())
+    out, st = _checked_copy(tmp_path, checked)
     assert st[("lemma2", "L2b-eps")] == check.KERNEL
     b = check.build_dir(out)
     (b / "lemma2.v").write_text((b / "lemma2.v").read_text().replace("Qed.", "Admitted."))
@@ -149,14 +173,13 @@ def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path):
 
 
 @pytest.mark.parametrize("seal", ["plain JSON", "re-signed by its SHA-256"])
-def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path, seal):
+def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path, seal, checked):
     """The record rewritten by someone who can write the build folder, with digests anyone can compute: the file's
     key of the text the exporter writes now (its tactic replaced by one that proves nothing), the sha256 of the .vo
     compiled from the old text, and the statement check's result as recorded.  It is ignored: the file is compiled
     again and the step is rejected; never kernel-checked without coqc."""
     needs_coq()
-    out = tmp_path / "out"
-    st = check.check(out, searching=False, ents=_lemma2())
+    out, st = _checked_copy(tmp_path, checked)
     assert st[("lemma2", "L2b-eps")] == check.KERNEL
     b = check.build_dir(out)
     tactics = {**check.load_tactics(), _key(): "idtac"}  # a tactic that proves nothing
@@ -182,10 +205,10 @@ def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path,
     assert any("ignored the build record" in n and "state.json" in n for n in notes), notes
 
 
-def test_a_changed_vo_is_compiled_again(tmp_path):
+def test_a_changed_vo_is_compiled_again(tmp_path, checked):
     needs_coq()
-    out = tmp_path / "out"
-    check.check(out, searching=False, ents=_lemma2())
+    out, _ = _checked_copy(tmp_path, checked)
+    assert check.check(out, searching=False, compiling=False, ents=_lemma2())[("lemma2", "L2c")] == check.KERNEL
     b = check.build_dir(out)
     (b / "lemma2.vo").write_bytes(b"garbage")
     assert check.check(out, searching=False, compiling=False, ents=_lemma2())[("lemma2", "L2c")].startswith(

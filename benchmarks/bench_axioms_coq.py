@@ -6,7 +6,7 @@ Runs the command twice into a fresh ``XDG_CACHE_HOME`` (nothing compiled: cold; 
 with a ``coqc`` on ``PATH`` that runs the real one under ``/usr/bin/time`` and logs each call's CPU time (user +
 system) and peak resident memory.  CPU time, not wall time, is what it records: the machine it runs on may be
 shared.  ``benchmarks/coq-cold.json`` (``--write``: with the load, cores and commit of each run, once both succeeded) is what ``bounds.prove.coq.cost`` estimates a run from before it
-starts; each coqc call is named by its stage (``compile:<file>``, ``check``, ``axioms:<file>``, ``math:<file>``)."""
+starts; each coqc call is named by its stage (``compile:<file>``, ``check``, ``axioms``, ``math:<file>``)."""
 from __future__ import annotations
 
 import json
@@ -39,9 +39,21 @@ def stage(args: str) -> str | None:
         return f"math:{stem}"
     if stem == "SlthCheck":
         return "check"
-    if stem.startswith("SlthAxioms_"):
-        return "axioms:" + stem[len("SlthAxioms_"):]
+    if stem == "SlthAxioms":
+        return "axioms"
     return f"compile:{stem}"
+
+
+def estimate_check(stderr_first: str, spent: float) -> dict:
+    """What the command said it would spend (its first line on stderr: ``about N s of CPU``, ``bounds.prove.coq.cost``)
+    beside what it spent: ``{"estimate_cpu_s", "estimate_off", "estimate_within_25"}`` (``estimate_off``: the
+    estimate's error as a fraction of the CPU spent); {} when the line names no figure (a warm run)."""
+    m = re.search(r"about (\d+(?:\.\d+)?) s of CPU", stderr_first)
+    if not m or spent <= 0:
+        return {}
+    est = float(m.group(1))
+    off = (est - spent) / spent
+    return {"estimate_cpu_s": est, "estimate_off": round(off, 3), "estimate_within_25": abs(off) <= 0.25}
 
 
 def parse_log(text: str) -> dict:
@@ -107,11 +119,16 @@ def main(argv=None) -> int:
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs",
         "date": time.strftime("%Y-%m-%d"),
         "cold": {**cold, "coqc_cpu_s": coq_cpu, "python_cpu_s": round(cold["cpu_s"] - coq_cpu, 1),
-                 "taken": cold_machine},
-        "warm": {**warm, "coqc_calls": len(warm_stages), "taken": warm_machine},
+                 **estimate_check(cold["stderr_first"], cold["cpu_s"]), "machine": cold_machine},
+        "warm": {**warm, "coqc_calls": len(warm_stages), "machine": warm_machine},
         "stages": stages,
     }
     print(json.dumps(record, indent=1))
+    if "estimate_cpu_s" in record["cold"]:
+        c = record["cold"]
+        print(f"cold: the estimate said {c['estimate_cpu_s']:.0f} s of CPU, the run spent {c['cpu_s']:.1f} s "
+              f"({c['estimate_off']:+.0%}: {'within' if c['estimate_within_25'] else 'NOT within'} 25%)",
+              file=sys.stderr)
     if cold["rc"] not in (0, 1) or warm["rc"] not in (0, 1):
         print(f"{PROG}: a run ended with exit {cold['rc']}/{warm['rc']}; nothing written", file=sys.stderr)
         return 1

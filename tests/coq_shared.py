@@ -4,7 +4,8 @@ The committed files of ``proofs/coq/math/``, the scalar step files and the gener
 once (``bounds.prove.coq_math.compile``, incremental: a second call only checks the build record), under a lock in the
 session's base temporary folder, which the workers of one ``pytest -n`` run share.  What every statement's theorem
 rests on (``rests_on``) and what the named theorems of the files rest on (``assumptions``) are asked of Coq once too,
-and kept beside the build, keyed by the text they were asked of.
+and kept beside the build, keyed by the text they were asked of; so is the model of the statements' hypotheses
+(``shared_model``: ``Model.v`` compiled in a private copy and ``Print Assumptions`` of each of its applications).
 
 The shared folder is read-only to the tests: a test that writes files (a planted axiom, a mutated ``Statements.v``,
 a model) works in a private copy (``private_copy``), so no test sees another's files and no coqc reads a file that
@@ -66,12 +67,12 @@ def private_copy(factory, name: str) -> Path:
     return dest
 
 
-def _cached(factory, kind: str, compute):
-    """``compute(shared folder)``, asked of Coq once per session and per text of the files it reads: stored as JSON
-    beside the shared build under the lock."""
+def _cached(factory, kind: str, compute, extra: str = ""):
+    """``compute(shared folder)``, asked of Coq once per session and per text of the files it reads (and ``extra``,
+    the text of any other file it compiles): stored as JSON beside the shared build under the lock."""
     folder = shared_build(factory)
     files = coq_math.with_statements()
-    key = hashlib.sha256(json.dumps(sorted(files.items())).encode()).hexdigest()[:20]
+    key = hashlib.sha256(json.dumps([sorted(files.items()), extra]).encode()).hexdigest()[:20]
     path = folder / f"{kind}-{key}.json"
     with _locked(_root(factory) / f"{SHARED}.lock"):
         if path.exists():
@@ -89,3 +90,13 @@ def shared_rests(factory) -> dict:
 def shared_assumptions(factory) -> dict:
     """``coq_math.assumptions`` of the shared build: ``{theorem: [axioms]}`` for every theorem of ``THEOREMS``."""
     return _cached(factory, "assumptions", coq_math.assumptions)
+
+
+def shared_model(factory) -> dict:
+    """``coq_model.model_check`` of the committed ``Model.v``, in a private copy of the shared build, once per session:
+    ``{"ok", "error", "instances": {statement: [axioms]}}``."""
+    from bounds.prove import coq_model
+
+    text = coq_model.MODEL.read_text()
+    copy = private_copy(factory, "coq_model_shared")  # before the lock _cached takes: private_copy takes it too
+    return _cached(factory, "model", lambda _shared: coq_model.model_check(copy, text), extra=text)

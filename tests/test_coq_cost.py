@@ -10,11 +10,11 @@ from bounds.prove.coq import check, cost
 from tests.test_coq_trust import fake_coqc  # noqa: F401 (the fixture)
 
 TABLE = {"compile:Common": {"cpu_s": 2.0, "rss_mb": 500}, "compile:lemma2": {"cpu_s": 4.0, "rss_mb": 600},
-         "check": {"cpu_s": 10.0, "rss_mb": 550}, "axioms:lemma2": {"cpu_s": 20.0, "rss_mb": 700}}
+         "check": {"cpu_s": 10.0, "rss_mb": 550}, "axioms": {"cpu_s": 20.0, "rss_mb": 700}}
 
 
 def test_the_estimate_adds_the_measured_calls_and_takes_the_largest_for_an_unknown_one():
-    e = cost.estimate(["compile:Common", "compile:lemma2", "check", "axioms:lemma2"], 2, TABLE)
+    e = cost.estimate(["compile:Common", "compile:lemma2", "check", "axioms"], 2, TABLE)
     assert e["cpu_s"] == 36.0 and e["wall_s"] == 20.0  # the longest call bounds the wall time from below
     assert e["peak_mb"] == cost.PYTHON_MB + 700 + 600 and e["peak_one_mb"] == cost.PYTHON_MB + 700
     assert cost.estimate(["compile:new"], 1, TABLE)["cpu_s"] == 4.0  # the largest compile measured
@@ -23,14 +23,15 @@ def test_the_estimate_adds_the_measured_calls_and_takes_the_largest_for_an_unkno
 
 def test_the_message_says_warm_or_what_it_needs():
     assert "no coqc to run" in cost.message([], 2, TABLE)
-    line = cost.message(["compile:Common", "check", "axioms:lemma2"], 2, TABLE)
+    line = cost.message(["compile:Common", "check", "axioms"], 2, TABLE)
     assert "\n" not in line and "3 coqc call(s)" in line and "about 32 s of CPU" in line
+    assert "about 39 s of CPU" in cost.message(["compile:Common", "check", "axioms"], 2, TABLE, python_s=7.0)
     assert "SLTH_COQ_JOBS=1" in line and "1 step file(s) to compile" in line
 
 
 def test_the_committed_table_covers_every_call_of_a_cold_run():
     stages = cost.table()
-    want = ({f"compile:{s}" for s in check.entries()} | {"check"} | {f"axioms:{s}" for s in check.entries()}
+    want = ({f"compile:{s}" for s in check.entries()} | {"check", "axioms"}
             | {f"math:{s}" for s in coq_math.with_statements()} | {"math:StatementAssumptions"})
     assert want <= set(stages), sorted(want - set(stages))
     assert all(v["cpu_s"] > 0 and v["rss_mb"] > 0 for v in stages.values())
@@ -43,7 +44,7 @@ def test_a_cold_folder_plans_every_call(tmp_path, monkeypatch):
     stems = list(check.entries())
     assert stages[:len(stems)] == [f"compile:{s}" for s in stems]
     assert stages[len(stems)] == "check"
-    assert [s for s in stages if s.startswith("axioms:")] == [f"axioms:{s}" for s in stems]
+    assert [s for s in stages if s.startswith("axioms")] == ["axioms"]  # one coqc for every file's query
     assert [s for s in stages if s.startswith("math:")] == (
         [f"math:{s}" for s in coq_math.order(coq_math.with_statements())] + ["math:StatementAssumptions"])
 
@@ -90,3 +91,24 @@ def test_the_docs_paragraph_is_printed_from_the_measurement(tmp_path):
     broken.write_text(json.dumps({k: v for k, v in data.items() if k != "warm"}))
     with pytest.raises(KeyError):
         cost.summary(broken)
+
+
+def test_the_estimate_counts_the_python_process_as_measured(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"cold": {"python_cpu_s": 6.5}, "stages": {}}))
+    assert cost.python_cpu(path) == 6.5
+    for bad in ({"cold": {"python_cpu_s": -1}}, {"cold": {"python_cpu_s": "6"}}, {}, []):
+        path.write_text(json.dumps(bad))
+        assert cost.python_cpu(path) == 0.0, bad
+    assert cost.python_cpu(tmp_path / "none.json") == 0.0
+
+
+def test_the_benchmark_judges_the_printed_estimate_against_the_cpu_spent():
+    from benchmarks.bench_axioms_coq import estimate_check
+
+    line = "slth proofs --axioms --coq: needs 54 coqc call(s) (...): about {} s of CPU, 139 s on 2 free core(s)"
+    assert estimate_check(line.format(278), 249.1) == {"estimate_cpu_s": 278.0, "estimate_off": 0.116,
+                                                       "estimate_within_25": True}
+    assert estimate_check(line.format(170), 403.0)["estimate_within_25"] is False  # 58% under what it spent
+    assert estimate_check(line.format(600), 403.0)["estimate_within_25"] is False  # 49% over
+    assert estimate_check("slth proofs --axioms --coq: warm: ...; no coqc to run", 4.4) == {}

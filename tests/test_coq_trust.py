@@ -172,6 +172,33 @@ def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path, checked):
     assert st[("lemma2", "L2b-eps")].startswith("rejected: rests on axioms beyond Coq's standard ones")
 
 
+def test_every_files_print_assumptions_is_one_coqc_and_each_file_keeps_its_own_list(tmp_path):
+    """Common and lemma2 compiled, then lemma2.vo compiled again from Admitted proofs: one coqc asks every file's
+    query (``statement_check.print_assumptions``), and only lemma2's list names its admitted lemma, per file
+    (``together``) and per constant."""
+    from bounds.prove.coq import runner, statement_check
+    from bounds.prove.coq.export import Lemma
+
+    needs_coq()
+    out = tmp_path / "out"
+    st = check.check(out, searching=False, ents=_lemma2())
+    assert st[("lemma2", "L2b-eps")] == check.KERNEL
+    b = check.build_dir(out)
+    (b / "lemma2.v").write_text((b / "lemma2.v").read_text().replace("Qed.", "Admitted."))
+    subprocess.run(["coqc", "-Q", str(b), "Slth", "lemma2.v"], cwd=b, check=True, capture_output=True)
+    consts = [(stem, f"Slth.{stem}.{l.name}") for stem, items in _lemma2().items() for s, t, l in items
+              if isinstance(l, Lemma) and st.get((s, t)) == check.KERNEL]
+    assert {stem for stem, _ in consts} == {"Common", "lemma2"}
+    for together in (True, False):
+        runs = runner.RUNS[0]
+        per = statement_check.print_assumptions(b, consts, together=together)
+        assert runner.RUNS[0] == runs + 1, together  # one coqc for both files' queries
+        assert set(per) == {c for _, c in consts}
+        odd = {c: [n for n in names if check.family(n) is None] for c, names in per.items()}
+        assert all(not odd[c] for stem, c in consts if stem == "Common"), odd
+        assert any("step_lemma2_L2b_eps" in " ".join(odd[c]) for stem, c in consts if stem == "lemma2"), odd
+
+
 @pytest.mark.parametrize("seal", ["plain JSON", "re-signed by its SHA-256"])
 def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path, seal, checked):
     """The record rewritten by someone who can write the build folder, with digests anyone can compute: the file's

@@ -1,6 +1,6 @@
 """What a Coq run will cost, said before it starts: which coqc calls it needs (``plan``) and their CPU time and memory
 as measured (``benchmarks/coq-cold.json``, written by ``benchmarks/bench_axioms_coq.py``: one figure per coqc call,
-``compile:<file>``, ``check``, ``axioms:<file>``, ``math:<file>``).
+``compile:<file>``, ``check``, ``axioms`` (one coqc for every step file's ``Print Assumptions``), ``math:<file>``).
 
 A step file needs coqc when its text (with Common's and coqc's version) or its ``.vo`` differs from the build
 folder's record (``build_dir``); then the statement check and every file's ``Print Assumptions`` run again (they
@@ -33,6 +33,16 @@ def table(path: Path = TABLE) -> dict:
         return {}
 
 
+def python_cpu(path: Path = TABLE) -> float:
+    """The CPU seconds of the Python process itself in the measured cold run (``cold.python_cpu_s``: the exporter,
+    the catalogue, the queries' parsing), 0.0 when the file lacks it."""
+    try:
+        value = json.loads(path.read_text()).get("cold", {}).get("python_cpu_s", 0.0)
+        return float(value) if isinstance(value, (int, float)) and value >= 0 else 0.0
+    except (OSError, ValueError, AttributeError):
+        return 0.0
+
+
 def plan(directory, axioms: bool = True, math: bool = True) -> list[str]:
     """The coqc calls (stages) a ``--coq`` run into ``directory`` will make now."""
     directory = Path(directory).resolve()
@@ -52,7 +62,7 @@ def plan(directory, axioms: bool = True, math: bool = True) -> list[str]:
     if stages or not isinstance(state.get("check"), dict):
         stages.append("check")
     if axioms and (stages or not isinstance(state.get("axioms"), dict)):
-        stages += [f"axioms:{stem}" for stem in ents]
+        stages.append("axioms")
     if math:
         stages += math_plan(version)
     return stages
@@ -97,11 +107,15 @@ def estimate(stages: list[str], jobs: int, measured: dict | None = None) -> dict
             "peak_mb": PYTHON_MB + sum(rss[:jobs]), "peak_one_mb": PYTHON_MB + (rss[0] if rss else 0)}
 
 
-def message(stages: list[str], jobs: int, measured: dict | None = None) -> str:
-    """One line: what the run needs before it starts (nothing, or the coqc calls with their CPU and memory)."""
+def message(stages: list[str], jobs: int, measured: dict | None = None, python_s: float | None = None) -> str:
+    """One line: what the run needs before it starts (nothing, or the coqc calls with their CPU and memory); the CPU
+    said is the coqc calls' and the Python process's (``python_s``, default: ``python_cpu()`` when ``measured`` is
+    the committed table, else 0)."""
     if not stages:
         return "warm: every Coq file is compiled and every Print Assumptions recorded; no coqc to run"
+    python_s = (python_cpu() if measured is None else 0.0) if python_s is None else python_s
     e = estimate(stages, jobs, measured)
+    e["cpu_s"] += python_s
     kinds = {k: sum(s.split(":")[0] == k for s in stages) for k in ("compile", "check", "axioms", "math")}
     what = ", ".join(n for n in (f"{kinds['compile']} step file(s) to compile" if kinds["compile"] else "",
                                  "the statement check" if kinds["check"] else "",
@@ -125,10 +139,9 @@ def summary(path: Path = TABLE) -> str:
         return len(calls), sum(v["cpu_s"] for v in calls.values()), calls
 
     nc, cc, comp = part("compile")
-    na, ca, ax = part("axioms")
+    na, ca, _ = part("axioms")
     nm, cm, _ = part("math")
     big = max(comp, key=lambda k: comp[k]["cpu_s"])
-    walks = sorted(v["cpu_s"] for v in ax.values())
     sa = st.get("math:StatementAssumptions", {"cpu_s": 0.0})["cpu_s"]
     coq = cc + st["check"]["cpu_s"] + ca + cm
     two = sorted((v["rss_mb"] for v in st.values()), reverse=True)[:2]
@@ -136,10 +149,12 @@ def summary(path: Path = TABLE) -> str:
     return (f"Measured (`benchmarks/bench_axioms_coq.py`; {where}): cold, from an empty cache, "
             f"`slth proofs --axioms --coq` makes {len(st)} coqc calls, {coq:.0f} s of CPU: {nc} step files "
             f"compiled ({cc:.0f} s, {big.split(':')[1]}.v {comp[big]['cpu_s']:.0f} s of it), the statement check "
-            f"({st['check']['cpu_s']:.0f} s), one `Print Assumptions` per step file ({ca:.0f} s, {walks[0]:.0f} to "
-            f"{walks[-1]:.0f} s each: every query walks CoqInterval's proofs again, and Coq keeps nothing between "
-            f"two queries) and the mathematics files ({cm - sa:.0f} s) with their statements' `Print Assumptions` "
+            f"({st['check']['cpu_s']:.0f} s), one coqc for every step file's `Print Assumptions` ({ca:.0f} s: "
+            f"{len(entries())} queries, each walking CoqInterval's proofs again, for Coq keeps nothing between two "
+            f"queries) and the mathematics files ({cm - sa:.0f} s) with their statements' `Print Assumptions` "
             f"({sa:.0f} s); with Python, {cold['cpu_s']:.0f} s of CPU in all. Each coqc that loads CoqInterval holds "
             f"{min(v['rss_mb'] for v in comp.values()) / 1024:.2f} to {max(v['rss_mb'] for v in st.values()) / 1024:.2f}"
             f" GB; two at once about {sum(two) / 1024:.1f} GB. Warm (nothing changed), the same command runs "
-            f"{warm.get('coqc_calls', 0)} coqc calls: {warm['cpu_s']:.1f} s of CPU, {warm['max_rss_mb']} MB.")
+            f"{warm.get('coqc_calls', 0)} coqc calls: {warm['cpu_s']:.1f} s of CPU, {warm['max_rss_mb']} MB."
+            + (f" Before it started, the cold run estimated {cold['estimate_cpu_s']:.0f} s of CPU from the table it "
+               f"then replaced ({cold['estimate_off']:+.1%} of what it spent)." if "estimate_cpu_s" in cold else ""))

@@ -12,7 +12,7 @@ from .assumed import family, locate_source, read_assumptions
 from .build import build_dir, build_lock, load_state, now, save_state, write_atomic
 from .export import Lemma
 from .files import KERNEL, entries
-from .runner import LEAN_GC, LOGICAL, WORKERS, CoqcFailure, first_error, run_coqc
+from .runner import LEAN_GC, LOGICAL, CoqcFailure, first_error, run_coqc
 from .tactics import tactic
 
 
@@ -88,48 +88,43 @@ record or just now."""
 
 
 def print_assumptions(build: Path, consts: list, together: bool = False) -> dict:
-    """``{constant: [axiom names]}`` by ``Print Assumptions``, one coqc per file (at most two at once), each loading
-    only that file's library; ``together``: one query for the tuple of each file's constants (each walk of
-    CoqInterval's proofs costs seconds), every constant of the file given the file's list."""
+    """``{constant: [axiom names]}`` by ``Print Assumptions``, every query in one coqc that loads every file named
+    (loading CoqInterval once; each query still walks CoqInterval's proofs again: Coq keeps nothing between two
+    queries); ``together``: one query per file, for the tuple of that file's constants, every constant of the file
+    given the file's list."""
     by: dict = {}
     for stem, c in consts:
         by.setdefault(stem, []).append(c)
+    if not by:
+        return {}
+    if together:
+        queries = [(f"slth_file_{stem}", by[stem]) for stem in by]
+    else:
+        queries = [(f"slth_const_{k}", [c]) for k, c in enumerate(c for stem in by for c in by[stem])]
+    src = (f"From {LOGICAL} Require {' '.join(by)}.\n{locate_source()}"
+           + "".join(f"Definition {name} := ({', '.join(cs)}, tt).\n" for name, cs in queries)
+           + "".join(f"Print Assumptions {name}.\n" for name, _ in queries))
+    path = build / f"{QUERY}.v"
+    write_atomic(path, src)
+    rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
+    if rc != 0:
+        raise CoqcFailure(f"Print Assumptions failed: {first_error(out, src)[1]}")
+    blocks = read_assumptions(out)
+    if len(blocks) != len(queries):
+        raise CoqcFailure(f"Print Assumptions printed {len(blocks)} blocks for {len(queries)} queries")
+    return {c: names for (_, cs), names in zip(queries, blocks) for c in cs}
 
-    def run(stem):
-        if together:
-            src = (f"From {LOGICAL} Require {stem}.\n{locate_source()}"
-                   f"Definition slth_file := ({', '.join(by[stem])}, tt).\nPrint Assumptions slth_file.\n")
-            path = build / f"SlthAxioms_{stem}.v"
-            write_atomic(path, src)
-            rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
-            if rc != 0:
-                raise CoqcFailure(f"Print Assumptions failed: {first_error(out, src)[1]}")
-            names = (read_assumptions(out) or [[]])[-1]
-            return {c: names for c in by[stem]}
-        src = f"From {LOGICAL} Require {stem}.\n{locate_source()}" + "".join(f"Print Assumptions {c}.\n"
-                                                                             for c in by[stem])
-        path = build / f"SlthAxioms_{stem}.v"
-        write_atomic(path, src)
-        rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
-        if rc != 0:
-            raise CoqcFailure(f"Print Assumptions failed: {first_error(out, src)[1]}")
-        return dict(zip(by[stem], read_assumptions(out)))
-    from .cost import table
-    measured = table()  # the longest walks first: the last one to start is a short one
 
-    def longest(stem):
-        return -measured.get(f"axioms:{stem}", {}).get("cpu_s", 0.0), -len(by[stem]), stem
-    found: dict = {}
-    with external.pool(WORKERS) as pool:
-        for part in pool.map(run, sorted(by, key=longest)):
-            found.update(part)
-    return found
+QUERY = "SlthAxioms"
+"""The query file of ``print_assumptions`` in the build folder (``benchmarks/bench_axioms_coq.py`` names its coqc call
+the stage ``axioms``)."""
 
 
 def assumptions(directory, status: dict) -> dict:
     """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files compiled by ``check`` into the
     build folder of ``directory``): ``Print Assumptions`` of the tuple of each file's lemmas (what the file's lemmas
-    rest on together), and per lemma in a file that rests on an axiom beyond Coq's standard ones; one coqc per file;
+    rest on together), and per lemma in a file that rests on an axiom beyond Coq's standard ones; one coqc for every
+    file's query (``print_assumptions``);
     recorded in the build folder's state with the ``.vo`` hashes it ran against."""
     directory = Path(directory).resolve()
     build = build_dir(directory)

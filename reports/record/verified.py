@@ -194,8 +194,8 @@ def lemma12(log=lambda msg: None, committed: Path = COMMITTED) -> dict:
         log(f"[run] Coq: Lemma 12's files unchanged since the committed check ({found[1]}); "
             "it is used (python -m bounds.prove.coq_math replays it)")
         return {**found[0], "source": found[1]}
-    result = coq_math.lemma12_logit_kernel()
-    return result if "undecided" in result else {**result, "source": judge.REPLAYED}
+    result = coq_math.lemma12_logit_kernel()  # its source: coqc run now, or its cached answer read back
+    return result if "undecided" in result else {**result, "source": result.get("source") or judge.REPLAYED}
 
 
 def write_lemma12(folder: Path = COMMITTED, log=print) -> None:

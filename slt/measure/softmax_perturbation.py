@@ -172,9 +172,13 @@ SWEEP_LENGTHS = {"quick": [2**k for k in range(1, 15)], "full": [2**k for k in r
 SWEEP_POINT = {"d1": 2, "alpha": 2**0.5, "eps_max": 0.25}
 
 
-def length_search(statement: str, title: str) -> Search:
-    """The run record's length sweep of ``statement`` (Lemma 8 or 5), as its ``Numerics`` declares it (``title``:
-    the report's heading)."""
+def length_search(statement: str, title: str = "length independence") -> Search:
+    """The run record's length sweep of ``statement`` (Lemma 8 or Lemma 8 with eps_max <= 1/2), as its
+    ``Numerics`` declares it; its report heading is the statement's name as every surface prints it
+    (``slth_base.numbering.numbering_label``), then ``title``."""
+    from bounds.catalogue import STATEMENTS
+    from slth_base.numbering import numbering_label
+
     return Search(f"length:{statement}", length_task,
                   lambda profile, C: {"statement": statement, "lengths": SWEEP_LENGTHS[profile], **SWEEP_POINT},
-                  title=title)
+                  title=f"{numbering_label(STATEMENTS[statement].numbering, statement)}: {title}")

@@ -26,6 +26,6 @@ ORDER = 80
 """The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, STATEMENT), rerun=rerun,
-    searches=(length_search(STATEMENT, "Lemma 8: length independence"),),
+    searches=(length_search(STATEMENT),),
     examples={"holds": 10},
 )

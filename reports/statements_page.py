@@ -215,7 +215,7 @@ def constants_table() -> str:
     rows = ["| statement | C the checks use | range [C_low, C_high] | worst target family | C at random targets |",
             "|---|---|---|---|---|"]
     for name, s in data["statements"].items():
-        rows.append(f"| [{name}](statements.md#{anchor(name)}) | {_constant(s['C'])} | [{_fmt(s.get('C_low'))}, "
+        rows.append(f"| [{_name(name)}](statements.md#{anchor(name)}) | {_constant(s['C'])} | [{_fmt(s.get('C_low'))}, "
                     f"{_fmt(s.get('C_high'))}] | {s.get('worst_target') or '-'} | "
                     f"{_fmt(s['C_random']) if s.get('C_random') is not None else '-'} |")
     return "\n".join(rows)
@@ -233,7 +233,7 @@ def fixed_c_table() -> str:
         counts = ", ".join(f"eps {_fmt(r['eps'])}: {r['failures']}/{r['trials']}" for r in g["rows"])
         passed = "yes" if all(r["passed"] for r in g["rows"]) else "no"
         glm = (g.get("glm") or {}).get("verdict", "-")
-        rows.append(f"| {name} | {_constant(g['C'])} | {cell(_point(g['params']))} | {g['target']} | {counts} | {passed} "
+        rows.append(f"| {_name(name)} | {_constant(g['C'])} | {cell(_point(g['params']))} | {g['target']} | {counts} | {passed} "
                     f"| {cell(glm)} |")
     return "\n".join(rows)
 
@@ -272,6 +272,14 @@ def figures_table() -> str:
     return "\n".join(out).rstrip()
 
 
+def _name(name: str) -> str:
+    """A statement of the catalogue by the name every surface prints (``slth_base.numbering.numbering_label``)."""
+    from bounds.catalogue import STATEMENTS
+    from slth_base.numbering import numbering_label
+
+    return numbering_label(STATEMENTS[name].numbering, name) if name in STATEMENTS else name
+
+
 def families_table() -> str:
     """Failures per target family at the random-target C and at the calibrated C (``targets`` and
     ``targets_verify`` of each statement in slt/measure/calibration.json)."""
@@ -283,7 +291,7 @@ def families_table() -> str:
             if not t:
                 continue
             fams = ", ".join(f"{f['family']} {f['failures']}/{f['trials']}" for f in t["families"])
-            rows.append(f"| {name} | {cell(_point(t['point']))} | {_fmt(t['C'])} | {fams} |")
+            rows.append(f"| {_name(name)} | {cell(_point(t['point']))} | {_fmt(t['C'])} | {fams} |")
     return "\n".join(rows)
 
 

@@ -158,9 +158,11 @@ def timings_disagree(record: dict, surfaces: dict, pages: dict | None = None) ->
         if name in BENCHMARK_PAGES:
             continue
         for n, line in enumerate(GENERATED.sub("", text).splitlines(), 1):
-            if line.lstrip().startswith(("|", "```")) or SETTING.search(line):
+            if line.lstrip().startswith(("|", "```")):
                 continue
             for hit in DURATION.finditer(line):
+                if SETTING.search(line[max(0, hit.start() - 60):hit.end() + 20]):  # a setting named beside it
+                    continue
                 out.append(f"{name}:{n}: {hit.group(0)!r} in prose: {line.strip()[:100]}")
     return out
 
@@ -256,12 +258,25 @@ def printed_disagrees(record: dict, surfaces: dict) -> list[str]:
 
 def growth_disagrees(record: dict, surfaces: dict) -> list[str]:
     """Which C the fixed-C tests use: every "at the C the checks use ..." states the exceptions the record has
-    (Theorem 9's fixed-C test at C = 8 where its checks use 5), as ``claims.growth_sentence`` words them."""
+    (Theorem 9's fixed-C test at C = 8 where its checks use 5), as ``claims.growth_sentence`` words them; and the
+    every-family run of a statement at a C other than its calibrated one says so."""
     want = re.search(r"at the C the checks use(?:, except [^:]*?\))?(?=: )", claims.growth_sentence(record))
     want = want.group(0) if want else None
     pattern = re.compile(r"at the C the checks use(?:, except [^:]*?\))?(?=: )")
-    return [f"{name}: {m.group(0)!r}, expected {want!r}" for name, text in surfaces.items()
-            for m in pattern.finditer(text) if m.group(0) != want]
+    out = [f"{name}: {m.group(0)!r}, expected {want!r}" for name, text in surfaces.items()
+           for m in pattern.finditer(text) if m.group(0) != want]
+    from slt.measure.findings_format import fmt
+    for n, rec in ((record.get("calibration") or {}).get("statements") or {}).items():
+        v = rec.get("targets_verify") if isinstance(rec.get("targets_verify"), dict) else None
+        if v and v.get("C") is not None and float(v["C"]) != float(rec["C"]):  # every family run at another C
+            head = f"{claims.label(record, n)}: C = {fmt(rec['C'])} is calibrated"
+            for name, text in surfaces.items():
+                for m in re.finditer(re.escape(head), text):
+                    end = text.find(" is calibrated ", m.end())
+                    if f"At C = {fmt(v['C'])} every family is run" in text[m.start():end if end > 0 else None]:
+                        out.append(f"{name}: the every-family run of {n} at C = {fmt(v['C'])} without saying it "
+                                   f"is not the C = {fmt(rec['C'])} the checks use")
+    return out
 
 
 def about_disagrees(record: dict, surfaces: dict) -> list[str]:
@@ -442,6 +457,10 @@ def test_the_structural_checks_find_a_planted_disagreement(surfaces):
     assert numbering_disagrees(record, {**texts, "docs/x.md": "the 4 of Lemma 5 and Theorem 3's width"})
     assert not numbering_disagrees(record, {**texts, "docs/x.md": "(main text: Lemma 5) and main text Theorem 3"})
     assert numbering_disagrees(record, {**texts, "docs/x.md": "- lemma7: the calibrated C = 8 holds"})
+    t9 = record["calibration"]["statements"]["theorem9"]
+    old = (f"Theorem 9: C = {t9['C']:g} is calibrated at the worst target family found (identity); at C = 1.4 the "
+           f"identity targets failed. At C = {t9['targets_verify']['C']:g} every family is run (30 trials each)")
+    assert growth_disagrees(record, {**texts, "docs/x.md": old})  # the sentence before it named its C
 
 
 def test_the_real_terminal_and_help_are_read(surfaces):

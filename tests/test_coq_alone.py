@@ -117,8 +117,10 @@ def test_the_proof_map_says_the_same_sentence(proofs_record):
 
 def test_lemma12s_coq_check_says_whether_coqc_ran(monkeypatch, tmp_path):
     """Lemma 12's own Coq check says "kernel-checked in this run" only when coqc ran for it; its cached answer read
-    back says so ("kernel verdicts read back, no coqc in this run"), as the proof steps' source does."""
+    back says so ("kernel verdicts read back, no coqc in this run", with Coq's version), as the proof steps' source
+    does (``reports.record.verified.lemma12`` with no committed result)."""
     from bounds.prove import kernel
+    from reports.record import verified
     from slth_base import settings
 
     monkeypatch.setattr(coq_math, "missing_reason", lambda: None)
@@ -127,8 +129,9 @@ def test_lemma12s_coq_check_says_whether_coqc_ran(monkeypatch, tmp_path):
     monkeypatch.setattr(coq_math, "compile", lambda tmp, files: (ran.append(1) or True, ""))
     monkeypatch.setattr(coq_math, "printed_logit_check", lambda tmp: {"proof": "rejected", "refuted": True})
     monkeypatch.setattr(coq_math, "coqc_version", lambda: "8.16.1")
-    first = coq_math.lemma12_logit_kernel()
-    second = coq_math.lemma12_logit_kernel()
+    monkeypatch.setattr(verified, "_committed", lambda *a, **k: None)
+    first = verified.lemma12()
+    second = verified.lemma12()
     assert ran == [1]
     assert first["source"] == kernel.REPLAYED
     assert second["source"].startswith(kernel.STORED) and "8.16.1" in second["source"]

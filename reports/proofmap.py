@@ -26,6 +26,7 @@ import html
 import re
 import shutil
 import subprocess
+import textwrap
 
 import networkx as nx
 
@@ -370,9 +371,11 @@ def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:
          (arrow("cites premise"), "a step of A cites premise B"),
          (arrow("Coq assumes"), "A's Coq theorem assumes premise B")])
     line = formal["line"] or "this record holds no Coq formalization (written before it was recorded)"
-    out.append(f'<text x="10" y="{y + 4}" fill="#555" class="counts">{html.escape(line)}; '
-               f'{html.escape(engine)}; click a node for its section</text>')
-    y += 20
+    for part in textwrap.wrap(f"{line}; {engine}; click a node for its section", 180, break_on_hyphens=False,
+                              break_long_words=False):  # within the map's width
+        out.append(f'<text x="10" y="{y + 4}" fill="#555" class="counts">{html.escape(part)}</text>')
+        y += 16
+    y += 4
     out.append("</g>")
     return out, y
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Constant, Edit, Mutation, Param, Statement, Step, Variant
+from .core import TYPESET, Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .facts import EXP_LINEAR
 from .premises import LUEKER_EVERY_Z, MERGED_TARGETS, RESCALED_SOURCES, TARGET_NORMS, UNIFORM_INPUTS
 from .softmax import LENGTH, lemma8
@@ -172,10 +172,10 @@ theorem11 = Statement(
         Constant("the 3 in the FC input norm 3 alpha H sqrt(d1)", ("constants.fc_in",), 3),
     ),
     variants={"d1": Variant(
-        "d1", "as printed in the available copy: ||Attn_T(x_i)|| <= alpha H d1 (and 2(H d1 + 1) in Theorem 14)",
+        "d1", TYPESET + ": ||Attn_T(x_i)|| <= alpha H d1 (and 2(H d1 + 1) in Theorem 14)",
         (Edit("theorem11", "terms.attn_norm", sp.sqrt(d1), d1),), (("theorem11", "B2b"), ("theorem14", "T14a"))),
         "mha-eps/3": Variant(
-            "mha-eps/3", "README finding 5: the MHA budget alone raised from eps/4 to eps/3 (FC error still "
+            "mha-eps/3", "the finding on Theorem 11's budget: the MHA budget alone raised from eps/4 to eps/3 (FC error still "
             "exp(eps/4) - 1); B4 becomes exp(eps/4) - 1 + 2 eps/3 <= eps, which holds on eps in (0, 1]: the proof "
             "stays valid, so the eps/4 -> eps/3 mutation is caught (B4) only through the FC budget",
             (Edit("theorem11", "constants.mha_share", 1, sp.Rational(4, 3)),), ())},

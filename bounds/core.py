@@ -224,6 +224,11 @@ class Edit:
         return dataclasses.replace(st, params=tuple(q if r.name == name else r for r in st.params))
 
 
+TYPESET = "as typeset in the available copy (a reading apart from 'as printed', which reads sqrt(d1))"
+"""How a variant that reads the available copy's d1 for sqrt(d1) begins: the copy's typesetting, not what "as
+printed" means in a statement-level verdict (``slt.claims.PRINTED_MEANS``)."""
+
+
 @dataclass(frozen=True)
 class Variant:
     """A named alternative reading (e.g. the printed form) and the steps it is expected to break."""

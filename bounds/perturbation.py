@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Constant, Edit, Mutation, Param, Statement, Step, Variant
+from .core import TYPESET, Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .premises import LEMMA12_X_PRIME, TARGET_NORMS, UNIFORM_INPUTS
 from .softmax import EPS_MAX
 from .subset_sum import dim
@@ -59,7 +59,7 @@ lemma12 = Statement(
             "perturbed", "only ||x_i|| <= alpha assumed, the logit step redone with ||x'_i|| <= alpha + eps_max: "
             "H sqrt(d1)(alpha(exp(4 alpha eps_max + 2 eps_max^2) - 1) + eps_max), and Lemma 13 from it "
             "(a valid reading: it breaks no step)", PERTURBED, ()),
-        "d1": Variant("d1", "as printed in the available copy: H d1 instead of H sqrt(d1)",
+        "d1": Variant("d1", TYPESET + ": H d1 instead of H sqrt(d1)",
                       (Edit("lemma12", "conclusion", sp.sqrt(d1), d1),), (("lemma13", "L13a"),))},
 )
 
@@ -90,7 +90,7 @@ lemma13 = Statement(
     variants={"printed": Variant(
         "printed", "as printed: H sqrt(d1)(alpha(exp(4 alpha eps_max) - 1) + 2 eps_max), without the proof's factor 2",
         (Edit("lemma13", "conclusion", _L13, _L13 / 2),), (("lemma13", "L13b"),)),
-        "d1": Variant("d1", "as printed in the available copy: H d1 instead of H sqrt(d1)",
+        "d1": Variant("d1", TYPESET + ": H d1 instead of H sqrt(d1)",
                       (Edit("lemma13", "conclusion", sp.sqrt(d1), d1),), (("theorem14", "T14d-ii"),))},
 )
 

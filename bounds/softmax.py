@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import SLACK_C, Constant, Edit, Mutation, Param, Statement, Step, Variant
+from .core import TYPESET, SLACK_C, Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .facts import EXP_LINEAR, EXP_RATIO
 from .premises import HOELDER, SOFTMAX_Z
 from .subset_sum import dim
@@ -42,7 +42,7 @@ lemma8 = Statement(
     slack=(Constant("the 2 in exp(2 eps_max) - 1", ("conclusion", "constants.ratio"), 2, old=2 * eps_max,
                     template=SLACK_C * eps_max),),
     variants={"d1": Variant(
-        "d1", "as printed in the available copy: d1 instead of sqrt(d1) (the radical was lost)",
+        "d1", TYPESET + ": d1 instead of sqrt(d1) (the radical was lost)",
         (Edit("lemma8", "conclusion", sp.sqrt(d1), d1),), (("lemma5", "L5b"), ("theorem9", "S2c-ii"), ("lemma12", "L12b")))},
     notes="terms['lipschitz'] = ||p-p'||_2 ||X|| <= (exp(2 eps_max)-1) sqrt(T) alpha: the Lipschitz-through-||X|| "
           "bound, which grows like sqrt(T) while the lemma's bound does not depend on T.",

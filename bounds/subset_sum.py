@@ -211,9 +211,8 @@ theorem10 = Statement(
             _PRINTED_ALPHA, (("theorem10", "T10b"),)),
         "alpha-factor": Variant(
             "alpha-factor", "the homogeneous reading alpha (exp(eps/2) - 1) for any alpha > 0 (the proof tracking "
-            "alpha + e_l): Theorem 10's own steps close; Theorem 11 refutes nothing (its FC input norm is >= 3), but its B3b is not "
-            "proved (a (exp(x/a) - 1) <= exp(x) - 1 with a = 3 alpha H sqrt(d1) >= 3, true by convexity, only "
-            "sampled)",
+            "alpha + e_l); Theorem 11's B3b then reads a (exp(x/a) - 1) <= exp(x) - 1 with a = 3 alpha H sqrt(d1) "
+            ">= 3 (its FC input norm), true by convexity (the verdict of each step: beside this reading)",
             _PRINTED_ALPHA + (Edit("theorem10", "conclusion", sp.exp(alpha * eps / 2) - 1,
                                    alpha * (sp.exp(eps / 2) - 1)),
                               Edit("theorem10", "constants.scale", 1, alpha)), ()),

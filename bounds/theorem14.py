@@ -218,9 +218,9 @@ def kappa_edits(value, old=KAPPA) -> tuple:
 # The readings of the printed constant: name -> (label, description, edits other than kappa, steps that fail at 16)
 READINGS = {
     "printed": ("(a)", "kappa = 16 as printed, Lemma 13 in its proof's form at input norm 2 beta_b, exp(x)-1 <= 2x "
-                "(the reading the harness encodes)", (), (("theorem14", "T14d-ii"),)),
+                "(the harness's reading of the block step, which it encodes at kappa = 65)", (), (("theorem14", "T14d-ii"),)),
     "exact-exp": ("(b)", "kappa = 16, Lemma 13 in its proof's form at 2 beta_b with the exact exponential "
-                  "(certified through the chord exp(x)-1 <= 1.02 x on [0, 1/32])",
+                  "(pre-checked through the chord exp(x)-1 <= 1.02 x on [0, 1/32])",
                   (Edit("theorem14", "constants.exp_bound", 2 * x, EXP_CHORD_32.rhs),),
                   (("theorem14", "T14d-x"), ("theorem14", "T14d-i"), ("theorem14", "T14d-ii"))),
     "perturbed-logit": ("(c)", "kappa = 16, Lemma 12's logit step redone with ||x'_i|| <= beta_b + delta_b "

@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="results file (JSON; default: results/calibration.json, or "
                              "results/calibration-large.json with --grid large)")
     parser.add_argument("--statements", nargs="*", default=None,
-                        help="statements to calibrate, names or aliases such as 'Theorem 3' (default: every "
+                        help="statements to calibrate, names or aliases such as 'Theorem 9' (default: every "
                              "probabilistic statement with a grid)")
     parser.add_argument("--grid", choices=["checks", "large"], default="checks",
                         help="checks: each statement's calibration grid (its Numerics; what the checks read); large: the large "

@@ -26,6 +26,7 @@ import html
 import re
 import shutil
 import subprocess
+import textwrap
 
 import networkx as nx
 
@@ -87,6 +88,7 @@ def graph(record: dict, verdicts: dict) -> nx.DiGraph:
         g.add_node(s["name"], label=labels[s["name"]], kind="statement", verdict=verdicts[s["name"]],
                    link=f"#st-{s['name']}", title=s["title"], formalized=bool(f.get("formalized")) if known else None,
                    lueker_alone=bool(f.get("lueker_alone")), theorem=f.get("theorem"), rests_on=f.get("rests_on"),
+                   alone_words=_alone_words(s["name"], f),
                    printed=(None if r is None else PRINTED_TAG[r.get("kind", "step")]),
                    repaired=None if r is None else r["what"], why=None if r is None else r["why"])
     facts = {s["step"]: s for s in record["steps"] if s["statement"] == "facts"}
@@ -249,6 +251,17 @@ def layout(g: nx.DiGraph, engine: str = "dot"):
     return (*_rows_layout(g), "rows by layer (networkx), in the record's order")
 
 
+def _alone_words(name: str, f: dict) -> str:
+    """Whether the record's formalization proves statement ``name`` in Coq from Lueker's corollary alone, and of which
+    form (``bounds.prove.coq_statements.alone_words`` with the record's differences from the printed statement)."""
+    from bounds.prove.coq_statements import alone_words
+
+    if "differences" not in f:  # a record written before the formalization named them
+        return ("proved in Coq from Lueker's corollary alone (how its Coq theorem differs from the printed statement "
+                "is not in this record)" if f.get("lueker_alone") else "")
+    return alone_words(name, bool(f.get("lueker_alone")), f["differences"])
+
+
 def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
     label = html.escape(d["label"])
     attrs = (f'class="node" data-node="{html.escape(n)}" data-kind="{html.escape(d["kind"])}" '
@@ -265,7 +278,7 @@ def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
         obj = (f" of the form the harness encodes, as repaired ({d['repaired']}); as printed: {d['why']}"
                if d.get("printed") else " as printed")
         tip = f"{d['label']}: {d['title']}; proof {d['verdict']}{obj}; {coq}" + (
-            "; proved in Coq from Lueker's corollary alone" if d["lueker_alone"] else "")
+            f"; {d['alone_words']}" if d["lueker_alone"] else "")
         if d.get("printed"):
             attrs += f' data-printed="{html.escape(d["printed"])}" data-repaired="{html.escape(d["repaired"])}"' 
         shape = (f'<rect x="{x - w / 2:.1f}" y="{y - HEIGHT / 2:.1f}" width="{w:.1f}" height="{HEIGHT}" rx="5" '
@@ -347,7 +360,8 @@ def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:
     row([(oval(*PREMISE["proved"]), "premise proved in Coq (Premises.v)"),
          (oval(*PREMISE["assumed"]), "premise assumed (stated in Coq, not proved)"),
          (lambda x, y: f'<text x="{x + 14}" y="{y + 5}" text-anchor="middle" font-size="14" fill="#1b2a6b">{STAR}</text>',
-          "proved in Coq from Lueker's corollary alone")])
+          "proved in Coq from Lueker's corollary alone, probabilities included, each of the form its tooltip "
+          "names (what 'alone' means: the count line below)")])
     tag = lambda x, y: (f'<rect x="{x}" y="{y - 7}" width="28" height="14" rx="3" fill="#fadadd" '
                         f'stroke="{PRINTED_STROKE}" stroke-width="1"/>')
     row([(tag, f"{PRINTED_TAG['statement']} / {PRINTED_TAG['step']}: the paper's printed statement, or a step of "
@@ -357,9 +371,11 @@ def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:
          (arrow("cites premise"), "a step of A cites premise B"),
          (arrow("Coq assumes"), "A's Coq theorem assumes premise B")])
     line = formal["line"] or "this record holds no Coq formalization (written before it was recorded)"
-    out.append(f'<text x="10" y="{y + 4}" fill="#555" class="counts">{html.escape(line)}; '
-               f'{html.escape(engine)}; click a node for its section</text>')
-    y += 20
+    for part in textwrap.wrap(f"{line}; {engine}; click a node for its section", 180, break_on_hyphens=False,
+                              break_long_words=False):  # within the map's width
+        out.append(f'<text x="10" y="{y + 4}" fill="#555" class="counts">{html.escape(part)}</text>')
+        y += 16
+    y += 4
     out.append("</g>")
     return out, y
 

@@ -33,7 +33,7 @@ import sys
 
 import bounds
 from bounds.prove import kernel
-from slt.claims import first_pass_sentence, point_text, step_units
+from slt.claims import PRECHECKED_MEANS, first_pass_sentence, point_text, step_units
 from bounds.prove.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
 from bounds.core import IDENTITY, INEQUALITY
@@ -52,7 +52,7 @@ explicit ``--coq ''``, which is a usage error."""
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--statement", action="append", metavar="NAME",
-                        help="only this statement (name or alias, e.g. 'Theorem 3'); repeatable")
+                        help="only this statement (name or alias, e.g. 'Theorem 9'); repeatable")
     parser.add_argument("--variants", action="store_true",
                         help="also verify the printed variants (expected failures) and show where they break")
     parser.add_argument("--mutations", action="store_true",
@@ -130,10 +130,9 @@ def arb_column(r) -> str:
     return arb.split(":")[0] if arb else "-"
 
 
-KEY = ("columns: verdict = certified (pre-checked and proved by Coq's kernel) / refuted / not proved; first pass = "
-       "pre-checked (SymPy or an interval certificate holds the step on its domain; not yet a proof), refuted or not "
-       "proved; method = symbolic / interval / sampled (evidence at sampled points only: it can refute, never "
-       "certify); domain = whole (every point the hypotheses allow) / box (the stated box only) / sampled; Coq = "
+KEY = (f"columns: verdict = certified (pre-checked and proved by Coq's kernel) / refuted / not proved; first pass = "
+       f"pre-checked ({PRECHECKED_MEANS}), refuted or not proved; method = symbolic / interval / sampled (evidence "
+       "at sampled points only: it can refute, never certify); domain = whole (every point the hypotheses allow) / box (the stated box only) / sampled; Coq = "
        "kernel-checked / rejected / not exported (not sent to Coq: not pre-checked, or a construct the printer "
        "refuses) / not checked / no proof kernel")
 """The key printed above the first table: every column word of ``slth proofs`` in words."""
@@ -233,15 +232,21 @@ def slack_table(rows: list[dict]) -> str:
                      for row in [head] + body)
 
 
-def axioms_text(name: str, axioms: list) -> str:
-    """The axioms of one statement as text (``bounds.prove.axioms.axioms``)."""
+def axioms_text(name: str, axioms: list, coq_rests: list | None = None) -> str:
+    """The axioms of one statement as text (``bounds.prove.axioms.axioms``).  ``coq_rests``: the premises its Coq
+    theorem rests on (with ``--coq``); a premise the written proof assumes that is not among them says so, so that
+    "assumed, not checked" and "proved in Coq from Lueker's corollary alone" are read each of its own object."""
     lines = [f"== what the written proof of {name} cites: {len(axioms)} results, each with its status (proved in "
              "Coq, certified, or assumed)"]
     for a in axioms:
         by = ", ".join(f"{s}:{t}" for s, t in a.cited_by[:4]) + (f" and {len(a.cited_by) - 4} more"
                                                                    if len(a.cited_by) > 4 else "")
         lines.append(f"  {a.kind}: {a.name}: {a.says}")
-        lines.append(f"      {a.detail}" + (f"; cited by {by}" if by else ""))
+        scope = ""
+        if coq_rests is not None and a.kind == "premise" and a.detail.startswith("assumed"):
+            scope = (f"; assumed by the written proof only: not a hypothesis of the Coq theorem stmt_{name}"
+                     if a.name not in coq_rests else f"; a hypothesis of the Coq theorem stmt_{name} too")
+        lines.append(f"      {a.detail}{scope}" + (f"; cited by {by}" if by else ""))
     return "\n".join(lines)
 
 
@@ -326,7 +331,9 @@ def coq_axioms_text(names: list[str], stated: dict | None, scalar: dict) -> str:
                      + (scalar_line[0].split(": ", 1)[1] if scalar_line else "no kernel-checked lemma"))
         cited = statement_axioms(n)
         lines.append(f"  what the steps of the written proof cite ({len(cited)}), with their status:")
-        lines += ["  " + line for line in axioms_text(n, cited).splitlines()[1:]]
+        entry = (stated or {}).get(n)
+        rests = None if entry is None else list(entry[0] if isinstance(entry, tuple) else entry)
+        lines += ["  " + line for line in axioms_text(n, cited, rests).splitlines()[1:]]
         blocks.append("\n".join(lines))
     if stated is not None:
         blocks.append(coq_math.counts_line(coq_math.counts(stated, files=files)))

@@ -27,7 +27,7 @@ from slt.measure.stats import Unrejectable, detectable_rate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("statement", nargs="?", help="statement name or alias (e.g. theorem11, 'Theorem 3'); its "
+    parser.add_argument("statement", nargs="?", help="statement name or alias (e.g. theorem11, 'Theorem 9'); its "
                         "NAME=VALUE parameters follow it, before any option")
     parser.add_argument("parameters", nargs="*", metavar="NAME=VALUE", help="the statement's parameters, eps included")
     parser.add_argument("--plan", action="store_true", help="print every probabilistic check's trials and power")

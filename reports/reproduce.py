@@ -21,7 +21,7 @@ from reports.paths import output_problem
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("figure", choices=figures.names(), help="which figure to reproduce")
-    parser.add_argument("--quick", action="store_true", help="a reduced sweep (fewer widths, lengths and sources; < 2 min)")
+    parser.add_argument("--quick", action="store_true", help="a reduced sweep (fewer widths, lengths and sources)")
     parser.add_argument("--results", default="results", help="folder of cached results (default: %(default)s)")
     parser.add_argument("--no-train", action="store_true",
                         help="use the untrained (paper-initialised) MHA target even when PyTorch is installed")

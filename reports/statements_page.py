@@ -179,7 +179,8 @@ def statements_page(catalogue=None) -> str:
     head = ["# The statements, their hypotheses, widths and proofs", "",
             f"<!-- Generated from bounds/ by `{COMMAND}`; do not edit by hand. -->", "",
             "Every lemma and theorem of the paper that the harness encodes, with the paper's numbering (appendix "
-            "number first, the main text's in parentheses), printed from its declaration in `bounds/`: the hypotheses "
+            "number first, then the main text's: in parentheses, or after a comma where it holds parentheses itself, as "
+            "every surface heads it: slth_base.numbering), printed from its declaration in `bounds/`: the hypotheses "
             "from its parameters, the conclusion, the widths, and its proof as steps (name, inequality, what it "
             "relies on, note). `eps` is the target error, `C` the universal constant of Lueker's corollary. "
             "How each step is verified: [proofs.md](proofs.md).", ""] + index + [""]
@@ -214,7 +215,7 @@ def constants_table() -> str:
     rows = ["| statement | C the checks use | range [C_low, C_high] | worst target family | C at random targets |",
             "|---|---|---|---|---|"]
     for name, s in data["statements"].items():
-        rows.append(f"| [{name}](statements.md#{anchor(name)}) | {_constant(s['C'])} | [{_fmt(s.get('C_low'))}, "
+        rows.append(f"| [{_name(name)}](statements.md#{anchor(name)}) | {_constant(s['C'])} | [{_fmt(s.get('C_low'))}, "
                     f"{_fmt(s.get('C_high'))}] | {s.get('worst_target') or '-'} | "
                     f"{_fmt(s['C_random']) if s.get('C_random') is not None else '-'} |")
     return "\n".join(rows)
@@ -232,7 +233,7 @@ def fixed_c_table() -> str:
         counts = ", ".join(f"eps {_fmt(r['eps'])}: {r['failures']}/{r['trials']}" for r in g["rows"])
         passed = "yes" if all(r["passed"] for r in g["rows"]) else "no"
         glm = (g.get("glm") or {}).get("verdict", "-")
-        rows.append(f"| {name} | {_constant(g['C'])} | {cell(_point(g['params']))} | {g['target']} | {counts} | {passed} "
+        rows.append(f"| {_name(name)} | {_constant(g['C'])} | {cell(_point(g['params']))} | {g['target']} | {counts} | {passed} "
                     f"| {cell(glm)} |")
     return "\n".join(rows)
 
@@ -271,6 +272,14 @@ def figures_table() -> str:
     return "\n".join(out).rstrip()
 
 
+def _name(name: str) -> str:
+    """A statement of the catalogue by the name every surface prints (``slth_base.numbering.numbering_label``)."""
+    from bounds.catalogue import STATEMENTS
+    from slth_base.numbering import numbering_label
+
+    return numbering_label(STATEMENTS[name].numbering, name) if name in STATEMENTS else name
+
+
 def families_table() -> str:
     """Failures per target family at the random-target C and at the calibrated C (``targets`` and
     ``targets_verify`` of each statement in slt/measure/calibration.json)."""
@@ -282,7 +291,7 @@ def families_table() -> str:
             if not t:
                 continue
             fams = ", ".join(f"{f['family']} {f['failures']}/{f['trials']}" for f in t["families"])
-            rows.append(f"| {name} | {cell(_point(t['point']))} | {_fmt(t['C'])} | {fams} |")
+            rows.append(f"| {_name(name)} | {cell(_point(t['point']))} | {_fmt(t['C'])} | {fams} |")
     return "\n".join(rows)
 
 
@@ -360,32 +369,32 @@ def finding_detail(record: dict, fid: str) -> str:
 
 def findings_list(record: dict) -> str:
     """The README's findings: one line per finding of ``slt.measure.findings`` (``finding_line``), numbered as the
-    report numbers them, split by what each is about (``slt.measure.findings.ABOUT``): the paper, then this
-    harness's own calibrated constants."""
-    from slt.measure.findings import ABOUT_HARNESS, ABOUT_PAPER
+    report numbers them, grouped by what each is about as the report groups them (``slt.claims.findings_by_about``:
+    the paper, this harness's own calibrated constants, a solver it uses)."""
+    from slt import claims
 
-    items = list(enumerate(finding_items(record), 1))
+    record = {**record, "findings": {**(record.get("findings") or {}), "items": finding_items(record)}}
     out = []
-    for about in (ABOUT_PAPER, ABOUT_HARNESS):
-        lines = [finding_line(n, f) for n, f in items if f.get("about", ABOUT_PAPER) == about]
-        if lines:
-            out += ([""] if out else []) + [f"About {about}:", ""] + lines
+    for about, group in claims.findings_by_about(record):
+        out += ([""] if out else []) + [f"About {about}:", ""] + [finding_line(n, f) for n, f in group]
     return "\n".join(out)
 
 
 def coq_counts() -> str:
-    """The premises proved in Coq and the statements proved from Lueker's corollary alone, named
-    (``bounds.prove.coq_math.blueprint``: the declarations that ``tests/test_coq_math.py`` holds equal to Coq's
-    ``Print Assumptions`` and closed types)."""
+    """The premises proved in Coq and the statements proved from Lueker's corollary alone, named, each with how its
+    Coq theorem differs from the printed statement (``bounds.prove.coq_math.blueprint``: the declarations that
+    ``tests/test_coq_math.py`` holds equal to Coq's ``Print Assumptions`` and closed types; what "alone" means:
+    ``bounds.prove.coq_statements.ALONE_MEANS``, in the line)."""
     from bounds.prove import coq_math
+    from bounds.prove.coq_statements import alone_words
 
     bp = coq_math.blueprint()
-    alone = [f"`{n}`" for n, s in bp["statements"].items() if s["lueker_alone"]]
+    alone = [f"- `{n}`: " + alone_words(n, True, s["differences"]).split(", probabilities included, ")[1]
+             for n, s in bp["statements"].items() if s["lueker_alone"]]
     proved = [f"`{p}`" for p, v in bp["premises"].items() if v["proved"]]
-    return (f"\"{bp['line']}\"\n\nProved in Coq from Lueker's corollary alone, probabilities included (trivially for a "
-            "statement without one; Lemma 12 and Lemma 13 as the harness encodes them, with ||x'_i|| <= alpha): "
-            + (", ".join(alone) or "none")
-            + ". Premises proved in Coq: " + ("; ".join(proved) or "none") + ".")
+    return (f"\"{bp['line']}\"\n\nProved in Coq from Lueker's corollary alone, probabilities included, each of the "
+            "form its Coq theorem states:\n\n" + ("\n".join(alone) or "none")
+            + "\n\nPremises proved in Coq: " + ("; ".join(proved) or "none") + ".")
 
 
 def heldout_answer() -> str:
@@ -395,7 +404,7 @@ def heldout_answer() -> str:
     h = heldout.summary()
     return (f"Design `{h['design']}` (SHA-256 `{h['design_sha256'][:16]}`), C frozen from `{h['calibration']['file']}` "
             f"(SHA-256 `{h['calibration']['sha256'][:16]}`), {h['points']} points, result "
-            + (f"`{h['result']}` ({h['cost']['cpu_s']:.0f} CPU s so far)" if h["result"] else "not yet run")
+            + (f"`{h['result']}` ({h['cost']['cpu_s']:.0f} CPU s for the trials it holds)" if h["result"] else "not run")
             + ":\n\n" + "\n".join(f"- {line}" for line in h["answers"]))
 
 

@@ -31,6 +31,7 @@ The README and docs print the same functions' output between generated markers (
 from __future__ import annotations
 
 from slth_base.numbering import numbering_heading, numbering_label  # noqa: F401 (the API)
+from slt.claims_points import exact_number, point_parts, point_text, ratio_text  # noqa: F401 (the API)
 
 PROOF_WORDS = ("certified", "refuted", "not proved", "cited")
 STEP_WORDS = ("certified", "refuted", "not proved")
@@ -55,7 +56,30 @@ def _names(record: dict, names) -> str:
     return ", ".join(label(record, n) for n in names)
 
 
+# ---------------------------------------------------------------------------------------------------- findings
+
+ABOUT_PAPER, ABOUT_HARNESS, ABOUT_SOLVER = "the paper", "this harness's constants", "a solver this harness uses"
+ABOUT_ORDER = (ABOUT_PAPER, ABOUT_HARNESS, ABOUT_SOLVER)
+"""What a finding is about (``slt.measure.findings.ABOUT`` decides it per finding): the paper (its statements,
+proofs and experiments), the universal constants C this harness calibrates for itself (the paper gives none), or
+a solver the harness uses (HiGHS's tolerances); every surface lists them in this order, under these words."""
+
+
+def findings_by_about(record: dict) -> list[tuple[str, list[tuple[int, dict]]]]:
+    """The record's findings grouped by what they are about (``ABOUT_ORDER``), each with its number (its place in
+    the record, the one number every surface gives it): ``[(about, [(n, item), ...]), ...]``, empty groups left
+    out."""
+    items = list(enumerate(((record.get("findings") or {}).get("items") or []), 1))
+    return [(a, g) for a in ABOUT_ORDER if (g := [(n, f) for n, f in items if f.get("about", ABOUT_PAPER) == a])]
+
+
 # ------------------------------------------------------------------------------------------------------ proofs
+
+PRECHECKED_MEANS = ("the first pass holds the step on its whole declared domain (SymPy symbolically, or an "
+                    "interval-arithmetic certificate re-checked in Arb ball arithmetic); not yet a proof; a step that "
+                    "holds on a stated box only is not pre-checked (not proved)")
+"""What "pre-checked" means, wherever it is explained (the glossary, ``slth proofs``' key, docs/proofs.md)."""
+
 
 def domain_words(domain: str) -> str:
     """A step's domain in words: "whole" -> "on the whole declared domain", "box: ..." -> "on the stated box only:
@@ -107,6 +131,29 @@ def proof_counts(record: dict) -> dict:
 
 AS_PRINTED, AS_REPAIRED = "as printed", "as repaired"
 """What a statement-level verdict is about: the statement as the paper prints it, or as the harness repaired it."""
+
+
+PRINTED_MEANS = ("as printed: with the paper's bound, constants and hypotheses, sqrt(d1) read where the available "
+                 "copy's typesetting lost the radical (its d1 is a reading of its own, variant 'd1')")
+"""The one meaning of "as printed" in a statement-level verdict (the banner, the README, the glossary)."""
+
+
+def certified_scope(record: dict, items: list | None = None) -> str:
+    """What "certified" certifies, and how the statements' own Coq theorems differ from the printed statements:
+    "certified: every step of the written proof pre-checked and accepted by Coq's kernel; as printed: ...; the Coq
+    theorem of each whole statement states it with the differences it names (Lemma 2: d1 divides n; ...)", the
+    differences read from the record's formalization (``bounds.prove.coq_statements.differences``) for the
+    statements certified as printed; "" for a record without its formalization."""
+    by, rep = proof_verdicts(record), repairs(record, items)
+    formal = ((record.get("formalization") or {}).get("statements") or {})
+    diff = [(n, formal[n]["differences"]) for n, w in by.items()
+            if w == "certified" and n not in rep and (formal.get(n) or {}).get("differences")]
+    out = ("certified: every step of the written proof pre-checked and accepted by Coq's kernel, at the constants of "
+           f"the form named; {PRINTED_MEANS}")
+    if diff:
+        out += ("; the Coq theorems of the whole statements certified as printed add what they name (" +
+                "; ".join(f"{label(record, n)}: {', '.join(d)}" for n, d in diff) + ")")
+    return out
 
 
 def repairs(record: dict, items: list | None = None) -> dict:
@@ -170,7 +217,7 @@ def proof_sentence(record: dict, items: list | None = None) -> str:
     if c["cited"]:
         out += f"; {c['cited']} cited (" + _names(record, [n for n, w in by.items() if w == "cited"]) + \
             ": a cited result, no proof to encode)"
-    return out
+    return out + f" ({certified_scope(record, items)})"
 
 
 def step_counts(record: dict) -> dict:
@@ -286,6 +333,21 @@ def empirical_sentence(record: dict) -> str:
                + ", ".join(reading_words(record, k) for k in printed) if printed else ""))
 
 
+def tested_scope(record: dict, name: str) -> str:
+    """The points statement ``name``'s failure-rate checks test, in words: "at the tested points only (5 points:
+    eps = 0.9 .. 0.333, C = 20)"; "" without one.  An empirical verdict is of these points, never of eps or C
+    beyond them (a finding that the statement is false elsewhere speaks of another point)."""
+    emp = record.get("empirical") or {}
+    rates = [c for c in emp.get("checks") or () if c["statement"] == name and c["kind"] == "rate"]
+    if not rates:
+        return ""
+    eps = [c["params"]["eps"] for c in rates if isinstance((c.get("params") or {}).get("eps"), (int, float))]
+    cs = sorted({c["C"] for c in rates if isinstance(c.get("C"), (int, float))})
+    return (f"at the tested points only ({len(rates)} point{'s' if len(rates) != 1 else ''}"
+            + (f": {_eps_range(eps)}" if eps else "")
+            + (f", C = {', '.join(_num(c) for c in cs)}" if cs else "") + ")")
+
+
 def check_sentence(record: dict) -> str:
     """The same, counted per check (a statement has several): failure-rate tests and deterministic checks."""
     emp = record.get("empirical")
@@ -391,6 +453,20 @@ def _eps_range(values) -> str:
     return f"eps = {_num(values[0])} .. {_num(values[-1])}" if values else "no eps"
 
 
+def _fixed_c_words(record: dict, g: dict, tested: list) -> str:
+    """Which C the fixed-C tests use: "at the C the checks use" where each is the statement's calibrated C (the
+    record's ``calibration.statements.<name>.C``), else the exceptions by name: "at the C the checks use, except
+    Theorem 9 (C = 8 at its worst target family identity; the checks use C = 5)"."""
+    cal = (record.get("calibration") or {}).get("statements") or {}
+    differ = [n for n in tested if (cal.get(n) or {}).get("C") is not None
+              and float(g[n]["fixed"]["C"]) != float(cal[n]["C"])]
+    if not differ:
+        return "at the C the checks use"
+    return ("at the C the checks use, except " + "; ".join(
+        f"{label(record, n)} (C = {_num(g[n]['fixed']['C'])} at its worst target family {g[n]['fixed']['target']}; "
+        f"the checks use C = {_num(cal[n]['C'])})" for n in differ))
+
+
 def growth_answer(record: dict) -> list[str]:
     """"Does C grow?": the one answer, with its scope, every page gives (README, docs, the report's contents line,
     finding and calibration section), as sentences; the first is the headline (``growth_sentence``).  What the
@@ -406,13 +482,14 @@ def growth_answer(record: dict) -> list[str]:
     gridded = [n for n, a in g.items() if a["grid"]]
     growers = [n for n in gridded if g[n]["grid"]["grows"]]
     out = []
+    at = _fixed_c_words(record, g, tested)
     if tested:
         if rejected:
-            head = ("Yes at the C the checks use: the test rejects for " + _names(record, rejected) + " ('failure "
+            head = (f"Yes {at}: the test rejects for " + _names(record, rejected) + " ('failure "
                     "rate <= eps' at eps = " + "; ".join(", ".join(_num(e) for e in g[n]["fixed"]["rejected"])
                                                          for n in rejected) + ")")
         else:
-            head = (f"Not over {_eps_range(eps)} at the C the checks use: no test rejects 'failure rate <= eps' "
+            head = (f"Not over {_eps_range(eps)} {at}: no test rejects 'failure rate <= eps' "
                     f"({len(tested)} statements, each at its worst target family and one point)")
         if modelled:
             head += "; the failure model fitted over every C says C grows for " + _names(record, modelled)
@@ -468,54 +545,3 @@ def heldout_words(record: dict) -> str:
     groups = [(w, [n for n, x in v.items() if x == w]) for w in ("holds", "fails", "undecided")]
     parts = [f"{'the calibrated C ' if w == 'holds' else ''}{w} for {_names(record, ns)}" for w, ns in groups if ns]
     return "beyond the grids (held-out test of the law): " + "; ".join(parts) if parts else ""
-
-
-# ------------------------------------------------------------------------------------------ printed points
-
-def ratio_text(x) -> str:
-    """A worst ratio (measured / bound) as every surface prints it: three significant digits ("0.376")."""
-    return f"{x:.3g}"
-
-
-def exact_number(v) -> str:
-    """A coordinate of a point as printed on every surface: six significant digits when they are the number itself,
-    else the shortest decimal that reads back as exactly the stored float (``0.9999999990686774``, never ``1``, for a
-    point just inside ``eps < 1``): a printed point never crosses a hypothesis's boundary by rounding."""
-    if isinstance(v, bool) or not isinstance(v, float):
-        return str(v)
-    if v != v or v in (float("inf"), float("-inf")):
-        return str(v)
-    short = f"{v:.6g}"
-    return short if float(short) == v else repr(v)
-
-
-def point_text(cx: dict | None, open_ends: dict | None = None) -> str:
-    """A counterexample ``{param: value, ..., "lhs": .., "rhs": ..}`` as ``k = v, ...`` (``point_parts``)."""
-    return ", ".join(f"{k} = {v}" for k, v in point_parts(cx, open_ends))
-
-
-def point_parts(cx: dict | None, open_ends: dict | None = None) -> list[tuple[str, str]]:
-    """A counterexample's ``[(name, printed value)]``: every parameter exactly (``exact_number``), ``lhs`` and
-    ``rhs`` with as many digits as it takes for them to differ; a parameter next to an open end of its domain
-    (``open_ends``: ``{name: [[bound, "eps < 1"], ...]}``, within a relative 1e-6) says so: "(open end eps < 1)"."""
-    if not cx:
-        return []
-    near = {}
-    for k, ends in (open_ends or {}).items():
-        v = cx.get(k)
-        for bound, words in ends:
-            if isinstance(v, (int, float)) and abs(v - bound) <= 1e-6 * max(1.0, abs(bound)):
-                near[k] = f" (open end {words})"
-    out = []
-    sides = {k: cx[k] for k in ("lhs", "rhs") if isinstance(cx.get(k), float)}
-    digits = 6
-    if len(sides) == 2:
-        while digits < 17 and f"{sides['lhs']:.{digits}g}" == f"{sides['rhs']:.{digits}g}":
-            digits += 1
-    for k in sorted(cx, key=lambda k: (k in ("lhs", "rhs"), k)):  # one order, however the point was built
-        v = cx[k]
-        if k in sides:
-            out.append((k, f"{v:.{digits}g}"))
-        elif not isinstance(v, (list, dict)):
-            out.append((k, exact_number(v) + near.get(k, "")))
-    return out

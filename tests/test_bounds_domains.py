@@ -174,4 +174,4 @@ def test_step_certified_only_on_the_box_is_not_proved_and_says_why():
     r = verify_step("t", Step("box-only", sp.log(d1 + 1) - sp.log(d1), 1), (DIM,))
     assert not r.ok and r.verdict == "not proved" and r.counterexample is None, r
     assert r.method == "interval" and r.domain.startswith("box: d1 in [1, 64]"), r
-    assert "on the box only, not on the whole domain" in r.detail and "no violation at" in r.detail
+    assert "on the box only, not on the whole declared domain" in r.detail and "no violation at" in r.detail

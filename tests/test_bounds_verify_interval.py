@@ -20,7 +20,7 @@ def _dom(lhs, rhs, *params):
 def test_whole_domain_certificate_through_the_compactified_infinite_end():
     lhs, rhs = sp.log(d1) + 1, d1 + 1  # holds for all d1 >= 1, up to infinity
     ok, how, certs = on_whole(lhs, rhs, _dom(lhs, rhs, D1))
-    assert ok and "whole hypothesis domain" in how and len(certs) == 1 and certs[0].cover
+    assert ok and "whole declared domain" in how and len(certs) == 1 and certs[0].cover
 
 
 def test_whole_domain_refuses_a_step_false_far_out():

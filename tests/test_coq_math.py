@@ -507,7 +507,7 @@ def _expected_counts(stated):
     proved = sum(1 for prop in coq_math.PREMISE_COQ.values()
                  if re.search(rf"\b(Lemma|Theorem) {re.escape(prop)}_holds\b", coq_math.sources()["Premises"]))
     return (f"premises proved in Coq: {proved} of {len(ALL)}; statements proved in Coq from Lueker's corollary "
-            f"alone, probabilities included: {alone} of {len(encoded)}")
+            f"alone, probabilities included: {alone} of {len(encoded)} ({coq_statements.ALONE_MEANS})")
 
 
 def _block(report: str, name: str) -> str:
@@ -532,10 +532,11 @@ def test_the_report_counts_what_coq_says(stated):
     assert "not formalized" not in report  # every statement of the catalogue has its Coq theorem
     assert "[theorem11]: not formalized" in coq_math.statements_report({k: v for k, v in stated.items()
                                                                         if k != "theorem11"})
-    alone = int(report.splitlines()[-1].split(": ")[-1].split(" of ")[0])
+    alone = int(re.search(r"probabilities included: (\d+) of", report.splitlines()[-1]).group(1))
     more = {**stated, "lemma8": (["uniformity over inputs"], [])}  # a premise beyond Lueker's: no longer counted
-    assert coq_math.statements_report(more).endswith(f"probabilities included: {alone - 1} of 10")
-    assert coq_math.statements_report({}).endswith("probabilities included: 0 of 10")
+    assert coq_math.statements_report(more).endswith(f"probabilities included: {alone - 1} of 10 "
+                                                     f"({coq_statements.ALONE_MEANS})")
+    assert coq_math.statements_report({}).endswith(f"probabilities included: 0 of 10 ({coq_statements.ALONE_MEANS})")
 
 
 @pytest.mark.parametrize("name", list(coq_math.FORMAL))
@@ -783,7 +784,7 @@ def test_the_counts_and_the_blueprint_follow_formal_and_premises_v(monkeypatch):
     bp = coq_math.blueprint()
     assert bp["line"] == coq_math.counts_line(c) == (
         f"premises proved in Coq: {c['proved']} of {len(ALL)}; statements proved in Coq from Lueker's corollary "
-        f"alone, probabilities included: {len(alone)} of {len(encoded)}")
+        f"alone, probabilities included: {len(alone)} of {len(encoded)} ({coq_statements.ALONE_MEANS})")
     assert {n for n, s in bp["statements"].items() if s["formalized"]} == set(coq_math.FORMAL)
     assert {n for n, s in bp["statements"].items() if s["lueker_alone"]} == set(alone)
     assert {n for n, p in bp["premises"].items() if p["proved"]} == set(coq_math.proved_premises())
@@ -794,7 +795,7 @@ def test_the_counts_and_the_blueprint_follow_formal_and_premises_v(monkeypatch):
     assert coq_math.counts()["alone"] == len(alone) - 1
     assert coq_math.blueprint()["statements"]["lemma8"] == {
         "formalized": False, "theorem": None, "rests_on": None, "lueker_alone": False, "probability": False,
-        "cites": coq_math.cited_premises("lemma8")}
+        "differences": [], "cites": coq_math.cited_premises("lemma8")}
     text = (coq_math.MATH / "Premises.v").read_text().replace("premise_hoelder_holds", "premise_hoelder_was")
     assert coq_math.counts(text=text)["proved"] == c["proved"] - 1
     assert not coq_math.blueprint(text=text)["premises"]["Hoelder step"]["proved"]

@@ -55,7 +55,7 @@ def _result(design, fill):
 def test_nothing_run_is_never_a_pass(design):
     v = heldout.verdicts(design, None)
     assert all(a["word"] in ("undecided", "excluded") for a in v.values())
-    assert all("not yet run" in a["sentence"] for a in v.values() if a["word"] == "undecided")
+    assert all(a["sentence"].startswith("not run (0 of") for a in v.values() if a["word"] == "undecided")
 
 
 def test_every_point_complete_with_rates_at_eps_holds(design):
@@ -71,7 +71,7 @@ def test_one_point_missing_leaves_its_statement_undecided_not_passed(design):
     res = _result(design, lambda p: None if p["id"] == last else (0, p["trials"]))
     v = heldout.verdicts(design, res)
     name = design["points"][-1]["statement"]
-    assert v[name]["word"] == "undecided" and "undecided at 1 of" in v[name]["sentence"]
+    assert v[name]["word"] == "undecided" and "not run at 1 of" in v[name]["sentence"]
 
 
 def test_a_failing_point_fails_its_statement_with_its_counts_even_before_its_trials_finish(design):

@@ -157,7 +157,7 @@ def test_lemma12s_check_in_coq_is_the_committed_one_only_for_these_files(monkeyp
     fresh = {"proof": "rejected", "error": "e", "gap_line": True, "with_hypothesis": "accepted", "refuted": True,
              "theorem": ["p"]}
     runs = []
-    monkeypatch.setattr(coq_math, "lemma12_logit_kernel", lambda: runs.append(1) or dict(fresh))
+    monkeypatch.setattr(coq_math, "lemma12_logit_run", lambda: (runs.append(1) or dict(fresh), None))
     stored = {**fresh, "error": "committed"}
     write_record(tmp_path / "verified-lemma12.json", {"part": "lemma12", "key": verified.lemma12_key(),
                                                       "coq": "Coq 8.16.1", "checked": "checked at 2026-01-02T03:04:05Z",

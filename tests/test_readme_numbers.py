@@ -101,8 +101,10 @@ def test_the_readme_findings_are_what_the_findings_function_renders(docs_record)
     from slt.measure import findings
 
     assert len(numbered) == len(findings.FINDINGS)
-    # split by what each finding is about: the paper first, then this harness's own constants
-    paper, _, harness = block.partition(f"About {findings.ABOUT_HARNESS}:")
-    assert paper.startswith(f"About {findings.ABOUT_PAPER}:") and harness
-    assert {fid for fid in re.findall(r"docs/findings\.md#([a-z0-9-]+)", harness)} == {
-        f["id"] for f in docs_record["findings"]["items"] if f["about"] == findings.ABOUT_HARNESS}
+    # split by what each finding is about: the paper first, then this harness's own constants, then a solver's
+    paper, _, rest = block.partition(f"About {findings.ABOUT_HARNESS}:")
+    harness, _, solver = rest.partition(f"About {findings.ABOUT_SOLVER}:")
+    assert paper.startswith(f"About {findings.ABOUT_PAPER}:") and harness and solver
+    for part, about in ((harness, findings.ABOUT_HARNESS), (solver, findings.ABOUT_SOLVER)):
+        assert {fid for fid in re.findall(r"docs/findings\.md#([a-z0-9-]+)", part)} == {
+            f["id"] for f in docs_record["findings"]["items"] if f["about"] == about}

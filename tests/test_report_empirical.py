@@ -20,7 +20,7 @@ SAMPLE = Path(__file__).with_name("data") / "empirical-record-sample.json"
 
 
 TITLES = {  # the report's headings before they moved into the statements' Numerics
-    "length:lemma8": "Lemma 8: length independence", "length:lemma5": "Lemma 5: length independence",
+    "length:lemma8": "Lemma 8: length independence", "length:lemma5": "Lemma 8 with eps_max <= 1/2: length independence",
     "length:theorem9": "Theorem 9: length independence of one ticket",
     "chain:theorem9": "Theorem 9: a-posteriori chain (per step, worst ratio over inputs)",
     "search:lemma12": "Lemma 12 (||x'|| <= alpha): adversarial search",

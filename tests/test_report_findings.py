@@ -155,7 +155,7 @@ def test_the_page_opens_with_the_banner_and_the_findings(record):
     assert f"{emp['undecided at this power']} undecided at this power" in banner and f"{emp['holds']} statements hold" in banner
     assert "Lemma 13 as printed" in banner
     for f in record["findings"]["items"]:
-        li = re.search(rf'<li id="findings-{f["id"]}">(.*?)</li>', body, re.S).group(1)
+        li = re.search(rf'<li id="findings-{f["id"]}" value="\d+">(.*?)</li>', body, re.S).group(1)
         assert str(notation(f["title"])) in li and f["test"] in li and f'href="{f["evidence"]}"' in li
         if f["counterexample"]:
             assert "<table" in li

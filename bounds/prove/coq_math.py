@@ -328,28 +328,39 @@ def printed_logit_check(directory, text: str = PRINTED_LOGIT_STEP) -> dict:
 
 
 def lemma12_logit_kernel() -> dict:
-    """``printed_logit_check`` on the committed files and the generated ``Statements.v``, compiled in a temporary
-    folder, cached under ``$XDG_CACHE_HOME/slth-harness/coq-math`` by the fingerprint of every text it compiles and
-    coqc's version; ``{"undecided": reason}`` when coqc or CoqInterval is missing, or a file is rejected."""
+    """``printed_logit_check`` on the committed files and the generated ``Statements.v`` (``lemma12_logit_run``'s
+    result, without saying where it came from)."""
+    return lemma12_logit_run()[0]
+
+
+def lemma12_logit_run() -> tuple[dict, dict | None]:
+    """``(result, cached)``: ``printed_logit_check`` on the committed files and the generated ``Statements.v``,
+    compiled in a temporary folder, cached under ``$XDG_CACHE_HOME/slth-harness/coq-math`` by the fingerprint of
+    every text it compiles and coqc's version; ``cached``: None when coqc ran now, else ``{"coq", "checked"}`` of the
+    run whose answer was read back (``reports.record.verified.lemma12`` words it as ``bounds.prove.kernel`` does);
+    ``{"undecided": reason}`` when coqc or CoqInterval is missing, or a file is rejected."""
+    from .coq.build import now
+
     reason = missing_reason()
     if reason:
-        return {"undecided": reason}
+        return {"undecided": reason}, None
     files = coq_text.with_statements()
     key = hashlib.sha256(json.dumps([files, PRINTED_LOGIT_STEP, coqc_version()]).encode()).hexdigest()[:24]
     base = settings.cache_home() / "slth-harness" / "coq-math"
     path = base / f"lemma12-logit-{key}.json"
-    cached = load_state(path).get("result")  # sealed with this user's key, as every build record
+    state = load_state(path)  # sealed with this user's key, as every build record
+    cached = state.get("result")
     if isinstance(cached, dict):
-        return cached
+        return cached, {"coq": state.get("coq") or "", "checked": state.get("checked") or ""}
     with tempfile.TemporaryDirectory(prefix="slth-coq-math-") as tmp:
         ok, why = compile(tmp, files)
         result = printed_logit_check(tmp) if ok else {"undecided": f"rejected: {why}"}
     try:
         base.mkdir(parents=True, exist_ok=True)
-        save_state(path, {"result": result})
+        save_state(path, {"result": result, "coq": coqc_version(), "checked": now()})
     except OSError:
         pass
-    return result
+    return result, None
 
 
 def main(argv=None) -> int:

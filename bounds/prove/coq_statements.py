@@ -51,6 +51,43 @@ def proved_alone(name: str, premises, catalogue: dict | None = None, files: dict
     return set(premises) <= {LUEKER_PREMISE, LUEKER_ITEMS} | own and states_probability(name, catalogue, files)
 
 
+ALONE_MEANS = ("'from Lueker's corollary alone': the Coq theorem's hypotheses are at most the statement's own (in the "
+               "form the harness encodes, with the differences from the printed statement it names), Lueker's "
+               f"corollary as cited ({LUEKER_COQ}) and that the construction's items are in the corollary's class "
+               f"({PREMISE_COQ[LUEKER_ITEMS]}, assumed, not checked); no premise the written proof's steps cite "
+               "beyond these is a hypothesis, and the corollary itself, a cited result, is not counted among the "
+               "statements")
+"""What "proved in Coq from Lueker's corollary alone" means, wherever it is said (``slth proofs --axioms --coq``, the
+counts line, the proof map, the README and docs)."""
+
+DIFFERENCES = re.compile(r"Differences\s+from\s+the\s+printed\s+statement:(.*?)\*\)", re.S)
+
+
+def differences(name: str) -> list[str]:
+    """How statement ``name``'s Coq theorem differs from the printed statement, as its Coq text says it (the sentence
+    "Differences from the printed statement: a; b" of ``proofs/coq/statements/parts/<name>.v``, where every
+    formalized statement that adds a hypothesis or states a repaired form says so); [] when it states the printed
+    statement, or is not formalized."""
+    entry = coq_text.FORMAL.get(name)
+    m = DIFFERENCES.search(entry[2]) if entry is not None else None
+    if not m:
+        return []
+    return [re.sub(r"\s*\(above\)", "", " ".join(d.split())) for d in m.group(1).strip().rstrip(".").split(";")
+            if d.strip()]
+
+
+def alone_words(name: str, alone: bool, diff: list[str] | None = None) -> str:
+    """The one sentence of whether statement ``name``'s Coq theorem proves it from Lueker's corollary alone
+    (``proved_alone``: ``alone``), and of which form: "proved in Coq from Lueker's corollary alone, probabilities
+    included, of the statement with these differences from the printed one: d1 divides n; one event for all
+    targets" (``diff``, default ``differences(name)``: a record's own, where it is rendered from one)."""
+    diff = differences(name) if diff is None else diff
+    head = ("proved in Coq from Lueker's corollary alone, probabilities included" if alone else
+            "NOT proved in Coq from Lueker's corollary alone, probabilities included")
+    return head + (", of the statement with these differences from the printed one: " + "; ".join(diff) if diff
+                   else ", of the statement as printed")
+
+
 def proved_statements(catalogue: dict | None = None) -> list[str]:
     """The statements the harness proves (those with an encoded proof); a cited result (Lueker's corollary) is not
     one of them, so it is never counted as proved from itself."""
@@ -107,7 +144,6 @@ def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files
         out.append("  a cited result: stated in Coq as a hypothesis of the theorems that cite it, not proved")
         return out
     prob = states_probability(name, cat, files)
-    own = [p for p in prem if name in OWN_HYPOTHESES.get(p, ())]
     if st.probability is None:
         out.append("  probability: the statement has none")
     else:
@@ -115,11 +151,7 @@ def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files
                                         "NOT stated: the theorem holds on the event that Lueker's corollary gives "
                                         "(every subset-sum problem solved), not with probability at least "
                                         "1 - eps"))
-    alone = proved_alone(name, prem, cat, files)
-    out.append("  " + ("proved in Coq from Lueker's corollary alone, probabilities included"
-                       + (f", as repaired ({'; '.join(own)} is a hypothesis of the form the harness encodes)"
-                          if own else "") if alone else
-                       "NOT proved in Coq from Lueker's corollary alone, probabilities included"))
+    out.append("  " + alone_words(name, proved_alone(name, prem, cat, files)))
     return out
 
 
@@ -159,7 +191,7 @@ def counts_line(c: dict[str, int]) -> str:
     """The counts as one line: "premises proved in Coq: N of M; statements proved in Coq from Lueker's corollary
     alone, probabilities included: K of S"."""
     return (f"premises proved in Coq: {c['proved']} of {c['premises']}; statements proved in Coq from Lueker's "
-            f"corollary alone, probabilities included: {c['alone']} of {c['statements']}")
+            f"corollary alone, probabilities included: {c['alone']} of {c['statements']} ({ALONE_MEANS})")
 
 
 def blueprint(catalogue: dict | None = None, text: str | None = None) -> dict:
@@ -188,6 +220,7 @@ def blueprint(catalogue: dict | None = None, text: str | None = None) -> dict:
         statements[name] = {"formalized": formal, "theorem": f"stmt_{name}" if formal else None,
                             "rests_on": rests[name] if formal else None,
                             "lueker_alone": formal and name in proved and proved_alone(name, rests[name], cat, files),
+                            "differences": differences(name),
                             "probability": formal and states_probability(name, cat, files),
                             "cites": cited_premises(name, cat)}
     premises = {p.name: {"proved": p.name in done, "coq": PREMISE_COQ.get(p.name),

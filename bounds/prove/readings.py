@@ -144,7 +144,7 @@ def exact_block_step(reading: str, kappa_value):
 
 @dataclass(frozen=True)
 class Exact:
-    """The block inequality with the exact exponential at one kappa: ``holds`` certified through the chord
+    """The block inequality with the exact exponential at one kappa: ``holds`` pre-checked through the chord
     exp(x)-1 <= 1.02 x on [0, 1/32] (``results``: the block steps so verified), or refuted (``results``: the exact
     step's failing result, with its counterexample)."""
     kappa: int

@@ -19,7 +19,7 @@ that box as its parameters' bounds):
   integers where integral, proved by Arb), its violation proved by Arb enclosures of the two sides that separate
   (``bounds.prove.verify_search.check_point``, ``bounds.prove.corners``); a point outside the hypotheses, or a violation Arb
   cannot confirm, refutes nothing;
-- ``not proved``: neither; e.g. certified on the search box only, no violation at sampled points, or a SymPy stage
+- ``not proved``: neither; e.g. an interval certificate on the search box only, no violation at sampled points, or a SymPy stage
   that spent its work budget ("work budget spent in <stage>": a count of Python calls, ``verify_domain.STAGE_CALLS``,
   the same on every machine), or, where the CPU-time guard cut a stage first ("machine too slow: ...";
   ``verify_domain.STAGE_SECONDS``, the environment variable ``SLTH_SYMPY_SECONDS``), a verdict of this machine
@@ -49,7 +49,7 @@ of a sub-step is replaced by the rational it stores before any method runs.
 2b. interval on a bounded box (``Param.box``) by ``mpmath.iv`` with bisection (log-scale parameters are split at
    the geometric mean), only when 2a fails; then 200 seeded points of the whole domain are searched, and a
    violation there refutes the step; without one, and without a far-corner refutation (2c), the step is not
-   proved (certified on the box only).
+   proved (an interval certificate on the box only).
 2c. far corners (``bounds.prove.corners``), when no whole-domain certificate holds: every infinite end of the domain and
    every combination of ends (finite upper ends approached from inside), by a scan to X = 2^16384 (also between
    its doubling points) and SymPy's limit of the leading behaviour along each ray; an Arb-proved violation at an
@@ -248,13 +248,13 @@ def _verify(step: Step, dom: "Domain", params: tuple):
     if ok:
         outside = sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
         if outside:
-            return ("sampled", False, f"certified on the box only ({detail}); FAILS outside it", box, outside,
-                    _boxed(box))
+            return ("sampled", False, f"an interval certificate on the box only ({detail}); FAILS outside it", box,
+                    outside, _boxed(box))
         far = corners.search(lhs, rhs, tuple(dom.table.values()))
         if far:
-            return ("corner", False, f"certified on the box only ({detail}); FAILS outside it: {far.describe()}",
-                    box, far.counterexample, _boxed(box))
-        return ("interval", False, f"not proved: {detail} on the box only, not on the whole domain ({whole_how}); "
+            return ("corner", False, f"an interval certificate on the box only ({detail}); FAILS outside it: "
+                    f"{far.describe()}", box, far.counterexample, _boxed(box))
+        return ("interval", False, f"not proved: {detail} on the box only, not on the whole declared domain ({whole_how}); "
                 f"no violation at {WHOLE_SAMPLES} seeded points of the whole domain nor in its far corners", box,
                 None, _boxed(box))
     if cex:

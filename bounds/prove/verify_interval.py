@@ -146,7 +146,7 @@ def on_whole(lhs, rhs, dom: "Domain", defined: bool = False):
             cases = [(*case, _whole_forms(*case[:3])) for case in cases]
     except TimeLimit:
         TIMED_OUT.append("interval: whole-domain forms")
-        return False, "no certificate on the whole domain (its forms were cut)", None
+        return False, "no certificate on the whole declared domain (its forms were cut)", None
     iv, labels, certs = mpmath.iv, [], []
     for case_lhs, case_rhs, coords, case_sub, forms in cases:
         done = False
@@ -169,9 +169,9 @@ def on_whole(lhs, rhs, dom: "Domain", defined: bool = False):
             if done:
                 break
         if not done:
-            return False, "no certificate on the whole domain", None
+            return False, "no certificate on the whole declared domain", None
     how = labels[0] if len(labels) == 1 else f"{len(labels)} cases of the Max: " + "; ".join(labels)
-    return True, how + " on the whole hypothesis domain (unbounded parameters compactified)", tuple(certs)
+    return True, how + " on the whole declared domain (unbounded parameters compactified)", tuple(certs)
 
 
 def _whole_forms(case_lhs, case_rhs, coords) -> list:

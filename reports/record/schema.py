@@ -127,7 +127,7 @@ RECORD_SCHEMA = {"$schema": "https://json-schema.org/draft/2020-12/schema", **_o
     # which measurements "empirical" holds (``slt.measure.committed.select``; absent from older records)
     "empirical_source": _obj({"kind": _STR, "profile": _STR, "file": _STR_OR_NONE, "command": _STR_OR_NONE,
                               "created": _STR_OR_NONE, "git_commit": _STR_OR_NONE, "why": _STR}, null=True),
-    # Lemma 12's printed logit step in Coq (``bounds.prove.coq_math.lemma12_logit_kernel``; absent from older records)
+    # Lemma 12's printed logit step in Coq (``bounds.prove.coq_math.lemma12_logit_run`` with its source; absent from older records)
     "coq_lemma12": _obj({}, optional={"proof": _STR, "error": _STR, "gap_line": _BOOL, "with_hypothesis": _STR,
                                       "refuted": _BOOL, "theorem": _t("array", "null"), "undecided": _STR,
                                       "source": _STR}, null=True),

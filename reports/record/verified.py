@@ -184,8 +184,9 @@ def lemma12_key() -> str:
 
 def lemma12(log=lambda msg: None, committed: Path = COMMITTED) -> dict:
     """Lemma 12's printed logit step in Coq for the run record: the committed result for this ``lemma12_key()``
-    (its ``source`` ``committed_source``), else ``bounds.prove.coq_math.lemma12_logit_kernel()`` (its ``source``
-    ``bounds.prove.kernel.REPLAYED``; ``{"undecided": why}`` without coqc)."""
+    (its ``source`` ``committed_source``), else ``bounds.prove.coq_math.lemma12_logit_run()`` (its ``source``
+    ``bounds.prove.kernel.REPLAYED`` when coqc ran now, ``stored_source`` when its cached answer was read back;
+    ``{"undecided": why}`` without coqc)."""
     from bounds.prove import coq_math
     from bounds.prove import kernel as judge
 
@@ -194,8 +195,11 @@ def lemma12(log=lambda msg: None, committed: Path = COMMITTED) -> dict:
         log(f"[run] Coq: Lemma 12's files unchanged since the committed check ({found[1]}); "
             "it is used (python -m bounds.prove.coq_math replays it)")
         return {**found[0], "source": found[1]}
-    result = coq_math.lemma12_logit_kernel()
-    return result if "undecided" in result else {**result, "source": judge.REPLAYED}
+    result, cached = coq_math.lemma12_logit_run()  # coqc run now, or its cached answer read back
+    if "undecided" in result:
+        return result
+    return {**result, "source": judge.REPLAYED if cached is None else
+            judge.stored_source({cached["coq"]}, [cached["checked"]])}
 
 
 def write_lemma12(folder: Path = COMMITTED, log=print) -> None:

@@ -29,6 +29,7 @@ def render(record: dict) -> Section:
     found = record.get("findings")
     labels = {s["name"]: claim.label(record, s["name"]) for s in record["statements"]}
     html = render_template("sections/findings.html", findings=found, labels=labels, profile=record["profile"],
+                           groups=claim.findings_by_about(record),
                            source=empirical_source(record), claims=banner(record),
                            proof_map=proofmap.svg(proofmap.graph(record, claim.proof_verdicts(record))))
     return Section("findings", "Findings", html, contents_line(record))

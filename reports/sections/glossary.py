@@ -4,6 +4,7 @@ report's header links to it."""
 from __future__ import annotations
 
 from reports.render import Section, render_template
+from slt import claims
 
 PRECHECKED = "pre-checked"
 REPLAYED = "kernel-checked in this run"
@@ -15,8 +16,7 @@ them equal)."""
 TERMS = [
     ("certified", "a proof step pre-checked by the first pass and proved by Coq's kernel (kernel-checked); only "
                   "this counts as a pass"),
-    (PRECHECKED, "the first pass (SymPy symbolically, or an interval-arithmetic certificate on the whole "
-                        "declared domain re-checked in Arb ball arithmetic) holds the step; not yet a proof"),
+    (PRECHECKED, claims.PRECHECKED_MEANS),
     ("kernel-checked", "Coq's kernel accepted the exact statement the exporter prints from the step and its declared "
                        "domain, with a generated proof (never admitted)"),
     (REPLAYED, "coqc compiled or checked the Coq files when this record was made"),
@@ -56,9 +56,9 @@ TERMS = [
     ("antitonic fit", "an isotonic (non-increasing in C) least-squares fit of the failure rates measured at "
                       "ascending C; C is read where the fitted rate reaches eps, with no assumption that the "
                       "counts themselves fall with C"),
-    ("as printed / as repaired", "what a statement's verdict is about: the statement as the paper prints it, or "
-                                 "the form the harness encodes instead (a bound, constant or hypothesis changed; "
-                                 "the verdict says what changed and the finding why)"),
+    ("as printed / as repaired", "what a statement's verdict is about: the statement " + claims.PRINTED_MEANS
+                                 + "; or the form the harness encodes instead (a bound, constant or hypothesis "
+                                 "changed; the verdict says what changed and the finding why)"),
     ("not exported", "a step the exporter does not send to Coq: the first pass does not pre-check it, or the "
                      "printer refuses one of its constructs (the reason is printed beside it)"),
 ]

@@ -10,7 +10,7 @@ from reports.render import Section, render_template
 
 METHODS = {
     "symbolic": "proved by SymPy",
-    "interval": "certificate by mpmath interval arithmetic (on the whole domain unless a box is stated), re-checked "
+    "interval": "certificate by mpmath interval arithmetic (on the whole declared domain unless a box is stated), re-checked "
                 "by Arb",
     "sampled": "evidence only: seeded high-precision sampling",
 }

@@ -36,7 +36,7 @@ def _proof_cell(word: str, steps: list[dict], note: str | None = None) -> dict:
             "link": f"#proofs-{steps[0]['statement']}" if steps else "#proofs"}
 
 
-def _empirical_cell(name: str, emp: dict | None, profile: str) -> dict:
+def _empirical_cell(name: str, emp: dict | None, profile: str, record: dict) -> dict:
     if emp is None:
         return {"css": "", "text": f"not measured ({profile} profile)", "details": []}
     checks = [c for c in emp["checks"] if c["statement"] == name]
@@ -52,8 +52,8 @@ def _empirical_cell(name: str, emp: dict | None, profile: str) -> dict:
         failures = sum(c["failures"] for c in rates)
         widest = max(c["interval"][1] for c in rates)
         decided = sum(v["word"] != "undecided at this power" for v in verdicts)
-        text = (f"{word}: {failures}/{trials} failures over {len(rates)} point(s), {decided} of them decided; "
-                f"the largest 95% upper end {fmt(widest, 2)}")
+        text = (f"{word} {claim.tested_scope(record, name)}: {failures}/{trials} failures, {decided} of the "
+                f"{len(rates)} points decided; the largest 95% upper end {fmt(widest, 2)}")
         details = [{"params": c["params"], "word": v["word"], "css": v["css"], "text": v["text"]}
                    for c, v in zip(rates, verdicts)]
     else:
@@ -96,7 +96,7 @@ def rows(record: dict) -> list[dict]:
                     "probabilistic": st["probability"] is not None,
                     "proof": _proof_cell(words[name], steps, (record.get("findings") or {}).get("notes", {}).get(name)),
                     "object": claim.object_words(record, name) if words[name] != "cited" else "",
-                    "empirical": _empirical_cell(name, emp, empirical_source(record)["profile"]),
+                    "empirical": _empirical_cell(name, emp, empirical_source(record)["profile"], record),
                     "tightness": worst, "calibration": cal, "findings": findings,
                     "below_large": {"build_C": large["checks"]["build_C"], "C": large["C"]} if below else None,
                     "random_only": name in random_only})

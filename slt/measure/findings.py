@@ -436,7 +436,8 @@ def lemma12_kernel(record) -> dict:
          f"the Coq objects and rests on exactly this premise, {premise!r}, as a Section hypothesis; so does Lemma "
          f"13's theorem." if k["theorem"] == [premise] else
          f"stmt_lemma12 rests on {k['theorem']!r}, not on {premise!r} alone."),
-    ] + ([f"Coq's answers: {k['source']}."] if k.get("source") else [])
+    ] + ([f"Coq's answers to this check (its own, apart from the proof steps' kernel verdicts): {k['source']}."]
+         if k.get("source") else [])
     return {**base, "status": "proof step fails" if found else "not reproduced",
             "title": (f"{name}'s printed logit step is false in Coq: the paper's proof fails without "
                       f"||x'_i|| <= alpha, and {name} is a Coq theorem under that hypothesis." if found else
@@ -447,6 +448,22 @@ def lemma12_kernel(record) -> dict:
 LUEKER_TEST = "tests/test_coq_math.py::test_lueker_as_printed_fails_for_one_item_and_coq_proves_it"
 LUEKER_CS = (1, 5, 30)
 """The constants C at which the finding's table evaluates the printed width (every C > 0 behaves alike)."""
+
+
+def _lueker_scope(record, name: str) -> str:
+    """How this finding (a point eps = exp(-1/C)) and the corollary's failure-rate check (``claims.tested_scope``)
+    are about different points, with the record's own: "" when the record has no such check."""
+    scope = claims.tested_scope(record, "lueker")
+    rates = [c for c in ((record.get("empirical") or {}).get("checks") or ())
+             if c["statement"] == "lueker" and c["kind"] == "rate" and isinstance(c.get("C"), (int, float))]
+    if not scope or not rates:
+        return ""
+    c = max(r["C"] for r in rates)
+    at = math.exp(-1 / c)
+    tested = [r["params"].get("eps") for r in rates if isinstance((r.get("params") or {}).get("eps"), (int, float))]
+    where = ("outside them" if tested and not min(tested) <= at <= max(tested) else "among them")
+    return (f"The failure-rate check of {name} is {scope}; this finding is about eps = exp(-1/C), at C = {c:g} "
+            f"eps = {at:.4g}, {where}: the check's verdict is of its points, this one of that point.")
 
 
 def lueker_printed(record) -> dict:
@@ -474,6 +491,7 @@ def lueker_printed(record) -> dict:
          f"The printed width at eps = exp(-1/C) is {sp.sstr(at)}, not 1: not reproduced."),
         "This is the corollary as the paper cites it (every 0 < eps < 1), not Lueker's theorem: a form that allows "
         "only eps <= eps_0 < 1, or a width C log(2/eps) with C large enough, escapes this counterexample.",
+        _lueker_scope(record, name),
         "So the Coq theorems of the probabilistic statements, which take the corollary as printed as their one "
         "cited hypothesis (lueker_cited), are proved from a hypothesis that no item law with a one-item family "
         "satisfies, the uniform products of the construction included: the test compiles a Coq proof of this "
@@ -483,7 +501,7 @@ def lueker_printed(record) -> dict:
             "title": (f"{name} as cited (n >= C log(1/eps) for every 0 < eps < 1) is false for every C: at eps = "
                       "exp(-1/C) it allows one item, which never covers both -1 and 1; the Coq theorems rest on "
                       "it as printed." if found else f"{name} as cited: not reproduced."),
-            "sentences": sentences,
+            "sentences": [x for x in sentences if x],
             "counterexample": {"columns": ["C", "eps = exp(-1/C)", "printed width", "items n"], "rows": rows},
             "test": LUEKER_TEST, "command": None, "evidence": "#st-lueker"}
 
@@ -501,10 +519,11 @@ FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_
 """The README's findings, in its order; each a function of the record."""
 
 
-ABOUT_PAPER, ABOUT_HARNESS = "the paper", "this harness's constants"
-ABOUT = {"worst_targets": ABOUT_HARNESS, "fixed_c_growth": ABOUT_HARNESS}
-"""What each finding is about: the paper (its statements, proofs and experiments), or the universal constants C
-this harness calibrates for itself (the paper gives none); every finding not named here is about the paper."""
+ABOUT_PAPER, ABOUT_HARNESS, ABOUT_SOLVER = claims.ABOUT_PAPER, claims.ABOUT_HARNESS, claims.ABOUT_SOLVER
+ABOUT = {"worst_targets": ABOUT_HARNESS, "fixed_c_growth": ABOUT_HARNESS, "mip": ABOUT_SOLVER}
+"""What each finding is about (``slt.claims.ABOUT_ORDER``): the paper (its statements, proofs and experiments), the
+universal constants C this harness calibrates for itself (the paper gives none), or a solver it uses (HiGHS's
+tolerances, not the paper's subset-sum claim); every finding not named here is about the paper."""
 
 
 proof_word = claims.proof_word

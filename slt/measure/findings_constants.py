@@ -57,7 +57,9 @@ def worst_targets(record) -> dict:
                                               "rejected") + ")") if fam and rnd else "no target family was measured"
         most = (f"every family failed 0/{vworst['trials']}" if vworst and vworst["failures"] == 0 else
                 f"the most failures were {vworst['failures']}/{vworst['trials']} ({vworst['family']})" if vworst else "")
-        again = (f" At C = {_fmt(v['C'])} every family is run ({v['trials']} trials each, the same seeds): "
+        other = (f" (not the C = {_fmt(rec['C'])} the checks use: this record holds the every-family run at "
+                 f"C = {_fmt(v['C'])} only)") if v and float(v["C"]) != float(rec["C"]) else ""
+        again = (f" At C = {_fmt(v['C'])}{other} every family is run ({v['trials']} trials each, the same seeds): "
                  f"{most}, and "
                  + ("no family's test rejects." if all(f.get("passed") for f in v["families"]) else
                     "some family's test rejects.")) if vworst else ""

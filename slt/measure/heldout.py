@@ -327,10 +327,13 @@ def verdicts(design: dict | None = None, result: dict | None = None, *, load: bo
         else:
             word = UNDECIDED
             done = sum(r["trials"] for r in rows)
-            sentence = (f"not yet run / undecided at {len(rows) - decided} of {len(rows)} points ({decided} decided "
-                        f"without a failure; {done:,} of {sum(r['planned'] for r in rows):,} trials at C = {C:g}; "
-                        "never read as a pass)"
-                        if done else f"not yet run (0 of {len(rows)} points)")
+            pending = [r for r in rows if r["decision"] == "pending"]
+            unrun = sum(not r["trials"] for r in pending)
+            where = " and ".join(w for w in (f"undecided at {len(pending) - unrun}" if len(pending) > unrun else "",
+                                             f"not run at {unrun}" if unrun else "") if w)
+            sentence = (f"{where} of {len(rows)} points ({decided} decided without a failure; {done:,} of "
+                        f"{sum(r['planned'] for r in rows):,} trials at C = {C:g}; never read as a pass)"
+                        if done else f"not run (0 of {len(rows)} points)")
         out[name] = {"word": word, "sentence": sentence, "points": rows, "decided": decided, "total": len(rows),
                      "C": C, "target": pts[0]["target"]}
     for name, why in design.get("excluded", {}).items():
@@ -340,12 +343,17 @@ def verdicts(design: dict | None = None, result: dict | None = None, *, load: bo
 
 
 def answer(design: dict | None = None, result: dict | None = None) -> list[str]:
-    """The held-out answer as sentences, one per statement (README, docs/calibration.md, the report)."""
+    """The held-out answer as sentences, one per statement named as every surface names it (its numbering label),
+    for the README, docs/calibration.md and the report."""
     from slt.measure import catalogue
+
+    from bounds.catalogue import STATEMENTS
+    from slth_base.numbering import numbering_label
 
     v = verdicts(design, result)
     order = {n: i for i, n in enumerate(catalogue.names())} if hasattr(catalogue, "names") else {}
-    return [f"{name}: {v[name]['sentence']}" for name in sorted(v, key=lambda n: order.get(n, 99))]
+    return [f"{numbering_label(STATEMENTS[name].numbering, name) if name in STATEMENTS else name}: "
+            f"{v[name]['sentence']}" for name in sorted(v, key=lambda n: order.get(n, 99))]
 
 
 def summary(design_path=DESIGN_FILE, result_path=RESULT_FILE) -> dict:

@@ -174,16 +174,20 @@ SWEEP_LENGTHS = {"quick": [2**k for k in range(1, 15)], "full": [2**k for k in r
 SWEEP_POINT = {"d1": 2, "alpha": 2**0.5, "eps_max": 0.25}
 
 
-def length_search(statement: str, title: str) -> Search:
-    """The run record's length sweep of ``statement`` (Lemma 8 or 5), as its ``Numerics`` declares it (``title``:
-    the report's heading)."""
+def length_search(statement: str, title: str = "length independence") -> Search:
+    """The run record's length sweep of ``statement`` (Lemma 8 or Lemma 8 with eps_max <= 1/2), as its
+    ``Numerics`` declares it; its report heading is the statement's name as every surface prints it
+    (``slth_base.numbering.numbering_label``), then ``title``."""
+    from bounds.catalogue import STATEMENTS
+    from slth_base.numbering import numbering_label
+
     return Search(f"length:{statement}", length_task,
                   lambda profile, C: {"statement": statement, "lengths": SWEEP_LENGTHS[profile], **SWEEP_POINT},
-                  title=title)
+                  title=f"{numbering_label(STATEMENTS[statement].numbering, statement)}: {title}")
 
 
 LENGTHS = [2**k for k in range(1, 15)]
-"""T of the checks' drawn points (Lemmas 8 and 5 hold for every T)."""
+"""T of the checks' drawn points (Lemma 8 holds for every T, with eps_max <= 1/2 too)."""
 
 
 def rerun(statement: str, seed: int, d1: int, alpha: float, eps_max: float, T: int, search: str = "both"):
@@ -192,12 +196,12 @@ def rerun(statement: str, seed: int, d1: int, alpha: float, eps_max: float, T: i
     return [c for c in found if search in ("both", c.parameters["search"])]
 
 
-def numerics(statement: str, eps_max_most: float, title: str, examples: int) -> Numerics:
-    """The ``Numerics`` of Lemma 8 or 5: drawn points with ``eps_max`` log-uniform up to ``eps_max_most`` (the
-    statement's hypothesis), their worst random and adversarial cases, and the length sweep headed ``title``."""
+def numerics(statement: str, eps_max_most: float, examples: int) -> Numerics:
+    """The ``Numerics`` of Lemma 8 or of Lemma 8 with eps_max <= 1/2: drawn points with ``eps_max`` log-uniform up to
+    ``eps_max_most`` (the statement's hypothesis), their worst random and adversarial cases, and the length sweep."""
     from slt.measure import strategies
 
     windows = dict(d1=(1, 8), alpha=(0.1, 10.0), eps_max=strategies.LogUniform(1e-3, eps_max_most), T=LENGTHS)
     return Numerics(statement, windows=windows, holds=functools.partial(drawn_cases, statement),
-                    rerun=functools.partial(rerun, statement), searches=(length_search(statement, title),),
+                    rerun=functools.partial(rerun, statement), searches=(length_search(statement),),
                     examples={"holds": examples})

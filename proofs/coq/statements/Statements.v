@@ -117,7 +117,9 @@ End lemma5.
 
 Section lemma12.
 Variables (T d1 : nat) (X' : mat) (alpha : R).
-(* what the proof's logit step needs and the printed lemma does not assume: the perturbed tokens are in the ball *)
+(* what the proof's logit step needs and the printed lemma does not assume: the perturbed tokens are in the ball.
+   Differences from the printed statement: ||x'_i|| <= alpha for the perturbed tokens (a hypothesis the printed
+   lemma lacks) *)
 Hypothesis x'_in_ball : premise_lemma12_x' T d1 X' alpha.
 (* ||Attn_T(x_i) - Attn_T(x'_i)|| for target weights of norm <= 1 and tokens ||x_k|| <= alpha moved by <= eps_max *)
 Theorem stmt_lemma12 : forall (H dK dV d2 : nat) (WQ WK WV WO : nat -> mat) (X a : mat) (i : nat) (eps_max : R),
@@ -137,7 +139,9 @@ Section lemma13.
 Variables (T d1 : nat) (X' : mat) (alpha : R).
 Hypothesis x'_in_ball : premise_lemma12_x' T d1 X' alpha.
 (* ||Blk_T(x_i) - Blk_T(x'_i)|| for the block of an MHA (d2 = d1) and a ReLU net of L >= 1 layers of width d1, every
-   target weight of norm <= 1: the bound of the proof's last line (the printed statement has half of it) *)
+   target weight of norm <= 1: the bound of the proof's last line (the printed statement has half of it).
+   Differences from the printed statement: twice the printed bound (the proof's last line); ||x'_i|| <= alpha for
+   the perturbed tokens (Lemma 12's hypothesis, which the printed lemma lacks) *)
 Theorem stmt_lemma13 : forall (H dK dV : nat) (WQ WK WV WO : nat -> mat) (L : nat) (W : nat -> mat) (X a : mat)
     (i : nat) (eps_max : R),
   (1 <= H)%nat -> (1 <= d1)%nat -> (1 <= L)%nat ->

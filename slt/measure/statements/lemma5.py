@@ -1,4 +1,4 @@
-"""Lemma 5 (docs/statements.md#lemma8): for ``eps_max <= 1/2``, ``||σ(z;a)X - σ(z+e;a)X|| <= 4 sqrt(d1) alpha eps_max``.
+"""Lemma 8 with eps_max <= 1/2 (main text: Lemma 5; docs/statements.md#lemma5): for ``eps_max <= 1/2``, ``||σ(z;a)X - σ(z+e;a)X|| <= 4 sqrt(d1) alpha eps_max``.
 
 Same left side and searches as Lemma 8 (``slt.measure.softmax_perturbation``); deterministic, T = 2 .. 2^14.
 """
@@ -9,4 +9,4 @@ from slt.measure.softmax_perturbation import numerics
 STATEMENT = "lemma5"
 ORDER = 90
 """The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
-NUMERICS = numerics(STATEMENT, eps_max_most=0.5, title="Lemma 5: length independence", examples=8)
+NUMERICS = numerics(STATEMENT, eps_max_most=0.5, examples=8)

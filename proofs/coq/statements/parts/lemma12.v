@@ -1,6 +1,8 @@
 Section lemma12.
 Variables (T d1 : nat) (X' : mat) (alpha : R).
-(* what the proof's logit step needs and the printed lemma does not assume: the perturbed tokens are in the ball *)
+(* what the proof's logit step needs and the printed lemma does not assume: the perturbed tokens are in the ball.
+   Differences from the printed statement: ||x'_i|| <= alpha for the perturbed tokens (a hypothesis the printed
+   lemma lacks) *)
 Hypothesis x'_in_ball : premise_lemma12_x' T d1 X' alpha.
 (* ||Attn_T(x_i) - Attn_T(x'_i)|| for target weights of norm <= 1 and tokens ||x_k|| <= alpha moved by <= eps_max *)
 Theorem stmt_lemma12 : forall (H dK dV d2 : nat) (WQ WK WV WO : nat -> mat) (X a : mat) (i : nat) (eps_max : R),

@@ -2,7 +2,9 @@ Section lemma13.
 Variables (T d1 : nat) (X' : mat) (alpha : R).
 Hypothesis x'_in_ball : premise_lemma12_x' T d1 X' alpha.
 (* ||Blk_T(x_i) - Blk_T(x'_i)|| for the block of an MHA (d2 = d1) and a ReLU net of L >= 1 layers of width d1, every
-   target weight of norm <= 1: the bound of the proof's last line (the printed statement has half of it) *)
+   target weight of norm <= 1: the bound of the proof's last line (the printed statement has half of it).
+   Differences from the printed statement: twice the printed bound (the proof's last line); ||x'_i|| <= alpha for
+   the perturbed tokens (Lemma 12's hypothesis, which the printed lemma lacks) *)
 Theorem stmt_lemma13 : forall (H dK dV : nat) (WQ WK WV WO : nat -> mat) (L : nat) (W : nat -> mat) (X a : mat)
     (i : nat) (eps_max : R),
   (1 <= H)%nat -> (1 <= d1)%nat -> (1 <= L)%nat ->

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sys
 
 import bounds
@@ -70,6 +71,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "
                              "(bisection with the verifier; its cost: docs/performance.md)")
+    parser.add_argument("--workers", type=_workers, default=min(2, os.cpu_count() or 1),
+                        help="with --slack: processes searching constants at once (default: %(default)s, at most "
+                             "the cores; the table is the same for any number)")
+
+
+def _workers(text: str) -> int:
+    """A number of processes from 1 to the number of cores."""
+    from reports.cli import count
+
+    v = count(text)
+    if not 1 <= v <= (os.cpu_count() or 1):
+        raise argparse.ArgumentTypeError(f"{text!r} must be from 1 to the number of cores ({os.cpu_count() or 1})")
+    return v
 
 
 def _cex(cex: dict | None, statement: str | None = None, step=None) -> str:
@@ -414,13 +428,21 @@ def main(args: argparse.Namespace) -> int:
         for row in rows:
             print("  ".join(row))
     if args.slack:
-        def progress(constant, value, ok):
-            print(f"  {constant.statement}: {constant.label}: {float(value):.6g} {'closes' if ok else 'fails'}",
-                  file=sys.stderr, flush=True)
-
         constants = [c for c in CONSTANTS if not args.statement or c.statement in names]
         print(f"\n== slack of {len(constants)} constants (tightest value for which every step of every proof "
-              "still closes; bisection to 1% with the verifier)")
-        table = slack_rows(constants, progress)
+              "still closes; bisection to 1% with the verifier)", flush=True)
+        with progress_bar(len(constants), "constants", getattr(args, "progress", True)) as bar:
+            state = {"steps": 0, "last": "starting"}
+
+            def on_step():  # a step verified for a candidate: a few seconds apart at most
+                state["steps"] += 1
+                bar.set_description(f"slack ({state['steps']} steps verified; {state['last']})")
+
+            def progress(constant, value, ok):
+                state["last"] = f"{constant.statement} {float(value):.4g} {'closes' if ok else 'fails'}"
+                bar.set_description(f"slack ({state['steps']} steps verified; {state['last']})")
+
+            table = slack_rows(constants, progress, on_step, workers=getattr(args, "workers", 1),
+                               on_row=lambda row: bar.update(1))
         print(slack_table(table))
     return status

@@ -126,3 +126,18 @@ def test_a_search_that_trusts_uncertified_values_is_caught(toy, monkeypatch):
     row = slack(c)
     assert row["tightest"] is None or row["tightest"] < 2  # what the toy bracket test rejects
     assert not _closes(c, _catalogue(c, sp.Rational(row["tightest_exact"])))[0]
+
+
+def test_two_processes_give_the_same_rows_and_relay_their_progress(toy):
+    """``rows(workers=2)`` forks two searches; the rows equal the serial ones, in the order asked, and every
+    candidate and step verified is reported in this process."""
+    from bounds.prove.slack import rows
+
+    c = toy(sp.Integer(3))
+    serial = rows([c])
+    seen, steps, done = [], [], []
+    parallel = rows([c, c], lambda constant, value, ok: seen.append((constant, value, ok)), lambda: steps.append(1),
+                    workers=2, on_row=done.append)
+    assert parallel == serial * 2 and len(done) == 2
+    assert len(seen) == 2 * (serial[0]["probes"] - 1) and all(k is c for k, _, _ in seen)
+    assert sp.Rational(serial[0]["first_failing_exact"]) in {v for _, v, ok in seen if not ok} and steps

@@ -51,3 +51,11 @@ def test_no_progress_with_the_flag_or_without_a_terminal(tmp_path):
     assert "verifying lemma5" not in err and "statements" not in err, err[-2000:]
     rc, err = _run([], tmp_path, terminal=False)
     assert "verifying lemma5" not in err, err[-2000:]
+
+
+def test_the_slack_search_shows_its_progress_on_a_terminal_only(tmp_path):
+    """``--slack``: a bar over the constants whose text moves with every step verified (never silent for long)."""
+    rc, err = _run(["--slack", "--no-progress"], tmp_path, terminal=True)
+    assert "steps verified" not in err, err[-2000:]
+    rc, err = _run(["--slack"], tmp_path, terminal=True)
+    assert "/1 constants" in err and "steps verified" in err and "lemma5 3.9" in err, err[-2000:]

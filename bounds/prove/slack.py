@@ -23,7 +23,10 @@ their verdicts (``verify_step`` caches by the step's text, in the process and on
 """
 from __future__ import annotations
 
+import concurrent.futures
 import functools
+import multiprocessing
+import queue
 
 import mpmath
 import sympy as sp
@@ -56,12 +59,14 @@ def _steps(constant: Constant, catalogue):
             yield st, s
 
 
-def _closes(constant: Constant, catalogue) -> tuple:
+def _closes(constant: Constant, catalogue, on_step=None) -> tuple:
     """(True, None) when every step of every proof affected by the edit is certified; else (False, the first
     step result in catalogue order that is not: refuted or not proved, by the full verifier).  Statements the
     edit does not reach keep their (cached) results."""
     for st, s in _steps(constant, catalogue):
         r = verify_step(st.name, s, st.params)
+        if on_step is not None:
+            on_step()
         if not r.ok:
             return False, r
     return True, None
@@ -104,7 +109,7 @@ def slack(constant: Constant, progress=None, on_step=None) -> dict:
     """The tightest closing value of ``constant`` (see the module docstring) as a row dict.  ``progress(constant,
     value, closes)`` after each candidate, ``on_step()`` after each step verified for one."""
     printed = sp.nsimplify(constant.value)
-    ok, bad = _closes(constant, _catalogue(constant, printed))
+    ok, bad = _closes(constant, _catalogue(constant, printed), on_step)
     if not ok:
         return _row(constant, printed, None, printed, bad, 0, "the printed value does not close")
     failed: list = []  # (statement, step) not certified at an earlier candidate: tried first at the next
@@ -137,7 +142,7 @@ def slack(constant: Constant, progress=None, on_step=None) -> dict:
             good = cand
         else:
             fail = cand
-    ok, fail_r = _closes(constant, _catalogue(constant, fail))  # the first failing step and its counterexample
+    ok, fail_r = _closes(constant, _catalogue(constant, fail), on_step)  # the first failing step and its counterexample
     note = "" if not ok else "the full verifier certified the first failing value that the certificates alone did not"
     return _row(constant, printed, good, fail, fail_r, probes, note)
 
@@ -158,6 +163,61 @@ def _row(constant, printed, good, fail, bad, probes, note) -> dict:
     }
 
 
-def rows(constants=None, progress=None) -> list[dict]:
-    """The slack table: one row per constant (``CONSTANTS`` by default)."""
-    return [slack(c, progress) for c in (CONSTANTS if constants is None else constants)]
+def rows(constants=None, progress=None, on_step=None, workers: int = 1, on_row=None) -> list[dict]:
+    """The slack table: one row per constant (``CONSTANTS`` by default), in the order given.  ``workers`` > 1:
+    the constants are searched in that many processes at once (forked from this one, so each starts with the
+    verdicts this process holds; the last statements' constants, whose proofs compose the others, are started
+    first), ``progress`` and ``on_step`` still called here; the rows are the same whatever ``workers`` is.
+    ``on_row(row)`` after each row is found."""
+    todo = list(CONSTANTS if constants is None else constants)
+    workers = min(workers, len(todo))
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        out = []
+        for c in todo:
+            out.append(slack(c, progress, on_step))
+            if on_row is not None:
+                on_row(out[-1])
+        return out
+    ctx = multiprocessing.get_context("fork")
+    events = ctx.Queue()
+    out: dict = {}
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init,
+                                                initargs=(todo, events)) as pool:
+        futures = {pool.submit(_worker, i): i for i in reversed(range(len(todo)))}
+        pending = set(futures)
+        while pending:
+            done, pending = concurrent.futures.wait(pending, timeout=0.2)
+            _relay(events, todo, progress, on_step)
+            for f in done:
+                out[futures[f]] = f.result()
+                if on_row is not None:
+                    on_row(out[futures[f]])
+    _relay(events, todo, progress, on_step)
+    return [out[i] for i in range(len(todo))]
+
+
+_WORKER: dict = {}
+
+
+def _worker_init(todo, events) -> None:
+    _WORKER.update(todo=todo, events=events)
+
+
+def _worker(i: int) -> dict:
+    """Row ``i`` of ``rows`` in a worker process; its progress goes back through the queue."""
+    events = _WORKER["events"]
+    return slack(_WORKER["todo"][i], lambda c, v, ok: events.put(("probe", i, str(v), ok)),
+                 lambda: events.put(("step", i, None, None)))
+
+
+def _relay(events, todo, progress, on_step) -> None:
+    """Hand the workers' progress events queued so far to ``progress`` and ``on_step``."""
+    while True:
+        try:
+            kind, i, value, ok = events.get_nowait()
+        except queue.Empty:
+            return
+        if kind == "probe" and progress is not None:
+            progress(todo[i], sp.Rational(value), ok)
+        elif kind == "step" and on_step is not None:
+            on_step()

@@ -266,7 +266,7 @@ def _verify(step: Step, dom: "Domain", params: tuple, search: bool = True):
     reduced = _cancel_common_factor(step, params, search)
     if reduced is not None:
         return reduced
-    ok, detail, cex, box = on_box(lhs, rhs, dom)
+    ok, detail, cex, box = on_box(lhs, rhs, dom, whole_only=not search)
     if ok and not box:  # the certified form has no parameters left: it holds everywhere
         return "interval", True, f"{detail} (a constant after simplification: holds for all parameters)", {}, None, \
             "whole"

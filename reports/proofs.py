@@ -28,9 +28,11 @@ Assumptions``, what its type assumes, its probability) and then the same list.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import sys
+import threading
 
 import bounds
 from bounds.prove import kernel
@@ -39,7 +41,7 @@ from bounds.prove.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
 from bounds.core import IDENTITY, INEQUALITY
 from bounds.prove.mutations import MUTATIONS, catalogue_with, run, verify_all
-from bounds.prove.slack import CONSTANTS, rows as slack_rows
+from bounds.prove.slack import CONSTANTS, processes as slack_processes, rows as slack_rows
 from bounds.prove.verify import NOT_PROVED, REFUTED, VERDICTS
 
 METHODS = ("symbolic", "interval", "sampled")
@@ -276,7 +278,6 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     its theorem); last the counts line.  First one line on stderr: the coqc calls the run needs, with their CPU time
     and memory as measured (``bounds.prove.coq.cost``).  The mathematics build runs beside the steps' (at most
     ``SLTH_COQ_JOBS`` coqc at once, all of them killed on Ctrl-C or SIGTERM)."""
-    import threading
 
     from bounds.prove import coq_math, external
     from bounds.prove.coq import check as coq_check, cost
@@ -354,6 +355,23 @@ def progress_bar(total: int, unit: str, enabled: bool = True):
     return tqdm(total=total, unit=unit, file=sys.stderr, disable=None if enabled else True,
                 mininterval=0.5, dynamic_ncols=True, bar_format="{desc}: {n:.1f}/{total} {unit} [{elapsed}<{remaining}, "
                 "{rate_fmt}]")
+
+
+@contextlib.contextmanager
+def _ticking(bar, seconds: float = 1.0):
+    """Redraw ``bar`` every ``seconds`` (its elapsed time moves) while the block runs."""
+    stop = threading.Event()
+
+    def tick():
+        while not stop.wait(seconds):
+            bar.refresh()
+    thread = threading.Thread(target=tick, name="slth-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def main(args: argparse.Namespace) -> int:
@@ -442,7 +460,11 @@ def main(args: argparse.Namespace) -> int:
                 state["last"] = f"{constant.statement} {float(value):.4g} {'closes' if ok else 'fails'}"
                 bar.set_description(f"slack ({state['steps']} steps verified; {state['last']})")
 
-            table = slack_rows(constants, progress, on_step, workers=getattr(args, "workers", 1),
-                               on_row=lambda row: bar.update(1))
+            workers = slack_processes(getattr(args, "workers", 1), len(constants))
+            # one step's counterexample search can take longer than 10 s: the bar is redrawn every second (by the
+            # process waiting for the workers, or by a thread when there are none: no thread while they fork)
+            with _ticking(bar) if workers == 1 else contextlib.nullcontext():
+                table = slack_rows(constants, progress, on_step, workers=workers, on_row=lambda row: bar.update(1),
+                                   on_tick=bar.refresh)
         print(slack_table(table))
     return status

@@ -163,15 +163,15 @@ def _row(constant, printed, good, fail, bad, probes, note) -> dict:
     }
 
 
-def rows(constants=None, progress=None, on_step=None, workers: int = 1, on_row=None) -> list[dict]:
+def rows(constants=None, progress=None, on_step=None, workers: int = 1, on_row=None, on_tick=None) -> list[dict]:
     """The slack table: one row per constant (``CONSTANTS`` by default), in the order given.  ``workers`` > 1:
     the constants are searched in that many processes at once (forked from this one, so each starts with the
     verdicts this process holds; the last statements' constants, whose proofs compose the others, are started
     first), ``progress`` and ``on_step`` still called here; the rows are the same whatever ``workers`` is.
-    ``on_row(row)`` after each row is found."""
+    ``on_row(row)`` after each row is found; ``on_tick()`` about every 0.2 s while workers search."""
     todo = list(CONSTANTS if constants is None else constants)
-    workers = min(workers, len(todo))
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    workers = processes(workers, len(todo))
+    if workers <= 1:
         out = []
         for c in todo:
             out.append(slack(c, progress, on_step))
@@ -187,6 +187,8 @@ def rows(constants=None, progress=None, on_step=None, workers: int = 1, on_row=N
         pending = set(futures)
         while pending:
             done, pending = concurrent.futures.wait(pending, timeout=0.2)
+            if on_tick is not None:
+                on_tick()
             _relay(events, todo, progress, on_step)
             for f in done:
                 out[futures[f]] = f.result()
@@ -194,6 +196,14 @@ def rows(constants=None, progress=None, on_step=None, workers: int = 1, on_row=N
                     on_row(out[futures[f]])
     _relay(events, todo, progress, on_step)
     return [out[i] for i in range(len(todo))]
+
+
+def processes(workers: int, constants: int) -> int:
+    """How many processes ``rows(workers=workers)`` searches ``constants`` constants with (1: this process alone;
+    never more than the constants, and 1 where processes cannot be forked)."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, min(workers, constants))
 
 
 _WORKER: dict = {}

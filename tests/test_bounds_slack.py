@@ -43,7 +43,7 @@ def _toy_statement(printed):
     """A toy statement whose one constant has a slack known exactly: eps + eps^2 <= c eps on eps in (0, 1) holds
     exactly when c >= 2 (the ratio (1 + eps) approaches 2 at the open end eps -> 1).  Its search box stops at
     eps = 1/2, so for c in [3/2, 2) the violation lies outside the box: no quick sample finds it, the
-    certificates fail, and only the full verifier's search (far corners) refutes the step."""
+    certificates fail, and only the full verifier's search of the whole domain refutes the step."""
     from bounds.core import Constant, Param, Statement, Step
     from bounds.symbols import eps
 
@@ -51,7 +51,8 @@ def _toy_statement(printed):
         return [Step("TOY1", eps + eps**2, st.conclusion, (), "toy step")]
     return Statement(name="toyslack", title="toy", numbering={}, builder=proof, quantity="toy",
                      params=(Param("eps", lo=(0,), hi=(1,), lo_open=True, hi_open=True,
-                                   box=(2**-20, sp.Rational(1, 2)), log=True),), conclusion=printed * eps, slack=(Constant("the c", ("conclusion",), printed),))
+                                   box=(2**-20, sp.Rational(1, 2)), log=True),), conclusion=printed * eps,
+                     slack=(Constant("the c", ("conclusion",), printed),))
 
 
 @pytest.fixture

@@ -28,8 +28,11 @@ Assumptions``, what its type assumes, its probability) and then the same list.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import os
 import sys
+import threading
 
 import bounds
 from bounds.prove import kernel
@@ -38,7 +41,7 @@ from bounds.prove.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
 from bounds.core import IDENTITY, INEQUALITY
 from bounds.prove.mutations import MUTATIONS, catalogue_with, run, verify_all
-from bounds.prove.slack import CONSTANTS, rows as slack_rows
+from bounds.prove.slack import CONSTANTS, processes as slack_processes, rows as slack_rows
 from bounds.prove.verify import NOT_PROVED, REFUTED, VERDICTS
 
 METHODS = ("symbolic", "interval", "sampled")
@@ -71,6 +74,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--slack", action="store_true",
                         help="the tightest value of every numeric constant for which every proof still closes "
                              "(bisection with the verifier; its cost: docs/performance.md)")
+    parser.add_argument("--workers", type=_workers, default=min(2, os.cpu_count() or 1),
+                        help="with --slack: processes searching constants at once (default: %(default)s, at most "
+                             "the cores; the table is the same for any number)")
+
+
+def _workers(text: str) -> int:
+    """A number of processes from 1 to the number of cores."""
+    from reports.cli import count
+
+    v = count(text)
+    if not 1 <= v <= (os.cpu_count() or 1):
+        raise argparse.ArgumentTypeError(f"{text!r} must be from 1 to the number of cores ({os.cpu_count() or 1})")
+    return v
 
 
 def _cex(cex: dict | None, statement: str | None = None, step=None) -> str:
@@ -268,7 +284,6 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     its theorem); last the counts line.  First one line on stderr: the coqc calls the run needs, with their CPU time
     and memory as measured (``bounds.prove.coq.cost``).  The mathematics build runs beside the steps' (at most
     ``SLTH_COQ_JOBS`` coqc at once, all of them killed on Ctrl-C or SIGTERM)."""
-    import threading
 
     from bounds.prove import coq_math, external
     from bounds.prove.coq import check as coq_check, cost
@@ -365,6 +380,23 @@ def kernel_verdicts(results, coq: str | None):
     return kernel.judge(results, *verified.kernel(results, log=log))
 
 
+@contextlib.contextmanager
+def _ticking(bar, seconds: float = 1.0):
+    """Redraw ``bar`` every ``seconds`` (its elapsed time moves) while the block runs."""
+    stop = threading.Event()
+
+    def tick():
+        while not stop.wait(seconds):
+            bar.refresh()
+    thread = threading.Thread(target=tick, name="slth-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
 def main(args: argparse.Namespace) -> int:
     try:
         names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
@@ -436,13 +468,25 @@ def main(args: argparse.Namespace) -> int:
         for row in rows:
             print("  ".join(row))
     if args.slack:
-        def progress(constant, value, ok):
-            print(f"  {constant.statement}: {constant.label}: {float(value):.6g} {'closes' if ok else 'fails'}",
-                  file=sys.stderr, flush=True)
-
         constants = [c for c in CONSTANTS if not args.statement or c.statement in names]
         print(f"\n== slack of {len(constants)} constants (tightest value for which every step of every proof "
-              "still closes; bisection to 1% with the verifier)")
-        table = slack_rows(constants, progress)
+              "still closes; bisection to 1% with the verifier)", flush=True)
+        with progress_bar(len(constants), "constants", getattr(args, "progress", True)) as bar:
+            state = {"steps": 0, "last": "starting"}
+
+            def on_step():  # a step verified for a candidate: a few seconds apart at most
+                state["steps"] += 1
+                bar.set_description(f"slack ({state['steps']} steps verified; {state['last']})")
+
+            def progress(constant, value, ok):
+                state["last"] = f"{constant.statement} {float(value):.4g} {'closes' if ok else 'fails'}"
+                bar.set_description(f"slack ({state['steps']} steps verified; {state['last']})")
+
+            workers = slack_processes(getattr(args, "workers", 1), len(constants))
+            # one step's counterexample search can take longer than 10 s: the bar is redrawn every second (by the
+            # process waiting for the workers, or by a thread when there are none: no thread while they fork)
+            with _ticking(bar) if workers == 1 else contextlib.nullcontext():
+                table = slack_rows(constants, progress, on_step, workers=workers, on_row=lambda row: bar.update(1),
+                                   on_tick=bar.refresh)
         print(slack_table(table))
     return status

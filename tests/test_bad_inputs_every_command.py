@@ -106,6 +106,7 @@ def test_a_close_name_is_suggested(capsys, argv, close):
     (["rate", "lemma7", "d1=2", "d2=2", "eps=0.3", "--trials", "-1"], "--trials"),
     (["calibrate", "--statements", "lueker", "--min-trials", "0"], "--min-trials"),
     (["calibrate", "--statements", "lueker", "--workers", "-1"], "--workers"),
+    (["proofs", "--slack", "--workers", "0"], "--workers"),
 ])
 def test_nonsense_numbers_are_refused_naming_the_argument(capsys, no_trials, argv, needle):
     rc, err, _ = _slth(capsys, *argv)

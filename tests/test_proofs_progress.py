@@ -51,3 +51,32 @@ def test_no_progress_with_the_flag_or_without_a_terminal(tmp_path):
     assert "verifying lemma5" not in err and "statements" not in err, err[-2000:]
     rc, err = _run([], tmp_path, terminal=False)
     assert "verifying lemma5" not in err, err[-2000:]
+
+
+def test_the_slack_search_shows_its_progress_on_a_terminal_only(tmp_path):
+    """``--slack``: a bar over the constants whose text moves with every step verified (never silent for long)."""
+    rc, err = _run(["--slack", "--no-progress"], tmp_path, terminal=True)
+    assert "steps verified" not in err, err[-2000:]
+    rc, err = _run(["--slack"], tmp_path, terminal=True)
+    assert "/1 constants" in err and "steps verified" in err and "lemma5 3.9" in err, err[-2000:]
+
+
+def test_the_slack_bar_is_redrawn_while_one_long_step_runs():
+    """``_ticking`` redraws the bar (its elapsed time moving) while nothing else updates it; without it, nothing
+    would be written during the wait."""
+    import io
+    import time
+
+    from tqdm import tqdm
+
+    from reports import proofs
+
+    for ticking, least in ((True, 4), (False, 0)):
+        out = io.StringIO()
+        bar = tqdm(total=3, file=out, disable=False, mininterval=0, bar_format="{n}/{total} [{elapsed}]")
+        before = out.getvalue().count("\r")
+        with proofs._ticking(bar, 0.05) if ticking else proofs.contextlib.nullcontext():
+            time.sleep(0.5)
+        redraws = out.getvalue().count("\r") - before
+        bar.close()
+        assert redraws >= least if ticking else redraws == 0, (ticking, redraws)

@@ -85,6 +85,8 @@ from .verify_symbolic import TIMED_OUT, simplify, symbolic, timed
 
 VERSION = 3  # part of every verdict's key: raised whenever a change of the verifier may change a verdict
 _RESULTS: dict = {}
+_UNSEARCHED_RESULTS: dict = {}  # verify_step(search=False) on a step no certificate proves (never stored on disk)
+UNSEARCHED = "unsearched"  # the method of such a result: not certified, no counterexample searched for
 CERTIFIED, REFUTED, NOT_PROVED = "certified", "refuted", "not proved"
 VERDICTS = (CERTIFIED, REFUTED, NOT_PROVED)
 
@@ -138,18 +140,25 @@ def verify_facts() -> list[StepResult]:
     return [verify_step("facts", Step(f.name, f.lhs, f.rhs), (f.domain,)) for f in SCALAR]
 
 
-def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
-    """Verify ``step`` on the domain of ``params`` (its own ``step.params`` take precedence); cached."""
+def verify_step(statement: str, step: Step, params: tuple = (), search: bool = True) -> StepResult:
+    """Verify ``step`` on the domain of ``params`` (its own ``step.params`` take precedence); cached.
+
+    ``search=False`` asks only whether the step is certified (``ok``, the same answer as the full verifier): a step
+    no certificate proves is not searched for a counterexample (no sampling beyond the quick 64 points, no far
+    corners) and comes back not ok with the method ``UNSEARCHED``, kept only in this process and never on disk; a
+    certified step, or one refuted by the quick sample, is the full verifier's result and kept as such."""
     dom = Domain(step, params)
     key = verdict_key(step, dom)
     if key not in _RESULTS and (stored := verdict_cache.load(key)) is not None:  # kept on disk by an earlier run
         _RESULTS[key] = stored
+    if key not in _RESULTS and not search and key in _UNSEARCHED_RESULTS:
+        return StepResult(statement, step.name, *_UNSEARCHED_RESULTS[key])
     if key not in _RESULTS:
         outer, outer_cuts = list(TIMED_OUT), list(verify_domain.CUTS)
         TIMED_OUT.clear()
         verify_domain.CUTS.clear()
         try:
-            method, ok, detail, box, cex, domain, *cert = _verify(step, dom, params)
+            method, ok, detail, box, cex, domain, *cert = _verify(step, dom, params, search)
         except CannotEvaluate as exc:  # a side (or a form of it) the evaluator has no rule for: judged by nothing
             method, ok, detail, box, cex, domain, cert = ("evaluation", False, f"not proved (cannot evaluate {exc})",
                                                           {}, None, "sampled", [])
@@ -160,6 +169,11 @@ def verify_step(statement: str, step: Step, params: tuple = ()) -> StepResult:
             TIMED_OUT[:] = outer
             verify_domain.CUTS[:] = outer_cuts
         too_slow = any(reason == verify_domain.TooSlow.reason for _, reason in cuts)
+        if method == UNSEARCHED:  # not certified, and not searched further: this process only
+            if cuts:
+                detail = f"{detail} ({cut_text(cuts)})"
+            _UNSEARCHED_RESULTS[key] = (method, False, detail, box, None, "sampled", None, None, "")
+            return StepResult(statement, step.name, *_UNSEARCHED_RESULTS[key])
         if cuts and not ok:
             detail = f"not proved ({cut_text(cuts)}); {detail}" if not cex else f"{detail} ({cut_text(cuts)})"
         cert = cert[0] if cert else None
@@ -206,11 +220,20 @@ def _boxed(box: dict) -> str:
 
 
 
-def _verify(step: Step, dom: "Domain", params: tuple):
-    """(method, ok, detail, box, counterexample, domain[, certificates]); ``ok``: certified on the whole domain."""
+def _unsearched(why: str, box=None):
+    """The result of ``_verify(search=False)`` where the full verifier would search for a counterexample."""
+    return UNSEARCHED, False, f"not certified ({why}); no counterexample searched for", box or {}, None, "sampled"
+
+
+def _verify(step: Step, dom: "Domain", params: tuple, search: bool = True):
+    """(method, ok, detail, box, counterexample, domain[, certificates]); ``ok``: certified on the whole domain.
+    ``search=False``: where no certificate holds, ``_unsearched`` instead of the counterexample search (``ok`` is
+    False there either way: every return below after a failed certificate is)."""
     lhs, rhs = exact(step.lhs), exact(step.rhs)
     step = dataclasses.replace(step, lhs=lhs, rhs=rhs)
     where = defined(lhs, rhs, dom)
+    if not where.ok and not search:
+        return _unsearched(where.reason)
     if not where.ok:  # a side undefined somewhere on the domain: never certified; a violation elsewhere refutes
         cex = _beside(lhs, rhs, dom, where.point) or sample_box(lhs, rhs, dom, 64, real=True) or \
             sample_whole(lhs, rhs, dom, WHOLE_SAMPLES, real=True)
@@ -227,24 +250,28 @@ def _verify(step: Step, dom: "Domain", params: tuple):
     proof = symbolic(lhs, rhs, dom)
     if proof:
         return "symbolic", True, proof, {}, None, "whole"
-    by_fact = _by_fact(step, params, dom)
+    by_fact = _by_fact(step, params, dom, search)
     if by_fact:
         return by_fact
     cex = sample_box(lhs, rhs, dom, 64)
     if cex:
         return "sampled", False, "lhs > rhs at a sampled point", dom.describe(), cex, _boxed(dom.describe())
+    if dom.wider and not search:
+        return _unsearched("the interval forms were not run: " + _wider(dom))
     if dom.wider:
         return _searched(lhs, rhs, dom, "the interval forms were not run: " + _wider(dom))
     whole_ok, whole_how, certs = on_whole(lhs, rhs, dom, defined=True)  # defined(): proved above
     if whole_ok:
         return "interval", True, whole_how, {}, None, "whole", certs
-    reduced = _cancel_common_factor(step, params)
+    reduced = _cancel_common_factor(step, params, search)
     if reduced is not None:
         return reduced
-    ok, detail, cex, box = on_box(lhs, rhs, dom)
+    ok, detail, cex, box = on_box(lhs, rhs, dom, whole_only=not search)
     if ok and not box:  # the certified form has no parameters left: it holds everywhere
         return "interval", True, f"{detail} (a constant after simplification: holds for all parameters)", {}, None, \
             "whole"
+    if not search and not cex:
+        return _unsearched(f"{detail} on the box only" if ok else detail, box)
     if ok:
         outside = sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
         if outside:
@@ -303,7 +330,7 @@ def _searched(lhs, rhs, dom: Domain, why: str, headline: str | None = None):
     return "sampled", False, text, dom.describe(), None, "sampled"
 
 
-def _cancel_common_factor(step: Step, params: tuple):
+def _cancel_common_factor(step: Step, params: tuple, search: bool = True):
     """F g <= F h follows from g <= h when F >= 0: a factor common to both sides that SymPy proves nonnegative, or
     whose 0 <= F is certified as a sub-step (e.g. exp(eps_max) - 1, zero at eps_max = 0, where interval forms meet
     0 times infinity), is cancelled and the rest verified as a sub-step; certified only when every sub-step is."""
@@ -315,7 +342,7 @@ def _cancel_common_factor(step: Step, params: tuple):
     common = []
     for f in lf:
         if f in rf and f.free_symbols and (declared(f, dom)[0].is_nonnegative or verify_step(
-                "", Step(f"{step.name}[0 <= {txt(f)}]", sp.Integer(0), f, params=step.params), params).ok):
+                "", Step(f"{step.name}[0 <= {txt(f)}]", sp.Integer(0), f, params=step.params), params, search).ok):
             rf.remove(f)
             common.append(f)
     if not common:
@@ -323,14 +350,14 @@ def _cancel_common_factor(step: Step, params: tuple):
     factor = sp.Mul(*common)
     sub = Step(f"{step.name}[/{txt(factor)}]", factored[0] / factor, sp.Mul(*rf), step.relies_on,
                params=step.params)
-    r = verify_step("", sub, params)
+    r = verify_step("", sub, params, search)
     if not r.ok:
         return None
     detail = f"the common nonnegative factor {txt(factor)} cancelled, then {r.detail}"
     return r.method, True, detail, r.box, None, r.domain, r.certificate
 
 
-def _by_fact(step: Step, params: tuple, dom: Domain):
+def _by_fact(step: Step, params: tuple, dom: Domain, search: bool = True):
     """A step that is an instance of a scalar fact it relies on: lhs with every instance F.lhs(a) replaced
     by F.rhs(a) equals rhs (symbolically), lhs is nondecreasing in each instance, and every argument a
     lies in the fact's domain (verified as a sub-step).  The fact itself is verified by ``verify_facts``."""
@@ -355,7 +382,7 @@ def _by_fact(step: Step, params: tuple, dom: Domain):
             applied = lhs.xreplace({y: fact.rhs.xreplace({x: a}) for y, a in args})
             if timed("fact: simplify", lambda: simplify(declared(applied - step.rhs, dom)[0]) != 0, default=True):
                 continue
-            certificate = verify_step("facts", Step(fact.name, fact.lhs, fact.rhs), (fact.domain,))
+            certificate = verify_step("facts", Step(fact.name, fact.lhs, fact.rhs), (fact.domain,), search)
             if not certificate.ok:
                 return None
             methods = [certificate]
@@ -364,7 +391,7 @@ def _by_fact(step: Step, params: tuple, dom: Domain):
                     for v in bound:
                         sub = Step(f"{step.name}[{name}]", v, a) if name == "lo" else Step(f"{step.name}[{name}]", a, v)
                         sub = Step(sub.name, sub.lhs, sub.rhs, params=step.params)
-                        r = verify_step("", sub, params)
+                        r = verify_step("", sub, params, search)
                         if not r.ok:
                             return None
                         methods.append(r)

@@ -289,15 +289,19 @@ def _bisect_whole(expr, f, test, coords, budget, mono, defined=False):
 
 
 # ----- 2. interval certificate --------------------------------------------------------------------
-def on_box(lhs, rhs, dom: Domain):
+def on_box(lhs, rhs, dom: Domain, whole_only: bool = False):
     """Try the forms ``lhs/rhs <= 1``, ``rhs - lhs >= 0`` (simplified, on the parameters they depend on)
-    and ``lhs <= rhs``, each by bisection within ``BOX_BUDGET`` boxes."""
+    and ``lhs <= rhs``, each by bisection within ``BOX_BUDGET`` boxes.  ``whole_only``: asked only whether a form
+    without parameters is certified (which holds on the whole domain), so when every form has parameters nothing
+    is bisected (a certificate on the box only, or a violating point, would not answer it)."""
     try:
         with time_limit(stage="interval: box forms"):
             forms = _box_forms(lhs, rhs, dom)
     except TimeLimit:
         TIMED_OUT.append("interval: box forms")
         return False, "no interval certificate (its forms were cut)", None, {}
+    if whole_only and all(d.params for _, _, d in forms):
+        return False, "no interval certificate on the whole domain (every box form has parameters)", None, {}
     notes = []
     for budget in (40, BOX_BUDGET):  # iterative deepening: quick certificates first
         notes = []

@@ -37,7 +37,16 @@ def test_the_cache_folder_is_outside_the_repository_and_can_be_chosen(monkeypatc
     assert kernel.folder() == tmp_path / "coq"
 
 
-def test_without_coqc_every_step_is_not_proved_and_slth_proofs_exits_1(no_coqc, capsys):
+@pytest.fixture
+def no_committed_result(monkeypatch):
+    """No committed kernel result for this tree (as after an edit of ``bounds/``): `slth proofs` replays."""
+    from reports.record import verified
+
+    monkeypatch.setattr(verified, "_committed", lambda *a, **k: None)
+
+
+def test_without_coqc_every_step_is_not_proved_and_slth_proofs_exits_1(no_coqc, no_committed_result, capsys):
+    """Where the kernel must be replayed (no committed result for this tree) and no coqc is installed."""
     results = _results("lemma7")
     assert all(r.ok for r in results)  # the first pass pre-checks every step
     judged = kernel.verdicts(results)
@@ -51,7 +60,7 @@ def test_without_coqc_every_step_is_not_proved_and_slth_proofs_exits_1(no_coqc, 
     assert NO_KERNEL_LINE in captured.err
 
 
-def test_a_step_coq_rejects_is_not_certified_though_pre_checked(monkeypatch, capsys):
+def test_a_step_coq_rejects_is_not_certified_though_pre_checked(monkeypatch, capsys, no_committed_result):
     results = _results("lemma7")
     rejected = (results[1].statement, results[1].step)
     status = {(r.statement, r.step): "kernel-checked" for r in results}

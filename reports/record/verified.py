@@ -232,7 +232,8 @@ def write_kernel(folder: Path = COMMITTED, log=print) -> None:
     status, source = judge.replay(results, log=log)
     rows = {f"{s}\t{t}": v for (s, t), v in sorted(status.items())}
     from bounds.prove.coq.check import coq_release
-    checked = f"checked at {judge.now()}" if source == judge.REPLAYED else source
+    # when coqc checked the verdicts: now, or (read back from the verdict store) when they were checked then
+    checked = f"checked at {judge.now()}" if source == judge.REPLAYED else source.rsplit(", ", 1)[-1]
     write_record(Path(folder) / "verified-kernel.json", {"part": "kernel", "key": kernel_key(), "result": rows,
                                                          "coq": coq_release(), "checked": checked})
     log(f"[verified] wrote {Path(folder) / 'verified-kernel.json'}")

@@ -10,10 +10,10 @@ naming the extra (``slth reproduce`` exits 2 with that line).
 from __future__ import annotations
 
 from slt.figures import Figure, register
-from slt.gpt2 import corpus, figures as gpt2
+from slt.gpt2 import corpus, figures as gpt2, replication
 from slt.gpt2.train import run_item
 
-__all__ = ["GPT2Figure", "FIG7", "FIG8"]
+__all__ = ["GPT2Figure", "FIG7", "FIG8", "FIG8_REPLICATION"]
 
 
 class GPT2Figure(Figure):
@@ -68,3 +68,34 @@ class Fig8(GPT2Figure):
 
 FIG7 = register(Fig7())
 FIG8 = register(Fig8())
+
+
+class Fig8Replication(Fig8):
+    """Figure 8's confirmatory replication at n_K = 16 (``slt.gpt2.replication``): fresh seeds, one look at 5%,
+    the design registered in a committed file before its seeds ran."""
+    name = "fig8-replication"
+    title = "Figure 8, replication at n_K = 16: final validation loss against the query/key scale s (fresh seeds)"
+
+    def plan(self, quick: bool = False):
+        if self.device != "cpu":
+            raise ValueError(f"{self.name} is a CPU design; --device {self.device} applies to fig7 and fig8")
+        return replication.plan(quick)
+
+    def tasks(self, plan, target_params, info) -> list:
+        return gpt2.tasks("fig8", plan)
+
+    def summarise(self, plan, rows, info) -> dict:
+        return {"summary": gpt2.summarise("fig8", rows, plan.seeds, replication.ALPHA, (plan.seeds,)),
+                "scales": list(plan.scales), "margin": gpt2.MARGIN, "seeds_planned": plan.seeds,
+                "alpha": replication.ALPHA,
+                "design": {"file": replication.DESIGN_FILE.name, "sha256": replication.design_sha256()}}
+
+    def next_plan(self, plan, payload):
+        return None  # one look
+
+    def findings(self, payload):
+        verdict, lines = gpt2.findings(payload)
+        return verdict, [line.replace("Fig. 8 at", "Fig. 8 (replication, fresh seeds) at", 1) for line in lines]
+
+
+FIG8_REPLICATION = register(Fig8Replication())

@@ -98,6 +98,8 @@ class Plan:
     recipe: dict
     device: str = "cpu"
     dtype: str = "float32"
+    seed0: int = 0
+    """The first seed: the plan runs seeds ``seed0 .. seed0 + seeds - 1`` (a replication's seeds are fresh)."""
 
 
 def _small(n_head):
@@ -145,7 +147,7 @@ def tasks(figure: str, p: Plan):
         scales = (1.0, star) if figure == "fig7" else tuple(sorted(set(p.scales) | {star}))
         for s in scales:
             cfg = dataclasses.asdict(GPTConfig(vocab=corpus_mod.VOCAB, qk_scale=float(s), **model))
-            for seed in range(p.seeds):
+            for seed in range(p.seed0, p.seed0 + p.seeds):
                 out.append(Task(KIND, run_item, {"model": cfg, "recipe": dict(p.recipe), "corpus_sha256": sha,
                                            "device": p.device, "dtype": p.dtype}, seed))
     return out
@@ -165,21 +167,22 @@ def _pct(conf) -> str:
     return f"{100 * conf:.4g}%"
 
 
-def equivalent(paired, margin=MARGIN) -> bool:
-    """Two one-sided t-tests at ``LOOK_ALPHA`` each (TOST): the mean paired difference lies inside (-margin,
-    +margin), i.e. its ``TOST_CONF`` t-interval does."""
+def equivalent(paired, margin=MARGIN, alpha=LOOK_ALPHA) -> bool:
+    """Two one-sided t-tests at ``alpha`` each (TOST; ``LOOK_ALPHA`` by default): the mean paired difference lies
+    inside (-margin, +margin), i.e. its ``1 - 2 alpha`` (``TOST_CONF``) t-interval does."""
     if len(paired) < 2:
         return False
-    lo, hi = _t_interval(paired, TOST_CONF)[2]
+    lo, hi = _t_interval(paired, 1 - 2 * alpha)[2]
     return -margin < lo and hi < margin
 
 
-def paired_stats(paired) -> dict:
-    """The paired differences to n_K^{1/4} of one scale: mean, the difference test's interval (``DIFF_CONF``), the
-    equivalence test's interval (``TOST_CONF``) and its outcome."""
-    dmean, _, dci = _t_interval(paired, DIFF_CONF)
-    tost = _t_interval(paired, TOST_CONF)[2] if len(paired) > 1 else (float("nan"), float("nan"))
-    return {"diff_to_theory": dmean, "diff_ci": list(dci), "diff_ci_tost": list(tost), "equivalent": equivalent(paired)}
+def paired_stats(paired, alpha=LOOK_ALPHA) -> dict:
+    """The paired differences to n_K^{1/4} of one scale: mean, the difference test's interval (``1 - alpha``,
+    ``DIFF_CONF`` by default), the equivalence test's interval (``1 - 2 alpha``, ``TOST_CONF``) and its outcome."""
+    dmean, _, dci = _t_interval(paired, 1 - alpha)
+    tost = _t_interval(paired, 1 - 2 * alpha)[2] if len(paired) > 1 else (float("nan"), float("nan"))
+    return {"diff_to_theory": dmean, "diff_ci": list(dci), "diff_ci_tost": list(tost),
+            "equivalent": equivalent(paired, alpha=alpha)}
 
 
 def _sig(ci, side):
@@ -190,10 +193,11 @@ def _sig(ci, side):
     return hi < 0 if side < 0 else lo > 0
 
 
-def summarise(figure, rows, planned: int | None = None):
+def summarise(figure, rows, planned: int | None = None, alpha=LOOK_ALPHA, looks=STAGES):
     """Per width: per scale the final-loss statistics and mean curve, paired differences to n_K^{1/4}, the verdict.
     ``rows``: ``[(params, seed, result), ...]`` as ``slt.figures.run_tasks`` returns them; ``planned``: the plan's
-    paired seeds (fewer at any scale: "undecided: k of N seeds")."""
+    paired seeds (fewer at any scale: "undecided: k of N seeds"); ``alpha`` and ``looks``: the design's level per look
+    and its looks (``LOOK_ALPHA`` and ``STAGES`` by default)."""
     groups = {}
     for params, seed, result in rows:
         model = params["model"]
@@ -212,7 +216,7 @@ def summarise(figure, rows, planned: int | None = None):
             paired = [by_scale[s][k]["final_val_loss"] - ref[k]["final_val_loss"] for k in seeds if k in ref]
             curves = np.asarray([by_scale[s][k]["val_loss"] for k in seeds], dtype=float)
             per_scale.append({"s": s, "theory": s == star, "seeds": len(seeds), "final": final, "mean": mean,
-                              "std": std, "ci": list(ci), **paired_stats(paired),
+                              "std": std, "ci": list(ci), **paired_stats(paired, alpha),
                               "curve_mean": curves.mean(axis=0).tolist(),
                               "curve_std": (curves.std(axis=0, ddof=1) if len(seeds) > 1
                                             else np.zeros(curves.shape[1])).tolist(),
@@ -221,14 +225,15 @@ def summarise(figure, rows, planned: int | None = None):
         best = min(per_scale, key=lambda r: r["mean"])
         entry = {"n_K": n_K, "d_model": d_model, "n_head": n_head, "n_layer": n_layer, "theory_scale": star,
                  "scales": per_scale, "argmin_scale": best["s"], "argmin_mean": best["mean"]}
-        entry["verdict"], entry["reason"] = verdict(figure, per_scale, star, planned)
+        entry["verdict"], entry["reason"] = verdict(figure, per_scale, star, planned, alpha, looks)
         widths.append(entry)
     return widths
 
 
-def verdict(figure, per_scale, star, seeds: int | None = None) -> tuple[str, str]:
-    """``(verdict, reason)`` of one width: the one function deciding Fig. 7 and Fig. 8 (module docstring)."""
-    word, text = (_verdict7 if figure == "fig7" else _verdict8)(per_scale, star)
+def verdict(figure, per_scale, star, seeds: int | None = None, alpha=LOOK_ALPHA, looks=STAGES) -> tuple[str, str]:
+    """``(verdict, reason)`` of one width: the one function deciding Fig. 7 and Fig. 8 (module docstring), at level
+    ``alpha`` per test of a design whose looks are ``looks``."""
+    word, text = (_verdict7 if figure == "fig7" else _verdict8)(per_scale, star, alpha)
     have = min(r["seeds"] for r in per_scale)
     if seeds is not None and have < seeds:
         return f"undecided: {have} of {seeds} seeds", text + f"; decided at {seeds} paired seeds, not before"
@@ -236,11 +241,11 @@ def verdict(figure, per_scale, star, seeds: int | None = None) -> tuple[str, str
         return word, text
     others = [r for r in per_scale if not r["theory"]]
     if others and all(r.get("equivalent") for r in others):
-        return NO_EFFECT, text + (f"; every paired {_pct(TOST_CONF)} interval inside +-{MARGIN:g} nats "
-                                  f"(TOST at {_pct(LOOK_ALPHA)})")
-    later = [n for n in STAGES if n > have] if seeds in STAGES else []
+        return NO_EFFECT, text + (f"; every paired {_pct(1 - 2 * alpha)} interval inside +-{MARGIN:g} nats "
+                                  f"(TOST at {_pct(alpha)})")
+    later = [n for n in looks if n > have] if seeds in looks else []
     return "undecided: more seeds needed", text + (
-        f"; a paired {_pct(TOST_CONF)} interval reaches beyond +-{MARGIN:g} nats, so neither an effect nor its "
+        f"; a paired {_pct(1 - 2 * alpha)} interval reaches beyond +-{MARGIN:g} nats, so neither an effect nor its "
         "absence is shown" + (f"; the next look is at {later[0]} paired seeds" if later else ""))
 
 
@@ -272,10 +277,10 @@ def redecide(payload: dict, seeds: int | None = None) -> dict:
     return out
 
 
-def _verdict7(per_scale, star):
+def _verdict7(per_scale, star, alpha=LOOK_ALPHA):
     one = next(r for r in per_scale if r["s"] == 1.0)
     d, ci = -one["diff_to_theory"], [-one["diff_ci"][1], -one["diff_ci"][0]]
-    text = (f"loss(n_K^1/4 = {star:.3g}) - loss(1) = {d:+.4f} nats, {_pct(DIFF_CONF)} CI [{ci[0]:+.4f}, "
+    text = (f"loss(n_K^1/4 = {star:.3g}) - loss(1) = {d:+.4f} nats, {_pct(1 - alpha)} CI [{ci[0]:+.4f}, "
             f"{ci[1]:+.4f}] over {one['seeds']} paired seeds")
     if _sig(ci, -1):
         return "supported", text
@@ -284,7 +289,7 @@ def _verdict7(per_scale, star):
     return "open", text
 
 
-def _verdict8(per_scale, star):
+def _verdict8(per_scale, star, alpha=LOOK_ALPHA):
     others = [r for r in per_scale if not r["theory"]]
     below = [r for r in others if _sig(r["diff_ci"], -1)]   # scales significantly better than s*
     far_below = [r for r in below if r["s"] <= star / 1.5 or r["s"] >= 1.5 * star]
@@ -292,7 +297,7 @@ def _verdict8(per_scale, star):
     ends_worse = len(ends) == 2 and all(_sig(r["diff_ci"], +1) for r in ends)
     best = min(per_scale, key=lambda r: r["mean"])
     text = (f"lowest mean loss at s = {best['s']:.3g} ({best['mean']:.4f}); n_K^1/4 = {star:.3g}; scales "
-            f"significantly below n_K^1/4 (paired {_pct(DIFF_CONF)} CI): {[round(r['s'], 3) for r in below] or 'none'}; "
+            f"significantly below n_K^1/4 (paired {_pct(1 - alpha)} CI): {[round(r['s'], 3) for r in below] or 'none'}; "
             f"s = 1 and s = 5 significantly above: {ends_worse}")
     if far_below:
         return "contradicted", text

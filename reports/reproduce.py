@@ -99,9 +99,9 @@ def main(args: argparse.Namespace) -> int:
         return 2
     figure = figures.get(args.figure)
     if args.device != "cpu":
-        if not hasattr(figure, "device"):
-            print(f"slth reproduce: error: --device {args.device} applies to the GPT-2 figures only, not {args.figure}",
-                  file=sys.stderr)
+        if args.device not in getattr(figure, "devices", ("cpu",)):
+            print(f"slth reproduce: error: --device {args.device} applies to the GPT-2 figures fig7 and fig8 only, "
+                  f"not {args.figure}", file=sys.stderr)
             return 2
         figure.device = args.device
     problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file", create=True)

@@ -24,8 +24,11 @@ def test_without_torch_exits_2_naming_the_extra(name, monkeypatch, tmp_path, cap
 
 
 def test_device_applies_to_the_gpt2_figures_only(tmp_path, capsys):
-    assert cli.main(["reproduce", "fig4", "--quick", "--device", "cuda", "--results", str(tmp_path)]) == 2
-    assert "GPT-2 figures only" in capsys.readouterr().err
+    for name in ("fig4", "fig8-replication"):  # the replication is a registered CPU design
+        assert cli.main(["reproduce", name, "--quick", "--device", "cuda", "--results", str(tmp_path)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "fig7 and fig8 only" in err[0] and name in err[0]
+    assert figures.get("fig8-replication").device == "cpu"
 
 
 def test_cuda_plan_is_the_papers(monkeypatch):

@@ -5,6 +5,7 @@ from __future__ import annotations
 # inline SVG plots: values on hover, zoom; counts and the interval's upper end, not error bars
 from slt import claims
 from reports.figure_plots import length_sweep, rate_checks
+from reports.sections.gpt2 import GPT2_FIGURES
 from reports.render import Section, empirical_source, fmt, render_template
 
 RATE_COLUMNS = ["params", "C", "widths", "bound", "worst", "ratio", "failures", "trials", "interval", "verdict",
@@ -65,7 +66,7 @@ def render(record: dict) -> Section:
         summary = f"{claims.empirical_sentence(record)}; {claims.check_sentence(record)}"
     figures = record.get("figures") or {}
     lead = {"heldout": calib.get("heldout") or {"answers": ["no held-out test in this record"]},
-            "gpt2": [line for name in ("fig7", "fig8")
+            "gpt2": [line for name in GPT2_FIGURES
                      for line in ((figures.get(name) or {}).get("payload") or {}).get("findings", [])]}
     html = render_template("sections/empirical.html", lead=lead, empirical=emp, calibration=calib, profile=record["profile"],
                            source=empirical_source(record),

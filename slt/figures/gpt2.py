@@ -20,6 +20,7 @@ class GPT2Figure(Figure):
     task_fn = staticmethod(run_item)
     render = {"kind": "gpt2", "xlabel": "query/key scale s", "ylabel": "final validation loss (nats per byte)"}
     device = "cpu"
+    devices = ("cpu", "cuda")
 
     def preflight(self) -> None:
         """``ModuleNotFoundError`` naming the ``[torch]`` extra when PyTorch is absent (before any work starts)."""
@@ -76,9 +77,9 @@ class Fig8Replication(Fig8):
     name = "fig8-replication"
     title = "Figure 8, replication at n_K = 16: final validation loss against the query/key scale s (fresh seeds)"
 
+    devices = ("cpu",)
+
     def plan(self, quick: bool = False):
-        if self.device != "cpu":
-            raise ValueError(f"{self.name} is a CPU design; --device {self.device} applies to fig7 and fig8")
         return replication.plan(quick)
 
     def tasks(self, plan, target_params, info) -> list:
@@ -87,15 +88,11 @@ class Fig8Replication(Fig8):
     def summarise(self, plan, rows, info) -> dict:
         return {"summary": gpt2.summarise("fig8", rows, plan.seeds, replication.ALPHA, (plan.seeds,)),
                 "scales": list(plan.scales), "margin": gpt2.MARGIN, "seeds_planned": plan.seeds,
-                "alpha": replication.ALPHA,
+                "alpha": replication.ALPHA, "looks": [plan.seeds],
                 "design": {"file": replication.DESIGN_FILE.name, "sha256": replication.design_sha256()}}
 
     def next_plan(self, plan, payload):
         return None  # one look
-
-    def findings(self, payload):
-        verdict, lines = gpt2.findings(payload)
-        return verdict, [line.replace("Fig. 8 at", "Fig. 8 (replication, fresh seeds) at", 1) for line in lines]
 
 
 FIG8_REPLICATION = register(Fig8Replication())

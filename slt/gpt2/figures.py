@@ -261,16 +261,18 @@ def next_look(plan: Plan, widths) -> Plan | None:
 def redecide(payload: dict, seeds: int | None = None) -> dict:
     """``payload`` (a stored Fig. 7 / Fig. 8 summary) with every width's verdict decided again from its stored
     per-seed final losses (paired by seed order: seed k of every scale is the same seed) at the look it was
-    planned for (``seeds``, default the payload's ``seeds_planned``), ``findings`` and ``verdict`` rewritten."""
+    planned for (``seeds``, default the payload's ``seeds_planned``) at the payload's level and looks (``alpha``,
+    ``looks``; the two-look design's when absent), ``findings`` and ``verdict`` rewritten."""
     seeds = payload.get("seeds_planned", SEEDS) if seeds is None else seeds
+    alpha, looks = payload.get("alpha", LOOK_ALPHA), tuple(payload.get("looks", STAGES))
     out = dict(payload, summary=[])
     for w in payload["summary"]:
         ref = next(r for r in w["scales"] if r["theory"])["final"]
         scales = []
         for r in w["scales"]:
             paired = [a - b for a, b in zip(r["final"], ref)]
-            scales.append({**{k: v for k, v in r.items() if k != "diff_ci90"}, **paired_stats(paired)})
-        word, text = verdict(payload["figure"], scales, w["theory_scale"], seeds)
+            scales.append({**{k: v for k, v in r.items() if k != "diff_ci90"}, **paired_stats(paired, alpha)})
+        word, text = verdict(payload["figure"], scales, w["theory_scale"], seeds, alpha, looks)
         out["summary"].append(dict(w, scales=scales, verdict=word, reason=text))
     out["verdict"], out["findings"] = findings(out)
     out["margin"], out["seeds_planned"] = MARGIN, seeds
@@ -313,13 +315,16 @@ def require_torch(figure: str) -> None:
                                   f"pip install -e .[torch]")
 
 
+LABELS = {"fig7": "Fig. 7", "fig8": "Fig. 8", "fig8-replication": "Fig. 8 (replication, fresh seeds)"}
+
+
 def findings(payload) -> tuple[dict, list]:
     """The verdict per width and one sentence per width, decided from the summary's numbers."""
     figure = payload["figure"]
     verdict = {f"n_K={w['n_K']}": w["verdict"] for w in payload["summary"]}
     lines = []
     for w in payload["summary"]:
-        lines.append(f"{'Fig. 7' if figure == 'fig7' else 'Fig. 8'} at n_K = {w['n_K']} (n_K^1/4 = "
+        lines.append(f"{LABELS[figure]} at n_K = {w['n_K']} (n_K^1/4 = "
                      f"{w['theory_scale']:.3g}): {w['verdict']} ({w['reason']}).")
     return verdict, lines
 

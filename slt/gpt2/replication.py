@@ -74,11 +74,11 @@ def power(pilot: dict, n: int, draws: int = POWER_DRAWS, seed: int = 1) -> dict:
 
 
 def design(pilot: dict) -> dict:
-    """The registered design: the plan, the tests and the power analysis from the pilot ``pilot`` (the committed
-    Figure 8 summary)."""
+    """The registered design (as JSON reads it back): the plan, the tests and the power analysis from the pilot
+    ``pilot`` (the committed Figure 8 summary)."""
     scales, star, finals = pilot_finals(pilot)
     by_n = {str(n): power(pilot, n) for n in POWER_AT}
-    return {"figure": "fig8", "width": {"n_K": N_K, **gpt2._small(4)}, "plan": dataclasses.asdict(PLAN),
+    return json.loads(json.dumps({"figure": "fig8", "width": {"n_K": N_K, **gpt2._small(4)}, "plan": dataclasses.asdict(PLAN),
             "seeds": list(range(SEED0, SEED0 + SEEDS)), "pilot_seeds": list(range(finals.shape[1])),
             "alpha": ALPHA, "difference_test": f"paired {1 - ALPHA:.0%} t-interval excludes 0",
             "equivalence_test": f"TOST at {ALPHA:.0%} each side: paired {1 - 2 * ALPHA:.0%} t-interval inside "
@@ -87,7 +87,7 @@ def design(pilot: dict) -> dict:
             "pilot_finals_sha256": hashlib.sha256(json.dumps(finals.tolist()).encode()).hexdigest(),
             "power": {"method": f"{POWER_DRAWS} resamples of N pilot seeds (whole seeds, with replacement), each "
                                 "decided by these rules; the share of each verdict", "by_n": by_n,
-                      "decided_at_seeds": sum(v for k, v in by_n[str(SEEDS)].items() if k in DECIDED)}}
+                      "decided_at_seeds": sum(v for k, v in by_n[str(SEEDS)].items() if k in DECIDED)}}))
 
 
 def design_sha256(path: Path = DESIGN_FILE) -> str:

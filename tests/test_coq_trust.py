@@ -199,12 +199,17 @@ def test_every_files_print_assumptions_is_one_coqc_and_each_file_keeps_its_own_l
         assert any("step_lemma2_L2b_eps" in " ".join(odd[c]) for stem, c in consts if stem == "lemma2"), odd
 
 
-@pytest.mark.parametrize("seal", ["plain JSON", "re-signed by its SHA-256"])
+@pytest.mark.parametrize("seal", [pytest.param("plain JSON", marks=pytest.mark.slow), "re-signed by its SHA-256"])
 def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path, seal, checked):
     """The record rewritten by someone who can write the build folder, with digests anyone can compute: the file's
     key of the text the exporter writes now (its tactic replaced by one that proves nothing), the sha256 of the .vo
     compiled from the old text, and the statement check's result as recorded.  It is ignored: the file is compiled
-    again and the step is rejected; never kernel-checked without coqc."""
+    again and the step is rejected; never kernel-checked without coqc.
+
+    The plain-JSON record is in CI's slow tier (about 30 s of coqc): the default run forges the record that looks
+    sealed (re-signed), which takes the same path, and
+    tests/test_sealed.py::test_anything_not_sealed_here_is_refused[no header]
+    refuses plain JSON where a sealed record is read."""
     needs_coq()
     out, st = _checked_copy(tmp_path, checked)
     assert st[("lemma2", "L2b-eps")] == check.KERNEL

@@ -76,20 +76,24 @@ def test_a_refused_recorded_tactic_is_rejected_before_coqc(tmp_path):
     assert "Abort" not in check.text("lemma2", _lemma2()["lemma2"], tactics)
 
 
-def test_the_abort_trick_is_rejected_by_coq(tmp_path):
+def test_the_abort_trick_is_rejected_by_coq(tmp_path, checked):
+    """From the module's checked folder (Common compiled, as after any earlier check): lemma2 is compiled again."""
     needs_coq()
+    out, _ = _checked_copy(tmp_path, checked)
     tactics = {**check.load_tactics(), _key(): ABORT}
-    st = check.check(tmp_path / "out", tactics=tactics, searching=False, ents=_lemma2())
+    st = check.check(out, tactics=tactics, searching=False, ents=_lemma2())
     assert st[("lemma2", "L2b-eps")].startswith("rejected")
     assert st[("lemma2", "L2c")] == check.KERNEL
 
 
-def test_the_statement_check_rejects_the_abort_trick_without_the_tactic_filter(tmp_path, monkeypatch):
-    """The second line of defence alone: the compiled constant has type True, not the exported statement."""
+def test_the_statement_check_rejects_the_abort_trick_without_the_tactic_filter(tmp_path, monkeypatch, checked):
+    """The second line of defence alone: the compiled constant has type True, not the exported statement (from the
+    module's checked folder: lemma2 is compiled again, and its statement checked again)."""
     needs_coq()
+    out, _ = _checked_copy(tmp_path, checked)
     monkeypatch.setattr(coq_tactics, "tactic_problem", lambda t: None)  # the filter every tactic is read through
     tactics = {**check.load_tactics(), _key(): ABORT}
-    st = check.check(tmp_path / "out", tactics=tactics, searching=False, ents=_lemma2())
+    st = check.check(out, tactics=tactics, searching=False, ents=_lemma2())
     assert st[("lemma2", "L2b-eps")].startswith("rejected: the compiled constant is not the exported statement")
     assert st[("lemma2", "L2c")] == check.KERNEL
 
@@ -172,7 +176,7 @@ def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path, checked):
     assert st[("lemma2", "L2b-eps")].startswith("rejected: rests on axioms beyond Coq's standard ones")
 
 
-def test_every_files_print_assumptions_is_one_coqc_and_each_file_keeps_its_own_list(tmp_path):
+def test_every_files_print_assumptions_is_one_coqc_and_each_file_keeps_its_own_list(tmp_path, checked):
     """Common and lemma2 compiled, then lemma2.vo compiled again from Admitted proofs: one coqc asks every file's
     query (``statement_check.print_assumptions``), and only lemma2's list names its admitted lemma, per file
     (``together``) and per constant."""
@@ -180,8 +184,7 @@ def test_every_files_print_assumptions_is_one_coqc_and_each_file_keeps_its_own_l
     from bounds.prove.coq.export import Lemma
 
     needs_coq()
-    out = tmp_path / "out"
-    st = check.check(out, searching=False, ents=_lemma2())
+    out, st = _checked_copy(tmp_path, checked)  # Common and lemma2 compiled and checked
     assert st[("lemma2", "L2b-eps")] == check.KERNEL
     b = check.build_dir(out)
     (b / "lemma2.v").write_text((b / "lemma2.v").read_text().replace("Qed.", "Admitted."))

@@ -88,7 +88,8 @@ def _half_covers(name: str) -> bool:
                                   for n in PROBABILISTIC])
 def test_rate_check_fails_well_below_the_calibrated_constant(name):
     """At C/10. Where the check is shown to fail at C/2 at the same point and seed (``_half_covers``), this one is in
-    CI's slow tier: the default run asserts the failure at the larger width."""
+    CI's slow tier: the default run asserts the failure at the larger width
+    (``test_rate_check_fails_at_half_the_calibrated_constant`` of the same statement)."""
     C = LOW * calibration.calibrated(name)["C"]
     with pytest.raises(AssertionError, match="significant excess"):
         checking.rate_test(name, dict(POINTS[name]), seed=1, C=C)

@@ -119,6 +119,8 @@ def test_one_default_defect_per_composed_file():
 
 @pytest.mark.parametrize("mutation", [_tier(m) for m in sorted(MUTATIONS)])
 def test_a_planted_defect_breaks_the_composition(built, tmp_path, mutation):
+    """The defects of ``ONE_PER_FILE`` run by default; the others are in CI's slow tier, covered in the default run by
+    this test_a_planted_defect_breaks_the_composition at the defect of the same file."""
     stem, old, new = MUTATIONS[mutation]
     fs = files()
     assert fs[stem].count(old) == 1, f"{stem}.v no longer contains {old!r}"

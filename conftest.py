@@ -13,6 +13,13 @@ Both cores by default: ``python -m pytest`` (``python -m pytest checks`` as type
 workers unless the command names ``-n`` itself (``-n 0``: one process), disables xdist (``-p no:xdist``), only
 collects, debugs (``--pdb``, ``--trace``, ``-s``), or runs inside another pytest's test (``PYTEST_CURRENT_TEST``: a
 test that starts pytest keeps the one process it asked for). ``default_workers`` decides it.
+
+Tiers: tests marked ``slow`` are deselected from a run unless it asks for them (``-m`` naming ``slow`` or
+``thorough``, or the ``thorough`` profile). The ``slow`` tests not also marked ``thorough`` are the CI's slow tier
+(``python -m pytest -n auto -m "slow and not thorough"``, a separate step of ``.ci/run``): each asserts what a cheaper
+test of the default run asserts too, at more points or through a longer path, and says which test that is. The
+``slow`` tests also marked ``thorough`` (minutes each: the whole Coq cascade, the full bisections, long inputs on the
+CPU) run in the ``thorough`` profile or when selected with ``-m slow``.
 """
 from __future__ import annotations
 
@@ -70,6 +77,31 @@ def pytest_cmdline_main(config):
         workers = default_workers(config.option)
         if workers is not None:
             config.option.numprocesses = workers
+
+
+def wants_slow(config) -> bool:
+    """Whether this run keeps its ``slow`` tests (see the module's docstring)."""
+    chosen = config.getoption("-m") or ""
+    return config.getoption("--slth-profile", "ci") == "thorough" or "slow" in chosen or "thorough" in chosen
+
+
+def pytest_collection_modifyitems(config, items):
+    """The ``slow`` tests leave a run that does not ask for them (``wants_slow``): deselected, counted in the
+    summary with how to run them."""
+    if wants_slow(config):
+        return
+    slow = [item for item in items if "slow" in item.keywords]
+    if slow:
+        items[:] = [item for item in items if "slow" not in item.keywords]
+        config.hook.pytest_deselected(items=slow)
+        config._slth_slow = len(slow)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if getattr(config, "_slth_slow", 0):
+        terminalreporter.write_line(
+            f"{config._slth_slow} slow test(s) deselected: CI's slow tier runs with -m \"slow and not thorough\", "
+            "all of them with -m slow (or --slth-profile thorough)")
 
 
 def pytest_addoption(parser):

@@ -1,5 +1,6 @@
 """Check-specific pytest hooks: ``gpu`` checks are skipped, with the reason, when no CUDA device is present;
-``slow`` checks run only under the ``thorough`` profile or when selected with ``-m slow``; the checks read seeded
+``slow`` checks run only under the ``thorough`` profile or when selected with ``-m slow`` (deselected otherwise: the
+root conftest.py); the checks read seeded
 trials and verdicts that an earlier run computed with the same code back from disk (``slt.measure.trial_cache``,
 ``bounds.prove.verdict_cache``); under pytest-xdist every worker hands its rate tests to the controller, which applies
 Holm's procedure to the whole run and prints the power summary."""
@@ -40,13 +41,6 @@ HERE = Path(__file__).parent
 
 def pytest_collection_modifyitems(config, items):
     items = [item for item in items if HERE in Path(str(item.path)).parents]  # only the checks
-    wants_slow = config.getoption("--slth-profile", "ci") == "thorough" or "slow" in (config.getoption("-m") or "")
-    if not wants_slow:
-        slow = pytest.mark.skip(reason="slow check: run with --slth-profile thorough (or SLTH_PROFILE=thorough) "
-                                       "or select it with -m slow")
-        for item in items:
-            if "slow" in item.keywords:
-                item.add_marker(slow)
     if any("gpu" in item.keywords for item in items) and cuda_device() is not None:
         return
     skip = pytest.mark.skip(reason="gpu check: no CUDA device visible to PyTorch or CuPy (install the [torch] extra "

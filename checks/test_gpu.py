@@ -19,7 +19,7 @@ def test_theorem9_torch_path_on_the_cpu():
 
 
 @pytest.mark.parametrize("device", [pytest.param("cuda", marks=pytest.mark.gpu),
-                                    pytest.param("cpu", marks=pytest.mark.slow)])
+                                    pytest.param("cpu", marks=[pytest.mark.slow, pytest.mark.thorough])])
 def test_theorem9_large_dimensions_and_length(device):
     """d1 = d2 = 16, H = 8, T up to 2^14: on CUDA behind the ``gpu`` marker; the same sizes on the CPU in the
     thorough profile (``slow``: about 2 GiB per head's logits at T = 2^14, minutes on 2 cores), so every part of the

@@ -60,6 +60,7 @@ def test_property(name, prop):
 
 
 @pytest.mark.slow
+@pytest.mark.thorough
 @pytest.mark.parametrize("name, prop", checking.properties(STATEMENTS, slow=True),
                          ids=lambda v: v if isinstance(v, str) else v.name)
 def test_slow(name, prop, request):

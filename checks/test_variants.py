@@ -156,6 +156,7 @@ def test_block_threshold_of_the_exact_reading_at_the_worst_corner():
 
 
 @pytest.mark.slow
+@pytest.mark.thorough
 @pytest.mark.parametrize("reading", sorted(THRESHOLDS))
 def test_reading_verdict_by_full_bisection(reading):
     """The whole search: verdict at 16, bisection on [1, KAPPA_MAX] for the block and for every step."""

@@ -4,7 +4,8 @@ The committed files of ``proofs/coq/math/``, the scalar step files and the gener
 once (``bounds.prove.coq_math.compile``, incremental: a second call only checks the build record), under a lock in the
 session's base temporary folder, which the workers of one ``pytest -n`` run share.  What every statement's theorem
 rests on (``rests_on``) and what the named theorems of the files rest on (``assumptions``) are asked of Coq once too,
-and kept beside the build, keyed by the text they were asked of; so is the model of the statements' hypotheses
+and kept beside the build, keyed by the text they were asked of (each kind under a lock of its own, so one worker's
+query never keeps the other from the library); so is the model of the statements' hypotheses
 (``shared_model``: ``Model.v`` compiled in a private copy and ``Print Assumptions`` of each of its applications).
 
 The shared folder is read-only to the tests: a test that writes files (a planted axiom, a mutated ``Statements.v``,
@@ -57,28 +58,35 @@ def shared_build(factory) -> Path:
 
 
 def private_copy(factory, name: str) -> Path:
-    """A new folder of this worker holding the shared library's sources and compiled files, to write into."""
+    """A new folder of this worker holding the shared library's sources and compiled files, to write into: the
+    library's files only, never a query's (``_cached``), which another worker may be writing."""
     shared = shared_build(factory)
     dest = Path(factory.mktemp(name))
-    with _locked(_root(factory) / f"{SHARED}.lock"):  # never a file another worker's query is writing
+    stems = set(coq_math.with_statements())
+    with _locked(_root(factory) / f"{SHARED}.lock"):  # never a library file shared_build is writing
         for f in shared.iterdir():
-            if f.suffix in (".v", ".vo"):
+            if f.suffix in (".v", ".vo") and f.stem in stems:
                 shutil.copy(f, dest / f.name)
     return dest
 
 
 def _cached(factory, kind: str, compute, extra: str = ""):
     """``compute(shared folder)``, asked of Coq once per session and per text of the files it reads (and ``extra``,
-    the text of any other file it compiles): stored as JSON beside the shared build under the lock."""
+    the text of any other file it compiles): stored as JSON beside the shared build under a lock of its own kind.
+    One query's coqc (a single process, a minute or more) holds neither the build's lock nor another kind's: the other
+    worker copies the library (``private_copy``) or asks another query meanwhile. A query writes only its own files
+    (``PrintAssumptions.v``, ``StatementAssumptions.v``, ...), never a library file."""
     folder = shared_build(factory)
     files = coq_math.with_statements()
     key = hashlib.sha256(json.dumps([sorted(files.items()), extra]).encode()).hexdigest()[:20]
     path = folder / f"{kind}-{key}.json"
-    with _locked(_root(factory) / f"{SHARED}.lock"):
+    with _locked(_root(factory) / f"{SHARED}-{kind}.lock"):
         if path.exists():
             return json.loads(path.read_text())
         result = compute(folder)
-        path.write_text(json.dumps(result))
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(result))
+        os.replace(tmp, path)
     return json.loads(path.read_text())
 
 
@@ -98,5 +106,5 @@ def shared_model(factory) -> dict:
     from bounds.prove import coq_model
 
     text = coq_model.MODEL.read_text()
-    copy = private_copy(factory, "coq_model_shared")  # before the lock _cached takes: private_copy takes it too
+    copy = private_copy(factory, "coq_model_shared")
     return _cached(factory, "model", lambda _shared: coq_model.model_check(copy, text), extra=text)

@@ -67,13 +67,6 @@ def test_every_probabilistic_statement_has_a_point():
     assert sorted(PROBABILISTIC) == sorted(catalogue.probabilistic())
 
 
-@pytest.mark.parametrize("name", PROBABILISTIC)
-def test_rate_check_fails_well_below_the_calibrated_constant(name):
-    C = LOW * calibration.calibrated(name)["C"]
-    with pytest.raises(AssertionError, match="significant excess"):
-        checking.rate_test(name, dict(POINTS[name]), seed=1, C=C)
-
-
 HALF_POINTS = {**POINTS, "lemma2": {"d1": 2, "d2": 2, "eps": 0.1}}
 """Where half C gives a failure rate the test detects: Lemma 2 at eps = 0.1, the low end of its window (at
 eps = 0.2 its half-C rate is too close to eps; the calibration's rows at C = 8: 14/58 failures at eps = 0.1)."""
@@ -83,6 +76,23 @@ HALF_BLIND = {"lueker": "Lueker's C = 20 is conservative: its C_upper rests on 1
                         "covering radius limits the window to eps >= 0.333, where no point's half-C rate is detectably "
                         "above eps"}
 """Checks that do NOT fail at half their C (a known gap, strict: the test turns red once they do)."""
+
+
+def _half_covers(name: str) -> bool:
+    """Whether ``test_rate_check_fails_at_half_the_calibrated_constant[name]`` asserts the failure at the same point
+    and seed with five times the width (C/2 for C/10; expected to pass, not xfail)."""
+    return name not in HALF_BLIND and HALF_POINTS[name] == POINTS[name]
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if _half_covers(n) else n
+                                  for n in PROBABILISTIC])
+def test_rate_check_fails_well_below_the_calibrated_constant(name):
+    """At C/10. Where the check is shown to fail at C/2 at the same point and seed (``_half_covers``), this one is in
+    CI's slow tier: the default run asserts the failure at the larger width
+    (``test_rate_check_fails_at_half_the_calibrated_constant`` of the same statement)."""
+    C = LOW * calibration.calibrated(name)["C"]
+    with pytest.raises(AssertionError, match="significant excess"):
+        checking.rate_test(name, dict(POINTS[name]), seed=1, C=C)
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=HALF_BLIND[n], strict=True))

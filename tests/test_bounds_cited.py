@@ -177,9 +177,15 @@ def test_the_record_and_the_statements_section_show_the_same_axioms(proofs_recor
     assert "slth proofs --axioms" not in statements.render(old).html
 
 
+@pytest.mark.slow
 def test_editing_theorem10s_forced_width_constant_is_named_by_slth_diff_against_head(tmp_path):
     """The 4 of n_l (forced in the slack table) edited to 3 in bounds/subset_sum.py is
-    refuted by the verifier (T10a, with a counterexample) and named by `slth diff --against HEAD` (exit 1)."""
+    refuted by the verifier (T10a, with a counterexample) and named by `slth diff --against HEAD` (exit 1).
+
+    CI's slow tier (a clone and two cold verifications, about 40 s): in the default run the verifier refutes T10a
+    under the n_l edit 4 -> 2 (``test_planted_mutations_of_the_new_proofs_are_caught_where_declared[theorem10]``) and
+    `slth diff --against HEAD` names an edited constant's refuted step and requirement
+    (tests/test_diff.py::test_edit_a_constant_then_diff_against_head)."""
     from tests.test_diff import _clone, _slth
 
     clone = _clone(tmp_path)

@@ -357,6 +357,7 @@ def test_coq_rejects_every_mutation_declared_step_with_its_recorded_tactic():
 
 
 @pytest.mark.slow
+@pytest.mark.thorough
 def test_coq_rejects_every_mutation_declared_step_under_the_whole_cascade():
     """The whole generated cascade (minutes) proves none of the mutated declared steps."""
     needs_coq()
@@ -518,6 +519,7 @@ def test_coq_rejects_the_declared_step_after_a_forced_constant_is_tightened():
 
 
 @pytest.mark.slow
+@pytest.mark.thorough
 def test_forced_constant_tightened_is_rejected_under_the_whole_cascade():
     """The slack table marks the constant forced, and no candidate of the cascade proves the edited step."""
     needs_coq()
@@ -530,6 +532,7 @@ def test_forced_constant_tightened_is_rejected_under_the_whole_cascade():
 
 
 @pytest.mark.slow
+@pytest.mark.thorough
 def test_print_assumptions_only_standard_axioms(tmp_path):
     needs_coq()
     status = check.check(tmp_path, searching=False)

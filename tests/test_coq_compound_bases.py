@@ -87,6 +87,7 @@ def test_the_false_growth_variant_is_refuted_and_coq_proves_none_of_its_false_st
 
 
 @pytest.mark.slow
+@pytest.mark.thorough
 def test_the_growth_edit_is_certified_by_both_judges():
     """The four steps the first pass pre-checks under the edit and the cascade once closed none of (Coq rejected
     each): each searched under the whole cascade and kernel-checked against its exact exported statement (55 to

@@ -703,24 +703,16 @@ def _compile_statements(built, tmp_path, text):
     return coq_math.compile_file(tmp_path, "Statements")
 
 
-@pytest.mark.parametrize("where", ["conclusion", "constants.budget"])
-def test_a_mutation_of_theorem10_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, monkeypatch, where):
+def test_theorem10s_printed_bound_and_budget_mutations_are_compiled_by_the_printed_field_test():
     """The bound exp(alpha eps/2) - 1 and the layer budget eps/(2L) are printed from bounds/: each of the catalogue's
-    mutations of them (exp(alpha eps), eps/L) makes stmt_theorem10 fail inside its Section."""
+    mutations of them (exp(alpha eps), eps/L) is among the printed fields' mutations, which
+    ``test_a_planted_mutation_of_a_printed_field_fails_its_coq_theorem`` compiles, each failing inside
+    stmt_theorem10's Section."""
     from bounds.catalogue import STATEMENTS
-    from bounds.core import Edit
-    st = STATEMENTS["theorem10"]
-    muts = [m for m in st.mutations if m.where == where]
-    assert muts
-    for mut in muts:
-        monkeypatch.setitem(STATEMENTS, "theorem10", Edit("theorem10", mut.where, mut.old, mut.new).apply(st))
-        text = coq_math.statements_file()
-        ok, why = _compile_statements(built, tmp_path, text)
-        assert not ok, mut.name
-        line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
-        assert text[:text.index("Section theorem10.")].count("\n") < line <= text[:text.index("End theorem10.")].count(
-            "\n") + 1, why
-        monkeypatch.undo()
+    cited = {m.name for m in _cited_mutations()}
+    for where in ("conclusion", "constants.budget"):
+        muts = [m.name for m in STATEMENTS["theorem10"].mutations if m.where == where]
+        assert muts and set(muts) <= cited, (where, muts)
 
 
 def test_theorems_10_and_11_rest_on_lueker_alone_and_cite_no_conclusion(built, stated):
@@ -942,15 +934,22 @@ def test_lemma2_and_theorem9_are_among_the_mutated_statements():
             "lemma2 decomposition: one problem per entry (the ReLU(-x) half forgotten)"} <= names
 
 
-@pytest.mark.parametrize("mutation", ["theorem14 growth: 4 H sqrt(d1) -> 2 H sqrt(d1)",
-                                      "theorem14 perturbed input norm: 2 beta_b -> beta_b",
-                                      "theorem14 union: 1055/1984 -> 1055/2100",
-                                      "theorem14 n_MHA closed form: f1 -> f1 - 1",
+THEOREM14_PRINTED = ("theorem14 growth: 4 H sqrt(d1) -> 2 H sqrt(d1)", "theorem14 perturbed input norm: 2 beta_b -> beta_b",
+                     "theorem14 union: 1055/1984 -> 1055/2100")
+"""Theorem 14's mutations of printed constants: compiled by
+``test_a_planted_mutation_of_a_printed_field_fails_its_coq_theorem`` (the same edit, the same Section check)."""
+
+
+def test_theorem14s_printed_constant_mutations_are_compiled_by_the_printed_field_test():
+    assert set(THEOREM14_PRINTED) <= {m.name for m in _cited_mutations()}
+
+
+@pytest.mark.parametrize("mutation", ["theorem14 n_MHA closed form: f1 -> f1 - 1",
                                       "theorem14 block-1 n_FC: 2^(2B^2-B+2) -> 2^(2B^2-B+1)"])
 def test_a_mutation_of_theorem14_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, mutation):
-    """stmt_theorem14's growth factor, the input norm of Theorem 11 and Lemma 13 at a block, the union bound's total
-    and the printed widths are printed from bounds/; the steps it chains are the committed ones, so each of these
-    mutations of the catalogue makes the theorem fail inside its Section."""
+    """stmt_theorem14's printed widths are printed from bounds/; the steps it chains are the committed ones, so each of
+    these mutations of the catalogue makes the theorem fail inside its Section (the growth factor, the input norm of
+    Theorem 11 and Lemma 13 at a block and the union bound's total: ``THEOREM14_PRINTED``)."""
     from bounds.catalogue import STATEMENTS
     from bounds.core import Edit
     st = STATEMENTS["theorem14"]

@@ -76,20 +76,24 @@ def test_a_refused_recorded_tactic_is_rejected_before_coqc(tmp_path):
     assert "Abort" not in check.text("lemma2", _lemma2()["lemma2"], tactics)
 
 
-def test_the_abort_trick_is_rejected_by_coq(tmp_path):
+def test_the_abort_trick_is_rejected_by_coq(tmp_path, checked):
+    """From the module's checked folder (Common compiled, as after any earlier check): lemma2 is compiled again."""
     needs_coq()
+    out, _ = _checked_copy(tmp_path, checked)
     tactics = {**check.load_tactics(), _key(): ABORT}
-    st = check.check(tmp_path / "out", tactics=tactics, searching=False, ents=_lemma2())
+    st = check.check(out, tactics=tactics, searching=False, ents=_lemma2())
     assert st[("lemma2", "L2b-eps")].startswith("rejected")
     assert st[("lemma2", "L2c")] == check.KERNEL
 
 
-def test_the_statement_check_rejects_the_abort_trick_without_the_tactic_filter(tmp_path, monkeypatch):
-    """The second line of defence alone: the compiled constant has type True, not the exported statement."""
+def test_the_statement_check_rejects_the_abort_trick_without_the_tactic_filter(tmp_path, monkeypatch, checked):
+    """The second line of defence alone: the compiled constant has type True, not the exported statement (from the
+    module's checked folder: lemma2 is compiled again, and its statement checked again)."""
     needs_coq()
+    out, _ = _checked_copy(tmp_path, checked)
     monkeypatch.setattr(coq_tactics, "tactic_problem", lambda t: None)  # the filter every tactic is read through
     tactics = {**check.load_tactics(), _key(): ABORT}
-    st = check.check(tmp_path / "out", tactics=tactics, searching=False, ents=_lemma2())
+    st = check.check(out, tactics=tactics, searching=False, ents=_lemma2())
     assert st[("lemma2", "L2b-eps")].startswith("rejected: the compiled constant is not the exported statement")
     assert st[("lemma2", "L2c")] == check.KERNEL
 
@@ -172,7 +176,7 @@ def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path, checked):
     assert st[("lemma2", "L2b-eps")].startswith("rejected: rests on axioms beyond Coq's standard ones")
 
 
-def test_every_files_print_assumptions_is_one_coqc_and_each_file_keeps_its_own_list(tmp_path):
+def test_every_files_print_assumptions_is_one_coqc_and_each_file_keeps_its_own_list(tmp_path, checked):
     """Common and lemma2 compiled, then lemma2.vo compiled again from Admitted proofs: one coqc asks every file's
     query (``statement_check.print_assumptions``), and only lemma2's list names its admitted lemma, per file
     (``together``) and per constant."""
@@ -180,8 +184,7 @@ def test_every_files_print_assumptions_is_one_coqc_and_each_file_keeps_its_own_l
     from bounds.prove.coq.export import Lemma
 
     needs_coq()
-    out = tmp_path / "out"
-    st = check.check(out, searching=False, ents=_lemma2())
+    out, st = _checked_copy(tmp_path, checked)  # Common and lemma2 compiled and checked
     assert st[("lemma2", "L2b-eps")] == check.KERNEL
     b = check.build_dir(out)
     (b / "lemma2.v").write_text((b / "lemma2.v").read_text().replace("Qed.", "Admitted."))
@@ -199,12 +202,17 @@ def test_every_files_print_assumptions_is_one_coqc_and_each_file_keeps_its_own_l
         assert any("step_lemma2_L2b_eps" in " ".join(odd[c]) for stem, c in consts if stem == "lemma2"), odd
 
 
-@pytest.mark.parametrize("seal", ["plain JSON", "re-signed by its SHA-256"])
+@pytest.mark.parametrize("seal", [pytest.param("plain JSON", marks=pytest.mark.slow), "re-signed by its SHA-256"])
 def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path, seal, checked):
     """The record rewritten by someone who can write the build folder, with digests anyone can compute: the file's
     key of the text the exporter writes now (its tactic replaced by one that proves nothing), the sha256 of the .vo
     compiled from the old text, and the statement check's result as recorded.  It is ignored: the file is compiled
-    again and the step is rejected; never kernel-checked without coqc."""
+    again and the step is rejected; never kernel-checked without coqc.
+
+    The plain-JSON record is in CI's slow tier (about 30 s of coqc): the default run forges the record that looks
+    sealed (re-signed), which takes the same path, and
+    tests/test_sealed.py::test_anything_not_sealed_here_is_refused[no header]
+    refuses plain JSON where a sealed record is read."""
     needs_coq()
     out, st = _checked_copy(tmp_path, checked)
     assert st[("lemma2", "L2b-eps")] == check.KERNEL
@@ -255,11 +263,12 @@ def test_a_garbage_record_is_ignored_with_a_note(tmp_path):
     assert any("ignored the build record" in n for n in notes)
 
 
-def test_the_committed_folder_gets_no_build_files(tmp_path):
-    """Building happens outside the output folder: checking into a copy of proofs/coq adds only the .v files."""
+def test_the_committed_folder_gets_no_build_files(checked):
+    """Building happens outside the output folder: a fresh check into an empty folder (the module's ``checked``, whose
+    folder no test writes into) adds only the .v files."""
     needs_coq()
-    out = tmp_path / "coq"
-    check.check(out, searching=False, ents=_lemma2())
+    out, _, st = checked
+    assert st[("lemma2", "L2c")] == check.KERNEL  # it compiled
     assert sorted(p.name for p in out.iterdir()) == ["Common.v", "lemma2.v"]
 
 

@@ -37,6 +37,7 @@ def test_the_comparison_sees_a_changed_decision():
 
 
 @pytest.mark.slow
+@pytest.mark.thorough
 def test_the_prover_decides_as_it_did_before_it_moved(tmp_path):
     if subprocess.run(["git", "cat-file", "-e", f"{BEFORE_THE_MOVE}^{{commit}}"], cwd=ROOT,
                       capture_output=True).returncode:

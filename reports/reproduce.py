@@ -15,7 +15,7 @@ import time
 
 from slt import figures
 
-from reports.cli import count, workers
+from reports.cli import workers
 from reports.paths import output_problem
 
 

@@ -320,9 +320,7 @@ def _large(name, rec, args, kw, argv, out_path):
     """``calibrate --grid large``: the worst-target C at every point of the large grid's design (the family the
     checks grid found worst; independent seeds per point and per C; read without assuming monotone counts), with the
     trend of C over the factors, written atomically after each statement (a re-run skips the statements done)."""
-    import json
     import time
-    from pathlib import Path
 
     from slt.measure import adversaries, calibrate
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 # inline SVG plots: values on hover, zoom; counts and the interval's upper end, not error bars
 from slt import claims
 from reports.figure_plots import length_sweep, rate_checks
-from reports.render import Section, empirical_source, fmt, render_template
+from reports.render import Section, empirical_source, render_template
 
 RATE_COLUMNS = ["params", "C", "widths", "bound", "worst", "ratio", "failures", "trials", "interval", "verdict",
                 "command"]

@@ -35,7 +35,7 @@ from slt.fit import power_trend
 from slt.inputs import InputError, read_json
 from slt.measure import calibration, catalogue
 from slt.measure.probabilistic import C_GRID, trials_needed
-from slt.measure.stats import CONFIDENCE, LEVEL, upper_bound
+from slt.measure.stats import CONFIDENCE, upper_bound
 from slt.tasks import Task, cluster, execute, returns
 
 __all__ = ["CHUNK", "grid_points", "large_points", "plan", "calibrate",

@@ -20,7 +20,7 @@ from slt import claims
 
 from reports import record, run
 from reports.layout import OPEN_TARGET, collapse_blocks, collapse_long_tables, in_words, subsections
-from reports.paths import OutputError, announce, check_distinct, check_outputs
+from reports.paths import announce, check_distinct, check_outputs
 from reports.render import Section, render_template
 from reports.sections import NAMES
 
@@ -94,13 +94,10 @@ def main(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     record_path = None if args.source else (args.record or str(Path(args.results) / "record.json"))
-    try:
-        check_outputs(("-o", args.output), ("--record", record_path),
-                      create=("--record",) if args.record is None else ())
-        check_distinct(reads=[("--from", args.source)], writes=[("-o", args.output), ("--record", record_path)])
-    except OutputError as exc:
-        print(f"slth report: error: {exc}", file=sys.stderr)
-        return 2
+    # OutputError (an InputError): one line, exit 2, printed by reports.cli
+    check_outputs(("-o", args.output), ("--record", record_path),
+                  create=("--record",) if args.record is None else ())
+    check_distinct(reads=[("--from", args.source)], writes=[("-o", args.output), ("--record", record_path)])
     if not args.source:
         problem = run.preflight(args)
         if problem:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from reports import record
 from reports.cli import count
-from reports.paths import OutputError, announce, check_outputs
+from reports.paths import announce, check_outputs
 from slt.cache import writing
 
 DEFAULT_OUTPUT = "results/record.json"
@@ -69,11 +69,8 @@ def build(args: argparse.Namespace, command: str):
 
 
 def main(args: argparse.Namespace) -> int:
-    try:
-        check_outputs(("-o", args.output), create=("-o",) if args.output == DEFAULT_OUTPUT else ())
-    except OutputError as exc:
-        print(f"slth run: error: {exc}", file=sys.stderr)
-        return 2
+    # OutputError (an InputError): one line, exit 2, printed by reports.cli
+    check_outputs(("-o", args.output), create=("-o",) if args.output == DEFAULT_OUTPUT else ())
     problem = preflight(args)
     if problem:
         print(f"slth run: error: {problem}", file=sys.stderr)

@@ -14,6 +14,7 @@ from reports import record
 from reports.cli import count
 from reports.paths import announce, check_outputs
 from slt.cache import writing
+from slt.inputs import InputError
 
 DEFAULT_OUTPUT = "results/record.json"
 
@@ -73,8 +74,7 @@ def main(args: argparse.Namespace) -> int:
     check_outputs(("-o", args.output), create=("-o",) if args.output == DEFAULT_OUTPUT else ())
     problem = preflight(args)
     if problem:
-        print(f"slth run: error: {problem}", file=sys.stderr)
-        return 2
+        raise InputError(problem)
     command = " ".join(["slth", "run"] + [a for a in sys.argv[2:]]) if sys.argv[1:2] == ["run"] else "slth run"
     with writing(args.output, what="-o"):  # a second writer of the record is refused
         rec = build(args, command)

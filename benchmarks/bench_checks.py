@@ -13,7 +13,6 @@ package's dependencies (the clone is put first on ``PYTHONPATH``).
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -26,6 +25,8 @@ OUT = ROOT / "benchmarks" / "test-suite-time.json"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import cpu  # noqa: E402
+
 
 def run(clone: Path, cache: Path, workers: int) -> dict:
     env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(clone)}
@@ -33,14 +34,11 @@ def run(clone: Path, cache: Path, workers: int) -> dict:
     cmd = [sys.executable, "-m", "pytest", "checks", "-q", "-p", "no:cacheprovider"]
     cmd += ["-n", str(workers) if workers > 1 else "0"]  # -n 0: one process (without -n the conftest takes every core)
     load = os.getloadavg()[0]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
+    before, t0 = cpu(), time.perf_counter()
     proc = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    wall, cpu_s = time.perf_counter() - t0, cpu() - before
     tail = (proc.stdout.strip().splitlines() or [""])[-1]
-    return {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "exit": proc.returncode,
+    return {"wall_s": round(wall, 1), "cpu_s": round(cpu_s, 1), "exit": proc.returncode,
             "load_before": round(load, 2), "summary": tail}
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -29,15 +28,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import cpu  # noqa: E402
 OUTPUT = ROOT / "benchmarks" / "commands-time.json"
 CLEAN = ("XDG_CACHE_HOME", "SLTH_COQ_DIR", "SLTH_COQ_BUILD", "SLTH_VERDICT_CACHE", "SLTH_TRIAL_CACHE", "PYTHONPATH")
 NAMES = ("report", "proofs", "slack")
 PROG = "python benchmarks/bench_commands.py"
 
-
-def _children_cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
 
 
 def timed(args, repo: Path, cache: Path, limit: float, log=print, label: str = "") -> dict:
@@ -48,7 +45,7 @@ def timed(args, repo: Path, cache: Path, limit: float, log=print, label: str = "
     env = {k: v for k, v in os.environ.items() if k not in CLEAN}
     env.update(XDG_CACHE_HOME=str(cache), PYTHONPATH=str(repo))
     taken = machine()
-    cpu, wall = _children_cpu(), time.perf_counter()
+    cpu0, wall = cpu(), time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "reports.cli", *args], cwd=repo, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
@@ -59,7 +56,7 @@ def timed(args, repo: Path, cache: Path, limit: float, log=print, label: str = "
         _, err = proc.communicate()
         timed_out = True
     row = {"command": "slth " + " ".join(args), "wall_s": round(time.perf_counter() - wall, 1),
-           "cpu_s": round(_children_cpu() - cpu, 1), "exit": proc.returncode, "timed_out": timed_out,
+           "cpu_s": round(cpu() - cpu0, 1), "exit": proc.returncode, "timed_out": timed_out,
            "limit_s": limit, "load_before": round(taken["load"][0], 2), "machine": taken,
            "stderr_last": (err or "").strip().splitlines()[-1:]}
     log(f"{label:12s} wall {row['wall_s']:7.1f} s  CPU {row['cpu_s']:7.1f} s  exit {row['exit']}"

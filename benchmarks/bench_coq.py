@@ -27,18 +27,13 @@ OUTPUT = ROOT / "benchmarks" / "coq-replay.json"
 PROG = "python benchmarks/bench_coq.py"
 
 
-def _cpu() -> float:
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
 def timed(rows: list, key: str, label: str, fn):
-    from benchmarks.common import machine
+    from benchmarks.common import cpu as cpu_s, machine
 
-    taken = machine()
-    w, c = time.perf_counter(), _cpu()
+    taken, who = machine(), (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    w, c = time.perf_counter(), cpu_s(*who)
     out = fn()
-    wall, cpu = time.perf_counter() - w, _cpu() - c
+    wall, cpu = time.perf_counter() - w, cpu_s(*who) - c
     print(f"{label:32s} wall {wall:7.1f} s   CPU {cpu:7.1f} s", flush=True)
     rows.append({"key": key, "label": label, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "machine": taken})
     return out

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -26,16 +25,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import cpu  # noqa: E402
 OUTPUT = ROOT / "benchmarks" / "diff-time.json"
 EDIT = ("bounds/attention.py", '"split": sp.Rational(1, 4)', '"split": sp.Rational(1, 5)')
 """The one-constant edit: (file, text before, text after)."""
 EDIT_WORDS = "Theorem 11's split eps/4 -> eps/5 (bounds/attention.py)"
 CLEAN = ("XDG_CACHE_HOME", "SLTH_COQ_DIR", "SLTH_COQ_BUILD", "SLTH_VERDICT_CACHE", "SLTH_TRIAL_CACHE", "PYTHONPATH")
 
-
-def _children_cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
 
 
 def _git(cwd, *args) -> str:
@@ -71,10 +68,10 @@ def measure(runs: int = 3, with_changes: bool = False, log=print) -> dict:
         for i in range(1, runs + 1):
             taken = machine()
             load = taken["load"][0]
-            cpu, wall = _children_cpu(), time.perf_counter()
+            cpu0, wall = cpu(), time.perf_counter()
             done = subprocess.run([sys.executable, "-m", "reports.cli", "diff", "--against", "HEAD"], cwd=repo,
                                   env=env, capture_output=True, text=True)
-            row = {"run": i, "wall_s": round(time.perf_counter() - wall, 1), "cpu_s": round(_children_cpu() - cpu, 1),
+            row = {"run": i, "wall_s": round(time.perf_counter() - wall, 1), "cpu_s": round(cpu() - cpu0, 1),
                    "exit": done.returncode, "load_before": round(load, 2),
                    "verified": next((ln for ln in done.stderr.splitlines() if ln.startswith("[diff] working tree:")),
                                     ""), "machine": taken}

@@ -13,7 +13,6 @@ Usage: ``python benchmarks/bench_gpu.py [--commit SHA] [--write | --output PATH]
 from __future__ import annotations
 
 import dataclasses
-import os
 import subprocess
 import sys
 import tempfile

@@ -12,7 +12,6 @@ numbers are reported, never asserted; ``--write`` stores them, with the load, co
 from __future__ import annotations
 
 import json
-import resource
 import subprocess
 import sys
 import time
@@ -22,13 +21,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import cpu  # noqa: E402
+
 OUTPUT = ROOT / "benchmarks" / "recheck-time.json"
 PROG = "python -m benchmarks.bench_recheck"
 
-
-def _child_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
 
 
 def main(argv=None) -> int:
@@ -36,9 +33,9 @@ def main(argv=None) -> int:
 
     args = common.parser(PROG, __doc__.split("\n")[0], OUTPUT).parse_args(argv)
     taken = common.machine()
-    before, wall = _child_cpu(), time.perf_counter()
+    before, wall = cpu(), time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "reports.cli", "proofs"], capture_output=True, text=True, cwd=ROOT)
-    proofs_cpu, proofs_wall = _child_cpu() - before, time.perf_counter() - wall
+    proofs_cpu, proofs_wall = cpu() - before, time.perf_counter() - wall
     if proc.returncode != 0:
         print(proc.stdout[-2000:] + proc.stderr[-2000:], file=sys.stderr)
         print(f"{PROG}: `slth proofs` ended with exit {proc.returncode}; nothing written", file=sys.stderr)

@@ -4,6 +4,7 @@
   an unknown option, ``--tasks 0``, ``--size -1``), found before any work; with ``output`` the parser has ``--write``,
   and nothing is written without it;
 - the argument types of ``slth`` (``positive_int``, ``count``, ``bounded``);
+- ``cpu()``: the CPU seconds of the child processes so far (or of this process and its children);
 - ``machine()``: the load average, the cores and the commit a figure was taken at, stored beside each figure;
 - ``write(path, data)``: the JSON written atomically, only after the work succeeded (a committed file is replaced,
   never written through a link);
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -28,7 +30,12 @@ from reports.cli import INTERRUPTED, Parser, count, positive_int  # noqa: E402
 from slth_base.files import InputError, replace_file, write_atomic  # noqa: E402
 from slth_base.settings import SettingError, check_all  # noqa: E402
 
-__all__ = ["ROOT", "parser", "positive_int", "count", "bounded", "machine", "write", "run"]
+__all__ = ["ROOT", "parser", "positive_int", "count", "bounded", "cpu", "machine", "write", "run"]
+
+
+def cpu(*who: int) -> float:
+    """User + system CPU seconds so far of ``who`` (``resource.RUSAGE_*``; default: the finished child processes)."""
+    return sum(r.ru_utime + r.ru_stime for r in map(resource.getrusage, who or (resource.RUSAGE_CHILDREN,)))
 
 
 def bounded(most: int):

@@ -16,11 +16,12 @@ from pathlib import Path
 import jinja2
 
 from slt.cache import write_atomic, writing
+from slt.inputs import InputError
 from slt import claims
 
 from reports import record, run
 from reports.layout import OPEN_TARGET, collapse_blocks, collapse_long_tables, in_words, subsections
-from reports.paths import OutputError, announce, check_distinct, check_outputs
+from reports.paths import announce, check_distinct, check_outputs
 from reports.render import Section, render_template
 from reports.sections import NAMES
 
@@ -90,22 +91,16 @@ def main(args: argparse.Namespace) -> int:
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     unknown = [s for s in args.only or () if s not in NAMES]
     if unknown:  # usage errors before any work
-        print(f"slth report: error: unknown section(s) {', '.join(unknown)}; sections: {', '.join(NAMES)}",
-              file=sys.stderr)
-        return 2
+        raise InputError(f"unknown section(s) {', '.join(unknown)}; sections: {', '.join(NAMES)}")
     record_path = None if args.source else (args.record or str(Path(args.results) / "record.json"))
-    try:
-        check_outputs(("-o", args.output), ("--record", record_path),
-                      create=("--record",) if args.record is None else ())
-        check_distinct(reads=[("--from", args.source)], writes=[("-o", args.output), ("--record", record_path)])
-    except OutputError as exc:
-        print(f"slth report: error: {exc}", file=sys.stderr)
-        return 2
+    # OutputError (an InputError): one line, exit 2, printed by reports.cli
+    check_outputs(("-o", args.output), ("--record", record_path),
+                  create=("--record",) if args.record is None else ())
+    check_distinct(reads=[("--from", args.source)], writes=[("-o", args.output), ("--record", record_path)])
     if not args.source:
         problem = run.preflight(args)
         if problem:
-            print(f"slth report: error: {problem}", file=sys.stderr)
-            return 2
+            raise InputError(problem)
     with writing(args.output, record_path, what="output"):  # a second writer of either file is refused
         return _build(args, log)
 
@@ -127,16 +122,14 @@ def _build(args: argparse.Namespace, log) -> int:
     except SectionError as exc:
         if not args.source:  # the run's own record: a bug of the harness, shown as one
             raise
-        print(f"slth report: error: {args.source}: {exc}", file=sys.stderr)
-        return 2
+        raise InputError(f"{args.source}: {exc}") from None
     except ValueError as exc:
         print(f"slth report: {exc}", file=sys.stderr)
         return 2
     if args.only and len(sections) < len(set(args.only)):  # never an empty or partial report that exits 0
-        print(f"slth report: error: this {rec['profile']} record (parts: {', '.join(rec['parts'])}) has no data for "
-              f"{len(set(args.only)) - len(sections)} of the sections {', '.join(args.only)} (rendered: "
-              f"{', '.join(s.id for s in sections) or 'none'})", file=sys.stderr)
-        return 2
+        raise InputError(f"this {rec['profile']} record (parts: {', '.join(rec['parts'])}) has no data for "
+                         f"{len(set(args.only)) - len(sections)} of the sections {', '.join(args.only)} (rendered: "
+                         f"{', '.join(s.id for s in sections) or 'none'})")
     write_atomic(Path(args.output), render_html(sections, rec))
     from slt.claims import step_sentence  # the page's own count of the proof steps, and its kernel's source
 

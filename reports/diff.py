@@ -154,16 +154,13 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
         raise UsageError(f"{ref} ({sha[:10]}) predates `slth run` (no reports/run.py in its tree): it has no run record")
     results = results if results.is_absolute() else root / results
     cached = results / "records" / f"{sha}-{profile}.json"
-    proc = tmp = None
+    proc = tmp = old = None
     if cached.exists():
         try:
             old = record.load(cached)
             log(f"[diff] {ref} ({sha[:10]}): cached record {cached}")
         except record.RecordError as exc:
             log(f"[diff] ignoring the cached record: {exc}")
-            old = None
-    else:
-        old = None
     if old is None:
         tmp = ref_worktree(root, sha, log)  # after pruning what an earlier, killed `slth diff` left (slt.diff)
         tree = tmp / "tree"

@@ -204,18 +204,10 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("reports", "templates"),
                              autoescape=jinja2.select_autoescape(["html"]), undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
-    env.filters["fmt"] = fmt
-    env.filters["point"] = point_text
-    env.filters["exact"] = exact_number
-    env.filters["point_parts"] = point_parts
-    env.filters["ci"] = ci
-    env.filters["verdict_css"] = verdict_css
-    env.filters["notation"] = notation
-    env.filters["tokens"] = tokens
-    env.globals["mathml"] = safe_mathml
-    env.globals["heading"] = heading
-    env.globals["plot_script"] = Markup(plots.SCRIPT)
-    env.globals["plot_style"] = Markup(plots.STYLE)
+    env.filters.update(fmt=fmt, point=point_text, exact=exact_number, point_parts=point_parts, ci=ci,
+                       verdict_css=verdict_css, notation=notation, tokens=tokens)
+    env.globals.update(mathml=safe_mathml, heading=heading, plot_script=Markup(plots.SCRIPT),
+                       plot_style=Markup(plots.STYLE))
     return env
 
 

@@ -15,8 +15,9 @@ import time
 
 from slt import figures
 
-from reports.cli import count, workers
+from reports.cli import workers
 from reports.paths import output_problem
+from slt.inputs import InputError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -95,19 +96,15 @@ def format_summary(payload) -> str:
 
 def main(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 0:
-        print(f"slth reproduce: error: --workers must be >= 0, got {args.workers}", file=sys.stderr)
-        return 2
+        raise InputError(f"--workers must be >= 0, got {args.workers}")
     figure = figures.get(args.figure)
     if args.device != "cpu":
         if args.device not in getattr(figure, "devices", ("cpu",)):
-            print(f"slth reproduce: error: --device {args.device} applies to the GPT-2 figures fig7 and fig8 only, "
-                  f"not {args.figure}", file=sys.stderr)
-            return 2
+            raise InputError(f"--device {args.device} applies to the GPT-2 figures fig7 and fig8 only, not {args.figure}")
         figure.device = args.device
     problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file", create=True)
     if problem:  # before any work
-        print(f"slth reproduce: error: {problem}", file=sys.stderr)
-        return 2
+        raise InputError(problem)
     import os
 
     from slt.tasks import SCHEDULER_ENV, check_scheduler
@@ -117,8 +114,7 @@ def main(args: argparse.Namespace) -> int:
     try:  # what the figure needs (an optional extra), checked before any work starts
         getattr(figure, "preflight", lambda: None)()
     except ModuleNotFoundError as exc:
-        print(f"slth reproduce: error: {exc}", file=sys.stderr)
-        return 2
+        raise InputError(str(exc)) from None
     start = time.perf_counter()
     log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
     try:
@@ -126,8 +122,7 @@ def main(args: argparse.Namespace) -> int:
                                     mip_backend=None if args.mip == "none" else args.mip, log=log,
                                     scheduler=args.scheduler, workers=args.workers)
     except ModuleNotFoundError as exc:  # an optional extra the figure needs (the message names it)
-        print(f"slth reproduce: error: {exc}", file=sys.stderr)
-        return 2
+        raise InputError(str(exc)) from None
     print(figure.format_summary(payload) if hasattr(figure, "format_summary") else format_summary(payload))
     for line in payload.get("findings", []):
         print(f"finding: {line}")

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from reports import record
 from reports.cli import count
-from reports.paths import OutputError, announce, check_outputs
+from reports.paths import announce, check_outputs
 from slt.cache import writing
+from slt.inputs import InputError
 
 DEFAULT_OUTPUT = "results/record.json"
 
@@ -69,15 +70,11 @@ def build(args: argparse.Namespace, command: str):
 
 
 def main(args: argparse.Namespace) -> int:
-    try:
-        check_outputs(("-o", args.output), create=("-o",) if args.output == DEFAULT_OUTPUT else ())
-    except OutputError as exc:
-        print(f"slth run: error: {exc}", file=sys.stderr)
-        return 2
+    # OutputError (an InputError): one line, exit 2, printed by reports.cli
+    check_outputs(("-o", args.output), create=("-o",) if args.output == DEFAULT_OUTPUT else ())
     problem = preflight(args)
     if problem:
-        print(f"slth run: error: {problem}", file=sys.stderr)
-        return 2
+        raise InputError(problem)
     command = " ".join(["slth", "run"] + [a for a in sys.argv[2:]]) if sys.argv[1:2] == ["run"] else "slth run"
     with writing(args.output, what="-o"):  # a second writer of the record is refused
         rec = build(args, command)

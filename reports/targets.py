@@ -188,29 +188,25 @@ def _run(args, path, names, data, output) -> int:
     if args.mode in ("families", "calibrate"):
         from slt import targets
 
-        todo = []
+        todo, trials = [], args.trials or 100
         for name in names:  # every statement's request checked before the first trial
-            rec = record(name)
+            rec, point, C, points = record(name), None, None, None
             if args.mode == "families":
                 point = {k: v for k, v in rec["points"][0].items() if k in _point_keys(name)}
                 C = args.C or constant(name, rec, "C" if args.verify else "C_random")
                 check_request(name, C, point)
-                check_trials((args.trials or 100) * len(targets.families(name)), "--trials")
+                check_trials(trials * len(targets.families(name)), "--trials")
             elif args.grid != "large":
                 if rec.get("targets", {}).get("worst") is None:
                     raise ValueError(f"{name}: run `slth targets families --statements {name}` first")
-                points = [dict(p) for p in catalogue.get(name).calibration]
+                points = [dict(p) for p in catalogue.get(name).calibration]  # the statement's checks grid
                 check_trials(sum(trials_for(p["eps"], args.min_trials) for p in points)
                              * len(feasible_grid(name, points[0])), "--min-trials", per_trial=TRIAL_BYTES)
-            todo.append(name)
-        for name in todo:
-            rec = record(name)
+            todo.append((name, rec, point, C, points))
+        for name, rec, point, C, points in todo:
             C_random = rec.get("C_random", rec.get("C"))
             start = time.process_time()
             if args.mode == "families":
-                point = {k: v for k, v in rec["points"][0].items() if k in _point_keys(name)}
-                trials = args.trials or 100
-                C = args.C or constant(name, rec, "C" if args.verify else "C_random")
                 rows = adversaries.family_rates(name, C, point, trials, args.seed, **kw)
                 rec["targets_verify" if args.verify else "targets"] = {
                                   "command": argv, "C": C, "point": point, "trials": trials,
@@ -224,10 +220,7 @@ def _run(args, path, names, data, output) -> int:
                 _large(name, rec, args, kw, argv, Path(output))
                 continue
             else:
-                worst = rec.get("targets", {}).get("worst")
-                if worst is None:
-                    raise ValueError(f"{name}: run `slth targets families --statements {name}` first")
-                points = [dict(p) for p in catalogue.get(name).calibration]  # the statement's checks grid
+                worst = rec["targets"]["worst"]  # checked above
                 grid = feasible_grid(name, points[0])
                 out = adversaries.calibrate_worst(name, points, worst, grid, C_random,
                                                   lambda eps: trials_for(eps, args.min_trials), args.seed, **kw)
@@ -320,9 +313,7 @@ def _large(name, rec, args, kw, argv, out_path):
     """``calibrate --grid large``: the worst-target C at every point of the large grid's design (the family the
     checks grid found worst; independent seeds per point and per C; read without assuming monotone counts), with the
     trend of C over the factors, written atomically after each statement (a re-run skips the statements done)."""
-    import json
     import time
-    from pathlib import Path
 
     from slt.measure import adversaries, calibrate
 

@@ -125,18 +125,18 @@ class CorruptRecord(InputError):
     """A cache file that cannot be used (the message names the file and the problem)."""
 
 
-def nonfinite_path(value, where="result"):
-    """The path of the first NaN or infinite number inside ``value``, or None."""
-    if isinstance(value, float) and not math.isfinite(value):
+def nonfinite_path(value, where="result", bad=lambda x: not math.isfinite(x)):
+    """The path of the first float inside ``value`` that is ``bad`` (by default: NaN or infinite), or None."""
+    if isinstance(value, float) and bad(value):
         return where
     if isinstance(value, dict):
         for k, v in value.items():
-            found = nonfinite_path(v, f"{where}.{k}")
+            found = nonfinite_path(v, f"{where}.{k}" if where else str(k), bad)
             if found:
                 return found
     if isinstance(value, list):
         for i, v in enumerate(value):
-            found = nonfinite_path(v, f"{where}[{i}]")
+            found = nonfinite_path(v, f"{where}[{i}]", bad)
             if found:
                 return found
     return None

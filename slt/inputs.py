@@ -73,8 +73,18 @@ def parse_json(text: str, where: str) -> object:
     return value
 
 
-def read_json(path, what: str = "file") -> object:
-    """The JSON value stored at ``path`` (``what`` names the kind of file in messages), or ``InputError``."""
+def read_json(path, what: str = "file", error: type[InputError] = InputError) -> object:
+    """The JSON value stored at ``path`` (``what`` names the kind of file in messages), or ``error`` (a subclass of
+    ``InputError``: the reader's own kind of bad input) with the same one-line message."""
+    try:
+        return _read_json(path, what)
+    except InputError as exc:
+        if isinstance(exc, error):
+            raise
+        raise error(str(exc)) from None
+
+
+def _read_json(path, what: str) -> object:
     p = Path(path)
     try:
         raw = read_bounded(p, what, MAX_BYTES)

@@ -19,7 +19,6 @@ and ``W_K`` then do receive gradients.
 """
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import numpy as np

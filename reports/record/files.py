@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from slt.cache import write_atomic
-from slt.inputs import InputError, read_json
+from slt.inputs import read_json
 
 from reports.record.schema import RecordError, validate
 
@@ -19,11 +19,7 @@ def load(path) -> dict:
         raise RecordError(f"{path}: no such record file")
     if path.is_dir():
         raise RecordError(f"{path}: a directory, not a record file (give the JSON file `slth run -o` wrote)")
-    try:
-        data = read_json(path, "record")
-    except InputError as exc:
-        raise RecordError(str(exc)) from None
-    return validate(data, str(path))
+    return validate(read_json(path, "record", RecordError), str(path))
 
 
 def dumps(record: dict) -> str:

@@ -17,6 +17,7 @@ import sys
 
 from jsonschema import Draft202012Validator, validators
 
+from slt.cache import nonfinite_path
 from slt.inputs import InputError
 
 SCHEMA = "slth-run-record"
@@ -187,24 +188,6 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _nan_path(value, where: str) -> str | None:
-    """The path of the first NaN inside ``value`` (a record holds no NaN: a measurement that is not a number is
-    not a measurement), or None."""
-    if isinstance(value, float) and math.isnan(value):
-        return where
-    if isinstance(value, dict):
-        for k, v in value.items():
-            found = _nan_path(v, f"{where}.{k}" if where else str(k))
-            if found:
-                return found
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            found = _nan_path(v, f"{where}[{i}]")
-            if found:
-                return found
-    return None
-
-
 _NAME = re.compile(r"[A-Za-z0-9_.:\-]+")
 """Names the report links and looks up by (statements, widths, parameters): letters, digits and ``_ . : -``; every
 other string of a record is free text and escaped where it is shown."""
@@ -248,7 +231,7 @@ def _names(record: dict, file: str) -> None:
 
 def _values(record: dict, file: str) -> None:
     """What the schema cannot say: no NaN, names that are names, counts that agree, verdicts that follow."""
-    nan = _nan_path(record, "")
+    nan = nonfinite_path(record, "", math.isnan)  # no NaN: a measurement that is not a number is not a measurement
     if nan:
         raise RecordError(f"{file}: field '{nan}' is NaN, expected a number")
     _names(record, file)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from slt import claims
 from reports.figure_plots import length_sweep, rate_checks
 from reports.sections.gpt2 import GPT2_FIGURES
-from reports.render import Section, empirical_source, fmt, render_template
+from reports.render import Section, empirical_source, render_template
 
 RATE_COLUMNS = ["params", "C", "widths", "bound", "worst", "ratio", "failures", "trials", "interval", "verdict",
                 "command"]

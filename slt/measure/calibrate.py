@@ -35,7 +35,7 @@ from slt.fit import power_trend
 from slt.inputs import InputError, read_json
 from slt.measure import calibration, catalogue
 from slt.measure.probabilistic import C_GRID, trials_needed
-from slt.measure.stats import CONFIDENCE, LEVEL, upper_bound
+from slt.measure.stats import CONFIDENCE, upper_bound
 from slt.tasks import Task, cluster, execute, returns
 
 __all__ = ["CHUNK", "grid_points", "large_points", "plan", "calibrate",
@@ -390,10 +390,7 @@ def load_results(path) -> dict:
     """A calibration results file, validated: ``CalibrationError`` naming the file and the field when it is not
     one (missing, empty, truncated, nested too deep, a field of the wrong type or value)."""
     path = Path(path)
-    try:
-        data = read_json(path, "calibration file")
-    except InputError as exc:
-        raise CalibrationError(str(exc)) from None
+    data = read_json(path, "calibration file", CalibrationError)
     if not isinstance(data, dict) or not isinstance(data.get("statements", {}), dict):
         raise CalibrationError(f"{path}: not a calibration file (expected an object with 'statements')")
     for key, kind in (("command", str), ("cost", dict), ("design", dict)):

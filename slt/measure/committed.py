@@ -175,11 +175,7 @@ def load(path: Path = PATH) -> dict | None:
     path = Path(path)
     if not path.exists():
         return None
-    try:
-        doc = read_json(path, "committed empirical record")
-    except InputError as exc:
-        raise CommittedError(str(exc)) from None
-    return validate(doc, str(path))
+    return validate(read_json(path, "committed empirical record", CommittedError), str(path))
 
 
 def shown(path: Path) -> str:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -186,10 +185,7 @@ def make_design(calibration_path=CALIBRATION_FILE, seed: int = SEED) -> dict:
 
 def load_design(path=DESIGN_FILE) -> dict:
     """The committed design, validated: ``HeldoutError`` on a file that is not one."""
-    try:
-        doc = read_json(Path(path), "held-out design")
-    except InputError as exc:
-        raise HeldoutError(str(exc)) from None
+    doc = read_json(Path(path), "held-out design", HeldoutError)
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA_DESIGN or doc.get("version") != VERSION:
         raise HeldoutError(f"{path}: not a held-out design (schema {SCHEMA_DESIGN!r} version {VERSION})")
     pts = doc.get("points")
@@ -224,10 +220,7 @@ def load_result(path=RESULT_FILE, design_path=DESIGN_FILE) -> dict | None:
     path = Path(path)
     if not path.exists():
         return None
-    try:
-        doc = read_json(path, "held-out result")
-    except InputError as exc:
-        raise HeldoutError(str(exc)) from None
+    doc = read_json(path, "held-out result", HeldoutError)
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA_RESULT or doc.get("version") != VERSION:
         raise HeldoutError(f"{path}: not a held-out result (schema {SCHEMA_RESULT!r} version {VERSION})")
     want = sha256(design_path)

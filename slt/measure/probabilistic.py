@@ -81,7 +81,9 @@ def assert_rate(statement: str, C: float, params: dict, trial, trials: int, seed
 
 @dataclasses.dataclass(frozen=True)
 class RateCheck:
-    """A statement's failure-rate check: the eps window it draws from and its trial count per drawn eps.
+    """A statement's failure-rate check: the eps window it draws from and its trial count per drawn eps. A window
+    stops low where the CI budget does (the trials a test needs for power 0.8 against 2 eps at the checks run's Holm
+    level grow like 1/eps); the fixed-C tests of ``slth targets fixed-c`` go lower.
 
     ``trials``: None (the fewest trials detecting ``stats.target_rate(eps) = 2 eps`` with power ``stats.POWER`` at
     the level the test gets, ``stats.FAMILY_WISE / m`` in a checks run of m rate tests: ``slt.measure.checking``) or a

@@ -20,9 +20,6 @@ from slt.models import relu_net
 STATEMENT = "lemma2"
 WINDOWS = dict(d1=(1, 4), d2=(1, 4), eps=strategies.LogUniform(0.05, 0.5))
 RATE = RateCheck(STATEMENT, (0.1, 0.5))
-"""The failure-rate check: its eps window (the trials a test needs for power 0.8 against 2 eps at the
-checks run's Holm level grow like 1/eps, so the window stops where the CI budget does; the fixed-C tests of
-``slth targets fixed-c`` go lower) and trials per drawn eps reaching the power target."""
 
 
 def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=TOL, solver=None, target=None) -> Case:

@@ -23,9 +23,6 @@ from slt.samplers import as_rng, source_block, target_block
 STATEMENT = "theorem11"
 WINDOWS = dict(d1=(2, 3), H=[1, 2], L=(1, 2), alpha=strategies.Scaled(1.0, 1.5), eps=strategies.LogUniform(0.1, 0.5))
 RATE = RateCheck(STATEMENT, (0.2, 0.5))
-"""The failure-rate check: its eps window (the trials a test needs for power 0.8 against 2 eps at the
-checks run's Holm level grow like 1/eps, so the window stops where the CI budget does; the fixed-C tests of
-``slth targets fixed-c`` go lower) and trials per drawn eps reaching the power target."""
 
 
 def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, tol=TOL,

@@ -31,9 +31,6 @@ LENGTHS = (2, 16, 256)
 WINDOWS = dict(d1=(2, 4), d2=(2, 4), H=[1, 2, 4], alpha=strategies.Scaled(1.0, 1.5),
                eps=strategies.LogUniform(0.1, 0.5))
 RATE = RateCheck(STATEMENT, (0.2, 0.5))
-"""The failure-rate check: its eps window (the trials a test needs for power 0.8 against 2 eps at the
-checks run's Holm level grow like 1/eps, so the window stops where the CI budget does; the fixed-C tests of
-``slth targets fixed-c`` go lower) and trials per drawn eps reaching the power target."""
 LONG_WINDOWS = dict(d1=(2, 8), d2=(2, 8), H=[1, 2, 4], alpha=strategies.Scaled(1.0, 2.0),
                     eps=strategies.LogUniform(0.05, 0.5))
 """The slow check's window (inputs of length 1024 and 4096)."""

@@ -4,7 +4,7 @@ Both re-run every proof step under an edited catalogue (a minute of CPU and more
 code of ``bounds/`` (the statements, the proofs and the verifier, which lives there) and of the libraries that
 verifier calls (SymPy, mpmath, python-flint), nothing else: no seed, no measurement. ``cached(part, fn,
 cache_dir)`` therefore stores ``fn()``'s rows under ``<cache_dir>/verified/`` keyed by ``key(part, fn)``: the
-SHA-256 of every source file of ``bounds/`` (``reports.record.provenance.bounds_hash``, the hash the record's provenance states), the versions of Python and of those libraries, the source of ``fn``
+SHA-256 of every source file of ``bounds/`` (``reports.record.provenance.bounds_hash``, the hash the record's provenance states), Python's major.minor (``slth_base.versions.python_release``: no patch release changes the arithmetic the verifier uses) and the versions of those libraries, the source of ``fn``
 itself (how the record turns results into rows) and ``VERSION``. Any edit of ``bounds/`` (or a library upgrade)
 gives another key, so the part is verified again; the same tree reads the stored rows back (checksummed by
 ``slt.cache``; a corrupt file is recomputed, never used). The rows of the committed tree are committed too
@@ -29,9 +29,9 @@ from __future__ import annotations
 import importlib.metadata
 import inspect
 import os
-import platform
 from pathlib import Path
 
+from slth_base.versions import python_release
 from slt.cache import CorruptRecord, fingerprint, read_record, write_record
 
 from reports.record.provenance import bounds_hash
@@ -56,7 +56,7 @@ def _version(name: str) -> str | None:
 def key(part: str, fn) -> str:
     """Everything that decides ``fn()``'s rows, as one fingerprint."""
     return fingerprint({"part": part, "version": VERSION, "bounds": bounds_hash(),
-                        "python": platform.python_version(), "libraries": {n: _version(n) for n in LIBRARIES},
+                        "python": python_release(), "libraries": {n: _version(n) for n in LIBRARIES},
                         "rows": inspect.getsource(fn)})
 
 

@@ -157,8 +157,9 @@ def replay(results, directory=None, searching: bool = True, log=None, committed:
         searched, tactics = known_tactics(directory)
         ents = coq_check.entries(certified)
         if reused:  # the facts' file whole (the steps import it); of the other files only the steps replayed
+            todo = set(wanted)
             ents = {stem: items for stem, items in
-                    ((s, [e for e in items if s == "Common" or (e[0], e[1]) not in reused]) for s, items in ents.items())
+                    ((s, [e for e in items if s == "Common" or (e[0], e[1]) in todo]) for s, items in ents.items())
                     if items}
         keys = lemma_keys(ents, tactics)
         stored = _stored(wanted, keys) if reading else None
@@ -194,13 +195,13 @@ whole files of the unchanged tree stay as a full replay left them)."""
 
 def _reusable(wanted: list, committed: dict, keys: dict) -> dict:
     """``{step: committed verdict}`` for the steps of ``wanted`` whose ``committed_keys`` digest is the committed
-    one and whose committed verdict is Coq's on that lemma (kernel-checked or a rejection of it)."""
+    one and whose committed verdict is Coq's on that lemma (kernel-checked or a rejection of it, not of its file)."""
     rows, lemmas = committed.get("result") or {}, committed.get("lemmas") or {}
     out = {}
     for k in wanted:
         digest, verdict = keys.get(k), rows.get(k)
         if digest is not None and lemmas.get(k) == digest and isinstance(verdict, str) \
-                and (verdict == KERNEL or verdict.startswith("rejected: ")):
+                and (verdict == KERNEL or verdict.startswith("rejected: ") and not any(w in verdict for w in FILE_LEVEL)):
             out[k] = verdict
     return out
 

@@ -376,3 +376,37 @@ def test_a_changed_or_unproven_committed_step_is_replayed(counting, monkeypatch,
     else:  # nothing reusable: the whole replay, as without a committed result
         assert source == kernel.REPLAYED and counting.directory == kernel.folder(), planted
     assert status[key] == "kernel-checked"
+
+
+def test_a_changed_step_is_first_tried_with_the_tactic_that_proved_it_before_the_edit(counting, monkeypatch):
+    """The replay hands the search, per changed step, the committed tree's tactic of that step; the search tries it
+    alone first and generates the cascade only for a lemma it does not close."""
+    from bounds.prove.coq import search
+
+    results = _results()
+    committed = _committed(results, counting)
+    committed["tactics"] = {tuple(k.split("\t", 1)): v for k, v in kernel.committed_tactics().items()}
+    monkeypatch.setitem(catalogue.STATEMENTS, "theorem11", _split().apply(catalogue.get("theorem11")))
+    seen = {}
+    real = Counting.__call__
+
+    def keep(self, *a, hints=None, **k):
+        seen.update(hints or {})
+        return real(self, *a, **k)
+    monkeypatch.setattr(Counting, "__call__", keep)
+    kernel.replay(results, committed=committed)
+    lems = {lem.key: (s, t) for s, t, lem in coq_check.entries()["theorem11"] if isinstance(lem, Lemma)}
+    assert seen and all(committed["tactics"][lems[k]] == tac for k, tac in seen.items())
+    # the search: a hint that closes its lemma spares the cascade; one that does not, the cascade follows
+    changed = [lem for _, _, lem in coq_check.entries()["theorem11"] if isinstance(lem, Lemma) and lem.key in seen]
+    tried = []
+
+    def fake(lems, cascades, facts, tactics, log):
+        tried.append({l.key: list(cascades[l.key]) for l in lems})
+        return {l.key: None if l is changed[0] and cascades[l.key] == [seen[l.key]] else cascades[l.key][0] for l in lems}
+    monkeypatch.setattr(search, "_tried", fake)
+    monkeypatch.setattr(Lemma, "candidates", property(lambda self: ("cascade of " + self.key,)))
+    found = search.search(changed, tactics=coq_check.load_tactics(), hints=seen)
+    assert tried[0] == {lem.key: [seen[lem.key]] for lem in changed}
+    assert tried[1] == {changed[0].key: ["cascade of " + changed[0].key]} and len(tried) == 2
+    assert found == {**{lem.key: seen[lem.key] for lem in changed[1:]}, changed[0].key: "cascade of " + changed[0].key}

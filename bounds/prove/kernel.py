@@ -169,7 +169,9 @@ def replay(results, directory=None, searching: bool = True, log=None, committed:
         else:
             verdict_cache.COQ_STATS["checked"] += 1
             runs = coq_check.RUNS[0]
-            status = coq_check.check(directory, certified, tactics=tactics, searching=searching, log=log, ents=ents)
+            hints = _hints(ents, tactics, committed) if committed and reading else None
+            status = coq_check.check(directory, certified, tactics=tactics, searching=searching, log=log, ents=ents,
+                                     **({"hints": hints} if hints else {}))
             ran = coq_check.RUNS[0] > runs  # a coqc compiled or checked a file in this run
             release, when = coq_check.coq_release(), coq_check.LAST.get("checked_at", "")
             found = status.pop(None) or {}
@@ -191,6 +193,15 @@ def replay(results, directory=None, searching: bool = True, log=None, committed:
 CHANGED = "changed-steps"
 """The subfolder of the Coq folder where only the steps changed since the committed kernel result are compiled (the
 whole files of the unchanged tree stay as a full replay left them)."""
+
+
+def _hints(ents: dict, tactics: dict, committed: dict) -> dict:
+    """``{lemma key: tactic}`` for the steps to replay that have no tactic: the tactic that proved the same step in
+    the committed tree (``committed["tactics"]``), which the search tries first (``bounds.prove.coq.search``)."""
+    from .coq.export import Lemma
+    old = committed.get("tactics") or {}
+    return {lem.key: old[(s, t)] for items in ents.values() for s, t, lem in items
+            if isinstance(lem, Lemma) and lem.key not in tactics and isinstance(old.get((s, t)), str)}
 
 
 def _reusable(wanted: list, committed: dict, keys: dict) -> dict:
@@ -305,6 +316,17 @@ def committed_lemmas(status: dict, directory=None) -> dict:
     ents = coq_check.entries(_AllBut(set()))
     keys = committed_keys(ents, known_tactics(Path(directory) if directory is not None else folder())[1])
     return {f"{s}\t{t}": d for (s, t), d in sorted(keys.items()) if (s, t) in status and _lemma_verdict((s, t), status, ents)}
+
+
+def committed_tactics(directory=None) -> dict:
+    """``{"statement\tstep": tactic}``: the tactic of every exported step of this tree (the recorded ones and those
+    searched in ``directory``, default ``folder()``), kept in the committed kernel result so that after an edit the
+    search tries a changed step's old tactic first (``replay``)."""
+    from .coq import check as coq_check
+    from .coq.export import Lemma
+    tactics = known_tactics(Path(directory) if directory is not None else folder())[1]
+    return {f"{s}\t{t}": tactics[lem.key] for items in coq_check.entries(_AllBut(set())).values()
+            for s, t, lem in items if isinstance(lem, Lemma) and isinstance(tactics.get(lem.key), str)}
 
 
 def lemma_keys(ents: dict, tactics: dict, ident: tuple | None = None, code: str | None = None) -> dict:

@@ -160,7 +160,8 @@ def _committed(committed, part: str, want: str, log):
 
 def _committed_steps(committed, log) -> dict | None:
     """The committed kernel result of another tree, for ``bounds.prove.kernel.replay(committed=...)``: its verdicts
-    and the digests of its steps' lemmas (``bounds.prove.kernel.committed_lemmas``), keyed by step, with its label."""
+    and the digests of its steps' lemmas (``bounds.prove.kernel.committed_lemmas``) and their tactics (tried first
+    for a changed step: ``committed_tactics``), keyed by step, with its label."""
     from bounds.prove import kernel as judge
 
     rec = _committed_record(committed, "kernel", log)
@@ -168,7 +169,8 @@ def _committed_steps(committed, log) -> dict | None:
     if not isinstance(lemmas, dict):
         return None
     split = lambda rows: {tuple(k.split("\t", 1)): v for k, v in rows.items() if isinstance(k, str) and "\t" in k}
-    return {"result": split(rec["result"]), "lemmas": split(lemmas),
+    tactics = rec.get("tactics") if isinstance(rec.get("tactics"), dict) else {}
+    return {"result": split(rec["result"]), "lemmas": split(lemmas), "tactics": split(tactics),
             "source": judge.committed_source(rec.get("coq"), rec.get("checked"))}
 
 
@@ -260,6 +262,7 @@ def write_kernel(folder: Path = COMMITTED, log=print) -> None:
     checked = f"checked at {judge.now()}" if source == judge.REPLAYED else source.rsplit(", ", 1)[-1]
     write_record(Path(folder) / "verified-kernel.json", {"part": "kernel", "key": kernel_key(), "result": rows,
                                                          "lemmas": judge.committed_lemmas(status),
+                                                         "tactics": judge.committed_tactics(),
                                                          "coq": coq_release(), "checked": checked})
     log(f"[verified] wrote {Path(folder) / 'verified-kernel.json'}")
 

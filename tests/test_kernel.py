@@ -224,3 +224,6 @@ def test_the_committed_kernel_result_is_written_for_this_tree(monkeypatch, tmp_p
     rec = read_record(tmp_path / "verified-kernel.json")
     assert rec["key"] == verified.kernel_key() and rec["result"]["lemma7\tL7a"] == "kernel-checked"
     assert "facts\texp(x)-1 <= 2x on [0,1]" in rec["result"]
+    # each step's lemma digest (its reuse after an edit) and tactic (tried first after an edit), as kernel makes them
+    assert rec["lemmas"] == kernel.committed_lemmas({tuple(k.split("\t", 1)): v for k, v in rec["result"].items()})
+    assert rec["lemmas"]["lemma7\tL7a"] and rec["tactics"]["lemma7\tL7a"] == kernel.committed_tactics()["lemma7\tL7a"]

@@ -139,10 +139,9 @@ def replay(results, directory=None, searching: bool = True, log=None, committed:
     certified = _AllBut({(r.statement, r.step) for r in results if not r.ok})
     wanted = [(r.statement, r.step) for r in results if r.ok]
     reused: dict = {}
+    whole = coq_check.entries(certified)
     if committed and reading:
-        _, tactics = known_tactics(directory)
-        ents = coq_check.entries(certified)
-        reused = _reusable(wanted, committed, committed_keys(ents, tactics))
+        reused = _reusable(wanted, committed, committed_keys(whole, known_tactics(directory)[1]))
         if reused:
             directory = directory / CHANGED
             directory.mkdir(parents=True, exist_ok=True)
@@ -155,7 +154,7 @@ def replay(results, directory=None, searching: bool = True, log=None, committed:
                 return dict(reused), {k: committed["source"] for k in reused}
     with _locked(directory):
         searched, tactics = known_tactics(directory)
-        ents = coq_check.entries(certified)
+        ents = whole
         if reused:  # the facts' file whole (the steps import it); of the other files only the steps replayed
             todo = set(wanted)
             ents = {stem: items for stem, items in

@@ -183,8 +183,8 @@ def coq_summary(judged) -> str:
     if source.startswith(kernel.NO_KERNEL):
         return f"Coq: {source}; none of the {len(pre)} pre-checked steps is certified"
     rejected = sum(r.coq.startswith("rejected") for r in pre)
-    return (f"Coq: kernel-checked {n} of the {len(pre)} pre-checked steps ({source}); {rejected} rejected, "
-            f"{len(pre) - n - rejected} not exported or not checked")
+    return (f"Coq: kernel-checked {n} of the {len(pre)} pre-checked steps ({kernel.sources_sentence(pre or judged)}); "
+            f"{rejected} rejected, {len(pre) - n - rejected} not exported or not checked")
 
 
 def counts(results) -> dict:

@@ -230,8 +230,13 @@ NO_KERNEL_SOURCE = "no kernel verdict in this record"
 
 def kernel_source(record: dict) -> str:
     """Where the record's kernel verdicts come from: "kernel-checked in this run", "kernel result committed for this
-    exact bounds/ and exporter", the no-kernel line, or ``NO_KERNEL_SOURCE`` for a record written before them."""
-    return next((s["kernel_source"] for s in record["steps"] if s.get("kernel_source")), NO_KERNEL_SOURCE)
+    exact bounds/ and exporter", the no-kernel line, or ``NO_KERNEL_SOURCE`` for a record written before them;
+    where the steps have different ones (a replay of only the steps an edit changed), each with its count."""
+    labels = sorted({s["kernel_source"] for s in record["steps"] if s.get("kernel_source")})
+    if len(labels) <= 1:
+        return labels[0] if labels else NO_KERNEL_SOURCE
+    count = {lb: sum(s.get("kernel_source") == lb for s in record["steps"]) for lb in labels}
+    return "; ".join(f"{lb} for {count[lb]} steps" for lb in sorted(labels, key=lambda lb: -count[lb]))
 
 
 def step_units(record: dict) -> str:

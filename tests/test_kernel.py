@@ -224,3 +224,17 @@ def test_the_committed_kernel_result_is_written_for_this_tree(monkeypatch, tmp_p
     rec = read_record(tmp_path / "verified-kernel.json")
     assert rec["key"] == verified.kernel_key() and rec["result"]["lemma7\tL7a"] == "kernel-checked"
     assert "facts\texp(x)-1 <= 2x on [0,1]" in rec["result"]
+    # each step's lemma digest (its reuse after an edit) and tactic (tried first after an edit), as kernel makes them
+    assert rec["lemmas"] == kernel.committed_lemmas({tuple(k.split("\t", 1)): v for k, v in rec["result"].items()})
+    assert rec["lemmas"]["lemma7\tL7a"] and rec["tactics"]["lemma7\tL7a"] == kernel.committed_tactics()["lemma7\tL7a"]
+
+
+def test_a_record_whose_steps_have_different_kernel_sources_names_each_with_its_count():
+    """After an edit the replayed steps say "kernel-checked in this run" and the others the committed label: the
+    record's source line (report, proof map) names both, with how many steps each, never one for all."""
+    from slt import claims
+
+    committed = kernel.committed_source("Coq 8.16.1", "checked at 2026-01-02T03:04:05Z")
+    record = {"steps": [{"kernel_source": committed}] * 3 + [{"kernel_source": kernel.REPLAYED}]}
+    assert claims.kernel_source(record) == f"{committed} for 3 steps; {kernel.REPLAYED} for 1 steps"
+    assert claims.kernel_source({"steps": [{"kernel_source": committed}] * 2}) == committed

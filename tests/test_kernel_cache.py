@@ -274,3 +274,139 @@ def test_verdicts_read_before_a_miss_are_not_counted_as_read_back(coq, monkeypat
     verdict_cache.reset_stats()
     kernel.replay(results)
     assert coq.calls == 2 and verdict_cache.COQ_STATS["hits"] == 0 and verdict_cache.COQ_STATS["checked"] == 1
+
+
+class Counting(StandIn):
+    """The stand-in, also keeping the steps whose lemma each call was given (what would be compiled)."""
+
+    def __init__(self):
+        super().__init__()
+        self.given: list = []
+
+    def __call__(self, directory, certified=None, tactics=None, searching=True, log=None, ents=None, **kw):
+        self.given.append({(s, t) for items in ents.values() for s, t, lem in items if isinstance(lem, Lemma)})
+        self.directory = directory
+        return super().__call__(directory, certified, tactics, searching, log, ents, **kw)
+
+
+COMMITTED_LABEL = kernel.committed_source("The Coq Proof Assistant, version 8.16.1", "checked at 2026-01-02T03:04:05Z")
+
+
+def _committed(results, counting):
+    """The committed kernel result of the unedited tree, as ``reports.record.verified.write_kernel`` writes it:
+    the verdicts and each step's lemma digest (``kernel.committed_lemmas``)."""
+    status, _ = kernel.replay(results)
+    lemmas = {tuple(k.split("\t", 1)): d for k, d in kernel.committed_lemmas(status).items()}
+    counting.given.clear()
+    return {"result": status, "lemmas": lemmas, "source": COMMITTED_LABEL}
+
+
+@pytest.fixture
+def counting(coq, monkeypatch):
+    """The stand-in that records what it is given; no verdict store (each replay must decide by the committed
+    result alone); Coq's identity fixed."""
+    stand_in = Counting()
+    monkeypatch.setattr(coq_check, "check", stand_in)
+    monkeypatch.setenv(verdict_cache.ENV, "off")
+    monkeypatch.setattr(kernel, "_COQ_PORTABLE", [("The Coq Proof Assistant, version 8.16.1", "libraries", "portable")])
+    return stand_in
+
+
+def test_after_a_one_constant_edit_only_the_steps_whose_lemma_changed_are_given_to_coq(counting, monkeypatch):
+    """Theorem 11's split eps/4 -> eps/5 after the committed result of the unedited tree: Coq is given exactly the
+    steps whose exported lemma text changed (and the facts' file they import), in the changed-steps folder; every
+    other step keeps the committed verdict, labelled as the committed result, and the replayed ones are labelled
+    as replayed in this run."""
+    results = _results(("theorem11", "lemma7"))
+    before = {(s, t): lem.text for items in coq_check.entries().values() for s, t, lem in items if isinstance(lem, Lemma)}
+    committed = _committed(results, counting)
+    monkeypatch.setitem(catalogue.STATEMENTS, "theorem11", _split().apply(catalogue.get("theorem11")))
+    after = {(s, t): lem.text for items in coq_check.entries().values() for s, t, lem in items if isinstance(lem, Lemma)}
+    changed = {(r.statement, r.step) for r in results if before.get((r.statement, r.step)) != after.get((r.statement, r.step))}
+    assert changed and len(changed) < len(results), changed
+    status, source = kernel.replay(results, committed=committed)
+    facts = {(s, t) for s, t, lem in coq_check.entries()["Common"] if isinstance(lem, Lemma)}
+    assert len(counting.given) == 1 and counting.given[0] - facts == changed
+    assert counting.directory == kernel.folder() / kernel.CHANGED
+    steps = {(r.statement, r.step) for r in results}
+    assert {k for k, v in source.items() if v == kernel.REPLAYED and k in steps} == changed
+    assert {k for k, v in source.items() if v == COMMITTED_LABEL} == steps - changed
+    assert all(status[k] == committed["result"][k] for k in source if source[k] == COMMITTED_LABEL)
+    judged = kernel.judge(results, status, source)
+    sentence = kernel.sources_sentence(judged)
+    assert f"{kernel.REPLAYED} for {len(changed)} step" in sentence and COMMITTED_LABEL in sentence
+    assert all(f"{s}:{t}" in sentence for s, t in changed)
+    # nothing changed: nothing is given to Coq, every verdict the committed one
+    monkeypatch.undo()
+    monkeypatch.setattr(coq_check, "check", counting)
+    monkeypatch.setenv(verdict_cache.ENV, "off")
+    monkeypatch.setattr(kernel, "missing", lambda: None)
+    monkeypatch.setattr(kernel, "_COQ_PORTABLE", [("The Coq Proof Assistant, version 8.16.1", "libraries", "portable")])
+    counting.given.clear()
+    status, source = kernel.replay(results, committed=committed)
+    assert counting.given == [] and set(source.values()) == {COMMITTED_LABEL} and set(source) == steps
+
+
+@pytest.mark.parametrize("planted", ["the step's committed lemma text", "Coq's version", "the judge's code",
+                                     "a file-level committed rejection"])
+def test_a_changed_or_unproven_committed_step_is_replayed(counting, monkeypatch, planted):
+    """A step whose committed digest is not the digest of its exported lemma now (its text planted another, Coq
+    upgraded, the judge's code edited), or whose committed verdict is not Coq's verdict on that lemma, is given to
+    Coq again; it is never taken from the committed result."""
+    results = _results()
+    committed = _committed(results, counting)
+    key = (results[0].statement, results[0].step)
+    if planted == "the step's committed lemma text":
+        committed["lemmas"][key] = verdict_cache.coq_digest(("another lemma text",))
+        expect = {key}
+    elif planted == "Coq's version":
+        monkeypatch.setattr(kernel, "_COQ_PORTABLE", [("The Coq Proof Assistant, version 8.17.0", "libraries", "portable")])
+        expect = {(r.statement, r.step) for r in results}
+    elif planted == "the judge's code":
+        monkeypatch.setitem(verdict_cache._CODE, (verdict_cache.HERE, "prove.kernel"), "another judge")
+        expect = {(r.statement, r.step) for r in results}
+    else:
+        committed["result"][key] = "rejected: the file does not compile"
+        expect = {key}
+    status, source = kernel.replay(results, committed=committed)
+    assert len(counting.given) == 1 and expect <= counting.given[0], planted
+    if len(expect) == 1:  # only that step given to Coq, beside the facts' file
+        facts = {(s, t) for s, t, lem in coq_check.entries()["Common"] if isinstance(lem, Lemma)}
+        assert counting.given[0] - facts == expect and source[key] == kernel.REPLAYED, planted
+    else:  # nothing reusable: the whole replay, as without a committed result
+        assert source == kernel.REPLAYED and counting.directory == kernel.folder(), planted
+    assert status[key] == "kernel-checked"
+
+
+def test_a_changed_step_is_first_tried_with_the_tactic_that_proved_it_before_the_edit(counting, monkeypatch):
+    """The replay hands the search, per changed step, the committed tree's tactic of that step; the search tries it
+    alone first and generates the cascade only for a lemma it does not close."""
+    from bounds.prove.coq import search
+
+    results = _results()
+    committed = _committed(results, counting)
+    committed["tactics"] = {tuple(k.split("\t", 1)): v for k, v in kernel.committed_tactics().items()}
+    monkeypatch.setitem(catalogue.STATEMENTS, "theorem11", _split().apply(catalogue.get("theorem11")))
+    seen = {}
+    real = Counting.__call__
+
+    def keep(self, *a, hints=None, **k):
+        seen.update(hints or {})
+        return real(self, *a, **k)
+    monkeypatch.setattr(Counting, "__call__", keep)
+    kernel.replay(results, committed=committed)
+    lems = {lem.key: (s, t) for s, t, lem in coq_check.entries()["theorem11"] if isinstance(lem, Lemma)}
+    assert seen and all(committed["tactics"][lems[k]] == tac for k, tac in seen.items())
+    # the search: a hint that closes its lemma spares the cascade; one that does not, the cascade follows
+    changed = [lem for _, _, lem in coq_check.entries()["theorem11"] if isinstance(lem, Lemma) and lem.key in seen]
+    tried = []
+
+    def fake(lems, cascades, facts, tactics, log):
+        tried.append({l.key: list(cascades[l.key]) for l in lems})
+        return {l.key: None if l is changed[0] and cascades[l.key] == [seen[l.key]] else cascades[l.key][0] for l in lems}
+    monkeypatch.setattr(search, "_tried", fake)
+    monkeypatch.setattr(Lemma, "candidates", property(lambda self: ("cascade of " + self.key,)))
+    found = search.search(changed, tactics=coq_check.load_tactics(), hints=seen)
+    assert tried[0] == {lem.key: [seen[lem.key]] for lem in changed}
+    assert tried[1] == {changed[0].key: ["cascade of " + changed[0].key]} and len(tried) == 2
+    assert found == {**{lem.key: seen[lem.key] for lem in changed[1:]}, changed[0].key: "cascade of " + changed[0].key}

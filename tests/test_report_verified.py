@@ -42,6 +42,49 @@ def test_an_edit_of_bounds_or_a_library_upgrade_verifies_again(tmp_path, monkeyp
     assert len(calls) == 3
 
 
+def test_a_committed_result_is_reused_on_another_patch_release_of_python_only(tmp_path, monkeypatch):
+    """Committed under Python 3.11.7: reused under 3.11.2 (a patch release changes no arithmetic the verifier uses),
+    verified again under 3.12.1 or with another SymPy (``slth_base.versions.python_release``)."""
+    import platform
+
+    from slt.cache import write_record
+
+    rows, calls = _counting()
+    monkeypatch.setattr(platform, "python_version", lambda: "3.11.7")
+    committed = tmp_path / "committed"
+    committed.mkdir()
+    write_record(committed / "verified-variants.json",
+                 {"part": "variants", "key": verified.key("variants", rows), "result": ["committed rows"]})
+    monkeypatch.setattr(platform, "python_version", lambda: "3.11.2")
+    assert verified.cached("variants", rows, None, committed=committed) == ["committed rows"] and not calls
+    monkeypatch.setattr(platform, "python_version", lambda: "3.12.1")
+    assert verified.cached("variants", rows, None, committed=committed) != ["committed rows"] and len(calls) == 1
+    monkeypatch.setattr(platform, "python_version", lambda: "3.11.2")
+    real = verified._version
+    monkeypatch.setattr(verified, "_version", lambda name: "0.0.1" if name == "sympy" else real(name))
+    assert verified.cached("variants", rows, None, committed=committed) != ["committed rows"] and len(calls) == 2
+
+
+def test_every_reuse_key_takes_python_by_its_major_minor(monkeypatch):
+    """The verdict store's and the trial cache's keys too: 3.11.7 and 3.11.2 give one key, 3.12.1 another."""
+    import platform
+
+    from bounds.prove import verdict_cache
+    from slt.measure import trial_cache
+
+    def keys(version):
+        monkeypatch.setattr(platform, "python_version", lambda: version)
+        verdict_cache._VERSIONS.clear()
+        trial_cache.versions.cache_clear()
+        return verdict_cache.key_digest(("step",), code="code"), trial_cache.versions()
+
+    try:
+        assert keys("3.11.7") == keys("3.11.2") != keys("3.12.1")
+    finally:
+        verdict_cache._VERSIONS.clear()
+        trial_cache.versions.cache_clear()
+
+
 def test_the_key_covers_the_code_that_makes_the_rows():
     def one():
         return [1]

@@ -62,6 +62,22 @@ def stored_source(coq: set, when: list) -> str:
     at = (f"checked at {when[0]}" if when and when[0] == when[-1] else
           f"checked between {when[0]} and {when[-1]}" if when else "checked at an unknown time")
     return f"{STORED}: {versions}, {at}"
+def sources_sentence(judged) -> str:
+    """Where the kernel verdicts of ``judged`` come from: one label, or per label the number of steps, the steps
+    replayed in this run named ("kernel-checked in this run for 3 steps (theorem11:B1a, ...); kernel result committed
+    ... for 68 steps")."""
+    by: dict = {}
+    for r in judged:
+        by.setdefault(r.source, []).append(f"{r.statement}:{r.step}")
+    if len(by) <= 1:
+        return next(iter(by), REPLAYED)
+    parts = []
+    for label, steps in sorted(by.items(), key=lambda kv: (not kv[0].startswith(REPLAYED), kv[0])):
+        named = f" ({', '.join(steps)})" if label == REPLAYED or label.startswith(STORED) else ""
+        parts.append(f"{label} for {len(steps)} step{'s' if len(steps) != 1 else ''}{named}")
+    return "; ".join(parts)
+
+
 KERNEL = "kernel-checked"
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,7 +109,7 @@ def _locked(directory: Path):
         yield
 
 
-def replay(results, directory=None, searching: bool = True, log=None) -> tuple[dict, str]:
+def replay(results, directory=None, searching: bool = True, log=None, committed: dict | None = None) -> tuple[dict, str]:
     """``({(statement, step): Coq status}, source)`` of the pre-checked ``results``: the Coq files written,
     searched (a step without a recorded tactic, when ``searching``) and compiled in ``directory`` (default
     ``folder()``); ``({}, "no proof kernel ...")`` without coqc or CoqInterval.
@@ -104,7 +120,15 @@ def replay(results, directory=None, searching: bool = True, log=None) -> tuple[d
     the exporter's code and the versions of Coq and its libraries.  When every pre-checked step of ``results`` has
     a stored verdict, they are read back and no Coq file is written or compiled; otherwise (and always when the
     caller names ``directory``: its files are wanted there) the files are checked (``bounds.prove.coq.check.check``:
-    unchanged files are not recompiled) and the verdicts stored."""
+    unchanged files are not recompiled) and the verdicts stored.
+
+    ``committed``: the committed kernel result of another tree (``{"result": {step: verdict}, "lemmas": {step:
+    digest}, "source": its label}``, ``reports.record.verified.kernel``).  A step whose ``committed_keys`` digest
+    (its exact exported statement, definedness lemma, proof text, file header, the facts' file, the judge's code
+    and Coq's and its libraries' versions) equals the committed one takes the committed verdict and is not given to
+    Coq; only the others are replayed, in ``folder()/CHANGED`` (files holding only those steps, beside the whole
+    facts' file they import).  The source is then a dict, per step: the committed label, or where its verdict
+    was found in this run."""
     why = missing()
     if why:
         return {}, why
@@ -114,28 +138,82 @@ def replay(results, directory=None, searching: bool = True, log=None) -> tuple[d
     directory = Path(directory) if directory is not None else folder()
     certified = _AllBut({(r.statement, r.step) for r in results if not r.ok})
     wanted = [(r.statement, r.step) for r in results if r.ok]
+    reused: dict = {}
+    whole = coq_check.entries(certified)
+    if committed and reading:
+        reused = _reusable(wanted, committed, committed_keys(whole, known_tactics(directory)[1]))
+        if reused:
+            directory = directory / CHANGED
+            directory.mkdir(parents=True, exist_ok=True)
+            wanted = [k for k in wanted if k not in reused]
+            if log:
+                log(f"{len(reused)} step(s) unchanged since the committed kernel result ({committed['source']}): "
+                    f"its verdicts are used; {len(wanted)} step(s) replayed: "
+                    + (", ".join(f"{s}:{t}" for s, t in wanted) or "none"))
+            if not wanted:
+                return dict(reused), {k: committed["source"] for k in reused}
     with _locked(directory):
         searched, tactics = known_tactics(directory)
-        ents = coq_check.entries(certified)
+        ents = whole
+        if reused:  # the facts' file whole (the steps import it); of the other files only the steps replayed
+            todo = set(wanted)
+            ents = {stem: items for stem, items in
+                    ((s, [e for e in items if s == "Common" or (e[0], e[1]) in todo]) for s, items in ents.items())
+                    if items}
         keys = lemma_keys(ents, tactics)
         stored = _stored(wanted, keys) if reading else None
         if stored is not None:
             found = stored.values()
-            return ({k: v["verdict"] for k, v in stored.items()},
-                    stored_source({v["coq"] for v in found}, [v["checked_at"] for v in found]))
-        verdict_cache.COQ_STATS["checked"] += 1
-        runs = coq_check.RUNS[0]
-        status = coq_check.check(directory, certified, tactics=tactics, searching=searching, log=log, ents=ents)
-        ran = coq_check.RUNS[0] > runs  # a coqc compiled or checked a file in this run
-        release, when = coq_check.coq_release(), coq_check.LAST.get("checked_at", "")
-        found = status.pop(None) or {}
-        new = {k: v for k, v in found.items() if isinstance(v, str) and tactics.get(k) != v}
-        if new:
-            coq_check.write_atomic(directory / SEARCHED, json.dumps({**searched, **new}, indent=1, sort_keys=True))
-        for k, digest in lemma_keys(ents, found or tactics).items():
-            if k in status and _lemma_verdict(k, status, ents):
-                verdict_cache.store_coq(digest, status[k], release, when or None)
-    return status, REPLAYED if ran else stored_source({release}, [when])
+            source = stored_source({v["coq"] for v in found}, [v["checked_at"] for v in found])
+        else:
+            verdict_cache.COQ_STATS["checked"] += 1
+            runs = coq_check.RUNS[0]
+            hints = _hints(ents, tactics, committed) if committed and reading else None
+            status = coq_check.check(directory, certified, tactics=tactics, searching=searching, log=log, ents=ents,
+                                     **({"hints": hints} if hints else {}))
+            ran = coq_check.RUNS[0] > runs  # a coqc compiled or checked a file in this run
+            release, when = coq_check.coq_release(), coq_check.LAST.get("checked_at", "")
+            found = status.pop(None) or {}
+            new = {k: v for k, v in found.items() if isinstance(v, str) and tactics.get(k) != v}
+            if new:
+                coq_check.write_atomic(directory / SEARCHED, json.dumps({**searched, **new}, indent=1, sort_keys=True))
+            for k, digest in lemma_keys(ents, found or tactics).items():
+                if k in status and _lemma_verdict(k, status, ents):
+                    verdict_cache.store_coq(digest, status[k], release, when or None)
+            source = REPLAYED if ran else stored_source({release}, [when])
+    if stored is not None:
+        status = {k: v["verdict"] for k, v in stored.items()}
+    if not reused:
+        return status, source
+    status = {**{k: v for k, v in status.items() if k not in reused}, **reused}
+    return status, {k: committed["source"] if k in reused else source for k in status}
+
+
+CHANGED = "changed-steps"
+"""The subfolder of the Coq folder where only the steps changed since the committed kernel result are compiled (the
+whole files of the unchanged tree stay as a full replay left them)."""
+
+
+def _hints(ents: dict, tactics: dict, committed: dict) -> dict:
+    """``{lemma key: tactic}`` for the steps to replay that have no tactic: the tactic that proved the same step in
+    the committed tree (``committed["tactics"]``), which the search tries first (``bounds.prove.coq.search``)."""
+    from .coq.export import Lemma
+    old = committed.get("tactics") or {}
+    return {lem.key: old[(s, t)] for items in ents.values() for s, t, lem in items
+            if isinstance(lem, Lemma) and lem.key not in tactics and isinstance(old.get((s, t)), str)}
+
+
+def _reusable(wanted: list, committed: dict, keys: dict) -> dict:
+    """``{step: committed verdict}`` for the steps of ``wanted`` whose ``committed_keys`` digest is the committed
+    one and whose committed verdict is Coq's on that lemma (kernel-checked or a rejection of it, not of its file)."""
+    rows, lemmas = committed.get("result") or {}, committed.get("lemmas") or {}
+    out = {}
+    for k in wanted:
+        digest, verdict = keys.get(k), rows.get(k)
+        if digest is not None and lemmas.get(k) == digest and isinstance(verdict, str) \
+                and (verdict == KERNEL or verdict.startswith("rejected: ") and not any(w in verdict for w in FILE_LEVEL)):
+            out[k] = verdict
+    return out
 
 
 def _stored(wanted: list, keys: dict) -> dict | None:
@@ -192,12 +270,16 @@ def _lemma_verdict(key, status: dict, ents: dict) -> bool:
 
 
 _COQ_ID: list = []
+_COQ_PORTABLE: list = []
 
 
-def coq_identity() -> tuple:
+def coq_identity(portable: bool = False) -> tuple:
     """Coq's version (``coqc --version``) and its libraries' (the name, size and time of every compiled file under
-    ``coqc -where``'s ``user-contrib``: CoqInterval, Coquelicot, Flocq, ...), once per process."""
-    if not _COQ_ID:
+    ``coqc -where``'s ``user-contrib``: CoqInterval, Coquelicot, Flocq, ...), once per process.  ``portable``:
+    without the times, so that another machine with the same Coq packages gives the same identity (the key of a
+    committed verdict, ``committed_keys``)."""
+    kept = _COQ_PORTABLE if portable else _COQ_ID
+    if not kept:
         import hashlib
         from .coq import check as coq_check
         h = hashlib.sha256()
@@ -206,14 +288,47 @@ def coq_identity() -> tuple:
             contrib = Path(where.strip()) / "user-contrib"
             for path in sorted(contrib.rglob("*.vo")):
                 st = path.stat()
-                h.update(f"{path.relative_to(contrib)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+                h.update(f"{path.relative_to(contrib).as_posix()}\0{st.st_size}".encode()
+                         + (b"\n" if portable else f"\0{st.st_mtime_ns}\n".encode()))
         except (coq_check.CoqcFailure, OSError):
             h.update(b"unknown")
-        _COQ_ID.append((coq_check.coqc_version(), h.hexdigest()))
-    return _COQ_ID[0]
+        kept.append((coq_check.coqc_version(), h.hexdigest()) + (("portable",) if portable else ()))
+    return kept[0]
 
 
-def lemma_keys(ents: dict, tactics: dict) -> dict:
+def committed_keys(ents: dict, tactics: dict) -> dict:
+    """``lemma_keys`` as a committed kernel result records them, the same on every machine with the same Coq
+    packages: what Coq is given for each lemma, the code of the judge and of the checker (``bounds.prove.kernel``
+    and what it imports: the exporter, the statement check, the reading of Coq's answers) and Coq's and its
+    libraries' versions (``coq_identity(portable=True)``).  A step whose digest is unchanged is the same statement
+    with the same proof text the committed result checked."""
+    from . import verdict_cache
+    return lemma_keys(ents, tactics, coq_identity(portable=True), verdict_cache.verifier_hash(entry="prove.kernel"))
+
+
+def committed_lemmas(status: dict, directory=None) -> dict:
+    """``{"statement\tstep": digest}`` for a committed kernel result of this tree: the ``committed_keys`` digest of
+    every step whose status is Coq's verdict on its lemma alone (``_lemma_verdict``), with the tactics a replay in
+    ``directory`` (default ``folder()``) uses.  ``replay(..., committed=...)`` reuses a verdict only where the digest
+    is the same again."""
+    from .coq import check as coq_check
+    ents = coq_check.entries(_AllBut(set()))
+    keys = committed_keys(ents, known_tactics(Path(directory) if directory is not None else folder())[1])
+    return {f"{s}\t{t}": d for (s, t), d in sorted(keys.items()) if (s, t) in status and _lemma_verdict((s, t), status, ents)}
+
+
+def committed_tactics(directory=None) -> dict:
+    """``{"statement\tstep": tactic}``: the tactic of every exported step of this tree (the recorded ones and those
+    searched in ``directory``, default ``folder()``), kept in the committed kernel result so that after an edit the
+    search tries a changed step's old tactic first (``replay``)."""
+    from .coq import check as coq_check
+    from .coq.export import Lemma
+    tactics = known_tactics(Path(directory) if directory is not None else folder())[1]
+    return {f"{s}\t{t}": tactics[lem.key] for items in coq_check.entries(_AllBut(set())).values()
+            for s, t, lem in items if isinstance(lem, Lemma) and isinstance(tactics.get(lem.key), str)}
+
+
+def lemma_keys(ents: dict, tactics: dict, ident: tuple | None = None, code: str | None = None) -> dict:
     """``{(statement, step): digest}`` (``bounds.prove.verdict_cache.coq_digest``) of every exported lemma of
     ``ents`` (``bounds.prove.coq.check.entries``) that has a tactic to compile: what Coq is given for it (its
     file's header and name, the facts' file it imports, its definedness lemma and its lemma with the tactic, the
@@ -221,7 +336,7 @@ def lemma_keys(ents: dict, tactics: dict) -> dict:
     from . import verdict_cache
     from .coq import check as coq_check
     from .coq.export import Lemma
-    ident = coq_identity()
+    ident = coq_identity() if ident is None else ident
     common = coq_check.text("Common", ents.get("Common", []), tactics)
     out = {}
     for stem, items in ents.items():
@@ -233,7 +348,7 @@ def lemma_keys(ents: dict, tactics: dict) -> dict:
             if tac is None or why:
                 continue  # no tactic, or a refused one: the verdict is said before any coqc
             material = (stem, head, common, lem.text, lem.def_text, lem.def_proof() + lem.proof(tac), ident)
-            out[(statement, step)] = verdict_cache.coq_digest(material)
+            out[(statement, step)] = verdict_cache.coq_digest(material, code)
     return out
 
 
@@ -293,9 +408,15 @@ class Judged:
         return f"not proved ({why}); first pass: {self.first.detail}" if why else self.first.detail
 
 
-def judge(results, status: dict, source: str) -> list[Judged]:
+def judge(results, status: dict, source) -> list[Judged]:
     """Each result with its final verdict: ``status`` the Coq statuses (``replay``), ``source`` where they come
-    from (``REPLAYED``, ``COMMITTED``, or the no-kernel line when ``status`` is empty)."""
+    from (``REPLAYED``, ``COMMITTED``, or the no-kernel line when ``status`` is empty), or per step a dict of them
+    (``replay`` with a committed result: the committed label for the steps it kept, the replay's for the rest; a
+    step the dict does not name, never given to Coq, gets the label most steps have)."""
+    per_step = source if isinstance(source, dict) else {}
+    if per_step:
+        labels = list(per_step.values())
+        source = max(sorted(set(labels)), key=labels.count)
     out = []
     for r in results:
         key = (r.statement, r.step)
@@ -308,7 +429,7 @@ def judge(results, status: dict, source: str) -> list[Judged]:
             coq = source
         else:
             coq = "not checked: no kernel result for this step"
-        out.append(Judged(r, coq, source))
+        out.append(Judged(r, coq, per_step.get(key, source)))
     return out
 
 

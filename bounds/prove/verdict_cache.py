@@ -9,7 +9,8 @@ A verdict is stored under a key that holds everything that decides it:
   imports, directly or through others (``verifier_files``: read from the files, so any edit of the verifier, even
   one that forgets to raise ``VERSION``, is a miss), the statements' catalogue excepted (``verify`` only looks names
   up there; the steps it hands over are in the key themselves);
-- the versions of Python, SymPy, mpmath and python-flint (the libraries the verifier calls).
+- Python's major.minor (``slth_base.versions.python_release``: a patch release changes no arithmetic the verifier
+  uses) and the versions of SymPy, mpmath and python-flint (the libraries the verifier calls).
 
 A verdict reached after the time guard cut a stage is not stored (it depends on the machine's speed); one cut by the
 work budget is (the same count on every machine).
@@ -35,13 +36,13 @@ import hashlib
 import importlib.metadata
 import os
 import datetime
-import platform
 import warnings
 from pathlib import Path
 
 from .verdict_json import decode, roundtrip
 
 from slth_base import settings
+from slth_base.versions import python_release
 
 __all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "default_directory", "verifier_files", "verifier_hash",
            "key_digest", "load", "store", "STATS", "reset_stats", "COQ_ENTRY", "COQ_STATS", "coq_directory",
@@ -156,7 +157,7 @@ _VERSIONS: list = []
 
 def versions() -> tuple:
     if not _VERSIONS:
-        _VERSIONS.append((("python", platform.python_version()),) + tuple((n, _version(n)) for n in LIBRARIES))
+        _VERSIONS.append((("python", python_release()),) + tuple((n, _version(n)) for n in LIBRARIES))
     return _VERSIONS[0]
 
 

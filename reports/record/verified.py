@@ -4,7 +4,7 @@ Both re-run every proof step under an edited catalogue (a minute of CPU and more
 code of ``bounds/`` (the statements, the proofs and the verifier, which lives there) and of the libraries that
 verifier calls (SymPy, mpmath, python-flint), nothing else: no seed, no measurement. ``cached(part, fn,
 cache_dir)`` therefore stores ``fn()``'s rows under ``<cache_dir>/verified/`` keyed by ``key(part, fn)``: the
-SHA-256 of every source file of ``bounds/`` (``reports.record.provenance.bounds_hash``, the hash the record's provenance states), the versions of Python and of those libraries, the source of ``fn``
+SHA-256 of every source file of ``bounds/`` (``reports.record.provenance.bounds_hash``, the hash the record's provenance states), Python's major.minor (``slth_base.versions.python_release``: no patch release changes the arithmetic the verifier uses) and the versions of those libraries, the source of ``fn``
 itself (how the record turns results into rows) and ``VERSION``. Any edit of ``bounds/`` (or a library upgrade)
 gives another key, so the part is verified again; the same tree reads the stored rows back (checksummed by
 ``slt.cache``; a corrupt file is recomputed, never used). The rows of the committed tree are committed too
@@ -29,9 +29,9 @@ from __future__ import annotations
 import importlib.metadata
 import inspect
 import os
-import platform
 from pathlib import Path
 
+from slth_base.versions import python_release
 from slt.cache import CorruptRecord, fingerprint, read_record, write_record
 
 from reports.record.provenance import bounds_hash
@@ -56,7 +56,7 @@ def _version(name: str) -> str | None:
 def key(part: str, fn) -> str:
     """Everything that decides ``fn()``'s rows, as one fingerprint."""
     return fingerprint({"part": part, "version": VERSION, "bounds": bounds_hash(),
-                        "python": platform.python_version(), "libraries": {n: _version(n) for n in LIBRARIES},
+                        "python": python_release(), "libraries": {n: _version(n) for n in LIBRARIES},
                         "rows": inspect.getsource(fn)})
 
 
@@ -133,8 +133,8 @@ def kernel_key() -> str:
                         "files": files})
 
 
-def _committed(committed, part: str, want: str, log):
-    """``(result, its label: bounds.prove.kernel.committed_source)`` of ``<committed>/verified-<part>.json`` when it was made with key ``want``."""
+def _committed_record(committed, part: str, log) -> dict | None:
+    """``<committed>/verified-<part>.json`` (read and checksummed) when it holds a result, whatever its key."""
     if not committed:
         return None
     path = Path(committed) / f"verified-{part}.json"
@@ -145,17 +145,42 @@ def _committed(committed, part: str, want: str, log):
     except (CorruptRecord, OSError) as exc:
         log(f"[run] {path.name}: committed result unusable ({exc})")
         return None
-    if rec.get("key") != want or not isinstance(rec.get("result"), dict):
+    return rec if isinstance(rec, dict) and isinstance(rec.get("result"), dict) else None
+
+
+def _committed(committed, part: str, want: str, log):
+    """``(result, its label: bounds.prove.kernel.committed_source)`` of ``<committed>/verified-<part>.json`` when it was made with key ``want``."""
+    rec = _committed_record(committed, part, log)
+    if rec is None or rec.get("key") != want:
         return None
     from bounds.prove import kernel as judge
 
     return rec["result"], judge.committed_source(rec.get("coq"), rec.get("checked"))
 
 
-def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[dict, str]:
+def _committed_steps(committed, log) -> dict | None:
+    """The committed kernel result of another tree, for ``bounds.prove.kernel.replay(committed=...)``: its verdicts
+    and the digests of its steps' lemmas (``bounds.prove.kernel.committed_lemmas``) and their tactics (tried first
+    for a changed step: ``committed_tactics``), keyed by step, with its label."""
+    from bounds.prove import kernel as judge
+
+    rec = _committed_record(committed, "kernel", log)
+    lemmas = rec.get("lemmas") if rec else None
+    if not isinstance(lemmas, dict):
+        return None
+    split = lambda rows: {tuple(k.split("\t", 1)): v for k, v in rows.items() if isinstance(k, str) and "\t" in k}
+    tactics = rec.get("tactics") if isinstance(rec.get("tactics"), dict) else {}
+    return {"result": split(rec["result"]), "lemmas": split(lemmas), "tactics": split(tactics),
+            "source": judge.committed_source(rec.get("coq"), rec.get("checked"))}
+
+
+def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[dict, str | dict]:
     """``({(statement, step): Coq status}, source)`` for ``bounds.prove.kernel.judge``: the committed result for this
     ``kernel_key()`` when it holds every step the first pass pre-checks (``committed_source``), else replayed
-    (``bounds.prove.kernel.replay``) when coqc and CoqInterval are installed, else ``({}, the no-kernel line)``."""
+    (``bounds.prove.kernel.replay``) when coqc and CoqInterval are installed, else ``({}, the no-kernel line)``.
+    A replay after an edit gives Coq only the steps whose exported lemma differs from the committed result's
+    (``bounds.prove.kernel.committed_keys``: the exact statement and proof text, the judge's code, Coq's and its
+    libraries' versions); the others keep the committed verdict, and ``source`` is then per step."""
     from bounds.prove import kernel as judge
 
     found = _committed(committed, "kernel", kernel_key(), log)
@@ -168,7 +193,8 @@ def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[
             return status, source
     why = judge.missing()
     if why is None:
-        return judge.replay(results, log=log)
+        steps = _committed_steps(committed, log)
+        return judge.replay(results, log=log, **({"committed": steps} if steps else {}))
     log(f"[run] Coq: {why}; no committed kernel result for this bounds/")
     return {}, why
 
@@ -235,6 +261,8 @@ def write_kernel(folder: Path = COMMITTED, log=print) -> None:
     # when coqc checked the verdicts: now, or (read back from the verdict store) when they were checked then
     checked = f"checked at {judge.now()}" if source == judge.REPLAYED else source.rsplit(", ", 1)[-1]
     write_record(Path(folder) / "verified-kernel.json", {"part": "kernel", "key": kernel_key(), "result": rows,
+                                                         "lemmas": judge.committed_lemmas(status),
+                                                         "tactics": judge.committed_tactics(),
                                                          "coq": coq_release(), "checked": checked})
     log(f"[verified] wrote {Path(folder) / 'verified-kernel.json'}")
 

@@ -7,7 +7,8 @@ functions and the values it binds), the arguments (C, the parameters, the seeds,
 source of every module of ``slt`` and ``bounds`` each named function's module imports,
 directly or through others (``closure``: found by reading the files' import statements, lazy ones included; a
 package's ``__init__.py`` with each of its modules), so that an edit of any code that decides a trial (a width in
-``bounds/``, the solver, a sampler, the statement's measurement) is a miss; and the versions of Python, NumPy, SciPy,
+``bounds/``, the solver, a sampler, the statement's measurement) is a miss; Python's major.minor
+(``slth_base.versions.python_release``: a patch release changes no arithmetic) and the versions of NumPy, SciPy,
 Numba, SymPy, mpmath and python-flint.  Only module-level functions (or partials of them) with JSON arguments are
 stored (a lambda, a closure or a planted solver, as the tests that make checks fail use, is always computed).
 
@@ -28,11 +29,11 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import json
-import platform
 import warnings
 from pathlib import Path
 
 from slth_base import settings
+from slth_base.versions import python_release
 from slth_base.sealed import read_regular, seal, unseal
 from slt.cache import fingerprint
 from slth_base.files import replace_file as write_atomic  # an entry is replaced, never written through
@@ -149,7 +150,7 @@ def versions() -> dict:
             return importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             return None
-    return {"python": platform.python_version(), **{n: version(n) for n in LIBRARIES}}
+    return {"python": python_release(), **{n: version(n) for n in LIBRARIES}}
 
 
 def _name(fn) -> str | None:

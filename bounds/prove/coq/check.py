@@ -113,7 +113,7 @@ def undefined_point(lem: Lemma) -> str:
 
 
 def check(directory, certified=None, tactics: dict | None = None, searching: bool = True, log=None,
-          compiling: bool = True, ents: dict | None = None, build=None) -> dict:
+          compiling: bool = True, ents: dict | None = None, build=None, hints: dict | None = None) -> dict:
     """The kernel's verdict per step: ``{(statement, step): verdict}`` plus the tactics under the key None.
 
     Writes the ``.v`` files into ``directory`` (an edited one is rewritten), searches tactics for lemmas without one
@@ -122,7 +122,7 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
     is written or run: a step is kernel-checked only when its file's text is what the exporter writes now, the
     ``.vo`` in the build folder is the one coqc wrote for it and the statement check passed on it; else ``not
     checked``.  ``ents``: the entries to check (default every step and fact, ``entries(certified)``); ``build``: the
-    build folder (default ``build_dir(directory)``)."""
+    build folder (default ``build_dir(directory)``); ``hints``: tactics the search tries first (``search``)."""
     tactics = dict(load_tactics() if tactics is None else tactics)
     ents = entries(certified) if ents is None else ents
     status: dict = {}
@@ -146,7 +146,7 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
                 with external.reaped():
                     todo = [l for l in lems if l.key not in tactics]
                     if todo and searching:
-                        tactics.update(search(todo, log, tactics))
+                        tactics.update(search(todo, log, tactics, hints))
                         for l in todo:  # "no tactic" was said before the search: a lemma it proved is compiled
                             if tactics.get(l.key) is not None:
                                 status.pop((l.statement, l.step), None)

@@ -17,22 +17,44 @@ TIMEOUT = 8  # seconds per candidate tactic in the search (Coq's timeout: wall-c
 NESTED_TIMEOUT = 30  # seconds per candidate that carries a cascade of its own (``cascade.NESTED``)
 
 
-def search(lems: list[Lemma], log=None, tactics: dict | None = None) -> dict:
+def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict | None = None) -> dict:
     """``{key: tactic}`` for the lemmas (the first candidate that closes each; None: none does).  One coqc run
     per batch of lemmas, each candidate under a timeout; a candidate that is not a tactic expression
     (``tactic_problem``) is never tried.  The scalar facts' lemmas (which the steps apply) are proved with
     ``tactics`` (default: the recorded ones); facts among ``lems`` are searched first, without themselves, and their
-    proofs join those of the rest.  ``CoqcFailure`` when a batch's coqc times out or is killed."""
+    proofs join those of the rest.  ``CoqcFailure`` when a batch's coqc times out or is killed.
+
+    ``hints``: ``{key: tactic}``, a tactic to try first, alone (the one that proved the same step of the committed
+    tree before an edit changed its statement): a lemma it closes is not searched further, and the cascade (SymPy's
+    seconds per lemma) is generated only for the others.  Coq checks whatever tactic wins, as it checks every
+    candidate."""
     tactics = dict(load_tactics() if tactics is None else tactics)
     facts = [l for l in lems if l.statement == FACTS]
     if facts and len(facts) < len(lems):
-        tactics.update(search(facts, log, tactics))
-        rest = search([l for l in lems if l.statement != FACTS], log, tactics)
+        tactics.update(search(facts, log, tactics, hints))
+        rest = search([l for l in lems if l.statement != FACTS], log, tactics, hints)
         return {**{l.key: tactics[l.key] for l in facts}, **rest}
     found: dict = {}
     if not lems:
         return found
+    hinted = {l.key: [hints[l.key]] for l in lems if (hints or {}).get(l.key) and tactic_problem(hints[l.key]) is None}
+    if hinted:
+        won = _tried([l for l in lems if l.key in hinted], hinted, facts, tactics, None)
+        found = {k: v for k, v in won.items() if v is not None}
+        if log:
+            for l in lems:
+                if l.key in found:
+                    log(f"{l.statement}:{l.step}: the committed tree's tactic for this step")
+        lems = [l for l in lems if l.key not in found]
+        if not lems:
+            return found
     cascades = {lem.key: [c for c in lem.candidates if tactic_problem(c) is None] for lem in lems}
+    return {**found, **_tried(lems, cascades, facts, tactics, log)}
+
+
+def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log) -> dict:
+    """``{key: the first of cascades[key] that closes the lemma, or None}``, in one coqc per batch."""
+    found: dict = {}
     batches = [b for b in (lems[i::WORKERS] for i in range(WORKERS)) if b]
     with tempfile.TemporaryDirectory() as tmp, external.reaped(), external.pool(WORKERS) as pool:
         def run(k, batch):

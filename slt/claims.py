@@ -236,7 +236,8 @@ def kernel_source(record: dict) -> str:
     if len(labels) <= 1:
         return labels[0] if labels else NO_KERNEL_SOURCE
     count = {lb: sum(s.get("kernel_source") == lb for s in record["steps"]) for lb in labels}
-    return "; ".join(f"{lb} for {count[lb]} steps" for lb in sorted(labels, key=lambda lb: -count[lb]))
+    return "; ".join(f"{lb} for {count[lb]} step{'' if count[lb] == 1 else 's'}"
+                     for lb in sorted(labels, key=lambda lb: -count[lb]))
 
 
 def step_units(record: dict) -> str:

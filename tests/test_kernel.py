@@ -236,5 +236,5 @@ def test_a_record_whose_steps_have_different_kernel_sources_names_each_with_its_
 
     committed = kernel.committed_source("Coq 8.16.1", "checked at 2026-01-02T03:04:05Z")
     record = {"steps": [{"kernel_source": committed}] * 3 + [{"kernel_source": kernel.REPLAYED}]}
-    assert claims.kernel_source(record) == f"{committed} for 3 steps; {kernel.REPLAYED} for 1 steps"
+    assert claims.kernel_source(record) == f"{committed} for 3 steps; {kernel.REPLAYED} for 1 step"
     assert claims.kernel_source({"steps": [{"kernel_source": committed}] * 2}) == committed

@@ -32,7 +32,7 @@ ALPHA = 0.05
 SEED0 = 1000
 SEEDS = 144
 N_K = 16
-DESIGN_FILE = Path(__file__).resolve().parents[1] / "figures" / "committed" / "fig8-replication-design.json"
+DESIGN_FILE = Path(__file__).resolve().parents[1] / "figures" / "designs" / "fig8-replication.json"
 PLAN = gpt2.Plan((gpt2._small(4),), gpt2.SCALES, SEEDS, gpt2._FULL, seed0=SEED0)
 DECIDED = ("supported", "contradicted", gpt2.NO_EFFECT)
 #: The N compared in the design file's power analysis (``SEEDS`` is one of them).

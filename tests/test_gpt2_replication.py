@@ -26,8 +26,20 @@ def _rows(finals: dict, n_head=4, seed0=0):
 
 def test_the_committed_design_is_what_the_code_makes_from_the_committed_pilot():
     committed = json.loads(replication.DESIGN_FILE.read_text())
-    assert replication.design(_pilot()) == committed
-    assert committed["power"]["decided_at_seeds"] >= 0.8  # the registered N has power 0.8 for a decided verdict
+    made = replication.design(_pilot())
+    assert _undecided_as_one(made) == _undecided_as_one(committed)
+    assert made["power"]["decided_at_seeds"] == committed["power"]["decided_at_seeds"] >= 0.8  # the registered N has power 0.8 for a decided verdict
+
+
+def _undecided_as_one(design: dict) -> dict:
+    """The design with its power shares' undecided kinds summed: the registered file names one ("more seeds
+    needed"); the verdict function later told apart the undecided resamples whose every scale is decided
+    (``figures.SPLIT``), a label and not a decision."""
+    by_n = {}
+    for n, shares in design["power"]["by_n"].items():
+        kept = {k: v for k, v in shares.items() if k in replication.DECIDED}
+        by_n[n] = dict(kept, undecided=round(sum(v for k, v in shares.items() if k not in replication.DECIDED), 9))
+    return dict(design, power=dict(design["power"], by_n=by_n))
 
 
 def test_a_design_changed_after_registration_no_longer_matches(monkeypatch):
@@ -94,3 +106,26 @@ def test_the_committed_replication_is_the_registered_design_decided_by_the_one_f
     again = figures.redecide(payload)
     assert payload["verdict"] == again["verdict"] and payload["findings"] == again["findings"]
     assert payload["compute_s"] > 0
+
+
+def test_every_scale_decided_but_no_figure_verdict_reads_split_and_plans_no_next_look():
+    """The loss within the margin at s = 1 and above it by more than the margin at s = 5, nothing below n_K^1/4:
+    each scale is decided, yet neither supported (both ends above), contradicted nor no effect holds. It must not
+    read "more seeds needed" (that would plan a look that cannot change it) nor any of the three verdicts; and the
+    check can fail: with s = 5 noisy (its interval crossing 0 and the margin) it is "more seeds needed" again."""
+    rng = np.random.default_rng(5)
+    base = 3.0 + rng.normal(0, 0.05, 144)
+
+    def exact(mean, sd):  # 144 paired differences with exactly this sample mean and standard deviation
+        z = rng.normal(size=144)
+        return mean + sd * (z - z.mean()) / z.std(ddof=1)
+
+    step = {1.0: 0.0, 1.5: 0.0, 2.5: 0.001, 3.0: 0.002, 3.5: 0.003, 4.0: 0.005, 5.0: 0.013}
+    finals = {s: list(base + (exact(step[s], 0.004) if s != 2.0 else 0.0)) for s in figures.SCALES}
+    (w,) = figures.summarise("fig8", _rows(finals), 144, replication.ALPHA, (144,))
+    assert w["verdict"] == figures.SPLIT and "within the margin (TOST at 5%): 1," in w["reason"]
+    assert "by more than the margin (its 90% interval not inside +-0.01 nats): 5" in w["reason"]
+    assert figures.next_look(figures.plan(False), [w]) is None
+    finals[5.0] = list(base + 0.013 + rng.normal(0, 0.2, 144))
+    (w,) = figures.summarise("fig8", _rows(finals), 144, replication.ALPHA, (144,))
+    assert w["verdict"] == "undecided: more seeds needed"

@@ -43,7 +43,9 @@ neither of the verdicts above holds and the paired 95% t-interval (``TOST_CONF``
 scales have fewer paired seeds than the look's count reads "undecided: k of N seeds" whatever its intervals say (the
 verdict is decided at a look, never by peeking between looks); at a look with neither a difference nor an
 equivalence, "undecided: more seeds needed" with the intervals (never "inconclusive"), and ``slth reproduce`` runs
-the next look's seeds (``next_look``) until the last look.
+the next look's seeds (``next_look``) until the last look. Where every scale is decided on its own but none of the
+three figure verdicts holds (Fig. 8: the loss within the margin at one end and above it at the other), the width
+reads ``SPLIT`` with each scale's outcome, and no next look is planned.
 """
 from __future__ import annotations
 
@@ -79,6 +81,10 @@ MARGIN = 0.01
 """The equivalence margin in nats per byte, stated before the seeds ran: a paired difference whose ``TOST_CONF``
 interval lies inside (-MARGIN, +MARGIN) is no effect at this scale (two one-sided t-tests at ``LOOK_ALPHA``)."""
 NO_EFFECT = "no effect larger than the margin at this scale"
+SPLIT = "undecided: every scale decided, no figure verdict fits"
+"""Fig. 8 when each scale is decided on its own (a difference or an equivalence) but none of supported, contradicted
+and no effect holds: for example the loss within the margin of n_K^{1/4} at one end of the grid and above it at the
+other. More seeds resolve only effects smaller than the margin, so no next look is planned."""
 PAPER_CLAIM = {
     "fig7": "query/key weights scaled by n_K^{1/4} (about 2.8) reach a lower validation loss than unscaled ones",
     "fig8": "over query/key scales 1..5 the final validation loss is lowest near n_K^{1/4}",
@@ -243,10 +249,27 @@ def verdict(figure, per_scale, star, seeds: int | None = None, alpha=LOOK_ALPHA,
     if others and all(r.get("equivalent") for r in others):
         return NO_EFFECT, text + (f"; every paired {_pct(1 - 2 * alpha)} interval inside +-{MARGIN:g} nats "
                                   f"(TOST at {_pct(alpha)})")
+    if others and all(r.get("equivalent") or _sig(r["diff_ci"], -1) or _sig(r["diff_ci"], +1) for r in others):
+        return SPLIT, text + "; " + _split(others, alpha)
     later = [n for n in looks if n > have] if seeds in looks else []
     return "undecided: more seeds needed", text + (
         f"; a paired {_pct(1 - 2 * alpha)} interval reaches beyond +-{MARGIN:g} nats, so neither an effect nor its "
         "absence is shown" + (f"; the next look is at {later[0]} paired seeds" if later else ""))
+
+
+def _split(others, alpha) -> str:
+    """Each scale's own outcome, when every scale is decided but no figure verdict fits (``SPLIT``)."""
+    def scales(rows):
+        return ", ".join(f"{r['s']:g}" for r in rows) or "none"
+    below = [r for r in others if _sig(r["diff_ci"], -1)]
+    above = [r for r in others if _sig(r["diff_ci"], +1)]
+    beyond = [r for r in above if not r.get("equivalent")]
+    inside = [r for r in others if r.get("equivalent")]
+    return (f"every scale is decided at these seeds: significantly below n_K^1/4 (paired {_pct(1 - alpha)} CI): "
+            f"{scales(below)}; significantly above: {scales(above)}, by more than the margin (its "
+            f"{_pct(1 - 2 * alpha)} interval not inside +-{MARGIN:g} nats): {scales(beyond)}; within the margin "
+            f"(TOST at {_pct(alpha)}): {scales(inside)}; so neither supported (both ends above), contradicted (a scale "
+            "1.5x away below) nor no effect (every scale within the margin) holds")
 
 
 def next_look(plan: Plan, widths) -> Plan | None:

@@ -3,6 +3,7 @@ from the committed pilot, its seeds are fresh, it decides at its own level, and 
 carries the design's hash and the verdict the one function gives."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -52,8 +53,8 @@ def test_a_design_changed_after_registration_no_longer_matches(monkeypatch):
         with monkeypatch.context() as m:
             m.setattr(replication, name, value)
             if name in ("SEED0", "SEEDS"):
-                m.setattr(replication, "PLAN", figures.Plan(replication.PLAN.widths, figures.SCALES,
-                                                             replication.SEEDS, figures._FULL, seed0=replication.SEED0))
+                m.setattr(replication, "PLAN", dataclasses.replace(replication.PLAN, seeds=replication.SEEDS,
+                                                                    seed0=replication.SEED0))
             assert replication.design(_pilot()) != committed, name
 
 

@@ -33,7 +33,8 @@ SEED0 = 1000
 SEEDS = 144
 N_K = 16
 DESIGN_FILE = Path(__file__).resolve().parents[1] / "figures" / "designs" / "fig8-replication.json"
-PLAN = gpt2.Plan((gpt2._small(4),), gpt2.SCALES, SEEDS, gpt2._FULL, seed0=SEED0)
+#: Figure 8's CPU plan (``slt.gpt2.figures.PLANS``) with its n_K = 16 width only, the fresh seeds and their count.
+PLAN = dataclasses.replace(gpt2.PLANS[False], widths=gpt2.PLANS[False].widths[:1], seeds=SEEDS, seed0=SEED0)
 DECIDED = ("supported", "contradicted", gpt2.NO_EFFECT)
 #: The N compared in the design file's power analysis (``SEEDS`` is one of them).
 POWER_AT = (96, 144, 192)
@@ -43,7 +44,7 @@ POWER_DRAWS = 2000
 def plan(quick: bool = False) -> gpt2.Plan:
     """The registered plan; ``quick``: two seeds of three scales and the quick recipe (tests of the path)."""
     if quick:
-        return dataclasses.replace(PLAN, scales=(1.0, 3.0, 5.0), seeds=2, recipe=gpt2._QUICK)
+        return dataclasses.replace(PLAN, scales=(1.0, 3.0, 5.0), seeds=2, recipe=gpt2.PLANS[True].recipe)
     return PLAN
 
 
@@ -78,7 +79,7 @@ def design(pilot: dict) -> dict:
     ``pilot`` (the committed Figure 8 summary)."""
     scales, star, finals = pilot_finals(pilot)
     by_n = {str(n): power(pilot, n) for n in POWER_AT}
-    return json.loads(json.dumps({"figure": "fig8", "width": {"n_K": N_K, **gpt2._small(4)}, "plan": dataclasses.asdict(PLAN),
+    return json.loads(json.dumps({"figure": "fig8", "width": {"n_K": N_K, **PLAN.widths[0]}, "plan": dataclasses.asdict(PLAN),
             "seeds": list(range(SEED0, SEED0 + SEEDS)), "pilot_seeds": list(range(finals.shape[1])),
             "alpha": ALPHA, "difference_test": f"paired {1 - ALPHA:.0%} t-interval excludes 0",
             "equivalence_test": f"TOST at {ALPHA:.0%} each side: paired {1 - 2 * ALPHA:.0%} t-interval inside "

@@ -50,8 +50,6 @@ GPT2_FIGURES = ("fig7", "fig8", "fig8-replication")
 
 
 def render(record: dict) -> Section | None:
-    from slt.gpt2.figures import LOOK_ALPHA  # the two-look design's level per test (payloads without "alpha")
-
     figures = record.get("figures") or {}
     entries = {name: figures[name] for name in GPT2_FIGURES if name in figures}
     if not entries:
@@ -60,7 +58,7 @@ def render(record: dict) -> Section | None:
     for name, entry in entries.items():
         p = entry["payload"]
         blocks.append({"name": name, "p": p, "source": entry["source"],
-                       "diff_conf": f"{100 * (1 - p.get('alpha', LOOK_ALPHA)):.4g}%",
+                       "diff_conf": f"{100 * (1 - p['alpha']):.4g}%" if "alpha" in p else "paired",
                        "plot": (_fig7_plot if name == "fig7" else _fig8_plot)(p)})
     plan = next(iter(entries.values()))["payload"]["plan"]
     html = render_template("sections/gpt2.html", blocks=blocks, plan=plan)

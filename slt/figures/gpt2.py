@@ -42,7 +42,8 @@ class GPT2Figure(Figure):
 
     def summarise(self, plan, rows, info) -> dict:
         return {"summary": gpt2.summarise(self.name, rows, plan.seeds), "scales": list(gpt2.SCALES),
-                "margin": gpt2.MARGIN, "seeds_planned": plan.seeds}
+                "margin": gpt2.MARGIN, "seeds_planned": plan.seeds, "alpha": gpt2.LOOK_ALPHA,
+                "looks": list(gpt2.STAGES)}
 
     def next_plan(self, plan, payload):
         """The next look's plan (``slt.gpt2.figures.next_look``) when this look left a width undecided."""

@@ -298,7 +298,7 @@ def redecide(payload: dict, seeds: int | None = None) -> dict:
         word, text = verdict(payload["figure"], scales, w["theory_scale"], seeds, alpha, looks)
         out["summary"].append(dict(w, scales=scales, verdict=word, reason=text))
     out["verdict"], out["findings"] = findings(out)
-    out["margin"], out["seeds_planned"] = MARGIN, seeds
+    out["margin"], out["seeds_planned"], out["alpha"], out["looks"] = MARGIN, seeds, alpha, list(looks)
     return out
 
 

@@ -375,15 +375,12 @@ def test_sigterm_leaves_no_coqc_and_no_half_written_file(tmp_path, fake_coqc, mo
     code = ("from bounds.prove.coq import check; import sys\n"
             f"check.check({str(tmp_path / 'out')!r}, searching=False)\n")
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT)
-    for _ in range(600):
-        if fake_coqc.exists() and len(fake_coqc.read_text().split()) >= calls:
-            break
-        time.sleep(0.1)
-    pids = [int(p) for p in fake_coqc.read_text().split()]
+    pids = _settled(fake_coqc, calls)
     assert len(pids) >= calls
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=60)  # at once: the workers' coqc groups are killed before the pool waits for them
     time.sleep(0.5)
+    assert [int(p) for p in fake_coqc.read_text().split()] == pids  # none started after the signal
     assert pids and not [p for p in pids if _alive(p)]
     assert not list((tmp_path / "out").glob(".*.tmp")) and not list((tmp_path / "build").rglob(".*.tmp"))
 
@@ -438,6 +435,25 @@ def _default_sigint():  # in the child: SIGINT as a terminal delivers it (a back
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def _settled(fake_coqc, calls, quiet=2.0):
+    """The pids of the fake coqc once at least ``calls`` run and no other has started for ``quiet`` seconds: every
+    fake coqc sleeps, so the run's pool is then full and starts none until a signal ends it (reading the pids at the
+    first ``calls`` raced the pool's second worker, started in the moment before the signal)."""
+    def now():
+        return [int(p) for p in fake_coqc.read_text().split()] if fake_coqc.exists() else []
+    for _ in range(1200):
+        if len(now()) >= calls:
+            break
+        time.sleep(0.1)
+    seen, since = now(), time.monotonic()
+    deadline = since + 60
+    while time.monotonic() - since < quiet and time.monotonic() < deadline:
+        time.sleep(0.1)
+        if len(now()) != len(seen):
+            seen, since = now(), time.monotonic()
+    return seen
+
+
 def _interrupt(tmp_path, fake_coqc, code_or_argv, sig, calls):
     """Start a run with every coqc asleep, wait until ``calls`` coqc run, send ``sig``; (exit status, stderr, pids)."""
     env = {**os.environ, "FAKE_MODE": "sleep", "PYTHONPATH": str(ROOT), "SLTH_COQ_BUILD": str(tmp_path / "build"),
@@ -445,11 +461,7 @@ def _interrupt(tmp_path, fake_coqc, code_or_argv, sig, calls):
     argv = [sys.executable, "-c", code_or_argv] if isinstance(code_or_argv, str) else [sys.executable, *code_or_argv]
     proc = subprocess.Popen(argv, env=env, cwd=ROOT, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
     try:
-        for _ in range(1200):
-            if fake_coqc.exists() and len(fake_coqc.read_text().split()) >= calls:
-                break
-            time.sleep(0.1)
-        pids = [int(p) for p in fake_coqc.read_text().split()] if fake_coqc.exists() else []
+        pids = _settled(fake_coqc, calls)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)  # at once: the coqc groups are killed, not waited for
     finally:

@@ -13,7 +13,7 @@ from slt.figures import Figure, register
 from slt.gpt2 import corpus, figures as gpt2, replication
 from slt.gpt2.train import run_item
 
-__all__ = ["GPT2Figure", "FIG7", "FIG8", "FIG8_REPLICATION"]
+__all__ = ["GPT2Figure", "FIG7", "FIG8", "FIG8_REPLICATION", "FIG8_CONFIRMATION"]
 
 
 class GPT2Figure(Figure):
@@ -73,27 +73,36 @@ FIG8 = register(Fig8())
 
 
 class Fig8Replication(Fig8):
-    """Figure 8's confirmatory replication at n_K = 16 (``slt.gpt2.replication``): fresh seeds, one look at 5%,
-    the design registered in a committed file before its seeds ran."""
-    name = "fig8-replication"
-    title = "Figure 8, replication at n_K = 16: final validation loss against the query/key scale s (fresh seeds)"
-
+    """Figure 8's confirmatory runs at n_K = 16 (``slt.gpt2.replication``): fresh seeds, one look at 5%, the
+    design (seeds, rule) registered in a committed file before its seeds ran; ``name`` is the design's."""
     devices = ("cpu",)
 
+    def __init__(self, name: str, title: str):
+        self.name, self.title = name, title
+
     def plan(self, quick: bool = False):
-        return replication.plan(quick)
+        return replication.plan(self.name, quick)
 
     def tasks(self, plan, target_params, info) -> list:
         return gpt2.tasks("fig8", plan)
 
     def summarise(self, plan, rows, info) -> dict:
-        return {"summary": gpt2.summarise("fig8", rows, plan.seeds, replication.ALPHA, (plan.seeds,)),
+        rule = replication.DESIGNS[self.name].rule
+        return {"summary": gpt2.summarise("fig8", rows, plan.seeds, replication.ALPHA, (plan.seeds,), rule),
                 "scales": list(plan.scales), "margin": gpt2.MARGIN, "seeds_planned": plan.seeds,
                 "alpha": replication.ALPHA, "looks": [plan.seeds],
-                "design": {"file": replication.DESIGN_FILE.name, "sha256": replication.design_sha256()}}
+                **({} if rule == gpt2.RULE else {"rule": rule}),
+                "design": {"file": replication.DESIGNS[self.name].file.name,
+                           "sha256": replication.design_sha256(self.name)}}
 
     def next_plan(self, plan, payload):
         return None  # one look
 
 
-FIG8_REPLICATION = register(Fig8Replication())
+FIG8_REPLICATION = register(Fig8Replication(
+    "fig8-replication",
+    "Figure 8, replication at n_K = 16: final validation loss against the query/key scale s (fresh seeds)"))
+FIG8_CONFIRMATION = register(Fig8Replication(
+    "fig8-confirmation",
+    "Figure 8, confirmation at n_K = 16 under the one-side rule: final validation loss against the query/key scale s "
+    "(fresh seeds)"))

@@ -85,6 +85,16 @@ SPLIT = "undecided: every scale decided, no figure verdict fits"
 """Fig. 8 when each scale is decided on its own (a difference or an equivalence) but none of supported, contradicted
 and no effect holds: for example the loss within the margin of n_K^{1/4} at one end of the grid and above it at the
 other. More seeds resolve only effects smaller than the margin, so no next look is planned."""
+RULES = {
+    "two-ends": "the loss at s = 1 and at s = 5 significantly above the loss at n_K^1/4, no scale significantly below it",
+    "one-side": ("a scale at least 1.5x away from n_K^1/4 significantly above it by an effect the equivalence test "
+                 "does not put inside the margin, no scale significantly below it"),
+}
+"""Figure 8's rules for ``supported`` (``contradicted`` and no effect are the same under both): ``two-ends`` is the
+rule of Figures 7-8's two-look design and of the first replication; ``one-side`` was registered, with its own design
+and fresh seeds, after the first replication found the loss flat on one side of n_K^{1/4} and rising on the other
+(``SPLIT`` under ``two-ends``)."""
+RULE = "two-ends"
 PAPER_CLAIM = {
     "fig7": "query/key weights scaled by n_K^{1/4} (about 2.8) reach a lower validation loss than unscaled ones",
     "fig8": "over query/key scales 1..5 the final validation loss is lowest near n_K^{1/4}",
@@ -199,11 +209,11 @@ def _sig(ci, side):
     return hi < 0 if side < 0 else lo > 0
 
 
-def summarise(figure, rows, planned: int | None = None, alpha=LOOK_ALPHA, looks=STAGES):
+def summarise(figure, rows, planned: int | None = None, alpha=LOOK_ALPHA, looks=STAGES, rule=RULE):
     """Per width: per scale the final-loss statistics and mean curve, paired differences to n_K^{1/4}, the verdict.
     ``rows``: ``[(params, seed, result), ...]`` as ``slt.figures.run_tasks`` returns them; ``planned``: the plan's
-    paired seeds (fewer at any scale: "undecided: k of N seeds"); ``alpha`` and ``looks``: the design's level per look
-    and its looks (``LOOK_ALPHA`` and ``STAGES`` by default)."""
+    paired seeds (fewer at any scale: "undecided: k of N seeds"); ``alpha``, ``looks`` and ``rule``: the design's level
+    per look, its looks and its Figure 8 rule (``LOOK_ALPHA``, ``STAGES`` and ``RULE`` by default)."""
     groups = {}
     for params, seed, result in rows:
         model = params["model"]
@@ -231,15 +241,18 @@ def summarise(figure, rows, planned: int | None = None, alpha=LOOK_ALPHA, looks=
         best = min(per_scale, key=lambda r: r["mean"])
         entry = {"n_K": n_K, "d_model": d_model, "n_head": n_head, "n_layer": n_layer, "theory_scale": star,
                  "scales": per_scale, "argmin_scale": best["s"], "argmin_mean": best["mean"]}
-        entry["verdict"], entry["reason"] = verdict(figure, per_scale, star, planned, alpha, looks)
+        entry["verdict"], entry["reason"] = verdict(figure, per_scale, star, planned, alpha, looks, rule)
         widths.append(entry)
     return widths
 
 
-def verdict(figure, per_scale, star, seeds: int | None = None, alpha=LOOK_ALPHA, looks=STAGES) -> tuple[str, str]:
+def verdict(figure, per_scale, star, seeds: int | None = None, alpha=LOOK_ALPHA, looks=STAGES,
+            rule=RULE) -> tuple[str, str]:
     """``(verdict, reason)`` of one width: the one function deciding Fig. 7 and Fig. 8 (module docstring), at level
-    ``alpha`` per test of a design whose looks are ``looks``."""
-    word, text = (_verdict7 if figure == "fig7" else _verdict8)(per_scale, star, alpha)
+    ``alpha`` per test of a design whose looks are ``looks``, Figure 8 by its design's ``rule`` (``RULES``)."""
+    if rule not in RULES:
+        raise ValueError(f"unknown Figure 8 rule {rule!r}; expected one of {', '.join(RULES)}")
+    word, text = _verdict7(per_scale, star, alpha) if figure == "fig7" else _verdict8(per_scale, star, alpha, rule)
     have = min(r["seeds"] for r in per_scale)
     if seeds is not None and have < seeds:
         return f"undecided: {have} of {seeds} seeds", text + f"; decided at {seeds} paired seeds, not before"
@@ -250,14 +263,14 @@ def verdict(figure, per_scale, star, seeds: int | None = None, alpha=LOOK_ALPHA,
         return NO_EFFECT, text + (f"; every paired {_pct(1 - 2 * alpha)} interval inside +-{MARGIN:g} nats "
                                   f"(TOST at {_pct(alpha)})")
     if others and all(r.get("equivalent") or _sig(r["diff_ci"], -1) or _sig(r["diff_ci"], +1) for r in others):
-        return SPLIT, text + "; " + _split(others, alpha)
+        return SPLIT, text + "; " + _split(others, alpha, rule)
     later = [n for n in looks if n > have] if seeds in looks else []
     return "undecided: more seeds needed", text + (
         f"; a paired {_pct(1 - 2 * alpha)} interval reaches beyond +-{MARGIN:g} nats, so neither an effect nor its "
         "absence is shown" + (f"; the next look is at {later[0]} paired seeds" if later else ""))
 
 
-def _split(others, alpha) -> str:
+def _split(others, alpha, rule=RULE) -> str:
     """Each scale's own outcome, when every scale is decided but no figure verdict fits (``SPLIT``)."""
     def scales(rows):
         return ", ".join(f"{r['s']:g}" for r in rows) or "none"
@@ -268,7 +281,7 @@ def _split(others, alpha) -> str:
     return (f"every scale is decided at these seeds: significantly below n_K^1/4 (paired {_pct(1 - alpha)} CI): "
             f"{scales(below)}; significantly above: {scales(above)}, by more than the margin (its "
             f"{_pct(1 - 2 * alpha)} interval not inside +-{MARGIN:g} nats): {scales(beyond)}; within the margin "
-            f"(TOST at {_pct(alpha)}): {scales(inside)}; so neither supported (both ends above), contradicted (a scale "
+            f"(TOST at {_pct(alpha)}): {scales(inside)}; so neither supported ({RULES[rule]}), contradicted (a scale "
             "1.5x away below) nor no effect (every scale within the margin) holds")
 
 
@@ -288,6 +301,7 @@ def redecide(payload: dict, seeds: int | None = None) -> dict:
     ``looks``; the two-look design's when absent), ``findings`` and ``verdict`` rewritten."""
     seeds = payload.get("seeds_planned", SEEDS) if seeds is None else seeds
     alpha, looks = payload.get("alpha", LOOK_ALPHA), tuple(payload.get("looks", STAGES))
+    rule = payload.get("rule", RULE)
     out = dict(payload, summary=[])
     for w in payload["summary"]:
         ref = next(r for r in w["scales"] if r["theory"])["final"]
@@ -295,10 +309,12 @@ def redecide(payload: dict, seeds: int | None = None) -> dict:
         for r in w["scales"]:
             paired = [a - b for a, b in zip(r["final"], ref)]
             scales.append({**{k: v for k, v in r.items() if k != "diff_ci90"}, **paired_stats(paired, alpha)})
-        word, text = verdict(payload["figure"], scales, w["theory_scale"], seeds, alpha, looks)
+        word, text = verdict(payload["figure"], scales, w["theory_scale"], seeds, alpha, looks, rule)
         out["summary"].append(dict(w, scales=scales, verdict=word, reason=text))
     out["verdict"], out["findings"] = findings(out)
     out["margin"], out["seeds_planned"], out["alpha"], out["looks"] = MARGIN, seeds, alpha, list(looks)
+    if "rule" in payload:
+        out["rule"] = rule
     return out
 
 
@@ -314,19 +330,30 @@ def _verdict7(per_scale, star, alpha=LOOK_ALPHA):
     return "open", text
 
 
-def _verdict8(per_scale, star, alpha=LOOK_ALPHA):
+def _far(r, star) -> bool:
+    """A scale at least 1.5x away from n_K^{1/4}."""
+    return r["s"] <= star / 1.5 or r["s"] >= 1.5 * star
+
+
+def _verdict8(per_scale, star, alpha=LOOK_ALPHA, rule=RULE):
     others = [r for r in per_scale if not r["theory"]]
     below = [r for r in others if _sig(r["diff_ci"], -1)]   # scales significantly better than s*
-    far_below = [r for r in below if r["s"] <= star / 1.5 or r["s"] >= 1.5 * star]
-    ends = [r for r in others if r["s"] in (min(SCALES), max(SCALES))]  # the paper's grid ends, 1 and 5
-    ends_worse = len(ends) == 2 and all(_sig(r["diff_ci"], +1) for r in ends)
+    far_below = [r for r in below if _far(r, star)]
     best = min(per_scale, key=lambda r: r["mean"])
     text = (f"lowest mean loss at s = {best['s']:.3g} ({best['mean']:.4f}); n_K^1/4 = {star:.3g}; scales "
-            f"significantly below n_K^1/4 (paired {_pct(1 - alpha)} CI): {[round(r['s'], 3) for r in below] or 'none'}; "
-            f"s = 1 and s = 5 significantly above: {ends_worse}")
+            f"significantly below n_K^1/4 (paired {_pct(1 - alpha)} CI): {[round(r['s'], 3) for r in below] or 'none'}; ")
+    if rule == "two-ends":
+        ends = [r for r in others if r["s"] in (min(SCALES), max(SCALES))]  # the paper's grid ends, 1 and 5
+        rises = len(ends) == 2 and all(_sig(r["diff_ci"], +1) for r in ends)
+        text += f"s = 1 and s = 5 significantly above: {rises}"
+    else:  # "one-side": a scale 1.5x away above by an effect the equivalence test does not put inside the margin
+        rising = [r for r in others if _far(r, star) and _sig(r["diff_ci"], +1) and not r.get("equivalent")]
+        rises = bool(rising)
+        text += (f"scales 1.5x away significantly above and not within the margin: "
+                 f"{[round(r['s'], 3) for r in rising] or 'none'}")
     if far_below:
         return "contradicted", text
-    if ends_worse and not below:
+    if rises and not below:
         return "supported", text
     return "open", text
 
@@ -338,7 +365,8 @@ def require_torch(figure: str) -> None:
                                   f"pip install -e .[torch]")
 
 
-LABELS = {"fig7": "Fig. 7", "fig8": "Fig. 8", "fig8-replication": "Fig. 8 (replication, fresh seeds)"}
+LABELS = {"fig7": "Fig. 7", "fig8": "Fig. 8", "fig8-replication": "Fig. 8 (replication, fresh seeds)",
+          "fig8-confirmation": "Fig. 8 (confirmation under the one-side rule, fresh seeds)"}
 
 
 def findings(payload) -> tuple[dict, list]:

@@ -49,7 +49,7 @@ FIGURES = ("fig4", "fig5", "fig6")
 #: Figures read into the record only when their summaries are cached, full or quick (they need the [torch] extra
 #: and long runs; ``slth reproduce NAME`` writes them): Figures 7-8, Figure 8's replication and the learned-token
 #: Figures 4-5.
-CACHED_FIGURES = ("fig7", "fig8", "fig8-replication", "fig4-learned-token", "fig5-learned-token")
+CACHED_FIGURES = ("fig7", "fig8", "fig8-replication", "fig8-confirmation", "fig4-learned-token", "fig5-learned-token")
 
 
 def _formula(expr) -> dict:

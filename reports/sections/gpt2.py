@@ -46,7 +46,7 @@ def _fig8_plot(payload):
 
 
 #: The GPT-2 figures, in the order the section shows them.
-GPT2_FIGURES = ("fig7", "fig8", "fig8-replication")
+GPT2_FIGURES = ("fig7", "fig8", "fig8-replication", "fig8-confirmation")
 
 
 def render(record: dict) -> Section | None:
@@ -59,6 +59,7 @@ def render(record: dict) -> Section | None:
         p = entry["payload"]
         blocks.append({"name": name, "p": p, "source": entry["source"],
                        "diff_conf": f"{100 * (1 - p['alpha']):.4g}%" if "alpha" in p else "paired",
+                       "rule": p.get("rule_text", ""),
                        "plot": (_fig7_plot if name == "fig7" else _fig8_plot)(p)})
     plan = next(iter(entries.values()))["payload"]["plan"]
     html = render_template("sections/gpt2.html", blocks=blocks, plan=plan)

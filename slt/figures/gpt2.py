@@ -91,7 +91,7 @@ class Fig8Replication(Fig8):
         return {"summary": gpt2.summarise("fig8", rows, plan.seeds, replication.ALPHA, (plan.seeds,), rule),
                 "scales": list(plan.scales), "margin": gpt2.MARGIN, "seeds_planned": plan.seeds,
                 "alpha": replication.ALPHA, "looks": [plan.seeds],
-                **({} if rule == gpt2.RULE else {"rule": rule}),
+                **({} if rule == gpt2.RULE else {"rule": rule, "rule_text": gpt2.RULES[rule]}),
                 "design": {"file": replication.DESIGNS[self.name].file.name,
                            "sha256": replication.design_sha256(self.name)}}
 

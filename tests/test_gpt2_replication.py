@@ -118,12 +118,15 @@ def test_the_quick_replication_runs_and_names_its_design(tmp_path, name):
     assert figures.redecide(payload)["verdict"] == payload["verdict"]
 
 
-def test_the_committed_replication_is_the_registered_design_decided_by_the_one_function():
-    payload = summaries.load_summary(summaries.committed_summary_path("fig8-replication"))
-    assert payload["design"]["sha256"] == replication.design_sha256(FIRST.name)
-    assert payload["plan"]["seed0"] == FIRST.seed0 and payload["seeds_planned"] == FIRST.seeds
+@pytest.mark.parametrize("name", list(replication.DESIGNS))
+def test_the_committed_replication_is_the_registered_design_decided_by_the_one_function(name):
+    d = replication.DESIGNS[name]
+    payload = summaries.load_summary(summaries.committed_summary_path(name))
+    assert payload["design"]["sha256"] == replication.design_sha256(name)
+    assert payload["plan"]["seed0"] == d.seed0 and payload["seeds_planned"] == d.seeds
+    assert payload.get("rule", figures.RULE) == d.rule
     (w,) = payload["summary"]
-    assert all(r["seeds"] == FIRST.seeds for r in w["scales"]) and w["n_K"] == 16
+    assert all(r["seeds"] == d.seeds for r in w["scales"]) and w["n_K"] == 16
     again = figures.redecide(payload)
     assert payload["verdict"] == again["verdict"] and payload["findings"] == again["findings"]
     assert payload["compute_s"] > 0

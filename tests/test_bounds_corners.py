@@ -133,3 +133,25 @@ def test_a_violation_by_a_relative_1e_45_beyond_1e40_is_refuted():
     point = {k: _value(v) for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
     l, rr = evaluate(lhs, point, 80), evaluate(rhs, point, 80)
     assert l > rr and (l - rr) / l < 1e-44
+
+
+def test_the_search_is_bounded_by_work_and_reads_the_same_throttled(monkeypatch):
+    """The search's budgets are counts of work (``PHASE_CALLS``, ``SLOW_CALLS``, ``LIMIT_CALLS``), not CPU seconds:
+    throttled (a busy sibling thread makes this process's CPU clock run about twice as fast as its work) it reaches
+    the same refutation by the same leading behaviour; with the SymPy limit's budget below any limit's cost the
+    leading behaviour is undecided, and the refutation beyond the scan is lost, every time (the check can fail)."""
+    from tests.test_work_budget import throttled
+
+    def run():
+        sp.core.cache.clear_cache()
+        r = corners.search(-sp.log(eps), sp.Integer(70000), L7)
+        return None if r is None else (r.leading, r.counterexample["eps"], r.ray)
+
+    plain = run()
+    assert plain is not None and plain[0].startswith("fails")
+    with throttled():
+        assert run() == plain
+    monkeypatch.setattr(corners, "LIMIT_CALLS", 50)
+    starved = run()
+    with throttled():
+        assert run() == starved is None

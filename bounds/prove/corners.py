@@ -20,8 +20,12 @@ a Python integer).
    ``lhs`` above the upper bound of ``rhs``, the precision raised with the size of the values; a point Arb cannot
    so separate is no refutation.
 
-The scan and the decision each have a CPU budget (``SECONDS``), spent on the smaller combinations of ends first;
-a ray whose points take over ``SLOW`` seconds to evaluate (exponents that grow with X) is not followed further.
+The scan and the decision each have a budget of work (``PHASE_CALLS`` Python calls, counted by
+``bounds.prove.verify_domain``'s meter: the same on every machine and at any load), spent on the smaller
+combinations of ends first; a ray whose point takes over ``SLOW_CALLS`` calls to evaluate (exponents that grow with
+X) is not followed further, and a SymPy limit over ``LIMIT_CALLS`` calls is left undecided. The search runs as one
+stage, ``corners``, under the verifier's time guard only (``STAGE_SECONDS``: "machine too slow", a verdict that is
+never stored).
 Every point checks the hypotheses of every parameter (exactly, in rationals where they are rational).  The result
 is a ``Refutation`` (the counterexample, the ray, the leading behaviour, how it was confirmed) or None: no corner
 refutes the step (which does not prove it).
@@ -30,7 +34,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -40,15 +43,19 @@ import sympy as sp
 from . import recheck
 from ..evaluate import compile_expr
 from ..symbols import NAME, PARAMETER, text
-from .verify_domain import TimeLimit, time_limit
+from .verify_domain import TimeLimit, time_limit, work_done
 from .verify_search import number, round_up
 
 SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
 DECIDE_J = range(15, 21)  # after a negative limit: up to 2^(2^20) (about 10^315652)
 RATES = (1, 2)
-LIMIT_SECONDS = 1.0  # per SymPy limit (a ray whose limit takes longer is left undecided)
-SLOW = 0.2  # seconds: a ray whose point takes longer to evaluate is not followed further out
-SECONDS = 5.0  # CPU budget of the scan, and again of the decision by limits (a search that runs out finds nothing)
+LIMIT_CALLS = 3_000_000  # per SymPy limit (a ray whose limit takes more is left undecided)
+SLOW_CALLS = 400_000  # a ray whose point takes more to evaluate is not followed further out
+PHASE_CALLS = 10_000_000  # the budget of the scan, of the scan between doublings, and of the decision by limits
+"""Calibrated where they replaced CPU-second budgets (1 s, 0.2 s, 5 s): a million counted calls take 0.6 to 0.7 s of
+CPU here, and the largest SymPy limit that finishes in the readings of ``checks/test_variants.py`` counts 1.53
+million (Lemma 12's d1 variant, L12b)."""
+_UNBOUNDED = 10 ** 15  # the search's own stage: counted, cut by the time guard only
 REL = mpmath.mpf(10) ** -60  # a violation must exceed this relative to the sides' size, seen at SCAN_DPS digits
 SCAN_DPS, CONFIRM_DPS = 80, 120
 FILL = 64  # points X = 2^k per doubling of k between the doubling points, beyond k = 1024
@@ -73,51 +80,60 @@ def refute(lhs, rhs, params) -> dict | None:
 
 def search(lhs, rhs, params) -> Refutation | None:
     """A confirmed violation of ``lhs <= rhs`` at an infinite end (or combination of ends) of the domain of
-    ``params`` (``bounds.core.Param``; a later declaration of a name wins), or None."""
+    ``params`` (``bounds.core.Param``; a later declaration of a name wins), or None (also when the time guard cut
+    the search: recorded in ``verify_domain.CUTS``, so the verdict is not stored)."""
+    try:
+        with time_limit(stage="corners", calls=_UNBOUNDED):
+            return _search(lhs, rhs, params)
+    except TimeLimit:
+        return None
+
+
+def _search(lhs, rhs, params) -> Refutation | None:
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     table = _table(lhs, rhs, params)
     if table is None:
         return None
     rays = list(_rays(table))
     fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
-    deadline = time.process_time() + SECONDS
+    deadline = work_done() + PHASE_CALLS
     for ray in rays:  # (the budget is spent on the smaller combinations first: rays are ordered by size)
         for j in SCAN_J:
-            start = time.process_time()
+            start = work_done()
             if start > deadline:
                 return None
             found = _try(lhs, rhs, fl, fr, table, ray, j)
-            if not found and time.process_time() - start > SLOW:
+            if not found and work_done() - start > SLOW_CALLS:
                 break  # evaluating this far out is too slow (e.g. exponents that grow with X): the next ray
             if found:
                 return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray),
                                   _leading(lhs, rhs, table, ray))
-    deadline = time.process_time() + SECONDS
+    deadline = work_done() + PHASE_CALLS
     for ray in rays:  # between the doubling points (a window bounded far out)
         for X in _between():
-            start = time.process_time()
+            start = work_done()
             if start > deadline:
                 break
             found = _try(lhs, rhs, fl, fr, table, ray, None, X)
             if found:
                 return Refutation(*found, _describe(table, ray), _leading(lhs, rhs, table, ray))
-            if time.process_time() - start > SLOW:
+            if work_done() - start > SLOW_CALLS:
                 break
-    deadline = time.process_time() + SECONDS
+    deadline = work_done() + PHASE_CALLS
     for ray in rays:  # the scan found nothing: where does the leading behaviour say the step fails?
         if ray.base != "mid" or any(r != 1 for _, _, r in ray.ends):
             continue
-        if time.process_time() > deadline:
+        if work_done() > deadline:
             return None
         lead = _leading(lhs, rhs, table, ray)
         if not lead.startswith("fails"):
             continue
         for j in DECIDE_J:
-            start = time.process_time()
+            start = work_done()
             if start > deadline:
                 return None
             found = _try(lhs, rhs, fl, fr, table, ray, j)
-            if not found and time.process_time() - start > SLOW:
+            if not found and work_done() - start > SLOW_CALLS:
                 break
             if found:
                 return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray), lead)
@@ -402,7 +418,7 @@ def _leading(lhs, rhs, table, ray) -> str:
     positive = L.is_positive and R.is_positive
     g, what = (sp.log(R) - sp.log(L), "log rhs - log lhs") if positive else (R - L, "rhs - lhs")
     try:
-        with _time_limit(LIMIT_SECONDS):
+        with _time_limit():
             lim = sp.limit(_eventual(g, X), X, sp.oo)
     except (_Timeout, NotImplementedError, ValueError, TypeError, RecursionError):
         return f"the limit of {what} along the ray was not decided by SymPy"
@@ -430,6 +446,6 @@ def _eventual(expr, X):
 _Timeout = TimeLimit
 
 
-def _time_limit(seconds):
-    """The verifier's stage time limit (nested limits respected): a SymPy limit can run for minutes."""
-    return time_limit(seconds, "corner: limit")
+def _time_limit():
+    """A SymPy limit's budget of work, ``LIMIT_CALLS`` (nested limits respected): one can run for minutes."""
+    return time_limit(stage="corner: limit", calls=LIMIT_CALLS)

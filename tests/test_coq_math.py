@@ -521,7 +521,8 @@ def test_the_report_counts_what_coq_says(stated):
     report = coq_math.statements_report(stated)
     assert report.splitlines()[-1] == _expected_counts(stated)
     lemma8 = _block(report, "lemma8")
-    assert "Print Assumptions stmt_lemma8: Coq's standard axioms only" in lemma8
+    assert ("Print Assumptions of the 10 statement theorems together (stmt_lemma8 among them): Coq's standard axioms "
+            "only") in lemma8
     assert "its type assumes: no premise" in lemma8 and "\n  proved in Coq from Lueker's corollary alone" in lemma8
     for name in ("lemma2", "lemma7", "theorem9", "theorem10", "theorem11", "theorem14"):
         block = _block(report, name)
@@ -842,10 +843,14 @@ def test_axioms_coq_prints_each_coq_theorem_first_then_what_its_steps_cite():
     text = coq_axioms_text(["lemma8", "theorem9"], stated, {})
     lemma8 = text.split("\n\n")[0].splitlines()
     assert lemma8[0] == "== lemma8" and "Coq theorem stmt_lemma8" in lemma8[1]
-    assert lemma8[2].strip() == "Print Assumptions stmt_lemma8: Coq's standard axioms only (classical reals: 1)"
+    together = f"Print Assumptions of the {len(stated)} statement theorems together (stmt_lemma8 among them)"
+    assert lemma8[2].strip() == f"{together}: Coq's standard axioms only (classical reals: 1)"
     short = {n: (p, ["ClassicalDedekindReals.sig_forall_dec"]) for n, p in coq_math.declared_rests().items()}
     line = coq_axioms_text(["lemma8"], short, {}).split("\n\n")[0].splitlines()[2].strip()
-    assert line == "Print Assumptions stmt_lemma8: OTHER AXIOMS: ClassicalDedekindReals.sig_forall_dec"  # not qualified
+    assert line == f"{together}: OTHER AXIOMS: ClassicalDedekindReals.sig_forall_dec"  # not qualified
+    own = dict(stated, lemma8=(stated["lemma8"][0], []))  # the lists differ: each is the statement's own
+    line = coq_axioms_text(["lemma8"], own, {}).split("\n\n")[0].splitlines()[2].strip()
+    assert line == "Print Assumptions stmt_lemma8: closed under the global context (no axioms)"
     convex = next(i for i, line in enumerate(lemma8) if "structural fact: convex combination" in line)
     assert lemma8[convex + 1].strip().startswith("proved in Coq: norm_combination (proofs/coq/math/Triangle.v)")
     assert "cited, not verified" not in text

@@ -111,6 +111,16 @@ def _assumption_words(axioms: list[str]) -> str:
     return f"{words}; OTHER AXIOMS: {', '.join(other)}" if words else f"OTHER AXIOMS: {', '.join(other)}"
 
 
+def _assumptions_of(name: str, rests: dict) -> str:
+    """Whose ``Print Assumptions`` a statement's axiom list is: its own, or, where every statement of ``rests`` has
+    the same list (``bounds.prove.coq_math.rests_on`` asks once for all of them together and gives each the
+    answer, a superset of each one's own), the statement theorems' together, which is then true either way."""
+    lists = [sorted(e[1]) for e in rests.values() if isinstance(e, tuple) and e[1] is not None]
+    if len(lists) > 1 and all(x == lists[0] for x in lists):
+        return f"Print Assumptions of the {len(lists)} statement theorems together (stmt_{name} among them)"
+    return f"Print Assumptions stmt_{name}"
+
+
 def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files: dict | None = None) -> list[str]:
     """What statement ``name``'s Coq theorem is, first: its ``Print Assumptions`` (when ``rests`` holds them), the
     premises its closed type assumes, whether it states the statement's probability, and so whether it proves the
@@ -131,7 +141,7 @@ def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files
     prem, axioms = (entry if isinstance(entry, tuple) else (entry, None))
     out = [f"{head}: Coq theorem stmt_{name}"]
     if axioms is not None:
-        out.append(f"  Print Assumptions stmt_{name}: {_assumption_words(axioms)}")
+        out.append(f"  {_assumptions_of(name, rests)}: {_assumption_words(axioms)}")
     def assumed(p):
         cited = p[len("statement "):] if p.startswith("statement ") else None
         if cited in cat:

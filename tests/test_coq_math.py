@@ -1040,3 +1040,25 @@ def test_lueker_as_printed_fails_for_one_item_and_coq_proves_it(built, stated, t
     line = int(re.search(r"Statements\.v line (\d+)", why).group(1)) if not ok else 0
     proof = text.index("Theorem lueker_as_printed_fails_one_item")
     assert not ok and text.count("\n", 0, proof) < line <= text.count("\n", 0, text.index("Qed.", proof)) + 1, why
+
+
+def test_rests_on_asks_once_for_all_and_traces_an_odd_axiom_to_its_statement(monkeypatch):
+    """``rests_on`` asks Coq once for the tuple of every statement theorem; only when that list names an axiom
+    beyond the standard ones does it ask one statement at a time, so the line names the statement that has it."""
+    standard = "Coq.Reals.ClassicalDedekindReals.sig_forall_dec"
+    calls = []
+
+    def query(directory, names, together, odd=True):
+        calls.append(together)
+        if together:
+            return {n: ([], [standard] + (["Evil.ax"] if odd else [])) for n in names}
+        return {n: ([], ["Evil.ax"] if n == "lemma8" else [standard]) for n in names}
+
+    monkeypatch.setattr(coq_math, "_statement_query", query)
+    rests = coq_math.rests_on("unused", ("lemma8", "lemma5"))
+    assert calls == [True, False]
+    assert rests == {"lemma8": ([], ["Evil.ax"]), "lemma5": ([], [standard])}
+    calls.clear()
+    monkeypatch.setattr(coq_math, "_statement_query", lambda d, names, together: query(d, names, together, odd=False))
+    assert coq_math.rests_on("unused", ("lemma8", "lemma5")) == {n: ([], [standard]) for n in ("lemma8", "lemma5")}
+    assert calls == [True]

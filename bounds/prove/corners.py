@@ -49,12 +49,13 @@ from .verify_search import number, round_up
 SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
 DECIDE_J = range(15, 21)  # after a negative limit: up to 2^(2^20) (about 10^315652)
 RATES = (1, 2)
-LIMIT_CALLS = 3_000_000  # per SymPy limit (a ray whose limit takes more is left undecided)
-SLOW_CALLS = 400_000  # a ray whose point takes more to evaluate is not followed further out
-PHASE_CALLS = 10_000_000  # the budget of the scan, of the scan between doublings, and of the decision by limits
-"""Calibrated where they replaced CPU-second budgets (1 s, 0.2 s, 5 s): a million counted calls take 0.6 to 0.7 s of
-CPU here, and the largest SymPy limit that finishes in the readings of ``checks/test_variants.py`` counts 1.53
-million (Lemma 12's d1 variant, L12b)."""
+LIMIT_CALLS = 2_000_000  # per SymPy limit (a ray whose limit takes more is left undecided)
+SLOW_CALLS = 300_000  # a ray whose point takes more to evaluate is not followed further out
+PHASE_CALLS = 6_000_000  # the budget of the scan, of the scan between doublings, and of the decision by limits
+"""Chosen where they replaced CPU-second budgets (1 s, 0.2 s, 5 s) so that a search costs about what it did (Lemma 12's
+d1 reading, L12b: 9.3 s of CPU against 10.8 s; counting calls slows the search by about a quarter, and a million
+counted calls take 0.6 to 0.7 s here), with ``LIMIT_CALLS`` above the largest SymPy limit that finishes in the readings
+of ``checks/test_variants.py`` (1.53 million, that same step)."""
 _UNBOUNDED = 10 ** 15  # the search's own stage: counted, cut by the time guard only
 REL = mpmath.mpf(10) ** -60  # a violation must exceed this relative to the sides' size, seen at SCAN_DPS digits
 SCAN_DPS, CONFIRM_DPS = 80, 120

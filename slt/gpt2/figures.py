@@ -91,9 +91,9 @@ RULES = {
                  "does not put inside the margin, no scale significantly below it"),
 }
 """Figure 8's rules for ``supported`` (``contradicted`` and no effect are the same under both): ``two-ends`` is the
-rule of Figures 7-8's two-look design and of the first replication; ``one-side`` was registered, with its own design
-and fresh seeds, after the first replication found the loss flat on one side of n_K^{1/4} and rising on the other
-(``SPLIT`` under ``two-ends``)."""
+rule of Figures 7-8's two-look design and of the replication; ``one-side`` is the rule of the confirmation
+(``slt.gpt2.replication``), whose pilot is the replication's outcome that ``two-ends`` reads ``SPLIT`` (the loss within
+the margin on one side of n_K^{1/4} and above it on the other)."""
 RULE = "two-ends"
 _SHORT = {"two-ends": "both ends above", "one-side": "a scale 1.5x away above beyond the margin, none below"}
 PAPER_CLAIM = {

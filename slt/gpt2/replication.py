@@ -4,8 +4,7 @@ its file's SHA-256, and ``tests/test_gpt2_replication.py`` checks that each file
 committed pilot, so no design can drift after its data:
 
 - ``fig8-replication``: the pilot is Figures 7-8's two-look run (its 48 seeds of n_K = 16), the rule Figure 8's
-  ``two-ends`` (``slt.gpt2.figures.RULES``), 144 fresh seeds from 1000. It found every scale decided and the loss
-  flat on one side of n_K^{1/4} and rising on the other, which ``two-ends`` does not decide (``SPLIT``);
+  ``two-ends`` (``slt.gpt2.figures.RULES``), 144 fresh seeds from 1000;
 - ``fig8-confirmation``: the pilot is that replication (its 144 seeds), the rule ``one-side`` (no scale
   significantly below n_K^{1/4}, and one at least 1.5x away significantly above it by more than the equivalence test
   puts inside the margin), fresh seeds from 2000, registered before they ran. The replication's seeds chose the
@@ -103,8 +102,8 @@ def power(pilot: dict, n: int, rule: str = gpt2.RULE, draws: int = POWER_DRAWS, 
 
 def design(pilot: dict, d: Design) -> dict:
     """The registered design ``d`` (as JSON reads it back): the plan, the tests and the power analysis from its pilot
-    ``pilot`` (the committed summary named ``d.pilot``). The first design predates named rules: its file names none
-    and its rule is ``two-ends``."""
+    ``pilot`` (the committed summary named ``d.pilot``). A design under the default rule (``two-ends``) names no rule
+    in its file, so the replication's registered file is what this makes."""
     scales, star, finals = pilot_finals(pilot)
     by_n = {str(n): power(pilot, n, d.rule) for n in d.power_at}
     seed0 = pilot.get("plan", {}).get("seed0", 0)

@@ -71,17 +71,10 @@ HALF_POINTS = {**POINTS, "lemma2": {"d1": 2, "d2": 2, "eps": 0.1}}
 """Where half C gives a failure rate the test detects: Lemma 2 at eps = 0.1, the low end of its window (at
 eps = 0.2 its half-C rate is too close to eps; the calibration's rows at C = 8: 14/58 failures at eps = 0.1)."""
 
-HALF_BLIND = {"lueker": "Lueker's C = 20 is conservative: its C_upper rests on 14 trials at eps = 0.5, and at C = 10 "
-                        "the calibration measured 7/14 failures at eps = 0.5 (a rate of eps, not above it); the exact "
-                        "covering radius limits the window to eps >= 0.333, where no point's half-C rate is detectably "
-                        "above eps"}
-"""Checks that do NOT fail at half their C (a known gap, strict: the test turns red once they do)."""
-
-
 def _half_covers(name: str) -> bool:
     """Whether ``test_rate_check_fails_at_half_the_calibrated_constant[name]`` asserts the failure at the same point
-    and seed with five times the width (C/2 for C/10; expected to pass, not xfail)."""
-    return name not in HALF_BLIND and HALF_POINTS[name] == POINTS[name]
+    and seed with five times the width (C/2 for C/10)."""
+    return HALF_POINTS[name] == POINTS[name]
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if _half_covers(n) else n
@@ -95,8 +88,7 @@ def test_rate_check_fails_well_below_the_calibrated_constant(name):
         checking.rate_test(name, dict(POINTS[name]), seed=1, C=C)
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=HALF_BLIND[n], strict=True))
-                                  if n in HALF_BLIND else n for n in PROBABILISTIC])
+@pytest.mark.parametrize("name", PROBABILISTIC)
 def test_rate_check_fails_at_half_the_calibrated_constant(name):
     C = HALF * calibration.calibrated(name)["C"]
     with pytest.raises(AssertionError, match="significant excess"):

@@ -60,6 +60,7 @@ HELDOUT = {
     "theorem10": {"d1": [64], "L": [6], "eps": [0.01, 0.001]},
     "theorem11": {"d1": [64], "H": [16], "L": [6], "eps": [0.01, 0.001]},
     "theorem14": {"d1": [16], "H": [4], "L": [2], "B": [8], "eps": [0.01, 0.003]},
+    "lueker": {"eps": [0.16]},
 }
 """Per statement the held-out values of each factor it has, one factor at a time from the large grid's base point
 (chosen before any held-out trial ran; ``excluded`` and ``NOTES`` say why a statement has none or a smaller step)."""
@@ -67,25 +68,41 @@ HELDOUT = {
 def excluded(calibration: dict) -> dict:
     """Statements with a failure-rate check but no held-out point, and why (stored in the design, printed with the
     verdicts): Lueker's exact covering radius stops at ``MAX_ITEMS`` items, which at its frozen C bounds eps from
-    below by ``eps_floor(C)``; when that floor is not below the grid's smallest eps, no held-out eps exists."""
+    below by ``eps_floor(C)``; when that floor lies above its held-out eps, the point is not computable."""
+    C, floor, grid, items = _lueker_limit(calibration)
+    if floor <= min(HELDOUT["lueker"]["eps"]):
+        return {}
+    return {"lueker": f"at its frozen C = {C:g} the exact covering radius (at most {items} items) limits eps "
+                      f"to >= {floor:.3g}, not below the calibration grid's eps ({min(grid):g} .. {max(grid):g}): "
+                      f"no held-out eps is computable"}
+
+
+def notes(calibration: dict) -> dict:
+    """Where a statement's held-out points stop short of the targets (eps down to 0.001, ``RATIOS``), and why."""
+    out = dict(NOTES)
+    if "lueker" not in excluded(calibration):
+        C, floor, grid, items = _lueker_limit(calibration)
+        out["lueker"] = (f"eps down to {min(HELDOUT['lueker']['eps']):g} only ({min(grid) / min(HELDOUT['lueker']['eps']):g} "
+                         f"x below the grid's {min(grid):g}): the exact covering radius stops at {items} items, "
+                         f"which at its frozen C = {C:g} allows eps >= {floor:.3g}; eps is its only factor")
+    return out
+
+
+def _lueker_limit(calibration: dict) -> tuple:
+    """Lueker's frozen C, the smallest eps whose width at C is exact (``eps_floor``), its checks grid's eps and its
+    exact limit ``MAX_ITEMS``."""
     from slt.measure import catalogue
     from slt.measure.statements import lueker
 
     C = float(calibration["statements"]["lueker"]["C"])
-    floor = lueker.eps_floor(C)
-    grid = [p["eps"] for p in catalogue.get("lueker").calibration]
-    if floor < min(grid):
-        return {}
-    return {"lueker": f"at its frozen C = {C:g} the exact covering radius (at most {lueker.MAX_ITEMS} items) "
-                      f"limits eps to >= {floor:.3g}, not below the calibration grid's eps ({min(grid):g} .. "
-                      f"{max(grid):g}): no held-out eps is computable"}
+    return C, lueker.eps_floor(C), [p["eps"] for p in catalogue.get("lueker").calibration], lueker.MAX_ITEMS
 
 
 NOTES = {
     "theorem14": "eps down to 0.003, not 0.001 (its trials cost about 0.2-1 CPU s each; 0.001 needs about 20,000 "
                  "of them); its grids hold eps fixed at 0.3",
 }
-"""Where a statement's held-out points stop short of the task's targets, and why."""
+"""Where a statement's held-out points stop short of the task's targets, and why (Lueker's: ``notes``)."""
 
 
 class HeldoutError(InputError):
@@ -140,6 +157,8 @@ def _base(statement: str) -> dict:
     from slt.measure import catalogue
 
     large = catalogue.get(statement).large
+    if large is None:  # Lueker: eps is its only factor
+        return {}
     return {**large.fixed, **{k: v[0] for k, v in large.factors.items()}}
 
 
@@ -148,7 +167,8 @@ def _point(statement: str, base: dict, factor: str, value) -> dict:
 
     large = catalogue.get(statement).large
     point = {**base, factor: value}
-    point.update(large.alpha_of(point))
+    if large is not None:
+        point.update(large.alpha_of(point))
     return point
 
 
@@ -156,8 +176,10 @@ def make_design(calibration_path=CALIBRATION_FILE, seed: int = SEED) -> dict:
     """The held-out design (deterministic): frozen C and worst target per statement from ``calibration_path``, the
     points of ``HELDOUT``, and the trials of each at the strictest Holm level over all of them."""
     data = read_json(Path(calibration_path), "calibration file")
-    rows = []
+    rows, out = [], excluded(data)
     for name, factors in HELDOUT.items():
+        if name in out:
+            continue
         rec = data["statements"][name]
         base = _base(name)
         for factor, values in factors.items():
@@ -178,7 +200,7 @@ def make_design(calibration_path=CALIBRATION_FILE, seed: int = SEED) -> dict:
             "family_wise": stats.FAMILY_WISE, "power": stats.POWER, "points_total": m, "level_for_power": level,
             "rule": "trials: the fewest whose one-sided exact binomial test of 'failure rate <= eps' at level "
                     "family_wise / points_total detects a failure rate of 2 eps with probability >= power",
-            "ratios": RATIOS, "excluded": excluded(data), "notes": NOTES,
+            "ratios": RATIOS, "excluded": out, "notes": notes(data),
             "grid_extent": {name: grid_extent(name) for name in HELDOUT},
             "points": points}
 

@@ -67,6 +67,17 @@ def test_trials_for_power_is_the_smallest_count_reaching_the_target():
     assert stats.target_rate(0.9) == 1.0
 
 
+@pytest.mark.parametrize("level", [0.01, 0.05 / 29, 0.05])
+def test_trials_for_power_is_the_first_count_of_the_one_at_a_time_scan(level):
+    """The vectorised scan agrees with counting up one trial at a time through ``power_at`` (the bisection of
+    ``critical_failures``), where the power saws."""
+    for p0 in (0.5, 0.35, 0.2, 0.16, 0.1, 0.05):
+        n = stats.min_trials(p0, level)
+        while stats.power_at(n, p0, stats.target_rate(p0), level) < stats.POWER:
+            n += 1
+        assert stats.trials_for_power(p0, level=level) == n, p0
+
+
 def test_rate_tests_carry_their_power():
     n = stats.trials_for_power(0.1)
     test = stats.excess_test(3, n, 0.1)

@@ -132,16 +132,40 @@ def holm(pvalues: list[float], level: float = FAMILY_WISE) -> list[bool]:
 
 def trials_for_power(p0: float, rate: float | None = None, level: float = LEVEL, power: float = POWER,
                      limit: int = 100_000) -> int:
-    """Smallest trial count whose test detects ``rate`` (default ``target_rate(p0)``) with ``power`` at ``level``."""
+    """Smallest trial count whose test detects ``rate`` (default ``target_rate(p0)``) with ``power`` at ``level``.
+
+    The power of an exact binomial test is not monotone in the trials (it saws), so every count from
+    ``min_trials`` on is tried in turn: ``CHUNK`` counts at once, each count's critical failures found by the
+    predicate ``critical_failures`` bisects on (``P(Bin(n, p0) >= k) <= level``, least such k), checked exactly at
+    k and k - 1 after a guess from the inverse survival function."""
     rate = target_rate(p0) if rate is None else rate
     if not p0 < rate <= 1.0:
         raise ValueError(f"the rate to detect must lie in ({p0}, 1], got {rate}")
+    import numpy as np
+
+    binom = _scipy().binom
     n = min_trials(p0, level)
-    while power_at(n, p0, rate, level) < power:
-        n += 1
-        if n > limit:
-            raise ValueError(f"more than {limit} trials needed to detect {rate} against {p0}")
-    return n
+    while n <= limit:
+        ns = np.arange(n, min(n + CHUNK, limit + 1))
+        k = np.clip(binom.isf(level, ns, p0) + 1, 0, ns).astype(np.int64)  # a guess, corrected exactly below
+        for _ in range(64):
+            low = k > 0
+            too_high = low & (binom.sf(k - 2, ns, p0) <= level)  # k - 1 also meets the level
+            too_low = binom.sf(k - 1, ns, p0) > level  # k does not meet it
+            if not (too_high.any() or too_low.any()):
+                break
+            k = k - too_high + too_low
+        else:
+            raise ArithmeticError(f"critical counts of {ns[0]}..{ns[-1]} trials did not settle")
+        hit = np.flatnonzero(binom.sf(k - 1, ns, rate) >= power)
+        if hit.size:
+            return int(ns[hit[0]])
+        n = int(ns[-1]) + 1
+    raise ValueError(f"more than {limit} trials needed to detect {rate} against {p0}")
+
+
+CHUNK = 4096
+"""Trial counts ``trials_for_power`` tries in one vectorised step."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -19,10 +19,11 @@ from .tactics import tactic
 def check_statements(build: Path, ents, tactics, drops, files, state, version) -> dict:
     """``{lemma name: "ok" | why not}``: a separate file, compiled against the ``.vo`` files, states each compiled
     constant's exported type (``Check (Slth.<file>.<name> : <statement>)``, for the definedness lemma too) and
-    prints what each file's constants rest on (``Print Assumptions`` of their tuple); a constant whose type differs
-    or a file resting on an axiom beyond Coq's standard ones fails.  Recorded in the build folder's state with the
-    ``.vo`` hashes it ran against."""
-    rows = []  # (stem, lemma, [(constant, type)])
+    prints what the constants rest on (``Print Assumptions`` of their tuple); a constant whose type differs or a
+    file resting on an axiom beyond Coq's standard ones fails.  Recorded per file in the build folder's state with
+    the ``.vo`` hashes it ran against (the file's and ``Common``'s, the only file an exported file requires): a file
+    whose record still matches keeps its verdicts, and only the others are checked again."""
+    by_stem: dict = {}  # stem -> [(stem, lemma, [(constant, type)])]
     for stem, items in ents.items():
         if stem not in files:
             continue
@@ -31,17 +32,37 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version) -
                 consts = [(f"{LOGICAL}.{stem}.{l.name}", l.text)]
                 if l.def_text:
                     consts.append((f"{LOGICAL}.{stem}.{l.def_name}", l.def_text))
-                rows.append((stem, l, consts))
-    key = hashlib.sha256(json.dumps([version, sorted((s, f.get("vo")) for s, f in files.items()),
-                                     [(s, c) for s, _, c in rows], locate_source()]).encode()).hexdigest()
-    prev = state.get("check", {}) if isinstance(state.get("check"), dict) else {}
-    if prev.get("key") == key and isinstance(prev.get("result"), dict):
-        state["checked"] = prev["result"]
-        LAST["checked_at"] = str(prev.get("at", ""))
-        return prev["result"]
-    LAST["checked_at"] = now()
+                by_stem.setdefault(stem, []).append((stem, l, consts))
+    source, common = locate_source(), (files.get("Common") or {}).get("vo")
+
+    def key(stem):
+        return hashlib.sha256(json.dumps([version, stem, (files.get(stem) or {}).get("vo"), common,
+                                          [c for _, _, c in by_stem[stem]], source]).encode()).hexdigest()
+
+    prev = state.get("check") if isinstance(state.get("check"), dict) else {}
+    prev = prev.get("files") if isinstance(prev.get("files"), dict) else {}
+    records, pending = {}, []
+    for stem, rows in by_stem.items():
+        rec = prev.get(stem) if isinstance(prev.get(stem), dict) else {}
+        if (rec.get("key") == key(stem) and isinstance(rec.get("result"), dict)
+                and sorted(rec["result"]) == sorted(l.name for _, l, _ in rows)):
+            records[stem] = rec
+        else:
+            pending += rows
+    at = now()
+    fresh = _check(build, pending) if pending else {}
+    for stem in {s for s, _, _ in pending}:
+        records[stem] = {"key": key(stem), "result": {l.name: fresh[l.name] for _, l, _ in by_stem[stem]}, "at": at}
+    result = {name: verdict for rec in records.values() for name, verdict in rec["result"].items()}
+    LAST["checked_at"] = max((str(rec.get("at", "")) for rec in records.values()), default=at)
+    state["check"] = {"files": records, "at": LAST["checked_at"]}
+    state["checked"] = result
+    return result
+
+
+def _check(build: Path, pending: list) -> dict:
+    """The statement check of ``pending`` rows in one coqc (and, where that fails, again without the culprit)."""
     result: dict = {}
-    pending = list(rows)
     while pending:
         stems = sorted({s for s, _, _ in pending} | {"Common"})
         src = [f"From Coq Require Import Reals.\nOpen Scope R_scope.\nFrom {LOGICAL} Require {' '.join(stems)}.\n"
@@ -77,8 +98,6 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version) -
                 odd = sorted({n for c, _ in cs for n in per.get(c, []) if family(n) is None})
                 result[l.name] = "ok" if not odd else f"rests on axioms beyond Coq's standard ones: {', '.join(odd)}"
         break
-    state["check"] = {"key": key, "result": result, "at": now()}
-    state["checked"] = result
     return result
 
 

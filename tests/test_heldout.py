@@ -25,7 +25,7 @@ def test_every_held_out_point_lies_outside_every_grid_by_the_stated_ratio(design
         assert ratio >= need and (p["factor"] != "eps" or ratio > 1), (p["id"], ratio, need)
     eps = {p["statement"]: min(q["value"] for q in design["points"] if q["statement"] == p["statement"]
                                and q["factor"] == "eps") for p in design["points"]}
-    assert all(e <= 0.001 or p in heldout.NOTES for p, e in eps.items()), eps
+    assert all(e <= 0.001 or p in design["notes"] for p, e in eps.items()), eps
 
 
 def test_each_point_has_power_at_least_0_8_against_2_eps_at_the_strictest_holm_level(design):
@@ -67,11 +67,12 @@ def test_every_point_complete_with_rates_at_eps_holds(design):
 
 
 def test_one_point_missing_leaves_its_statement_undecided_not_passed(design):
-    last = design["points"][-1]["id"]
+    name = "theorem14"  # a statement of several points; one of them not run
+    last = [p["id"] for p in design["points"] if p["statement"] == name][-1]
     res = _result(design, lambda p: None if p["id"] == last else (0, p["trials"]))
     v = heldout.verdicts(design, res)
-    name = design["points"][-1]["statement"]
     assert v[name]["word"] == "undecided" and "not run at 1 of" in v[name]["sentence"]
+    assert v["lueker"]["word"] == "holds"
 
 
 def test_a_failing_point_fails_its_statement_with_its_counts_even_before_its_trials_finish(design):
@@ -160,3 +161,13 @@ def test_theorem9s_checks_build_at_the_worst_target_large_grids_C_and_keep_the_c
         calibration.adopt_large(copy.deepcopy(data), "theorem9", {**large, "target": "random"}, "x")
     with pytest.raises(ValueError, match="not below"):
         calibration.adopt_large(copy.deepcopy(data), "theorem9", {**large, "C": 10.0}, "x")
+
+
+def test_lueker_is_held_out_where_its_exact_radius_reaches_below_the_grid_and_excluded_where_not(design):
+    """At the frozen C = 12 its exact covering radius (22 items) reaches eps = 0.16 < 0.2; at C = 20 (the 14-trial
+    grid's C_upper) it reaches only 0.333, and the design would hold no Lueker point, with the reason."""
+    assert [p["id"] for p in design["points"] if p["statement"] == "lueker"] == ["lueker:eps=0.16"]
+    assert not design["excluded"] and "eps >= 0.16" in design["notes"]["lueker"]
+    out = heldout.excluded({"statements": {"lueker": {"C": 20.0}}})
+    assert "limits eps to >= 0.333" in out["lueker"]
+    assert heldout.verdicts({**design, "excluded": out}, None)["lueker"]["word"] == "excluded"

@@ -330,12 +330,12 @@ def verdicts(design: dict | None = None, result: dict | None = None, *, load: bo
         if failed:
             word = FAILS
             sentence = "the calibrated C = {:g} fails at ".format(C) + "; ".join(
-                f"{r['factor']} = {r['value']:g} (eps = {r['eps']:g}, {r['target'] or 'random'} target): "
+                f"{r['factor']} = {r['value']:g} (eps = {r['eps']:g}{_target(name, r['target'], ', ')}): "
                 f"{r['failures']}/{r['trials']} failures" + ("" if r["trials"] == r["planned"] else
                                                             f" of {r['planned']} planned") for r in failed)
         elif decided == len(rows):
             word = HOLDS
-            sentence = (f"the calibrated C = {C:g} holds at every held-out point ({len(rows)} points: "
+            sentence = (f"the calibrated C = {C:g} holds at every held-out point ({len(rows)} point{'s' if len(rows) > 1 else ''}: "
                         + ", ".join(f"{r['factor']} = {r['value']:g}: {r['failures']}/{r['trials']}" for r in rows)
                         + f"; Holm across {design['points_total']} points, each test detecting 2 eps with power "
                           f">= {design['power']:g})")
@@ -355,6 +355,15 @@ def verdicts(design: dict | None = None, result: dict | None = None, *, load: bo
         out[name] = {"word": "excluded", "sentence": f"no held-out point: {why}", "points": [], "decided": 0,
                      "total": 0, "C": None, "target": None}
     return out
+
+
+def _target(statement: str, target, before: str = "", after: str = "") -> str:
+    """"<family> target" (random when none was found worst), or "" for a statement without targets (Lueker)."""
+    from slt.measure import catalogue
+
+    if catalogue.get(statement).target_draw is None:
+        return ""
+    return f"{before}{target or 'random'} target{after}"
 
 
 def answer(design: dict | None = None, result: dict | None = None) -> list[str]:
@@ -474,7 +483,7 @@ def rerun_point(pid: str, trials: int | None = None, *, design_path=DESIGN_FILE,
     test = stats.excess_test(failures, done, p["point"]["eps"], level)
     return {"id": pid, "C": p["C"], "target": p["target"], "point": p["point"], "failures": failures,
             "trials": done, "planned": p["trials"], "pvalue": test.pvalue, "level": level,
-            "line": f"{pid} at C = {p['C']:g} ({p['target'] or 'random'} target), seeds {p['seed']}..: "
+            "line": f"{pid} at C = {p['C']:g}{_target(p['statement'], p['target'], ' (', ')')}, seeds {p['seed']}..: "
                     + test.describe()}
 
 

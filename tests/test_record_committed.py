@@ -56,3 +56,16 @@ def test_every_committed_summary_loads_and_prints():
         figure = figures.get(name)
         text = figure.format_summary(payload) if hasattr(figure, "format_summary") else format_summary(payload)
         assert name[3:] in text or payload["figure"] in text
+
+
+def test_the_committed_coq_results_are_made_for_this_tree():
+    """The committed kernel result and Lemma 12's committed Coq check carry the key of this exact tree (``bounds/``,
+    the exporter, the tactics and every text they compile), so that a fresh clone's `slth report` reads them instead
+    of compiling Coq again (``python -m reports.record.verified`` refreshes both after an edit)."""
+    from slt.cache import read_record
+
+    from reports.record import verified
+
+    for part, want in (("kernel", verified.kernel_key()), ("lemma12", verified.lemma12_key())):
+        rec = read_record(verified.COMMITTED / f"verified-{part}.json")
+        assert rec["key"] == want, f"verified-{part}.json was made for another tree; run: python -m reports.record.verified"

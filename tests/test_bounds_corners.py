@@ -155,3 +155,19 @@ def test_the_search_is_bounded_by_work_and_reads_the_same_throttled(monkeypatch)
     starved = run()
     with throttled():
         assert run() == starved is None
+
+
+def test_arb_work_is_charged_to_the_meter_and_a_charge_over_budget_cuts_the_stage(monkeypatch):
+    """Arb's confirmation runs in C, unseen by the call counter: ``_try`` charges its precisions times the sides'
+    operations (``ARB_BITS_PER_CALL``), and a charge beyond a stage's budget cuts the stage like counted calls."""
+    from bounds.prove import verify_domain
+
+    charged = []
+    monkeypatch.setattr(corners, "charge", lambda n: charged.append(n))
+    params = (Param("d1", lo=(1,), integer=True),)
+    found = corners.search(d1, sp.Integer(10) ** 40, params)  # false from d1 > 10^40 on: confirmed by Arb
+    assert found is not None and charged and all(n > 0 for n in charged)
+    with pytest.raises(verify_domain.TimeLimit):
+        with verify_domain.time_limit(seconds=60, stage="test", calls=10_000):
+            verify_domain.charge(10**6)
+            sum(range(10))  # any call after the charge meets the cut

@@ -21,7 +21,8 @@ a Python integer).
    so separate is no refutation.
 
 The scan and the decision each have a budget of work (``PHASE_CALLS`` Python calls, counted by
-``bounds.prove.verify_domain``'s meter: the same on every machine and at any load), spent on the smaller
+``bounds.prove.verify_domain``'s meter: the same on every machine and at any load; each confirmation by Arb, which
+runs in C unseen by the meter, is charged by its precision and the sides' size, ``ARB_BITS_PER_CALL``), spent on the smaller
 combinations of ends first; a ray whose point takes over ``SLOW_CALLS`` calls to evaluate (exponents that grow with
 X) is not followed further, and a SymPy limit over ``LIMIT_CALLS`` calls is left undecided. The search runs as one
 stage, ``corners``, under the verifier's time guard only (``STAGE_SECONDS``: "machine too slow", a verdict that is
@@ -32,6 +33,7 @@ refutes the step (which does not prove it).
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -43,7 +45,7 @@ import sympy as sp
 from . import recheck
 from ..evaluate import compile_expr
 from ..symbols import NAME, PARAMETER, text
-from .verify_domain import TimeLimit, time_limit, work_done
+from .verify_domain import TimeLimit, charge, time_limit, work_done
 from .verify_search import number, round_up
 
 SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
@@ -56,6 +58,11 @@ PHASE_CALLS = 6_000_000  # the budget of the scan, of the scan between doublings
 d1 reading, L12b: 9.3 s of CPU against 10.8 s; counting calls slows the search by about a quarter, and a million
 counted calls take 0.6 to 0.7 s here), with ``LIMIT_CALLS`` above the largest SymPy limit that finishes in the readings
 of ``checks/test_variants.py`` (1.53 million, that same step)."""
+ARB_BITS_PER_CALL = 100
+"""A confirmation by Arb is charged ``(sum of the precisions it tried) x (operations of both sides) /
+ARB_BITS_PER_CALL`` calls: Arb's arithmetic runs in C, unseen by the meter, and at the far corners' precisions
+(65,000 to 131,000 bits for X = 2^16384) one comparison of Theorem 14's T14d-ii costs about what 170,000 counted calls
+do (about 110 ms against 0.65 s a million calls)."""
 _UNBOUNDED = 10 ** 15  # the search's own stage: counted, cut by the time guard only
 REL = mpmath.mpf(10) ** -60  # a violation must exceed this relative to the sides' size, seen at SCAN_DPS digits
 SCAN_DPS, CONFIRM_DPS = 80, 120
@@ -346,8 +353,12 @@ def _try(lhs, rhs, fl, fr, table, ray, j, X=None):
     if not _inside(table, values):
         return None
     env = {PARAMETER[n]: v for n, v in values.items()}
-    if recheck.compare(lhs, rhs, env) is not True:  # no rigorous separation: no refutation
-        return None
+    precisions: list = []
+    try:
+        if recheck.compare(lhs, rhs, env, precisions) is not True:  # no rigorous separation: no refutation
+            return None
+    finally:  # Arb's work, which the meter does not see: its precisions times the sides' operations
+        charge(sum(precisions) * _ops(lhs, rhs) // ARB_BITS_PER_CALL)
     confirmed = "Arb (rigorous)"
     with mpmath.workdps(30):
         env = _mp_env(values)
@@ -355,6 +366,12 @@ def _try(lhs, rhs, fl, fr, table, ray, j, X=None):
     cex = {n: number(values[n], table[n].param.integer) for n in table}  # exact: admissible as reported
     cex.update(lhs=_number(l), rhs=_number(r))
     return cex, confirmed
+
+
+@functools.lru_cache(maxsize=256)
+def _ops(lhs, rhs) -> int:
+    """The operations of both sides (SymPy's ``count_ops``, plus one each): the size of what Arb encloses."""
+    return sp.count_ops(lhs) + sp.count_ops(rhs) + 2
 
 
 def _mp_env(values):

@@ -306,12 +306,15 @@ def _start_prec(values: dict) -> int:
     return min(max(POINT_PREC, 64 + 4 * bits), MAX_POINT_PREC)
 
 
-def compare(lhs, rhs, values: dict):
+def compare(lhs, rhs, values: dict, precisions: list | None = None):
     """True when Arb proves ``lhs > rhs`` at ``values`` (the lower bound of lhs above the upper bound of rhs),
     False when it proves ``lhs <= rhs``, None when the enclosures still overlap at ``MAX_POINT_PREC`` bits or a
-    side cannot be enclosed.  The precision starts with the size of the values and is raised fourfold."""
+    side cannot be enclosed.  The precision starts with the size of the values and is raised fourfold; each one
+    tried is appended to ``precisions`` when given (what the comparison cost)."""
     prec = _start_prec(values)
     while True:
+        if precisions is not None:
+            precisions.append(prec)
         try:
             lo, ro = enclose(lhs, values, prec), enclose(rhs, values, prec)
         except Undefined:

@@ -83,7 +83,7 @@ from .verify_interval import on_box, on_whole
 from .verify_search import SAMPLES, SEED, WHOLE_SAMPLES, check_point, sample_box, sample_whole, smallest_ratio  # SEED: part of the API
 from .verify_symbolic import TIMED_OUT, simplify, symbolic, timed
 
-VERSION = 5  # part of every verdict's key: raised whenever a change of the verifier may change a verdict
+VERSION = 6  # part of every verdict's key: raised whenever a change of the verifier may change a verdict
 _RESULTS: dict = {}
 _UNSEARCHED_RESULTS: dict = {}  # verify_step(search=False) on a step no certificate proves (never stored on disk)
 UNSEARCHED = "unsearched"  # the method of such a result: not certified, no counterexample searched for

@@ -287,6 +287,15 @@ def work_done() -> int:
     return _CALLS
 
 
+def charge(calls: int) -> None:
+    """Count ``calls`` on the work meter for work it cannot see (Arb's arithmetic in C: ``corners`` charges each
+    confirmation by its precision and the size of the sides), as if that many Python calls had run."""
+    global _CALLS
+    _CALLS += max(int(calls), 0)
+    if _LIMIT is not None and _CALLS >= _LIMIT:
+        signal.raise_signal(signal.SIGPROF)
+
+
 @contextmanager
 def time_limit(seconds: float | None = None, stage: str = "", calls: int | None = None):
     """Cut the block (``TimeLimit``) after ``calls`` Python calls (default ``STAGE_CALLS``: ``WorkBudget``, the same

@@ -140,7 +140,12 @@ def _run(repo: Path, *argv, check=True):
     return out
 
 
+@pytest.mark.slow
 def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path):
+    """CI's slow tier (about two minutes cold). The default run covers its parts more cheaply: a statement module
+    added alone is verified by `slth proofs`, `slth run`, `slth diff` and `pytest checks` in a copy
+    (tests/test_proofs_new_statement.py), and the two modules are discovered in their declared place, either alone a
+    missing half (the in-process tests below)."""
     repo = _copy(tmp_path / "repo")
     _add_toy(repo)
 

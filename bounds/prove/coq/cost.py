@@ -156,5 +156,6 @@ def summary(path: Path = TABLE) -> str:
             f"{min(v['rss_mb'] for v in comp.values()) / 1024:.2f} to {max(v['rss_mb'] for v in st.values()) / 1024:.2f}"
             f" GB; two at once about {sum(two) / 1024:.1f} GB. Warm (nothing changed), the same command runs "
             f"{warm.get('coqc_calls', 0)} coqc calls: {warm['cpu_s']:.1f} s of CPU, {warm['max_rss_mb']} MB."
-            + (f" Before it started, the cold run estimated {cold['estimate_cpu_s']:.0f} s of CPU from the table it "
-               f"then replaced ({cold['estimate_off']:+.1%} of what it spent)." if "estimate_cpu_s" in cold else ""))
+            + (f" The estimate the command printed before this cold run started: {cold['estimate_cpu_s']:.0f} s of "
+               f"CPU, {cold['estimate_off']:+.1%} of what it spent (the benchmark records whether that is within 25%)."
+               if "estimate_cpu_s" in cold else ""))

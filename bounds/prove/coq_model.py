@@ -6,9 +6,8 @@ zero targets meeting every premise of ``stmt_lemma8``, ``stmt_lemma5``, ``stmt_l
 compiles shows that no one of these theorems holds because its hypotheses contradict one another.
 
 ``model_check(directory)`` compiles ``Model.v`` in a folder where the files and ``Statements.v`` are compiled
-(``bounds.prove.coq_math.compile``) and reads ``Print Assumptions`` of each application: ``{"ok", "error",
-"instances": {name: [axioms]}}``; ``assumptions=False`` compiles only (each query walks CoqInterval's proofs again:
-about six seconds of CPU each, ten of them)."""
+(``bounds.prove.coq_math.compile``) and reads ``Print Assumptions`` of the ten applications: ``{"ok", "error",
+"applied", "axioms", "instances"}``; ``assumptions=False`` compiles only."""
 from __future__ import annotations
 
 import shutil
@@ -36,23 +35,43 @@ INSTANCES = {  # statement -> the definition of Model.v that applies its theorem
 
 def model_check(directory, text: str | None = None, assumptions: bool = True) -> dict:
     """``Model.v`` (or ``text``) compiled in ``directory`` beside the compiled ``Statements.v``: ``ok``, ``error``
-    (Coq's, with the line) and, when it compiles and ``assumptions`` is true, ``instances``: the axioms each
-    application rests on (with ``assumptions`` false, ``instances`` is empty: nothing was asked)."""
+    (Coq's, with the line) and, when it compiles and ``assumptions`` is true, ``applied`` (the statements whose
+    theorem the model applies) and ``axioms``: what the ten applications rest on together, from one ``Print
+    Assumptions`` of their tuple (a superset of each one's own list; Coq keeps nothing between two queries, and each
+    walks CoqInterval's proofs again: about six seconds of CPU a query).  When that list names an axiom beyond Coq's
+    standard ones and the premises, ``instances`` gives each application's own list, asked one by one, so the one
+    that rests on it is named; else ``instances`` is empty."""
     directory = Path(directory)
     if text is None:
         shutil.copy(MODEL, directory / "Model.v")
     else:
         write_atomic(directory / "Model.v", text)
     ok, why = coq_math.compile_file(directory, "Model")
-    if not ok:
-        return {"ok": False, "error": why, "instances": {}}
-    if not assumptions:
-        return {"ok": True, "error": "", "instances": {}}
-    names = list(INSTANCES.values())
+    if not ok or not assumptions:
+        return {"ok": ok, "error": "" if ok else why, "applied": [], "axioms": [], "instances": {}}
+    together = _print_assumptions(directory, {"slth_model_all": list(INSTANCES.values())})
+    if isinstance(together, str):
+        return {"ok": False, "error": together, "applied": [], "axioms": [], "instances": {}}
+    axioms, instances = together[0], {}
+    if coq_math.unexpected(axioms):  # which application rests on it: one query each
+        each = _print_assumptions(directory, {f"slth_model_{n}": [d] for n, d in INSTANCES.items()})
+        if isinstance(each, str):
+            return {"ok": False, "error": each, "applied": [], "axioms": [], "instances": {}}
+        instances = dict(zip(INSTANCES, each))
+    return {"ok": True, "error": "", "applied": list(INSTANCES), "axioms": axioms, "instances": instances}
+
+
+def _print_assumptions(directory: Path, queries: dict[str, list[str]]):
+    """One coqc: ``Print Assumptions`` of each query's tuple of definitions of ``Model.v``: its axiom lists in order
+    (each name fully qualified, ``coq.assumed``), or Coq's error."""
     write_atomic(directory / "ModelAssumptions.v", f"From {coq_math.LOGICAL} Require Import Model.\n"
-                 + locate_source(coq_math.PREMISES) + "".join(f"Print Assumptions {n}.\n" for n in names))
+                 + locate_source(coq_math.PREMISES)
+                 + "".join(f"Definition {q} := ({', '.join(ds)}, tt).\n" for q, ds in queries.items())
+                 + "".join(f"Print Assumptions {q}.\n" for q in queries))
     ok, out = coq_math.compile_file(directory, "ModelAssumptions", env=LEAN_GC)
     if not ok:
-        return {"ok": False, "error": out, "instances": {}}
-    blocks = read_assumptions(out, coq_math.PREMISES)  # each name fully qualified (coq.assumed)
-    return {"ok": True, "error": "", "instances": dict(zip(INSTANCES, blocks))}
+        return out
+    blocks = read_assumptions(out, coq_math.PREMISES)
+    if len(blocks) != len(queries):
+        return f"Print Assumptions printed {len(blocks)} blocks for {len(queries)} queries"
+    return blocks

@@ -1,14 +1,15 @@
 """End to end: a statement added to bounds/ as one module declaring it (the catalogue discovers it), with a false
 proof step, is verified with no list to keep in sync: `slth proofs`, `slth run --proofs-only`,
 `slth diff --against HEAD` and `pytest checks/test_proofs.py` all fail on it, in a temporary copy of the
-repository."""
+repository.  The four share one verdict store in that copy: the first verifies every step, the others read back
+what is unchanged (as a user's store would), and each must still fail on the toy step."""
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
 
-from tests.test_diff import _clone, _slth
+from tests.test_diff import _clone
 
 TOY = '''"""A toy lemma with a false step, planted by tests/test_proofs_new_statement.py."""
 from __future__ import annotations
@@ -33,6 +34,12 @@ DECLARED = ((120, toylemma),)
 def test_a_new_statement_with_a_false_step_fails_all_four(tmp_path):
     clone = _clone(tmp_path)
     (clone / "bounds" / "toylemma.py").write_text(TOY)
+    store = str(tmp_path / "verdicts")
+    env = {**os.environ, "PYTHONPATH": str(clone), "SLTH_VERDICT_CACHE": store, "SLTH_VERDICT_CACHE_GIVEN": store}
+
+    def _slth(clone, *args):
+        return subprocess.run([sys.executable, "-m", "reports.cli", *args], cwd=clone, env=env, capture_output=True,
+                              text=True, timeout=600)
 
     proofs = _slth(clone, "proofs")
     assert proofs.returncode == 1, proofs.stdout + proofs.stderr
@@ -49,6 +56,6 @@ def test_a_new_statement_with_a_false_step_fails_all_four(tmp_path):
 
     checks = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                              "checks/test_proofs.py", "-k", "toylemma"], cwd=clone, capture_output=True, text=True,
-                            env={**os.environ, "PYTHONPATH": str(clone)}, timeout=600)
+                            env=env, timeout=600)
     assert checks.returncode == 1, checks.stdout + checks.stderr
     assert "toylemma step TOY1 REFUTED" in checks.stdout

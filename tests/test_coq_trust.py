@@ -256,19 +256,19 @@ def test_a_changed_vo_is_compiled_again(tmp_path, checked):
     assert check.check(out, searching=False, ents=_lemma2())[("lemma2", "L2c")] == check.KERNEL
 
 
-def test_the_statement_check_runs_again_for_a_changed_file_only(tmp_path, monkeypatch):
-    """The statement check is recorded per file: with lemma2 and lemma8 checked, nothing changed runs no statement
-    check; a .vo compiled again to the same bytes keeps its record; a record of lemma8 that no longer matches (its
-    key: the .vo hashes, the constants' types) is checked again, alone (the check file requires lemma8, not
-    lemma2), and lemma2 keeps its verdicts."""
+def test_the_statement_check_runs_again_for_a_changed_file_only(tmp_path, monkeypatch, checked):
+    """The statement check is recorded per file: with Common and lemma2 checked, lemma8 added is checked alone (the
+    check file requires lemma8, not lemma2); nothing changed runs no statement check; a .vo compiled again to the
+    same bytes keeps its record; a record of lemma8 that no longer matches (its key: the .vo hashes, the constants'
+    types) is checked again, alone, and lemma2 keeps its verdicts."""
     needs_coq()
     ents = {**_lemma2(), "lemma8": check.entries()["lemma8"]}
-    out = tmp_path / "out"
+    out, _ = _checked_copy(tmp_path, checked)  # Common and lemma2 compiled and checked
+    b = check.build_dir(out)
+    assert sorted(_record(b)["check"]["files"]) == ["Common", "lemma2"]
+
     def verdicts(st):
         return {v for k, v in st.items() if k is not None}
-    assert verdicts(check.check(out, searching=False, ents=ents)) == {check.KERNEL}
-    b = check.build_dir(out)
-    assert sorted(_record(b)["check"]["files"]) == ["Common", "lemma2", "lemma8"]
     from bounds.prove.coq import statement_check
     seen = []
     real = statement_check.run_coqc
@@ -278,6 +278,10 @@ def test_the_statement_check_runs_again_for_a_changed_file_only(tmp_path, monkey
             seen.append(Path(args[-1]).read_text().splitlines()[2])
         return real(args, *a, **k)
     monkeypatch.setattr(statement_check, "run_coqc", spy)
+    assert verdicts(check.check(out, searching=False, ents=ents)) == {check.KERNEL}
+    assert sorted(_record(b)["check"]["files"]) == ["Common", "lemma2", "lemma8"]
+    assert seen == ["From Slth Require Common lemma8."], seen
+    seen.clear()
     assert verdicts(check.check(out, searching=False, ents=ents)) == {check.KERNEL} and seen == []
     (b / "lemma8.vo").write_bytes(b"garbage")
     assert verdicts(check.check(out, searching=False, ents=ents)) == {check.KERNEL} and seen == []

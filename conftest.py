@@ -12,7 +12,10 @@ so no test writes into ``results/`` and parallel workers never share a cache fol
 Both cores by default: ``python -m pytest`` (``python -m pytest checks`` as typed) runs on pytest-xdist's ``-n auto``
 workers unless the command names ``-n`` itself (``-n 0``: one process), disables xdist (``-p no:xdist``), only
 collects, debugs (``--pdb``, ``--trace``, ``-s``), or runs inside another pytest's test (``PYTEST_CURRENT_TEST``: a
-test that starts pytest keeps the one process it asked for). ``default_workers`` decides it.
+test that starts pytest keeps the one process it asked for). ``default_workers`` decides it. Workers take the tests
+by xdist's ``worksteal`` unless ``--dist`` is given: each starts with its share of the collection, in order (a
+module's tests, and its module-scoped fixtures, mostly on one worker), and a worker that runs out takes half of
+another's remaining tests, so the run's tail is at most one test long.
 
 Tiers: tests marked ``slow`` are deselected from a run unless it asks for them (``-m`` naming ``slow`` or
 ``thorough``, or the ``thorough`` profile). The ``slow`` tests not also marked ``thorough`` are the CI's slow tier
@@ -77,6 +80,8 @@ def pytest_cmdline_main(config):
         workers = default_workers(config.option)
         if workers is not None:
             config.option.numprocesses = workers
+        if config.option.numprocesses and config.option.dist == "no":  # workers, and no --dist chosen
+            config.option.dist = "worksteal"
 
 
 def wants_slow(config) -> bool:

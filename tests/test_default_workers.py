@@ -45,6 +45,10 @@ def _run(tmp_path, *flags):
 def test_pytest_as_typed_runs_on_two_workers_and_no_xdist_still_works(tmp_path):
     out = _run(tmp_path)
     assert "created: 2/2 workers" in out and "worker gw" in out, out
+    for flags, scheduler in (((), "WorkStealingScheduling"), (("-n", "2"), "WorkStealingScheduling"),
+                             (("-n", "2", "--dist", "load"), "LoadScheduling")):
+        out = _run(tmp_path, "-v", *flags)
+        assert f"scheduling tests via {scheduler}" in out, (flags, out)
     for flags in (("-p", "no:xdist"), ("-n", "0")):
         out = _run(tmp_path, *flags)
         assert "workers" not in out and "worker none" in out and "1 passed" in out, (flags, out)

@@ -223,13 +223,6 @@ def _who(desc: dict) -> str:
     return f"{commit}{' (dirty)' if desc['dirty'] else ''}, {desc['profile']}, {desc['created']}"
 
 
-def coq_changes(old: dict, new: dict) -> list[dict]:
-    """Steps whose Coq status word (``slt.diff.coq_status``: kernel-checked / rejected / not exported / not
-    checked) differs between two records, each with the two words."""
-    return [{"statement": c["statement"], "step": c["step"], "old": c["old_word"], "new": c["new_word"]}
-            for c in diff.coq_changes(old, new)[0]]
-
-
 def coq_counts(counts: dict) -> str:
     """``{word: steps}`` as "70 kernel-checked, 1 not checked"."""
     return ", ".join(f"{n} {w}" for w, n in sorted(counts.items(), key=lambda x: (-x[1], x[0]))) or "no steps"

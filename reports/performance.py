@@ -172,12 +172,9 @@ def others() -> str:
 
 def table() -> str:
     """The generated block: one row per ``GOALS`` entry, cold and warm."""
-    def _cell(text: str) -> str:
-        return str(text).replace("|", "\\|").replace("\n", " ")
-
     rows = ["| command | goal | cold | warm | measured by |", "|---|---|---|---|---|"]
     for command, goal, cold, warm, script in GOALS:
-        rows.append(f"| {command} | {_cell(goal)} | {_cell(cold())} | {_cell(warm())} | "
+        rows.append(f"| {command} | {cell(goal)} | {cell(cold())} | {cell(warm())} | "
                     f"{f'`{script}`' if script else 'no script'} |")
     return "\n".join(rows + ["", others()]) + ("\n\nCold: empty caches; warm: the same command again with nothing changed. Each figure "
                               "is the one its benchmark last committed (the file keeps its load average, cores and "

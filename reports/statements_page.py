@@ -16,15 +16,16 @@ tree (``working_record``).
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 from pathlib import Path
 
 import sympy as sp
 
-from reports import claim_blocks
-from reports.performance import (DIFF_TIME, SUITE_TIME, TASK_THROUGHPUT, cell, diff_time,  # noqa: F401 (the API)
-                                 read_committed, suite_time, task_throughput)
+from bounds.symbols import text as _text
+from reports import claim_blocks, performance
+from reports.performance import cell, read_committed
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -39,13 +40,6 @@ _BLOCK = re.compile(r"<!-- generated: (?P<name>[a-z0-9-]+) -->\n(?P<body>.*?)<!-
 
 # ------------------------------------------------------------------------------------------ docs/statements.md
 
-def _text(expr) -> str:
-    """A SymPy expression as one line of plain text, written with the parameters' names."""
-    from bounds.symbols import text
-
-    return text(expr)
-
-
 def _pretty(expr) -> str:
     return sp.pretty(expr, use_unicode=True, wrap_line=False)
 
@@ -55,11 +49,6 @@ def _md(text: str) -> str:
     return re.sub(r"([\\`*_\[\]<>])", r"\\\1", str(text))
 
 
-def anchor(name: str) -> str:
-    """The anchor of statement ``name`` in docs/statements.md (``docs/statements.md#theorem9``)."""
-    return name
-
-
 def _heading(st) -> str:
     from slt.claims import numbering_heading
 
@@ -67,7 +56,7 @@ def _heading(st) -> str:
 
 
 def _step_lines(step, statements) -> list[str]:
-    relies = ", ".join(f"[{r}](#{anchor(r)})" if r in statements else _md(r) for r in step.relies_on) or "arithmetic"
+    relies = ", ".join(f"[{r}](#{r})" if r in statements else _md(r) for r in step.relies_on) or "arithmetic"
     line = f"- **{step.name}** `{_text(step.lhs)} <= {_text(step.rhs)}`"
     out = [line, f"  - relies on: {relies}"]
     if step.params:
@@ -88,7 +77,7 @@ def statement_section(name: str, catalogue=None) -> str:
     statements = cat.STATEMENTS if catalogue is None else catalogue
     st = statements[name]
     steps = cat.proof(name, statements)
-    out = [f'<a id="{anchor(name)}"></a>', "", f"## {_heading(st)}", "",
+    out = [f'<a id="{name}"></a>', "", f"## {_heading(st)}", "",
            f"Name in the harness: `{name}`. Quantity bounded: {_md(st.quantity)}.", "",
            "**Hypotheses** (from its parameter declarations): "
            + "; ".join(f"`{h.label}`" for h in st.hypotheses) + ".", "",
@@ -175,7 +164,7 @@ def statements_page(catalogue=None) -> str:
     from bounds import catalogue as cat
 
     statements = cat.STATEMENTS if catalogue is None else catalogue
-    index = ["- [Objects](#objects)"] + [f"- [{_heading(st)}](#{anchor(n)})" for n, st in statements.items()]
+    index = ["- [Objects](#objects)"] + [f"- [{_heading(st)}](#{n})" for n, st in statements.items()]
     head = ["# The statements, their hypotheses, widths and proofs", "",
             f"<!-- Generated from bounds/ by `{COMMAND}`; do not edit by hand. -->", "",
             "Every lemma and theorem of the paper that the harness encodes, with the paper's numbering (appendix "
@@ -215,7 +204,7 @@ def constants_table() -> str:
     rows = ["| statement | C the checks use | range [C_low, C_high] | worst target family | C at random targets |",
             "|---|---|---|---|---|"]
     for name, s in data["statements"].items():
-        rows.append(f"| [{_name(name)}](statements.md#{anchor(name)}) | {_constant(s['C'])} | [{_fmt(s.get('C_low'))}, "
+        rows.append(f"| [{_name(name)}](statements.md#{name}) | {_constant(s['C'])} | [{_fmt(s.get('C_low'))}, "
                     f"{_fmt(s.get('C_high'))}] | {s.get('worst_target') or '-'} | "
                     f"{_fmt(s['C_random']) if s.get('C_random') is not None else '-'} |")
     return "\n".join(rows)
@@ -408,14 +397,19 @@ def heldout_answer() -> str:
             + ":\n\n" + "\n".join(f"- {line}" for line in h["answers"]))
 
 
-BLOCKS = {"constants": constants_table, "heldout": heldout_answer, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
-          "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
-          "figures": figures_table, "families": families_table, "suite-time": suite_time, "coq-counts": coq_counts,
-          "task-throughput": task_throughput, "diff-time": diff_time,
-          "axioms-coq-cost": lambda: __import__("bounds.prove.coq.cost", fromlist=["summary"]).summary(),
-          "coq-count-line": lambda: claim_blocks.coq_count_line(),
-          "performance-goals": lambda: __import__("reports.performance", fromlist=["table"]).table(),
-          "gpu-run": lambda: __import__("reports.performance", fromlist=["gpu_run"]).gpu_run()}
+def _axioms_coq_cost() -> str:
+    from bounds.prove.coq import cost
+
+    return cost.summary()
+
+
+BLOCKS = {"constants": constants_table, "heldout": heldout_answer, "fixed-c": fixed_c_table,
+          "large-random": lambda: large_table(False), "large-worst": lambda: large_table(True),
+          "committed-empirical": committed_empirical_table, "figures": figures_table, "families": families_table,
+          "suite-time": performance.suite_time, "coq-counts": coq_counts,
+          "task-throughput": performance.task_throughput, "diff-time": performance.diff_time,
+          "axioms-coq-cost": _axioms_coq_cost, "coq-count-line": claim_blocks.coq_count_line,
+          "performance-goals": performance.table, "gpu-run": performance.gpu_run}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 FINDING_BLOCK = "finding-"
 """A block ``finding-<id>`` prints one finding of ``slt.measure.findings`` in full (``finding_detail``)."""
@@ -514,13 +508,7 @@ def pages(record=None) -> dict:
     from bounds.prove import coq_text
 
     out = {STATEMENTS_PAGE: safe(statements_page()), coq_text.STATEMENTS_V: coq_text.statements_file()}
-    built = [record]
-
-    def get():
-        if built[0] is None:
-            built[0] = working_record()
-        return built[0]
-
+    get = functools.cache(working_record) if record is None else lambda: record
     for path in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
         if path != STATEMENTS_PAGE:
             text = read_text(path, "page")  # a regular file of the repository, UTF-8: else one line, exit 2

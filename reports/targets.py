@@ -174,9 +174,7 @@ def _run(args, path, names, data, output) -> int:
                         for g in p["grid"]]
                 est = adversaries.antitonic_C(rows, p["eps"])
                 p.update(C_point=est["C_point"], C_upper=est["C_upper"], grid=est["fit"])
-            ups = [p["C_upper"] for p in rec["points"]]
-            rec.update(C=None if None in ups else max(ups), C_high=None if None in ups else max(ups),
-                       C_low=max((p["C_point"] for p in rec["points"] if p["C_point"] is not None), default=None))
+            rec.update(_worst_C(rec["points"]))
             print(f"{name}: C at target {rec['worst_target']} = {rec['C']} (random targets: {rec['C_random']})")
             g = rec.get("growth")
             if isinstance(g, dict) and g.get("rows"):  # the failure model re-read from the stored fixed-C rows
@@ -224,13 +222,9 @@ def _run(args, path, names, data, output) -> int:
                 grid = feasible_grid(name, points[0])
                 out = adversaries.calibrate_worst(name, points, worst, grid, C_random,
                                                   lambda eps: trials_for(eps, args.min_trials), args.seed, **kw)
-                ups = [p["C_upper"] for p in out]
                 rec.setdefault("points_random", rec["points"])
                 rec.update({"C_random": C_random, "C_low_random": rec.get("C_low_random", rec.get("C_low")),
-                            "worst_target": worst, "points": out, "worst_command": argv,
-                            "C": None if None in ups else max(ups),
-                            "C_low": max((p["C_point"] for p in out if p["C_point"] is not None), default=None),
-                            "C_high": None if None in ups else max(ups),
+                            "worst_target": worst, "points": out, "worst_command": argv, **_worst_C(out),
                             "worst_cpu_s": sum(p["cpu_s"] for p in out)})
                 print(f"{name}: C at target {worst} = {rec['C']} (random targets: {C_random}); "
                       + "; ".join(f"{ {k: p[k] for k in _point_keys(name) if k in p} }: C_point {p['C_point']}, "
@@ -349,10 +343,7 @@ def _large(name, rec, args, kw, argv, out_path):
     out = adversaries.calibrate_worst(name, points, worst, lambda p: calibrate.feasible_grid(name, p), rec["C"],
                                       lambda eps: calibrate.trials_for(eps, args.min_trials), args.seed,
                                       point_stride=adversaries.POINT_STRIDE, **kw)
-    ups = [p["C_upper"] for p in out]
-    record = {"points": out, "command": argv, "design": args.design, "target": worst,
-              "C": None if None in ups else max(ups), "C_high": None if None in ups else max(ups),
-              "C_low": max((p["C_point"] for p in out if p["C_point"] is not None), default=None),
+    record = {"points": out, "command": argv, "design": args.design, "target": worst, **_worst_C(out),
               "trend": calibrate.trend(out)}
     data["statements"][name] = record
     data["command"] = argv
@@ -363,6 +354,13 @@ def _large(name, rec, args, kw, argv, out_path):
     _write(out_path, data)
     print(f"{name}: large grid at target {worst}: C = {record['C']} over {len(out)} points; trend: "
           f"{record['trend'].get('verdict') or record['trend'].get('error')}")
+
+
+def _worst_C(points) -> dict:
+    """C and C_high: the largest C_upper of ``points`` (None when one has none); C_low: the largest C_point."""
+    ups = [p["C_upper"] for p in points]
+    C = None if None in ups else max(ups)
+    return {"C": C, "C_high": C, "C_low": max((p["C_point"] for p in points if p["C_point"] is not None), default=None)}
 
 
 def _kept_growth(rec, name, C, params, target, eps_values, path):

@@ -36,23 +36,10 @@ from hypothesis.database import DirectoryBasedExampleDatabase  # noqa: E402
 
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
-settings.register_profile(
-    "ci",
-    derandomize=True,
-    database=None,
-    max_examples=25,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "thorough",
-    max_examples=2000,
-    database=DirectoryBasedExampleDatabase(f".hypothesis/examples-{_WORKER}"),
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+_BOTH = dict(deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("ci", derandomize=True, database=None, max_examples=25, **_BOTH)
+settings.register_profile("thorough", max_examples=2000,
+                          database=DirectoryBasedExampleDatabase(f".hypothesis/examples-{_WORKER}"), **_BOTH)
 
 
 def default_workers(option, env=os.environ):

@@ -339,7 +339,7 @@ def _large(name, rec, args, kw, argv, out_path):
             print(f"{name} {p}: {per:.3f} s/trial x {n} trials x ~5 C = {per * n * 5:.0f} s")
         print(f"{name}: estimated {total:.0f} s of trials ({total / 3600:.2f} h on one worker at this load)")
         return
-    start, wall = time.process_time(), time.perf_counter()
+    wall = time.perf_counter()
     out = adversaries.calibrate_worst(name, points, worst, lambda p: calibrate.feasible_grid(name, p), rec["C"],
                                       lambda eps: calibrate.trials_for(eps, args.min_trials), args.seed,
                                       point_stride=adversaries.POINT_STRIDE, **kw)

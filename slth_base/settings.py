@@ -190,14 +190,9 @@ def coqc_on_path(environ=None) -> None:
 
 def check_all(environ=None) -> None:
     """Every setting above, checked: the first bad one is ``SettingError`` (one line), before any work."""
-    sympy_seconds(environ)
-    coqc_seconds(environ)
-    coq_jobs(None, environ)
-    numba_threads(environ)
-    cache_home(environ)
-    for getter in (coq_dir, coq_build, verdict_cache, trial_cache, task_cache):
-        getter(environ)
-    coqc_on_path(environ)
+    for getter in (sympy_seconds, coqc_seconds, coq_jobs, numba_threads, cache_home, coq_dir, coq_build, verdict_cache,
+                   trial_cache, task_cache, coqc_on_path):
+        getter(environ=environ)
 
 
 def refused(prog: str) -> int | None:

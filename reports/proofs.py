@@ -158,15 +158,20 @@ def _print(rows: list[list[str]], title: str, results=None) -> None:
     """The table; with ``results`` (one per row) each step's form and note on an indented line below it."""
     head = ["statement", "step", "verdict", "first pass", "method", "domain", "re-checked by Arb", "Coq",
             "certificate / box / counterexample"]
-    n = len(head) - 1
-    widths = [max(len(x[i]) for x in rows + [head]) for i in range(n)]
+    lines = _aligned([head] + rows)
     print(f"\n== {title}")
-    print("  ".join(c.ljust(w) for c, w in zip(head[:n], widths)) + "  " + head[n])
-    for i, row in enumerate(rows):
-        print("  ".join(c.ljust(w) for c, w in zip(row[:n], widths)) + "  " + row[n])
+    print(lines[0])
+    for i, line in enumerate(lines[1:]):
+        print(line)
         step = None if results is None else _step(results[i])
         if step is not None:
             print(f"      proves: {step.form()}" + (f"  [{step.note}]" if step.note else ""))
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    """The rows as lines, every column but the last padded to its widest cell."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
 
 
 def coq_column(status: str) -> str:
@@ -232,9 +237,7 @@ def slack_table(rows: list[dict]) -> str:
     head = ["statement", "constant", "printed", "tightest", "printed/tightest", "verdict"]
     body = []
     for r in rows:
-        if r["tightest"] is None:
-            verdict = r["note"]
-        elif r["first_failing"] is None:
+        if r["tightest"] is None or r["first_failing"] is None:
             verdict = r["note"]
         else:
             how = "fails" if r.get("counterexample") else "is not certified"
@@ -243,9 +246,7 @@ def slack_table(rows: list[dict]) -> str:
         body.append([r["statement"], r["constant"], f"{r['printed']:.6g}",
                      "-" if r["tightest"] is None else f"{r['tightest']:.6g}",
                      "-" if r["ratio"] is None else f"{r['ratio']:.4g}", verdict])
-    widths = [max(len(x[i]) for x in body + [head]) for i in range(5)]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row[:5], widths)) + "  " + row[5]
-                     for row in [head] + body)
+    return "\n".join(_aligned([head] + body))
 
 
 def axioms_text(name: str, axioms: list, coq_rests: list | None = None) -> str:
@@ -266,11 +267,18 @@ def axioms_text(name: str, axioms: list, coq_rests: list | None = None) -> str:
     return "\n".join(lines)
 
 
-def _print_axioms(name: str) -> int:
+def _statements(name: str) -> list[str] | None:
+    """``[name]`` (canonical) or every statement when ``name`` is empty; None, said on stderr, for an unknown name."""
     try:
-        names = [canonical(name)] if name else bounds.names()
+        return [canonical(name)] if name else bounds.names()
     except KeyError as e:
         print(f"slth proofs: {e.args[0]}", file=sys.stderr)
+        return None
+
+
+def _print_axioms(name: str) -> int:
+    names = _statements(name)
+    if names is None:
         return 2
     print("\n\n".join(axioms_text(n, statement_axioms(n)) for n in names))
     return 0
@@ -291,10 +299,8 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     if missing:
         print(f"slth proofs --axioms --coq: {missing}", file=sys.stderr)
         return 2
-    try:
-        names = [canonical(name)] if name else bounds.names()
-    except KeyError as e:
-        print(f"slth proofs: {e.args[0]}", file=sys.stderr)
+    names = _statements(name)
+    if names is None:
         return 2
     directory = directory or str(kernel.folder())
     print(f"slth proofs --axioms --coq: {cost.message(cost.plan(directory), coq_check.jobs())}", file=sys.stderr,

@@ -23,8 +23,10 @@ from pathlib import Path
 
 import sympy as sp
 
+from bounds.prove import coq_math, coq_text
 from bounds.symbols import text as _text
-from reports import claim_blocks, performance
+from reports import performance
+from slt import claims
 from reports.performance import cell, read_committed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,8 +115,6 @@ def statement_section(name: str, catalogue=None) -> str:
 
 def _coq_lines(name: str, statements) -> list[str]:
     """The statement's Coq theorem as ``bounds.prove.coq_math`` generates it, and the premises it rests on."""
-    from bounds.prove import coq_math, coq_text
-
     text = coq_math.coq_statement(name, statements)
     if name == coq_math.CITED:
         return ["**In Coq**: the cited result, proved nowhere: a hypothesis (`lueker_cited`) of every theorem that uses "
@@ -295,20 +295,6 @@ _SOURCES = {"heldout": ROOT / "slt" / "measure" / "heldout-design.json", "consta
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
 
 
-def proof_counts(record: dict) -> str:
-    """The proof steps by verdict, as the report counts them (``slt.claims.step_counts_sentence``)."""
-    from slt import claims
-
-    return claims.step_counts_sentence(record) + "."
-
-
-def growth_answer(record: dict) -> str:
-    """"Does C grow?": the one answer (``slt.claims.growth_answer``)."""
-    from slt import claims
-
-    return " ".join(claims.growth_answer(record))
-
-
 def finding_items(record: dict) -> list[dict]:
     """The record's findings, decided from it by ``slt.measure.findings.decide`` (what the report stores and shows)."""
     from slt.measure import findings
@@ -360,8 +346,6 @@ def findings_list(record: dict) -> str:
     """The README's findings: one line per finding of ``slt.measure.findings`` (``finding_line``), numbered as the
     report numbers them, grouped by what each is about as the report groups them (``slt.claims.findings_by_about``:
     the paper, this harness's own calibrated constants, a solver it uses)."""
-    from slt import claims
-
     record = {**record, "findings": {**(record.get("findings") or {}), "items": finding_items(record)}}
     out = []
     for about, group in claims.findings_by_about(record):
@@ -374,7 +358,6 @@ def coq_counts() -> str:
     Coq theorem differs from the printed statement (``bounds.prove.coq_math.blueprint``: the declarations that
     ``tests/test_coq_math.py`` holds equal to Coq's ``Print Assumptions`` and closed types; what "alone" means:
     ``bounds.prove.coq_statements.ALONE_MEANS``, in the line)."""
-    from bounds.prove import coq_math
     from bounds.prove.coq_statements import alone_words
 
     bp = coq_math.blueprint()
@@ -408,13 +391,15 @@ BLOCKS = {"constants": constants_table, "heldout": heldout_answer, "fixed-c": fi
           "committed-empirical": committed_empirical_table, "figures": figures_table, "families": families_table,
           "suite-time": performance.suite_time, "coq-counts": coq_counts,
           "task-throughput": performance.task_throughput, "diff-time": performance.diff_time,
-          "axioms-coq-cost": _axioms_coq_cost, "coq-count-line": claim_blocks.coq_count_line,
+          "axioms-coq-cost": _axioms_coq_cost, "coq-count-line": lambda: coq_math.blueprint()["line"] + ".",
           "performance-goals": performance.table, "gpu-run": performance.gpu_run}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 FINDING_BLOCK = "finding-"
 """A block ``finding-<id>`` prints one finding of ``slt.measure.findings`` in full (``finding_detail``)."""
-RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "findings": findings_list,
-                 "statement-verdicts": claim_blocks.statement_verdicts, "first-pass": claim_blocks.first_pass}
+RECORD_BLOCKS = {"proof-counts": lambda record: claims.step_counts_sentence(record) + ".",
+                 "growth-answer": lambda record: " ".join(claims.growth_answer(record)), "findings": findings_list,
+                 "statement-verdicts": lambda record: claims.proof_sentence(record) + ".",
+                 "first-pass": lambda record: "First pass: " + claims.first_pass_sentence(record["steps"]) + "."}
 """The blocks printed from a run record (``working_record()``: the proof-only record of the working tree with what
 the default report adds for its findings): the same functions of ``slt.claims`` and ``slt.measure.findings`` the
 report renders its claims with."""
@@ -504,8 +489,6 @@ def pages(record=None) -> dict:
     theorems, ``bounds.prove.coq_math.statements_file``), the README and each page of docs/ with generated blocks; ``record``: the run record the record blocks are printed from (default: built once, when needed)."""
     from reports.terminal import safe
     from slth_base.files import read_text
-
-    from bounds.prove import coq_text
 
     out = {STATEMENTS_PAGE: safe(statements_page()), coq_text.STATEMENTS_V: coq_text.statements_file()}
     get = functools.cache(working_record) if record is None else lambda: record

@@ -60,17 +60,21 @@ def key(part: str, fn) -> str:
                         "rows": inspect.getsource(fn)})
 
 
-def _read(path: Path, want: str, log, whole: bool = False):
+def _load(path: Path, log, what: str, then: str = "") -> dict | None:
+    """The record at ``path`` (read and checksummed by ``slt.cache``), or None when there is none or it is unusable
+    (said in ``log``)."""
     try:
-        rec = read_record(path)
+        return read_record(path)
     except FileNotFoundError:
         return None
     except (CorruptRecord, OSError) as exc:
-        log(f"[run] {path.name}: stored rows unusable ({exc}); verifying again")
+        log(f"[run] {path.name}: {what} unusable ({exc}){then}")
         return None
-    if rec.get("key") != want:
-        return None
-    return rec if whole else rec["result"]
+
+
+def _read(path: Path, want: str, log):
+    rec = _load(path, log, "stored rows", "; verifying again")
+    return rec["result"] if rec is not None and rec.get("key") == want else None
 
 
 SEALED = "verified-rows"
@@ -135,16 +139,7 @@ def kernel_key() -> str:
 
 def _committed_record(committed, part: str, log) -> dict | None:
     """``<committed>/verified-<part>.json`` (read and checksummed) when it holds a result, whatever its key."""
-    if not committed:
-        return None
-    path = Path(committed) / f"verified-{part}.json"
-    try:
-        rec = read_record(path)
-    except FileNotFoundError:
-        return None
-    except (CorruptRecord, OSError) as exc:
-        log(f"[run] {path.name}: committed result unusable ({exc})")
-        return None
+    rec = _load(Path(committed) / f"verified-{part}.json", log, "committed result") if committed else None
     return rec if isinstance(rec, dict) and isinstance(rec.get("result"), dict) else None
 
 

@@ -197,16 +197,6 @@ def _target_columns(rec: dict) -> dict:
     return out
 
 
-def check_cluster() -> None:
-    """``InputError`` (one line naming the address) when $SLTH_SCHEDULER names no Dask scheduler: a measuring run
-    checks it before any work, not after minutes of proofs."""
-    import os
-
-    from slt.tasks import SCHEDULER_ENV, check_scheduler
-
-    check_scheduler(os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}")
-
-
 def calibration(results_dir: Path | None = None) -> dict:
     """The calibrated constants the run uses (``<results>/calibration.json`` if present, else the committed file)."""
     local = Path(results_dir) / "calibration.json" if results_dir else None

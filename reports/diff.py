@@ -68,11 +68,6 @@ def _git(root: Path, *args, check=True) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
-def _last_line(text: str) -> str:
-    lines = [x for x in text.strip().splitlines() if x.strip()]
-    return lines[-1] if lines else "(no output)"
-
-
 def _build_worktree(ref: str, profile: str, seed: int, results: Path, log) -> dict:
     """The working tree's record, built now (verdicts of unchanged steps read back from the verdict store)."""
     log("[diff] building the record of the working tree ...")
@@ -135,11 +130,6 @@ def worktree_key(root: Path, profile: str, seed: int, results: Path) -> str:
     return h.hexdigest()
 
 
-def _stores_nothing() -> bool:
-    """``$SLTH_VERDICT_CACHE=off``: nothing is read back, the working tree's record included."""
-    return os.environ.get("SLTH_VERDICT_CACHE", "").strip().lower() == "off"
-
-
 def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict, dict]:
     """``(record of REF, record of the working tree)``; REF's built by its own code in a temporary worktree
     (in a subprocess, concurrently with the working tree's), cached by commit."""
@@ -174,7 +164,8 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
                                  "--results", str(tmp / "results")], cwd=tree, env=env, stdout=logfile,
                                 stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
     try:
-        mine = None if _stores_nothing() else results / "records" / f"worktree-{worktree_key(root, profile, seed, results)}.json"
+        off = os.environ.get("SLTH_VERDICT_CACHE", "").strip().lower() == "off"  # nothing read back, this record too
+        mine = None if off else results / "records" / f"worktree-{worktree_key(root, profile, seed, results)}.json"
         new = None
         if mine is not None and mine.exists():
             try:
@@ -191,8 +182,8 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
             rc = proc.wait()
             logfile.close()
             if not out.exists():
-                text = (tmp / "run.log").read_text()
-                raise UsageError(f"building the record of {ref} failed (exit {rc}): {_last_line(text)}")
+                last = [x for x in (tmp / "run.log").read_text().strip().splitlines() if x.strip()] or ["(no output)"]
+                raise UsageError(f"building the record of {ref} failed (exit {rc}): {last[-1]}")
             old = record.load(out)
             cached.parent.mkdir(parents=True, exist_ok=True)
             record.write(cached, old)

@@ -28,10 +28,6 @@ class OutputError(InputError):
     """An output path that cannot be written (one line naming the path and the reason)."""
 
 
-def _reason(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
-
-
 def _writable_kind(p: Path) -> bool:
     """A device a write may go into (a terminal, ``/dev/null``, ``/dev/stdout``) or a pipe: never replaced."""
     mode = os.stat(p).st_mode
@@ -79,7 +75,7 @@ def output_problem(path, what: str = "output file", create: bool = False) -> str
     try:
         fd, probe = tempfile.mkstemp(dir=ancestor, prefix=".slth-write-check-")
     except OSError as exc:
-        return f"{what} {path}: cannot write in {ancestor} ({_reason(exc)})"
+        return f"{what} {path}: cannot write in {ancestor} ({exc.strerror or type(exc).__name__})"
     os.close(fd)
     os.unlink(probe)
     free = shutil.disk_usage(ancestor).free

@@ -1,29 +1,16 @@
 """`slth proofs`: verify every proof step of the bounds catalogue and print the step table.
 
-Every statement with proof steps is verified (``bounds.proved()``, found from the catalogue); a statement without
-steps is listed as "cited, no proof encoded".  Each step is judged twice (``bounds.prove.kernel``): the fast first pass
-(SymPy, interval arithmetic re-checked in Arb, the counterexample search: pre-checked, refuted or not proved), then
-Coq's kernel on every pre-checked step.  Columns: statement, step, verdict (certified: Coq's kernel accepted the
-exported statement of a pre-checked step; refuted: a counterexample confirmed at high precision; not proved:
-neither, with the reason), first pass, method (symbolic / interval / sampled: the method that pre-checked the step,
-or that found the counterexample), domain (whole: the declared domain; box: only the stated box; sampled),
-"re-checked by Arb" (an interval certificate evaluated again box by box with Arb ball arithmetic,
-``bounds.prove.recheck``: yes, no (no certificate data to re-check) or failed (then the step is not pre-checked); "-" for
-a symbolic step), Coq (kernel-checked / rejected / not exported / no proof kernel), and the certificate, box or
-counterexample.  Under each step, what it proves in the proof's own terms (``Step.form``: its claim with the
-named, unsubstituted terms, marked "identity" when its two sides are equal by construction) and its note.
-The summary counts the steps by verdict, by first-pass verdict, method and domain, and the certified ones by kind:
-inequalities proved apart from identities (``bounds.core.step_kind``).  Exits 1 if any step is refuted or not
-proved (the message names each kind; without coqc and CoqInterval every pre-checked step is not proved), 2 on a
-usage error (an unknown statement name); with ``--variants`` also verifies the printed variants, each expected to
-fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every numeric constant of
-every encoded proof, the tightest value for which every step still closes (``bounds.prove.slack.rows``); with ``--axioms
-[NAME]`` prints, per statement (or for NAME), the results its written proof cites, each with its status
-(``bounds.prove.axioms``: Lueker's corollary with its constant C, the premises the steps name (``bounds.premises``:
-proved in Coq or assumed), the scalar facts with their certified domains, the structural facts with the Coq theorem
-that proves each) and verifies nothing else; ``--coq DIR`` compiles the Coq files in DIR instead of
-``bounds.prove.kernel.folder()``, and ``--axioms --coq`` prints per statement its Coq theorem first (``Print
-Assumptions``, what its type assumes, its probability) and then the same list.
+Every statement with proof steps is verified (``bounds.proved()``); a statement without steps is listed as "cited, no
+proof encoded".  Each step is judged twice (``bounds.prove.kernel``): the fast first pass (SymPy, interval
+arithmetic re-checked in Arb, the counterexample search), then Coq's kernel on every pre-checked step.  The columns
+are explained by ``KEY``, printed above the table; under each step, what it proves in the proof's own terms
+(``Step.form``) and its note.  The summary counts the steps by verdict, by first-pass verdict, method and domain,
+and the certified ones by kind (``bounds.core.step_kind``).  Exits 1 if any step is refuted or not proved (without
+coqc and CoqInterval every pre-checked step is not proved) or a printed variant (``--variants``) does not break
+exactly at its declared steps, 2 on a usage error.  ``--slack``: the tightest value of every numeric constant
+(``bounds.prove.slack.rows``); ``--axioms [NAME]``: what each written proof cites, with its status
+(``bounds.prove.axioms``), verifying nothing else; ``--coq DIR`` compiles the Coq files in DIR instead of
+``bounds.prove.kernel.folder()``, and ``--axioms --coq`` prints each statement's Coq theorem first.
 """
 from __future__ import annotations
 

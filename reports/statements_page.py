@@ -451,13 +451,6 @@ def working_record() -> dict:
     return with_findings_data(assemble.build("proofs", seed=0, command=f"{COMMAND}", log=lambda msg: None))
 
 
-def tasks_cache() -> Path:
-    """Where ``slth docs`` keeps the measured task results it computes (``$XDG_CACHE_HOME/slth-harness/docs``)."""
-    from slth_base.settings import cache_home
-
-    return cache_home() / "slth-harness" / "docs"
-
-
 def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> dict:
     """A copy of the proof-only ``record`` with what the default report (``slth report``) adds for its findings:
     the printed variants (the committed verification while the code that decides them is unchanged,
@@ -472,8 +465,9 @@ def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> di
     from slt.measure import committed
     from slt.measure import empirical as emp
     from slt.measure import findings
+    from slth_base.settings import cache_home
 
-    cache_dir = Path(cache_dir) if cache_dir is not None else tasks_cache()
+    cache_dir = Path(cache_dir) if cache_dir is not None else cache_home() / "slth-harness" / "docs"
     rec = copy.deepcopy(record)
     data = assemble.calibration()["_data"]
     rec["variants"] = verified.cached("variants", assemble.variants, cache_dir, log)

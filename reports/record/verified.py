@@ -1,26 +1,17 @@
 """The printed variants and the mutation suite of a run record, re-verified only when what decides them changed.
 
 Both re-run every proof step under an edited catalogue (a minute of CPU and more), and both are a function of the
-code of ``bounds/`` (the statements, the proofs and the verifier, which lives there) and of the libraries that
-verifier calls (SymPy, mpmath, python-flint), nothing else: no seed, no measurement. ``cached(part, fn,
-cache_dir)`` therefore stores ``fn()``'s rows under ``<cache_dir>/verified/`` keyed by ``key(part, fn)``: the
-SHA-256 of every source file of ``bounds/`` (``reports.record.provenance.bounds_hash``, the hash the record's provenance states), Python's major.minor (``slth_base.versions.python_release``: no patch release changes the arithmetic the verifier uses) and the versions of those libraries, the source of ``fn``
-itself (how the record turns results into rows) and ``VERSION``. Any edit of ``bounds/`` (or a library upgrade)
-gives another key, so the part is verified again; the same tree reads the stored rows back (checksummed by
-``slt.cache``; a corrupt file is recomputed, never used). The rows of the committed tree are committed too
-(``slt/measure/committed/verified-<part>.json``, written by ``python -m reports.record.verified``), so a fresh clone
-verifies nothing that its ``bounds/`` has not changed; after an edit of ``bounds/`` they no longer match and the
-run verifies again (and the command refreshes them).
+code of ``bounds/`` (the statements, the proofs and the verifier) and of the libraries that verifier calls (SymPy,
+mpmath, python-flint), nothing else: no seed, no measurement. ``cached(part, fn, cache_dir)`` therefore keeps
+``fn()``'s rows under ``key(part, fn)``: any edit of ``bounds/`` (or a library upgrade) gives another key, so the
+part is verified again. The rows of the committed tree are committed too (``slt/measure/committed/
+verified-<part>.json``, written by ``python -m reports.record.verified``), so a fresh clone verifies nothing that its
+``bounds/`` has not changed.
 
-``kernel(results)`` gives the Coq kernel's statuses of the proof steps (``bounds.prove.kernel``): the committed result
-of a replay (``<committed>/verified-kernel.json``) when it was made for this exact ``bounds/`` (its steps, domains and
-the exporter, ``bounds/coq``) and these recorded tactics (``proofs/coq/tactics.json``), labelled as such with the Coq
-version that made it (``committed_source``); else replayed in this run where coqc and CoqInterval are installed
-(only what changed is compiled again: ``bounds.prove.kernel.replay``); with neither, every pre-checked step is "not
-proved (no proof kernel ...)".  ``lemma12()`` does the same for Lemma 12's printed logit step in Coq
-(``bounds.prove.coq_math.lemma12_logit_kernel``; ``<committed>/verified-lemma12.json``, keyed by ``lemma12_key()``).
-The test suite replays both with Coq and holds them equal to the committed results when the keys match
-(``tests/test_coq.py::test_coq_replays_the_recorded_proofs``,
+``kernel(results)`` gives the Coq kernel's statuses of the proof steps and ``lemma12()`` Lemma 12's printed logit
+step in Coq, each from the committed result when it was made for this exact ``bounds/`` (and recorded tactics),
+else replayed where coqc and CoqInterval are installed. The test suite replays both with Coq and holds them equal
+to the committed results when the keys match (``tests/test_coq.py::test_coq_replays_the_recorded_proofs``,
 ``tests/test_coq_math.py::test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false``), so a
 committed result a report uses is one CI compiled and checked for that tree.
 """

@@ -95,8 +95,6 @@ def format_summary(payload) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    if args.workers is not None and args.workers < 0:
-        raise InputError(f"--workers must be >= 0, got {args.workers}")
     figure = figures.get(args.figure)
     if args.device != "cpu":
         if args.device not in getattr(figure, "devices", ("cpu",)):

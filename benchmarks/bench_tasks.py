@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -121,8 +122,6 @@ def main(argv=None) -> int:
     for n in (1, 2):
         rows.append(_measure("LocalCluster", n, args.work, args.tasks, size, workers=n))
     if args.nodes:
-        import tempfile
-
         with tempfile.TemporaryDirectory() as folder:
             address, procs = _start_nodes(args.nodes, Path(folder))
             try:

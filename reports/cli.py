@@ -15,6 +15,7 @@ import difflib
 import errno
 import importlib
 import math
+import os
 import re
 import sys
 from pathlib import Path
@@ -130,8 +131,6 @@ each costs a Python process's memory)."""
 
 
 def max_workers() -> int:
-    import os
-
     return WORKERS_PER_CORE * (os.cpu_count() or 1)
 
 
@@ -139,8 +138,6 @@ def workers(text: str) -> int:
     """A number of local worker processes: an integer from 0 (in this process) to ``max_workers()``."""
     v = count(text)
     if v > max_workers():
-        import os
-
         raise argparse.ArgumentTypeError(f"{text!r} is more worker processes than this machine can use: at most "
                                          f"{max_workers()} ({WORKERS_PER_CORE} per core, {os.cpu_count() or 1} cores)")
     return v
@@ -149,8 +146,6 @@ def workers(text: str) -> int:
 def check_cluster(scheduler: str | None = None) -> None:
     """``InputError`` (one line naming the address) when ``scheduler`` (``--scheduler``), else ``$SLTH_SCHEDULER``,
     names no Dask scheduler: a command that runs tasks checks it before any work, not after minutes of it."""
-    import os
-
     from slt.tasks import SCHEDULER_ENV, check_scheduler
 
     check_scheduler(scheduler or os.environ.get(SCHEDULER_ENV) or None,

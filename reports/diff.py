@@ -23,10 +23,12 @@ record that does not validate, a ref that does not exist or predates ``slth run`
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 from slt import diff
@@ -89,7 +91,6 @@ def worktree_key(root: Path, profile: str, seed: int, results: Path) -> str:
     it, the untracked files git does not ignore (by content), the ``results`` folder's files other than the records
     (by size and modification time), the settings (``$SLTH_*``), the interpreter, the packages that decide or print a
     verdict, and the ``coqc`` on the path.  The same key, the same record."""
-    import hashlib
     from importlib import metadata
 
     h = hashlib.sha256()
@@ -121,8 +122,6 @@ def worktree_key(root: Path, profile: str, seed: int, results: Path) -> str:
             add(package, metadata.version(package))
         except metadata.PackageNotFoundError:
             add(package, "absent")
-    import sysconfig
-
     coqc = shutil.which("coqc")
     for where in (coqc, "/var/lib/dpkg/status", sysconfig.get_paths()["purelib"]):  # Coq, its libraries, pip's
         st = os.stat(where) if where and os.path.exists(where) else None

@@ -13,6 +13,7 @@ import errno
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from pathlib import Path
 from slt.inputs import InputError
@@ -110,8 +111,6 @@ def is_stdout(path) -> bool:
 
 def announce(path, line: str) -> None:
     """Print ``line`` (what was written to ``path``) on stdout, or on stderr when ``path`` is stdout."""
-    import sys
-
     print(line, file=sys.stderr if is_stdout(path) else sys.stdout)
 
 

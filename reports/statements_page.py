@@ -16,7 +16,9 @@ tree (``working_record``).
 from __future__ import annotations
 
 import argparse
+import copy
 import functools
+import json
 import re
 import sys
 from pathlib import Path
@@ -457,9 +459,6 @@ def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> di
     ``reports.record.verified``) and the deterministic empirical measurements of the quick profile (the committed
     task results of the same code, else computed once into ``cache_dir``) with the committed full-power failure
     rates; its findings decided again by ``slt.measure.findings``, as ``reports.record.assemble.build`` does."""
-    import copy
-    import json
-
     from reports.record import assemble, verified
     from reports.record.files import dumps
     from slt.measure import committed

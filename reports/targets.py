@@ -24,6 +24,12 @@ the CPU seconds are stored. Exit status: 0 done (a family failing its rate test 
 from __future__ import annotations
 
 import argparse
+import difflib
+import json
+import math
+import sys
+import time
+from pathlib import Path
 
 from reports.cli import check_cluster, count, positive, positive_int, probabilities, workers
 
@@ -65,8 +71,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    import sys
-
     try:
         return _main(args)
     except (ValueError, KeyError) as exc:
@@ -75,8 +79,6 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _write(path, data):
-    import json
-
     from slt.cache import write_atomic
 
     write_atomic(path, json.dumps(data, indent=1) + "\n")
@@ -101,8 +103,6 @@ def _heldout(args) -> int:
 
 
 def _main(args) -> int:
-    from pathlib import Path
-
     if args.mode == "heldout":
         return _heldout(args)
 
@@ -115,8 +115,6 @@ def _main(args) -> int:
     names = list(dict.fromkeys(args.statements or WITH_TARGETS))
     for n in names:
         if n not in WITH_TARGETS:
-            import difflib
-
             close = difflib.get_close_matches(n, WITH_TARGETS, n=1, cutoff=0.6)
             raise ValueError(f"--statements: {n} has no target family" + (f"; did you mean {close[0]!r}?" if close
                              else "") + f" (choose from {', '.join(WITH_TARGETS)})")
@@ -138,8 +136,6 @@ def _main(args) -> int:
 
 
 def _run(args, path, names, data, output) -> int:
-    import time
-    from pathlib import Path
 
     from slt.measure import adversaries, calibration, catalogue
     from slt.measure.calibrate import TRIAL_BYTES, feasible_grid, trials_for
@@ -240,8 +236,6 @@ def _run(args, path, names, data, output) -> int:
         raise ValueError("fixed-c: give the target family with --target, not target=")
     C = args.C if args.C is not None else constant(name, record(name), "C")
     if args.mode == "fixed-c":
-        import math
-
         eps_values = args.eps if isinstance(args.eps, list) else [float(e) for e in args.eps.split(",")]
         if "eps" in params:
             raise ValueError("fixed-c: give eps with --eps, not eps=")
@@ -303,8 +297,6 @@ def _large(name, rec, args, kw, argv, out_path):
     """``calibrate --grid large``: the worst-target C at every point of the large grid's design (the family the
     checks grid found worst; independent seeds per point and per C; read without assuming monotone counts), with the
     trend of C over the factors, written atomically after each statement (a re-run skips the statements done)."""
-    import time
-
     from slt.measure import adversaries, calibrate
 
     from slt.inputs import read_json
@@ -396,6 +388,4 @@ def _point_keys(name):
 
 
 def sys_argv():
-    import sys
-
     return ["slth", "targets"] + sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "targets" else ["slth"] + sys.argv[1:]

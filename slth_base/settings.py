@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from pathlib import Path
 
 from .files import InputError
@@ -198,8 +199,6 @@ def check_all(environ=None) -> None:
 def refused(prog: str) -> int | None:
     """For a ``python -m`` entry point, first thing in its ``main``: ``check_all()``; on a bad setting print one line
     (``prog: error: ...``) on standard error and return 2 (the exit status), else None."""
-    import sys
-
     try:
         check_all()
     except SettingError as exc:

@@ -17,9 +17,14 @@ committed result a report uses is one CI compiled and checked for that tree.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import inspect
 import os
+import shutil
+import signal
+import sys
+import tempfile
 from pathlib import Path
 
 from slth_base.versions import python_release
@@ -117,8 +122,6 @@ def kernel_key() -> str:
     checker), of the recorded tactics, and the text of every Coq file a replay compiles (every step of the
     catalogue in memory exported with its recorded tactic, ``bounds.prove.coq.check.text``): a catalogue changed
     in memory gives another key too."""
-    import hashlib
-
     from bounds.prove.coq import check
 
     tactics = hashlib.sha256(check.TACTICS.read_bytes()).hexdigest() if check.TACTICS.exists() else None
@@ -260,9 +263,6 @@ def write_committed(folder: Path = COMMITTED, log=print) -> None:
     Everything is built in a new folder beside ``folder`` (a copy of it, so the files this refresh does not make,
     the committed empirical record, come along) and swapped in whole at the end, with Ctrl-C held off during the two
     renames: an interrupted or failed refresh leaves the committed files as they were and no half-built folder."""
-    import shutil
-    import tempfile
-
     from slt.cache import writing
 
     from reports.record.suites import mutations, variants
@@ -299,9 +299,6 @@ def _old(folder: Path) -> Path:
 def _swap(stage: Path, folder: Path) -> None:
     """``stage`` in place of ``folder``: two renames with SIGINT and SIGTERM held until both are done (the old folder
     is kept as ``.<name>-old`` between them, so ``_recover`` puts it back after a power cut)."""
-    import shutil
-    import signal
-
     old = _old(folder)
     if old.exists():
         shutil.rmtree(old)
@@ -325,8 +322,6 @@ def _recover(folder: Path) -> None:
 def main(argv=None) -> int:
     """``python -m reports.record.verified``: refresh the committed rows after an edit of ``bounds/`` (no options;
     anything else is a usage error, one line, exit 2)."""
-    import sys
-
     from reports.cli import INTERRUPTED, Parser
     from reports.terminal import escaped_streams
     from slt.inputs import InputError

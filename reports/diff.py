@@ -129,6 +129,19 @@ def worktree_key(root: Path, profile: str, seed: int, results: Path) -> str:
     return h.hexdigest()
 
 
+def _stored(path: Path | None, found: str, what: str, log) -> dict | None:
+    """The valid record at ``path`` (``found`` logged), else None (an invalid one logged as ignored)."""
+    if path is None or not path.exists():
+        return None
+    try:
+        rec = record.load(path)
+    except record.RecordError as exc:
+        log(f"[diff] ignoring {what}: {exc}")
+        return None
+    log(found)
+    return rec
+
+
 def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict, dict]:
     """``(record of REF, record of the working tree)``; REF's built by its own code in a temporary worktree
     (in a subprocess, concurrently with the working tree's), cached by commit."""
@@ -143,13 +156,8 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
         raise UsageError(f"{ref} ({sha[:10]}) predates `slth run` (no reports/run.py in its tree): it has no run record")
     results = results if results.is_absolute() else root / results
     cached = results / "records" / f"{sha}-{profile}.json"
-    proc = tmp = old = None
-    if cached.exists():
-        try:
-            old = record.load(cached)
-            log(f"[diff] {ref} ({sha[:10]}): cached record {cached}")
-        except record.RecordError as exc:
-            log(f"[diff] ignoring the cached record: {exc}")
+    proc = tmp = None
+    old = _stored(cached, f"[diff] {ref} ({sha[:10]}): cached record {cached}", "the cached record", log)
     if old is None:
         tmp = ref_worktree(root, sha, log)  # after pruning what an earlier, killed `slth diff` left (slt.diff)
         tree = tmp / "tree"
@@ -165,18 +173,12 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
     try:
         off = os.environ.get("SLTH_VERDICT_CACHE", "").strip().lower() == "off"  # nothing read back, this record too
         mine = None if off else results / "records" / f"worktree-{worktree_key(root, profile, seed, results)}.json"
-        new = None
-        if mine is not None and mine.exists():
-            try:
-                new = record.load(mine)
-                log(f"[diff] working tree: the record built from these same files, read back from {mine}")
-            except record.RecordError as exc:
-                log(f"[diff] ignoring the working tree's stored record: {exc}")
+        new = _stored(mine, f"[diff] working tree: the record built from these same files, read back from {mine}",
+                      "the working tree's stored record", log)
         if new is None:
             new = _build_worktree(ref, profile, seed, results, log)
             if mine is not None:
-                mine.parent.mkdir(parents=True, exist_ok=True)
-                record.write(mine, new)
+                record.write(mine, new)  # its folder made when missing
         if proc is not None:
             rc = proc.wait()
             logfile.close()
@@ -184,7 +186,6 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
                 last = [x for x in (tmp / "run.log").read_text().strip().splitlines() if x.strip()] or ["(no output)"]
                 raise UsageError(f"building the record of {ref} failed (exit {rc}): {last[-1]}")
             old = record.load(out)
-            cached.parent.mkdir(parents=True, exist_ok=True)
             record.write(cached, old)
             log(f"[diff] cached {cached}")
     finally:

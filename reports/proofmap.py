@@ -92,14 +92,11 @@ def graph(record: dict, verdicts: dict) -> nx.DiGraph:
                    printed=(None if r is None else PRINTED_TAG[r.get("kind", "step")]),
                    repaired=None if r is None else r["what"], why=None if r is None else r["why"])
     facts = {s["step"]: s for s in record["steps"] if s["statement"] == "facts"}
-    cites: dict[str, list] = {}
+    cites: dict[str, dict] = {}  # per statement the premises its steps cite, in order, once each
     for s in record["steps"]:
         if s["statement"] not in labels or not s.get("supported", True):
             continue
-        for p in s.get("premises") or ():
-            cites.setdefault(s["statement"], [])
-            if p not in cites[s["statement"]]:
-                cites[s["statement"]].append(p)
+        cites.setdefault(s["statement"], {}).update(dict.fromkeys(s.get("premises") or ()))
         for dep in s.get("relies_on") or ():
             if dep not in g:
                 if dep in facts:

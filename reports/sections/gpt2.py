@@ -78,13 +78,10 @@ def render(record: dict) -> Section | None:
     entries = {name: figures[name] for name in GPT2_FIGURES if name in figures}
     if not entries:
         return None
-    blocks = []
-    for name, entry in entries.items():
-        p = entry["payload"]
-        blocks.append({"name": name, "p": p, "source": entry["source"],
-                       "diff_conf": f"{100 * (1 - p['alpha']):.4g}%" if "alpha" in p else "paired",
-                       "rule": p.get("rule_text", ""),
-                       "plot": (_fig7_plot if name == "fig7" else _fig8_plot)(p)})
+    blocks = [{"name": name, "p": p, "source": entry["source"],
+               "diff_conf": f"{100 * (1 - p['alpha']):.4g}%" if "alpha" in p else "paired",
+               "rule": p.get("rule_text", ""), "plot": (_fig7_plot if name == "fig7" else _fig8_plot)(p)}
+              for name, entry in entries.items() for p in [entry["payload"]]]
     plan = next(iter(entries.values()))["payload"]["plan"]
     html = render_template("sections/gpt2.html", blocks=blocks, plan=plan)
     summary = "; ".join(f"{b['name']}: " + ", ".join(f"n_K = {w['n_K']} {w['verdict']}" for w in b["p"]["summary"])

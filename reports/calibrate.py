@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -27,8 +28,9 @@ from slt.measure.catalogue import CatalogueError
 from slt.measure.stats import CONFIDENCE, LEVEL
 
 from slt.measure.resources import check_trials
+from slt.tasks import SCHEDULER_ENV, check_scheduler
 
-from reports.cli import check_cluster, count, positive_int, workers
+from reports.cli import count, positive_int, workers
 from reports.paths import check_outputs
 from reports.sections.calibration_trend import markdown_table
 
@@ -106,7 +108,8 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
     if args.refit:
         return _refit(path, args.grid, args.statements and names)
     if not args.estimate:
-        check_cluster(args.scheduler)
+        check_scheduler(args.scheduler or os.environ.get(SCHEDULER_ENV) or None,
+                        "--scheduler" if args.scheduler else f"${SCHEDULER_ENV}")
     for item in args.where:  # select() names a malformed item; a value that is no finite number is refused here
         for value in item.partition("=")[2].split(","):
             try:

@@ -143,15 +143,6 @@ def workers(text: str) -> int:
     return v
 
 
-def check_cluster(scheduler: str | None = None) -> None:
-    """``InputError`` (one line naming the address) when ``scheduler`` (``--scheduler``), else ``$SLTH_SCHEDULER``,
-    names no Dask scheduler: a command that runs tasks checks it before any work, not after minutes of it."""
-    from slt.tasks import SCHEDULER_ENV, check_scheduler
-
-    check_scheduler(scheduler or os.environ.get(SCHEDULER_ENV) or None,
-                    "--scheduler" if scheduler else f"${SCHEDULER_ENV}")
-
-
 def probability(text: str) -> float:
     """A number strictly between 0 and 1 (eps, a level)."""
     v = finite(text)

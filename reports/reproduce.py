@@ -10,12 +10,13 @@ fits next to the paper's gamma = 0.8, delta = 0.06) is printed and written to
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
 from slt import figures
 
-from reports.cli import check_cluster, workers
+from reports.cli import workers
 from reports.paths import output_problem
 from slt.inputs import InputError
 
@@ -103,7 +104,10 @@ def main(args: argparse.Namespace) -> int:
     problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file", create=True)
     if problem:  # before any work
         raise InputError(problem)
-    check_cluster(args.scheduler)  # one line (exit 2) before any work
+    from slt.tasks import SCHEDULER_ENV, check_scheduler
+
+    check_scheduler(args.scheduler or os.environ.get(SCHEDULER_ENV) or None,  # one line (exit 2) before any work
+                    "--scheduler" if args.scheduler else f"${SCHEDULER_ENV}")
     try:  # what the figure needs (an optional extra), checked before any work starts
         getattr(figure, "preflight", lambda: None)()
     except ModuleNotFoundError as exc:

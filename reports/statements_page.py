@@ -25,9 +25,11 @@ from pathlib import Path
 
 import sympy as sp
 
+from bounds import catalogue as cat
 from bounds.prove import coq_math, coq_text
 from bounds.symbols import text as _text
 from reports import performance
+from reports.terminal import safe
 from slt import claims
 from reports.performance import cell, read_committed
 
@@ -76,8 +78,6 @@ def _step_lines(step, statements) -> list[str]:
 
 def statement_section(name: str, catalogue=None) -> str:
     """The section of ``name``: numbering, hypotheses, conclusion, widths, probability, readings and proof steps."""
-    from bounds import catalogue as cat
-
     statements = cat.STATEMENTS if catalogue is None else catalogue
     st = statements[name]
     steps = cat.proof(name, statements)
@@ -163,8 +163,6 @@ The objects every statement speaks of (the paper's definitions, as `slt/models.p
 
 def statements_page(catalogue=None) -> str:
     """docs/statements.md: every statement of the catalogue, in its order."""
-    from bounds import catalogue as cat
-
     statements = cat.STATEMENTS if catalogue is None else catalogue
     index = ["- [Objects](#objects)"] + [f"- [{_heading(st)}](#{n})" for n, st in statements.items()]
     head = ["# The statements, their hypotheses, widths and proofs", "",
@@ -413,7 +411,6 @@ def fill(text: str, record=None) -> str:
     def block(m):
         name = m.group("name")
         if name in RECORD_BLOCKS or name.startswith(FINDING_BLOCK):
-            from reports.terminal import safe
 
             rec = record() if callable(record) else record
             body = safe((finding_detail(rec, name[len(FINDING_BLOCK):]) if name.startswith(FINDING_BLOCK)
@@ -428,7 +425,6 @@ def fill(text: str, record=None) -> str:
 def generated(name: str) -> str:
     """Block ``name`` printed from its committed file, control characters escaped (``\\x1b``: a page never carries
     a raw escape sequence from a data file); ``InputError`` naming the file when its data is incomplete."""
-    from reports.terminal import safe
     from slt.inputs import InputError
 
     try:
@@ -480,7 +476,6 @@ def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> di
 def pages(record=None) -> dict:
     """Every generated page's expected text: docs/statements.md, the committed ``Statements.v`` (the statements' Coq
     theorems, ``bounds.prove.coq_math.statements_file``), the README and each page of docs/ with generated blocks; ``record``: the run record the record blocks are printed from (default: built once, when needed)."""
-    from reports.terminal import safe
     from slth_base.files import read_text
 
     out = {STATEMENTS_PAGE: safe(statements_page()), coq_text.STATEMENTS_V: coq_text.statements_file()}

@@ -27,11 +27,12 @@ import argparse
 import difflib
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
 
-from reports.cli import check_cluster, count, positive, positive_int, probabilities, workers
+from reports.cli import count, positive, positive_int, probabilities, workers
 
 WITH_TARGETS = ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14")
 
@@ -130,7 +131,9 @@ def _main(args) -> int:
                    writes=[("--output", output), ("--file", path if writes_file else None)])
     data = calibration.read(path) if args.mode != "search" or args.C is None else None
     if args.mode != "refit" and args.workers != 0:  # the cluster named before the first trial, not after it
-        check_cluster()
+        from slt.tasks import SCHEDULER_ENV, check_scheduler
+
+        check_scheduler(os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}")
     with writing(path if writes_file else None, output):
         return _run(args, path, names, data, output)
 

@@ -11,6 +11,7 @@ import itertools
 import json
 import re
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -195,6 +196,14 @@ def _target_columns(rec: dict) -> dict:
                             {k: f.get(k) for k in ("family", "failures", "trials", "rate", "pvalue", "passed")}
                             for f in t.get("families", [])]}
     return out
+
+
+def check_cluster() -> None:
+    """``InputError`` (one line naming the address) when $SLTH_SCHEDULER names no Dask scheduler: a measuring run
+    checks it before any work, not after minutes of proofs."""
+    from slt.tasks import SCHEDULER_ENV, check_scheduler
+
+    check_scheduler(os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}")
 
 
 def calibration(results_dir: Path | None = None) -> dict:

@@ -27,8 +27,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bounds.prove import coq_math
+from bounds.prove import kernel as judge
+from bounds.prove.coq import check
+from bounds.prove.coq.check import coq_release
+from slth_base.sealed import read_regular, seal, unseal
 from slth_base.versions import python_release
-from slt.cache import CorruptRecord, fingerprint, read_record, write_record
+from slt.cache import CorruptRecord, fingerprint, read_record, write_atomic, write_record, writing
 
 from reports.record.provenance import bounds_hash
 
@@ -79,7 +84,6 @@ user's harness; the committed rows are files of the repository, reviewed like it
 
 
 def _read_cached(path: Path, want: str, log):
-    from slth_base.sealed import read_regular, unseal
     try:
         raw = read_regular(path)
     except OSError as exc:
@@ -110,8 +114,6 @@ def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path 
             return rows
     rows = fn()
     if cache_dir is not None:
-        from slth_base.sealed import seal
-        from slt.cache import write_atomic
         write_atomic(Path(cache_dir) / "verified" / f"{part}-{want}.json",
                      seal(SEALED, {"part": part, "key": want, "result": rows}))
     return rows
@@ -122,8 +124,6 @@ def kernel_key() -> str:
     checker), of the recorded tactics, and the text of every Coq file a replay compiles (every step of the
     catalogue in memory exported with its recorded tactic, ``bounds.prove.coq.check.text``): a catalogue changed
     in memory gives another key too."""
-    from bounds.prove.coq import check
-
     tactics = hashlib.sha256(check.TACTICS.read_bytes()).hexdigest() if check.TACTICS.exists() else None
     recorded = check.load_tactics()
     files = {stem: check.text(stem, items, recorded) for stem, items in check.entries().items()}
@@ -142,7 +142,6 @@ def _committed(committed, part: str, want: str, log):
     rec = _committed_record(committed, part, log)
     if rec is None or rec.get("key") != want:
         return None
-    from bounds.prove import kernel as judge
 
     return rec["result"], judge.committed_source(rec.get("coq"), rec.get("checked"))
 
@@ -151,8 +150,6 @@ def _committed_steps(committed, log) -> dict | None:
     """The committed kernel result of another tree, for ``bounds.prove.kernel.replay(committed=...)``: its verdicts
     and the digests of its steps' lemmas (``bounds.prove.kernel.committed_lemmas``) and their tactics (tried first
     for a changed step: ``committed_tactics``), keyed by step, with its label."""
-    from bounds.prove import kernel as judge
-
     rec = _committed_record(committed, "kernel", log)
     lemmas = rec.get("lemmas") if rec else None
     if not isinstance(lemmas, dict):
@@ -170,8 +167,6 @@ def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[
     A replay after an edit gives Coq only the steps whose exported lemma differs from the committed result's
     (``bounds.prove.kernel.committed_keys``: the exact statement and proof text, the judge's code, Coq's and its
     libraries' versions); the others keep the committed verdict, and ``source`` is then per step."""
-    from bounds.prove import kernel as judge
-
     found = _committed(committed, "kernel", kernel_key(), log)
     if found is not None:
         rows, source = found
@@ -191,8 +186,6 @@ def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[
 def lemma12_key() -> str:
     """What decides Lemma 12's check in Coq but Coq itself: ``bounds/`` (the code that writes ``Statements.v``, runs
     the check and reads Coq's answers) and every text it compiles (``bounds.prove.coq_math.with_statements``)."""
-    from bounds.prove import coq_math
-
     return fingerprint({"part": "lemma12", "version": VERSION, "bounds": bounds_hash(),
                         "files": coq_math.with_statements()})
 
@@ -202,9 +195,6 @@ def lemma12(log=lambda msg: None, committed: Path = COMMITTED) -> dict:
     (its ``source`` ``committed_source``), else ``bounds.prove.coq_math.lemma12_logit_run()`` (its ``source``
     ``bounds.prove.kernel.REPLAYED`` when coqc ran now, ``stored_source`` when its cached answer was read back;
     ``{"undecided": why}`` without coqc)."""
-    from bounds.prove import coq_math
-    from bounds.prove import kernel as judge
-
     found = _committed(committed, "lemma12", lemma12_key(), log)
     if found is not None:
         log(f"[run] Coq: Lemma 12's files unchanged since the committed check ({found[1]}); "
@@ -220,14 +210,10 @@ def lemma12(log=lambda msg: None, committed: Path = COMMITTED) -> dict:
 def write_lemma12(folder: Path = COMMITTED, log=print) -> None:
     """Check Lemma 12's printed logit step in Coq (a fresh build) and write it as the committed result
     (``verified-lemma12.json``, keyed by ``lemma12_key()``, with Coq's version)."""
-    from bounds.prove import coq_math
-
     result = coq_math.lemma12_logit_kernel()
     if "undecided" in result:
         log(f"[verified] lemma12: {result['undecided']}; the committed result is left as it is")
         return
-    from bounds.prove import kernel as judge
-    from bounds.prove.coq.check import coq_release
 
     write_record(Path(folder) / "verified-lemma12.json", {"part": "lemma12", "key": lemma12_key(), "coq": coq_release(),
                                                           "checked": f"checked at {judge.now()}", "result": result})
@@ -238,7 +224,6 @@ def write_kernel(folder: Path = COMMITTED, log=print) -> None:
     """Replay the Coq kernel on every pre-checked step of this tree and write its statuses as the committed result
     (``verified-kernel.json``, keyed by ``kernel_key()``)."""
     import bounds
-    from bounds.prove import kernel as judge
 
     if judge.missing():
         log(f"[verified] kernel: {judge.missing()}; the committed kernel result is left as it is")
@@ -246,7 +231,6 @@ def write_kernel(folder: Path = COMMITTED, log=print) -> None:
     results = bounds.verify_facts() + [r for n in bounds.proved() for r in bounds.verify(n)]
     status, source = judge.replay(results, log=log)
     rows = {f"{s}\t{t}": v for (s, t), v in sorted(status.items())}
-    from bounds.prove.coq.check import coq_release
     # when coqc checked the verdicts: now, or (read back from the verdict store) when they were checked then
     checked = f"checked at {judge.now()}" if source == judge.REPLAYED else source.rsplit(", ", 1)[-1]
     write_record(Path(folder) / "verified-kernel.json", {"part": "kernel", "key": kernel_key(), "result": rows,
@@ -263,8 +247,6 @@ def write_committed(folder: Path = COMMITTED, log=print) -> None:
     Everything is built in a new folder beside ``folder`` (a copy of it, so the files this refresh does not make,
     the committed empirical record, come along) and swapped in whole at the end, with Ctrl-C held off during the two
     renames: an interrupted or failed refresh leaves the committed files as they were and no half-built folder."""
-    from slt.cache import writing
-
     from reports.record.suites import mutations, variants
 
     folder = Path(folder)

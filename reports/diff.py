@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from importlib import metadata
 from pathlib import Path
 
 from slt import diff
@@ -91,8 +92,6 @@ def worktree_key(root: Path, profile: str, seed: int, results: Path) -> str:
     it, the untracked files git does not ignore (by content), the ``results`` folder's files other than the records
     (by size and modification time), the settings (``$SLTH_*``), the interpreter, the packages that decide or print a
     verdict, and the ``coqc`` on the path.  The same key, the same record."""
-    from importlib import metadata
-
     h = hashlib.sha256()
 
     def add(*parts) -> None:

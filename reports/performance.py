@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from slt.inputs import InputError, read_json
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
 NOT_MEASURED = "not measured"
@@ -19,8 +21,6 @@ NOT_MEASURED = "not measured"
 
 def _data(name: str):
     """The committed benchmark file ``name`` as read by the one JSON reader, or None when there is none."""
-    from slt.inputs import read_json
-
     path = BENCH / name
     return read_json(path, "benchmark file") if path.exists() else None
 
@@ -185,8 +185,6 @@ def table() -> str:
 
 def read_committed(path) -> dict:
     """A committed data file, read through the one bounded reader (a truncated or empty file is one line)."""
-    from slt.inputs import InputError, read_json
-
     data = read_json(path, "committed data file")
     if not isinstance(data, dict):
         raise InputError(f"committed data file {path}: not a JSON object")

@@ -22,7 +22,9 @@ import sys
 import threading
 
 import bounds
-from bounds.prove import kernel
+from bounds.prove import coq_math, kernel
+from bounds.prove.coq import check as coq_check
+from bounds.prove.coq_statements import statement_lines
 from slt.claims import PRECHECKED_MEANS, first_pass_sentence, point_text, step_units
 from bounds.prove.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
@@ -279,9 +281,8 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     its theorem); last the counts line.  First one line on stderr: the coqc calls the run needs, with their CPU time
     and memory as measured (``bounds.prove.coq.cost``).  The mathematics build runs beside the steps' (at most
     ``SLTH_COQ_JOBS`` coqc at once, all of them killed on Ctrl-C or SIGTERM)."""
-
-    from bounds.prove import coq_math, external
-    from bounds.prove.coq import check as coq_check, cost
+    from bounds.prove import external
+    from bounds.prove.coq import cost
     missing = coq_check.missing_reason()
     if missing:
         print(f"slth proofs --axioms --coq: {missing}", file=sys.stderr)
@@ -322,10 +323,6 @@ def _print_coq_axioms(name: str, directory: str) -> int:
 def coq_axioms_text(names: list[str], stated: dict | None, scalar: dict) -> str:
     """The text of ``--axioms --coq`` (``_print_coq_axioms``): per statement its Coq theorem first, the scalar
     lemmas' axioms, the cited results with their status; then the counts line (``coq_math.counts_line``)."""
-    from bounds.prove import coq_math
-    from bounds.prove.coq import check as coq_check
-    from bounds.prove.coq_statements import statement_lines
-
     blocks = []
     files = coq_math.with_statements() if stated else None
     for n in names:
@@ -399,7 +396,6 @@ def main(args: argparse.Namespace) -> int:
     if getattr(args, "coq", None) is DEFAULT_FOLDER:  # --coq without DIR; an explicit '' stays a usage error
         args.coq = str(kernel.folder())
     if getattr(args, "coq", None) is not None:  # the folder, coqc and its time limit, before minutes of work
-        from bounds.prove.coq import check as coq_check
         try:
             coq_check.prepare(args.coq)
         except coq_check.CoqSetupError as e:

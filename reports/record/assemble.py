@@ -20,13 +20,14 @@ import sympy as sp
 
 import bounds
 from bounds import theorem14
-from bounds.prove import kernel
+from bounds.prove import coq_math, kernel
 from bounds.prove.axioms import axioms
 from bounds.prove.slack import CONSTANTS
 from bounds.prove.slack import rows as constant_slack
 from bounds.symbols import NAME, text
 from slt import figures as sweeps
 from slt.figures.token import training_finding
+from slt.inputs import InputError
 from slt.mathml import mathml
 from slt.measure import calibration as cal
 from slt.measure import committed
@@ -226,7 +227,6 @@ def calibration(results_dir: Path | None = None) -> dict:
 
 def _heldout() -> dict:
     """The held-out test of the law (``slt.measure.heldout.summary``), or why it cannot be read."""
-    from slt.inputs import InputError
     from slt.measure import heldout
 
     try:
@@ -309,8 +309,6 @@ def slack(log=print) -> list[dict]:
 def formalization() -> dict:
     """What is formalized and proved in Coq, per statement and premise, and the counts
     (``bounds.prove.coq_math.blueprint``: read from the declarations, no Coq run)."""
-    from bounds.prove import coq_math
-
     return jsonable(coq_math.blueprint())
 
 

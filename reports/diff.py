@@ -29,7 +29,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-from importlib import metadata
 from pathlib import Path
 
 from slt import diff
@@ -38,6 +37,7 @@ from slt.diff import die_with_parent, ref_worktree
 from slt.cache import write_atomic, writing
 
 from reports import record, terminal
+from reports.record.provenance import package_version
 from reports.paths import OutputError, announce, check_distinct, output_problem
 from reports.run import assembler
 
@@ -117,10 +117,7 @@ def worktree_key(root: Path, profile: str, seed: int, results: Path) -> str:
             add(os.path.relpath(Path(folder) / f, results), st.st_size, st.st_mtime_ns)
     add(*sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith("SLTH_")))
     for package in ("sympy", "mpmath", "python-flint", "numpy"):
-        try:
-            add(package, metadata.version(package))
-        except metadata.PackageNotFoundError:
-            add(package, "absent")
+        add(package, package_version(package) or "absent")
     coqc = shutil.which("coqc")
     for where in (coqc, "/var/lib/dpkg/status", sysconfig.get_paths()["purelib"]):  # Coq, its libraries, pip's
         st = os.stat(where) if where and os.path.exists(where) else None

@@ -18,7 +18,6 @@ committed result a report uses is one CI compiled and checked for that tree.
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import inspect
 import os
 import shutil
@@ -35,7 +34,7 @@ from slth_base.sealed import read_regular, seal, unseal
 from slth_base.versions import python_release
 from slt.cache import CorruptRecord, fingerprint, read_record, write_atomic, write_record, writing
 
-from reports.record.provenance import bounds_hash
+from reports.record.provenance import bounds_hash, package_version
 
 __all__ = ["VERSION", "LIBRARIES", "cached", "key", "kernel", "kernel_key", "lemma12", "lemma12_key"]
 
@@ -47,17 +46,10 @@ LIBRARIES = ("sympy", "mpmath", "python-flint")
 """The libraries the verifier in ``bounds/`` calls: their versions are part of the key."""
 
 
-def _version(name: str) -> str | None:
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 def key(part: str, fn) -> str:
     """Everything that decides ``fn()``'s rows, as one fingerprint."""
     return fingerprint({"part": part, "version": VERSION, "bounds": bounds_hash(),
-                        "python": python_release(), "libraries": {n: _version(n) for n in LIBRARIES},
+                        "python": python_release(), "libraries": {n: package_version(n) for n in LIBRARIES},
                         "rows": inspect.getsource(fn)})
 
 

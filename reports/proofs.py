@@ -32,6 +32,7 @@ from bounds.core import IDENTITY, INEQUALITY
 from bounds.prove.mutations import MUTATIONS, catalogue_with, run, verify_all
 from bounds.prove.slack import CONSTANTS, processes as slack_processes, rows as slack_rows
 from bounds.prove.verify import NOT_PROVED, REFUTED, VERDICTS
+from reports.cli import count
 
 METHODS = ("symbolic", "interval", "sampled")
 DOMAINS = ("whole", "box", "sampled")
@@ -70,8 +71,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _workers(text: str) -> int:
     """A number of processes from 1 to the number of cores."""
-    from reports.cli import count
-
     v = count(text)
     if not 1 <= v <= (os.cpu_count() or 1):
         raise argparse.ArgumentTypeError(f"{text!r} must be from 1 to the number of cores ({os.cpu_count() or 1})")

@@ -27,10 +27,15 @@ import sympy as sp
 
 from bounds import catalogue as cat
 from bounds.prove import coq_math, coq_text
+from bounds.prove.coq import cost
+from bounds.prove.coq_statements import alone_words
 from bounds.symbols import text as _text
 from reports import performance
 from reports.terminal import safe
 from slt import claims
+from slt.inputs import InputError
+from slth_base.files import holds, read_text, replace_file
+from slth_base.numbering import numbering_label
 from reports.performance import cell, read_committed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,9 +61,7 @@ def _md(text: str) -> str:
 
 
 def _heading(st) -> str:
-    from slt.claims import numbering_heading
-
-    return f"{numbering_heading(st.numbering, st.name)}: {st.title}"
+    return f"{claims.numbering_heading(st.numbering, st.name)}: {st.title}"
 
 
 def _step_lines(step, statements) -> list[str]:
@@ -263,10 +266,7 @@ def figures_table() -> str:
 
 def _name(name: str) -> str:
     """A statement of the catalogue by the name every surface prints (``slth_base.numbering.numbering_label``)."""
-    from bounds.catalogue import STATEMENTS
-    from slth_base.numbering import numbering_label
-
-    return numbering_label(STATEMENTS[name].numbering, name) if name in STATEMENTS else name
+    return numbering_label(cat.STATEMENTS[name].numbering, name) if name in cat.STATEMENTS else name
 
 
 def families_table() -> str:
@@ -358,8 +358,6 @@ def coq_counts() -> str:
     Coq theorem differs from the printed statement (``bounds.prove.coq_math.blueprint``: the declarations that
     ``tests/test_coq_math.py`` holds equal to Coq's ``Print Assumptions`` and closed types; what "alone" means:
     ``bounds.prove.coq_statements.ALONE_MEANS``, in the line)."""
-    from bounds.prove.coq_statements import alone_words
-
     bp = coq_math.blueprint()
     alone = [f"- `{n}`: " + alone_words(n, True, s["differences"]).split(", probabilities included, ")[1]
              for n, s in bp["statements"].items() if s["lueker_alone"]]
@@ -380,18 +378,12 @@ def heldout_answer() -> str:
             + ":\n\n" + "\n".join(f"- {line}" for line in h["answers"]))
 
 
-def _axioms_coq_cost() -> str:
-    from bounds.prove.coq import cost
-
-    return cost.summary()
-
-
 BLOCKS = {"constants": constants_table, "heldout": heldout_answer, "fixed-c": fixed_c_table,
           "large-random": lambda: large_table(False), "large-worst": lambda: large_table(True),
           "committed-empirical": committed_empirical_table, "figures": figures_table, "families": families_table,
           "suite-time": performance.suite_time, "coq-counts": coq_counts,
           "task-throughput": performance.task_throughput, "diff-time": performance.diff_time,
-          "axioms-coq-cost": _axioms_coq_cost, "coq-count-line": lambda: coq_math.blueprint()["line"] + ".",
+          "axioms-coq-cost": cost.summary, "coq-count-line": lambda: coq_math.blueprint()["line"] + ".",
           "performance-goals": performance.table, "gpu-run": performance.gpu_run}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 FINDING_BLOCK = "finding-"
@@ -425,8 +417,6 @@ def fill(text: str, record=None) -> str:
 def generated(name: str) -> str:
     """Block ``name`` printed from its committed file, control characters escaped (``\\x1b``: a page never carries
     a raw escape sequence from a data file); ``InputError`` naming the file when its data is incomplete."""
-    from slt.inputs import InputError
-
     try:
         return safe(BLOCKS[name]().strip())
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
@@ -476,8 +466,6 @@ def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> di
 def pages(record=None) -> dict:
     """Every generated page's expected text: docs/statements.md, the committed ``Statements.v`` (the statements' Coq
     theorems, ``bounds.prove.coq_math.statements_file``), the README and each page of docs/ with generated blocks; ``record``: the run record the record blocks are printed from (default: built once, when needed)."""
-    from slth_base.files import read_text
-
     out = {STATEMENTS_PAGE: safe(statements_page()), coq_text.STATEMENTS_V: coq_text.statements_file()}
     get = functools.cache(working_record) if record is None else lambda: record
     for path in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
@@ -496,8 +484,6 @@ def main(args: argparse.Namespace) -> int:
     """``slth docs``: rewrite every generated page that differs (or, with ``--check``, name it and exit 1). Every
     page is made before the first is written, and each is written atomically (a full disk leaves the old page), as a
     file of the repository: a symbolic link at a page's name is replaced, never written through."""
-    from slth_base.files import holds, replace_file
-
     stale = []
     for path, text in pages().items():
         if not holds(path, text):  # a link, a FIFO or other text at a page's name: stale, never opened

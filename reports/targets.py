@@ -140,6 +140,7 @@ def _main(args) -> int:
 
 def _run(args, path, names, data, output) -> int:
 
+    from slt import targets
     from slt.measure import adversaries, calibration, catalogue
     from slt.measure.calibrate import TRIAL_BYTES, feasible_grid, trials_for
     from slt.measure.resources import check_request, check_trials, user_parameters
@@ -179,8 +180,6 @@ def _run(args, path, names, data, output) -> int:
         return 0
 
     if args.mode in ("families", "calibrate"):
-        from slt import targets
-
         todo, trials = [], args.trials or 100
         for name in names:  # every statement's request checked before the first trial
             rec, point, C, points = record(name), None, None, None
@@ -268,8 +267,6 @@ def _run(args, path, names, data, output) -> int:
         _write(path, data)
         return 0
     else:
-        from slt import targets
-
         check_request(name, C, params)
         check_trials(args.seeds, "--seeds")  # every candidate's trials on every seed are kept until it is scored
         trial = catalogue.get(name).trial

@@ -27,6 +27,8 @@ CPU) run in the ``thorough`` profile or when selected with ``-m slow``.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 # One BLAS thread, set before numpy loads: scipy's L-BFGS-B (every adversarial search) calls BLAS on tiny vectors,
 # and a multithreaded OpenBLAS spent about 12 ms per call waking its threads on the shared 2-core machine (a
@@ -39,23 +41,10 @@ from hypothesis.database import DirectoryBasedExampleDatabase  # noqa: E402
 
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
-settings.register_profile(
-    "ci",
-    derandomize=True,
-    database=None,
-    max_examples=25,
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile(
-    "thorough",
-    max_examples=2000,
-    database=DirectoryBasedExampleDatabase(f".hypothesis/examples-{_WORKER}"),
-    deadline=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+_BOTH = dict(deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("ci", derandomize=True, database=None, max_examples=25, **_BOTH)
+settings.register_profile("thorough", max_examples=2000,
+                          database=DirectoryBasedExampleDatabase(f".hypothesis/examples-{_WORKER}"), **_BOTH)
 
 
 def default_workers(option, env=os.environ):
@@ -130,8 +119,6 @@ def pytest_configure(config):
     config._slth_verdicts = given or None
     os.environ["SLTH_VERDICT_CACHE"] = "off"
     if not os.environ.get("SLTH_CACHE_DIR"):
-        import tempfile
-
         os.environ["SLTH_CACHE_DIR"] = config._slth_cache = tempfile.mkdtemp(prefix=f"slth-tasks-{_WORKER}-")
 
 
@@ -145,7 +132,5 @@ def pytest_unconfigure(config):
         os.environ.pop("SLTH_VERDICT_CACHE_GIVEN", None)
     made = getattr(config, "_slth_cache", None)
     if made:
-        import shutil
-
         shutil.rmtree(made, ignore_errors=True)
         os.environ.pop("SLTH_CACHE_DIR", None)

@@ -23,6 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from benchmarks import common  # noqa: E402
+
 TABLE = ROOT / "benchmarks" / "coq-cold.json"
 SHIM = """#!/bin/sh
 exec /usr/bin/time -f "COQC %U %S %M :: $*" -a -o "$SLTH_BENCH_LOG" "$SLTH_BENCH_COQC" "$@"
@@ -92,8 +95,6 @@ PROG = "python benchmarks/bench_axioms_coq.py"
 
 
 def main(argv=None) -> int:
-    from benchmarks import common
-
     args = common.parser(PROG, __doc__.split("\n")[0], TABLE).parse_args(argv)
     real = shutil.which("coqc")
     if not real or not Path("/usr/bin/time").exists():
@@ -138,6 +139,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from benchmarks import common
-
     sys.exit(common.run(main, PROG))

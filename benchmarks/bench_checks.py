@@ -25,6 +25,7 @@ OUT = ROOT / "benchmarks" / "test-suite-time.json"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import common  # noqa: E402
 from benchmarks.common import cpu  # noqa: E402
 
 
@@ -46,7 +47,6 @@ PROG = "python benchmarks/bench_checks.py"
 
 
 def main(argv=None) -> int:
-    from benchmarks import common
     from reports.cli import workers
 
     ap = common.parser(PROG, __doc__.splitlines()[0], OUT)
@@ -83,6 +83,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from benchmarks import common
-
     sys.exit(common.run(main, PROG))

@@ -29,19 +29,18 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import cpu  # noqa: E402
+from benchmarks import common  # noqa: E402
+from benchmarks.bench_diff import CLEAN, EDIT, EDIT_WORDS, clone  # noqa: E402
+from benchmarks.common import cpu, machine  # noqa: E402
+
 OUTPUT = ROOT / "benchmarks" / "commands-time.json"
-CLEAN = ("XDG_CACHE_HOME", "SLTH_COQ_DIR", "SLTH_COQ_BUILD", "SLTH_VERDICT_CACHE", "SLTH_TRIAL_CACHE", "PYTHONPATH")
 NAMES = ("report", "proofs", "slack")
 PROG = "python benchmarks/bench_commands.py"
-
 
 
 def timed(args, repo: Path, cache: Path, limit: float, log=print, label: str = "") -> dict:
     """``python -m reports.cli ARGS`` in ``repo`` with the cache folder ``cache``: wall and CPU seconds, exit status,
     load before; ``timed_out`` when it ran past ``limit`` seconds (killed, its process group with it)."""
-    from benchmarks.common import machine
-
     env = {k: v for k, v in os.environ.items() if k not in CLEAN}
     env.update(XDG_CACHE_HOME=str(cache), PYTHONPATH=str(repo))
     taken = machine()
@@ -65,8 +64,6 @@ def timed(args, repo: Path, cache: Path, limit: float, log=print, label: str = "
 
 
 def measure(only=NAMES, limit: float = 1200.0, log=print) -> dict:
-    from benchmarks.bench_diff import EDIT, EDIT_WORDS, clone
-
     out = {}
     with tempfile.TemporaryDirectory(prefix="slth-bench-commands-") as tmp:
         tmp = Path(tmp)
@@ -93,8 +90,6 @@ def measure(only=NAMES, limit: float = 1200.0, log=print) -> dict:
 
 
 def main(argv=None) -> int:
-    from benchmarks import common
-
     parser = common.parser(PROG, __doc__.split("\n\n")[0], OUTPUT)
     parser.add_argument("--only", nargs="+", choices=NAMES, default=list(NAMES), help="which commands to time")
     parser.add_argument("--limit", type=common.bounded(7200), default=1200,
@@ -118,6 +113,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from benchmarks import common
-
     raise SystemExit(common.run(main, PROG))

@@ -23,14 +23,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import common  # noqa: E402
+
 OUTPUT = ROOT / "benchmarks" / "coq-replay.json"
 PROG = "python benchmarks/bench_coq.py"
 
 
 def timed(rows: list, key: str, label: str, fn):
-    from benchmarks.common import cpu as cpu_s, machine
-
-    taken, who = machine(), (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    cpu_s = common.cpu
+    taken, who = common.machine(), (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
     w, c = time.perf_counter(), cpu_s(*who)
     out = fn()
     wall, cpu = time.perf_counter() - w, cpu_s(*who) - c
@@ -45,8 +46,6 @@ def _counts(check, status: dict) -> str:
 
 
 def main(argv=None) -> int:
-    from benchmarks import common
-
     parser = common.parser(PROG, __doc__.split("\n")[0], OUTPUT)
     parser.add_argument("--no-search", action="store_true", help="skip the search from nothing (minutes of CPU)")
     args = parser.parse_args(argv)
@@ -84,6 +83,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from benchmarks import common
-
     sys.exit(common.run(main, PROG))

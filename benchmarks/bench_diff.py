@@ -26,13 +26,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import cpu  # noqa: E402
+from benchmarks import common  # noqa: E402
+from benchmarks.common import cpu, machine  # noqa: E402
+
 OUTPUT = ROOT / "benchmarks" / "diff-time.json"
 EDIT = ("bounds/attention.py", '"split": sp.Rational(1, 4)', '"split": sp.Rational(1, 5)')
 """The one-constant edit: (file, text before, text after)."""
 EDIT_WORDS = "Theorem 11's split eps/4 -> eps/5 (bounds/attention.py)"
 CLEAN = ("XDG_CACHE_HOME", "SLTH_COQ_DIR", "SLTH_COQ_BUILD", "SLTH_VERDICT_CACHE", "SLTH_TRIAL_CACHE", "PYTHONPATH")
-
 
 
 def _git(cwd, *args) -> str:
@@ -63,8 +64,6 @@ def measure(runs: int = 3, with_changes: bool = False, log=print) -> dict:
         env = {k: v for k, v in os.environ.items() if k not in CLEAN}
         env.update(XDG_CACHE_HOME=str(Path(tmp) / "cache"), PYTHONPATH=str(repo))
         rows = []
-        from benchmarks.common import machine
-
         for i in range(1, runs + 1):
             taken = machine()
             load = taken["load"][0]
@@ -90,8 +89,6 @@ PROG = "python benchmarks/bench_diff.py"
 
 
 def main(argv=None) -> int:
-    from benchmarks import common
-
     parser = common.parser(PROG, __doc__.split("\n\n")[0], OUTPUT)
     parser.add_argument("--runs", type=common.bounded(100), default=3,
                         help="consecutive runs of the diff (default: %(default)s)")
@@ -108,6 +105,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from benchmarks import common
-
     raise SystemExit(common.run(main, PROG))

@@ -21,16 +21,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import common  # noqa: E402
 from benchmarks.common import cpu  # noqa: E402
 
 OUTPUT = ROOT / "benchmarks" / "recheck-time.json"
 PROG = "python -m benchmarks.bench_recheck"
 
 
-
 def main(argv=None) -> int:
-    from benchmarks import common
-
     args = common.parser(PROG, __doc__.split("\n")[0], OUTPUT).parse_args(argv)
     taken = common.machine()
     before, wall = cpu(), time.perf_counter()
@@ -60,6 +58,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from benchmarks import common
-
     sys.exit(common.run(main, PROG))

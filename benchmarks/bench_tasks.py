@@ -18,12 +18,15 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from benchmarks import common  # noqa: E402
 
 
 def spin(seed: int, iterations: int) -> dict:
@@ -45,10 +48,9 @@ def _tasks(work: str, n: int, offset: int, size: int):
 
 
 def _measure(label, n_workers, work, n, size, scheduler=None, workers=None, repeats=2):
-    from benchmarks.common import machine
     from slt.tasks import cluster, execute
 
-    taken = machine()
+    taken = common.machine()
     rates = []
     with cluster(scheduler, workers):
         execute(_tasks(work, max(n_workers, 1), 10 ** 8, size), cache_dir=False, progress=False)  # warm-up
@@ -94,8 +96,6 @@ PROG = "python benchmarks/bench_tasks.py"
 
 
 def main(argv=None) -> int:
-    from benchmarks import common
-
     parser = common.parser(PROG, __doc__.split("\n")[0], OUTPUT)
     parser.add_argument("--tasks", type=common.bounded(100_000), default=40,
                         help="tasks per measurement (default: %(default)s)")
@@ -122,8 +122,6 @@ def main(argv=None) -> int:
     for n in (1, 2):
         rows.append(_measure("LocalCluster", n, args.work, args.tasks, size, workers=n))
     if args.nodes:
-        import tempfile
-
         with tempfile.TemporaryDirectory() as folder:
             address, procs = _start_nodes(args.nodes, Path(folder))
             try:
@@ -151,6 +149,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from benchmarks import common
-
     sys.exit(common.run(main, PROG))

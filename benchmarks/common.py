@@ -1,15 +1,7 @@
-"""What every benchmark script shares, so that each is a command like ``slth``'s:
-
-- ``parser(prog, description, output)``: a usage error is one line on stderr and exit status 2 (``reports.cli.Parser``:
-  an unknown option, ``--tasks 0``, ``--size -1``), found before any work; with ``output`` the parser has ``--write``,
-  and nothing is written without it;
-- the argument types of ``slth`` (``positive_int``, ``count``, ``bounded``);
-- ``cpu()``: the CPU seconds of the child processes so far (or of this process and its children);
-- ``machine()``: the load average, the cores and the commit a figure was taken at, stored beside each figure;
-- ``write(path, data)``: the JSON written atomically, only after the work succeeded (a committed file is replaced,
-  never written through a link);
-- ``run(main, prog)``: every setting checked first (``slth_base.settings``), a bad file or setting one line (exit 2),
-  Ctrl-C exit 130.
+"""What every benchmark script shares, so that each is a command like ``slth``'s: its parser (a usage error is one
+line and exit status 2, found before any work; nothing is written without ``--write``), the argument types of
+``slth``, ``cpu()`` and ``machine()`` (the load, cores and commit stored beside each figure), ``write`` (atomic,
+after the work succeeded) and ``run`` (settings checked first, a bad file or setting one line, Ctrl-C exit 130).
 """
 from __future__ import annotations
 

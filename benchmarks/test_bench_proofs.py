@@ -10,16 +10,12 @@ command (user + system of the child processes, ``resource.getrusage``) is stored
 round, never asserted.  On the shared machine the wall time depends on its load: note the load average.
 """
 import os
-import resource
 import subprocess
 import sys
 
 import pytest
 
-
-def _cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
+from benchmarks.common import cpu as _cpu
 
 
 def _run(cpu: list, *args):

@@ -131,8 +131,6 @@ def _build(args: argparse.Namespace, log) -> int:
                          f"{len(set(args.only)) - len(sections)} of the sections {', '.join(args.only)} (rendered: "
                          f"{', '.join(s.id for s in sections) or 'none'})")
     write_atomic(Path(args.output), render_html(sections, rec))
-    from slt.claims import step_sentence  # the page's own count of the proof steps, and its kernel's source
-
     announce(args.output, f"wrote {args.output} ({len(sections)} sections, from a run record of the {rec['profile']} "
-                          f"profile): {step_sentence(rec)}")
+                          f"profile): {claims.step_sentence(rec)}")  # the page's own count of the proof steps
     return 0

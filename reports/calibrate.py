@@ -31,7 +31,7 @@ from slt.measure.resources import check_trials
 from slt.tasks import SCHEDULER_ENV, check_scheduler
 
 from reports.cli import count, positive_int, workers
-from reports.paths import OutputError, check_outputs
+from reports.paths import check_outputs
 from reports.sections.calibration_trend import markdown_table
 
 
@@ -93,11 +93,7 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
         existing = next(p for p in (Path(args.cache_dir), *Path(args.cache_dir).absolute().parents) if p.exists())
         if not existing.is_dir():
             raise cal.CalibrationError(f"--cache-dir {args.cache_dir}: {existing} is a file, not a directory")
-    if args.workers is not None and args.workers < 0:
-        raise cal.CalibrationError(f"--workers must be >= 0, got {args.workers}")
     min_trials = args.min_trials if args.min_trials is not None else (50 if args.grid == "large" else 20)
-    if min_trials < 1:
-        raise cal.CalibrationError(f"--min-trials must be >= 1, got {min_trials}")
     if args.table:
         summary = cal.trend_summary(args.output or cal.LARGE_FILE)
         if summary is None:
@@ -107,10 +103,7 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
     names = catalogue.resolve(args.statements, args.grid)
     output = args.output or ("results/calibration-large.json" if args.grid == "large" else "results/calibration.json")
     path = Path(output)
-    try:
-        check_outputs(("--output", output), create=("--output",) if args.output is None else ())
-    except OutputError as exc:
-        raise cal.CalibrationError(str(exc)) from None
+    check_outputs(("--output", output), create=("--output",) if args.output is None else ())  # OutputError: exit 2
     held.enter_context(writing(path, what="--output"))  # a second writer of the same file is refused, not merged away
     if args.refit:
         return _refit(path, args.grid, args.statements and names)

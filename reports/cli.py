@@ -15,6 +15,7 @@ import difflib
 import errno
 import importlib
 import math
+import os
 import re
 import sys
 from pathlib import Path
@@ -130,8 +131,6 @@ each costs a Python process's memory)."""
 
 
 def max_workers() -> int:
-    import os
-
     return WORKERS_PER_CORE * (os.cpu_count() or 1)
 
 
@@ -139,8 +138,6 @@ def workers(text: str) -> int:
     """A number of local worker processes: an integer from 0 (in this process) to ``max_workers()``."""
     v = count(text)
     if v > max_workers():
-        import os
-
         raise argparse.ArgumentTypeError(f"{text!r} is more worker processes than this machine can use: at most "
                                          f"{max_workers()} ({WORKERS_PER_CORE} per core, {os.cpu_count() or 1} cores)")
     return v

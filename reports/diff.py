@@ -23,10 +23,12 @@ record that does not validate, a ref that does not exist or predates ``slth run`
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 from slt import diff
@@ -35,6 +37,7 @@ from slt.diff import die_with_parent, ref_worktree
 from slt.cache import write_atomic, writing
 
 from reports import record, terminal
+from reports.record.provenance import package_version
 from reports.paths import OutputError, announce, check_distinct, output_problem
 from reports.run import assembler
 
@@ -68,11 +71,6 @@ def _git(root: Path, *args, check=True) -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
-def _last_line(text: str) -> str:
-    lines = [x for x in text.strip().splitlines() if x.strip()]
-    return lines[-1] if lines else "(no output)"
-
-
 def _build_worktree(ref: str, profile: str, seed: int, results: Path, log) -> dict:
     """The working tree's record, built now (verdicts of unchanged steps read back from the verdict store)."""
     log("[diff] building the record of the working tree ...")
@@ -94,9 +92,6 @@ def worktree_key(root: Path, profile: str, seed: int, results: Path) -> str:
     it, the untracked files git does not ignore (by content), the ``results`` folder's files other than the records
     (by size and modification time), the settings (``$SLTH_*``), the interpreter, the packages that decide or print a
     verdict, and the ``coqc`` on the path.  The same key, the same record."""
-    import hashlib
-    from importlib import metadata
-
     h = hashlib.sha256()
 
     def add(*parts) -> None:
@@ -122,12 +117,7 @@ def worktree_key(root: Path, profile: str, seed: int, results: Path) -> str:
             add(os.path.relpath(Path(folder) / f, results), st.st_size, st.st_mtime_ns)
     add(*sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith("SLTH_")))
     for package in ("sympy", "mpmath", "python-flint", "numpy"):
-        try:
-            add(package, metadata.version(package))
-        except metadata.PackageNotFoundError:
-            add(package, "absent")
-    import sysconfig
-
+        add(package, package_version(package) or "absent")
     coqc = shutil.which("coqc")
     for where in (coqc, "/var/lib/dpkg/status", sysconfig.get_paths()["purelib"]):  # Coq, its libraries, pip's
         st = os.stat(where) if where and os.path.exists(where) else None
@@ -135,9 +125,17 @@ def worktree_key(root: Path, profile: str, seed: int, results: Path) -> str:
     return h.hexdigest()
 
 
-def _stores_nothing() -> bool:
-    """``$SLTH_VERDICT_CACHE=off``: nothing is read back, the working tree's record included."""
-    return os.environ.get("SLTH_VERDICT_CACHE", "").strip().lower() == "off"
+def _stored(path: Path | None, found: str, what: str, log) -> dict | None:
+    """The valid record at ``path`` (``found`` logged), else None (an invalid one logged as ignored)."""
+    if path is None or not path.exists():
+        return None
+    try:
+        rec = record.load(path)
+    except record.RecordError as exc:
+        log(f"[diff] ignoring {what}: {exc}")
+        return None
+    log(found)
+    return rec
 
 
 def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict, dict]:
@@ -154,13 +152,8 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
         raise UsageError(f"{ref} ({sha[:10]}) predates `slth run` (no reports/run.py in its tree): it has no run record")
     results = results if results.is_absolute() else root / results
     cached = results / "records" / f"{sha}-{profile}.json"
-    proc = tmp = old = None
-    if cached.exists():
-        try:
-            old = record.load(cached)
-            log(f"[diff] {ref} ({sha[:10]}): cached record {cached}")
-        except record.RecordError as exc:
-            log(f"[diff] ignoring the cached record: {exc}")
+    proc = tmp = None
+    old = _stored(cached, f"[diff] {ref} ({sha[:10]}): cached record {cached}", "the cached record", log)
     if old is None:
         tmp = ref_worktree(root, sha, log)  # after pruning what an earlier, killed `slth diff` left (slt.diff)
         tree = tmp / "tree"
@@ -174,27 +167,21 @@ def against(ref: str, profile: str, results: Path, seed: int, log) -> tuple[dict
                                  "--results", str(tmp / "results")], cwd=tree, env=env, stdout=logfile,
                                 stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
     try:
-        mine = None if _stores_nothing() else results / "records" / f"worktree-{worktree_key(root, profile, seed, results)}.json"
-        new = None
-        if mine is not None and mine.exists():
-            try:
-                new = record.load(mine)
-                log(f"[diff] working tree: the record built from these same files, read back from {mine}")
-            except record.RecordError as exc:
-                log(f"[diff] ignoring the working tree's stored record: {exc}")
+        off = os.environ.get("SLTH_VERDICT_CACHE", "").strip().lower() == "off"  # nothing read back, this record too
+        mine = None if off else results / "records" / f"worktree-{worktree_key(root, profile, seed, results)}.json"
+        new = _stored(mine, f"[diff] working tree: the record built from these same files, read back from {mine}",
+                      "the working tree's stored record", log)
         if new is None:
             new = _build_worktree(ref, profile, seed, results, log)
             if mine is not None:
-                mine.parent.mkdir(parents=True, exist_ok=True)
-                record.write(mine, new)
+                record.write(mine, new)  # its folder made when missing
         if proc is not None:
             rc = proc.wait()
             logfile.close()
             if not out.exists():
-                text = (tmp / "run.log").read_text()
-                raise UsageError(f"building the record of {ref} failed (exit {rc}): {_last_line(text)}")
+                last = [x for x in (tmp / "run.log").read_text().strip().splitlines() if x.strip()] or ["(no output)"]
+                raise UsageError(f"building the record of {ref} failed (exit {rc}): {last[-1]}")
             old = record.load(out)
-            cached.parent.mkdir(parents=True, exist_ok=True)
             record.write(cached, old)
             log(f"[diff] cached {cached}")
     finally:
@@ -221,13 +208,6 @@ def _fmt(v, digits=4) -> str:
 def _who(desc: dict) -> str:
     commit = (desc["commit"] or "no commit")[:10]
     return f"{commit}{' (dirty)' if desc['dirty'] else ''}, {desc['profile']}, {desc['created']}"
-
-
-def coq_changes(old: dict, new: dict) -> list[dict]:
-    """Steps whose Coq status word (``slt.diff.coq_status``: kernel-checked / rejected / not exported / not
-    checked) differs between two records, each with the two words."""
-    return [{"statement": c["statement"], "step": c["step"], "old": c["old_word"], "new": c["new_word"]}
-            for c in diff.coq_changes(old, new)[0]]
 
 
 def coq_counts(counts: dict) -> str:

@@ -13,6 +13,7 @@ import errno
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from pathlib import Path
 from slt.inputs import InputError
@@ -26,10 +27,6 @@ MIN_FREE = 64 * 1024
 
 class OutputError(InputError):
     """An output path that cannot be written (one line naming the path and the reason)."""
-
-
-def _reason(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
 
 
 def _writable_kind(p: Path) -> bool:
@@ -79,7 +76,7 @@ def output_problem(path, what: str = "output file", create: bool = False) -> str
     try:
         fd, probe = tempfile.mkstemp(dir=ancestor, prefix=".slth-write-check-")
     except OSError as exc:
-        return f"{what} {path}: cannot write in {ancestor} ({_reason(exc)})"
+        return f"{what} {path}: cannot write in {ancestor} ({exc.strerror or type(exc).__name__})"
     os.close(fd)
     os.unlink(probe)
     free = shutil.disk_usage(ancestor).free
@@ -114,8 +111,6 @@ def is_stdout(path) -> bool:
 
 def announce(path, line: str) -> None:
     """Print ``line`` (what was written to ``path``) on stdout, or on stderr when ``path`` is stdout."""
-    import sys
-
     print(line, file=sys.stderr if is_stdout(path) else sys.stdout)
 
 

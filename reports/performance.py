@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from slt.inputs import InputError, read_json
+
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
 NOT_MEASURED = "not measured"
@@ -19,8 +21,6 @@ NOT_MEASURED = "not measured"
 
 def _data(name: str):
     """The committed benchmark file ``name`` as read by the one JSON reader, or None when there is none."""
-    from slt.inputs import read_json
-
     path = BENCH / name
     return read_json(path, "benchmark file") if path.exists() else None
 
@@ -172,12 +172,9 @@ def others() -> str:
 
 def table() -> str:
     """The generated block: one row per ``GOALS`` entry, cold and warm."""
-    def _cell(text: str) -> str:
-        return str(text).replace("|", "\\|").replace("\n", " ")
-
     rows = ["| command | goal | cold | warm | measured by |", "|---|---|---|---|---|"]
     for command, goal, cold, warm, script in GOALS:
-        rows.append(f"| {command} | {_cell(goal)} | {_cell(cold())} | {_cell(warm())} | "
+        rows.append(f"| {command} | {cell(goal)} | {cell(cold())} | {cell(warm())} | "
                     f"{f'`{script}`' if script else 'no script'} |")
     return "\n".join(rows + ["", others()]) + ("\n\nCold: empty caches; warm: the same command again with nothing changed. Each figure "
                               "is the one its benchmark last committed (the file keeps its load average, cores and "
@@ -188,8 +185,6 @@ def table() -> str:
 
 def read_committed(path) -> dict:
     """A committed data file, read through the one bounded reader (a truncated or empty file is one line)."""
-    from slt.inputs import InputError, read_json
-
     data = read_json(path, "committed data file")
     if not isinstance(data, dict):
         raise InputError(f"committed data file {path}: not a JSON object")

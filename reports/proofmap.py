@@ -92,14 +92,11 @@ def graph(record: dict, verdicts: dict) -> nx.DiGraph:
                    printed=(None if r is None else PRINTED_TAG[r.get("kind", "step")]),
                    repaired=None if r is None else r["what"], why=None if r is None else r["why"])
     facts = {s["step"]: s for s in record["steps"] if s["statement"] == "facts"}
-    cites: dict[str, list] = {}
+    cites: dict[str, dict] = {}  # per statement the premises its steps cite, in order, once each
     for s in record["steps"]:
         if s["statement"] not in labels or not s.get("supported", True):
             continue
-        for p in s.get("premises") or ():
-            cites.setdefault(s["statement"], [])
-            if p not in cites[s["statement"]]:
-                cites[s["statement"]].append(p)
+        cites.setdefault(s["statement"], {}).update(dict.fromkeys(s.get("premises") or ()))
         for dep in s.get("relies_on") or ():
             if dep not in g:
                 if dep in facts:
@@ -282,14 +279,13 @@ def _node(n: str, d: dict, x: float, y: float, w: float) -> str:
         if d.get("printed"):
             attrs += f' data-printed="{html.escape(d["printed"])}" data-repaired="{html.escape(d["repaired"])}"' 
         shape = (f'<rect x="{x - w / 2:.1f}" y="{y - HEIGHT / 2:.1f}" width="{w:.1f}" height="{HEIGHT}" rx="5" '
-                 f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}"' + (f' stroke-dasharray="{dash}"' if dash else "")
-                 + "/>")
+                 f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}"{_dash(dash)}/>')
     elif d["kind"] == "premise":
         fill, stroke, dash = PREMISE[d["verdict"]]
         attrs += f' data-state="{d["verdict"]}"'
         tip = f"{d['label']}: {d['title']}"
         shape = (f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="{w / 2:.1f}" ry="{HEIGHT / 2:.1f}" fill="{fill}" '
-                 f'stroke="{stroke}" stroke-width="1.4"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
+                 f'stroke="{stroke}" stroke-width="1.4"{_dash(dash)}/>')
     else:
         fill, stroke = COLOURS[d["verdict"]]
         tip = f"{d['label']}: {d['title']} ({d['verdict']})"
@@ -334,18 +330,16 @@ def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:
 
     def box(fill, stroke, sw, dash="", rx=4):
         return lambda x, y: (f'<rect x="{x}" y="{y - 7}" width="28" height="14" rx="{rx}" fill="{fill}" '
-                             f'stroke="{stroke}" stroke-width="{sw}"' + (f' stroke-dasharray="{dash}"' if dash else "")
-                             + "/>")
+                             f'stroke="{stroke}" stroke-width="{sw}"{_dash(dash)}/>')
 
     def oval(fill, stroke, dash):
         return lambda x, y: (f'<ellipse cx="{x + 14}" cy="{y}" rx="14" ry="7" fill="{fill}" stroke="{stroke}" '
-                             'stroke-width="1.4"' + (f' stroke-dasharray="{dash}"' if dash else "") + "/>")
+                             f'stroke-width="1.4"{_dash(dash)}/>')
 
     def arrow(rel):
         stroke, sw, dash = EDGES[rel]
         return lambda x, y: (f'<path d="M{x},{y} L{x + 28},{y}" stroke="{stroke}" stroke-width="{sw}" fill="none" '
-                             f'marker-end="url(#pm-arrow-{_key(rel)})"' + (f' stroke-dasharray="{dash}"' if dash else "")
-                             + "/>")
+                             f'marker-end="url(#pm-arrow-{_key(rel)})"{_dash(dash)}/>')
 
     formal = g.graph["formal"]
     out.append(f'<text x="10" y="{y + 4}" font-weight="600">Legend</text>')
@@ -380,6 +374,10 @@ def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:
     return out, y
 
 
+def _dash(dash: str) -> str:
+    return f' stroke-dasharray="{dash}"' if dash else ""
+
+
 def _key(rel: str) -> str:
     return re.sub(r"[^a-z]+", "-", rel.lower())
 
@@ -402,8 +400,7 @@ def svg(g: nx.DiGraph, engine: str = "dot") -> str:
     out.append('<g class="edges" fill="none">')
     for a, b, d in g.edges(data=True):
         stroke, sw, dash = EDGES[d["rel"]]
-        out.append(f'<path d="{paths[(a, b)]}" stroke="{stroke}" stroke-width="{sw}"'
-                   + (f' stroke-dasharray="{dash}"' if dash else "")
+        out.append(f'<path d="{paths[(a, b)]}" stroke="{stroke}" stroke-width="{sw}"{_dash(dash)}'
                    + f' marker-end="url(#pm-arrow-{_key(d["rel"])})" data-from="{html.escape(a)}" '
                    f'data-to="{html.escape(b)}" data-rel="{d["rel"]}"/>')
     out.append("</g>")

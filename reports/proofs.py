@@ -1,29 +1,16 @@
 """`slth proofs`: verify every proof step of the bounds catalogue and print the step table.
 
-Every statement with proof steps is verified (``bounds.proved()``, found from the catalogue); a statement without
-steps is listed as "cited, no proof encoded".  Each step is judged twice (``bounds.prove.kernel``): the fast first pass
-(SymPy, interval arithmetic re-checked in Arb, the counterexample search: pre-checked, refuted or not proved), then
-Coq's kernel on every pre-checked step.  Columns: statement, step, verdict (certified: Coq's kernel accepted the
-exported statement of a pre-checked step; refuted: a counterexample confirmed at high precision; not proved:
-neither, with the reason), first pass, method (symbolic / interval / sampled: the method that pre-checked the step,
-or that found the counterexample), domain (whole: the declared domain; box: only the stated box; sampled),
-"re-checked by Arb" (an interval certificate evaluated again box by box with Arb ball arithmetic,
-``bounds.prove.recheck``: yes, no (no certificate data to re-check) or failed (then the step is not pre-checked); "-" for
-a symbolic step), Coq (kernel-checked / rejected / not exported / no proof kernel), and the certificate, box or
-counterexample.  Under each step, what it proves in the proof's own terms (``Step.form``: its claim with the
-named, unsubstituted terms, marked "identity" when its two sides are equal by construction) and its note.
-The summary counts the steps by verdict, by first-pass verdict, method and domain, and the certified ones by kind:
-inequalities proved apart from identities (``bounds.core.step_kind``).  Exits 1 if any step is refuted or not
-proved (the message names each kind; without coqc and CoqInterval every pre-checked step is not proved), 2 on a
-usage error (an unknown statement name); with ``--variants`` also verifies the printed variants, each expected to
-fail exactly at its declared steps (exit 1 if one does not); with ``--slack`` prints, for every numeric constant of
-every encoded proof, the tightest value for which every step still closes (``bounds.prove.slack.rows``); with ``--axioms
-[NAME]`` prints, per statement (or for NAME), the results its written proof cites, each with its status
-(``bounds.prove.axioms``: Lueker's corollary with its constant C, the premises the steps name (``bounds.premises``:
-proved in Coq or assumed), the scalar facts with their certified domains, the structural facts with the Coq theorem
-that proves each) and verifies nothing else; ``--coq DIR`` compiles the Coq files in DIR instead of
-``bounds.prove.kernel.folder()``, and ``--axioms --coq`` prints per statement its Coq theorem first (``Print
-Assumptions``, what its type assumes, its probability) and then the same list.
+Every statement with proof steps is verified (``bounds.proved()``); a statement without steps is listed as "cited, no
+proof encoded".  Each step is judged twice (``bounds.prove.kernel``): the fast first pass (SymPy, interval
+arithmetic re-checked in Arb, the counterexample search), then Coq's kernel on every pre-checked step.  The columns
+are explained by ``KEY``, printed above the table; under each step, what it proves in the proof's own terms
+(``Step.form``) and its note.  The summary counts the steps by verdict, by first-pass verdict, method and domain,
+and the certified ones by kind (``bounds.core.step_kind``).  Exits 1 if any step is refuted or not proved (without
+coqc and CoqInterval every pre-checked step is not proved) or a printed variant (``--variants``) does not break
+exactly at its declared steps, 2 on a usage error.  ``--slack``: the tightest value of every numeric constant
+(``bounds.prove.slack.rows``); ``--axioms [NAME]``: what each written proof cites, with its status
+(``bounds.prove.axioms``), verifying nothing else; ``--coq DIR`` compiles the Coq files in DIR instead of
+``bounds.prove.kernel.folder()``, and ``--axioms --coq`` prints each statement's Coq theorem first.
 """
 from __future__ import annotations
 
@@ -35,7 +22,9 @@ import sys
 import threading
 
 import bounds
-from bounds.prove import kernel
+from bounds.prove import coq_math, kernel
+from bounds.prove.coq import check as coq_check
+from bounds.prove.coq_statements import statement_lines
 from slt.claims import PRECHECKED_MEANS, first_pass_sentence, point_text, step_units
 from bounds.prove.axioms import axioms as statement_axioms
 from bounds.catalogue import canonical
@@ -43,6 +32,7 @@ from bounds.core import IDENTITY, INEQUALITY
 from bounds.prove.mutations import MUTATIONS, catalogue_with, run, verify_all
 from bounds.prove.slack import CONSTANTS, processes as slack_processes, rows as slack_rows
 from bounds.prove.verify import NOT_PROVED, REFUTED, VERDICTS
+from reports.cli import count
 
 METHODS = ("symbolic", "interval", "sampled")
 DOMAINS = ("whole", "box", "sampled")
@@ -81,8 +71,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _workers(text: str) -> int:
     """A number of processes from 1 to the number of cores."""
-    from reports.cli import count
-
     v = count(text)
     if not 1 <= v <= (os.cpu_count() or 1):
         raise argparse.ArgumentTypeError(f"{text!r} must be from 1 to the number of cores ({os.cpu_count() or 1})")
@@ -158,15 +146,20 @@ def _print(rows: list[list[str]], title: str, results=None) -> None:
     """The table; with ``results`` (one per row) each step's form and note on an indented line below it."""
     head = ["statement", "step", "verdict", "first pass", "method", "domain", "re-checked by Arb", "Coq",
             "certificate / box / counterexample"]
-    n = len(head) - 1
-    widths = [max(len(x[i]) for x in rows + [head]) for i in range(n)]
+    lines = _aligned([head] + rows)
     print(f"\n== {title}")
-    print("  ".join(c.ljust(w) for c, w in zip(head[:n], widths)) + "  " + head[n])
-    for i, row in enumerate(rows):
-        print("  ".join(c.ljust(w) for c, w in zip(row[:n], widths)) + "  " + row[n])
+    print(lines[0])
+    for i, line in enumerate(lines[1:]):
+        print(line)
         step = None if results is None else _step(results[i])
         if step is not None:
             print(f"      proves: {step.form()}" + (f"  [{step.note}]" if step.note else ""))
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    """The rows as lines, every column but the last padded to its widest cell."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
 
 
 def coq_column(status: str) -> str:
@@ -232,9 +225,7 @@ def slack_table(rows: list[dict]) -> str:
     head = ["statement", "constant", "printed", "tightest", "printed/tightest", "verdict"]
     body = []
     for r in rows:
-        if r["tightest"] is None:
-            verdict = r["note"]
-        elif r["first_failing"] is None:
+        if r["tightest"] is None or r["first_failing"] is None:
             verdict = r["note"]
         else:
             how = "fails" if r.get("counterexample") else "is not certified"
@@ -243,9 +234,7 @@ def slack_table(rows: list[dict]) -> str:
         body.append([r["statement"], r["constant"], f"{r['printed']:.6g}",
                      "-" if r["tightest"] is None else f"{r['tightest']:.6g}",
                      "-" if r["ratio"] is None else f"{r['ratio']:.4g}", verdict])
-    widths = [max(len(x[i]) for x in body + [head]) for i in range(5)]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row[:5], widths)) + "  " + row[5]
-                     for row in [head] + body)
+    return "\n".join(_aligned([head] + body))
 
 
 def axioms_text(name: str, axioms: list, coq_rests: list | None = None) -> str:
@@ -266,11 +255,18 @@ def axioms_text(name: str, axioms: list, coq_rests: list | None = None) -> str:
     return "\n".join(lines)
 
 
-def _print_axioms(name: str) -> int:
+def _statements(name: str) -> list[str] | None:
+    """``[name]`` (canonical) or every statement when ``name`` is empty; None, said on stderr, for an unknown name."""
     try:
-        names = [canonical(name)] if name else bounds.names()
+        return [canonical(name)] if name else bounds.names()
     except KeyError as e:
         print(f"slth proofs: {e.args[0]}", file=sys.stderr)
+        return None
+
+
+def _print_axioms(name: str) -> int:
+    names = _statements(name)
+    if names is None:
         return 2
     print("\n\n".join(axioms_text(n, statement_axioms(n)) for n in names))
     return 0
@@ -284,17 +280,14 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     its theorem); last the counts line.  First one line on stderr: the coqc calls the run needs, with their CPU time
     and memory as measured (``bounds.prove.coq.cost``).  The mathematics build runs beside the steps' (at most
     ``SLTH_COQ_JOBS`` coqc at once, all of them killed on Ctrl-C or SIGTERM)."""
-
-    from bounds.prove import coq_math, external
-    from bounds.prove.coq import check as coq_check, cost
+    from bounds.prove import external
+    from bounds.prove.coq import cost
     missing = coq_check.missing_reason()
     if missing:
         print(f"slth proofs --axioms --coq: {missing}", file=sys.stderr)
         return 2
-    try:
-        names = [canonical(name)] if name else bounds.names()
-    except KeyError as e:
-        print(f"slth proofs: {e.args[0]}", file=sys.stderr)
+    names = _statements(name)
+    if names is None:
         return 2
     directory = directory or str(kernel.folder())
     print(f"slth proofs --axioms --coq: {cost.message(cost.plan(directory), coq_check.jobs())}", file=sys.stderr,
@@ -329,10 +322,6 @@ def _print_coq_axioms(name: str, directory: str) -> int:
 def coq_axioms_text(names: list[str], stated: dict | None, scalar: dict) -> str:
     """The text of ``--axioms --coq`` (``_print_coq_axioms``): per statement its Coq theorem first, the scalar
     lemmas' axioms, the cited results with their status; then the counts line (``coq_math.counts_line``)."""
-    from bounds.prove import coq_math
-    from bounds.prove.coq import check as coq_check
-    from bounds.prove.coq_statements import statement_lines
-
     blocks = []
     files = coq_math.with_statements() if stated else None
     for n in names:
@@ -406,7 +395,6 @@ def main(args: argparse.Namespace) -> int:
     if getattr(args, "coq", None) is DEFAULT_FOLDER:  # --coq without DIR; an explicit '' stays a usage error
         args.coq = str(kernel.folder())
     if getattr(args, "coq", None) is not None:  # the folder, coqc and its time limit, before minutes of work
-        from bounds.prove.coq import check as coq_check
         try:
             coq_check.prepare(args.coq)
         except coq_check.CoqSetupError as e:

@@ -15,6 +15,7 @@ parameter, a trial count that cannot reject). Measuring lives in ``slt.measure.p
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 
 from bounds.catalogue import canonical
@@ -68,8 +69,6 @@ def main(args: argparse.Namespace) -> int:
     try:
         name = canonical(args.statement)
     except KeyError:
-        import difflib
-
         close = difflib.get_close_matches(args.statement, rated, n=1, cutoff=0.6)
         return usage(f"unknown statement {args.statement!r}" + (f"; did you mean {close[0]!r}?" if close else "")
                      + f" (choose one of {', '.join(rated)})")

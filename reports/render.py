@@ -15,6 +15,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from slt.claims import exact_number, point_parts, point_text
+from slt.claims import numbering_heading as heading  # a statement's heading with both numberings
 
 from reports import plots
 
@@ -102,13 +103,6 @@ class Section:
     title: str
     html: str
     summary: str = ""
-
-
-def heading(numbering: dict, name: str) -> str:
-    """A statement's heading with both numberings (``slt.claims.numbering_heading``, the one every surface uses)."""
-    from slt.claims import numbering_heading
-
-    return numbering_heading(numbering, name)
 
 
 def fmt(v, digits: int = 4) -> str:

@@ -10,6 +10,7 @@ fits next to the paper's gamma = 0.8, delta = 0.06) is printed and written to
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -95,8 +96,6 @@ def format_summary(payload) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    if args.workers is not None and args.workers < 0:
-        raise InputError(f"--workers must be >= 0, got {args.workers}")
     figure = figures.get(args.figure)
     if args.device != "cpu":
         if args.device not in getattr(figure, "devices", ("cpu",)):
@@ -105,8 +104,6 @@ def main(args: argparse.Namespace) -> int:
     problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file", create=True)
     if problem:  # before any work
         raise InputError(problem)
-    import os
-
     from slt.tasks import SCHEDULER_ENV, check_scheduler
 
     check_scheduler(args.scheduler or os.environ.get(SCHEDULER_ENV) or None,  # one line (exit 2) before any work

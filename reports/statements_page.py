@@ -16,15 +16,27 @@ tree (``working_record``).
 from __future__ import annotations
 
 import argparse
+import copy
+import functools
+import json
 import re
 import sys
 from pathlib import Path
 
 import sympy as sp
 
-from reports import claim_blocks
-from reports.performance import (DIFF_TIME, SUITE_TIME, TASK_THROUGHPUT, cell, diff_time,  # noqa: F401 (the API)
-                                 read_committed, suite_time, task_throughput)
+from bounds import catalogue as cat
+from bounds.prove import coq_math, coq_text
+from bounds.prove.coq import cost
+from bounds.prove.coq_statements import alone_words
+from bounds.symbols import text as _text
+from reports import performance
+from reports.terminal import safe
+from slt import claims
+from slt.inputs import InputError
+from slth_base.files import holds, read_text, replace_file
+from slth_base.numbering import numbering_label
+from reports.performance import cell, read_committed
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -39,13 +51,6 @@ _BLOCK = re.compile(r"<!-- generated: (?P<name>[a-z0-9-]+) -->\n(?P<body>.*?)<!-
 
 # ------------------------------------------------------------------------------------------ docs/statements.md
 
-def _text(expr) -> str:
-    """A SymPy expression as one line of plain text, written with the parameters' names."""
-    from bounds.symbols import text
-
-    return text(expr)
-
-
 def _pretty(expr) -> str:
     return sp.pretty(expr, use_unicode=True, wrap_line=False)
 
@@ -55,19 +60,12 @@ def _md(text: str) -> str:
     return re.sub(r"([\\`*_\[\]<>])", r"\\\1", str(text))
 
 
-def anchor(name: str) -> str:
-    """The anchor of statement ``name`` in docs/statements.md (``docs/statements.md#theorem9``)."""
-    return name
-
-
 def _heading(st) -> str:
-    from slt.claims import numbering_heading
-
-    return f"{numbering_heading(st.numbering, st.name)}: {st.title}"
+    return f"{claims.numbering_heading(st.numbering, st.name)}: {st.title}"
 
 
 def _step_lines(step, statements) -> list[str]:
-    relies = ", ".join(f"[{r}](#{anchor(r)})" if r in statements else _md(r) for r in step.relies_on) or "arithmetic"
+    relies = ", ".join(f"[{r}](#{r})" if r in statements else _md(r) for r in step.relies_on) or "arithmetic"
     line = f"- **{step.name}** `{_text(step.lhs)} <= {_text(step.rhs)}`"
     out = [line, f"  - relies on: {relies}"]
     if step.params:
@@ -83,12 +81,10 @@ def _step_lines(step, statements) -> list[str]:
 
 def statement_section(name: str, catalogue=None) -> str:
     """The section of ``name``: numbering, hypotheses, conclusion, widths, probability, readings and proof steps."""
-    from bounds import catalogue as cat
-
     statements = cat.STATEMENTS if catalogue is None else catalogue
     st = statements[name]
     steps = cat.proof(name, statements)
-    out = [f'<a id="{anchor(name)}"></a>', "", f"## {_heading(st)}", "",
+    out = [f'<a id="{name}"></a>', "", f"## {_heading(st)}", "",
            f"Name in the harness: `{name}`. Quantity bounded: {_md(st.quantity)}.", "",
            "**Hypotheses** (from its parameter declarations): "
            + "; ".join(f"`{h.label}`" for h in st.hypotheses) + ".", "",
@@ -124,8 +120,6 @@ def statement_section(name: str, catalogue=None) -> str:
 
 def _coq_lines(name: str, statements) -> list[str]:
     """The statement's Coq theorem as ``bounds.prove.coq_math`` generates it, and the premises it rests on."""
-    from bounds.prove import coq_math, coq_text
-
     text = coq_math.coq_statement(name, statements)
     if name == coq_math.CITED:
         return ["**In Coq**: the cited result, proved nowhere: a hypothesis (`lueker_cited`) of every theorem that uses "
@@ -172,10 +166,8 @@ The objects every statement speaks of (the paper's definitions, as `slt/models.p
 
 def statements_page(catalogue=None) -> str:
     """docs/statements.md: every statement of the catalogue, in its order."""
-    from bounds import catalogue as cat
-
     statements = cat.STATEMENTS if catalogue is None else catalogue
-    index = ["- [Objects](#objects)"] + [f"- [{_heading(st)}](#{anchor(n)})" for n, st in statements.items()]
+    index = ["- [Objects](#objects)"] + [f"- [{_heading(st)}](#{n})" for n, st in statements.items()]
     head = ["# The statements, their hypotheses, widths and proofs", "",
             f"<!-- Generated from bounds/ by `{COMMAND}`; do not edit by hand. -->", "",
             "Every lemma and theorem of the paper that the harness encodes, with the paper's numbering (appendix "
@@ -215,7 +207,7 @@ def constants_table() -> str:
     rows = ["| statement | C the checks use | range [C_low, C_high] | worst target family | C at random targets |",
             "|---|---|---|---|---|"]
     for name, s in data["statements"].items():
-        rows.append(f"| [{_name(name)}](statements.md#{anchor(name)}) | {_constant(s['C'])} | [{_fmt(s.get('C_low'))}, "
+        rows.append(f"| [{_name(name)}](statements.md#{name}) | {_constant(s['C'])} | [{_fmt(s.get('C_low'))}, "
                     f"{_fmt(s.get('C_high'))}] | {s.get('worst_target') or '-'} | "
                     f"{_fmt(s['C_random']) if s.get('C_random') is not None else '-'} |")
     return "\n".join(rows)
@@ -274,10 +266,7 @@ def figures_table() -> str:
 
 def _name(name: str) -> str:
     """A statement of the catalogue by the name every surface prints (``slth_base.numbering.numbering_label``)."""
-    from bounds.catalogue import STATEMENTS
-    from slth_base.numbering import numbering_label
-
-    return numbering_label(STATEMENTS[name].numbering, name) if name in STATEMENTS else name
+    return numbering_label(cat.STATEMENTS[name].numbering, name) if name in cat.STATEMENTS else name
 
 
 def families_table() -> str:
@@ -304,20 +293,6 @@ _SOURCES = {"heldout": ROOT / "slt" / "measure" / "heldout-design.json", "consta
             "diff-time": ROOT / "benchmarks" / "diff-time.json",
             "axioms-coq-cost": ROOT / "benchmarks" / "coq-cold.json"}
 """The committed file (or folder) each generated block is printed from, named when it is incomplete."""
-
-
-def proof_counts(record: dict) -> str:
-    """The proof steps by verdict, as the report counts them (``slt.claims.step_counts_sentence``)."""
-    from slt import claims
-
-    return claims.step_counts_sentence(record) + "."
-
-
-def growth_answer(record: dict) -> str:
-    """"Does C grow?": the one answer (``slt.claims.growth_answer``)."""
-    from slt import claims
-
-    return " ".join(claims.growth_answer(record))
 
 
 def finding_items(record: dict) -> list[dict]:
@@ -371,8 +346,6 @@ def findings_list(record: dict) -> str:
     """The README's findings: one line per finding of ``slt.measure.findings`` (``finding_line``), numbered as the
     report numbers them, grouped by what each is about as the report groups them (``slt.claims.findings_by_about``:
     the paper, this harness's own calibrated constants, a solver it uses)."""
-    from slt import claims
-
     record = {**record, "findings": {**(record.get("findings") or {}), "items": finding_items(record)}}
     out = []
     for about, group in claims.findings_by_about(record):
@@ -385,9 +358,6 @@ def coq_counts() -> str:
     Coq theorem differs from the printed statement (``bounds.prove.coq_math.blueprint``: the declarations that
     ``tests/test_coq_math.py`` holds equal to Coq's ``Print Assumptions`` and closed types; what "alone" means:
     ``bounds.prove.coq_statements.ALONE_MEANS``, in the line)."""
-    from bounds.prove import coq_math
-    from bounds.prove.coq_statements import alone_words
-
     bp = coq_math.blueprint()
     alone = [f"- `{n}`: " + alone_words(n, True, s["differences"]).split(", probabilities included, ")[1]
              for n, s in bp["statements"].items() if s["lueker_alone"]]
@@ -408,19 +378,20 @@ def heldout_answer() -> str:
             + ":\n\n" + "\n".join(f"- {line}" for line in h["answers"]))
 
 
-BLOCKS = {"constants": constants_table, "heldout": heldout_answer, "fixed-c": fixed_c_table, "large-random": lambda: large_table(False),
-          "large-worst": lambda: large_table(True), "committed-empirical": committed_empirical_table,
-          "figures": figures_table, "families": families_table, "suite-time": suite_time, "coq-counts": coq_counts,
-          "task-throughput": task_throughput, "diff-time": diff_time,
-          "axioms-coq-cost": lambda: __import__("bounds.prove.coq.cost", fromlist=["summary"]).summary(),
-          "coq-count-line": lambda: claim_blocks.coq_count_line(),
-          "performance-goals": lambda: __import__("reports.performance", fromlist=["table"]).table(),
-          "gpu-run": lambda: __import__("reports.performance", fromlist=["gpu_run"]).gpu_run()}
+BLOCKS = {"constants": constants_table, "heldout": heldout_answer, "fixed-c": fixed_c_table,
+          "large-random": lambda: large_table(False), "large-worst": lambda: large_table(True),
+          "committed-empirical": committed_empirical_table, "figures": figures_table, "families": families_table,
+          "suite-time": performance.suite_time, "coq-counts": coq_counts,
+          "task-throughput": performance.task_throughput, "diff-time": performance.diff_time,
+          "axioms-coq-cost": cost.summary, "coq-count-line": lambda: coq_math.blueprint()["line"] + ".",
+          "performance-goals": performance.table, "gpu-run": performance.gpu_run}
 """Every generated block a page of docs/ may hold, by name, from the committed files."""
 FINDING_BLOCK = "finding-"
 """A block ``finding-<id>`` prints one finding of ``slt.measure.findings`` in full (``finding_detail``)."""
-RECORD_BLOCKS = {"proof-counts": proof_counts, "growth-answer": growth_answer, "findings": findings_list,
-                 "statement-verdicts": claim_blocks.statement_verdicts, "first-pass": claim_blocks.first_pass}
+RECORD_BLOCKS = {"proof-counts": lambda record: claims.step_counts_sentence(record) + ".",
+                 "growth-answer": lambda record: " ".join(claims.growth_answer(record)), "findings": findings_list,
+                 "statement-verdicts": lambda record: claims.proof_sentence(record) + ".",
+                 "first-pass": lambda record: "First pass: " + claims.first_pass_sentence(record["steps"]) + "."}
 """The blocks printed from a run record (``working_record()``: the proof-only record of the working tree with what
 the default report adds for its findings): the same functions of ``slt.claims`` and ``slt.measure.findings`` the
 report renders its claims with."""
@@ -432,7 +403,6 @@ def fill(text: str, record=None) -> str:
     def block(m):
         name = m.group("name")
         if name in RECORD_BLOCKS or name.startswith(FINDING_BLOCK):
-            from reports.terminal import safe
 
             rec = record() if callable(record) else record
             body = safe((finding_detail(rec, name[len(FINDING_BLOCK):]) if name.startswith(FINDING_BLOCK)
@@ -447,9 +417,6 @@ def fill(text: str, record=None) -> str:
 def generated(name: str) -> str:
     """Block ``name`` printed from its committed file, control characters escaped (``\\x1b``: a page never carries
     a raw escape sequence from a data file); ``InputError`` naming the file when its data is incomplete."""
-    from reports.terminal import safe
-    from slt.inputs import InputError
-
     try:
         return safe(BLOCKS[name]().strip())
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
@@ -472,29 +439,20 @@ def working_record() -> dict:
     return with_findings_data(assemble.build("proofs", seed=0, command=f"{COMMAND}", log=lambda msg: None))
 
 
-def tasks_cache() -> Path:
-    """Where ``slth docs`` keeps the measured task results it computes (``$XDG_CACHE_HOME/slth-harness/docs``)."""
-    from slth_base.settings import cache_home
-
-    return cache_home() / "slth-harness" / "docs"
-
-
 def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> dict:
     """A copy of the proof-only ``record`` with what the default report (``slth report``) adds for its findings:
     the printed variants (the committed verification while the code that decides them is unchanged,
     ``reports.record.verified``) and the deterministic empirical measurements of the quick profile (the committed
     task results of the same code, else computed once into ``cache_dir``) with the committed full-power failure
     rates; its findings decided again by ``slt.measure.findings``, as ``reports.record.assemble.build`` does."""
-    import copy
-    import json
-
     from reports.record import assemble, verified
     from reports.record.files import dumps
     from slt.measure import committed
     from slt.measure import empirical as emp
     from slt.measure import findings
+    from slth_base.settings import cache_home
 
-    cache_dir = Path(cache_dir) if cache_dir is not None else tasks_cache()
+    cache_dir = Path(cache_dir) if cache_dir is not None else cache_home() / "slth-harness" / "docs"
     rec = copy.deepcopy(record)
     data = assemble.calibration()["_data"]
     rec["variants"] = verified.cached("variants", assemble.variants, cache_dir, log)
@@ -508,19 +466,8 @@ def with_findings_data(record: dict, cache_dir=None, log=lambda msg: None) -> di
 def pages(record=None) -> dict:
     """Every generated page's expected text: docs/statements.md, the committed ``Statements.v`` (the statements' Coq
     theorems, ``bounds.prove.coq_math.statements_file``), the README and each page of docs/ with generated blocks; ``record``: the run record the record blocks are printed from (default: built once, when needed)."""
-    from reports.terminal import safe
-    from slth_base.files import read_text
-
-    from bounds.prove import coq_text
-
     out = {STATEMENTS_PAGE: safe(statements_page()), coq_text.STATEMENTS_V: coq_text.statements_file()}
-    built = [record]
-
-    def get():
-        if built[0] is None:
-            built[0] = working_record()
-        return built[0]
-
+    get = functools.cache(working_record) if record is None else lambda: record
     for path in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
         if path != STATEMENTS_PAGE:
             text = read_text(path, "page")  # a regular file of the repository, UTF-8: else one line, exit 2
@@ -537,8 +484,6 @@ def main(args: argparse.Namespace) -> int:
     """``slth docs``: rewrite every generated page that differs (or, with ``--check``, name it and exit 1). Every
     page is made before the first is written, and each is written atomically (a full disk leaves the old page), as a
     file of the repository: a symbolic link at a page's name is replaced, never written through."""
-    from slth_base.files import holds, replace_file
-
     stale = []
     for path, text in pages().items():
         if not holds(path, text):  # a link, a FIFO or other text at a page's name: stale, never opened

@@ -24,6 +24,13 @@ the CPU seconds are stored. Exit status: 0 done (a family failing its rate test 
 from __future__ import annotations
 
 import argparse
+import difflib
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
 
 from reports.cli import count, positive, positive_int, probabilities, workers
 
@@ -65,8 +72,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    import sys
-
     try:
         return _main(args)
     except (ValueError, KeyError) as exc:
@@ -75,8 +80,6 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _write(path, data):
-    import json
-
     from slt.cache import write_atomic
 
     write_atomic(path, json.dumps(data, indent=1) + "\n")
@@ -101,8 +104,6 @@ def _heldout(args) -> int:
 
 
 def _main(args) -> int:
-    from pathlib import Path
-
     if args.mode == "heldout":
         return _heldout(args)
 
@@ -115,8 +116,6 @@ def _main(args) -> int:
     names = list(dict.fromkeys(args.statements or WITH_TARGETS))
     for n in names:
         if n not in WITH_TARGETS:
-            import difflib
-
             close = difflib.get_close_matches(n, WITH_TARGETS, n=1, cutoff=0.6)
             raise ValueError(f"--statements: {n} has no target family" + (f"; did you mean {close[0]!r}?" if close
                              else "") + f" (choose from {', '.join(WITH_TARGETS)})")
@@ -132,8 +131,6 @@ def _main(args) -> int:
                    writes=[("--output", output), ("--file", path if writes_file else None)])
     data = calibration.read(path) if args.mode != "search" or args.C is None else None
     if args.mode != "refit" and args.workers != 0:  # the cluster named before the first trial, not after it
-        import os
-
         from slt.tasks import SCHEDULER_ENV, check_scheduler
 
         check_scheduler(os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}")
@@ -142,9 +139,8 @@ def _main(args) -> int:
 
 
 def _run(args, path, names, data, output) -> int:
-    import time
-    from pathlib import Path
 
+    from slt import targets
     from slt.measure import adversaries, calibration, catalogue
     from slt.measure.calibrate import TRIAL_BYTES, feasible_grid, trials_for
     from slt.measure.resources import check_request, check_trials, user_parameters
@@ -174,9 +170,7 @@ def _run(args, path, names, data, output) -> int:
                         for g in p["grid"]]
                 est = adversaries.antitonic_C(rows, p["eps"])
                 p.update(C_point=est["C_point"], C_upper=est["C_upper"], grid=est["fit"])
-            ups = [p["C_upper"] for p in rec["points"]]
-            rec.update(C=None if None in ups else max(ups), C_high=None if None in ups else max(ups),
-                       C_low=max((p["C_point"] for p in rec["points"] if p["C_point"] is not None), default=None))
+            rec.update(_worst_C(rec["points"]))
             print(f"{name}: C at target {rec['worst_target']} = {rec['C']} (random targets: {rec['C_random']})")
             g = rec.get("growth")
             if isinstance(g, dict) and g.get("rows"):  # the failure model re-read from the stored fixed-C rows
@@ -186,8 +180,6 @@ def _run(args, path, names, data, output) -> int:
         return 0
 
     if args.mode in ("families", "calibrate"):
-        from slt import targets
-
         todo, trials = [], args.trials or 100
         for name in names:  # every statement's request checked before the first trial
             rec, point, C, points = record(name), None, None, None
@@ -224,13 +216,9 @@ def _run(args, path, names, data, output) -> int:
                 grid = feasible_grid(name, points[0])
                 out = adversaries.calibrate_worst(name, points, worst, grid, C_random,
                                                   lambda eps: trials_for(eps, args.min_trials), args.seed, **kw)
-                ups = [p["C_upper"] for p in out]
                 rec.setdefault("points_random", rec["points"])
                 rec.update({"C_random": C_random, "C_low_random": rec.get("C_low_random", rec.get("C_low")),
-                            "worst_target": worst, "points": out, "worst_command": argv,
-                            "C": None if None in ups else max(ups),
-                            "C_low": max((p["C_point"] for p in out if p["C_point"] is not None), default=None),
-                            "C_high": None if None in ups else max(ups),
+                            "worst_target": worst, "points": out, "worst_command": argv, **_worst_C(out),
                             "worst_cpu_s": sum(p["cpu_s"] for p in out)})
                 print(f"{name}: C at target {worst} = {rec['C']} (random targets: {C_random}); "
                       + "; ".join(f"{ {k: p[k] for k in _point_keys(name) if k in p} }: C_point {p['C_point']}, "
@@ -250,8 +238,6 @@ def _run(args, path, names, data, output) -> int:
         raise ValueError("fixed-c: give the target family with --target, not target=")
     C = args.C if args.C is not None else constant(name, record(name), "C")
     if args.mode == "fixed-c":
-        import math
-
         eps_values = args.eps if isinstance(args.eps, list) else [float(e) for e in args.eps.split(",")]
         if "eps" in params:
             raise ValueError("fixed-c: give eps with --eps, not eps=")
@@ -281,8 +267,6 @@ def _run(args, path, names, data, output) -> int:
         _write(path, data)
         return 0
     else:
-        from slt import targets
-
         check_request(name, C, params)
         check_trials(args.seeds, "--seeds")  # every candidate's trials on every seed are kept until it is scored
         trial = catalogue.get(name).trial
@@ -313,8 +297,6 @@ def _large(name, rec, args, kw, argv, out_path):
     """``calibrate --grid large``: the worst-target C at every point of the large grid's design (the family the
     checks grid found worst; independent seeds per point and per C; read without assuming monotone counts), with the
     trend of C over the factors, written atomically after each statement (a re-run skips the statements done)."""
-    import time
-
     from slt.measure import adversaries, calibrate
 
     from slt.inputs import read_json
@@ -345,14 +327,11 @@ def _large(name, rec, args, kw, argv, out_path):
             print(f"{name} {p}: {per:.3f} s/trial x {n} trials x ~5 C = {per * n * 5:.0f} s")
         print(f"{name}: estimated {total:.0f} s of trials ({total / 3600:.2f} h on one worker at this load)")
         return
-    start, wall = time.process_time(), time.perf_counter()
+    wall = time.perf_counter()
     out = adversaries.calibrate_worst(name, points, worst, lambda p: calibrate.feasible_grid(name, p), rec["C"],
                                       lambda eps: calibrate.trials_for(eps, args.min_trials), args.seed,
                                       point_stride=adversaries.POINT_STRIDE, **kw)
-    ups = [p["C_upper"] for p in out]
-    record = {"points": out, "command": argv, "design": args.design, "target": worst,
-              "C": None if None in ups else max(ups), "C_high": None if None in ups else max(ups),
-              "C_low": max((p["C_point"] for p in out if p["C_point"] is not None), default=None),
+    record = {"points": out, "command": argv, "design": args.design, "target": worst, **_worst_C(out),
               "trend": calibrate.trend(out)}
     data["statements"][name] = record
     data["command"] = argv
@@ -363,6 +342,13 @@ def _large(name, rec, args, kw, argv, out_path):
     _write(out_path, data)
     print(f"{name}: large grid at target {worst}: C = {record['C']} over {len(out)} points; trend: "
           f"{record['trend'].get('verdict') or record['trend'].get('error')}")
+
+
+def _worst_C(points) -> dict:
+    """C and C_high: the largest C_upper of ``points`` (None when one has none); C_low: the largest C_point."""
+    ups = [p["C_upper"] for p in points]
+    C = None if None in ups else max(ups)
+    return {"C": C, "C_high": C, "C_low": max((p["C_point"] for p in points if p["C_point"] is not None), default=None)}
 
 
 def _kept_growth(rec, name, C, params, target, eps_values, path):
@@ -402,6 +388,4 @@ def _point_keys(name):
 
 
 def sys_argv():
-    import sys
-
     return ["slth", "targets"] + sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "targets" else ["slth"] + sys.argv[1:]

@@ -1,25 +1,11 @@
 """Reading, writing and locking files without trusting what the folder holds: the one place every package does.
 
-Reads:
-
-- ``read_bounded(path, what, limit, regular=False)``: at most ``limit`` bytes (default ``MAX_BYTES``), else
-  ``InputError``. With ``regular=True`` (a file the harness keeps: a store entry, a build record, a page of ``docs/``,
-  a file in a Coq output folder) anything but a regular file (a FIFO, a device, a symbolic link, a socket) is
-  refused at once, one line, never opened for a blocking read: a FIFO planted in a store cannot hang a command.
-  Without it (a file the user named: ``slth report --from <(...)``) a stream is read, bounded.
-- ``read_text(path, what, ...)``: the same, decoded as UTF-8 or one line naming the byte that is not.
-- ``holds(path, data)``: whether ``path`` is a regular file (not a link) holding exactly ``data``.
-
-Writes (a temporary file in the same folder and a rename: a reader never sees half a file):
-
-- ``write_atomic(path, data)``: an output the user named. A symbolic link is written through (the user named the
-  link; it is kept), a device, a pipe or ``/dev/stdout`` is written into.
-- ``locked(path)``: an exclusive ``flock`` on the lock file ``path`` for a block (the one lock helper); a link, a
-  FIFO or a device at its name is replaced by a regular file, never opened (a planted link cannot truncate a file).
-- ``replace_file(path, data, within=None)``: a file the harness keeps in its own folders (``--coq DIR``, the build
-  folders, the stores, ``docs/``). Never written through: a symbolic link, a FIFO or a device found at ``path`` is
-  replaced by the new regular file (what it pointed at is untouched), and with ``within`` a path whose folder leads
-  outside ``within`` (a planted link to a folder) is refused.
+Reads are bounded (``read_bounded``, ``read_text``); a file the harness keeps itself (a store entry, a build record,
+a page of ``docs/``) is read with ``regular=True``, so a FIFO, a device or a link planted there is refused in one
+line, never opened for a blocking read, while a file the user named (``slth report --from <(...)``) may be a stream.
+Writes go to a temporary file in the same folder and a rename, so a reader never sees half a file: ``write_atomic``
+for an output the user named (a link is written through and kept), ``replace_file`` for a file of the harness's own
+folders (never written through: what is at its name is replaced). ``locked`` is the one lock helper.
 """
 from __future__ import annotations
 

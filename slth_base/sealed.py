@@ -25,6 +25,8 @@ import stat
 import warnings
 from pathlib import Path
 
+from .files import file_kind
+
 __all__ = ["MAGIC", "KEY_ENV", "key_path", "secret", "seal", "unseal", "read_regular", "SealWarning"]
 
 MAGIC = b"SLTH-SEALED 1 "
@@ -52,7 +54,6 @@ def _read_key(path: Path) -> bytes:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            from slth_base.files import file_kind
             raise OSError(errno.EINVAL, f"{file_kind(st.st_mode)}, not a regular file", str(path))
         if st.st_uid != os.getuid() or st.st_mode & 0o077:
             raise OSError(errno.EPERM, "not private to this user (owner and mode 0600 wanted)", str(path))
@@ -146,7 +147,6 @@ def read_regular(path: Path, limit: int = LIMIT) -> bytes | None:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            from slth_base.files import file_kind
             raise OSError(errno.EINVAL, f"{file_kind(st.st_mode)}, not a regular file", str(path))
         if st.st_size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))

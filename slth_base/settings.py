@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 from pathlib import Path
 
 from .files import InputError
@@ -190,21 +191,14 @@ def coqc_on_path(environ=None) -> None:
 
 def check_all(environ=None) -> None:
     """Every setting above, checked: the first bad one is ``SettingError`` (one line), before any work."""
-    sympy_seconds(environ)
-    coqc_seconds(environ)
-    coq_jobs(None, environ)
-    numba_threads(environ)
-    cache_home(environ)
-    for getter in (coq_dir, coq_build, verdict_cache, trial_cache, task_cache):
-        getter(environ)
-    coqc_on_path(environ)
+    for getter in (sympy_seconds, coqc_seconds, coq_jobs, numba_threads, cache_home, coq_dir, coq_build, verdict_cache,
+                   trial_cache, task_cache, coqc_on_path):
+        getter(environ=environ)
 
 
 def refused(prog: str) -> int | None:
     """For a ``python -m`` entry point, first thing in its ``main``: ``check_all()``; on a bad setting print one line
     (``prog: error: ...``) on standard error and return 2 (the exit status), else None."""
-    import sys
-
     try:
         check_all()
     except SettingError as exc:

@@ -2,11 +2,9 @@
 
 ``python_release()`` is Python's major.minor ("3.11"), not its patch level: what the keyed results depend on in
 Python itself is its integer, ``Fraction`` and float arithmetic and its ``repr`` of numbers, which no patch release
-of one minor version changes (a patch release fixes bugs and security holes; it changes no language or numeric
-semantics), while SymPy, mpmath, python-flint, NumPy, SciPy and Numba, which decide the verdicts and the
-measurements, stay in the keys with their exact versions.  Keying by the patch level made a fresh machine with
-another patch release of the same Python (Debian's 3.11.2 against CI's 3.11.7) recompute every committed result.
-Provenance records keep the full version (``platform.python_version()``) as information; it decides nothing."""
+changes, while SymPy, mpmath, python-flint, NumPy, SciPy and Numba, which decide the verdicts and the measurements,
+stay in the keys with their exact versions; so another patch release of the same Python (3.11.2, 3.11.7) reuses
+every committed result.  Provenance records keep the full version as information; it decides nothing."""
 from __future__ import annotations
 
 import platform

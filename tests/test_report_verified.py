@@ -37,7 +37,7 @@ def test_an_edit_of_bounds_or_a_library_upgrade_verifies_again(tmp_path, monkeyp
     monkeypatch.setattr(verified, "bounds_hash", lambda: "another bounds/")
     verified.cached("mutations", rows, tmp_path, committed=None)
     assert len(calls) == 2
-    monkeypatch.setattr(verified, "_version", lambda name: "99.0")
+    monkeypatch.setattr(verified, "package_version", lambda name: "99.0")
     verified.cached("mutations", rows, tmp_path, committed=None)
     assert len(calls) == 3
 
@@ -60,8 +60,8 @@ def test_a_committed_result_is_reused_on_another_patch_release_of_python_only(tm
     monkeypatch.setattr(platform, "python_version", lambda: "3.12.1")
     assert verified.cached("variants", rows, None, committed=committed) != ["committed rows"] and len(calls) == 1
     monkeypatch.setattr(platform, "python_version", lambda: "3.11.2")
-    real = verified._version
-    monkeypatch.setattr(verified, "_version", lambda name: "0.0.1" if name == "sympy" else real(name))
+    real = verified.package_version
+    monkeypatch.setattr(verified, "package_version", lambda name: "0.0.1" if name == "sympy" else real(name))
     assert verified.cached("variants", rows, None, committed=committed) != ["committed rows"] and len(calls) == 2
 
 

@@ -11,6 +11,7 @@ import itertools
 import json
 import re
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -19,13 +20,14 @@ import sympy as sp
 
 import bounds
 from bounds import theorem14
-from bounds.prove import kernel
+from bounds.prove import coq_math, kernel
 from bounds.prove.axioms import axioms
 from bounds.prove.slack import CONSTANTS
 from bounds.prove.slack import rows as constant_slack
 from bounds.symbols import NAME, text
 from slt import figures as sweeps
 from slt.figures.token import training_finding
+from slt.inputs import InputError
 from slt.mathml import mathml
 from slt.measure import calibration as cal
 from slt.measure import committed
@@ -200,8 +202,6 @@ def _target_columns(rec: dict) -> dict:
 def check_cluster() -> None:
     """``InputError`` (one line naming the address) when $SLTH_SCHEDULER names no Dask scheduler: a measuring run
     checks it before any work, not after minutes of proofs."""
-    import os
-
     from slt.tasks import SCHEDULER_ENV, check_scheduler
 
     check_scheduler(os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}")
@@ -221,13 +221,12 @@ def calibration(results_dir: Path | None = None) -> dict:
     return {"file": shown, "command": _writes(data.get("command", ""), shown), "definition": data.get("definition", ""),
             "level": data.get("level", LEVEL), "confidence": data.get("confidence", CONFIDENCE),
             "safety": cal.SAFETY, "statements": stmts, "_data": data,
-            "large": _large_calibration(), "large_worst": _large_calibration(LARGE_WORST_FILE),
+            "large": trend_summary(), "large_worst": trend_summary(LARGE_WORST_FILE),
             "heldout": _heldout()}
 
 
 def _heldout() -> dict:
     """The held-out test of the law (``slt.measure.heldout.summary``), or why it cannot be read."""
-    from slt.inputs import InputError
     from slt.measure import heldout
 
     try:
@@ -244,12 +243,6 @@ def _writes(command: str, shown: str) -> str:
     if m and not (ROOT / m.group(1)).exists() and not Path(m.group(1)).is_absolute():
         return command.replace(m.group(0), f"--output {shown}")
     return command
-
-
-def _large_calibration(path=None):
-    """The large calibration's trends (``slt.measure.calibrate.trend_summary``; ``path``: another large grid's file,
-    the worst-target one), or None without the file."""
-    return trend_summary(path)
 
 
 def figure_entry(figure: str, payload: dict, source: str) -> dict:
@@ -316,16 +309,7 @@ def slack(log=print) -> list[dict]:
 def formalization() -> dict:
     """What is formalized and proved in Coq, per statement and premise, and the counts
     (``bounds.prove.coq_math.blueprint``: read from the declarations, no Coq run)."""
-    from bounds.prove import coq_math
-
     return jsonable(coq_math.blueprint())
-
-
-def coq_lemma12(log=lambda msg: None) -> dict:
-    """Lemma 12's printed logit step in Coq (``verified.lemma12``: the committed check for these files and this
-    ``bounds/``, else ``bounds.prove.coq_math.lemma12_logit_kernel``, cached by the texts it compiles), with its
-    ``source``, or why it was not decided."""
-    return verified.lemma12(log)
 
 
 def build(profile: str = "quick", seed: int = 0, results_dir="results", command: str = "", log=print,
@@ -351,13 +335,11 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
     width_rows = timed("widths", widths)
     calib = calibration(results_dir)
     calib_data = calib.pop("_data")
-    variant_rows = mutation_rows = empirical = figs = None
-    source = None
+    variant_rows = mutation_rows = empirical = figs = source = slack_rows = None
     if profile != "proofs":
+        parts += ["variants", "mutations", "empirical", "figures"]
         variant_rows = timed("variants", verified.cached, "variants", variants, cache_dir, log)
-        parts.append("variants")
         mutation_rows = timed("mutations", verified.cached, "mutations", mutations, cache_dir, log)
-        parts.append("mutations")
         # a quick run shows the committed full-power failure rates when they were made at this run's constants: its
         # own quick rates (which the page would replace) are measured only when the committed ones cannot be used
         empirical = timed("empirical", emp.measure, profile, seed, calib_data, progress=log, cache_dir=cache_dir,
@@ -367,12 +349,9 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
             empirical = timed("empirical", emp.measure, profile, seed, calib_data, progress=log, cache_dir=cache_dir,
                               workers=workers, scheduler=scheduler)
             empirical, source = committed.select(empirical, profile, calib_data)
-        parts.append("empirical")
         if source["why"]:
             log(f"[run] empirical: {source['why']}")
         figs = timed("figures", figures, results_dir, profile == "quick", log)
-        parts.append("figures")
-    slack_rows = None
     if with_slack or profile == "full":
         slack_rows = timed("slack", slack, log)
         parts.append("slack")
@@ -382,7 +361,7 @@ def build(profile: str = "quick", seed: int = 0, results_dir="results", command:
               "mutations": mutation_rows, "widths": width_rows, "calibration": calib, "empirical": empirical,
               "figures": figs, "slack": slack_rows, "empirical_source": source,
               "formalization": timed("formalization", formalization)}
-    record["coq_lemma12"] = timed("coq", coq_lemma12, log)
+    record["coq_lemma12"] = timed("coq", verified.lemma12, log)
     wall["total"] = time.perf_counter() - start  # every phase, the Coq ones included (the provenance holds ``wall``)
     record["findings"] = findings.decide(json.loads(dumps(record)))  # slt.measure.findings: stored, rendered later
     return validate(json.loads(dumps(record)))

@@ -25,6 +25,14 @@ def _git(*args) -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
+def package_version(name: str) -> str | None:
+    """The installed version of package ``name``, or None when it is not installed."""
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
 def bounds_hash() -> str:
     digest = hashlib.sha256()
     base = ROOT / "bounds"
@@ -34,12 +42,7 @@ def bounds_hash() -> str:
 
 
 def provenance(seed: int, command: str, wall: dict) -> dict:
-    packages = {}
-    for name in PACKAGES:
-        try:
-            packages[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            continue
+    packages = {name: v for name in PACKAGES if (v := package_version(name)) is not None}
     commit = _git("rev-parse", "HEAD")
     status = _git("status", "--porcelain")
     return {"git_commit": commit.strip() if commit else None, "git_dirty": None if status is None else bool(status.strip()),

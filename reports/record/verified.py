@@ -1,40 +1,40 @@
 """The printed variants and the mutation suite of a run record, re-verified only when what decides them changed.
 
 Both re-run every proof step under an edited catalogue (a minute of CPU and more), and both are a function of the
-code of ``bounds/`` (the statements, the proofs and the verifier, which lives there) and of the libraries that
-verifier calls (SymPy, mpmath, python-flint), nothing else: no seed, no measurement. ``cached(part, fn,
-cache_dir)`` therefore stores ``fn()``'s rows under ``<cache_dir>/verified/`` keyed by ``key(part, fn)``: the
-SHA-256 of every source file of ``bounds/`` (``reports.record.provenance.bounds_hash``, the hash the record's provenance states), Python's major.minor (``slth_base.versions.python_release``: no patch release changes the arithmetic the verifier uses) and the versions of those libraries, the source of ``fn``
-itself (how the record turns results into rows) and ``VERSION``. Any edit of ``bounds/`` (or a library upgrade)
-gives another key, so the part is verified again; the same tree reads the stored rows back (checksummed by
-``slt.cache``; a corrupt file is recomputed, never used). The rows of the committed tree are committed too
-(``slt/measure/committed/verified-<part>.json``, written by ``python -m reports.record.verified``), so a fresh clone
-verifies nothing that its ``bounds/`` has not changed; after an edit of ``bounds/`` they no longer match and the
-run verifies again (and the command refreshes them).
+code of ``bounds/`` (the statements, the proofs and the verifier) and of the libraries that verifier calls (SymPy,
+mpmath, python-flint), nothing else: no seed, no measurement. ``cached(part, fn, cache_dir)`` therefore keeps
+``fn()``'s rows under ``key(part, fn)``: any edit of ``bounds/`` (or a library upgrade) gives another key, so the
+part is verified again. The rows of the committed tree are committed too (``slt/measure/committed/
+verified-<part>.json``, written by ``python -m reports.record.verified``), so a fresh clone verifies nothing that its
+``bounds/`` has not changed.
 
-``kernel(results)`` gives the Coq kernel's statuses of the proof steps (``bounds.prove.kernel``): the committed result
-of a replay (``<committed>/verified-kernel.json``) when it was made for this exact ``bounds/`` (its steps, domains and
-the exporter, ``bounds/coq``) and these recorded tactics (``proofs/coq/tactics.json``), labelled as such with the Coq
-version that made it (``committed_source``); else replayed in this run where coqc and CoqInterval are installed
-(only what changed is compiled again: ``bounds.prove.kernel.replay``); with neither, every pre-checked step is "not
-proved (no proof kernel ...)".  ``lemma12()`` does the same for Lemma 12's printed logit step in Coq
-(``bounds.prove.coq_math.lemma12_logit_kernel``; ``<committed>/verified-lemma12.json``, keyed by ``lemma12_key()``).
-The test suite replays both with Coq and holds them equal to the committed results when the keys match
-(``tests/test_coq.py::test_coq_replays_the_recorded_proofs``,
+``kernel(results)`` gives the Coq kernel's statuses of the proof steps and ``lemma12()`` Lemma 12's printed logit
+step in Coq, each from the committed result when it was made for this exact ``bounds/`` (and recorded tactics),
+else replayed where coqc and CoqInterval are installed. The test suite replays both with Coq and holds them equal
+to the committed results when the keys match (``tests/test_coq.py::test_coq_replays_the_recorded_proofs``,
 ``tests/test_coq_math.py::test_finding10_coq_rejects_lemma12s_printed_logit_step_and_proves_it_false``), so a
 committed result a report uses is one CI compiled and checked for that tree.
 """
 from __future__ import annotations
 
-import importlib.metadata
+import hashlib
 import inspect
 import os
+import shutil
+import signal
+import sys
+import tempfile
 from pathlib import Path
 
+from bounds.prove import coq_math
+from bounds.prove import kernel as judge
+from bounds.prove.coq import check
+from bounds.prove.coq.check import coq_release
+from slth_base.sealed import read_regular, seal, unseal
 from slth_base.versions import python_release
-from slt.cache import CorruptRecord, fingerprint, read_record, write_record
+from slt.cache import CorruptRecord, fingerprint, read_record, write_atomic, write_record, writing
 
-from reports.record.provenance import bounds_hash
+from reports.record.provenance import bounds_hash, package_version
 
 __all__ = ["VERSION", "LIBRARIES", "cached", "key", "kernel", "kernel_key", "lemma12", "lemma12_key"]
 
@@ -46,31 +46,28 @@ LIBRARIES = ("sympy", "mpmath", "python-flint")
 """The libraries the verifier in ``bounds/`` calls: their versions are part of the key."""
 
 
-def _version(name: str) -> str | None:
-    try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
 def key(part: str, fn) -> str:
     """Everything that decides ``fn()``'s rows, as one fingerprint."""
     return fingerprint({"part": part, "version": VERSION, "bounds": bounds_hash(),
-                        "python": python_release(), "libraries": {n: _version(n) for n in LIBRARIES},
+                        "python": python_release(), "libraries": {n: package_version(n) for n in LIBRARIES},
                         "rows": inspect.getsource(fn)})
 
 
-def _read(path: Path, want: str, log, whole: bool = False):
+def _load(path: Path, log, what: str, then: str = "") -> dict | None:
+    """The record at ``path`` (read and checksummed by ``slt.cache``), or None when there is none or it is unusable
+    (said in ``log``)."""
     try:
-        rec = read_record(path)
+        return read_record(path)
     except FileNotFoundError:
         return None
     except (CorruptRecord, OSError) as exc:
-        log(f"[run] {path.name}: stored rows unusable ({exc}); verifying again")
+        log(f"[run] {path.name}: {what} unusable ({exc}){then}")
         return None
-    if rec.get("key") != want:
-        return None
-    return rec if whole else rec["result"]
+
+
+def _read(path: Path, want: str, log):
+    rec = _load(path, log, "stored rows", "; verifying again")
+    return rec["result"] if rec is not None and rec.get("key") == want else None
 
 
 SEALED = "verified-rows"
@@ -79,7 +76,6 @@ user's harness; the committed rows are files of the repository, reviewed like it
 
 
 def _read_cached(path: Path, want: str, log):
-    from slth_base.sealed import read_regular, unseal
     try:
         raw = read_regular(path)
     except OSError as exc:
@@ -110,8 +106,6 @@ def cached(part: str, fn, cache_dir=None, log=lambda msg: None, committed: Path 
             return rows
     rows = fn()
     if cache_dir is not None:
-        from slth_base.sealed import seal
-        from slt.cache import write_atomic
         write_atomic(Path(cache_dir) / "verified" / f"{part}-{want}.json",
                      seal(SEALED, {"part": part, "key": want, "result": rows}))
     return rows
@@ -122,10 +116,6 @@ def kernel_key() -> str:
     checker), of the recorded tactics, and the text of every Coq file a replay compiles (every step of the
     catalogue in memory exported with its recorded tactic, ``bounds.prove.coq.check.text``): a catalogue changed
     in memory gives another key too."""
-    import hashlib
-
-    from bounds.prove.coq import check
-
     tactics = hashlib.sha256(check.TACTICS.read_bytes()).hexdigest() if check.TACTICS.exists() else None
     recorded = check.load_tactics()
     files = {stem: check.text(stem, items, recorded) for stem, items in check.entries().items()}
@@ -135,16 +125,7 @@ def kernel_key() -> str:
 
 def _committed_record(committed, part: str, log) -> dict | None:
     """``<committed>/verified-<part>.json`` (read and checksummed) when it holds a result, whatever its key."""
-    if not committed:
-        return None
-    path = Path(committed) / f"verified-{part}.json"
-    try:
-        rec = read_record(path)
-    except FileNotFoundError:
-        return None
-    except (CorruptRecord, OSError) as exc:
-        log(f"[run] {path.name}: committed result unusable ({exc})")
-        return None
+    rec = _load(Path(committed) / f"verified-{part}.json", log, "committed result") if committed else None
     return rec if isinstance(rec, dict) and isinstance(rec.get("result"), dict) else None
 
 
@@ -153,7 +134,6 @@ def _committed(committed, part: str, want: str, log):
     rec = _committed_record(committed, part, log)
     if rec is None or rec.get("key") != want:
         return None
-    from bounds.prove import kernel as judge
 
     return rec["result"], judge.committed_source(rec.get("coq"), rec.get("checked"))
 
@@ -162,8 +142,6 @@ def _committed_steps(committed, log) -> dict | None:
     """The committed kernel result of another tree, for ``bounds.prove.kernel.replay(committed=...)``: its verdicts
     and the digests of its steps' lemmas (``bounds.prove.kernel.committed_lemmas``) and their tactics (tried first
     for a changed step: ``committed_tactics``), keyed by step, with its label."""
-    from bounds.prove import kernel as judge
-
     rec = _committed_record(committed, "kernel", log)
     lemmas = rec.get("lemmas") if rec else None
     if not isinstance(lemmas, dict):
@@ -181,8 +159,6 @@ def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[
     A replay after an edit gives Coq only the steps whose exported lemma differs from the committed result's
     (``bounds.prove.kernel.committed_keys``: the exact statement and proof text, the judge's code, Coq's and its
     libraries' versions); the others keep the committed verdict, and ``source`` is then per step."""
-    from bounds.prove import kernel as judge
-
     found = _committed(committed, "kernel", kernel_key(), log)
     if found is not None:
         rows, source = found
@@ -202,8 +178,6 @@ def kernel(results, log=lambda msg: None, committed: Path = COMMITTED) -> tuple[
 def lemma12_key() -> str:
     """What decides Lemma 12's check in Coq but Coq itself: ``bounds/`` (the code that writes ``Statements.v``, runs
     the check and reads Coq's answers) and every text it compiles (``bounds.prove.coq_math.with_statements``)."""
-    from bounds.prove import coq_math
-
     return fingerprint({"part": "lemma12", "version": VERSION, "bounds": bounds_hash(),
                         "files": coq_math.with_statements()})
 
@@ -213,9 +187,6 @@ def lemma12(log=lambda msg: None, committed: Path = COMMITTED) -> dict:
     (its ``source`` ``committed_source``), else ``bounds.prove.coq_math.lemma12_logit_run()`` (its ``source``
     ``bounds.prove.kernel.REPLAYED`` when coqc ran now, ``stored_source`` when its cached answer was read back;
     ``{"undecided": why}`` without coqc)."""
-    from bounds.prove import coq_math
-    from bounds.prove import kernel as judge
-
     found = _committed(committed, "lemma12", lemma12_key(), log)
     if found is not None:
         log(f"[run] Coq: Lemma 12's files unchanged since the committed check ({found[1]}); "
@@ -231,14 +202,10 @@ def lemma12(log=lambda msg: None, committed: Path = COMMITTED) -> dict:
 def write_lemma12(folder: Path = COMMITTED, log=print) -> None:
     """Check Lemma 12's printed logit step in Coq (a fresh build) and write it as the committed result
     (``verified-lemma12.json``, keyed by ``lemma12_key()``, with Coq's version)."""
-    from bounds.prove import coq_math
-
     result = coq_math.lemma12_logit_kernel()
     if "undecided" in result:
         log(f"[verified] lemma12: {result['undecided']}; the committed result is left as it is")
         return
-    from bounds.prove import kernel as judge
-    from bounds.prove.coq.check import coq_release
 
     write_record(Path(folder) / "verified-lemma12.json", {"part": "lemma12", "key": lemma12_key(), "coq": coq_release(),
                                                           "checked": f"checked at {judge.now()}", "result": result})
@@ -249,7 +216,6 @@ def write_kernel(folder: Path = COMMITTED, log=print) -> None:
     """Replay the Coq kernel on every pre-checked step of this tree and write its statuses as the committed result
     (``verified-kernel.json``, keyed by ``kernel_key()``)."""
     import bounds
-    from bounds.prove import kernel as judge
 
     if judge.missing():
         log(f"[verified] kernel: {judge.missing()}; the committed kernel result is left as it is")
@@ -257,7 +223,6 @@ def write_kernel(folder: Path = COMMITTED, log=print) -> None:
     results = bounds.verify_facts() + [r for n in bounds.proved() for r in bounds.verify(n)]
     status, source = judge.replay(results, log=log)
     rows = {f"{s}\t{t}": v for (s, t), v in sorted(status.items())}
-    from bounds.prove.coq.check import coq_release
     # when coqc checked the verdicts: now, or (read back from the verdict store) when they were checked then
     checked = f"checked at {judge.now()}" if source == judge.REPLAYED else source.rsplit(", ", 1)[-1]
     write_record(Path(folder) / "verified-kernel.json", {"part": "kernel", "key": kernel_key(), "result": rows,
@@ -274,11 +239,6 @@ def write_committed(folder: Path = COMMITTED, log=print) -> None:
     Everything is built in a new folder beside ``folder`` (a copy of it, so the files this refresh does not make,
     the committed empirical record, come along) and swapped in whole at the end, with Ctrl-C held off during the two
     renames: an interrupted or failed refresh leaves the committed files as they were and no half-built folder."""
-    import shutil
-    import tempfile
-
-    from slt.cache import writing
-
     from reports.record.suites import mutations, variants
 
     folder = Path(folder)
@@ -313,9 +273,6 @@ def _old(folder: Path) -> Path:
 def _swap(stage: Path, folder: Path) -> None:
     """``stage`` in place of ``folder``: two renames with SIGINT and SIGTERM held until both are done (the old folder
     is kept as ``.<name>-old`` between them, so ``_recover`` puts it back after a power cut)."""
-    import shutil
-    import signal
-
     old = _old(folder)
     if old.exists():
         shutil.rmtree(old)
@@ -339,8 +296,6 @@ def _recover(folder: Path) -> None:
 def main(argv=None) -> int:
     """``python -m reports.record.verified``: refresh the committed rows after an edit of ``bounds/`` (no options;
     anything else is a usage error, one line, exit 2)."""
-    import sys
-
     from reports.cli import INTERRUPTED, Parser
     from reports.terminal import escaped_streams
     from slt.inputs import InputError

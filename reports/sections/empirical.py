@@ -14,14 +14,6 @@ RATE_COLUMNS = ["params", "C", "widths", "bound", "worst", "ratio", "failures", 
 sentence), so no column holds a raw dict."""
 
 
-def _length_plot(rows, title, series):
-    return length_sweep(rows, title, series)
-
-
-def _rate_plot(rates, statement):
-    return rate_checks(rates, statement)
-
-
 _SERIES = {
     "lemma8": [("random", "worst random", "o-"), ("adversarial", "worst adversarial", "s-"),
                ("bound", "paper's bound", "k--"), ("lipschitz", "Lipschitz through ||X|| (grows like sqrt T)", "r:")],
@@ -41,7 +33,7 @@ def render(record: dict) -> Section:
         rates = [c for c in emp["checks"] if c["kind"] == "rate"]
         for statement in dict.fromkeys(c["statement"] for c in rates):
             rows = [c for c in rates if c["statement"] == statement]
-            rate_blocks.append({"statement": statement, "rows": rows, "plot": _rate_plot(rows, statement)})
+            rate_blocks.append({"statement": statement, "rows": rows, "plot": rate_checks(rows, statement)})
         for name in ("lemma8", "lemma5", "theorem9"):
             sweep = emp["length_sweeps"].get(name)
             if sweep:
@@ -49,8 +41,8 @@ def render(record: dict) -> Section:
                 columns = [s[0] for s in _SERIES[name]] + ([] if name == "theorem9" else ["violated"])
                 length_blocks.append({"title": title, "rows": sweep["rows"], "columns": ["T"] + columns,
                                       "info": sweep["info"] if name == "theorem9" else None,
-                                      "plot": _length_plot(sweep["rows"], f"{title}: worst observed vs T",
-                                                           _SERIES[name])})
+                                      "plot": length_sweep(sweep["rows"], f"{title}: worst observed vs T",
+                                                          _SERIES[name])})
         for c in emp["checks"]:
             if "cases" in c:
                 case_blocks.append({"title": c.get("title") or c["id"], "rows": c["cases"],

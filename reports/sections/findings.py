@@ -18,13 +18,6 @@ def banner(record: dict) -> dict:
             "printed": [claim.reading_words(record, k) for k in claim.printed_refuted(record)]}
 
 
-def contents_line(record: dict) -> str:
-    """The contents line of the section: the same sentences as the banner."""
-    found = record.get("findings")
-    return (f"proofs: {claim.proof_sentence(record)}; empirical: {claim.empirical_sentence(record)}"
-            + (f"; {len(found['items'])} findings" if found else ""))
-
-
 def render(record: dict) -> Section:
     found = record.get("findings")
     labels = {s["name"]: claim.label(record, s["name"]) for s in record["statements"]}
@@ -32,4 +25,6 @@ def render(record: dict) -> Section:
                            groups=claim.findings_by_about(record),
                            source=empirical_source(record), claims=banner(record),
                            proof_map=proofmap.svg(proofmap.graph(record, claim.proof_verdicts(record))))
-    return Section("findings", "Findings", html, contents_line(record))
+    summary = (f"proofs: {claim.proof_sentence(record)}; empirical: {claim.empirical_sentence(record)}"
+               + (f"; {len(found['items'])} findings" if found else ""))  # the banner's sentences
+    return Section("findings", "Findings", html, summary)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from reports.render import Section, render_template
 from slt import claims
+from slt.target_words import FAMILY_MEANING
 
 PRECHECKED = "pre-checked"
 REPLAYED = "kernel-checked in this run"
@@ -67,8 +68,6 @@ TERMS = [
 
 def terms() -> list[tuple[str, str]]:
     """Every term of the glossary: ``TERMS``, then each target family by name (``slt.target_words.FAMILY_MEANING``)."""
-    from slt.target_words import FAMILY_MEANING
-
     return TERMS + [(f"target family {name}", meaning) for name, meaning in FAMILY_MEANING.items()]
 
 

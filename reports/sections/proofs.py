@@ -19,12 +19,8 @@ METHODS = {
 VERDICTS = ("certified", "refuted", "not proved")
 
 
-step_verdict = claim.step_word
-"""A step's verdict (certified / refuted / not proved): ``slt.claims.step_word``."""
-
-
 def render(record: dict) -> Section:
-    steps = [{**s, "verdict": step_verdict(s)} for s in record["steps"]]
+    steps = [{**s, "verdict": claim.step_word(s)} for s in record["steps"]]
     facts = [s for s in steps if not s["supported"] or s["statement"] == "facts"]
     proof = [s for s in steps if s not in facts]
     counts = {m: sum(s["verdict"] == "certified" and s["method"] == m for s in steps) for m in METHODS}

@@ -27,13 +27,9 @@ def _reading(entry, figure):
 
 def render(record: dict) -> Section | None:
     figures = record.get("figures") or {}
-    pairs = [(base, f"{base}-learned-token") for base in ("fig4", "fig5")]
-    rows = []
-    for base, learned in pairs:
-        if learned not in figures:
-            continue
-        rows.append({"base": base,
-                     "readings": [_reading(figures[name], name) for name in (base, learned) if name in figures]})
+    rows = [{"base": base, "readings": [_reading(figures[name], name) for name in (base, f"{base}-learned-token")
+                                        if name in figures]}
+            for base in ("fig4", "fig5") if f"{base}-learned-token" in figures]
     if not rows:
         return None
     html = render_template("sections/token.html", rows=rows)

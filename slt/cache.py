@@ -88,7 +88,6 @@ def save_npz(path, **arrays) -> None:
 
 
 def load_npz(path) -> dict:
-
     with np.load(path) as data:
         return {k: data[k] for k in data.files}
 
@@ -142,12 +141,17 @@ def nonfinite_path(value, where="result", bad=lambda x: not math.isfinite(x)):
     return None
 
 
+def _checksum(result) -> str:
+    """The fingerprint of a record's result (a result holding NaN or infinity: of its JSON text)."""
+    return (fingerprint(result) if nonfinite_path(result) is None
+            else fingerprint(json.dumps(result, sort_keys=True, allow_nan=True)))
+
+
 def write_record(path, record: dict) -> None:
     """Write ``record`` (a dict with a JSON-able ``result``) atomically, with the checksum of its result."""
     if "result" not in record:
         raise ValueError("a record needs a 'result'")
-    body = dict(record, checksum=fingerprint(record["result"]) if nonfinite_path(record["result"]) is None
-                else fingerprint(json.dumps(record["result"], sort_keys=True, allow_nan=True)))
+    body = dict(record, checksum=_checksum(record["result"]))
     replace_file(path, json.dumps(body, sort_keys=True, allow_nan=True))  # a store's entry: never through a link
 
 
@@ -171,10 +175,7 @@ def read_record(path) -> dict:
     for field in ("result", "checksum"):
         if field not in record:
             raise CorruptRecord(f"{path}: missing field {field!r}")
-    result = record["result"]
-    expected = (fingerprint(result) if nonfinite_path(result) is None
-                else fingerprint(json.dumps(result, sort_keys=True, allow_nan=True)))
-    if record["checksum"] != expected:
+    if record["checksum"] != _checksum(record["result"]):
         raise CorruptRecord(f"{path}: checksum mismatch (the result was changed after it was written)")
     return record
 

@@ -1,32 +1,8 @@
 """Every sentence of the report that states a verdict, a count or a trend, each made by one function of the record.
 
-The banner, the contents line, the findings, the summary and the section headings all call these, so no two places
-of the page can count or word the same claim differently:
-
-- ``proof_counts(record)`` / ``proof_sentence(record)``: statements by proof verdict (certified, refuted, not
-  proved, cited: a result the paper cites and the harness has no proof of to encode) -- ``findings.banner``'s
-  per-statement words, counted;
-- ``repairs(record)`` / ``object_words`` / ``object_counts`` / ``printed_false_sentence``: what each statement-level
-  verdict is about, the statement as printed or as repaired (and what changed), as the findings decided it;
-- ``numbering_label`` / ``numbering_heading``: how every surface names a statement with both numberings;
-- ``first_pass_sentence(steps)``: the first pass's methods, domain and Arb re-checks, counted (the report, the
-  docs and ``slth proofs`` print it);
-- ``step_sentence(record)``: proof steps by verdict (a different unit: steps, not statements);
-- ``empirical_counts(record)`` / ``empirical_sentence(record)``: statements by empirical verdict (holds, fails,
-  undecided at this power);
-- ``growth(record)``: "does C grow?" per statement, naming the analysis it comes from -- over eps at a fixed C
-  (``calibration.statements.<name>.growth``), over dimensions and eps on the large grid (``calibration.large_worst``
-  where the statement has it, else ``calibration.large``) -- and what neither shows; ``growth_answer(record)``: the
-  one answer every page gives (what the fixed-C tests show, what the worst-target fits show, why they differ, what
-  neither shows), ``growth_sentence(record)`` its headline;
-- ``step_units``, ``step_counts_sentence``, ``kernel_source``: how every page counts the proof steps, and where the
-  kernel's verdicts come from (``bounds.prove.kernel``);
-- ``point_text`` / ``point_parts`` / ``exact_number`` / ``ratio_text`` / ``domain_words``: how every surface prints
-  a counterexample (never rounded across a hypothesis's boundary; "open end" beside a coordinate next to one), a
-  worst ratio and a step's domain.
-
-The README and docs print the same functions' output between generated markers (``slth docs``,
-``reports.statements_page.RECORD_BLOCKS``).
+The banner, the contents line, the findings, the summary, the section headings and the generated blocks of the
+README and docs (``slth docs``, ``reports.statements_page.RECORD_BLOCKS``) all call these, so no two places of the
+page can count or word the same claim differently. This module renders records only and imports no measuring code.
 """
 from __future__ import annotations
 
@@ -37,8 +13,7 @@ PROOF_WORDS = ("certified", "refuted", "not proved", "cited")
 STEP_WORDS = ("certified", "refuted", "not proved")
 HOLDS, FAILS, UNDECIDED = "holds", "fails", "undecided at this power"
 EMPIRICAL_WORDS = (HOLDS, UNDECIDED, FAILS)
-"""The record's empirical verdict words (decided by ``slt.measure.verdicts``, stored in the record; this module
-renders records only and imports no measuring code)."""
+"""The record's empirical verdict words (decided by ``slt.measure.verdicts``, stored in the record)."""
 
 
 def label(record: dict, name: str) -> str:
@@ -304,17 +279,13 @@ def step_sentence(record: dict) -> str:
 def empirical_verdicts(record: dict) -> dict | None:
     """Per statement (not per printed reading) its empirical verdict, or None when the record measured nothing."""
     emp = record.get("empirical")
-    if emp is None:
-        return None
-    return {k: v for k, v in emp["verdicts"].items() if ":" not in k}
+    return None if emp is None else {k: v for k, v in emp["verdicts"].items() if ":" not in k}
 
 
 def printed_refuted(record: dict) -> list[str]:
     """The printed readings (``statement:reading``) a measured counterexample violates."""
     emp = record.get("empirical")
-    if emp is None:
-        return []
-    return [k for k, v in emp["verdicts"].items() if ":" in k and v == FAILS]
+    return [] if emp is None else [k for k, v in emp["verdicts"].items() if ":" in k and v == FAILS]
 
 
 def empirical_counts(record: dict) -> dict | None:
@@ -392,12 +363,12 @@ def growth(record: dict) -> dict:
     """Per statement with either analysis: ``{"fixed": {...} | None, "grid": {...} | None, "grows": bool,
     "sentence": str}``. ``fixed``: the fixed-C tests over eps (C, target, eps range, rejected eps); ``grid``: the
     large grid's fitted trends, split into factors along which C grows, shrinks, or shows no significant trend."""
-    cal = ((record.get("calibration") or {}).get("statements") or {})
-    names = [s["name"] for s in record.get("statements", ())]
     whole = record.get("calibration") or {}
-    for key in ("large_worst", "large"):  # a statement measured only on a grid still gets its answer
-        names += [n for n in ((whole.get(key) or {}).get("statements") or {}) if n not in names]
-    names += [n for n in cal if n not in names]
+    cal = whole.get("statements") or {}
+    # a statement measured only on a grid still gets its answer
+    names = dict.fromkeys([*(s["name"] for s in record.get("statements", ())),
+                           *((whole.get("large_worst") or {}).get("statements") or {}),
+                           *((whole.get("large") or {}).get("statements") or {}), *cal])
     out = {}
     for name in names:
         g = (cal.get(name) or {}).get("growth")

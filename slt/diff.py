@@ -23,6 +23,7 @@ not proved.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import math
@@ -181,14 +182,10 @@ def _steps(d: Diff) -> None:
 def _widths(d: Diff) -> None:
     old = {_key(w, "statement", "width", "point"): w for w in d.old["widths"]}
     for w in d.new["widths"]:
-        key = _key(w, "statement", "width", "point")
-        a = old.pop(key, None)
-        if a is None:
-            d.widths.append({"statement": w["statement"], "width": w["width"], "point": w["point"], "old": None,
-                             "new": w["value"], "ratio": None})
-        elif a["value"] != w["value"]:
+        a = old.pop(_key(w, "statement", "width", "point"), None)
+        if a is None or a["value"] != w["value"]:
             d.widths.append({"statement": w["statement"], "width": w["width"], "point": w["point"],
-                             "old": a["value"], "new": w["value"], "ratio": w["value"] / a["value"]})
+                             "old": a and a["value"], "new": w["value"], "ratio": a and w["value"] / a["value"]})
     for a in old.values():
         d.widths.append({"statement": a["statement"], "width": a["width"], "point": a["point"], "old": a["value"],
                          "new": None, "ratio": None})
@@ -305,12 +302,9 @@ def coq_changes(old_record: dict, new_record: dict) -> tuple[list, dict, list]:
     by one: a note says so, and the counts give both records' statuses."""
     old = {_key(s, "statement", "step"): coq_status(s) for s in old_record.get("steps", [])}
     new = {_key(s, "statement", "step"): coq_status(s) for s in new_record.get("steps", [])}
-    counts, notes, rows = {}, [], []
-    for side, statuses in (("old", old), ("new", new)):
-        words: dict = {}
-        for status in statuses.values():
-            words[coq_word(status)] = words.get(coq_word(status), 0) + 1
-        counts[side] = words
+    notes, rows = [], []
+    counts = {side: dict(collections.Counter(coq_word(s) for s in statuses.values()))
+              for side, statuses in (("old", old), ("new", new))}
     empty = {side: not any(counts[side].get(w) for w in KERNEL_WORDS) for side in ("old", "new")}
     for side in ("old", "new"):
         if empty[side] and not empty["new" if side == "old" else "old"]:

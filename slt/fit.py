@@ -76,7 +76,6 @@ def _clean(n, eps, floor):
 
 
 def _t(level: float, dof: int) -> float:
-
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
     return float(_stats().t.ppf(0.5 + level / 2, dof))
@@ -85,7 +84,6 @@ def _t(level: float, dof: int) -> float:
 def fit_exponential(n, eps, floor: float | None = None, level: float = 0.95, space: str = "log") -> Fit:
     """Fit ``eps = gamma exp(-delta n)`` to the points with ``eps > floor`` (at least three are needed), in log
     space (default) or, with ``space="linear"``, on ``eps`` itself (see the module docstring)."""
-
     if space not in ("log", "linear"):
         raise ValueError(f"space must be 'log' or 'linear', got {space!r}")
     n_used, eps_used = _clean(n, eps, floor)
@@ -104,14 +102,10 @@ def fit_exponential(n, eps, floor: float | None = None, level: float = 0.95, spa
     line = lambda x, log_gamma, delta: log_gamma - delta * x  # noqa: E731
     (log_gamma, delta), cov = curve_fit(line, n_used, np.log(eps_used), p0=(start[1], -start[0]))
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    return Fit(
-        gamma=float(np.exp(log_gamma)),
-        delta=float(delta),
-        gamma_ci=(float(np.exp(log_gamma - t * se[0])), float(np.exp(log_gamma + t * se[0]))),
-        delta_ci=(float(delta - t * se[1]), float(delta + t * se[1])),
-        n_used=tuple(float(x) for x in n_used),
-        level=level,
-    )
+    return Fit(gamma=float(np.exp(log_gamma)), delta=float(delta),
+               gamma_ci=(float(np.exp(log_gamma - t * se[0])), float(np.exp(log_gamma + t * se[0]))),
+               delta_ci=(float(delta - t * se[1]), float(delta + t * se[1])),
+               n_used=tuple(float(x) for x in n_used), level=level)
 
 
 def fit_shared_delta(n, eps_by_block, floor: float | None = None, level: float = 0.95, space: str = "log") -> list[Fit]:
@@ -120,7 +114,6 @@ def fit_shared_delta(n, eps_by_block, floor: float | None = None, level: float =
     ``eps_by_block`` is a sequence of error curves over the widths ``n``, block 1 first. The per-block ``gamma``
     intervals are conditional on the shared ``delta`` (they do not carry its uncertainty).
     """
-
     curves = list(eps_by_block)
     if not curves:
         raise ValueError("eps_by_block must hold at least the first block's curve")
@@ -152,7 +145,6 @@ def power_trend(X: dict, y, confidence: float = 0.95) -> dict:
     ``{"log d1": [...], "log H": [...]}``): per column the estimate, its standard error and its Student-t
     ``confidence`` interval (residual degrees of freedom n - p - 1, at least 1), plus the residual standard deviation.
     An exponent whose interval contains 0 is not significantly different from 0 at that level."""
-
     names = list(X)
     y = np.asarray(y, dtype=float)
     cols = [np.asarray(X[k], dtype=float) for k in names]

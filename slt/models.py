@@ -12,22 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = [
-    "finite_array",
-    "bool_mask",
-    "masked_softmax",
-    "MHAWeights",
-    "MHAMasks",
-    "ReLUNet",
-    "Block",
-    "BlockMasks",
-    "Transformer",
-    "mha",
-    "mha_merged",
-    "relu_net",
-    "block",
-    "transformer",
-]
+__all__ = ["finite_array", "bool_mask", "masked_softmax", "MHAWeights", "MHAMasks", "ReLUNet", "Block", "BlockMasks",
+           "Transformer", "mha", "mha_merged", "relu_net", "block", "transformer"]
 
 
 # ----------------------------------------------------------------------------------------------- validation

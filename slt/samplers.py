@@ -17,20 +17,8 @@ import numpy as np
 
 from slt.models import Block, MHAWeights, ReLUNet, Transformer
 
-__all__ = [
-    "as_rng",
-    "spectral_matrices",
-    "target_mha",
-    "target_relu",
-    "target_block",
-    "target_transformer",
-    "source_mha",
-    "source_relu",
-    "source_block",
-    "source_transformer",
-    "inputs",
-    "attention_mask",
-]
+__all__ = ["as_rng", "spectral_matrices", "target_mha", "target_relu", "target_block", "target_transformer",
+           "source_mha", "source_relu", "source_block", "source_transformer", "inputs", "attention_mask"]
 
 TARGET_INITS = ("spectral", "paper")
 SOURCE_INITS = ("theory", "xavier")
@@ -180,9 +168,7 @@ def inputs(rng, T, d1, alpha, sphere=False, batch=None):
     shape = (T, d1) if batch is None else (batch, T, d1)
     g = rng.standard_normal(shape)
     g /= np.linalg.norm(g, axis=-1, keepdims=True)
-    if sphere:
-        return alpha * g
-    return alpha * g * rng.random(shape[:-1] + (1,)) ** (1.0 / d1)
+    return alpha * g if sphere else alpha * g * rng.random(shape[:-1] + (1,)) ** (1.0 / d1)
 
 
 def attention_mask(rng, T, kind="full", batch=None, p=0.5):

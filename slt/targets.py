@@ -9,17 +9,9 @@ Hypothesis sets (``HYPOTHESIS``): ``spectral`` (||W|| <= 1: Lemmas 2/4 and Theor
 [-1, 1]: Lemma 7 as stated in the appendix, which contains the spectral ball). Lueker's statement has no target
 matrix: its trial already measures the supremum over every z in [-1, 1] exactly, so it has no family here.
 
-Families (per matrix of shape (m, n); a family's random choices come from ``target_rng(seed)``, a stream separate
-from the sources', so a trial's sources are the same whatever the target: common random numbers across families):
-
-- ``random``: the harness's draw, unchanged;
-- ``identity``: I (the m x n matrix with ones on its diagonal);
-- ``signed_permutation``: a random partial permutation matrix with random signs;
-- ``orthogonal``: a Haar-random matrix with orthonormal rows or columns (every singular value 1);
-- ``single_entry``: one random entry +-1, the rest 0;
-- ``rank_one``: u v^T with u, v Gaussian unit vectors (norm 1);
-- ``gaussian_max_norm``: a Gaussian rescaled to spectral norm 1 (max hypothesis: to max entry 1);
-- ``sign_matrix``: every entry +-1 at random (only where the hypothesis allows it: ``max``).
+Families (``FAMILIES``, per matrix of shape (m, n), each in words in ``slt.target_words.FAMILY_MEANING``; a
+family's random choices come from ``target_rng(seed)``, a stream separate from the sources', so a trial's sources
+are the same whatever the target: common random numbers across families).
 
 ``search`` is an adversarial search over targets at a fixed width (constant C): hill climbing from the harness's
 random draw with moves that stay in the hypothesis set (perturb, push to the boundary, the nearest extreme point,
@@ -53,9 +45,7 @@ class TargetError(ValueError):
 def families(statement: str) -> tuple:
     """The families of ``statement``'s hypothesis set (empty for a statement without a target matrix)."""
     hyp = HYPOTHESIS.get(statement)
-    if hyp is None:
-        return ()
-    return tuple(f for f in FAMILIES if hyp == "max" or f not in MAX_ONLY)
+    return () if hyp is None else tuple(f for f in FAMILIES if hyp == "max" or f not in MAX_ONLY)
 
 
 def target_rng(seed) -> np.random.Generator:
@@ -118,8 +108,7 @@ def rebuild(model, mats):
     if len(mats) != len(want) or any(M.shape != W.shape for M, W in zip(mats, want)):
         raise TargetError(f"target needs {len(want)} matrices of shapes {[W.shape for W in want]}, got "
                           f"{[M.shape for M in mats]}")
-    it = iter(mats)
-    return _rebuild(model, it)
+    return _rebuild(model, iter(mats))
 
 
 def _rebuild(model, it):

@@ -49,13 +49,10 @@ from slth_base import settings
 from slt.cache import CorruptRecord, fingerprint, nonfinite_path, read_record, write_record
 from slt.inputs import THREADS_ENV, InputError, numba_threads
 
-__all__ = ["Task", "execute", "function_name", "resolve", "fingerprint", "code_fingerprint", "returns", "cluster", "CacheWarning",
-           "default_cache_dir", "task_path", "SCHEDULER_ENV", "CACHE_ENV",
-           "set_worker_threads"]
+__all__ = ["Task", "execute", "function_name", "resolve", "fingerprint", "code_fingerprint", "returns", "cluster",
+           "CacheWarning", "default_cache_dir", "task_path", "SCHEDULER_ENV", "set_worker_threads"]
 
 SCHEDULER_ENV = "SLTH_SCHEDULER"
-CACHE_ENV = "SLTH_CACHE_DIR"
-_THREADS_ENV = THREADS_ENV  # "SLTH_NUMBA_THREADS", parsed and checked by slt.inputs.numba_threads
 FORMAT = 1
 
 
@@ -270,7 +267,7 @@ _ACTIVE: list = []  # the client of the innermost ``with cluster(...)``
 
 
 def _worker_env(threads: int) -> dict:
-    return {"NUMBA_NUM_THREADS": str(threads), _THREADS_ENV: str(threads), "OMP_NUM_THREADS": "1",
+    return {"NUMBA_NUM_THREADS": str(threads), THREADS_ENV: str(threads), "OMP_NUM_THREADS": "1",
             "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
@@ -305,8 +302,6 @@ def _dask_handshake_problem(conn: socket.socket, timeout: float) -> str | None:
     """None when the peer of ``conn`` opens with a Dask handshake (a Dask server writes one frame at once: an
     8-byte little-endian length, then the frames of a msgpack map naming "pickle-protocol"), else what it sent
     instead; never waits more than ``timeout`` seconds in all."""
-    import time
-
     deadline = time.monotonic() + timeout
     data = b""
     need = 8
@@ -387,7 +382,7 @@ def cluster(scheduler: str | None = None, workers: int | None = None):
 
 def set_worker_threads(threads: int) -> int:
     """Numba's threads in this worker (run on each worker of a cluster)."""
-    os.environ[_THREADS_ENV] = str(threads)
+    os.environ[THREADS_ENV] = str(threads)
     return _set_threads(threads)
 
 

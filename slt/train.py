@@ -83,9 +83,8 @@ def _train(torch, initial, rng, r, log):
     if r["regression_token"] not in TOKEN_READINGS:
         raise ValueError(f"regression_token must be one of {TOKEN_READINGS}, got {r['regression_token']!r}")
     params = [torch.nn.Parameter(as_t(getattr(initial, k)[0].copy())) for k in ("WQ", "WK", "WV", "WO")]
-    token = None
-    if r["regression_token"] == "learned":
-        token = torch.nn.Parameter(torch.zeros(initial.d1, dtype=torch.float64))
+    token = (torch.nn.Parameter(torch.zeros(initial.d1, dtype=torch.float64))
+             if r["regression_token"] == "learned" else None)
     opt = torch.optim.AdamW(params + ([token] if token is not None else []), lr=r["lr"], weight_decay=r["weight_decay"])
     history = []
     for epoch in range(r["epochs"]):
@@ -103,11 +102,11 @@ def _train(torch, initial, rng, r, log):
         history.append({"epoch": epoch + 1, "train_mse": total / r["n_train"], "val_mse": val})
         if log:
             log(f"[train] epoch {epoch + 1}/{r['epochs']}: train MSE {total / r['n_train']:.4f}, val MSE {val:.4f}")
-    trained = MHAWeights(*(p.detach().numpy()[None].copy() for p in params), scale=initial.scale)
-    info = {"trained": True, "torch": torch.__version__, "history": history,
-            "baseline_mse": float(np.var(yva.numpy())), "recipe": r,
-            "regression_token": _token_record(r["regression_token"], None if token is None else token.detach().numpy())}
-    return trained, info
+    vector = None if token is None else token.detach().numpy()
+    return (MHAWeights(*(p.detach().numpy()[None].copy() for p in params), scale=initial.scale),
+            {"trained": True, "torch": torch.__version__, "history": history,
+             "baseline_mse": float(np.var(yva.numpy())), "recipe": r,
+             "regression_token": _token_record(r["regression_token"], vector)})
 
 
 def _token_record(reading: str, vector) -> dict:

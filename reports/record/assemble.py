@@ -288,7 +288,7 @@ def figures(results_dir: Path, quick: bool, log=print, compute: bool = True) -> 
             if not compute or figure in CACHED_FIGURES:
                 continue
             log(f"[record] no cached {figure} summary; running the {'quick' if quick else 'full'} sweep")
-            payload = sweeps.reproduce(figure, quick=quick, results_dir=results_dir, log=log, stream=sys.stderr)
+            payload = sweeps.reproduce(figure, quick=quick, results_dir=results_dir, log=log)
             source = "computed for this run"
         out[figure] = figure_entry(figure, payload, source)
     return out

@@ -9,7 +9,6 @@ from typing import Callable
 import numpy as np
 
 
-
 @dataclass(frozen=True)
 class Setup:
     """Subset-sum rows ``items (m, n')``, ``targets (m,)``, and ``finish(masks (m, n')) -> ticket``."""
@@ -31,7 +30,6 @@ def run(setups, tol=None, threads=None, solver=None, **solve_options):
             return solve(items, targets, tol=tol, threads=threads, **solve_options)[0]
     elif tol is not None or threads is not None or solve_options:
         raise ValueError("tol, threads and solve options apply to slt.subset_sum only, not to a given solver")
-
     setups = list(setups)
     tickets = [None] * len(setups)
     for width in sorted({s.items.shape[1] for s in setups}):

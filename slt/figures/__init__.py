@@ -41,14 +41,12 @@ import pkgutil
 import time
 from pathlib import Path
 
-
 from slt.figures.plans import FIT_FLOOR, INITS, Plan, TOL
 from slt.figures.summaries import committed_summary_path, compute_seconds, load_summary, summary_path, write_summary
 from slt.tasks import cluster, code_fingerprint, execute
 
 __all__ = ["Figure", "REGISTRY", "register", "get", "names", "reproduce", "summary_path", "committed_summary_path",
-           "load_summary",
-           "Plan", "INITS", "TOL", "FIT_FLOOR"]
+           "load_summary", "Plan", "INITS", "TOL", "FIT_FLOOR"]
 
 REGISTRY: dict = {}
 
@@ -125,10 +123,9 @@ def run_tasks(tasks, results_dir, desc, scheduler=None, workers=None, progress=T
 
 
 def reproduce(name, quick=False, results_dir="results", train=True, mip_backend="highs", log=None, scheduler=None,
-              workers=None, progress=True, stream=None):
-    """Run (or resume) figure ``name`` and write its summary (``summary_path``) atomically; returns the summary.
-    ``stream`` is accepted for compatibility and ignored (progress goes through tqdm to stderr)."""
-
+              workers=None, progress=True):
+    """Run (or resume) figure ``name`` and write its summary (``summary_path``) atomically; returns the summary
+    (progress goes through tqdm to stderr)."""
     figure = get(name)
     log = log or (lambda msg: None)
     start = time.perf_counter()

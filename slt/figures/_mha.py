@@ -19,7 +19,6 @@ class MHAFigure(Figure):
     regression_token = "zero"
 
     def target(self, plan, results_dir, train, log):
-
         weights, info = mha_target(results_dir, train=train, log=log, regression_token=self.regression_token)
         token = info["regression_token"]["vector"] if self.regression_token != "zero" else None
         return mha_params(weights, info["tag"], token), info

@@ -37,7 +37,6 @@ class Fig4(MHAFigure):
 
     @property
     def paper(self):
-
         return PAPER
 
     def summarise(self, plan, rows, info) -> dict:
@@ -48,7 +47,6 @@ class Fig4(MHAFigure):
               **_) -> dict:
         """The mixed-integer floor at ``plan.mip_widths`` for the theory initialisation (the same sources as the
         exact sweep; Xavier sources are limited by the reach of their small items, not by the solver)."""
-
         if not mip_backend:
             return {}
         tasks = self.tasks(plan, target_params, info, solver=mip_backend, widths=plan.mip_widths,
@@ -102,7 +100,6 @@ class Fig4(MHAFigure):
                 f"{lueker:.3f}, is {'inside' if inside(lueker, med['delta_ci']) else 'outside'} that interval); the mean "
                 f"curve gives {mean['delta']:.3f} {ci_text(*mean['delta_ci'])} in log space and {lin['delta']:.3f} "
                 f"{ci_text(*lin['delta_ci'])} in linear space, with gamma {lin['gamma']:.2f} {ci_text(*lin['gamma_ci'])}.")
-
         labels = {"log": "mean, log space", "linear": "mean, linear space", "log_median": "median, log space"}
         covering = [f"{init} ({labels.get(k, k)})" for init, by in p4["fits"].items() for k, f in by.items()
                     if k in SPACES and "delta_ci" in f and inside(paper["delta"], f["delta_ci"])]

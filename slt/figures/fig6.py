@@ -36,7 +36,6 @@ class Fig6(Figure):
               "paper_range": [100, 225]}
 
     def target(self, plan, results_dir, train, log):
-
         _, info = transformer_target(plan.blocks)
         return {"blocks": plan.blocks, "tag": info["tag"]}, dict(info)
 

@@ -20,7 +20,6 @@ def decay_fits(summary, shared_delta=False, floor=FIT_FLOOR):
     the tolerance floor is left out), ``linear`` (eps itself, every width: the naive SciPy fit) and ``log_median``
     (log space on the median over sources, above ``floor``: the typical source). A fit that cannot be made is
     reported as the reason instead."""
-
     out = {}
     for init in INITS:
         rows = [r for r in summary if r["init"] == init and r["solver"] == "exact"]
@@ -45,7 +44,6 @@ def length_trend(summary):
     """Per (init, n), the slope of log(mean error) against log T (0 = bounded in T; a Lipschitz bound through
     ||X|| would allow 1/2) with its 95% interval (``slt.fit.slope_trend``), and the largest over smallest mean
     error across T."""
-
     out = []
     for init in INITS:
         for n in sorted({r["n"] for r in summary if r["init"] == init}):

@@ -31,7 +31,6 @@ class GPT2Figure(Figure):
 
     def target(self, plan, results_dir, train, log):
         gpt2.require_torch(self.name)
-
         c = corpus.load()
         return {}, {"tag": f"gpt2-edge-popup-stdlib-{c.sha256[:12]}", "trained": False,
                     "reason": "edge-popup trains scores only; the weights stay at their random initialisation",

@@ -45,7 +45,6 @@ def committed_summary_path(figure):
 
 
 def write_summary(path, payload):
-
     write_atomic(Path(path), json.dumps(payload, indent=1, sort_keys=True))
 
 

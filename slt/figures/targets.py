@@ -62,7 +62,6 @@ _TARGETS: dict = {}
 
 
 def _mha_from_params(target: dict):
-
     if target["tag"] not in _TARGETS:
         _TARGETS[target["tag"]] = MHAWeights(*(np.asarray(target[k], dtype=np.float64) for k in ("WQ", "WK", "WV", "WO")),
                                              scale=target["scale"])
@@ -71,7 +70,6 @@ def _mha_from_params(target: dict):
 
 @functools.lru_cache(maxsize=None)
 def transformer_target(blocks, seed=0):
-
     target = target_transformer(np.random.default_rng([seed, 6]), blocks, D1, 1, D_K, D_K, L=1, init="paper")
     return target, {"trained": False,
                     "tag": f"transformer-paper-B{blocks}-dK{D_K}-L1-seed{seed}-{weights_hash(target)}"}
@@ -84,13 +82,13 @@ def evaluation_inputs(T, batch, seed=0, token=None):
 
 
 def target_outputs(X, target, long=False):
+    """The single-head MHA ``target`` on the test batch ``X``: through the merged-attention kernel for long
+    sequences (``slt._sweep_kernels``), else ``slt.models.mha``."""
     if long:
-
         from slt._sweep_kernels import merged_attention
 
         WQK, WVO = target.merged()
         return np.stack([merged_attention(x, WQK[0], WVO[0]) for x in X])
-
     return mha(X, target)
 
 
@@ -102,7 +100,6 @@ def _mha_data(tag, T, batch, long, token=None):
 
 @functools.lru_cache(maxsize=32)
 def _transformer_data(blocks, T, batch):
-
     target, _ = transformer_target(blocks)
     X = evaluation_inputs(T, batch)
     outs, Y = [], X
@@ -128,7 +125,6 @@ def _mha_ticket(target, source, solver, time_limit):
 
     if solver == "exact":
         return construct.mha(target, source, tol=TOL, best_effort=True), {}
-
     limits = {"highs": "time_limit", "highspy": "time_limit", "gurobi": "TimeLimit"}
     spent = {"solver_s": 0.0, "timeouts": 0}
 
@@ -149,16 +145,7 @@ def mha_item(code, long, seed, init, n, T, test_batch, target, solver="exact", t
     X, target_out = _mha_data(target["tag"], T, test_batch, long, None if token is None else tuple(token))
     source = source_mha(source_rng(code, init, n, seed), D1, 1, 1, n, n, init=init)
     ticket, extra = _mha_ticket(weights, source, solver, time_limit)
-    if long:
-
-        from slt._sweep_kernels import merged_attention
-
-        PQK, PVO = ticket.pruned.merged()
-        out = np.stack([merged_attention(x, PQK[0], PVO[0]) for x in X])
-    else:
-
-        out = mha(X, ticket.pruned)
-    record = per_sequence(np.linalg.norm(out - target_out, axis=-1))
+    record = per_sequence(np.linalg.norm(target_outputs(X, ticket.pruned, long=long) - target_out, axis=-1))
     record.update(extra, qk_max_error=float(ticket.qk_max_error.max()), vo_max_error=float(ticket.vo_max_error.max()))
     record["seconds"] = time.perf_counter() - start
     return record

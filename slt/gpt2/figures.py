@@ -18,8 +18,7 @@ Here (CPU, scaled down; every deviation is a *choice* recorded in each summary):
 - schedule: the paper's shape (linear warm-up over one epoch, cosine to a tenth of the peak), peak 1e-2 instead
   of 1e-4, for 12 epochs of 10 steps of 16 windows (quick: 6 x 8): at a few hundred steps the paper's 1e-4 barely
   moves the scores (measured at sigma = 0.02, context 64, 300 steps, n_K = 64, s = 1: peak 1e-4 -> 4.30,
-  1e-3 -> 4.03, 1e-2 -> 3.94 nats). The step count is what the shared 2-core machine afforded for 51 runs at
-  its load during development (29 minutes wall at load average 20); the paper trains 11,350 steps;
+  1e-3 -> 4.03, 1e-2 -> 3.94 nats); the paper trains 11,350 steps;
 - float32 on the CPU (twice as fast as float64; the validation losses of a 50-step run agreed to 2e-8);
 - ``--device cuda``: the paper's sizes (GPT-2 mini and small, n_K = 64), sigma = 0.02 and 1e-4 -> 1e-5,
   context 256, on the same corpus (``GPU_PLAN``).
@@ -374,11 +373,8 @@ def findings(payload) -> tuple[dict, list]:
     """The verdict per width and one sentence per width, decided from the summary's numbers."""
     figure = payload["figure"]
     verdict = {f"n_K={w['n_K']}": w["verdict"] for w in payload["summary"]}
-    lines = []
-    for w in payload["summary"]:
-        lines.append(f"{LABELS[figure]} at n_K = {w['n_K']} (n_K^1/4 = "
-                     f"{w['theory_scale']:.3g}): {w['verdict']} ({w['reason']}).")
-    return verdict, lines
+    return verdict, [f"{LABELS[figure]} at n_K = {w['n_K']} (n_K^1/4 = {w['theory_scale']:.3g}): {w['verdict']} "
+                     f"({w['reason']})." for w in payload["summary"]]
 
 
 def format_summary(payload) -> str:

@@ -32,16 +32,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-__all__ = ["GPTConfig", "EdgePopupGPT", "TopKMask", "topk_mask", "PAPER_SIZES"]
-
-#: The paper's GPT-2 sizes (Section 4.3; mini as in the usual GPT-2 "mini" of 4 layers, 256 wide, 4 heads).
-#: Each has head dimension n_K = 64, so the theory's scale is 64^{1/4} = 2.83.
-PAPER_SIZES = {
-    "mini": dict(n_layer=4, d_model=256, n_head=4),
-    "small": dict(n_layer=12, d_model=768, n_head=12),
-    "medium": dict(n_layer=24, d_model=1024, n_head=16),
-}
-
+__all__ = ["GPTConfig", "EdgePopupGPT", "TopKMask", "topk_mask"]
 
 @dataclasses.dataclass(frozen=True)
 class GPTConfig:

@@ -36,7 +36,6 @@ def maximise(objective, dim: int, rng, restarts: int = 4, maxiter: int = 60, sca
 
     ``theta`` is unconstrained (use ``box``/``ball`` inside ``objective``); ``rng`` a numpy Generator or seed.
     """
-
     rng = np.random.default_rng(rng)
     best = SearchResult(-np.inf, np.zeros(dim), 0)
 

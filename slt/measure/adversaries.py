@@ -56,7 +56,6 @@ def family_rates(statement: str, C: float, point: dict, trials: int, seed: int, 
                  cache_dir=None, workers=None, progress=True) -> list[dict]:
     """Failure rate of every target family of ``statement`` at constant C and ``point`` (the same seeds for every
     family), each with its one-sided binomial test against eps at ``level``; rows sorted worst first."""
-
     fams = list(families or targets.families(statement))
     rows = _rows([(f, row_tasks(statement, {**point, "target": f}, C, trials, seed)) for f in fams],
                  cache_dir=cache_dir, workers=workers, progress=progress, desc=f"{statement} target families")
@@ -145,7 +144,6 @@ def calibrate_worst(statement: str, points: list[dict], target, grid_C, start_C:
     ``antitonic_C`` (no monotonicity assumed in the counts). ``grid_C``: the C grid, or ``grid_C(point)``, each
     point's own. Seeds: ``seed + point_stride x point index + SEED_STRIDE x grid index`` (``point_stride`` 0: common
     random numbers across points, the checks grid's choice; ``POINT_STRIDE``: independent points, the large grid's)."""
-
     state = []
     for k, p in enumerate(points):
         point = {**p, "target": target}
@@ -191,7 +189,6 @@ def fixed_C(statement: str, C: float, point: dict, eps_values, trials_per_invers
             level=LEVEL, cache_dir=None, workers=None, progress=True) -> list[dict]:
     """Fixed-C tests over eps (trials proportional to 1/eps): per eps the failures, the rate over eps with its
     exact interval, the one-sided test against eps and the power against 2 eps at ``level``."""
-
     todo = []
     for j, eps in enumerate(eps_values):
         n = max(1, math.ceil(trials_per_inverse_eps / eps))
@@ -216,7 +213,6 @@ def failure_glm(rows: list[dict], bootstrap: int = 200, seed: int = 0, confidenc
     Reading: at a fixed constant the failure probability scales like eps^c for small p, so ``c >= 1`` means the
     rate over eps does not grow as eps falls (a constant C suffices), ``c < 1`` that C must grow like
     ``(1 - c) log(1/eps) / b``."""
-
     X = np.array([[1.0, float(r["C"]), math.log(r["eps"])] for r in rows])
     k = np.array([r["failures"] for r in rows], dtype=float)
     n = np.array([r["trials"] for r in rows], dtype=float)

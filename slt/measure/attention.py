@@ -31,14 +31,16 @@ def input_battery(rng, T: int, d1: int, alpha: float, batch: int = 2):
             yield kind, inputs(rng, T, d1, alpha, sphere=sphere, batch=batch), attention_mask(rng, T, kind, batch=batch)
 
 
-def worst_random(source, target, rng, Ts, d1: int, alpha: float, batch: int = 2, forward=None):
-    """``(error, description)`` of the worst random case over lengths ``Ts`` and every mask kind."""
+def worst_random(source, target, rng, Ts, d1: int, alpha: float, batch: int = 2, forward=None,
+                 label: str = "random inputs"):
+    """``(error, description)`` of the worst random case over lengths ``Ts`` and every mask kind (the description
+    begins with ``label``)."""
     best = (-np.inf, None)
     for T in Ts:
         for kind, X, M in input_battery(np.random.default_rng([rng, T]), T, d1, alpha, batch):
             err = output_error(source, target, X, M, forward)
             if err > best[0]:
-                best = (err, f"random inputs T={T} mask={kind}")
+                best = (err, f"{label} T={T} mask={kind}")
     return best
 
 
@@ -70,7 +72,6 @@ def chain(ticket, target, X, mask, terms):
     """Per step of the a-posteriori chain: ``(measured, bound)`` at the worst head (largest ratio), maximised over
     queries and batch; ``terms`` from ``chain_terms``. S3c compares the total error with the sum over heads of the
     ``head`` terms."""
-
     WQK, WVO = target.merged()
     PQK, PVO = ticket.pruned.merged()
     X = np.asarray(X, dtype=float)

@@ -269,10 +269,8 @@ def calibrate(points: list[dict], *, cache_dir=None, scheduler=None, workers=Non
     ``{**point params, trials, seed, C_point, C_upper, grid: [rows], seconds, cpu_s}``. ``on_round(results so far)``
     is called after every round (e.g. to write the results file)."""
     searches = [_point_search(p["grid_C"], p["point"]["eps"], p["start"]) for p in points]
-    pending = {}
+    pending = {k: next(s) for k, s in enumerate(searches)}
     done: dict[int, tuple] = {}
-    for k, s in enumerate(searches):
-        pending[k] = next(s)
     rows_of = {k: {} for k in range(len(points))}
     rounds = 0
     with cluster(scheduler, workers):
@@ -286,8 +284,7 @@ def calibrate(points: list[dict], *, cache_dir=None, scheduler=None, workers=Non
                 index.append((k, i, len(ts)))
             results = execute(tasks, cache_dir=cache_dir, progress=progress,
                               desc=f"calibrate round {rounds} ({len(pending)} points)")
-            at = 0
-            nxt = {}
+            at, nxt = 0, {}
             for k, i, m in index:
                 p = points[k]
                 row = _row(p["grid_C"][i], results[at:at + m], p["trials"])

@@ -16,8 +16,7 @@ from slt.inputs import InputError, read_json
 
 SAFETY = 1.0
 """Checks build tickets at width(C = SAFETY x calibrated C). 1: the checks build at the calibrated C
-itself (the C calibrated at the worst target found), so that they can fail when it is too small; before, 1.5 x the
-random-target C, where the observed failure rate was about 0."""
+itself (the C calibrated at the worst target found), so that they can fail when it is too small."""
 
 DEFAULT = Path(__file__).with_name("calibration.json")
 

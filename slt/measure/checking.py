@@ -134,8 +134,7 @@ def rate_test(statement: str, point: dict, seed: int, C: float | None = None, tr
 
 def rate(statement: str) -> None:
     numerics = catalogue.get(statement)
-    C = calibration.check_constant(statement)
-    check = numerics.rate_check(C)
+    check = numerics.rate_check(calibration.check_constant(statement))
     windows = {**numerics.windows, "eps": strategies.LogUniform(*check.eps)}
 
     def hold(point):

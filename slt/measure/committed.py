@@ -87,15 +87,8 @@ def extend(empirical: dict, seed: int, max_trials: int, run_tasks, log=print) ->
 
 
 def _tightness(empirical: dict) -> list[dict]:
-    rates = {}
-    for c in empirical["checks"]:
-        if c["kind"] == "rate":
-            t = rates.setdefault(c["statement"], {"check": f"rate:{c['statement']}", "statement": c["statement"],
-                                                  "ratio": -1.0, "where": None})
-            if c["ratio"] > t["ratio"]:
-                t.update(ratio=c["ratio"], where=c["params"])
-    others = [t for t in empirical["tightness"] if not t["check"].startswith("rate:")]
-    return list(rates.values()) + others
+    return emp.rate_tightness(empirical["checks"]) + [t for t in empirical["tightness"]
+                                                      if not t["check"].startswith("rate:")]
 
 
 # ------------------------------------------------------------------------------------------------ the file
@@ -118,7 +111,6 @@ def document(empirical: dict, constants: dict, command: str, seed: int, wall_s: 
 
 
 def write(path: Path, doc: dict) -> None:
-
     validate(doc, str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, json.dumps(doc, indent=1, allow_nan=False) + "\n")

@@ -179,6 +179,18 @@ def titles() -> dict:
     return {f"empirical:{s.kind}": s.title for n in catalogue.NUMERICS.values() for s in n.searches if s.title}
 
 
+def rate_tightness(checks: list[dict]) -> list[dict]:
+    """The tightness rows of the rate checks: per statement its worst ratio over its rate checks, and where."""
+    out: dict[str, dict] = {}
+    for c in checks:
+        if c["kind"] == "rate":
+            t = out.setdefault(c["statement"], {"check": f"rate:{c['statement']}", "statement": c["statement"],
+                                                "ratio": -1.0, "where": None})
+            if c["ratio"] > t["ratio"]:
+                t.update(ratio=c["ratio"], where=c["params"])
+    return list(out.values())
+
+
 def decide(task_list: list, results: list[dict]) -> dict:
     """The record's empirical decisions from the raw task results (same order as ``task_list``); each search's
     check and length sweep carries its ``title`` (the report's heading) where its ``Search`` declares one."""
@@ -235,15 +247,7 @@ def decide(task_list: list, results: list[dict]) -> dict:
         mark(key, _verdict(violated))
         tightness.append({"check": ":".join([family, *rest]), "statement": key, "ratio": worst["ratio"],
                           "where": worst["parameters"]})
-    by_statement: dict[str, dict] = {}
-    for c in checks:
-        if c["kind"] == "rate":
-            t = by_statement.setdefault(c["statement"], {"check": f"rate:{c['statement']}", "statement": c["statement"],
-                                                         "ratio": -1.0, "where": None})
-            if c["ratio"] > t["ratio"]:
-                t.update(ratio=c["ratio"], where=c["params"])
-    tightness = list(by_statement.values()) + tightness
-    return {"checks": checks, "tightness": tightness, "length_sweeps": lengths,
+    return {"checks": checks, "tightness": rate_tightness(checks) + tightness, "length_sweeps": lengths,
             "verdicts": {k: verdicts.combine(v) for k, v in words.items()}, "findings_data": findings_data,
             "decisions": statement_decisions(checks)}
 

@@ -98,8 +98,7 @@ def report_failures(cases, header: str = "") -> str:
     bad = [c for c in cases if c.violated]
     if not bad:
         return ""
-    lines = [header or f"{len(bad)} violated case(s):"] + [c.describe() for c in bad]
-    return "\n".join(lines)
+    return "\n".join([header or f"{len(bad)} violated case(s):"] + [c.describe() for c in bad])
 
 
 def case_row(case: Case) -> dict:
@@ -112,11 +111,6 @@ def case_row(case: Case) -> dict:
 def cases_result(cases) -> dict:
     """The result of a task that measures a list of cases: ``{"cases": [case_row, ...]}``."""
     return {"cases": [case_row(c) for c in cases]}
-
-
-def worst(cases):
-    """The case with the largest measured/bound ratio."""
-    return max(cases, key=lambda c: c.ratio)
 
 
 def _fmt(value) -> str:

@@ -152,23 +152,16 @@ def outside(statement: str, factor: str, value: float, extent: dict | None = Non
     return extent[factor] / value if factor == "eps" else value / extent[factor]
 
 
-def _base(statement: str) -> dict:
-    """The large grid's base point (every factor at its first value, the fixed ones, alpha by the grid's rule)."""
+def _point(statement: str, factor: str, value) -> dict:
+    """The large grid's base point (every factor at its first value, the fixed ones) with ``factor`` at ``value``,
+    alpha by the grid's rule."""
     from slt.measure import catalogue
 
     large = catalogue.get(statement).large
     if large is None:  # Lueker: eps is its only factor
-        return {}
-    return {**large.fixed, **{k: v[0] for k, v in large.factors.items()}}
-
-
-def _point(statement: str, base: dict, factor: str, value) -> dict:
-    from slt.measure import catalogue
-
-    large = catalogue.get(statement).large
-    point = {**base, factor: value}
-    if large is not None:
-        point.update(large.alpha_of(point))
+        return {factor: value}
+    point = {**large.fixed, **{k: v[0] for k, v in large.factors.items()}, factor: value}
+    point.update(large.alpha_of(point))
     return point
 
 
@@ -176,24 +169,17 @@ def make_design(calibration_path=CALIBRATION_FILE, seed: int = SEED) -> dict:
     """The held-out design (deterministic): frozen C and worst target per statement from ``calibration_path``, the
     points of ``HELDOUT``, and the trials of each at the strictest Holm level over all of them."""
     data = read_json(Path(calibration_path), "calibration file")
-    rows, out = [], excluded(data)
-    for name, factors in HELDOUT.items():
-        if name in out:
-            continue
-        rec = data["statements"][name]
-        base = _base(name)
-        for factor, values in factors.items():
-            for value in values:
-                rows.append((name, factor, value, _point(name, base, factor, value), float(rec["C"]),
-                             rec.get("worst_target")))
+    out = excluded(data)
+    rows = [(name, factor, value, data["statements"][name]) for name, factors in HELDOUT.items() if name not in out
+            for factor, values in factors.items() for value in values]
     m = len(rows)
     level = stats.FAMILY_WISE / m
     points = []
-    for k, (name, factor, value, point, C, target) in enumerate(rows):
+    for k, (name, factor, value, rec) in enumerate(rows):
+        point = _point(name, factor, value)
         points.append({"id": f"{name}:{factor}={value:g}", "statement": name, "factor": factor, "value": value,
-                       "point": point, "C": C, "target": target, "trials": stats.trials_for_power(point["eps"],
-                                                                                                 level=level),
-                       "seed": seed + POINT_STRIDE * k,
+                       "point": point, "C": float(rec["C"]), "target": rec.get("worst_target"),
+                       "trials": stats.trials_for_power(point["eps"], level=level), "seed": seed + POINT_STRIDE * k,
                        "outside": round(outside(name, factor, value), 6)})
     return {"schema": SCHEMA_DESIGN, "version": VERSION,
             "calibration": {"file": shown(calibration_path), "sha256": sha256(calibration_path)},
@@ -319,8 +305,7 @@ def verdicts(design: dict | None = None, result: dict | None = None, *, load: bo
         result = load_result() if result is None else result
     decisions = point_decisions(design, result)
     out = {}
-    names = list(dict.fromkeys(p["statement"] for p in design["points"]))
-    for name in names:
+    for name in dict.fromkeys(p["statement"] for p in design["points"]):
         pts = [p for p in design["points"] if p["statement"] == name]
         rows = [{"id": p["id"], "factor": p["factor"], "value": p["value"], "eps": p["point"]["eps"], "C": p["C"],
                  "target": p["target"], **decisions[p["id"]]} for p in pts]
@@ -361,9 +346,7 @@ def _target(statement: str, target, before: str = "", after: str = "") -> str:
     """"<family> target" (random when none was found worst), or "" for a statement without targets (Lueker)."""
     from slt.measure import catalogue
 
-    if catalogue.get(statement).target_draw is None:
-        return ""
-    return f"{before}{target or 'random'} target{after}"
+    return "" if catalogue.get(statement).target_draw is None else f"{before}{target or 'random'} target{after}"
 
 
 def answer(design: dict | None = None, result: dict | None = None) -> list[str]:
@@ -375,7 +358,7 @@ def answer(design: dict | None = None, result: dict | None = None) -> list[str]:
     from slth_base.numbering import numbering_label
 
     v = verdicts(design, result)
-    order = {n: i for i, n in enumerate(catalogue.names())} if hasattr(catalogue, "names") else {}
+    order = {n: i for i, n in enumerate(catalogue.names())}
     return [f"{numbering_label(STATEMENTS[name].numbering, name) if name in STATEMENTS else name}: "
             f"{v[name]['sentence']}" for name in sorted(v, key=lambda n: order.get(n, 99))]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from slt.measure.adversarial import ball, maximise
-from slt.measure.attention import input_battery
-from slt.samplers import attention_mask, inputs
+from slt.measure.attention import worst_adversarial, worst_random
+from slt.samplers import inputs
 
 
 def vector_error(f_source, f_target, d: int, alpha: float, seed: int, n_random: int = 256, restarts: int = 2,
@@ -26,22 +26,11 @@ def vector_error(f_source, f_target, d: int, alpha: float, seed: int, n_random: 
 
 def sequence_error(f_source, f_target, d: int, alpha: float, seed: int, lengths=(2, 16, 128), restarts: int = 1,
                    maxiter: int = 20, adversarial_T: int = 4):
-    """``(error, where)``: the largest ``max_i ||f_S(X)_i - f_T(X)_i||`` over random and adversarial inputs."""
-    best = (-np.inf, "")
-    for T in lengths:
-        for kind, X, M in input_battery(np.random.default_rng([seed, T]), T, d, alpha):
-            err = float(np.linalg.norm(f_source(X, M) - f_target(X, M), axis=-1).max())
-            if err > best[0]:
-                best = (err, f"random T={T} mask={kind}")
-    for kind in ("full", "causal"):
-        M = attention_mask(0, adversarial_T, kind)
+    """``(error, where)``: the largest ``max_i ||f_S(X)_i - f_T(X)_i||`` over random and adversarial inputs
+    (``slt.measure.attention``'s searches, with ``f_S(X, mask)`` and ``f_T(X, mask)`` as the forward passes)."""
+    def forward(X, f, mask):
+        return f(X, mask)
 
-        def objective(th):
-            X = ball(th.reshape(adversarial_T, d), alpha)
-            return float(np.linalg.norm(f_source(X, M) - f_target(X, M), axis=-1).max())
-
-        found = maximise(objective, adversarial_T * d, np.random.default_rng([seed, len(kind)]), restarts=restarts,
-                         maxiter=maxiter, scale=2.0)
-        if found.value > best[0]:
-            best = (found.value, f"adversarial T={adversarial_T} mask={kind}")
-    return best
+    best = worst_random(f_source, f_target, seed, lengths, d, alpha, forward=forward, label="random")
+    adv, _, kind = worst_adversarial(f_source, f_target, seed, adversarial_T, d, alpha, restarts, maxiter, forward)
+    return (adv, f"adversarial T={adversarial_T} mask={kind}") if adv > best[0] else best

@@ -46,16 +46,6 @@ def trials_needed(eps: float, confidence: float = CONFIDENCE) -> int:
     return n
 
 
-def summarise(points: list[dict]) -> dict:
-    """Statement-level constant: C = max over grid points of C_upper; C_low = max of C_point."""
-    ups = [p["C_upper"] for p in points]
-    if not points or any(u is None for u in ups):
-        return {"C": None, "C_low": None, "C_high": None, "points": points,
-                "note": "some grid point never met the criterion within the C grid"}
-    lows = [p["C_point"] for p in points if p["C_point"] is not None]
-    return {"C": max(ups), "C_low": max(lows) if lows else None, "C_high": max(ups), "points": points}
-
-
 RATE_TESTS: list[dict] = []
 """One record per rate test run by ``assert_rate`` in this process: its evidence line, p-value, level and outcome
 (``checks/conftest.py`` applies Holm's procedure to those of a checks run)."""
@@ -73,8 +63,7 @@ def assert_rate(statement: str, C: float, params: dict, trial, trials: int, seed
                                                    for k, v in params.items()) + f" (seed {seed}): {test.describe()}"
     RATE_TESTS.append({"line": line, "pvalue": test.pvalue, "level": level, "passed": test.passed})
     if not test.passed:
-        failed = [c for c in cases if c.violated]
-        worst = max(failed, key=lambda c: c.ratio)
+        worst = max((c for c in cases if c.violated), key=lambda c: c.ratio)
         raise AssertionError(line + "\n  worst failing trial:\n" + worst.describe())
     return test
 
@@ -108,9 +97,7 @@ class RateCheck:
 
     def trials_at(self, eps: float, level: float = LEVEL) -> int:
         """Trials for a drawn ``eps`` when the test runs at ``level``."""
-        if self.trials is not None:
-            return self.trials
-        return trials_for_power(eps, level=level)
+        return self.trials if self.trials is not None else trials_for_power(eps, level=level)
 
     def run(self, C: float, params: dict, trial, seed: int, level: float = LEVEL):
         """``assert_rate`` at the drawn ``params["eps"]`` (which must lie in the window) with ``trials_at`` trials,

@@ -121,19 +121,16 @@ def cases(statement: str, T: int, d1: int, alpha: float, eps_max: float, seed: i
     tests that show this check failing)."""
     params = {"d1": d1, "alpha": alpha, "eps_max": eps_max}
     bound = bounds.get(statement).evaluate(**params) * bound_scale
-    found = []
     values, (z, e, X, a) = random_cases(seed, T, d1, alpha, eps_max, n_random)
     k = int(np.argmax(values))
-    found.append(("random", float(values[k]), (z[k], e[k], X[k], a[k])))
+    found = [("random", float(values[k]), (z[k], e[k], X[k], a[k]))]
     if adversarial:
         value, args = adversarial_case(seed + 1, T, d1, alpha, eps_max)
         found.append(("adversarial", value, args))
     out = []
     for kind, value, args in found:
         violated = exceeds(value, bound, lambda: (left_side_mp(*args), bound_mp(statement, **params) * bound_scale))
-        example = None
-        if violated:
-            example = {"z": args[0].tolist(), "e": args[1].tolist(), "X": args[2].tolist(), "a": args[3].tolist()}
+        example = dict(zip("zeXa", (v.tolist() for v in args))) if violated else None
         out.append(Case(statement, {**params, "T": T, "search": kind}, seed, value, bound, what="||σ(z;a)X - σ(z+e;a)X||",
                         violated=violated, counterexample=example))
     return out

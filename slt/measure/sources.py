@@ -17,19 +17,13 @@ def solve_options(tol, solver, best_effort: bool) -> dict:
     """Keyword arguments of a ``slt.construct`` call: the subset-sum ``tol`` (best effort above 40 items), or a
     replacement ``solver(items, targets) -> masks`` (the hook ``slt.construct._batch.run`` takes; used to weaken
     a construction in the tests that show a check failing)."""
-    if solver is not None:
-        return {"solver": solver}
-    return {"tol": tol, "best_effort": best_effort}
+    return {"solver": solver} if solver is not None else {"tol": tol, "best_effort": best_effort}
 
 
 def block_widths(statement: str, C: float, d1: int, **params) -> dict:
     """Every width requirement of ``statement`` at C, rounded up to a multiple of d1 (n = d1 n')."""
     st = bounds.get(statement)
-    out = {}
-    for name in st.widths:
-        n = st.width(name, C=C, d1=d1, **params)
-        out[name] = d1 * -(-n // d1)
-    return out
+    return {name: d1 * -(-st.width(name, C=C, d1=d1, **params) // d1) for name in st.widths}
 
 
 def lemma7_pair(rng, d1: int, d2: int, n: int, target=None, hypothesis: str = "spectral"):
@@ -37,6 +31,5 @@ def lemma7_pair(rng, d1: int, d2: int, n: int, target=None, hypothesis: str = "s
     ``target``: a family of ``slt.targets`` or explicit matrices replacing the drawn W (seed ``rng``, an int, also
     seeds the family; the sources are the same whatever the target)."""
     seed, rng = rng, as_rng(rng)
-    W = spectral_matrices(rng, (d2, d1))
-    W = targets.apply(W, target, seed, hypothesis) if target is not None else W
+    W = targets.apply(spectral_matrices(rng, (d2, d1)), target, seed, hypothesis)
     return W, rng.uniform(-1, 1, (n, d1)), rng.uniform(-1, 1, (d2, n))

@@ -21,7 +21,6 @@ import math
 from slt.measure.verdicts import rate_word
 
 
-
 def _scipy():
     """``scipy.stats``, imported by the first test or interval computed, not with this module (the statement
     catalogue imports it, and `slth diff` and `slth proofs` compute none)."""
@@ -70,7 +69,6 @@ def critical_failures(trials: int, p0: float, level: float = LEVEL) -> int:
     """Smallest failure count ``k`` with ``P(Bin(trials, p0) >= k) <= level`` (the test rejects from k on).
 
     Raises ``Unrejectable`` when even ``k = trials`` does not reach the level."""
-
     _validate(0, trials)
     _probability("p0", p0)
     _probability("level", level)
@@ -108,9 +106,7 @@ def detectable_rate(trials: int, p0: float, level: float = LEVEL, power: float =
     """Smallest true failure rate the test detects with probability >= ``power`` (exact, from the binomial)."""
     _probability("power", power)
     k = critical_failures(trials, p0, level)
-    if k == 0:
-        return 0.0
-    return float(_scipy().beta.ppf(power, k, trials - k + 1))
+    return 0.0 if k == 0 else float(_scipy().beta.ppf(power, k, trials - k + 1))
 
 
 def target_rate(eps: float) -> float:

@@ -36,9 +36,7 @@ class LogUniform:
 
 
 def _value(expr, values):
-    if expr is None:
-        return None
-    return value(expr, {k: v for k, v in values.items() if k in PARAMETER})
+    return None if expr is None else value(expr, {k: v for k, v in values.items() if k in PARAMETER})
 
 
 def _interval(dom, values):

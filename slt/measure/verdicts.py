@@ -71,8 +71,7 @@ def rate_decision(check: dict) -> dict:
     p-value, level or passed, eps in params, power)."""
     eps = check["params"]["eps"]
     lo, hi = check["interval"]
-    rejected = not check["passed"]
-    word = rate_word(rejected, hi, eps)
+    word = rate_word(not check["passed"], hi, eps)
     counts = f"{check['failures']}/{check['trials']} failures"
     power = power_sentence(check.get("power"))
     power = f"; the test {power}" if power else ""

@@ -52,7 +52,6 @@ def search_task(seed: int, form: str, points: list, restarts: int) -> dict:
 
 
 ORDER = 100
-"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, measure), rerun=rerun,
     searches=searches(STATEMENT, search_task, PRINTED_POINTS,

@@ -149,7 +149,6 @@ def stored_task(seed: int) -> dict:
 
 
 ORDER = 110
-"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, measure), rerun=rerun,
     searches=(*searches(STATEMENT, search_task, PRINTED_POINTS,

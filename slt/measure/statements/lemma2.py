@@ -40,12 +40,10 @@ CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 
 
 
 def target_draw(seed: int, params: dict):
-    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
     return spectral_matrices(as_rng(seed), (params["d2"], params["d1"]))
 
 
 ORDER = 30
-"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=({"d1": 2, "d2": 2, "eps": 0.1}, {"d1": 4, "d2": 3, "eps": 0.2}),

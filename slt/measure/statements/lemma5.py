@@ -8,5 +8,4 @@ from slt.measure.softmax_perturbation import numerics
 
 STATEMENT = "lemma5"
 ORDER = 90
-"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = numerics(STATEMENT, eps_max_most=0.5, examples=8)

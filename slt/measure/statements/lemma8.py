@@ -9,5 +9,4 @@ from slt.measure.softmax_perturbation import numerics
 
 STATEMENT = "lemma8"
 ORDER = 80
-"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = numerics(STATEMENT, eps_max_most=2.0, examples=10)

@@ -6,9 +6,8 @@ For n' iid products ``V*U`` of two U[-1,1] variables, the covering radius
 failure rate must not exceed eps (one-sided binomial test at the level the checks run holds it to).
 
 The check's eps window (``window(C)``) is drawn, never clamped: it starts at ``eps_floor(C)``, the smallest eps
-whose width n' = width(C, eps) is within the exact limit MAX_ITEMS, and ends at ``EPS_MAX`` = 0.7 (set when the
-power target was ``min(3 eps, eps + 0.3)``, which exceeds 1 above it; against today's target 2 eps, from eps = 0.5 on
-the test can only detect a rate of 1, and at eps >= 0.91 50 trials could not fail at all).
+whose width n' = width(C, eps) is within the exact limit MAX_ITEMS, and ends at ``EPS_MAX`` = 0.7 (against the power
+target 2 eps, from eps = 0.5 on the test can only detect a rate of 1, and at eps >= 0.91 50 trials cannot fail).
 """
 from __future__ import annotations
 
@@ -118,7 +117,6 @@ def covering_radius_is_exact_on_a_known_set():
 
 
 ORDER = 10
-"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, trial=trial, rerun=rerun, rate_at=rate_check, feasible=feasible,
     rate_points=tuple({"eps": e} for e in (0.9, 0.7, 0.5, 0.4, 0.3)),

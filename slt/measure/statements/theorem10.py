@@ -54,12 +54,10 @@ hardest case and the grid had no point there."""
 
 
 def target_draw(seed: int, params: dict):
-    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
     return target_relu(as_rng(seed), (params["d1"],) * (params["L"] + 1))
 
 
 ORDER = 50
-"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=({"d1": 2, "L": 2, "eps": 0.2, "alpha": 1.5},),

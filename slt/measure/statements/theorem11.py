@@ -48,12 +48,10 @@ CALIBRATION_GRID = [{"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.3},
 
 
 def target_draw(seed: int, params: dict):
-    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
     return target_block(as_rng(seed), params["d1"], params["H"], L=params["L"])
 
 
 ORDER = 60
-"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=({"d1": 2, "H": 2, "L": 1, "alpha": 2 ** 0.5, "eps": 0.2},),

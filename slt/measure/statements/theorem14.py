@@ -30,11 +30,8 @@ RATE = RateCheck(STATEMENT, (0.2, 0.5))
 
 def widths(C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int) -> dict:
     st = bounds.get(STATEMENT)
-    out = {}
-    for name in ("n_MHA", "n_FC"):
-        n = [st.width(name, C=C, d1=d1, H=H, L=L, alpha=alpha, eps=eps, B=B, b=b) for b in range(1, B + 1)]
-        out[name] = tuple(d1 * -(-v // d1) for v in n)
-    return out
+    return {name: tuple(d1 * -(-st.width(name, C=C, d1=d1, H=H, L=L, alpha=alpha, eps=eps, B=B, b=b) // d1)
+                        for b in range(1, B + 1)) for name in ("n_MHA", "n_FC")}
 
 
 def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int, tol=TOL,
@@ -64,12 +61,10 @@ def feasible(C: float, **point) -> bool:
 
 
 def target_draw(seed: int, params: dict):
-    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
     return target_transformer(as_rng(seed), params["B"], params["d1"], params["H"], L=params["L"])
 
 
 ORDER = 70
-"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE, feasible=feasible,
     rate_points=tuple({"d1": 2, "H": 1, "L": 1, "alpha": 1.5, "eps": 0.2, "B": B} for B in (2, 3, 4)),

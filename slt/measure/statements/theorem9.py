@@ -188,12 +188,10 @@ SWEEP_LENGTHS = {"quick": [2**k for k in range(1, 13)], "full": [2**k for k in r
 
 
 def target_draw(seed: int, params: dict):
-    """The harness's random target of one trial at ``params`` (the worst-target search's start)."""
     return target_mha(as_rng(seed), params["d1"], params["d2"], params["H"])
 
 
 ORDER = 40
-"""The place of these numerics in the measuring catalogue (``slt.measure.catalogue``)."""
 NUMERICS = Numerics(
     STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
     rate_points=[{"d1": d1, "d2": d2, "H": H, "alpha": max(d1, d2) ** 0.5, "eps": eps}

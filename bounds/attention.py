@@ -8,7 +8,7 @@ from .facts import EXP_LINEAR
 from .premises import LUEKER_EVERY_Z, MERGED_TARGETS, RESCALED_SOURCES, TARGET_NORMS, UNIFORM_INPUTS
 from .softmax import LENGTH, lemma8
 from .subset_sum import CONST, EPS, dim
-from .symbols import C, H, L, T, alpha, d1, d2, dK, dQK_max, dVO_max, eps, eps_max
+from .symbols import C, H, L, alpha, d1, d2, dK, dQK_max, dVO_max, eps, eps_max
 
 ALPHA = Param("alpha", lo=(sp.sqrt(d1), sp.sqrt(d2)), box=(1, 64), log=True)
 ALPHA1 = Param("alpha", lo=(sp.sqrt(d1),), box=(1, 64), log=True)

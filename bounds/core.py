@@ -157,10 +157,6 @@ class Step:
                                  f"{exact_rational(f)} for this one")
 
     @property
-    def inequality(self) -> sp.Basic:
-        return sp.Le(self.lhs, self.rhs, evaluate=False)
-
-    @property
     def kind(self) -> str:
         return step_kind(self.lhs, self.rhs)
 

@@ -13,6 +13,7 @@ underflows) or ``mpmath.iv`` (rigorous outward-rounded intervals, endpoints may 
 """
 from __future__ import annotations
 
+import functools
 import operator
 
 import mpmath
@@ -32,12 +33,9 @@ def compile_expr(expr, ctx):
     """Closure ``f(env)`` evaluating ``expr`` in ``ctx`` (``mpmath.mp`` or ``mpmath.iv``); env: symbol -> value."""
     expr = sp.sympify(expr)
     key = (expr, ctx is mpmath.iv)
-    try:
-        return _CACHE[key]
-    except KeyError:
-        pass
-    f = _CACHE[key] = _build(expr, ctx)
-    return f
+    if key not in _CACHE:
+        _CACHE[key] = _build(expr, ctx)
+    return _CACHE[key]
 
 
 def evaluate(expr, values: dict, dps: int = 30):
@@ -117,13 +115,7 @@ def _build(e, ctx):
         em1 = _iv_expm1 if ctx is mpmath.iv else ctx.expm1
         parts = [(lambda env, a=_build(a, ctx), k=_const(k, ctx): k(env) * em1(a(env))) for a, k in pairs]
         parts += [_build(t, ctx) for t in rest]
-
-        def add(env):
-            s = parts[0](env)
-            for a in parts[1:]:
-                s = s + a(env)
-            return s
-        return add
+        return lambda env: functools.reduce(operator.add, (a(env) for a in parts))
     if isinstance(e, sp.Piecewise) and ctx is not mpmath.iv:
         pieces = [(_build(x, ctx), _build(c, ctx)) for x, c in e.args]
 
@@ -135,12 +127,7 @@ def _build(e, ctx):
         return piecewise
     args = [_build(a, ctx) for a in e.args]
     if isinstance(e, sp.Mul):
-        def mul(env):
-            s = args[0](env)
-            for a in args[1:]:
-                s = s * a(env)
-            return s
-        return mul
+        return lambda env: functools.reduce(operator.mul, (a(env) for a in args))
     if isinstance(e, sp.Pow):
         base, ex = args
         p = e.exp
@@ -166,8 +153,8 @@ def _build(e, ctx):
     if isinstance(e, sp.Abs):
         return lambda env: abs(args[0](env))
     if isinstance(e, (sp.Max, sp.Min)):
-        pick = _max if isinstance(e, sp.Max) else _min
-        return lambda env: pick(ctx, [a(env) for a in args])
+        pick = max if isinstance(e, sp.Max) else min
+        return lambda env: _extreme(pick, ctx, [a(env) for a in args])
     if e is sp.true or e is sp.false:
         return lambda env, t=bool(e): t
     if isinstance(e, sp.Rel) and ctx is not mpmath.iv:
@@ -190,13 +177,8 @@ def _iv_expm1(v):
     return iv.exp(v) - 1
 
 
-def _max(ctx, vals):
+def _extreme(pick, ctx, vals):
+    """``pick`` (max or min) of the values; of intervals, endpoint by endpoint."""
     if ctx is mpmath.iv:
-        return ctx.mpf([max(v.a for v in vals), max(v.b for v in vals)])
-    return max(vals)
-
-
-def _min(ctx, vals):
-    if ctx is mpmath.iv:
-        return ctx.mpf([min(v.a for v in vals), min(v.b for v in vals)])
-    return min(vals)
+        return ctx.mpf([pick(v.a for v in vals), pick(v.b for v in vals)])
+    return pick(vals)

@@ -10,7 +10,6 @@ import sympy as sp
 
 from .core import TYPESET, Constant, Edit, Mutation, Param, Statement, Step, Variant
 from .premises import LEMMA12_X_PRIME, TARGET_NORMS, UNIFORM_INPUTS
-from .softmax import EPS_MAX
 from .subset_sum import dim
 from .symbols import H, alpha, d1, eps_max
 

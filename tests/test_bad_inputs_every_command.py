@@ -994,7 +994,7 @@ def test_a_bad_environment_variable_is_one_line_before_work(capsys, monkeypatch,
 
 
 def test_the_settings_read_good_values():
-    from bounds.prove.settings import SettingError, sympy_seconds
+    from slth_base.settings import SettingError, sympy_seconds
     from slt.inputs import numba_threads
 
     assert sympy_seconds({}) == 60.0 and sympy_seconds({"SLTH_SYMPY_SECONDS": "2.5"}) == 2.5

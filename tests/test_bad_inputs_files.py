@@ -268,13 +268,11 @@ def test_good_settings_are_read(tmp_path):
 
 
 def test_one_parser_of_integer_settings():
-    """``slt.inputs`` and ``bounds.prove.settings`` hand out the one parser of ``slth_base.settings``."""
-    from bounds.prove import settings as prover_settings
+    """``slt.inputs`` hands out the one parser of ``slth_base.settings`` (the prover imports it from there)."""
     from slt import inputs
     from slth_base import files, settings
 
     assert inputs.numba_threads is settings.numba_threads and inputs.InputError is files.InputError
-    assert prover_settings.sympy_seconds is settings.sympy_seconds
 
 
 # ---------------------------------------------------------------------------- benchmarks: commands like the others

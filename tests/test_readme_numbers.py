@@ -20,7 +20,7 @@ ALLOWED = {
     "Figures 4-8": "the paper's figure numbers (checked: `slth reproduce` knows fig4 .. fig8)",
     '"Theorem 9 (main text: Theorem 3)"': "an example of the paper's two numberings (checked against bounds/)",
     "S2c-ii: step 2c, part ii, of Theorem 9's proof": "how a step id reads (checked: Theorem 9 has step S2c-ii)",
-    "default 60 s of CPU": "the default time guard of a stage (checked against bounds.prove.settings)",
+    "default 60 s of CPU": "the default time guard of a stage (checked against slth_base.settings)",
     "exits 1": "the exit status of a failed step (checked against the exit statuses below)",
     "Exit status of every command: 0 done, 1 a proof step failed or a bound was violated, 2 a usage error":
         "the exit statuses (checked against reports.cli)",
@@ -67,7 +67,7 @@ def test_a_hand_typed_number_in_the_readme_is_found():
 def test_every_allowed_phrase_is_in_the_readme_and_true():
     """Each allowed phrase is still in the README (a stale entry is removed) and says what the code does."""
     from bounds import catalogue
-    from bounds.prove import settings
+    from slth_base import settings
     from reports import cli
     from slt.inputs import MAX_BYTES
 

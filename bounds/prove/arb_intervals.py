@@ -5,6 +5,8 @@ SymPy expressions compiled to closures over them (``compile_expr``), and a certi
 evaluate with it."""
 from __future__ import annotations
 
+import functools
+import operator
 from fractions import Fraction
 
 import sympy as sp
@@ -95,17 +97,11 @@ def ge(x, y) -> bool:
 
 
 def end_min(xs):
-    out = xs[0]
-    for x in xs[1:]:
-        out = x if lt(x, out) else out
-    return out
+    return functools.reduce(lambda out, x: x if lt(x, out) else out, xs)
 
 
 def end_max(xs):
-    out = xs[0]
-    for x in xs[1:]:
-        out = x if gt(x, out) else out
-    return out
+    return functools.reduce(lambda out, x: x if gt(x, out) else out, xs)
 
 
 def _end(ball, lower: bool):
@@ -270,22 +266,10 @@ def _build(e):
                     terms = [x for x in terms if x is not t and x is not const[0]]
                     break
         parts += [_build(t) for t in terms]
-
-        def add(env):
-            s = parts[0](env)
-            for p in parts[1:]:
-                s = s + p(env)
-            return s
-        return add
+        return lambda env: functools.reduce(operator.add, (p(env) for p in parts))
     if isinstance(e, sp.Mul):
         parts = [_build(t) for t in e.args]
-
-        def mul(env):
-            s = parts[0](env)
-            for p in parts[1:]:
-                s = s * p(env)
-            return s
-        return mul
+        return lambda env: functools.reduce(operator.mul, (p(env) for p in parts))
     if isinstance(e, sp.Pow):
         base, p = _build(e.base), e.exp
         if p.is_Integer:

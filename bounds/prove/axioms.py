@@ -11,7 +11,9 @@ is an error (a misspelt ``relies_on``).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..catalogue import STATEMENTS, canonical, lookup
 from ..facts import SCALAR, STRUCTURAL
@@ -41,10 +43,6 @@ def _statement_name(dep: str, catalogue: dict):
         return None
 
 
-def _proved(st, get) -> bool:
-    return bool(st.steps(get))
-
-
 def _statement_axiom(st, cited_by) -> Axiom:
     widths = "; ".join(f"{w} >= {text(e)}" for w, e in st.widths.items())
     from slth_base.numbering import numbering_heading  # the one heading every surface gives a statement
@@ -66,7 +64,6 @@ def _fact_domain(fact) -> str:
     return f"domain {hyps}: {how}"
 
 
-
 def premise_status(p) -> str:
     """What is known of premise ``p``: "proved in Coq (...)" when ``proofs/coq/math/Premises.v`` proves its
     proposition (``bounds.prove.coq_text.proved_premises``, the list the proof map and ``slth docs`` print), else
@@ -77,6 +74,7 @@ def premise_status(p) -> str:
         by = ", ".join(coq_text.PROVED_PREMISES.get(p.name, ()))
         return f"proved in Coq ({coq_text.PREMISE_COQ[p.name]}_holds" + (f", by {by}" if by else "") + ")"
     return f"assumed, not checked ({p.role})" if p.role else "assumed, not checked"
+
 
 STRUCTURAL_COQ = {  # a structural fact -> ({Coq theorem: its file in proofs/coq/math}, what it covers) or why not
     "triangle": ({"norm_triangle": "Triangle.v"}, ""),
@@ -117,8 +115,6 @@ def structural_status(fact: str) -> str:
 def _declared(pattern: str) -> dict[str, str]:
     """``{theorem: file}`` of the theorems of ``proofs/coq/math/`` (outside comments) whose name matches
     ``pattern``."""
-    import re
-
     from . import coq_math, coq_text
 
     out = {}
@@ -132,9 +128,6 @@ def _declared(pattern: str) -> dict[str, str]:
 def structural_errors(mapping: dict = STRUCTURAL_COQ, folder=None) -> list[str]:
     """One line per theorem of ``mapping`` its file does not declare (outside comments), per fact of
     ``bounds.facts.STRUCTURAL`` the mapping lacks, and per name it has that is no structural fact."""
-    from pathlib import Path
-    import re
-
     from . import coq_math, coq_text
 
     folder = Path(folder) if folder is not None else coq_text.MATH
@@ -175,7 +168,7 @@ def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
             for dep in s.relies_on:
                 key = _statement_name(dep, cat)
                 if key is not None:
-                    if _proved(get(key), get):
+                    if get(key).steps(get):
                         todo.append(key)
                     else:
                         cited.setdefault(("statement", key), []).append((st.name, s.name))

@@ -1,40 +1,19 @@
 """The hand-written Coq mathematics under ``proofs/coq/math/``: compile it, scan it, and list what its theorems
 rest on.
 
-The files define the paper's objects (``Objects.v``) and prove lemmas about them (Lemma 8 and Lemma 5 for every
-sequence length, width, mask and logit vector; an entry of a matrix bounded by its operator norm; the logit bound;
-the block structure of Lemma 7's construction; a head equals its merged form; the induction over layers and over
-blocks (and the chain of B blocks Theorem 14 runs); uniformity over inputs; Theorem 10 from Lemma 2's conclusion per layer; Lemma 12's logit step under the
-hypothesis it needs, and false without it; Lemma 12 for the MHA and Lemma 13 for the block, under that
-hypothesis; a pruned MHA close to its target from its merged matrices' entry errors; Lemma 2's construction and its
-error for every input).  They import one another
-under the logical name ``SlthMath``; ``order`` sorts them by their ``Require Import`` lines.  ``compile(dir)``
-copies them into ``dir`` (never the repository) and runs coqc on each in that order.  ``assumptions(dir, names)``
-runs ``Print Assumptions`` on the named theorems of a compiled ``dir``; ``unexpected(axioms)`` names those
-outside Coq's standard families (the classical reals, and the primitive integers and floats CoqInterval computes
-with).  ``forbidden(text)`` lists the ``Admitted``, ``admit``, ``Axiom``, ``Parameter`` and ``Conjecture`` of a
-file outside its comments (a premise named in ``PREMISES`` may be an ``Axiom``; the list is empty: nothing is
-assumed).
+The files define the paper's objects (``Objects.v``) and prove lemmas about them, up to the statements' theorems
+(``THEOREMS`` lists those reported).  They import one another under the logical name ``SlthMath``; ``order`` sorts
+them by their ``Require Import`` lines, and ``compile(dir)`` copies them into ``dir`` (never the repository) and
+runs coqc on each in that order.  ``forbidden`` refuses every axiom-declaring form outside comments (``PREMISES``,
+the premises that may be an ``Axiom``, is empty: nothing is assumed), and ``unexpected`` names the axioms outside
+Coq's standard families.  ``Statements.v`` (``coq_text.statements_file``) states each statement of ``FORMAL`` as a
+theorem ``stmt_<name>`` inside a Section whose hypotheses are the premises it rests on; ``rests_on(dir)`` reads
+them back from each closed theorem's type and ``Print Assumptions``.  ``printed_logit_check`` runs the paper's
+proof of Lemma 12's logit step in Coq, with and without the hypothesis it needs.
 
-``Premises.v`` states each premise of ``bounds.premises`` as a Coq proposition (``PREMISE_COQ``),
-and proves some of them (``PROVED_PREMISES``).  ``coq_text.statements_file(catalogue)`` generates ``Statements.v``: for each statement of
-``FORMAL``, one theorem ``stmt_<name>`` whose bound is the statement's conclusion printed from ``bounds`` by the
-exporter's printer (and each ``{c:<key>}`` of its text, a constant of the statement, printed the same way),
-inside a Section whose hypotheses are the premises it still rests on, or the conclusion of a cited statement not
-proved in Coq (``CITED_COQ``); ``rests_on(dir)`` reads both back from each closed theorem's type, with its
-``Print Assumptions``.  The other statements are not
-formalized.
-
-``printed_logit_check(dir)`` compiles the paper's proof of Lemma 12's logit step without ``||x'_i|| <= alpha``
-(``PRINTED_LOGIT_STEP``; Coq rejects it) and with it (accepted), and reads what ``stmt_lemma12`` rests on;
-``lemma12_logit_kernel()`` runs it on a fresh build, cached, for the run record and its finding.
-
-``python -m bounds.prove.coq_math`` compiles the files and ``Statements.v`` (``build_folder()``, only what changed)
-and prints what each theorem of ``THEOREMS`` and each statement's theorem rests on, then per statement of the catalogue the premises
-its Coq theorem rests on (or that it is not formalized) and the counts "premises proved in Coq: N of M (M the premises of ``bounds.premises``);
-statements proved in Coq from Lueker's corollary alone, probabilities included: K of S" (``statements_report``); it exits 1 when a file fails,
-a forbidden word appears, a theorem rests on any other axiom or on other premises than declared, and 2 when coqc
-or CoqInterval is missing."""
+``python -m bounds.prove.coq_math`` compiles the files and ``Statements.v`` and prints what each theorem rests on
+and the counts of ``statements_report``; it exits 1 when a file fails, a forbidden word appears, or a theorem rests
+on any other axiom or on other premises than declared, and 2 when coqc or CoqInterval is missing."""
 from __future__ import annotations
 
 import hashlib
@@ -52,7 +31,7 @@ from slth_base.files import holds
 from . import coq_text, external
 from .coq.assumed import (declarations, family, locate_source, parse_assumptions, qualify,  # noqa: F401 (the API)
                           read_assumptions, strip_comments)
-from .coq.build import build_lock, build_root, load_state, save_state, sha, write_atomic
+from .coq.build import build_lock, build_root, load_state, now, save_state, sha, write_atomic
 from .coq.runner import LEAN_GC, WORKERS, CoqcFailure, coqc_version, first_error, missing_reason, run_coqc
 from .coq_statements import blueprint, counts, counts_line, declared_rests, statements_report  # noqa: F401 (the API)
 from .coq_text import (CITED, CITED_COQ, FORMAL, LOGICAL, LUEKER_COQ, LUEKER_ITEMS, LUEKER_PREMISE, MATH,  # noqa: F401
@@ -90,10 +69,8 @@ THEOREMS = {  # file stem -> the theorems whose assumptions are reported
 }
 def imports(text: str) -> list[str]:
     """The ``SlthMath`` files a file requires."""
-    out = []
-    for m in re.finditer(rf"From\s+{LOGICAL}\s+Require\s+(?:Import\s+|Export\s+)?([^.]*)\.", strip_comments(text)):
-        out += m.group(1).split()
-    return out
+    found = re.findall(rf"From\s+{LOGICAL}\s+Require\s+(?:Import\s+|Export\s+)?([^.]*)\.", strip_comments(text))
+    return [stem for names in found for stem in names.split()]
 
 
 def order(files: dict[str, str]) -> list[str]:
@@ -357,8 +334,6 @@ def lemma12_logit_run() -> tuple[dict, dict | None]:
     every text it compiles and coqc's version; ``cached``: None when coqc ran now, else ``{"coq", "checked"}`` of the
     run whose answer was read back (``reports.record.verified.lemma12`` words it as ``bounds.prove.kernel`` does);
     ``{"undecided": reason}`` when coqc or CoqInterval is missing, or a file is rejected."""
-    from .coq.build import now
-
     reason = missing_reason()
     if reason:
         return {"undecided": reason}, None

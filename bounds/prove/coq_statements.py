@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from ..catalogue import OWN_HYPOTHESES
-from .coq.assumed import family
-from .coq.assumed import strip_comments
+from ..catalogue import OWN_HYPOTHESES, STATEMENTS, lookup
+from ..premises import ALL
+from .coq.assumed import family, strip_comments
 from . import coq_text
 from .coq_text import (CITED, CITED_COQ, LUEKER_COQ, LUEKER_ITEMS, LUEKER_PREMISE, PREMISE_COQ, PROVED_PREMISES,
                        cited_premises, with_statements)
@@ -37,7 +37,6 @@ def theorem_text(name: str, files: dict[str, str] | None = None) -> str:
 def states_probability(name: str, catalogue: dict | None = None, files: dict[str, str] | None = None) -> bool:
     """Whether statement ``name``'s Coq theorem states what the paper states about probability: trivially for a
     statement without one (Lemma 8), else its text names a probability (``PROBABILITY``)."""
-    from ..catalogue import STATEMENTS
     cat = STATEMENTS if catalogue is None else catalogue
     return cat[name].probability is None or bool(PROBABILITY.search(theorem_text(name, files)))
 
@@ -91,7 +90,6 @@ def alone_words(name: str, alone: bool, diff: list[str] | None = None) -> str:
 def proved_statements(catalogue: dict | None = None) -> list[str]:
     """The statements the harness proves (those with an encoded proof); a cited result (Lueker's corollary) is not
     one of them, so it is never counted as proved from itself."""
-    from ..catalogue import STATEMENTS, lookup
     cat = STATEMENTS if catalogue is None else catalogue
     return [n for n, st in cat.items() if st.steps(lookup(cat))]
 
@@ -126,7 +124,6 @@ def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files
     premises its closed type assumes, whether it states the statement's probability, and so whether it proves the
     statement from Lueker's corollary alone (``proved_alone``; under its repaired name where the harness repairs
     it); or that it is not formalized."""
-    from ..catalogue import STATEMENTS
     from slth_base.numbering import numbering_heading
     cat = STATEMENTS if catalogue is None else catalogue
     st = cat[name]
@@ -165,13 +162,6 @@ def statement_lines(name: str, rests: dict, catalogue: dict | None = None, files
     return out
 
 
-def lueker_alone(premises) -> bool:
-    """Whether a Coq theorem resting on ``premises`` (names of ``bounds.premises``) is proved from Lueker's corollary
-    alone: it rests on no premise but the corollary and its hypothesis that the construction's items are in its
-    class (or on none)."""
-    return set(premises) <= {LUEKER_PREMISE, LUEKER_ITEMS}
-
-
 def declared_rests() -> dict[str, list[str]]:
     """``{statement: premises}`` for each formalized statement, as ``coq_text.FORMAL`` declares them (``declared_errors``
     holds this equal to what Coq's closed types say, ``rests_on``)."""
@@ -186,8 +176,6 @@ def counts(rests: dict | None = None, catalogue: dict | None = None, text: str |
     ``rests``: ``{statement: premises}`` or ``rests_on``'s ``{statement: (premises, axioms)}`` (default:
     ``declared_rests()``); ``text``: a ``Premises.v`` to read instead of the committed one; ``files``: the Coq files
     whose ``Statements`` the theorems are read from (default: ``with_statements()``)."""
-    from ..premises import ALL
-    from .coq_statements import proved_alone, proved_statements
     rests = declared_rests() if rests is None else rests
     prem = {n: (r[0] if isinstance(r, tuple) else r) for n, r in rests.items()}
     names = proved_statements(catalogue)
@@ -216,9 +204,6 @@ def blueprint(catalogue: dict | None = None, text: str | None = None) -> dict:
     with an encoded proof that its Coq theorem proves from Lueker's corollary alone, probabilities included
     (``proved_alone``); ``probability``: its Coq theorem states the statement's probability; ``cites``: the premises its proof steps cite; ``proved``: the premise
     is proved in ``Premises.v`` (else it is assumed), ``by``: the theorems that prove it."""
-    from ..catalogue import STATEMENTS
-    from ..premises import ALL
-    from .coq_statements import proved_alone, proved_statements, states_probability
     cat = STATEMENTS if catalogue is None else catalogue
     rests = declared_rests()
     done = set(coq_text.proved_premises(text))
@@ -244,12 +229,8 @@ def statements_report(rests: dict, catalogue: dict | None = None, names=None, fi
     """Per statement of the catalogue (or of ``names``), what its Coq theorem is (``statement_lines``), then the
     counts of premises proved in Coq and of statements proved from Lueker's corollary alone, probabilities
     included (``counts``)."""
-    from ..catalogue import STATEMENTS
-    from .coq_statements import statement_lines
     cat = STATEMENTS if catalogue is None else catalogue
     files = with_statements() if files is None and rests else files
-    lines = []
-    for name in (names or cat):
-        lines += statement_lines(name, rests, cat, files)
+    lines = [line for name in (names or cat) for line in statement_lines(name, rests, cat, files)]
     lines.append(counts_line(counts(rests, cat, files=files)))
     return "\n".join(lines)

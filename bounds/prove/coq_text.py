@@ -7,7 +7,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from slth_base.files import read_text
+
+from ..catalogue import STATEMENTS, lookup
+from ..premises import ALL, BY_NAME
 from .coq.assumed import strip_comments
+from .coq.printer import coq
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGICAL = "SlthMath"
@@ -23,7 +28,6 @@ STATEMENTS_V = ROOT / "proofs" / "coq" / "statements" / "Statements.v"
 
 def part(stem: str) -> str:
     """The text of fragment ``stem`` of ``PARTS`` (a regular UTF-8 file of the repository)."""
-    from slth_base.files import read_text
     return read_text(PARTS / f"{stem}.v", "Coq source")
 
 
@@ -31,7 +35,6 @@ def part(stem: str) -> str:
 def sources(folder: Path = MATH) -> dict[str, str]:
     """``{stem: text}`` of every ``.v`` file of ``folder``: each a regular UTF-8 file of bounded size
     (``slth_base.files.read_text``: a link, a FIFO or bytes that are not UTF-8 are refused in one line)."""
-    from slth_base.files import read_text
     return {p.stem: read_text(p, "Coq source") for p in sorted(Path(folder).glob("*.v"))}
 
 
@@ -105,8 +108,6 @@ def _naturals(name: str, term: str) -> str:
 def printed_bound(name: str, catalogue: dict | None = None, expr=None) -> str:
     """The Coq term of statement ``name``'s bound (or of ``expr``, another of its expressions), printed from
     ``bounds`` (``CoqExportError`` if it cannot be)."""
-    from ..catalogue import STATEMENTS
-    from .coq.printer import coq
     st = (STATEMENTS if catalogue is None else catalogue)[name]
     return _naturals(name, coq(st.conclusion if expr is None else expr))
 
@@ -125,9 +126,7 @@ def fill(name: str, text: str, catalogue: dict | None = None) -> str:
     constant or step is a KeyError naming it."""
     import sympy as sp
 
-    from ..catalogue import STATEMENTS, lookup
     from .coq.export import lemma
-    from .coq.printer import coq
     cat = STATEMENTS if catalogue is None else catalogue
     st = cat[name]
     proof: dict = {}  # the statement's steps by name, composed once per text (not once per placeholder)
@@ -228,7 +227,6 @@ def proved_premises(text: str | None = None) -> list[str]:
 def premise_table_errors(table: dict = PREMISE_COQ, text: str | None = None) -> list[str]:
     """One line per premise of ``bounds.premises`` the table lacks, name it has that is no premise, or proposition
     ``Premises.v`` does not define."""
-    from ..premises import BY_NAME
     text = strip_comments((MATH / "Premises.v").read_text() if text is None else text)
     defined = set(re.findall(r"\bDefinition\s+([\w']+)", text))
     return ([f"premise {p!r} has no Coq statement" for p in BY_NAME if p not in table]
@@ -239,8 +237,6 @@ def premise_table_errors(table: dict = PREMISE_COQ, text: str | None = None) -> 
 
 def cited_premises(name: str, catalogue: dict | None = None) -> list[str]:
     """The premises the steps of statement ``name`` cite (``Step.premises``), in ``bounds.premises`` order."""
-    from ..catalogue import STATEMENTS, lookup
-    from ..premises import ALL
     cat = STATEMENTS if catalogue is None else catalogue
     cited = {p.name for s in cat[name].steps(lookup(cat)) for p in s.premises}
     return [p.name for p in ALL if p.name in cited]
@@ -249,8 +245,6 @@ def cited_premises(name: str, catalogue: dict | None = None) -> list[str]:
 def chain_premises(name: str, catalogue: dict | None = None) -> list[str]:
     """The premises cited by the steps of statement ``name`` and, through the statements those steps rely on, by
     theirs (Lemma 13 rests on Lemma 12's premises through its step citing Lemma 12), in ``bounds.premises`` order."""
-    from ..catalogue import STATEMENTS, lookup
-    from ..premises import ALL
     cat = STATEMENTS if catalogue is None else catalogue
     seen, todo, cited = set(), [name], set()
     while todo:

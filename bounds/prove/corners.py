@@ -1,35 +1,22 @@
 """Counterexamples in far corners: where a step ``lhs <= rhs`` fails only beyond what random sampling reaches.
 
 When a certificate fails, ``search(lhs, rhs, params)`` looks at every end of the domain and every combination of
-ends: a parameter bounded below only goes to infinity (``d1 -> oo``), one whose lower end is 0 goes to 0
-(``eps -> 0``), a real parameter with a finite upper end goes to it (``eps -> 1^-``), a parameter bounded below by
-others grows relative to that bound (``alpha / Max(sqrt d1, sqrt d2) -> oo``, ``B - b -> oo``).  A *ray* moves the
-parameters of one combination together, ``v = lo + X^k``, ``v = hi_or_1 / X^k``, ``v = hi - (hi - lo) / X^k`` or
-``v = Max(lo) X^k`` (rate ``k`` in {1, 2}), the others held at a base point of their box, and ``X`` runs through
-``2^(2^j)``: ``X = 2^16384 (about 10^4932)`` and ``eps = 2^-16384`` are ordinary mpmath numbers (their exponent is
-a Python integer).
+ends: a parameter bounded below only goes to infinity (``d1 -> oo``), one whose lower end is 0 goes to 0, a real
+parameter with a finite upper end goes to it (``eps -> 1^-``), a parameter bounded below by others grows relative
+to that bound (``alpha / Max(sqrt d1, sqrt d2) -> oo``, ``B - b -> oo``).  A *ray* moves the parameters of one
+combination together (rate ``X^k``, k in {1, 2}), the others held at a base point of their box, and ``X`` runs
+through ``2^(2^j)`` (mpmath numbers: their exponent is a Python integer, so nothing overflows).
 
-1. scan: along every ray, the sides are evaluated with ``bounds.evaluate`` (mpmath, 80 digits) at each ``X``; a
-   violation must exceed 10^-60 of the sides' size (so an edit false by a relative 10^-45 is seen); then, between
-   the doubling points, at every ``X = 2^k`` up to ``2^1024`` and at ``FILL`` points per doubling beyond (a window
-   bounded far out, ``d2`` in (2.3e60, 1.7e61), lies between ``2^128`` and ``2^256``);
-2. decide: for the rays where the scan found nothing, SymPy's ``limit`` of ``log rhs - log lhs`` (positive sides)
-   or ``rhs - lhs`` as ``X -> oo`` gives the leading behaviour; a negative limit means the step fails far enough
-   along the ray, and the scan goes on there up to ``X = 2^(2^20)``;
-3. confirm: a violating point is kept only if Arb (``bounds.prove.recheck.compare``) proves it: the lower bound of
-   ``lhs`` above the upper bound of ``rhs``, the precision raised with the size of the values; a point Arb cannot
-   so separate is no refutation.
+1. scan: along every ray, the sides evaluated at 80 digits at each ``X``, then between the doubling points; a
+   violation must exceed 10^-60 of the sides' size;
+2. decide: where the scan found nothing, SymPy's ``limit`` of the leading behaviour (``_leading``) along the ray;
+   a negative limit sends the scan on up to ``X = 2^(2^20)``;
+3. confirm: a violating point is kept only if Arb (``bounds.prove.recheck.compare``) separates the two sides
+   there, at an admissible point (every hypothesis checked exactly).
 
-The scan and the decision each have a budget of work (``PHASE_CALLS`` Python calls, counted by
-``bounds.prove.verify_domain``'s meter: the same on every machine and at any load; each confirmation by Arb, which
-runs in C unseen by the meter, is charged by its precision and the sides' size, ``ARB_BITS_PER_CALL``), spent on the smaller
-combinations of ends first; a ray whose point takes over ``SLOW_CALLS`` calls to evaluate (exponents that grow with
-X) is not followed further, and a SymPy limit over ``LIMIT_CALLS`` calls is left undecided. The search runs as one
-stage, ``corners``, under the verifier's time guard only (``STAGE_SECONDS``: "machine too slow", a verdict that is
-never stored).
-Every point checks the hypotheses of every parameter (exactly, in rationals where they are rational).  The result
-is a ``Refutation`` (the counterexample, the ray, the leading behaviour, how it was confirmed) or None: no corner
-refutes the step (which does not prove it).
+The scan and the decision each have a budget of work (``PHASE_CALLS`` counted calls, ``verify_domain``'s meter,
+the same on every machine; Arb's work charged by ``ARB_BITS_PER_CALL``), spent on the smaller combinations first.
+The result is a ``Refutation`` or None: no corner refutes the step (which does not prove it).
 """
 from __future__ import annotations
 
@@ -46,7 +33,7 @@ from . import recheck
 from ..evaluate import compile_expr
 from ..symbols import NAME, PARAMETER, text
 from .verify_domain import TimeLimit, charge, time_limit, work_done
-from .verify_search import number, round_up
+from .verify_search import admissible, number, round_up, upper_bound
 
 SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
 DECIDE_J = range(15, 21)  # after a negative limit: up to 2^(2^20) (about 10^315652)
@@ -54,18 +41,14 @@ RATES = (1, 2)
 LIMIT_CALLS = 2_000_000  # per SymPy limit (a ray whose limit takes more is left undecided)
 SLOW_CALLS = 300_000  # a ray whose point takes more to evaluate is not followed further out
 PHASE_CALLS = 6_000_000  # the budget of the scan, of the scan between doublings, and of the decision by limits
-"""Chosen where they replaced CPU-second budgets (1 s, 0.2 s, 5 s) so that a search costs about what it did (Lemma 12's
-d1 reading, L12b: 9.3 s of CPU against 10.8 s; counting calls slows the search by about a quarter, and a million
-counted calls take 0.6 to 0.7 s here), with ``LIMIT_CALLS`` above the largest SymPy limit that finishes in the readings
-of ``checks/test_variants.py`` (1.53 million, that same step)."""
+"""``LIMIT_CALLS`` lies above the largest SymPy limit that finishes in the readings of ``checks/test_variants.py``
+(1.53 million calls, Lemma 12's L12b in its d1 reading)."""
 ARB_BITS_PER_CALL = 100
 """A confirmation by Arb is charged ``(sum of the precisions it tried) x (operations of both sides) /
-ARB_BITS_PER_CALL`` calls: Arb's arithmetic runs in C, unseen by the meter, and at the far corners' precisions
-(65,000 to 131,000 bits for X = 2^16384) one comparison of Theorem 14's T14d-ii costs about what 170,000 counted calls
-do (about 110 ms against 0.65 s a million calls)."""
+ARB_BITS_PER_CALL`` calls: Arb's arithmetic runs in C, unseen by the meter."""
 _UNBOUNDED = 10 ** 15  # the search's own stage: counted, cut by the time guard only
 REL = mpmath.mpf(10) ** -60  # a violation must exceed this relative to the sides' size, seen at SCAN_DPS digits
-SCAN_DPS, CONFIRM_DPS = 80, 120
+SCAN_DPS = 80
 FILL = 64  # points X = 2^k per doubling of k between the doubling points, beyond k = 1024
 
 
@@ -171,9 +154,7 @@ class _P:
 
 
 def _table(lhs, rhs, params):
-    declared = {}
-    for p in params:
-        declared[p.name] = p
+    declared = {p.name: p for p in params}
     needed, out = {NAME.get(s) for s in (lhs.free_symbols | rhs.free_symbols)}, {}
     while needed - set(out):
         for n in sorted(needed - set(out)):
@@ -253,31 +234,28 @@ def _values(table, ray: _Ray, X: int) -> dict | None:
             if not deps <= set(values):
                 continue
             pending.remove(n)
-            if n in moving:
-                end, rate = moving[n]
-                t = Fraction(X) ** rate
-                if q.dependent:
-                    lo = _upper(q.lo, values)
-                    v = lo * t if q.param.log else lo + t
-                    v = Fraction(math.ceil(v)) if q.param.integer else round_up(v)  # a float where one holds it
-                elif end == "oo":
-                    v = Fraction(q.lo) + t
-                elif end == "hi":
-                    hi, lo = Fraction(sp.Rational(_hi(q))), Fraction(sp.Rational(_lo_num(q)))
-                    v = hi - (hi - lo) / t
-                else:
-                    numeric_hi = [Fraction(sp.Rational(h)) for h in q.his if not h.free_symbols]
-                    v = min([Fraction(1)] + numeric_hi) / t
+            end, rate = moving.get(n, (None, None))
+            t = Fraction(X) ** rate if n in moving else _base(q, ray.base)  # the ratio or offset when dependent
+            if q.dependent:
+                lo = upper_bound(q.lo, values)
+                v = lo * t if q.param.log else lo + t
+                v = Fraction(math.ceil(v)) if q.param.integer else round_up(v)  # a float where one holds it
+            elif n not in moving:
+                v = t
+            elif end == "oo":
+                v = Fraction(q.lo) + t
+            elif end == "hi":
+                hi, lo = Fraction(sp.Rational(_hi(q))), Fraction(sp.Rational(_lo_num(q)))
+                v = hi - (hi - lo) / t
             else:
-                base = _base(q, ray.base)
-                if q.dependent:
-                    lo = _upper(q.lo, values)
-                    v = lo * base if q.param.log else lo + base
-                    v = Fraction(math.ceil(v)) if q.param.integer else round_up(v)  # a float where one holds it
-                else:
-                    v = base
+                numeric_hi = [Fraction(sp.Rational(h)) for h in q.his if not h.free_symbols]
+                v = min([Fraction(1)] + numeric_hi) / t
             values[n] = v
     return values
+
+
+def _inside(table, values) -> bool:
+    return admissible([q.param for q in table.values()], values)
 
 
 def _hi(q: _P):
@@ -287,41 +265,6 @@ def _hi(q: _P):
 def _lo_num(q: _P):
     """The lower end of a parameter approached from its upper end: its numeric lower bound, or hi - 1."""
     return q.lo if not q.lo.free_symbols and q.lo < _hi(q) else _hi(q) - 1
-
-
-def _upper(expr, values) -> Fraction:
-    """An exact rational >= ``expr`` at ``values`` (Arb's upper bound, so a dependent parameter set from it meets
-    its lower bound)."""
-    expr = sp.sympify(expr)
-    if not expr.free_symbols:
-        q = sp.Rational(expr) if expr.is_Rational else None
-        if q is not None:
-            return Fraction(int(q.p), int(q.q))
-    hi = recheck.enclose(expr, {PARAMETER[n]: v for n, v in values.items()}).hi
-    return recheck.to_fraction(hi)
-
-
-def _inside(table, values) -> bool:
-    try:
-        return _hypotheses_hold(table, values)
-    except recheck.Undefined:
-        return False
-
-
-def _hypotheses_hold(table, values) -> bool:
-    env = {PARAMETER[n]: v for n, v in values.items()}
-    for n, q in table.items():
-        v = values[n]
-        p = q.param
-        if p.integer and v.denominator != 1:
-            return False
-        for lo in p.lo:
-            if not recheck.certainly(sp.sympify(lo), v, env, strict=p.lo_open, below=True):
-                return False
-        for hi in q.his:
-            if not recheck.certainly(hi, v, env, strict=p.hi_open, below=False):
-                return False
-    return True
 
 
 # ----- a point along a ray ------------------------------------------------------------------------
@@ -348,9 +291,7 @@ def _try(lhs, rhs, fl, fr, table, ray, j, X=None):
         values = _values(table, ray, X if X is not None else 2 ** (2 ** j))
     except (recheck.Undefined, ValueError, ZeroDivisionError, OverflowError, TypeError):
         return None
-    if not _violated(fl, fr, values, SCAN_DPS):
-        return None
-    if not _inside(table, values):
+    if not _violated(fl, fr, values, SCAN_DPS) or not _inside(table, values):
         return None
     env = {PARAMETER[n]: v for n, v in values.items()}
     precisions: list = []
@@ -359,13 +300,12 @@ def _try(lhs, rhs, fl, fr, table, ray, j, X=None):
             return None
     finally:  # Arb's work, which the meter does not see: its precisions times the sides' operations
         charge(sum(precisions) * _ops(lhs, rhs) // ARB_BITS_PER_CALL)
-    confirmed = "Arb (rigorous)"
     with mpmath.workdps(30):
         env = _mp_env(values)
         l, r = fl(env), fr(env)
     cex = {n: number(values[n], table[n].param.integer) for n in table}  # exact: admissible as reported
     cex.update(lhs=_number(l), rhs=_number(r))
-    return cex, confirmed
+    return cex, "Arb (rigorous)"
 
 
 @functools.lru_cache(maxsize=256)
@@ -413,8 +353,7 @@ def _leading(lhs, rhs, table, ray) -> str:
     X = sp.Symbol("X", positive=True)
     sub = {}
     moving = {n: (end, rate) for n, end, rate in ray.ends}
-    order = list(table)
-    for n in order:
+    for n in table:
         q = table[n]
         if n in moving:
             end, rate = moving[n]
@@ -430,15 +369,15 @@ def _leading(lhs, rhs, table, ray) -> str:
         else:
             base = sp.Rational(_base(q, ray.base).numerator, _base(q, ray.base).denominator)
             sub[q.param.symbol] = (q.lo * base if q.param.log else q.lo + base) if q.dependent else base
-    for _ in range(len(order)):  # dependent bounds refer to other parameters
+    for _ in range(len(table)):  # dependent bounds refer to other parameters
         sub = {k: sp.sympify(v).xreplace(sub) for k, v in sub.items()}
     L, R = lhs.xreplace(sub), rhs.xreplace(sub)
     positive = L.is_positive and R.is_positive
     g, what = (sp.log(R) - sp.log(L), "log rhs - log lhs") if positive else (R - L, "rhs - lhs")
     try:
-        with _time_limit():
+        with time_limit(stage="corner: limit", calls=LIMIT_CALLS):  # a SymPy limit can run for minutes
             lim = sp.limit(_eventual(g, X), X, sp.oo)
-    except (_Timeout, NotImplementedError, ValueError, TypeError, RecursionError):
+    except (TimeLimit, NotImplementedError, ValueError, TypeError, RecursionError):
         return f"the limit of {what} along the ray was not decided by SymPy"
     if lim.is_extended_negative:
         return f"fails: {what} -> {lim}"
@@ -459,11 +398,3 @@ def _eventual(expr, X):
                 return a
         return m
     return expr.replace(lambda e: isinstance(e, (sp.Min, sp.Max)) and X in e.free_symbols, pick)
-
-
-_Timeout = TimeLimit
-
-
-def _time_limit():
-    """A SymPy limit's budget of work, ``LIMIT_CALLS`` (nested limits respected): one can run for minutes."""
-    return time_limit(stage="corner: limit", calls=LIMIT_CALLS)

@@ -1,37 +1,31 @@
 """The judge of record: a proof step is **certified** only when Coq's kernel accepts the exact statement the exporter
 (``bounds.prove.coq``) prints from the step and its declared domain.
 
-The SymPy / interval / Arb methods of ``bounds.prove.verify`` are the fast first pass: they give ``pre-checked`` (what
-they call certified), ``refuted`` (a counterexample Arb confirms at an admissible point: it stays a refutation) or
-``not proved``.  Only the pre-checked steps go to the kernel; each final verdict is
+The methods of ``bounds.prove.verify`` are the fast first pass: ``pre-checked`` (what they call certified),
+``refuted`` (a counterexample Arb confirms: it stays a refutation) or ``not proved``.  Only the pre-checked steps go
+to the kernel; each final verdict is ``certified`` (pre-checked and kernel-checked), ``refuted`` (by the first
+pass) or ``not proved`` with the reason: the first pass's, "Coq rejected it: <Coq's first error>", "not exported:
+<why>", or ``NO_KERNEL`` where coqc and CoqInterval are missing.
 
-- ``certified``: pre-checked and kernel-checked;
-- ``refuted``: refuted by the first pass (with its counterexample);
-- ``not proved``: anything else, with the reason: the first pass's, or "Coq rejected it: <Coq's first error>",
-  "not exported: <why>", or "no proof kernel: apt-get install coq libcoq-interval" where coqc and CoqInterval are
-  missing.
-
-This module is the one place that calls the Coq checker (``bounds.prove.coq.check``: ``missing_reason`` and ``check``).
-Its files are compiled into a folder outside the repository, ``folder()``: ``$SLTH_COQ_DIR`` when set, else
-``$XDG_CACHE_HOME/slth-harness/coq`` (``~/.cache/slth-harness/coq``), shared by every checkout.  A warm replay
-(files unchanged and compiled) runs no coqc at all.  Each lemma's verdict is also stored
-(``bounds.prove.verdict_cache``, keyed by what Coq is given for it, the exporter's code and Coq's version:
-``lemma_keys``), so a replay whose every step has a stored verdict writes and compiles nothing, whatever another
-checkout compiled in the shared folder since.  Tactics found by a search for a changed step are kept there
-(``searched-tactics.json``) beside the committed ones, so the search runs once; Coq checks every one of them on
-each compile.  A file lock serialises concurrent replays of one folder.
+This module is the one place that calls the Coq checker (``bounds.prove.coq.check``).  Its files are compiled in
+``folder()``, outside the repository and shared by every checkout, under a file lock; a warm replay runs no coqc,
+and each lemma's verdict is also stored (``bounds.prove.verdict_cache``, under ``lemma_keys``), so that ``replay``
+reads them back without writing or compiling anything.
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
+import hashlib
 import json
 from pathlib import Path
 
 from slth_base import settings
 from slth_base.files import locked, read_text
 
+from . import verdict_cache
+from .coq import check as coq_check
 from .coq.build import now  # noqa: F401 (when a verdict is checked: the API)
+from .coq.export import Lemma
 from .verify import CERTIFIED, NOT_PROVED, REFUTED, StepResult
 
 PRECHECKED = "pre-checked"
@@ -96,17 +90,10 @@ def first_word(r) -> str:
 
 def missing() -> str | None:
     """None when coqc and CoqInterval are usable, else the line every pre-checked step reads instead of certified."""
-    from .coq import check as coq_check
     why = coq_check.missing_reason()
     if why is None:
         return None
     return NO_KERNEL if why.startswith("coqc not found") else f"{NO_KERNEL}; {why}"
-
-
-@contextlib.contextmanager
-def _locked(directory: Path):
-    with locked(directory / ".slth-kernel.lock"):  # slth_base.files.locked: never through a planted link
-        yield
 
 
 def replay(results, directory=None, searching: bool = True, log=None, committed: dict | None = None) -> tuple[dict, str]:
@@ -132,8 +119,6 @@ def replay(results, directory=None, searching: bool = True, log=None, committed:
     why = missing()
     if why:
         return {}, why
-    from . import verdict_cache
-    from .coq import check as coq_check
     reading = directory is None  # a folder named by the caller (slth proofs --coq DIR) gets its files written
     directory = Path(directory) if directory is not None else folder()
     certified = _AllBut({(r.statement, r.step) for r in results if not r.ok})
@@ -152,7 +137,7 @@ def replay(results, directory=None, searching: bool = True, log=None, committed:
                     + (", ".join(f"{s}:{t}" for s, t in wanted) or "none"))
             if not wanted:
                 return dict(reused), {k: committed["source"] for k in reused}
-    with _locked(directory):
+    with locked(directory / ".slth-kernel.lock"):  # slth_base.files.locked: never through a planted link
         searched, tactics = known_tactics(directory)
         ents = whole
         if reused:  # the facts' file whole (the steps import it); of the other files only the steps replayed
@@ -197,7 +182,6 @@ whole files of the unchanged tree stay as a full replay left them)."""
 def _hints(ents: dict, tactics: dict, committed: dict) -> dict:
     """``{lemma key: tactic}`` for the steps to replay that have no tactic: the tactic that proved the same step in
     the committed tree (``committed["tactics"]``), which the search tries first (``bounds.prove.coq.search``)."""
-    from .coq.export import Lemma
     old = committed.get("tactics") or {}
     return {lem.key: old[(s, t)] for items in ents.values() for s, t, lem in items
             if isinstance(lem, Lemma) and lem.key not in tactics and isinstance(old.get((s, t)), str)}
@@ -219,7 +203,6 @@ def _reusable(wanted: list, committed: dict, keys: dict) -> dict:
 def _stored(wanted: list, keys: dict) -> dict | None:
     """``{step: stored kernel verdict}`` for every step of ``wanted``, or None at the first that has none (the
     verdicts read before it are then not counted as read back: the check decides them all)."""
-    from . import verdict_cache
     out = {}
     for k in wanted:
         verdict = verdict_cache.load_coq(keys[k]) if k in keys else None
@@ -237,7 +220,6 @@ SEARCHED = "searched-tactics.json"
 def known_tactics(directory) -> tuple[dict, dict]:
     """``(searched, tactics)``: the tactics kept in ``directory`` by earlier searches, and every tactic a replay
     there uses (those, and the committed ones, ``proofs/coq/tactics.json``, which win)."""
-    from .coq import check as coq_check
     kept = Path(directory) / SEARCHED
     try:
         searched = json.loads(read_text(kept, "searched tactics")) if kept.exists() else {}
@@ -261,7 +243,6 @@ def _lemma_verdict(key, status: dict, ents: dict) -> bool:
         return True
     if not verdict.startswith("rejected: ") or any(w in verdict for w in FILE_LEVEL):
         return False
-    from .coq.export import Lemma
     for items in ents.values():
         keys = [(s, t) for s, t, l in items if isinstance(l, Lemma)]
         if key in keys:  # a file of one lemma cannot tell its lemma's error from an error before it
@@ -280,8 +261,6 @@ def coq_identity(portable: bool = False) -> tuple:
     committed verdict, ``committed_keys``)."""
     kept = _COQ_PORTABLE if portable else _COQ_ID
     if not kept:
-        import hashlib
-        from .coq import check as coq_check
         h = hashlib.sha256()
         try:
             rc, where = coq_check.run_coqc(["-where"], None, timeout=60.0)
@@ -302,7 +281,6 @@ def committed_keys(ents: dict, tactics: dict) -> dict:
     and what it imports: the exporter, the statement check, the reading of Coq's answers) and Coq's and its
     libraries' versions (``coq_identity(portable=True)``).  A step whose digest is unchanged is the same statement
     with the same proof text the committed result checked."""
-    from . import verdict_cache
     return lemma_keys(ents, tactics, coq_identity(portable=True), verdict_cache.verifier_hash(entry="prove.kernel"))
 
 
@@ -311,7 +289,6 @@ def committed_lemmas(status: dict, directory=None) -> dict:
     every step whose status is Coq's verdict on its lemma alone (``_lemma_verdict``), with the tactics a replay in
     ``directory`` (default ``folder()``) uses.  ``replay(..., committed=...)`` reuses a verdict only where the digest
     is the same again."""
-    from .coq import check as coq_check
     ents = coq_check.entries(_AllBut(set()))
     keys = committed_keys(ents, known_tactics(Path(directory) if directory is not None else folder())[1])
     return {f"{s}\t{t}": d for (s, t), d in sorted(keys.items()) if (s, t) in status and _lemma_verdict((s, t), status, ents)}
@@ -321,8 +298,6 @@ def committed_tactics(directory=None) -> dict:
     """``{"statement\tstep": tactic}``: the tactic of every exported step of this tree (the recorded ones and those
     searched in ``directory``, default ``folder()``), kept in the committed kernel result so that after an edit the
     search tries a changed step's old tactic first (``replay``)."""
-    from .coq import check as coq_check
-    from .coq.export import Lemma
     tactics = known_tactics(Path(directory) if directory is not None else folder())[1]
     return {f"{s}\t{t}": tactics[lem.key] for items in coq_check.entries(_AllBut(set())).values()
             for s, t, lem in items if isinstance(lem, Lemma) and isinstance(tactics.get(lem.key), str)}
@@ -333,9 +308,6 @@ def lemma_keys(ents: dict, tactics: dict, ident: tuple | None = None, code: str 
     ``ents`` (``bounds.prove.coq.check.entries``) that has a tactic to compile: what Coq is given for it (its
     file's header and name, the facts' file it imports, its definedness lemma and its lemma with the tactic, the
     exported statement), and Coq's and its libraries' versions (``coq_identity``)."""
-    from . import verdict_cache
-    from .coq import check as coq_check
-    from .coq.export import Lemma
     ident = coq_identity() if ident is None else ident
     common = coq_check.text("Common", ents.get("Common", []), tactics)
     out = {}

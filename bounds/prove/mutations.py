@@ -12,6 +12,7 @@ MUTATIONS: tuple[Mutation, ...] = mutations()
 
 
 def catalogue_with(*edits: Edit) -> dict:
+    """A copy of the bounds catalogue with ``edits`` applied in order."""
     cat = dict(STATEMENTS)
     for e in edits:
         cat[canonical(e.statement)] = e.apply(cat[canonical(e.statement)])

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..catalogue import STATEMENTS, dependents, lookup
 from ..core import Edit, Statement
+from .mutations import catalogue_with
 from .verify import NOT_PROVED, REFUTED, StepResult, verify_step
 
 KAPPA_MAX = 1024
@@ -58,20 +59,13 @@ class Verdict:
     proof: Threshold
     exact_below: Exact | None  # the block inequality with the exact exponential at block.kappa - 1
 
-    @property
-    def closes_printed(self) -> bool:
-        return not self.printed
-
 
 def catalogue(reading: str, kappa_value) -> dict:
     """The bounds catalogue under ``reading`` with Theorem 14's constant set to ``kappa_value``."""
     spec = owner().readings
     if reading not in spec.table:
         raise ValueError(f"unknown reading {reading!r}; readings: {sorted(spec.table)}")
-    cat = dict(STATEMENTS)
-    for e in spec.table[reading][2] + (spec.edits(kappa_value) if kappa_value != spec.declared else ()):
-        cat[e.statement] = e.apply(cat[e.statement])
-    return cat
+    return catalogue_with(*spec.table[reading][2], *(spec.edits(kappa_value) if kappa_value != spec.declared else ()))
 
 
 def results(reading: str, kappa_value, steps=None, stop: bool = False, skip: tuple = ()) -> list[StepResult]:
@@ -83,6 +77,11 @@ def results(reading: str, kappa_value, steps=None, stop: bool = False, skip: tup
                if (steps is None or (name == name0 and s.name in steps)) and not (name == name0 and s.name in skip)]
     if stop:
         pending.sort(key=lambda p: p[1].name != spec.decisive)
+    return _verified(pending, stop)
+
+
+def _verified(pending, stop: bool = True) -> list[StepResult]:
+    """The results of ``pending`` ((statement, step) pairs) in order; ``stop``: up to the first not certified."""
     out = []
     for st, s in pending:
         out.append(verify_step(st.name, s, st.params))
@@ -164,11 +163,8 @@ def exact(reading: str, kappa_value) -> Exact:
         cat[name0] = Edit(name0, where, bound, chord).apply(cat[name0])
     get = lookup(cat)
     st = get(name0)
-    res = []
-    for s in sorted((s for s in st.steps(get) if s.name in spec.block_steps), key=lambda s: s.name != spec.decisive):
-        res.append(verify_step(st.name, s, st.params))
-        if not res[-1].ok:
-            break
+    block = sorted((s for s in st.steps(get) if s.name in spec.block_steps), key=lambda s: s.name != spec.decisive)
+    res = _verified([(st, s) for s in block])
     if all(r.ok for r in res):
         return Exact(int(kappa_value), True, tuple(res))
     r = verify_step(st.name, exact_block_step(reading, kappa_value), st.params)

@@ -19,6 +19,7 @@ with Arb endpoints (``bounds.prove.arb_intervals``).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -193,10 +194,7 @@ def _root(cert):
 
 
 def _volume(box):
-    v = Fraction(1)
-    for a, b in box:
-        v *= b - a
-    return v
+    return math.prod((b - a for a, b in box), start=Fraction(1))
 
 
 def _cover_gap(cert) -> str:
@@ -217,7 +215,6 @@ def _cover_gap(cert) -> str:
     return ""
 
 
-
 def _derivative(cert, k):
     """d expr / d v_k, with the symbol of v_k - lo written as v_k - lo (so its dependence is counted)."""
     c = cert.coords[k]
@@ -234,14 +231,9 @@ def _tie(cert, target) -> Recheck:
         subs = [(s, compile_expr(e)) for s, e in cert.sub]
         for t in TIE_POINTS:
             point = [(c.lo + t / (1 - t)) if c.hi is None else c.lo + t * (c.hi - c.lo) for c in cert.coords]
-            env = {}
-            for c, v in zip(cert.coords, point):
-                env[c.symbol] = constant(v)
-                if c.above is not None:
-                    env[c.above] = constant(v - c.lo)
-            sides = dict(env)
-            for s, g in subs:
-                sides[s] = g(env)
+            env = {c.symbol: constant(v) for c, v in zip(cert.coords, point)}
+            env.update({c.above: constant(v - c.lo) for c, v in zip(cert.coords, point) if c.above is not None})
+            sides = {**env, **{s: g(env) for s, g in subs}}
             lhs, rhs, form = fl(sides), fr(sides), f(env)
             want, scale = {"ratio": (lambda: (lhs * rhs.recip(), _mag(lhs * rhs.recip()))),
                            "log": (lambda: (iv_log(rhs) + -iv_log(lhs), _mag(iv_log(rhs)) + _mag(iv_log(lhs)) + 1)),
@@ -262,8 +254,7 @@ def _mag(v: Iv) -> Fraction:
     m = end_max([neg(v.lo), v.hi])
     if is_inf(m):
         raise Undefined("an unbounded value at an interior point")
-    mid, exp = m.man_exp()
-    return Fraction(int(mid)) * Fraction(2) ** int(exp)
+    return to_fraction(m)
 
 
 # ----- points (every counterexample of the verifier is confirmed here) ------------------------------

@@ -2,24 +2,16 @@
 every proof still closes (``slth proofs --slack``).
 
 Each ``Constant`` (``bounds.core``, declared beside its statement in ``Statement.slack``) names one number of one
-statement (in one or more of its fields, e.g. Lemma 8's 2 in
-``exp(2 eps_max)`` sits in the conclusion and in the proof constant ``ratio``).  ``slack(constant)`` replaces
-it by a candidate value (``bounds.core.Edit`` on a copy of the catalogue) and runs the verifier on every step
-of every proof the edit reaches (``_affected``: the constant's statement and the statements that cite it); a value
-*closes* when every such step is certified (symbolic or interval, on its stated domain).  From the printed value it
-walks in the direction that tightens the statement (a factor 2 at a time, then bisection in log scale to a
-relative ``TOL``) and returns the last value that closes (certified like any step) and the first that does not
-(with the first step in catalogue order that the full verifier does not certify there, and its counterexample).
-A constant whose slightest tightening fails is *forced*.
+statement (in one or more of its fields).  ``slack(constant)`` replaces it by a candidate value (an ``Edit`` on a
+copy of the catalogue) and runs the verifier on every step of every proof the edit reaches (``_affected``); a value
+*closes* when every such step is certified.  From the printed value it walks in the direction that tightens the
+statement (a factor 2 at a time, then bisection in log scale to a relative ``TOL``) and returns the last value that
+closes and the first that does not (with the first step the full verifier does not certify there, and its
+counterexample).  A constant whose slightest tightening fails is *forced*.
 
-Whether a candidate closes is a yes/no question, so each candidate asks only for certificates
-(``verify_step(search=False)``, the same ``ok`` as the full verifier): a step no certificate proves ends the
-candidate at once, without the counterexample search (sampling, far corners) that the full verifier runs to say
-*why* it is not proved, and the steps that failed at an earlier candidate are tried first.  Only the first failing
-value is verified in full, for the row's step and counterexample.  Steps whose text an edit leaves unchanged keep
-their verdicts (``verify_step`` caches by the step's text, in the process and on disk).
-
-``rows()`` returns the table as plain dicts for the CLI, the report and the run record.
+A candidate asks only for certificates (``_certified``); only the first failing value is verified in full.  Steps
+whose text an edit leaves unchanged keep their verdicts (``verify_step`` caches by the step's text).  ``rows()``
+returns the table as plain dicts for the CLI, the report and the run record.
 """
 from __future__ import annotations
 

@@ -29,21 +29,16 @@ from ..core import Step
 from ..facts import EXP_LINEAR, EXP_TANGENT
 from ..subset_sum import DOUBLED_C, layer_growth, recursion_bound
 from ..symbols import L, alpha, eps, x
+from .mutations import catalogue_with
+from .verify import verify_step
 
 POINT = {"L": 2, "alpha": sp.Rational(1, 2), "eps": sp.Rational(1, 2)}
 """The reachable point of the counterexample to T10b (L = 2, alpha = 0.5, eps = 0.5)."""
 
 
-def _catalogue(edits) -> dict:
-    cat = dict(STATEMENTS)
-    for e in edits:
-        cat[e.statement] = e.apply(cat[e.statement])
-    return cat
-
-
 def printed() -> tuple:
     """(the printed Theorem 10: alpha > 0, its catalogue lookup)."""
-    cat = _catalogue(STATEMENTS["theorem10"].variants["printed"].edits)
+    cat = catalogue_with(*STATEMENTS["theorem10"].variants["printed"].edits)
     return cat["theorem10"], lookup(cat)
 
 
@@ -91,8 +86,6 @@ def threshold(layers: int, eps_value, dps: int = 50):
 def _instance_of_tangent(name: str, arg, params: tuple):
     """``arg <= exp(arg) - 1``, verified as an instance of the fact ``x <= exp(x) - 1`` (x >= 0): the fact on its
     domain and ``0 <= arg`` on ``params``.  The verifier's results, fact first."""
-    from .verify import verify_step
-
     fact = verify_step("facts", Step(EXP_TANGENT.name, EXP_TANGENT.lhs, EXP_TANGENT.rhs), (EXP_TANGENT.domain,))
     inside = verify_step("theorem10", Step(f"{name}[lo]", EXP_TANGENT.domain.lo[0], arg), params)
     return [dataclasses.replace(fact, statement="facts"), dataclasses.replace(inside, step=f"{name}[x >= 0]")]
@@ -110,9 +103,7 @@ def l1_step():
 def doubled_c(edits: tuple = DOUBLED_C) -> list:
     """The printed statement (alpha > 0) with C doubled (``edits``), verified: every step of its proof except T10e,
     and T10e as T10e-i (``exp(x) - 1 <= 2x`` at x = eps/4) and T10e-ii (``x <= exp(x) - 1`` at x = alpha eps/2)."""
-    from .verify import verify_step
-
-    cat = _catalogue(edits)
+    cat = catalogue_with(*edits)
     st, get = cat["theorem10"], lookup(cat)
     steps = st.steps(get)
     out = [verify_step(st.name, s, st.params) for s in steps if s.name != "T10e"]

@@ -1,40 +1,24 @@
 """The verifier's verdicts kept on disk between processes, so that a run after an edit of ``bounds/`` verifies
 again only the steps the edit changed (and the steps built from them), and reads every other verdict back.
 
-A verdict is stored under a key that holds everything that decides it:
+A verdict is stored under a key that holds everything that decides it: ``bounds.prove.verify.verdict_key``, the
+verifier's code (``verifier_hash``: read from the files, so any edit of the verifier is a miss), Python's
+major.minor and the versions of the libraries the verifier calls (``key_digest``).  A verdict reached after the
+time guard cut a stage is not stored (it depends on the machine's speed); one cut by the work budget is.
 
-- ``bounds.prove.verify.verdict_key``: both sides of the step (``srepr``), every field of every parameter of its declared
-  domain, ``relies_on``, the scalar facts it may apply, the stages' work budget and ``bounds.prove.verify.VERSION``;
-- the verifier's code: the SHA-256 of the source of ``bounds/prove/verify.py`` and of every module of ``bounds/`` it
-  imports, directly or through others (``verifier_files``: read from the files, so any edit of the verifier, even
-  one that forgets to raise ``VERSION``, is a miss), the statements' catalogue excepted (``verify`` only looks names
-  up there; the steps it hands over are in the key themselves);
-- Python's major.minor (``slth_base.versions.python_release``: a patch release changes no arithmetic the verifier
-  uses) and the versions of SymPy, mpmath and python-flint (the libraries the verifier calls).
-
-A verdict reached after the time guard cut a stage is not stored (it depends on the machine's speed); one cut by the
-work budget is (the same count on every machine).
-
-Where: ``$SLTH_VERDICT_CACHE`` (``off`` turns the cache off), else ``$XDG_CACHE_HOME/slth-harness/verdicts``
-(``~/.cache/slth-harness/verdicts``).  One file per verdict, ``<first two hex digits>/<key>.json``: JSON data, never
-code (``bounds.prove.verdict_json``: a SymPy expression as its tree, numbers exactly), sealed with this user's key
-(``slth_base.sealed``: a record whose signature anyone could compute proves nothing) and written atomically (a
-temporary file and a rename, ``slt.cache.write_atomic``), so concurrent processes never see half a file.  A file is
-validated on read before anything in it is used: a regular file (a link or a FIFO is not read), its seal, the key
-it names, then the shape of the verdict; one that fails any of these is ignored with one ``VerdictCacheWarning``
-naming the file and the problem, and the verdict is computed (and stored) again.  The first-pass verdicts and the
-Coq kernel's (``load_coq``/``store_coq``, with Coq's version and when coqc checked it) share that one read/write
-path (``_read``/``_write``).  The folder may be deleted at any time.
-
-``STATS`` counts, per process, the verdicts read back (``hits``) and those computed (``verified``, with the names
-of the steps in ``steps``), so that a command can say how many it verified again.
+Where: ``$SLTH_VERDICT_CACHE`` (``off`` turns the cache off), else ``$XDG_CACHE_HOME/slth-harness/verdicts``.  One
+file per verdict: JSON data, never code (``bounds.prove.verdict_json``), sealed with this user's key
+(``slth_base.sealed``) and written atomically.  A file is validated on read before anything in it is used
+(``_read``); one that fails is ignored with one ``VerdictCacheWarning`` naming the file and the problem, and the
+verdict is computed again.  The first-pass verdicts and the Coq kernel's (``load_coq``/``store_coq``) share that
+one read/write path.  The folder may be deleted at any time.  ``STATS`` counts, per process, the verdicts read
+back (``hits``) and those computed (``verified``, with the steps' names in ``steps``).
 """
 from __future__ import annotations
 
 import ast
 import hashlib
 import importlib.metadata
-import os
 import datetime
 import warnings
 from pathlib import Path

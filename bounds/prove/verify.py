@@ -1,66 +1,34 @@
-"""ONE verifier for proof steps ``lhs <= rhs``: the driver that chooses the method (SymPy, then interval
-arithmetic, then sampling).  Each method is a module of its own: ``bounds.prove.verify_symbolic`` (1),
-``bounds.prove.verify_interval`` (2a and 2b, with the compactification of the whole domain), ``bounds.prove.verify_search``
-(the counterexample search and the margin), over the step's domain (``bounds.prove.verify_domain``).
+"""ONE verifier for proof steps ``lhs <= rhs``: the driver that chooses the method, each a module of its own
+(``verify_symbolic``, ``verify_interval``, ``verify_search``, ``corners``), over the step's declared domain
+(``verify_domain``: the hypotheses of its statement's parameters and of its own ``Step.params``).
 
-Before any method, both sides are proved DEFINED on the whole declared domain (``bounds.prove.verify_defined``: every
-denominator nonzero, every log's argument positive, every root's base nonnegative, read from the unsimplified
-sides, so that no ``simplify`` cancels a ``0/0`` first).  A step that fails this is never certified: refuted by a
-violation at an admissible point (beside the point where it is undefined, at sampled points, in the far corners),
-or by a side that is not real at an admissible point (Arb proving a root's or a log's argument negative there);
-else "not proved (undefined at <point>: ...)" (method ``definedness``).
+Before any method, both sides are proved DEFINED on the whole declared domain (``verify_defined``, read from the
+unsimplified sides).  A step that fails this is never certified: refuted by an Arb-proved violation at an
+admissible point (beside the point where it is undefined, at sampled points, in the far corners), or by a side not
+real at an admissible point; else "not proved (undefined at <point>: ...)" (method ``definedness``).
 
-Each result has one of three verdicts (``StepResult.verdict``), against the step's declared domain (the hypotheses
-of its statement's parameters and of its own ``Step.params``; a step whose hypotheses really are a box declares
-that box as its parameters' bounds):
+Each result has one of three verdicts (``StepResult.verdict``):
 
 - ``certified``: proved symbolically or by intervals on the WHOLE declared domain (``ok`` is True only then);
-- ``refuted``: a counterexample at an admissible point (every hypothesis holds there, strictly at open ends,
-  integers where integral, proved by Arb), its violation proved by Arb enclosures of the two sides that separate
-  (``bounds.prove.verify_search.check_point``, ``bounds.prove.corners``); a point outside the hypotheses, or a violation Arb
-  cannot confirm, refutes nothing;
-- ``not proved``: neither; e.g. an interval certificate on the search box only, no violation at sampled points, or a SymPy stage
-  that spent its work budget ("work budget spent in <stage>": a count of Python calls, ``verify_domain.STAGE_CALLS``,
-  the same on every machine), or, where the CPU-time guard cut a stage first ("machine too slow: ...";
-  ``verify_domain.STAGE_SECONDS``, the environment variable ``SLTH_SYMPY_SECONDS``), a verdict of this machine
-  only, never kept in the verdict store, or a side holding what ``bounds.evaluate`` has no rule for ("cannot evaluate floor: ...",
-  method ``evaluation``: ``floor``, ``ceiling``, ``zoo``, ``nan``, a ``Piecewise`` condition).  This is never a pass:
-  ``slth proofs`` exits 1 on it, and the steps after it are verified as usual.
+- ``refuted``: a counterexample at an admissible point (every hypothesis holds there, proved by Arb), its
+  violation proved by Arb enclosures of the two sides that separate; a point outside the hypotheses, or a violation
+  Arb cannot confirm, refutes nothing;
+- ``not proved``: neither; e.g. a certificate on the search box only, no violation at sampled points, a SymPy stage
+  that spent its work budget ("work budget spent in <stage>", ``verify_domain.STAGE_CALLS``, the same on every
+  machine), a stage the CPU-time guard cut first ("machine too slow: ...", ``$SLTH_SYMPY_SECONDS``; never kept in
+  the verdict store), or a side ``bounds.evaluate`` has no rule for (method ``evaluation``).  This is never a
+  pass: ``slth proofs`` exits 1 on it.
 
-Only the declared domain decides: the symbolic methods reason about symbols whose assumptions are derived from the
-declarations (``Domain.symbols``); a parameter declared wider than its global symbol's assumptions (``e_l >= -1``
-for a nonnegative ``e_l``) is reasoned about on its derived symbol, and the interval forms (which rewrite with the
-global symbols) are not run for it.  A verdict is cached per process under ``verdict_key``: both sides, every field
-of every parameter, ``relies_on``, the facts it may apply, the stages' work budget and ``VERSION``, and kept on disk
-between processes under that key, the verifier's source and the libraries' versions (``bounds.prove.verdict_cache``).
+The symbolic methods reason about symbols whose assumptions are derived from the declarations (``Domain.symbols``);
+for a parameter declared wider than its global symbol's assumptions the interval forms are not run.  A verdict is
+cached per process under ``verdict_key`` and kept on disk between processes (``verdict_cache``).  It also states
+its method and the domain the method covered: ``whole``, ``box: ...`` or ``sampled``.  Every Float of a sub-step is
+replaced by the rational it stores before any method runs.
 
-It also states its method (the method that proved the step, or that found the counterexample) and the domain the
-method covered: ``whole`` (the declared domain), ``box: ...`` (only the stated box) or ``sampled``.
-Constants enter exactly: a ``Step`` holding a Float is refused when it is built (``bounds.core.Step``); every Float
-of a sub-step is replaced by the rational it stores before any method runs.
-
-1. symbolic: ``simplify(rhs - lhs) == 0``, or SymPy's assumptions prove ``rhs - lhs >= 0`` (also after
-   factoring, the shift ``v = lo + t`` of every bounded-below parameter, and in the ratio form ``lhs/rhs``).
-   A step without parameters is left to the intervals (SymPy would decide its sign numerically).
-   An instance of a scalar fact (``facts.SCALAR``) is verified as the fact's certificate plus sub-steps putting
-   its argument inside the fact's domain, over the step's domain.
-2a. interval on the whole domain (``verify_interval``): unbounded parameters compactified, the Max of the alpha
-   hypothesis split into exact cases, forms lhs/rhs, log rhs - log lhs, rhs - lhs (with a monotonicity test).
-2b. interval on a bounded box (``Param.box``) by ``mpmath.iv`` with bisection (log-scale parameters are split at
-   the geometric mean), only when 2a fails; then 200 seeded points of the whole domain are searched, and a
-   violation there refutes the step; without one, and without a far-corner refutation (2c), the step is not
-   proved (an interval certificate on the box only).
-2c. far corners (``bounds.prove.corners``), when no whole-domain certificate holds: every infinite end of the domain and
-   every combination of ends (finite upper ends approached from inside), by a scan to X = 2^16384 (also between
-   its doubling points) and SymPy's limit of the leading behaviour along each ray; an Arb-proved violation at an
-   admissible point there refutes the step (method ``corner``).
-3. sampled: seeded points (box corners, every combination of the domain's ends, random points; integer
-   dimensions rounded, open ends approached from inside): an Arb-proved violation refutes, no violation is
-   evidence only (not proved).
-
-A quick sample runs before the interval search; any admissible point where Arb proves ``lhs > rhs`` (at any
-scale) is a counterexample and the step FAILS with it.  All numbers come from
-``bounds.evaluate``.
+The order: (1) symbolic (``simplify``, SymPy's assumptions, after factoring and shifts; an instance of a scalar fact
+as the fact's certificate plus sub-steps putting its argument in the fact's domain); a quick sample of 64 points;
+(2a) intervals on the whole domain; (2b) intervals on a bounded box (``Param.box``), then 200 seeded points of the
+whole domain; (2c) the far corners, when no whole-domain certificate holds; (3) seeded sampling, evidence only.
 """
 from __future__ import annotations
 
@@ -75,10 +43,11 @@ from ..catalogue import lookup
 from ..core import Step
 from ..evaluate import CannotEvaluate
 from ..facts import SCALAR
+from ..symbols import text as txt
 from ..symbols import x
 from . import verify_domain
 from .verify_defined import defined
-from .verify_domain import Domain, declared, param_key, txt
+from .verify_domain import Domain, declared, param_key
 from .verify_interval import on_box, on_whole
 from .verify_search import SAMPLES, SEED, WHOLE_SAMPLES, check_point, sample_box, sample_whole, smallest_ratio  # SEED: part of the API
 from .verify_symbolic import TIMED_OUT, simplify, symbolic, timed
@@ -116,9 +85,7 @@ class StepResult:
         """``certified`` (on the whole declared domain), ``refuted`` (with its counterexample) or ``not proved``."""
         return CERTIFIED if self.ok else REFUTED if self.counterexample else NOT_PROVED
 
-    @property
-    def status(self) -> str:
-        return self.verdict
+    status = verdict
 
 
 def verify(name: str, catalogue: dict | None = None, on_step=None) -> list[StepResult]:
@@ -194,11 +161,9 @@ def verify_step(statement: str, step: Step, params: tuple = (), search: bool = T
 def cut_text(cuts) -> str:
     """The stages cut while a step was verified, as the verdict says them: "work budget spent in <stages>" (the
     same on every machine), "machine too slow: <stages> past the N s guard" (``$SLTH_SYMPY_SECONDS``)."""
-    parts = []
     spent = [stage for stage, reason in cuts if reason == verify_domain.WorkBudget.reason]
     slow = [stage for stage, reason in cuts if reason == verify_domain.TooSlow.reason]
-    if spent:
-        parts.append(f"work budget spent in {', '.join(spent)}")
+    parts = [f"work budget spent in {', '.join(spent)}"] if spent else []
     if slow:
         parts.append(f"machine too slow: {', '.join(slow)} past the {verify_domain.stage_seconds():g} s guard "
                      f"($SLTH_SYMPY_SECONDS)")
@@ -217,7 +182,6 @@ def verdict_key(step: Step, dom: Domain) -> tuple:
 
 def _boxed(box: dict) -> str:
     return "box: " + "; ".join(box.values())
-
 
 
 def _unsearched(why: str, box=None):
@@ -389,9 +353,8 @@ def _by_fact(step: Step, params: tuple, dom: Domain, search: bool = True):
             for y, a in args:
                 for bound, name in ((fact.domain.lo, "lo"), (fact.domain.hi, "hi")):
                     for v in bound:
-                        sub = Step(f"{step.name}[{name}]", v, a) if name == "lo" else Step(f"{step.name}[{name}]", a, v)
-                        sub = Step(sub.name, sub.lhs, sub.rhs, params=step.params)
-                        r = verify_step("", sub, params, search)
+                        sides = (v, a) if name == "lo" else (a, v)
+                        r = verify_step("", Step(f"{step.name}[{name}]", *sides, params=step.params), params, search)
                         if not r.ok:
                             return None
                         methods.append(r)

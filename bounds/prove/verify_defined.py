@@ -6,30 +6,20 @@ what every operation needs: a denominator (a negative integer power) nonzero, a 
 nonnegative (positive under a negative exponent: ``0^(-1/2)`` is a pole), a power with a symbolic exponent's base
 positive, a ``log``'s argument positive.  ``exp``, ``Abs``, ``Max``, ``Min``, ``cosh`` and ``sinh`` need nothing.
 
-``defined(lhs, rhs, dom)`` proves every condition on the whole declared domain (``bounds.prove.verify_domain.Domain``),
-with the methods of the verifier, in order:
-
-1. SymPy's assumptions, on the symbols whose assumptions are derived from the declaration (``Domain.symbols``);
-2. SymPy's assumptions after writing every parameter through a positive (nonnegative at a closed end) coordinate
-   ``t``: ``v = lo + t`` on ``[lo, oo)``, ``v = lo + (hi - lo) t/(1 + t)`` on ``[lo, hi)`` (so ``1 - eps`` on
-   ``0 < eps < 1`` is ``1/(1 + t)``), a closed upper end checked at ``v = hi`` on its own;
-3. Arb interval enclosures (``bounds.prove.recheck``) over the compact coordinates of the whole domain
-   (``bounds.prove.verify_interval.whole_cases``), by bisection: a box closes when its enclosure is positive,
-   nonnegative, or excludes 0.
-
-A condition none of them proves is searched for an admissible point where it fails (every hypothesis holding there,
-exactly): solved exactly when it depends on one parameter with numeric bounds (``1 - 3 eps = 0`` at ``eps = 1/3``,
-``d1 - 1 = 0`` at the admissible integer ``d1 = 1``), else at the ends and seeded points of the domain (Arb proving
-the sign, SymPy the exact zero).  The verdict is then "not proved (undefined at <point>: ...)", or, without a
-point, "not proved (not shown defined on the declared domain: ...)"; a step whose side is undefined somewhere is
-never certified (a violation at another admissible point still refutes it).  Results are cached per condition and
-domain, and with the step's verdict.
+``defined(lhs, rhs, dom)`` proves every condition on the whole declared domain, in order: (1) by SymPy's assumptions
+on the derived symbols (``Domain.symbols``); (2) by SymPy after writing every parameter through a positive
+coordinate (``_by_coordinates``); (3) by Arb enclosures over the compact coordinates of the whole domain, by
+bisection.  A condition none of them proves is searched for an admissible point where it fails: solved exactly
+when it depends on one parameter with numeric bounds, else at the ends and seeded points of the domain.  The
+verdict is then "not proved (undefined at <point>: ...)", or, without a point, "not proved (not shown defined on
+the declared domain: ...)".  Results are cached per condition and domain.
 """
 from __future__ import annotations
 
 import itertools
 import random
 from dataclasses import dataclass
+from types import SimpleNamespace
 from fractions import Fraction
 
 import mpmath
@@ -173,13 +163,9 @@ def _by_coordinates(c: Condition, dom: Domain) -> bool:
 
 
 # ----- 3. Arb enclosures over the whole domain ------------------------------------------------------------------
-class _Coords:
-    def __init__(self, coords):
-        self.coords = coords
-
-
 def _by_arb(c: Condition, dom: Domain) -> bool:
     from .verify_interval import whole_cases  # (it imports the search, which imports this module's users)
+    from .verify_search import exact_value
     if any(p.name in dom.wider for p in dom.params):
         return False
     try:
@@ -190,8 +176,8 @@ def _by_arb(c: Condition, dom: Domain) -> bool:
     if not cases:
         return False
     for arg, _, coords, _ in cases:
-        cs = _Coords(tuple(Coord(k.symbol, _fraction(k.lo), None if k.hi is None else _fraction(k.hi))
-                           for k in coords))
+        cs = SimpleNamespace(coords=tuple(Coord(k.symbol, exact_value(k.lo), None if k.hi is None else
+                                                exact_value(k.hi)) for k in coords))
         try:
             f = arb_intervals.compile_expr(arg)
         except recheck.Undefined:
@@ -199,12 +185,6 @@ def _by_arb(c: Condition, dom: Domain) -> bool:
         if not _bisect(f, cs, c.kind):
             return False
     return True
-
-
-def _fraction(v) -> Fraction:
-    sign, man, exp, _ = mpmath.mpf(v)._mpf_
-    q = Fraction(int(man)) * Fraction(2) ** int(exp)
-    return -q if sign else q
 
 
 def _bisect(f, cs, kind) -> bool:

@@ -9,14 +9,10 @@ otherwise only real), and the symbolic methods reason about those.  ``Domain.wid
 declaration is not contained in their global symbol's assumptions (``e_l >= -1`` for a nonnegative ``e_l``, a
 real ``d1`` for an integer one): there the global assumptions are false on part of the domain, and a method that
 rewrites with the global symbols (the interval forms) is not run.  ``Domain.key`` holds every field of every
-parameter: whatever changes a verdict changes the key.
-
-``time_limit(seconds, stage, calls)`` bounds one stage by a count of work, Python calls (``STAGE_CALLS``; the same on
-every machine: ``WorkBudget``), and guards it by CPU time (``STAGE_SECONDS``, ``$SLTH_SYMPY_SECONDS``: ``TooSlow``,
-"machine too slow", never a verdict); nested limits respected.  Past either, the caller moves on to its next stage."""
+parameter: whatever changes a verdict changes the key.  ``time_limit`` bounds one stage of any method."""
 from __future__ import annotations
 
-import os
+import functools
 import signal
 import sys
 import threading
@@ -57,22 +53,21 @@ class Domain:
         self.key = tuple(param_key(p) for p in self.params)
         self.lo = {p.name: (sp.Max(*p.lo) if len(p.lo) > 1 else sp.sympify(p.lo[0])) for p in self.params if p.dependent}
 
+    @functools.cached_property
     def _derived(self) -> tuple:
         """(symbols, wider), computed once per domain."""
-        if not hasattr(self, "_derived_pair"):
-            self._derived_pair = derived_symbols(self.params)
-        return self._derived_pair
+        return derived_symbols(self.params)
 
     @property
     def symbols(self) -> dict:
         """Global symbol -> a symbol with the assumptions the declaration implies (the global one itself when they
         are the same; a fresh one, named alike, otherwise)."""
-        return self._derived()[0]
+        return self._derived[0]
 
     @property
     def wider(self) -> list:
         """The parameters declared on a domain not contained in their global symbol's assumptions."""
-        return self._derived()[1]
+        return self._derived[1]
 
     def reduced(self, expr) -> "Domain":
         """The domain of the parameters ``expr`` depends on (and their lower bounds' parameters)."""
@@ -87,7 +82,7 @@ class Domain:
                 name = p.name + OFFSET
                 PARAMETER.setdefault(name, sp.Symbol(name, nonnegative=True))
                 NAME[PARAMETER[name]] = name
-                SHIFTED[name] = f"{p.name} - {txt(sp.Max(*p.lo))}"
+                SHIFTED[name] = f"{p.name} - {text(sp.Max(*p.lo))}"
                 q = table[name] = Param(name, lo=(0,), integer=p.integer, box=p.box)
                 del table[p.name]
                 sub[p.symbol] = q.symbol + sp.Max(*p.lo)
@@ -113,7 +108,7 @@ class Domain:
             lo, hi = p.box
             if p.name in self.lo:
                 rel = "*" if p.log else "+"
-                out[p.name] = f"{p.name} = {txt(self.lo[p.name])} {rel} [{num(lo)}, {num(hi)}]"
+                out[p.name] = f"{p.name} = {text(self.lo[p.name])} {rel} [{num(lo)}, {num(hi)}]"
             else:
                 out[p.name] = f"{SHIFTED.get(p.name, p.name)} in [{num(lo)}, {num(hi)}]"
         return out
@@ -125,17 +120,11 @@ class Domain:
         return any(p.name == name and p.integer for p in self.params)
 
 
-
-def txt(e):
-    return text(e)
-
-
 def num(v):
     v = float(v)
     if v > 0 and v < 1e-3:
         return f"2^{round(mpmath.log(v, 2))}"
     return f"{v:g}"
-
 
 
 # ----- assumptions derived from the declaration ---------------------------------------------------
@@ -188,16 +177,17 @@ so a bad value is reported by the command's own check of its settings, never by 
 
 def stage_seconds() -> float:
     """The time guard per stage: ``STAGE_SECONDS`` when set (a test sets it), else ``$SLTH_SYMPY_SECONDS``
-    (``bounds.prove.settings.sympy_seconds``, checked)."""
-    from .settings import sympy_seconds
+    (``slth_base.settings.sympy_seconds``, checked)."""
+    from slth_base.settings import sympy_seconds
     return STAGE_SECONDS if STAGE_SECONDS is not None else sympy_seconds()
+
+
 STAGE_CALLS = 16_000_000
 """The work budget of one stage: Python function calls made in it (counted by a trace function on the main thread).
 The same count on every machine and at any load (it moves by about 1 % with what the process computed before: SymPy's
-caches), so a stage cut by it is cut everywhere: this decides verdicts.  Calibrated on `slth proofs` and the readings
-of ``checks/test_variants.py``: the largest count of a stage that finishes there is 9.1 million (Theorem 14's block
-step T14d-x in the perturbed-logit reading, whole-domain forms; 9.6 s of CPU at load 19), under 60 % of it.  A
-million calls take 0.3 to 1 s of CPU here."""
+caches), so a stage cut by it is cut everywhere: this decides verdicts.  The largest count of a stage that finishes
+in `slth proofs` and the readings of ``checks/test_variants.py`` is 9.1 million (Theorem 14's block step T14d-x in the
+perturbed-logit reading), under 60 % of it."""
 
 
 class TimeLimit(BaseException):

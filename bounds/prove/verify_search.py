@@ -1,24 +1,17 @@
 """Method 3 of the verifier: the counterexample search.  Seeded points of the box (its corners, then random
-points, integer dimensions rounded) and of the whole domain (every combination of the ends of every parameter --
-its lower bound, next to an open end, its finite upper bound, far beyond the box -- then random points, unbounded
-parameters far beyond the box); and the smallest ratio rhs/lhs over such points (``smallest_ratio``).
+points, integer dimensions rounded) and of the whole domain (every combination of the ends of every parameter,
+then random points far beyond the box); and the smallest ratio rhs/lhs over such points (``smallest_ratio``).
 
 A point is a counterexample only when (``check_point``):
 
 1. it is admissible: its exact values satisfy every hypothesis of every parameter (strictly at open ends,
-   integers where integral), proved by Arb; a coordinate on or beyond an end is first moved inside (next to an
-   open end, to the nearest integer inside for an integral parameter), a dependent parameter is set from an Arb
-   upper bound of its lower bound;
-2. the violation is seen at 50 digits relative to the sides' size, and then proved by Arb (python-flint): the
-   enclosure of lhs lies above that of rhs, the precision raised with the size of the values while the
-   enclosures overlap (``recheck.compare``); or a side is not real there, with an argument of a root or a log
+   integers where integral), proved by Arb; a coordinate on or beyond an end is first moved inside;
+2. the violation is seen at 50 digits relative to the sides' size, and then proved by Arb: the enclosure of lhs
+   lies above that of rhs (``recheck.compare``); or a side is not real there, with an argument of a root or a log
    that Arb proves negative.
 
-Otherwise the point refutes nothing.  Every value reported is the exact value checked (a float holds it, an
-integer for an integral parameter, or a string for a number beyond a float's range); ``lhs`` and ``rhs`` are floats
-where floats keep ``lhs > rhs`` visible, else decimal strings with the digits that do.  ``show_point`` is the one
-written form of a counterexample (every report uses it): the shortest decimal that satisfies the hypotheses as the
-exact point does, "next to the open end" where it is that close."""
+Otherwise the point refutes nothing.  Every value reported is the exact value checked (``number``); ``lhs`` and
+``rhs`` are floats where floats keep ``lhs > rhs`` visible, else decimal strings with the digits that do."""
 from __future__ import annotations
 
 import itertools
@@ -122,9 +115,9 @@ def end_points(p, box) -> list:
         low = mpmath.mpf(1) if p.log else mpmath.mpf(0)
         return [low, FAR, mpmath.sqrt(blo * bhi) if p.log and blo > 0 else (blo + bhi) / 2]  # (ratio, offset)
     lo, hi = _numeric(p.lo), _numeric(p.hi)
-    low = max(lo) if lo else _fraction(blo)
+    low = max(lo) if lo else exact_value(blo)
     high = min(hi) if hi else max(low, Fraction(1)) * 10**30
-    mid = _fraction(mpmath.sqrt(blo * bhi) if p.log and blo > 0 else (blo + bhi) / 2)
+    mid = exact_value(mpmath.sqrt(blo * bhi) if p.log and blo > 0 else (blo + bhi) / 2)
     return list(dict.fromkeys([low, high, mid]))
 
 
@@ -183,10 +176,10 @@ def exact_point(dom: Domain, point) -> dict | None:
     bounds; a dependent parameter from an Arb upper bound of its lower bound (so it meets it); None if undefined."""
     values: dict = {}
     for p, v in zip(dom.params, point):
-        v = _fraction(v)
+        v = exact_value(v)
         if p.name in dom.lo:
             try:
-                lo = _upper(dom.lo[p.name], values)
+                lo = upper_bound(dom.lo[p.name], values)
             except (recheck.Undefined, ValueError, ZeroDivisionError):
                 return None
             v = lo * max(v, Fraction(1)) if p.log else lo + max(v, Fraction(0))
@@ -202,7 +195,7 @@ def exact_point(dom: Domain, point) -> dict | None:
     return values
 
 
-def _fraction(v) -> Fraction:
+def exact_value(v) -> Fraction:
     """The exact value of a number (an mpmath mpf, a float, an int, a Fraction)."""
     if isinstance(v, (Fraction, int)):
         return Fraction(v)
@@ -214,7 +207,7 @@ def _fraction(v) -> Fraction:
     return -q if sign else q
 
 
-def _upper(expr, values) -> Fraction:
+def upper_bound(expr, values) -> Fraction:
     """An exact rational >= ``expr`` at ``values`` (Arb's upper bound)."""
     expr = sp.sympify(expr)
     if expr.is_Rational:

@@ -4,4 +4,3 @@
 texts), ``search`` (the tactic search), ``runner`` (coqc), ``build`` (the folders and their records),
 ``statement_check`` (each compiled constant against its statement, ``Print Assumptions``) and ``check`` (the verdict
 per step)."""
-from .printer import CoqExportError, coq  # noqa: F401

@@ -166,9 +166,7 @@ def parse_assumptions(out: str) -> list[list[str]]:
     """The axiom names of each ``Print Assumptions`` block of coqc's output, in order ([] when closed)."""
     blocks: list[list[str]] = []
     for line in out.splitlines():
-        if line.startswith("Closed under the global context"):
-            blocks.append([])
-        elif line.startswith("Axioms:"):
+        if line.startswith(("Closed under the global context", "Axioms:")):
             blocks.append([])
         elif blocks and line and not line[0].isspace():
             m = re.match(r"([\w.']+)\s*(?::|$)", line)

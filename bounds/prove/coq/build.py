@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from contextlib import contextmanager
 from pathlib import Path
 
 from slth_base import settings
@@ -88,11 +87,9 @@ def load_state(path: Path, log=None) -> dict:
     holds) or not a record; then ``log`` says so and everything it would vouch for is compiled again."""
     from slth_base.sealed import read_regular, unseal
     try:
-        raw = read_regular(Path(path))
+        raw, problem = read_regular(Path(path)), None
     except OSError as exc:
         raw, problem = b"", f"unreadable ({exc.strerror or exc})"
-    else:
-        problem = None
     if raw is None:
         return {}
     state = None
@@ -119,10 +116,9 @@ def now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-@contextmanager
 def build_lock(build: Path):
-    """The build folder held by this process alone (``slth_base.files.flock``)."""
-    with locked(build / ".lock"):  # slth_base.files.locked: a link planted at the lock's name is replaced
-        yield
+    """The build folder held by this process alone (``slth_base.files.locked``: a link planted at the lock's name is
+    replaced)."""
+    return locked(build / ".lock")
 
 

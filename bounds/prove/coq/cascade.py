@@ -8,6 +8,7 @@ import re
 
 import sympy as sp
 
+from ...facts import SCALAR
 from ..verify import exact
 from ..verify_domain import Domain, TimeLimit, time_limit
 from .printer import CoqExportError, coq, ident
@@ -502,11 +503,16 @@ def _split(lhs, rhs, dom: Domain) -> list[str]:
         return []
 
 
+def _fact_at(f, x, u) -> tuple[str, str]:
+    """The sides of fact ``f`` in its variable ``x`` printed as its lemma writes them, at ``x := u``."""
+    ph = sp.Symbol("SLTHU")
+    return tuple(coq(exact(sp.sympify(e)).xreplace({x: ph})).replace("SLTHU", f"({coq(u)})") for e in (f.lhs, f.rhs))
+
+
 def _instances(lhs, rhs, dom: Domain) -> list[str]:
     """A scalar fact f(x) <= g(x) applied at an argument u of an ``exp`` or ``ln`` of the step (u the argument, or
     the argument less 1): lhs = c f(u), rhs = c g(u) with c >= 0 (``slth_inst``, the equations by ``field``), and
     the fact's lemma (``Common``) applied with its domain checked at u."""
-    from ...facts import SCALAR
     out = []
     args = {a.args[0] for a in sp.preorder_traversal(lhs) if isinstance(a, sp.exp)}
     args |= {a.args[0] - 1 for a in sp.preorder_traversal(lhs) if isinstance(a, sp.log)}
@@ -521,9 +527,7 @@ def _instances(lhs, rhs, dom: Domain) -> list[str]:
                 continue
             try:
                 pre = variants(lhs, rhs, dom)[0][0]
-                ph = sp.Symbol("SLTHU")  # the fact's sides printed as its lemma writes them, x := u
-                fa, fb = (coq(exact(sp.sympify(e)).xreplace({x: ph})).replace("SLTHU", f"({coq(u)})")
-                          for e in (f.lhs, f.rhs))
+                fa, fb = _fact_at(f, x, u)
                 out.append(f"{pre}apply (slth_inst _ _ {coq(c)} {fa} {fb}); [ field; repeat split; slth_nz | "
                            f"field; repeat split; slth_nz | left; slth_pos | apply {lemma_name('facts', f.name)}; "
                            f"first [ lra | left; slth_pos | slth_lo | apply Rminus_le; interval ] ]")
@@ -537,7 +541,6 @@ def _instances_inside(lhs, rhs, dom: Domain) -> list[str]:
     f(u), lhs = a0 + a1 f(u) with a1 >= 0, so lhs <= m = a0 + a1 g(u) (``slth_inside``, the equations by ``ring``),
     the fact's lemma applied with its domain checked at u (directly, or in log space), and m <= rhs by the terms
     the two sides share cancelled and the rest merged in log space (``_split`` of the expanded sides)."""
-    from ...facts import SCALAR
     out = []
     args = {a.args[0] for a in sp.preorder_traversal(lhs) if isinstance(a, sp.exp)}
     flat = dict(power_base=False, power_exp=False, log=False, multinomial=False)
@@ -563,9 +566,7 @@ def _instances_inside(lhs, rhs, dom: Domain) -> list[str]:
                     pass
             try:
                 pre = variants(lhs, rhs, dom)[0][0]
-                ph = sp.Symbol("SLTHU")  # the fact's sides printed as its lemma writes them, x := u
-                fa, fb = (coq(exact(sp.sympify(e)).xreplace({x: ph})).replace("SLTHU", f"({coq(u)})")
-                          for e in (f.lhs, f.rhs))
+                fa, fb = _fact_at(f, x, u)
                 head = (f"{pre}apply (slth_inside _ _ ({coq(m)}) ({coq(a0)}) ({coq(a1)}) ({fa}) ({fb})); [ ring | ring "
                         f"| left; slth_ppos | apply {lemma_name('facts', f.name)}; first [ "
                         + " | ".join(domain) + " ] | ")

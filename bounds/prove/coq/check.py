@@ -17,7 +17,7 @@ fact), ``{(statement, step): verdict}``, each verdict one line starting with one
   N``; ``folder not writable: DIR``; ``run slth proofs --coq`` (``compiling`` False and nothing compiled matches);
 - ``not exported: <why>``: the harness does not certify it, or the printer refuses a construct.
 
-``verdict_kind(verdict)`` gives the first of those words.  Nothing in an output folder is believed: the ``.v`` files
+Nothing in an output folder is believed: the ``.v`` files
 are written to ``DIR`` for reading (an edited one is rewritten) and compiled from their text as the exporter writes it
 now in a build folder outside it (``build_dir(DIR)``: under ``$SLTH_COQ_BUILD``, else ``$XDG_CACHE_HOME/slth/coq``
 or ``~/.cache/slth/coq``), whose record (``state.json``) binds each file's text and coqc version to the sha256 of the
@@ -28,7 +28,6 @@ written atomically.  ``python -m bounds.prove.coq`` writes the committed files; 
 winners, each accepted only when it is a tactic expression (``tactic_problem``)."""
 from __future__ import annotations
 
-import hashlib
 import re
 import tempfile
 import threading
@@ -39,11 +38,11 @@ from slth_base.files import holds
 
 from .. import external
 from .assumed import declarations, family, parse_assumptions  # noqa: F401 (the API)
-from .build import (build_dir, build_lock, build_root, load_state, output_dir, save_state, sha,  # noqa: F401
+from .build import (build_dir, build_lock, load_state, output_dir, save_state, sha,  # noqa: F401
                     writable_dir, write_atomic)
 from .export import Lemma, definedness
 from .files import (KERNEL, NOT_CHECKED, NOT_EXPORTED, REJECTED, entries, entries_of, file_key, text,  # noqa: F401
-                    verdict_kind, write)
+                    write)
 from .runner import (LOGICAL, NO_KERNEL, RUNS, WORKERS, CoqcFailure, CoqSetupError, compile_file,  # noqa: F401
                      coq_release, coqc, coqc_seconds, coqc_version, first_error, jobs, missing_reason, run_coqc)
 from .search import search
@@ -72,44 +71,47 @@ def undefined_point(lem: Lemma) -> str:
     conds = definedness(lhs, rhs)
     for end in ("lo", "hi"):
         point = {}
-        ok = True
         for p in dom.params:
             vals = [sp.sympify(v).xreplace(point) for v in (p.lo if end == "lo" or not p.hi else p.hi)]
             if not vals:
                 vals = [sp.Integer(1)] if not p.lo else [sp.sympify(p.lo[0]).xreplace(point)]
             v = max(vals) if end == "lo" else min(vals)
             if v.free_symbols:
-                ok = False
                 break
             if p.integer:
                 v = sp.ceiling(v) if end == "lo" else sp.floor(v)
             elif p.lo_open if end == "lo" else p.hi_open:  # inside an open end, where the step must be defined
                 v = v + sp.Rational(1, 10**9) * (1 if end == "lo" else -1)
             point[p.symbol] = sp.nsimplify(v)
-        if not ok:
-            continue
-        for prop, base, kind in conds:
-            try:
-                val = sp.sympify(base).xreplace(point)  # exact: the point's coordinates are rationals
-                val = val if val.free_symbols == set() else None
-                if val is None:
-                    continue
-                if not val.is_real:  # a pole or an undefined value at the point itself
-                    bad = True
-                elif "denominator" in kind:
-                    bad = bool(sp.simplify(val) == 0)
-                elif "root" in kind:
-                    bad = bool(val < 0)
-                else:
-                    bad = bool(val <= 0)
-            except (TypeError, ValueError):  # a sign SymPy cannot decide at the point: no point shown
-                continue
-            if bad:
-                where = ", ".join(f"{p.name} = {point[p.symbol]}" for p in dom.params
-                                  if p.symbol in sp.sympify(base).free_symbols)
-                return f"undefined at {where}: {kind} ({prop} fails)"
+        else:
+            found = _undefined_at(conds, point, dom)
+            if found:
+                return found
     return "undefined: Coq proves no " + " /\\ ".join(c for c, _, _ in conds) + " on the declared domain"
 
+
+def _undefined_at(conds, point: dict, dom) -> str | None:
+    """``undefined at <point>: ...`` for the first definedness condition false at ``point``, else None."""
+    for prop, base, kind in conds:
+        try:
+            val = sp.sympify(base).xreplace(point)  # exact: the point's coordinates are rationals
+            if val.free_symbols:
+                continue
+            if not val.is_real:  # a pole or an undefined value at the point itself
+                bad = True
+            elif "denominator" in kind:
+                bad = bool(sp.simplify(val) == 0)
+            elif "root" in kind:
+                bad = bool(val < 0)
+            else:
+                bad = bool(val <= 0)
+        except (TypeError, ValueError):  # a sign SymPy cannot decide at the point: no point shown
+            continue
+        if bad:
+            where = ", ".join(f"{p.name} = {point[p.symbol]}" for p in dom.params
+                              if p.symbol in sp.sympify(base).free_symbols)
+            return f"undefined at {where}: {kind} ({prop} fails)"
+    return None
 
 
 def check(directory, certified=None, tactics: dict | None = None, searching: bool = True, log=None,
@@ -220,14 +222,9 @@ def _verdict(l: Lemma, dropped: dict, checked: dict) -> str:
 
 
 def _lemma_at(source: str, line: int) -> str | None:
-    name = None
-    for k, ln in enumerate(source.splitlines(), 1):
-        if k > line:
-            break
-        m = re.match(r"Lemma (\w+) :", ln)
-        if m:
-            name = m.group(1)
-    return name
+    """The last lemma declared at or before ``line``."""
+    names = re.findall(r"^Lemma (\w+) :", "\n".join(source.splitlines()[:line]), re.M)
+    return names[-1] if names else None
 
 
 def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log) -> dict:

@@ -140,7 +140,7 @@ def summary(path: Path = TABLE) -> str:
 
     nc, cc, comp = part("compile")
     na, ca, _ = part("axioms")
-    nm, cm, _ = part("math")
+    _, cm, _ = part("math")
     big = max(comp, key=lambda k: comp[k]["cpu_s"])
     sa = st.get("math:StatementAssumptions", {"cpu_s": 0.0})["cpu_s"]
     coq = cc + st["check"]["cpu_s"] + ca + cm

@@ -20,19 +20,9 @@ KERNEL, REJECTED, NOT_EXPORTED, NOT_CHECKED = "kernel-checked", "rejected", "not
 FACTS = "facts"
 
 
-def verdict_kind(verdict: str) -> str:
-    """``kernel-checked``, ``rejected``, ``not checked`` or ``not exported``: the class of a verdict line."""
-    for k in (KERNEL, REJECTED, NOT_CHECKED, NOT_EXPORTED):
-        if verdict == k or verdict.startswith(k + ":"):
-            return k
-    raise ValueError(f"not a Coq verdict: {verdict!r}")
-
-
 def entries(certified=None) -> dict:
     """``{file stem: [(statement, step, Lemma | "not exported: why")]}``, Common (the facts) first."""
-    out = {"Common": []}
-    for f in SCALAR:
-        out["Common"].append(_entry(FACTS, Step(f.name, f.lhs, f.rhs), (f.domain,), certified))
+    out = {"Common": [_entry(FACTS, Step(f.name, f.lhs, f.rhs), (f.domain,), certified) for f in SCALAR]}
     for name in catalogue.proved():
         st = catalogue.get(name)
         out[name] = [_entry(name, s, st.params, certified) for s in catalogue.proof(name)]

@@ -15,7 +15,7 @@ from .. import external
 LOGICAL = "Slth"
 NO_KERNEL = "no proof kernel: apt-get install coq libcoq-interval"
 WORKERS = max(1, min(2, os.cpu_count() or 1))  # at most two coqc at once
-SECONDS_ENV, JOBS_ENV = settings.COQC_SECONDS_ENV, settings.COQ_JOBS_ENV
+JOBS_ENV = settings.COQ_JOBS_ENV
 PROBE_SECONDS = 60.0
 """The time limit of ``coqc --version`` and ``coqc -where`` (a probe, not a compile: ``SLTH_COQC_SECONDS`` is not
 its limit, so a short compile limit never reads as a missing proof kernel)."""

@@ -67,9 +67,7 @@ def _check(build: Path, pending: list) -> dict:
         stems = sorted({s for s, _, _ in pending} | {"Common"})
         src = [f"From Coq Require Import Reals.\nOpen Scope R_scope.\nFrom {LOGICAL} Require {' '.join(stems)}.\n"
                f"Import {LOGICAL}.Common.\n", locate_source()]
-        for stem, l, consts in pending:
-            for c, t in consts:
-                src.append(f"Check ({c} : {t}).\n")
+        src += [f"Check ({c} : {t}).\n" for _, _, consts in pending for c, t in consts]
         consts = [c for _, _, cs in pending for c, _ in cs]
         src.append(f"Definition slth_all := ({', '.join(consts)}, tt).\nPrint Assumptions slth_all.\n")
         path = build / "SlthCheck.v"
@@ -182,8 +180,7 @@ def assumptions_text(axioms: dict, statements=None) -> str:
     for s, rows in by.items():
         if statements and s not in statements:
             continue
-        fams: dict = {}
-        other = []
+        fams, other = {}, []
         for t, names in rows:
             for n in names:
                 f = family(n)

@@ -101,7 +101,8 @@ def test_a_lock_file_planted_as_a_link_never_truncates_its_target(tmp_path):
     victim = tmp_path / "victim.txt"
     victim.write_text("keep\n")
     for folder, name, lock in ((tmp_path / "build", ".lock", check.build_lock),
-                               (tmp_path / "coq", ".slth-kernel.lock", kernel._locked)):
+                               (tmp_path / "coq", ".slth-kernel.lock",
+                                lambda folder: kernel.locked(folder / ".slth-kernel.lock"))):  # the kernel's lock
         folder.mkdir()
         (folder / name).symlink_to(victim)
         with lock(folder):

@@ -9,8 +9,6 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
-from bounds.prove.verify import SEED
-
 ROOT = Path(__file__).resolve().parent.parent.parent
 """The repository root (the git checkout whose commit the record names)."""
 PACKAGES = ("slth-harness", "numpy", "scipy", "sympy", "mpmath", "numba", "jinja2", "matplotlib", "hypothesis",
@@ -42,6 +40,8 @@ def bounds_hash() -> str:
 
 
 def provenance(seed: int, command: str, wall: dict) -> dict:
+    from bounds.prove.verify import SEED  # here: the version lookup above is also read where bounds is not loaded
+
     packages = {name: v for name in PACKAGES if (v := package_version(name)) is not None}
     commit = _git("rev-parse", "HEAD")
     status = _git("status", "--porcelain")

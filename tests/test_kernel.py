@@ -177,6 +177,43 @@ def test_lemma12s_check_in_coq_is_the_committed_one_only_for_these_files(monkeyp
     assert verified.lemma12(committed=tmp_path) == {**fresh, "source": kernel.REPLAYED} and runs == [1]
 
 
+def test_lemma12s_check_compiles_in_the_build_folder_under_its_lock_and_is_read_back(monkeypatch, tmp_path):
+    """A fresh check of Lemma 12's step compiles in ``build_folder()`` (incremental: after an edit of ``bounds/`` only
+    the changed files are compiled again), holding the folder's lock for the compile and the check; its answer is
+    stored and read back for the same files; a rejected file leaves it undecided."""
+    from contextlib import contextmanager
+
+    from bounds.prove import coq_math, coq_text
+
+    monkeypatch.setattr(coq_math, "missing_reason", lambda: None)
+    monkeypatch.setattr(coq_math, "coqc_version", lambda: "8.16.1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "build" / "math"
+    monkeypatch.setattr(coq_math, "build_folder", lambda: folder.mkdir(parents=True, exist_ok=True) or folder)
+    holding, seen = [], []
+
+    @contextmanager
+    def lock(path):
+        holding.append(Path(path))
+        yield
+        holding.remove(Path(path))
+    monkeypatch.setattr(coq_math, "build_lock", lock)
+    monkeypatch.setattr(coq_math, "compile", lambda d, files: seen.append(("compile", Path(d), list(holding)))
+                        or (True, ""))
+    answer = {"proof": "rejected", "error": "e", "gap_line": True, "with_hypothesis": "accepted", "refuted": True,
+              "theorem": ["p"]}
+    monkeypatch.setattr(coq_math, "printed_logit_check", lambda d: seen.append(("check", Path(d), list(holding)))
+                        or dict(answer))
+    assert coq_math.lemma12_logit_run() == (answer, None)
+    assert seen == [("compile", folder, [folder]), ("check", folder, [folder])] and holding == []
+    again, cached = coq_math.lemma12_logit_run()
+    assert again == answer and cached["coq"] == "8.16.1" and len(seen) == 2  # read back: nothing compiled
+    monkeypatch.setattr(coq_text, "with_statements", lambda: {"Statements": "(* another text *)"})
+    monkeypatch.setattr(coq_math, "compile", lambda d, files: (False, "Statements.v line 1: an error"))
+    assert coq_math.lemma12_logit_run() == ({"undecided": "rejected: Statements.v line 1: an error"}, None)
+    assert coq_math.lemma12_logit_run()[0] == {"undecided": "rejected: Statements.v line 1: an error"}  # read back
+
+
 def test_the_report_names_where_the_kernel_verdict_comes_from(proofs_record):
     from reports.sections import proofs as section
     from slt import claims

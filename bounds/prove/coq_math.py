@@ -20,7 +20,6 @@ import hashlib
 import json
 import re
 import sys
-import tempfile
 import threading
 from concurrent.futures import FIRST_COMPLETED, wait
 from pathlib import Path
@@ -330,10 +329,11 @@ def lemma12_logit_kernel() -> dict:
 
 def lemma12_logit_run() -> tuple[dict, dict | None]:
     """``(result, cached)``: ``printed_logit_check`` on the committed files and the generated ``Statements.v``,
-    compiled in a temporary folder, cached under ``$XDG_CACHE_HOME/slth-harness/coq-math`` by the fingerprint of
-    every text it compiles and coqc's version; ``cached``: None when coqc ran now, else ``{"coq", "checked"}`` of the
-    run whose answer was read back (``reports.record.verified.lemma12`` words it as ``bounds.prove.kernel`` does);
-    ``{"undecided": reason}`` when coqc or CoqInterval is missing, or a file is rejected."""
+    compiled in ``build_folder()`` (only what changed since the last compile there, under its lock), cached under
+    ``$XDG_CACHE_HOME/slth-harness/coq-math`` by the fingerprint of every text it compiles and coqc's version;
+    ``cached``: None when coqc ran now, else ``{"coq", "checked"}`` of the run whose answer was read back
+    (``reports.record.verified.lemma12`` words it as ``bounds.prove.kernel`` does); ``{"undecided": reason}`` when
+    coqc or CoqInterval is missing, a file is rejected or the build folder cannot be made."""
     reason = missing_reason()
     if reason:
         return {"undecided": reason}, None
@@ -345,9 +345,13 @@ def lemma12_logit_run() -> tuple[dict, dict | None]:
     cached = state.get("result")
     if isinstance(cached, dict):
         return cached, {"coq": state.get("coq") or "", "checked": state.get("checked") or ""}
-    with tempfile.TemporaryDirectory(prefix="slth-coq-math-") as tmp:
-        ok, why = compile(tmp, files)
-        result = printed_logit_check(tmp) if ok else {"undecided": f"rejected: {why}"}
+    try:
+        folder = build_folder()
+    except OSError as e:
+        return {"undecided": f"the Coq build folder cannot be made: {e.strerror or e}"}, None
+    with build_lock(folder):
+        ok, why = compile(folder, files)
+        result = printed_logit_check(folder) if ok else {"undecided": f"rejected: {why}"}
     try:
         base.mkdir(parents=True, exist_ok=True)
         save_state(path, {"result": result, "coq": coqc_version(), "checked": now()})

@@ -31,7 +31,7 @@ from . import coq_text, external
 from .coq.assumed import (declarations, family, locate_source, parse_assumptions, qualify,  # noqa: F401 (the API)
                           read_assumptions, strip_comments)
 from .coq.build import build_lock, build_root, load_state, now, save_state, sha, write_atomic
-from .coq.runner import LEAN_GC, WORKERS, CoqcFailure, coqc_version, first_error, missing_reason, run_coqc
+from .coq.runner import QUERY_GC, WORKERS, CoqcFailure, coqc_version, first_error, missing_reason, run_coqc
 from .coq_statements import blueprint, counts, counts_line, declared_rests, statements_report  # noqa: F401 (the API)
 from .coq_text import (CITED, CITED_COQ, FORMAL, LOGICAL, LUEKER_COQ, LUEKER_ITEMS, LUEKER_PREMISE, MATH,  # noqa: F401
                        PREMISE_COQ, PROVED_PREMISES, STATEMENTS_V, chain_premises, cited_premises, cited_statement,
@@ -203,7 +203,7 @@ def assumptions(directory, theorems: dict[str, tuple[str, ...]] = THEOREMS) -> d
     text = (f"From {LOGICAL} Require Import {' '.join(theorems)}.\n{locate_source(PREMISES)}"
             + "".join(f"Print Assumptions {n}.\n" for n in names))
     write_atomic(directory / "PrintAssumptions.v", text)
-    ok, out = compile_file(directory, "PrintAssumptions", env=LEAN_GC)
+    ok, out = compile_file(directory, "PrintAssumptions", env=QUERY_GC)
     if not ok:
         raise RuntimeError(f"Print Assumptions failed: {out}")
     blocks = read_assumptions(out, PREMISES)
@@ -258,7 +258,7 @@ def _statement_query(directory: Path, names, together: bool) -> dict:
         queries = "".join(f"Print Assumptions stmt_{n}.\n" for n in names)
     text = f"From {LOGICAL} Require Import Statements.\n{locate_source(PREMISES)}" + checks + queries
     write_atomic(directory / "StatementAssumptions.v", text)
-    ok, out = compile_file(directory, "StatementAssumptions", env=LEAN_GC)
+    ok, out = compile_file(directory, "StatementAssumptions", env=QUERY_GC)
     if not ok:
         raise RuntimeError(f"Print Assumptions failed: {out}")
     by_coq = {**{c: p for p, c in PREMISE_COQ.items()}, **{c: f"statement {s}" for s, c in CITED_COQ.items()},

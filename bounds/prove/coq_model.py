@@ -16,7 +16,7 @@ from pathlib import Path
 from . import coq_math
 from .coq.assumed import locate_source, read_assumptions
 from .coq.build import write_atomic
-from .coq.runner import LEAN_GC
+from .coq.runner import QUERY_GC
 
 MODEL = coq_math.ROOT / "proofs" / "coq" / "model" / "Model.v"
 INSTANCES = {  # statement -> the definition of Model.v that applies its theorem to the model
@@ -68,7 +68,7 @@ def _print_assumptions(directory: Path, queries: dict[str, list[str]]):
                  + locate_source(coq_math.PREMISES)
                  + "".join(f"Definition {q} := ({', '.join(ds)}, tt).\n" for q, ds in queries.items())
                  + "".join(f"Print Assumptions {q}.\n" for q in queries))
-    ok, out = coq_math.compile_file(directory, "ModelAssumptions", env=LEAN_GC)
+    ok, out = coq_math.compile_file(directory, "ModelAssumptions", env=QUERY_GC)
     if not ok:
         return out
     blocks = read_assumptions(out, coq_math.PREMISES)

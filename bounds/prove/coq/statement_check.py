@@ -12,7 +12,7 @@ from .assumed import family, locate_source, read_assumptions
 from .build import build_dir, build_lock, load_state, now, save_state, write_atomic
 from .export import Lemma
 from .files import KERNEL, entries
-from .runner import LEAN_GC, LOGICAL, CoqcFailure, first_error, run_coqc
+from .runner import LOGICAL, QUERY_GC, CoqcFailure, first_error, run_coqc
 from .tactics import tactic
 
 
@@ -72,7 +72,7 @@ def _check(build: Path, pending: list) -> dict:
         src.append(f"Definition slth_all := ({', '.join(consts)}, tt).\nPrint Assumptions slth_all.\n")
         path = build / "SlthCheck.v"
         write_atomic(path, "".join(src))
-        rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
+        rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=QUERY_GC)
         if rc != 0:
             line, msg = first_error(out, "".join(src))
             text_ = "".join(src).splitlines()
@@ -123,7 +123,7 @@ def print_assumptions(build: Path, consts: list, together: bool = False) -> dict
            + "".join(f"Print Assumptions {name}.\n" for name, _ in queries))
     path = build / f"{QUERY}.v"
     write_atomic(path, src)
-    rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=LEAN_GC)
+    rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=QUERY_GC)
     if rc != 0:
         raise CoqcFailure(f"Print Assumptions failed: {first_error(out, src)[1]}")
     blocks = read_assumptions(out)

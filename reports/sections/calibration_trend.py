@@ -51,8 +51,7 @@ def render(record: dict) -> Section | None:
     grids = [(key, cal.get(key)) for key in ("large_worst", "large") if (cal.get(key) or {}).get("statements")]
     if not grids:
         return None
-    answers = claims.growth(record)
-    html = render_template("sections/calibration_trend_answer.html", answers=answers,
+    html = render_template("sections/calibration_trend_answer.html", answers=claims.growth(record),
                            answer=claims.growth_answer(record))
     for key, large in grids:
         blocks = _blocks(large, "-worst" if key == "large_worst" else "")

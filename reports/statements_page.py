@@ -91,9 +91,8 @@ def statement_section(name: str, catalogue=None) -> str:
     if st.probability is not None:
         out += [f"with probability at least `{_text(st.probability)}`", ""]
     if st.widths:
-        out += ["**Widths** (the random network's width that suffices, with the universal constant C):", ""]
-        for w, expr in st.widths.items():
-            out += [f"`{w}` >=", "", "```", _pretty(expr), "```", ""]
+        out += ["**Widths** (the random network's width that suffices, with the universal constant C):", "",
+                *(line for w, expr in st.widths.items() for line in (f"`{w}` >=", "", "```", _pretty(expr), "```", ""))]
     if st.terms:
         out += ["**Named terms**:", "", *(f"- `{t}` = `{_text(e)}`" for t, e in st.terms.items()), ""]
     if st.notes:

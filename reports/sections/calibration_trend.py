@@ -36,14 +36,11 @@ def _plot(name: str, rec: dict, prefix: str = "") -> str | None:
 
 
 def _blocks(large: dict, prefix: str = "") -> list[dict]:
-    blocks = []
-    for name, rec in large["statements"].items():
-        trend = rec.get("trend") or {}
-        coef = [{"factor": f, "exponent": c["estimate"], "CI low": c["ci"][0], "CI high": c["ci"][1]}
-                for f, c in (trend.get("coefficients") or {}).items()]
-        blocks.append({"name": name, "rec": rec, "trend": trend, "coef": coef, "plot": _plot(name, rec, prefix),
-                       "verdicts": list((trend.get("verdicts") or {}).values())})
-    return blocks
+    return [{"name": name, "rec": rec, "trend": trend,
+             "coef": [{"factor": f, "exponent": c["estimate"], "CI low": c["ci"][0], "CI high": c["ci"][1]}
+                      for f, c in (trend.get("coefficients") or {}).items()],
+             "plot": _plot(name, rec, prefix), "verdicts": list((trend.get("verdicts") or {}).values())}
+            for name, rec in large["statements"].items() for trend in [rec.get("trend") or {}]]
 
 
 def render(record: dict) -> Section | None:

@@ -26,13 +26,9 @@ def _mip_rows(p4) -> list[dict]:
     exact = {(r["init"], r["n"]): r for r in mip["exact_same_sources"]}
     qk_exact = {(r["init"], r["n"]): r for r in mip["exact_qk_same_sources"]}
     missing = {"mean": float("nan"), "median": float("nan")}
-    rows = []
-    for r, q, v in zip(mip["summary"], mip["qk_entry_error"], mip["vo_entry_error"]):
-        e = exact.get((r["init"], r["n"]), missing)
-        qe = qk_exact.get((r["init"], r["n"]), missing)
-        rows.append({**r, "exact_mean": e["mean"], "exact_median": e["median"], "qk": q["mean"], "qk_exact": qe["mean"],
-                     "vo": v["mean"]})
-    return rows
+    return [{**r, "exact_mean": e["mean"], "exact_median": e["median"], "qk": q["mean"], "qk_exact": qe["mean"],
+             "vo": v["mean"]} for r, q, v in zip(mip["summary"], mip["qk_entry_error"], mip["vo_entry_error"])
+            for e, qe in [(exact.get((r["init"], r["n"]), missing), qk_exact.get((r["init"], r["n"]), missing))]]
 
 
 def _fig6_rows(p6) -> list[dict]:

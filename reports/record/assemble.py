@@ -103,14 +103,11 @@ def width_params(st) -> list[str]:
 def widths() -> list[dict]:
     """Every width requirement of every statement on the default grid at C = DEFAULT_C."""
     rows = []
-    for name in bounds.names():
-        st = bounds.get(name)
+    for st in map(bounds.get, bounds.names()):
         needed = width_params(st)
-        for pt in _grid_points(needed):
-            point = {k: pt[k] for k in needed}
-            for w in st.widths:
-                rows.append({"statement": name, "width": w, "point": point, "C": DEFAULT_C,
-                             "value": int(st.width(w, C=DEFAULT_C, **point))})
+        rows += [{"statement": st.name, "width": w, "point": point, "C": DEFAULT_C,
+                  "value": int(st.width(w, C=DEFAULT_C, **point))}
+                 for point in ({k: pt[k] for k in needed} for pt in _grid_points(needed)) for w in st.widths]
     return rows
 
 

@@ -271,12 +271,6 @@ def _run(args, path, names, data, output) -> int:
     return 0
 
 
-def _results(data, path):
-    if not (isinstance(data, dict) and isinstance(data.get("statements"), dict)):
-        raise ValueError(f"--output {path}: not a calibration file (no 'statements' object)")
-    return data
-
-
 def targets_of(name):
     from slt import targets
 
@@ -291,7 +285,7 @@ def _large(name, rec, args, kw, argv, out_path):
 
     from slt.inputs import read_json
 
-    data = _results(read_json(out_path, "--output"), out_path) if out_path.exists() else {
+    data = read_json(out_path, "--output") if out_path.exists() else {
         "command": "", "grid": "large", "design": {"name": args.design}, "statements": {}, "cost": {},
         "definition": "per point C_upper = smallest C on the C grid whose own one-sided 95% Clopper-Pearson upper "
                       "bound, and every larger evaluated C's, is <= eps; C_point the same on the antitonic fit; "
@@ -301,6 +295,8 @@ def _large(name, rec, args, kw, argv, out_path):
                   "assumed (slt.measure.adversaries.calibrate_worst)",
         "seeds": f"seed + {adversaries.POINT_STRIDE} x point index + {adversaries.SEED_STRIDE} x C grid index: "
                  "independent across points and across C"}
+    if not (isinstance(data, dict) and isinstance(data.get("statements"), dict)):
+        raise ValueError(f"--output {out_path}: not a calibration file (no 'statements' object)")
     if name in data["statements"] and not args.restart:
         print(f"{name}: already in {out_path} (--restart to recompute)")
         return

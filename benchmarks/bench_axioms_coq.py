@@ -21,8 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
 from benchmarks import common  # noqa: E402
 
@@ -40,11 +39,7 @@ def stage(args: str) -> str | None:
     stem = Path(m.group(1)).name
     if " SlthMath " in f" {args} ":
         return f"math:{stem}"
-    if stem == "SlthCheck":
-        return "check"
-    if stem == "SlthAxioms":
-        return "axioms"
-    return f"compile:{stem}"
+    return {"SlthCheck": "check", "SlthAxioms": "axioms"}.get(stem, f"compile:{stem}")
 
 
 def estimate_check(stderr_first: str, spent: float) -> dict:

@@ -22,8 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "test-suite-time.json"
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
 from benchmarks import common  # noqa: E402
 from benchmarks.common import cpu  # noqa: E402

@@ -26,8 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
 from benchmarks import common  # noqa: E402
 from benchmarks.bench_diff import CLEAN, EDIT, EDIT_WORDS, clone  # noqa: E402
@@ -101,11 +100,10 @@ def main(argv=None) -> int:
         print(f"{PROG}: {', '.join(failed)} failed (exit status not 0 or 1); nothing written", file=sys.stderr)
         return 1
     if args.write:
-        old = common.ROOT / OUTPUT.relative_to(common.ROOT)
-        if old.exists() and set(args.only) != set(NAMES):  # keep the figures of the commands not rerun
+        if OUTPUT.exists() and set(args.only) != set(NAMES):  # keep the figures of the commands not rerun
             from slt.inputs import read_json
 
-            kept = read_json(old, "benchmark file").get("runs", {})
+            kept = read_json(OUTPUT, "benchmark file").get("runs", {})
             result["runs"] = {**{k: v for k, v in kept.items() if k.split("-")[0] not in args.only},
                               **result["runs"]}
         common.write(OUTPUT, result)

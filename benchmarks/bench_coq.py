@@ -20,8 +20,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
 from benchmarks import common  # noqa: E402
 
@@ -30,11 +29,10 @@ PROG = "python benchmarks/bench_coq.py"
 
 
 def timed(rows: list, key: str, label: str, fn):
-    cpu_s = common.cpu
     taken, who = common.machine(), (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
-    w, c = time.perf_counter(), cpu_s(*who)
+    w, c = time.perf_counter(), common.cpu(*who)
     out = fn()
-    wall, cpu = time.perf_counter() - w, cpu_s(*who) - c
+    wall, cpu = time.perf_counter() - w, common.cpu(*who) - c
     print(f"{label:32s} wall {wall:7.1f} s   CPU {cpu:7.1f} s", flush=True)
     rows.append({"key": key, "label": label, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "machine": taken})
     return out

@@ -23,8 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
 from benchmarks import common  # noqa: E402
 from benchmarks.common import cpu, machine  # noqa: E402
@@ -66,12 +65,11 @@ def measure(runs: int = 3, with_changes: bool = False, log=print) -> dict:
         rows = []
         for i in range(1, runs + 1):
             taken = machine()
-            load = taken["load"][0]
             cpu0, wall = cpu(), time.perf_counter()
             done = subprocess.run([sys.executable, "-m", "reports.cli", "diff", "--against", "HEAD"], cwd=repo,
                                   env=env, capture_output=True, text=True)
             row = {"run": i, "wall_s": round(time.perf_counter() - wall, 1), "cpu_s": round(cpu() - cpu0, 1),
-                   "exit": done.returncode, "load_before": round(load, 2),
+                   "exit": done.returncode, "load_before": round(taken["load"][0], 2),
                    "verified": next((ln for ln in done.stderr.splitlines() if ln.startswith("[diff] working tree:")),
                                     ""), "machine": taken}
             rows.append(row)

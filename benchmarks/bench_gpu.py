@@ -21,8 +21,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
 from benchmarks.common import InputError, machine, parser, run, write  # noqa: E402
 

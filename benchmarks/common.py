@@ -5,7 +5,6 @@ after the work succeeded) and ``run`` (settings checked first, a bad file or set
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource
@@ -15,10 +14,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
-from reports.cli import INTERRUPTED, Parser, count, positive_int  # noqa: E402
+from reports.cli import INTERRUPTED, Parser, checked, count, positive_int  # noqa: E402
 from slth_base.files import InputError, replace_file, write_atomic  # noqa: E402
 from slth_base.settings import SettingError, check_all  # noqa: E402
 
@@ -32,12 +30,7 @@ def cpu(*who: int) -> float:
 
 def bounded(most: int):
     """An argument type: a whole number from 1 to ``most`` (more would only exhaust the machine)."""
-    def parse(text: str) -> int:
-        v = positive_int(text)
-        if v > most:
-            raise argparse.ArgumentTypeError(f"{text!r} is more than the {most} this benchmark allows")
-        return v
-    return parse
+    return checked(positive_int, lambda v: v <= most, f"is more than the {most} this benchmark allows")
 
 
 def parser(prog: str, description: str, output: Path | None = None) -> Parser:

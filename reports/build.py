@@ -123,9 +123,6 @@ def _build(args: argparse.Namespace, log) -> int:
         if not args.source:  # the run's own record: a bug of the harness, shown as one
             raise
         raise InputError(f"{args.source}: {exc}") from None
-    except ValueError as exc:
-        print(f"slth report: {exc}", file=sys.stderr)
-        return 2
     if args.only and len(sections) < len(set(args.only)):  # never an empty or partial report that exits 0
         raise InputError(f"this {rec['profile']} record (parts: {', '.join(rec['parts'])}) has no data for "
                          f"{len(set(args.only)) - len(sections)} of the sections {', '.join(args.only)} (rendered: "

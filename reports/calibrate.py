@@ -14,7 +14,6 @@ import argparse
 import contextlib
 import json
 import math
-import os
 import sys
 import time
 from pathlib import Path
@@ -28,9 +27,8 @@ from slt.measure.catalogue import CatalogueError
 from slt.measure.stats import CONFIDENCE, LEVEL
 
 from slt.measure.resources import check_trials
-from slt.tasks import SCHEDULER_ENV, check_scheduler
 
-from reports.cli import count, positive_int, workers
+from reports.cli import check_cluster, count, positive_int, workers
 from reports.paths import check_outputs
 from reports.sections.calibration_trend import markdown_table
 
@@ -108,8 +106,7 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
     if args.refit:
         return _refit(path, args.grid, args.statements and names)
     if not args.estimate:
-        check_scheduler(args.scheduler or os.environ.get(SCHEDULER_ENV) or None,
-                        "--scheduler" if args.scheduler else f"${SCHEDULER_ENV}")
+        check_cluster(args.scheduler)
     for item in args.where:  # select() names a malformed item; a value that is no finite number is refused here
         for value in item.partition("=")[2].split(","):
             try:
@@ -159,8 +156,8 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
             else:
                 per[n] = f"{kept} + {this}"
         design["name"] = per[names[0]] if len(set(per.values())) == 1 else "mixed (see per_statement)"
-        for field, value in (("factors", "factors"), ("fixed", "fixed"), ("alpha", "alpha")):
-            design.setdefault(field, {}).update({n: catalogue.get(n).large.get(value) for n in names})
+        for field in ("factors", "fixed", "alpha"):
+            design.setdefault(field, {}).update({n: catalogue.get(n).large.get(field) for n in names})
         design.setdefault("where", {}).update({n: list(args.where) for n in names})
     statements = data.setdefault("statements", {})
 
@@ -202,29 +199,25 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
     start = time.perf_counter()
     previous = data.get("cost", {}).get("wall_s", 0.0)
 
-    def write(results):
-        fresh = {}
-        for r in results:
-            fresh.setdefault(r["statement"], []).append({k: v for k, v in r.items() if k != "statement"})
-        for name in names:
-            record = statements[name]
-            kept = [p for p in record["points"] if key(p) not in {key(q) for q in fresh.get(name, [])}]
-            points = kept + fresh.get(name, [])
-            record.update(cal.summarise(points), points=points)
-            if args.grid == "large":
-                record["trend"] = cal.trend(points)
-        rows = [row for rec in statements.values() for p in rec["points"] for row in p["grid"]]
-        data["cost"] = {"wall_s": previous + time.perf_counter() - start,
-                        "trials": int(sum(r["trials"] for r in rows)),
-                        "cpu_s": float(sum(r.get("cpu_s", 0.0) for r in rows)),
-                        "trial_s": float(sum(r.get("seconds", 0.0) for r in rows)),
-                        "note": "wall_s: summed over the runs that wrote this file; cpu_s/trial_s: CPU and wall "
-                                "seconds of the trials themselves (cached tasks counted once)"}
-        write_atomic(path, json.dumps(data, indent=1, default=float))
-
     results = cal.calibrate(todo, cache_dir=args.cache_dir, scheduler=args.scheduler, workers=args.workers,
                             progress=not args.no_progress) if todo else []
-    write(results)
+    fresh = {}
+    for r in results:
+        fresh.setdefault(r["statement"], []).append({k: v for k, v in r.items() if k != "statement"})
+    for name in names:
+        record = statements[name]
+        kept = [p for p in record["points"] if key(p) not in {key(q) for q in fresh.get(name, [])}]
+        points = kept + fresh.get(name, [])
+        record.update(cal.summarise(points), points=points)
+        if args.grid == "large":
+            record["trend"] = cal.trend(points)
+    rows = [row for rec in statements.values() for p in rec["points"] for row in p["grid"]]
+    data["cost"] = {"wall_s": previous + time.perf_counter() - start, "trials": int(sum(r["trials"] for r in rows)),
+                    "cpu_s": float(sum(r.get("cpu_s", 0.0) for r in rows)),
+                    "trial_s": float(sum(r.get("seconds", 0.0) for r in rows)),
+                    "note": "wall_s: summed over the runs that wrote this file; cpu_s/trial_s: CPU and wall "
+                            "seconds of the trials themselves (cached tasks counted once)"}
+    write_atomic(path, json.dumps(data, indent=1, default=float))
     for name in names:
         record = statements[name]
         for p in record["points"]:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from reports.terminal import escaped_streams, safe
 from slth_base.files import InputError
+from slth_base.settings import check_all
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN_CODE = 3
@@ -93,36 +94,20 @@ def _number(text: str, kind):
         raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
 
 
-def finite(text: str) -> float:
-    """A finite number (not nan, not inf)."""
-    v = _number(text, float)
-    if not math.isfinite(v):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
-    return v
+def checked(parse, ok, words: str):
+    """An argument type: ``parse(text)`` when ``ok`` holds for it, else the error "'text' <words>"."""
+    def check(text: str):
+        v = parse(text)
+        if not ok(v):
+            raise argparse.ArgumentTypeError(f"{text!r} {words}")
+        return v
+    return check
 
 
-def positive(text: str) -> float:
-    """A finite number > 0."""
-    v = finite(text)
-    if not v > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be > 0")
-    return v
-
-
-def positive_int(text: str) -> int:
-    """An integer >= 1."""
-    v = _number(text, int)
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be an integer >= 1")
-    return v
-
-
-def count(text: str) -> int:
-    """An integer >= 0."""
-    v = _number(text, int)
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be an integer >= 0")
-    return v
+finite = checked(lambda text: _number(text, float), math.isfinite, "is not a finite number")  # not nan, not inf
+positive = checked(finite, lambda v: v > 0, "must be > 0")  # a finite number > 0
+positive_int = checked(lambda text: _number(text, int), lambda v: v >= 1, "must be an integer >= 1")
+count = checked(lambda text: _number(text, int), lambda v: v >= 0, "must be an integer >= 0")
 
 
 WORKERS_PER_CORE = 4
@@ -134,30 +119,28 @@ def max_workers() -> int:
     return WORKERS_PER_CORE * (os.cpu_count() or 1)
 
 
-def workers(text: str) -> int:
-    """A number of local worker processes: an integer from 0 (in this process) to ``max_workers()``."""
-    v = count(text)
-    if v > max_workers():
-        raise argparse.ArgumentTypeError(f"{text!r} is more worker processes than this machine can use: at most "
-                                         f"{max_workers()} ({WORKERS_PER_CORE} per core, {os.cpu_count() or 1} cores)")
-    return v
+# a number of local worker processes: an integer from 0 (in this process) to max_workers()
+workers = checked(count, lambda v: v <= max_workers(), "is more worker processes than this machine can use: at most "
+                  f"{max_workers()} ({WORKERS_PER_CORE} per core, {os.cpu_count() or 1} cores)")
 
 
-def probability(text: str) -> float:
-    """A number strictly between 0 and 1 (eps, a level)."""
-    v = finite(text)
-    if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must lie in (0, 1)")
-    return v
+probability = checked(finite, lambda v: 0 < v < 1, "must lie in (0, 1)")  # eps, a level
 
 
 def probabilities(text: str) -> list[float]:
     """A comma-separated list of numbers in (0, 1) (``0.3,0.1``; a decimal comma, ``0,5``, is refused)."""
-    items = text.split(",")
     try:
-        return [probability(t.strip()) for t in items]
+        return [probability(t.strip()) for t in text.split(",")]
     except argparse.ArgumentTypeError as exc:
         raise argparse.ArgumentTypeError(f"{text!r}: {exc} (a comma separates values; use a decimal point)") from None
+
+
+def check_cluster(given: str | None = None) -> None:
+    """``InputError`` (one line, exit 2) before any work when ``--scheduler`` ``given``, or else $SLTH_SCHEDULER,
+    names no running Dask scheduler (``slt.tasks.check_scheduler``)."""
+    from slt.tasks import SCHEDULER_ENV, check_scheduler  # imported by the commands that measure, when they run
+
+    check_scheduler(given or os.environ.get(SCHEDULER_ENV) or None, "--scheduler" if given else f"${SCHEDULER_ENV}")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -178,15 +161,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def check_environment() -> None:
-    """Every environment variable the harness reads, checked at start like an option, before the command's module is
-    imported (some read theirs at import): ``InputError`` (one line naming the variable, the value and what is
-    allowed; exit 2) for the first that is not a setting (``slth_base.settings.check_all``)."""
-    from slth_base.settings import check_all
-
-    check_all()
-
-
 def _where(exc: SyntaxError) -> str:
     try:
         return f"{Path(exc.filename).resolve().relative_to(ROOT)}, line {exc.lineno}"
@@ -204,7 +178,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str], name: str, command: str | None) -> int:
     try:
-        check_environment()
+        # every environment variable, checked like an option before the command's module is imported (some read
+        # theirs at import): one line naming the variable, the value and what is allowed (exit 2)
+        check_all()
         args = build_parser(command if command in COMMANDS else "").parse_args(argv)
         return int(importlib.import_module(args._module).main(args) or 0)
     except InputError as exc:  # a bad file or argument found by a reader or a check: one line, exit 2

@@ -38,7 +38,7 @@ from slt.cache import write_atomic, writing
 
 from reports import record, terminal
 from reports.record.provenance import package_version
-from reports.paths import OutputError, announce, check_distinct, output_problem
+from reports.paths import OutputError, announce, check_distinct, check_outputs
 from reports.run import assembler
 
 
@@ -289,12 +289,8 @@ def main(args: argparse.Namespace) -> int:
     try:
         if not tolerance >= 0:
             raise UsageError(f"--tolerance must be a non-negative number, got {args.tolerance}")
-        if args.html and output_problem(args.html, "--html"):
-            raise UsageError(output_problem(args.html, "--html"))
-        try:
-            check_distinct(reads=[("record", p) for p in args.records or ()], writes=[("--html", args.html)])
-        except OutputError as exc:
-            raise UsageError(str(exc)) from None
+        check_outputs(("--html", args.html))
+        check_distinct(reads=[("record", p) for p in args.records or ()], writes=[("--html", args.html)])
         if args.against:
             if args.records:
                 raise UsageError("give either two records or --against REF, not both")
@@ -308,7 +304,7 @@ def main(args: argparse.Namespace) -> int:
                 raise UsageError("--empirical applies to --against; records hold what their run measured")
             old, new = (record.load(p) for p in args.records)
             names = tuple(args.records)
-    except (UsageError, record.RecordError) as exc:
+    except (UsageError, OutputError, record.RecordError) as exc:
         print(terminal.safe(f"slth diff: {exc}"), file=sys.stderr)
         return 2
     d = diff.compare(old, new, tolerance)

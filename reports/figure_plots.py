@@ -132,12 +132,9 @@ def rate_checks(rates: list[dict], statement: str) -> str:
 def length_sweep(rows: list[dict], title: str, series: list[tuple]) -> str:
     """A length sweep (worst error per T, the bound, other bounds) as SVG on log-log axes."""
     dashes = {"--": "6 3", ":": "2 3", "-.": "6 2 2 2"}
-    out = []
-    for key, label, style in series:
-        dash = next((d for k, d in dashes.items() if k in style), None)
-        marker = "square" if "s" in style else ("circle" if "o" in style else "none")
-        out.append({"label": label, "x": [r["T"] for r in rows], "y": [r[key] for r in rows], "line": True,
-                    "dash": dash, "marker": marker,
-                    "tips": [f"T = {r['T']}: {label} {r[key]:.4g}" for r in rows]})
+    out = [{"label": label, "x": [r["T"] for r in rows], "y": [r[key] for r in rows], "line": True,
+            "dash": next((d for k, d in dashes.items() if k in style), None),
+            "marker": "square" if "s" in style else ("circle" if "o" in style else "none"),
+            "tips": [f"T = {r['T']}: {label} {r[key]:.4g}" for r in rows]} for key, label, style in series]
     return svg_plot(out, title=title, xlabel="sequence length T", xlog=True, ylabel="error", ylog=True,
                     plot_id="plot-" + "".join(c if c.isalnum() else "-" for c in title.lower())[:60])

@@ -54,9 +54,7 @@ def output_problem(path, what: str = "output file", create: bool = False) -> str
         p = Path(os.path.realpath(p))
     if p.is_dir():
         return f"{what} {path} is a directory (give a file name)"
-    if p.exists() and not p.is_file():
-        if _writable_kind(p):
-            return None if os.access(p, os.W_OK) else f"{what} {path} is not writable"
+    if p.exists() and not p.is_file():  # a device or a pipe returned above: a socket, say
         return f"{what} {path} is not a regular file"
     ancestor = p.parent if str(p.parent) else Path(".")
     if not create and not ancestor.exists():

@@ -46,17 +46,11 @@ def _span(s: float) -> str:
 
 def _conditions(fig: dict, data: dict) -> str:
     """"load L, N cores" of a figure: its own ``machine``, else what its file recorded for it."""
-    load = _get(fig, "machine", "load", 0)
-    if not _num(load):
-        load = fig.get("load_before")
-    if not _num(load):
-        load = _get(data, "load_average_before", 0)
-    cores = _get(fig, "machine", "cores")
-    if not _num(cores):
-        cores = fig.get("cores") if _num(fig.get("cores")) else data.get("cores")
-    if not _num(cores) and isinstance(data.get("machine"), str):
-        m = re.search(r"(\d+) CPUs", data["machine"])
-        cores = int(m.group(1)) if m else None
+    load = next((x for x in (_get(fig, "machine", "load", 0), fig.get("load_before"),
+                             _get(data, "load_average_before", 0)) if _num(x)), None)
+    m = re.search(r"(\d+) CPUs", data["machine"]) if isinstance(data.get("machine"), str) else None
+    cores = next((x for x in (_get(fig, "machine", "cores"), fig.get("cores"), data.get("cores"),
+                              m and int(m.group(1))) if _num(x)), None)
     return ", ".join([f"load {load:.1f}" if _num(load) else "load not recorded",
                       f"{cores} cores" if _num(cores) else "cores not recorded"])
 
@@ -73,44 +67,36 @@ def figure(data, fig, how: str = "") -> str:
     return f"{', '.join(parts)}{how} ({_conditions(fig, data)})"
 
 
-def _named(file: str, section: str, key: str):
-    """The figure ``file[section][key]``, said with the command it timed."""
+def _fig(file: str, pick, how: str | None = ""):
+    """A getter of the figure ``pick(data)`` of the committed file ``file``, said with ``how`` (None: with the
+    command it timed)."""
     def get():
         data = _data(file)
-        fig = _get(data, section, key)
-        how = f" as `{fig['command']}`" if isinstance(fig, dict) and fig.get("command") else ""
-        return figure(data, fig, how)
+        fig = pick(data)
+        said = f" as `{fig['command']}`" if isinstance(fig, dict) and fig.get("command") else ""
+        return figure(data, fig, said if how is None else how)
     return get
 
 
 def _profile(name: str):
-    return _named("test-suite-time.json", "profiles", name)
-
-
-def _diff_run(i: int):
-    def get():
-        data = _data("diff-time.json")
-        return figure(data, _get(data, "runs", i), f" (run {i + 1})")
-    return get
-
-
-def _coq(which: str):
-    def get():
-        data = _data("coq-cold.json")
-        return figure(data, _get(data, which))
-    return get
-
-
-def _replay(key: str):
-    def get():
-        data = _data("coq-replay.json")
-        rows = _get(data, "rows") or []
-        return figure(data, next((r for r in rows if isinstance(r, dict) and r.get("key") == key), None))
-    return get
+    return _fig("test-suite-time.json", lambda data: _get(data, "profiles", name), None)
 
 
 def _command(key: str):
-    return _named("commands-time.json", "runs", key)
+    return _fig("commands-time.json", lambda data: _get(data, "runs", key), None)
+
+
+def _diff_run(i: int):
+    return _fig("diff-time.json", lambda data: _get(data, "runs", i), f" (run {i + 1})")
+
+
+def _coq(which: str):
+    return _fig("coq-cold.json", lambda data: _get(data, which))
+
+
+def _replay(key: str):
+    return _fig("coq-replay.json", lambda data: next((r for r in _get(data, "rows") or [] if isinstance(r, dict)
+                                                      and r.get("key") == key), None))
 
 
 def _none():
@@ -172,10 +158,9 @@ def others() -> str:
 
 def table() -> str:
     """The generated block: one row per ``GOALS`` entry, cold and warm."""
-    rows = ["| command | goal | cold | warm | measured by |", "|---|---|---|---|---|"]
-    for command, goal, cold, warm, script in GOALS:
-        rows.append(f"| {command} | {cell(goal)} | {cell(cold())} | {cell(warm())} | "
-                    f"{f'`{script}`' if script else 'no script'} |")
+    rows = md_table(["command", "goal", "cold", "warm", "measured by"],
+                    [[command, cell(goal), cell(cold()), cell(warm()), f"`{script}`" if script else "no script"]
+                     for command, goal, cold, warm, script in GOALS])
     return "\n".join(rows + ["", others()]) + ("\n\nCold: empty caches; warm: the same command again with nothing changed. Each figure "
                               "is the one its benchmark last committed (the file keeps its load average, cores and "
                               f"commit); \"{NOT_MEASURED}\": no committed benchmark holds it.")
@@ -194,6 +179,12 @@ def read_committed(path) -> dict:
 def cell(text: str) -> str:
     """``text`` as one cell of a Markdown table."""
     return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def md_table(columns: list[str], rows) -> list[str]:
+    """A Markdown table's lines: the header of ``columns``, its rule, and one line per row (a list of cells)."""
+    head = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    return head + ["| " + " | ".join(map(str, row)) + " |" for row in rows]
 
 
 SUITE_TIME = ROOT / "benchmarks" / "test-suite-time.json"
@@ -232,12 +223,11 @@ def task_throughput() -> str:
     one = next(r for r in rows if r["workers"] == 1 and "LocalCluster" in r["label"])
     out = [f"Measured by `{data['command'].split(' --output')[0]}` : {data['tasks']} "
            f"'{data['work']}' tasks of about {1 / one['tasks_per_s']:.2f} s each on one worker, best of "
-           f"{len(one['runs'])} runs, on {data['cores']} cores:", "",
-           "| configuration | workers | tasks/s | speed-up vs 1 worker | efficiency |", "|---|---|---|---|---|"]
-    for r in rows:
-        label = re.sub(r" tcp://\S+", f" ({r['workers']} worker processes)", r["label"])
-        out.append(f"| {cell(label)} | {r['workers']} | {r['tasks_per_s']:.2f} | {r['speedup_vs_1_worker']:.2f} | "
-                   f"{r['efficiency']:.2f} |")
+           f"{len(one['runs'])} runs, on {data['cores']} cores:", ""]
+    out += md_table(["configuration", "workers", "tasks/s", "speed-up vs 1 worker", "efficiency"],
+                    [[cell(re.sub(r" tcp://\S+", f" ({r['workers']} worker processes)", r["label"])), r["workers"],
+                      f"{r['tasks_per_s']:.2f}", f"{r['speedup_vs_1_worker']:.2f}", f"{r['efficiency']:.2f}"]
+                     for r in rows])
     best = max((r for r in rows if r["workers"] == 2 and "LocalCluster" in r["label"]), key=lambda r: r["tasks_per_s"],
                default=None)
     ext = next((r for r in rows if "tcp://" in r["label"]), None)

@@ -356,11 +356,10 @@ def _legend(g: nx.DiGraph, top: float, engine: str) -> tuple[list[str], float]:
          (lambda x, y: f'<text x="{x + 14}" y="{y + 5}" text-anchor="middle" font-size="14" fill="#1b2a6b">{STAR}</text>',
           "proved in Coq from Lueker's corollary alone, probabilities included, each of the form its tooltip "
           "names (what 'alone' means: the count line below)")])
-    tag = lambda x, y: (f'<rect x="{x}" y="{y - 7}" width="28" height="14" rx="3" fill="#fadadd" '
-                        f'stroke="{PRINTED_STROKE}" stroke-width="1"/>')
-    row([(tag, f"{PRINTED_TAG['statement']} / {PRINTED_TAG['step']}: the paper's printed statement, or a step of "
-               "its written proof, is false; the fill is then the verdict of the repaired form the harness encodes "
-               "(named in the node's tooltip), never of the printed one")])
+    row([(box("#fadadd", PRINTED_STROKE, 1, rx=3),
+          f"{PRINTED_TAG['statement']} / {PRINTED_TAG['step']}: the paper's printed statement, or a step of its "
+          "written proof, is false; the fill is then the verdict of the repaired form the harness encodes (named in "
+          "the node's tooltip), never of the printed one")])
     row([(arrow("relies on"), "A \u2192 B: A's proof relies on statement or fact B"),
          (arrow("cites premise"), "a step of A cites premise B"),
          (arrow("Coq assumes"), "A's Coq theorem assumes premise B")])

@@ -20,6 +20,7 @@ import functools
 import os
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import bounds
 from bounds.prove import coq_math, kernel
@@ -32,7 +33,7 @@ from bounds.core import IDENTITY, INEQUALITY
 from bounds.prove.mutations import MUTATIONS, catalogue_with, run, verify_all
 from bounds.prove.slack import CONSTANTS, processes as slack_processes, rows as slack_rows
 from bounds.prove.verify import NOT_PROVED, REFUTED, VERDICTS
-from reports.cli import count
+from reports.cli import checked, count
 
 METHODS = ("symbolic", "interval", "sampled")
 DOMAINS = ("whole", "box", "sampled")
@@ -69,12 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the cores; the table is the same for any number)")
 
 
-def _workers(text: str) -> int:
-    """A number of processes from 1 to the number of cores."""
-    v = count(text)
-    if not 1 <= v <= (os.cpu_count() or 1):
-        raise argparse.ArgumentTypeError(f"{text!r} must be from 1 to the number of cores ({os.cpu_count() or 1})")
-    return v
+_workers = checked(count, lambda v: 1 <= v <= (os.cpu_count() or 1),  # processes: from 1 to the number of cores
+                   f"must be from 1 to the number of cores ({os.cpu_count() or 1})")
 
 
 def _cex(cex: dict | None, statement: str | None = None, step=None) -> str:
@@ -112,9 +109,8 @@ def step_kind(r) -> str:
 
 def _row(r, boxes: bool) -> list[str]:
     if r.counterexample:
-        info = "counterexample: " + _cex(r.counterexample, r.statement, _step(r))
-        if "outside" in r.detail:
-            info = f"{r.detail}: {_cex(r.counterexample, r.statement, _step(r))}"
+        said = r.detail if "outside" in r.detail else "counterexample"
+        info = f"{said}: {_cex(r.counterexample, r.statement, _step(r))}"
     elif domain_kind(r.domain) != "whole" and (boxes or r.method == "sampled" or r.domain.startswith("box")):
         info = f"{r.detail}; {r.domain}"
     else:
@@ -255,17 +251,17 @@ def axioms_text(name: str, axioms: list, coq_rests: list | None = None) -> str:
     return "\n".join(lines)
 
 
-def _statements(name: str) -> list[str] | None:
-    """``[name]`` (canonical) or every statement when ``name`` is empty; None, said on stderr, for an unknown name."""
+def _statements(names: list[str], default) -> list[str] | None:
+    """``names`` (canonical), or ``default()`` when there are none; None, said on stderr, for an unknown name."""
     try:
-        return [canonical(name)] if name else bounds.names()
+        return [canonical(n) for n in names] if names else default()
     except KeyError as e:
         print(f"slth proofs: {e.args[0]}", file=sys.stderr)
         return None
 
 
 def _print_axioms(name: str) -> int:
-    names = _statements(name)
+    names = _statements([name] if name else [], bounds.names)
     if names is None:
         return 2
     print("\n\n".join(axioms_text(n, statement_axioms(n)) for n in names))
@@ -286,32 +282,19 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     if missing:
         print(f"slth proofs --axioms --coq: {missing}", file=sys.stderr)
         return 2
-    names = _statements(name)
+    names = _statements([name] if name else [], bounds.names)
     if names is None:
         return 2
     directory = directory or str(kernel.folder())
     print(f"slth proofs --axioms --coq: {cost.message(cost.plan(directory), coq_check.jobs())}", file=sys.stderr,
           flush=True)
-    math: dict = {}
-
-    def build_math():
-        try:
-            math["result"] = coq_math.statements_rests()  # each statement's own Coq theorem and what it rests on
-        except BaseException as e:  # noqa: BLE001 (raised again in the main thread)
-            math["error"] = e
-
-    with external.reaped():  # Ctrl-C or SIGTERM anywhere below: every coqc killed, none started after
-        worker = threading.Thread(target=build_math, name="slth-coq-math")
-        worker.start()
-        try:
-            status = coq_check.check(directory, searching=False)
-            status.pop(None)
-            axioms = coq_check.assumptions(directory, status)
-        finally:
-            worker.join()
-    if "error" in math:
-        raise math["error"]
-    rc, stated, errors = math["result"]
+    # Ctrl-C or SIGTERM anywhere below: every coqc killed, none started after; the thread is joined either way
+    with external.reaped(), ThreadPoolExecutor(1, thread_name_prefix="slth-coq-math") as pool:
+        built = pool.submit(coq_math.statements_rests)  # each statement's own Coq theorem and what it rests on
+        status = coq_check.check(directory, searching=False)
+        status.pop(None)
+        axioms = coq_check.assumptions(directory, status)
+    rc, stated, errors = built.result()  # its error raised here, in the main thread
     print(coq_axioms_text(names, stated, axioms))
     for e in errors:
         print(e)
@@ -387,10 +370,8 @@ def _ticking(bar, seconds: float = 1.0):
 
 
 def main(args: argparse.Namespace) -> int:
-    try:
-        names = [canonical(n) for n in args.statement] if args.statement else bounds.proved()
-    except KeyError as e:
-        print(f"slth proofs: {e.args[0]}", file=sys.stderr)
+    names = _statements(args.statement, bounds.proved)
+    if names is None:
         return 2
     if getattr(args, "coq", None) is DEFAULT_FOLDER:  # --coq without DIR; an explicit '' stays a usage error
         args.coq = str(kernel.folder())
@@ -415,8 +396,7 @@ def main(args: argparse.Namespace) -> int:
     results = kernel_verdicts(results, args.coq)
     print(KEY)
     _print([_row(r, args.boxes) for r in results], "supported forms", results)
-    failed = [r for r in results if not r.ok]
-    status = 1 if failed else 0
+    status = int(not all(r.ok for r in results))
     print("\n" + summary(results))
     print(coq_summary(results))
     for r in results:
@@ -445,16 +425,13 @@ def main(args: argparse.Namespace) -> int:
                 print(f"breaks {sorted(got)}: {verdict}")
                 status |= int(got != want)
     if args.mutations:
-        rows = []
+        print("\n== mutations")
         for m in MUTATIONS:
             caught = run(m)
             steps = ", ".join(f"{r.statement}:{r.step}" for r in caught) or "SURVIVED"
-            rows.append([m.edit.statement, m.name, steps, "caught" if caught else "SURVIVED",
-                         _cex(caught[0].counterexample, caught[0].statement, _step(caught[0])) if caught else ""])
+            print("  ".join([m.edit.statement, m.name, steps, "caught" if caught else "SURVIVED",
+                             _cex(caught[0].counterexample, caught[0].statement, _step(caught[0])) if caught else ""]))
             status |= int(not caught)
-        print("\n== mutations")
-        for row in rows:
-            print("  ".join(row))
     if args.slack:
         constants = [c for c in CONSTANTS if not args.statement or c.statement in names]
         print(f"\n== slack of {len(constants)} constants (tightest value for which every step of every proof "

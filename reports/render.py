@@ -55,11 +55,6 @@ class _MathMLSanitiser(HTMLParser):
             self.out.append(f"<{tag}{kept}>")
             self.open.append(tag)
 
-    def handle_startendtag(self, tag, attrs):
-        if tag in MATHML_ELEMENTS and tag not in _DROP_WITH_CONTENT:
-            self.handle_starttag(tag, attrs)
-            self.handle_endtag(tag)
-
     def handle_endtag(self, tag):
         if tag in _DROP_WITH_CONTENT:
             self.skip = max(0, self.skip - 1)

@@ -10,14 +10,13 @@ fits next to the paper's gamma = 0.8, delta = 0.06) is printed and written to
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
 from slt import figures
 
-from reports.cli import workers
-from reports.paths import output_problem
+from reports.cli import check_cluster, workers
+from reports.paths import check_outputs
 from slt.inputs import InputError
 
 
@@ -101,24 +100,18 @@ def main(args: argparse.Namespace) -> int:
         if args.device not in getattr(figure, "devices", ("cpu",)):
             raise InputError(f"--device {args.device} applies to the GPT-2 figures fig7 and fig8 only, not {args.figure}")
         figure.device = args.device
-    problem = output_problem(figures.summary_path(args.results, args.figure, args.quick), "summary file", create=True)
-    if problem:  # before any work
-        raise InputError(problem)
-    from slt.tasks import SCHEDULER_ENV, check_scheduler
-
-    check_scheduler(args.scheduler or os.environ.get(SCHEDULER_ENV) or None,  # one line (exit 2) before any work
-                    "--scheduler" if args.scheduler else f"${SCHEDULER_ENV}")
-    try:  # what the figure needs (an optional extra), checked before any work starts
-        getattr(figure, "preflight", lambda: None)()
-    except ModuleNotFoundError as exc:
-        raise InputError(str(exc)) from None
-    start = time.perf_counter()
+    # before any work: the summary file can be written, the cluster named exists (one line, exit 2)
+    check_outputs(("summary file", figures.summary_path(args.results, args.figure, args.quick)),
+                  create=("summary file",))
+    check_cluster(args.scheduler)
     log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
-    try:
+    try:  # an optional extra the figure needs (the message names it): checked before any work starts
+        getattr(figure, "preflight", lambda: None)()
+        start = time.perf_counter()
         payload = figures.reproduce(args.figure, quick=args.quick, results_dir=args.results, train=not args.no_train,
                                     mip_backend=None if args.mip == "none" else args.mip, log=log,
                                     scheduler=args.scheduler, workers=args.workers)
-    except ModuleNotFoundError as exc:  # an optional extra the figure needs (the message names it)
+    except ModuleNotFoundError as exc:
         raise InputError(str(exc)) from None
     print(figure.format_summary(payload) if hasattr(figure, "format_summary") else format_summary(payload))
     for line in payload.get("findings", []):

@@ -36,7 +36,7 @@ from slt import claims
 from slt.inputs import InputError
 from slth_base.files import holds, read_text, replace_file
 from slth_base.numbering import numbering_label
-from reports.performance import cell, read_committed
+from reports.performance import cell, md_table, read_committed
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -66,8 +66,7 @@ def _heading(st) -> str:
 
 def _step_lines(step, statements) -> list[str]:
     relies = ", ".join(f"[{r}](#{r})" if r in statements else _md(r) for r in step.relies_on) or "arithmetic"
-    line = f"- **{step.name}** `{_text(step.lhs)} <= {_text(step.rhs)}`"
-    out = [line, f"  - relies on: {relies}"]
+    out = [f"- **{step.name}** `{_text(step.lhs)} <= {_text(step.rhs)}`", f"  - relies on: {relies}"]
     if step.params:
         hyps = ", ".join(h.label for p in step.params for h in p.hypotheses())
         out.append(f"  - the step's own parameters: {hyps}")
@@ -92,13 +91,10 @@ def statement_section(name: str, catalogue=None) -> str:
     if st.probability is not None:
         out += [f"with probability at least `{_text(st.probability)}`", ""]
     if st.widths:
-        out += ["**Widths** (the random network's width that suffices, with the universal constant C):", ""]
-        for w, expr in st.widths.items():
-            out += [f"`{w}` >=", "", "```", _pretty(expr), "```", ""]
+        out += ["**Widths** (the random network's width that suffices, with the universal constant C):", "",
+                *(line for w, expr in st.widths.items() for line in (f"`{w}` >=", "", "```", _pretty(expr), "```", ""))]
     if st.terms:
-        out += ["**Named terms**:", ""]
-        out += [f"- `{t}` = `{_text(e)}`" for t, e in st.terms.items()]
-        out.append("")
+        out += ["**Named terms**:", "", *(f"- `{t}` = `{_text(e)}`" for t, e in st.terms.items()), ""]
     if st.notes:
         out += [f"Note: {_md(st.notes)}", ""]
     if st.variants:
@@ -109,10 +105,8 @@ def statement_section(name: str, catalogue=None) -> str:
         out.append("")
     out += _coq_lines(name, statements)
     if steps:
-        out += [f"**Proof** ({len(steps)} steps, each an inequality `lhs <= rhs` on the statement's hypotheses):", ""]
-        for s in steps:
-            out += _step_lines(s, statements)
-        out.append("")
+        out += [f"**Proof** ({len(steps)} steps, each an inequality `lhs <= rhs` on the statement's hypotheses):", "",
+                *(line for s in steps for line in _step_lines(s, statements)), ""]
     else:
         out += ["**Proof**: cited, no proof encoded; the statements that use it rest on it as stated.", ""]
     return "\n".join(out)
@@ -203,31 +197,24 @@ def _point(params: dict) -> str:
 
 def constants_table() -> str:
     """The calibrated constants of slt/measure/calibration.json."""
-    data = read_committed(CALIBRATION)
-    rows = ["| statement | C the checks use | range [C_low, C_high] | worst target family | C at random targets |",
-            "|---|---|---|---|---|"]
-    for name, s in data["statements"].items():
-        rows.append(f"| [{_name(name)}](statements.md#{name}) | {_constant(s['C'])} | [{_fmt(s.get('C_low'))}, "
-                    f"{_fmt(s.get('C_high'))}] | {s.get('worst_target') or '-'} | "
-                    f"{_fmt(s['C_random']) if s.get('C_random') is not None else '-'} |")
-    return "\n".join(rows)
+    return "\n".join(md_table(
+        ["statement", "C the checks use", "range [C_low, C_high]", "worst target family", "C at random targets"],
+        [[f"[{_name(name)}](statements.md#{name})", _constant(s["C"]),
+          f"[{_fmt(s.get('C_low'))}, {_fmt(s.get('C_high'))}]", s.get("worst_target") or "-",
+          _fmt(s["C_random"]) if s.get("C_random") is not None else "-"]
+         for name, s in read_committed(CALIBRATION)["statements"].items()]))
 
 
 def fixed_c_table() -> str:
     """The fixed-C tests over eps (``growth`` of each statement in slt/measure/calibration.json)."""
-    data = read_committed(CALIBRATION)
-    rows = ["| statement | C | point | target | failures / trials, largest eps first | every test passes | "
-            "failure model |", "|---|---|---|---|---|---|---|"]
-    for name, s in data["statements"].items():
-        g = s.get("growth")
-        if not g:
-            continue
-        counts = ", ".join(f"eps {_fmt(r['eps'])}: {r['failures']}/{r['trials']}" for r in g["rows"])
-        passed = "yes" if all(r["passed"] for r in g["rows"]) else "no"
-        glm = (g.get("glm") or {}).get("verdict", "-")
-        rows.append(f"| {_name(name)} | {_constant(g['C'])} | {cell(_point(g['params']))} | {g['target']} | {counts} | {passed} "
-                    f"| {cell(glm)} |")
-    return "\n".join(rows)
+    grown = [(name, s["growth"]) for name, s in read_committed(CALIBRATION)["statements"].items() if s.get("growth")]
+    return "\n".join(md_table(
+        ["statement", "C", "point", "target", "failures / trials, largest eps first", "every test passes",
+         "failure model"],
+        [[_name(name), _constant(g["C"]), cell(_point(g["params"])), g["target"],
+          ", ".join(f"eps {_fmt(r['eps'])}: {r['failures']}/{r['trials']}" for r in g["rows"]),
+          "yes" if all(r["passed"] for r in g["rows"]) else "no", cell((g.get("glm") or {}).get("verdict", "-"))]
+         for name, g in grown]))
 
 
 def large_table(worst: bool) -> str:
@@ -244,12 +231,10 @@ def committed_empirical_table() -> str:
     checks = data["empirical"]["checks"]
     prov = data["provenance"]
     rows = [f"{len(checks)} rate points, {sum(c['trials'] for c in checks)} trials, profile `{prov['profile']}`, "
-            f"made by `{prov['command'].split(' --cache-dir')[0]}`.", "",
-            "| statement | point | C | failures / trials | 95% interval of the rate | verdict |", "|---|---|---|---|---|---|"]
-    for c in checks:
-        lo, hi = c["interval"]
-        rows.append(f"| {c['statement']} | {cell(_point(c['params']))} | {_fmt(c['C'])} | {c['failures']}/{c['trials']} "
-                    f"| [{lo:.3g}, {hi:.3g}] | {c['verdict']} |")
+            f"made by `{prov['command'].split(' --cache-dir')[0]}`.", ""]
+    rows += md_table(["statement", "point", "C", "failures / trials", "95% interval of the rate", "verdict"],
+                     [[c["statement"], cell(_point(c["params"])), _fmt(c["C"]), f"{c['failures']}/{c['trials']}",
+                       f"[{lo:.3g}, {hi:.3g}]", c["verdict"]] for c in checks for lo, hi in [c["interval"]]])
     return "\n".join(rows)
 
 
@@ -272,16 +257,12 @@ def _name(name: str) -> str:
 def families_table() -> str:
     """Failures per target family at the random-target C and at the calibrated C (``targets`` and
     ``targets_verify`` of each statement in slt/measure/calibration.json)."""
-    data = read_committed(CALIBRATION)
-    rows = ["| statement | point | C | failures / trials per target family |", "|---|---|---|---|"]
-    for name, s in data["statements"].items():
-        for key in ("targets", "targets_verify"):
-            t = s.get(key)
-            if not t:
-                continue
-            fams = ", ".join(f"{f['family']} {f['failures']}/{f['trials']}" for f in t["families"])
-            rows.append(f"| {_name(name)} | {cell(_point(t['point']))} | {_fmt(t['C'])} | {fams} |")
-    return "\n".join(rows)
+    ran = [(name, s[key]) for name, s in read_committed(CALIBRATION)["statements"].items()
+           for key in ("targets", "targets_verify") if s.get(key)]
+    return "\n".join(md_table(["statement", "point", "C", "failures / trials per target family"],
+                              [[_name(name), cell(_point(t["point"])), _fmt(t["C"]),
+                                ", ".join(f"{f['family']} {f['failures']}/{f['trials']}" for f in t["families"])]
+                               for name, t in ran]))
 
 
 _SOURCES = {"heldout": ROOT / "slt" / "measure" / "heldout-design.json", "constants": CALIBRATION, "fixed-c": CALIBRATION, "families": CALIBRATION,
@@ -312,8 +293,7 @@ def finding_line(n: int, item: dict) -> str:
 def _md_table(table: dict | None) -> list[str]:
     if not table or not table.get("rows"):
         return []
-    return (["| " + " | ".join(cell(c) for c in table["columns"]) + " |", "|" + "---|" * len(table["columns"])]
-            + ["| " + " | ".join(cell(v) for v in row) + " |" for row in table["rows"]])
+    return md_table([cell(c) for c in table["columns"]], [[cell(v) for v in row] for row in table["rows"]])
 
 
 _WHEN = re.compile(r",? checked (?:at|between) \d{4}-\d\d-\d\dT[\d:]+Z(?: and \d{4}-\d\d-\d\dT[\d:]+Z)?")
@@ -403,7 +383,6 @@ def fill(text: str, record=None) -> str:
     def block(m):
         name = m.group("name")
         if name in RECORD_BLOCKS or name.startswith(FINDING_BLOCK):
-
             rec = record() if callable(record) else record
             body = safe((finding_detail(rec, name[len(FINDING_BLOCK):]) if name.startswith(FINDING_BLOCK)
                          else RECORD_BLOCKS[name](rec)).strip())

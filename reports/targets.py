@@ -27,12 +27,11 @@ import argparse
 import difflib
 import json
 import math
-import os
 import sys
 import time
 from pathlib import Path
 
-from reports.cli import count, positive, positive_int, probabilities, workers
+from reports.cli import check_cluster, count, positive, positive_int, probabilities, workers
 
 WITH_TARGETS = ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14")
 
@@ -87,16 +86,12 @@ def _write(path, data):
 
 def _heldout(args) -> int:
     """``slth targets heldout POINT``: one held-out point rerun as designed; exit 1 when its test rejects."""
-    from slt.inputs import InputError
     from slt.measure import heldout
 
     if not args.statement:
         raise ValueError("heldout: name a point (python -m slt.measure.heldout verdict lists them)")
-    try:
-        out = heldout.rerun_point(args.statement, args.trials, cache_dir=args.cache_dir,
-                                  workers=0 if args.workers is None else args.workers)
-    except InputError as exc:
-        raise ValueError(str(exc)) from None
+    out = heldout.rerun_point(args.statement, args.trials, cache_dir=args.cache_dir,  # InputError: a ValueError
+                              workers=0 if args.workers is None else args.workers)
     print(out["line"])
     if args.output:
         _write(args.output, out)
@@ -131,15 +126,12 @@ def _main(args) -> int:
                    writes=[("--output", output), ("--file", path if writes_file else None)])
     data = calibration.read(path) if args.mode != "search" or args.C is None else None
     if args.mode != "refit" and args.workers != 0:  # the cluster named before the first trial, not after it
-        from slt.tasks import SCHEDULER_ENV, check_scheduler
-
-        check_scheduler(os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}")
+        check_cluster()
     with writing(path if writes_file else None, output):
         return _run(args, path, names, data, output)
 
 
 def _run(args, path, names, data, output) -> int:
-
     from slt import targets
     from slt.measure import adversaries, calibration, catalogue
     from slt.measure.calibrate import TRIAL_BYTES, feasible_grid, trials_for
@@ -266,25 +258,17 @@ def _run(args, path, names, data, output) -> int:
             _write(Path(args.output), result)
         _write(path, data)
         return 0
-    else:
-        check_request(name, C, params)
-        check_trials(args.seeds, "--seeds")  # every candidate's trials on every seed are kept until it is scored
-        trial = catalogue.get(name).trial
-        result = targets.search(trial, C, params, range(args.seed, args.seed + args.seeds), steps=args.steps,
-                                start_seed=args.seed - 1, hypothesis=targets.HYPOTHESIS[name],
-                                draw=adversaries.random_draw(name, params), rng=args.seed,
-                                progress=None if args.no_progress else print)
-        result["command"] = argv
-        print(f"{name} C={C:g}: found {result['kinds']} with {result['failures']}/{result['trials']} failures")
+    check_request(name, C, params)  # search
+    check_trials(args.seeds, "--seeds")  # every candidate's trials on every seed are kept until it is scored
+    result = targets.search(catalogue.get(name).trial, C, params, range(args.seed, args.seed + args.seeds),
+                            steps=args.steps, start_seed=args.seed - 1, hypothesis=targets.HYPOTHESIS[name],
+                            draw=adversaries.random_draw(name, params), rng=args.seed,
+                            progress=None if args.no_progress else print)
+    result["command"] = argv
+    print(f"{name} C={C:g}: found {result['kinds']} with {result['failures']}/{result['trials']} failures")
     if args.output:
         _write(Path(args.output), result)
     return 0
-
-
-def _results(data, path):
-    if not (isinstance(data, dict) and isinstance(data.get("statements"), dict)):
-        raise ValueError(f"--output {path}: not a calibration file (no 'statements' object)")
-    return data
 
 
 def targets_of(name):
@@ -301,7 +285,7 @@ def _large(name, rec, args, kw, argv, out_path):
 
     from slt.inputs import read_json
 
-    data = _results(read_json(out_path, "--output"), out_path) if out_path.exists() else {
+    data = read_json(out_path, "--output") if out_path.exists() else {
         "command": "", "grid": "large", "design": {"name": args.design}, "statements": {}, "cost": {},
         "definition": "per point C_upper = smallest C on the C grid whose own one-sided 95% Clopper-Pearson upper "
                       "bound, and every larger evaluated C's, is <= eps; C_point the same on the antitonic fit; "
@@ -311,6 +295,8 @@ def _large(name, rec, args, kw, argv, out_path):
                   "assumed (slt.measure.adversaries.calibrate_worst)",
         "seeds": f"seed + {adversaries.POINT_STRIDE} x point index + {adversaries.SEED_STRIDE} x C grid index: "
                  "independent across points and across C"}
+    if not (isinstance(data, dict) and isinstance(data.get("statements"), dict)):
+        raise ValueError(f"--output {out_path}: not a calibration file (no 'statements' object)")
     if name in data["statements"] and not args.restart:
         print(f"{name}: already in {out_path} (--restart to recompute)")
         return

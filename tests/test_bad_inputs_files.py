@@ -227,7 +227,7 @@ def test_every_setting_is_checked_at_start(monkeypatch, a_file, variable, value)
     value = value.replace("FILE", a_file)
     monkeypatch.setenv(variable, value)
     with pytest.raises(cli.InputError) as exc:
-        cli.check_environment()
+        cli.check_all()
     message = str(exc.value)
     assert "\n" not in message and f"${variable}={value!r}" in message and "expected" in message
 
@@ -239,7 +239,7 @@ def test_a_relative_path_entry_holding_coqc_is_refused(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PATH", f"bin{os.pathsep}{os.environ['PATH']}")
     with pytest.raises(cli.InputError, match=r"\$PATH holds the relative folder 'bin'"):
-        cli.check_environment()
+        cli.check_all()
 
 
 @pytest.mark.parametrize("variable, value", [("SLTH_SYMPY_SECONDS", "abc"), ("SLTH_COQ_DIR", "/dev/null"),

@@ -11,7 +11,6 @@ import itertools
 import json
 import re
 import math
-import os
 import sys
 import time
 from pathlib import Path
@@ -104,29 +103,22 @@ def width_params(st) -> list[str]:
 def widths() -> list[dict]:
     """Every width requirement of every statement on the default grid at C = DEFAULT_C."""
     rows = []
-    for name in bounds.names():
-        st = bounds.get(name)
+    for st in map(bounds.get, bounds.names()):
         needed = width_params(st)
-        for pt in _grid_points(needed):
-            point = {k: pt[k] for k in needed}
-            for w in st.widths:
-                rows.append({"statement": name, "width": w, "point": point, "C": DEFAULT_C,
-                             "value": int(st.width(w, C=DEFAULT_C, **point))})
+        rows += [{"statement": st.name, "width": w, "point": point, "C": DEFAULT_C,
+                  "value": int(st.width(w, C=DEFAULT_C, **point))}
+                 for point in ({k: pt[k] for k in needed} for pt in _grid_points(needed)) for w in st.widths]
     return rows
 
 
 def statements() -> tuple[list[dict], list[dict]]:
     """The statements as the report shows them (MathML of their SymPy objects) and Theorem 14's exponents."""
-    out = []
-    for name in bounds.names():
-        st = bounds.get(name)
-        out.append({"name": st.name, "title": st.title, "numbering": dict(st.numbering), "quantity": st.quantity,
-                    "hypotheses": [mathml(h.relation) for h in st.hypotheses],
-                    "conclusion": _formula(st.conclusion),
-                    "probability": None if st.probability is None else _formula(st.probability),
-                    "widths": {w: _formula(e) for w, e in st.widths.items()}, "width_params": width_params(st),
-                    "variants": [{"name": v.name, "description": v.description} for v in st.variants.values()],
-                    "axioms": [a.as_dict() for a in axioms(name)]})
+    out = [{"name": st.name, "title": st.title, "numbering": dict(st.numbering), "quantity": st.quantity,
+            "hypotheses": [mathml(h.relation) for h in st.hypotheses], "conclusion": _formula(st.conclusion),
+            "probability": None if st.probability is None else _formula(st.probability),
+            "widths": {w: _formula(e) for w, e in st.widths.items()}, "width_params": width_params(st),
+            "variants": [{"name": v.name, "description": v.description} for v in st.variants.values()],
+            "axioms": [a.as_dict() for a in axioms(st.name)]} for st in map(bounds.get, bounds.names())]
     exps = [{"width": w, "base": str(base), "text": str(poly), "mathml": mathml(poly)}
             for w, ex in theorem14.exponents().items() for base, poly in ex.items()]
     return out, exps
@@ -161,16 +153,12 @@ def _required(name: str, C, point: dict) -> dict:
 def _curves(name: str, rec: dict) -> list[dict]:
     """Per calibration grid point: its parameters, C_point / C_upper and, per C tried, the failure count, trials,
     the Clopper-Pearson upper bound, the worst error over eps and the widths (what the report plots)."""
-    out = []
-    for pt in rec.get("points", []):
-        if not isinstance(pt, dict):
-            continue
-        point = {k: v for k, v in pt.items() if k not in _POINT_FIELDS and isinstance(v, (int, float))}
-        out.append({"point": point, "C_point": pt.get("C_point"), "C_upper": pt.get("C_upper"),
-                    "required": _required(name, rec.get("C"), point),
-                    "grid": [{k: g.get(k) for k in ("C", "failures", "trials", "upper", "worst_ratio", "widths")}
-                             for g in pt.get("grid", []) if isinstance(g, dict)]})
-    return jsonable(out)
+    points = [(pt, {k: v for k, v in pt.items() if k not in _POINT_FIELDS and isinstance(v, (int, float))})
+              for pt in rec.get("points", []) if isinstance(pt, dict)]
+    return jsonable([{"point": point, "C_point": pt.get("C_point"), "C_upper": pt.get("C_upper"),
+                      "required": _required(name, rec.get("C"), point),
+                      "grid": [{k: g.get(k) for k in ("C", "failures", "trials", "upper", "worst_ratio", "widths")}
+                               for g in pt.get("grid", []) if isinstance(g, dict)]} for pt, point in points])
 
 
 def _target_columns(rec: dict) -> dict:
@@ -197,14 +185,6 @@ def _target_columns(rec: dict) -> dict:
                             {k: f.get(k) for k in ("family", "failures", "trials", "rate", "pvalue", "passed")}
                             for f in t.get("families", [])]}
     return out
-
-
-def check_cluster() -> None:
-    """``InputError`` (one line naming the address) when $SLTH_SCHEDULER names no Dask scheduler: a measuring run
-    checks it before any work, not after minutes of proofs."""
-    from slt.tasks import SCHEDULER_ENV, check_scheduler
-
-    check_scheduler(os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}")
 
 
 def calibration(results_dir: Path | None = None) -> dict:

@@ -35,7 +35,6 @@ def jsonable(value):
         return str(value)
 
 
-
 def open_ends(params) -> dict:
     """``{name: [[bound, "eps < 1"], ...]}``: the numeric open ends of the parameters' declared domains (what a
     printed counterexample next to one says, ``slt.claims.point_parts``)."""

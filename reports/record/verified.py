@@ -134,7 +134,6 @@ def _committed(committed, part: str, want: str, log):
     rec = _committed_record(committed, part, log)
     if rec is None or rec.get("key") != want:
         return None
-
     return rec["result"], judge.committed_source(rec.get("coq"), rec.get("checked"))
 
 
@@ -206,7 +205,6 @@ def write_lemma12(folder: Path = COMMITTED, log=print) -> None:
     if "undecided" in result:
         log(f"[verified] lemma12: {result['undecided']}; the committed result is left as it is")
         return
-
     write_record(Path(folder) / "verified-lemma12.json", {"part": "lemma12", "key": lemma12_key(), "coq": coq_release(),
                                                           "checked": f"checked at {judge.now()}", "result": result})
     log(f"[verified] wrote {Path(folder) / 'verified-lemma12.json'}")

@@ -36,14 +36,11 @@ def _plot(name: str, rec: dict, prefix: str = "") -> str | None:
 
 
 def _blocks(large: dict, prefix: str = "") -> list[dict]:
-    blocks = []
-    for name, rec in large["statements"].items():
-        trend = rec.get("trend") or {}
-        coef = [{"factor": f, "exponent": c["estimate"], "CI low": c["ci"][0], "CI high": c["ci"][1]}
-                for f, c in (trend.get("coefficients") or {}).items()]
-        blocks.append({"name": name, "rec": rec, "trend": trend, "coef": coef, "plot": _plot(name, rec, prefix),
-                       "verdicts": list((trend.get("verdicts") or {}).values())})
-    return blocks
+    return [{"name": name, "rec": rec, "trend": trend,
+             "coef": [{"factor": f, "exponent": c["estimate"], "CI low": c["ci"][0], "CI high": c["ci"][1]}
+                      for f, c in (trend.get("coefficients") or {}).items()],
+             "plot": _plot(name, rec, prefix), "verdicts": list((trend.get("verdicts") or {}).values())}
+            for name, rec in large["statements"].items() for trend in [rec.get("trend") or {}]]
 
 
 def render(record: dict) -> Section | None:
@@ -51,8 +48,7 @@ def render(record: dict) -> Section | None:
     grids = [(key, cal.get(key)) for key in ("large_worst", "large") if (cal.get(key) or {}).get("statements")]
     if not grids:
         return None
-    answers = claims.growth(record)
-    html = render_template("sections/calibration_trend_answer.html", answers=answers,
+    html = render_template("sections/calibration_trend_answer.html", answers=claims.growth(record),
                            answer=claims.growth_answer(record))
     for key, large in grids:
         blocks = _blocks(large, "-worst" if key == "large_worst" else "")

@@ -43,10 +43,8 @@ def render(record: dict) -> Section:
                                       "info": sweep["info"] if name == "theorem9" else None,
                                       "plot": length_sweep(sweep["rows"], f"{title}: worst observed vs T",
                                                           _SERIES[name])})
-        for c in emp["checks"]:
-            if "cases" in c:
-                case_blocks.append({"title": c.get("title") or c["id"], "rows": c["cases"],
-                                    "id": c["id"].replace(":", "-")})
+        case_blocks = [{"title": c.get("title") or c["id"], "rows": c["cases"], "id": c["id"].replace(":", "-")}
+                       for c in emp["checks"] if "cases" in c]
         probabilistic = {st["name"] for st in record["statements"] if st["probability"] is not None}
         tightness = [{"statement": t["statement"], "check": t["check"], "worst / bound": t["ratio"],
                       "where": t["where"],

@@ -46,17 +46,13 @@ def calibration_plots(name: str, cal: dict) -> dict | None:
         label = _label(c["point"])
         eps = c["point"].get("eps")
         grid = sorted(c["grid"], key=lambda g: g["C"])
-        xs, ys, tips = [], [], []
-        for g in grid:
-            _, n = _primary(g["widths"])
-            if n is None or g.get("worst_ratio") is None:
-                continue
-            xs.append(n)
-            ys.append(g["worst_ratio"])
-            tips.append(f"{label}; C = {fmt(g['C'], 3)}, {width_name} = {n}: worst error / eps = "
-                        f"{fmt(g['worst_ratio'], 3)} over {g['trials']} trials ({g['failures']} above eps)")
-        if xs:
-            err_series.append({"label": label, "x": xs, "y": ys, "tips": tips, "line": True, "color": color})
+        pts = [(n, g) for g in grid for _, n in [_primary(g["widths"])]
+               if n is not None and g.get("worst_ratio") is not None]  # (its width, the grid row)
+        if pts:
+            tips = [f"{label}; C = {fmt(g['C'], 3)}, {width_name} = {n}: worst error / eps = "
+                    f"{fmt(g['worst_ratio'], 3)} over {g['trials']} trials ({g['failures']} above eps)" for n, g in pts]
+            err_series.append({"label": label, "x": [n for n, _ in pts], "y": [g["worst_ratio"] for _, g in pts],
+                               "tips": tips, "line": True, "color": color})
         req = c.get("required", {}).get(width_name)
         if req is None:  # the grid's own width at the calibrated C, when it was tried
             req = next((_primary(g["widths"])[1] for g in grid if C is not None and abs(g["C"] - C) < 1e-12), None)
@@ -114,16 +110,13 @@ def growth_table(cal: dict) -> dict | None:
 def family_tables(cal: dict) -> list[dict]:
     """The failures per target family the record stores for a statement (``targets``: at the C the
     families ran at; ``targets_verify``: again at the calibrated C), one table each, worst first as stored."""
-    out = []
-    for key, what in (("targets", "target families"), ("targets_verify", "target families again at the calibrated C")):
-        t = cal.get(key)
-        if not isinstance(t, dict) or not t.get("families"):
-            continue
-        out.append({"id": key, "caption": f"{what}: C = {fmt(t['C'], 3)} at {fmt(t['point'])}, {t['trials']} trials "
-                    f"per family on the same seeds; worst: {t['worst']}",
-                    "rows": [[f["family"], f"{f['failures']}/{f['trials']}", fmt(f["pvalue"], 2),
-                              {True: "yes", False: "no (exceeds eps)"}.get(f.get("passed"), "-")] for f in t["families"]]})
-    return out
+    ran = [(key, what, cal.get(key)) for key, what in (("targets", "target families"),
+                                                       ("targets_verify", "target families again at the calibrated C"))]
+    return [{"id": key, "caption": f"{what}: C = {fmt(t['C'], 3)} at {fmt(t['point'])}, {t['trials']} trials per "
+             f"family on the same seeds; worst: {t['worst']}",
+             "rows": [[f["family"], f"{f['failures']}/{f['trials']}", fmt(f["pvalue"], 2),
+                       {True: "yes", False: "no (exceeds eps)"}.get(f.get("passed"), "-")] for f in t["families"]]}
+            for key, what, t in ran if isinstance(t, dict) and t.get("families")]
 
 
 def deterministic_plots(emp: dict) -> list[dict]:

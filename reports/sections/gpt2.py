@@ -24,9 +24,15 @@ def _figure():
     return plt.subplots(figsize=(6.4, 4.0), dpi=110)
 
 
-def _img(fig, alt: str) -> str:
-    """``fig`` rendered to PNG (then closed) as an ``<img>`` with a base64 data URI: no network needed to view it."""
+def _img(fig, ax, xlabel: str, ylabel: str, title: str, alt: str) -> str:
+    """``fig`` with its labels, title and legend, rendered to PNG (then closed) as an ``<img>`` with a base64 data
+    URI: no network needed to view it."""
     import matplotlib.pyplot as plt
+
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=7)
 
     buf = io.BytesIO()
     fig.savefig(buf, format="png", bbox_inches="tight")
@@ -48,11 +54,8 @@ def _fig7_plot(payload):
             label = f"n_K = {w['n_K']}, s = {'n_K^1/4 = %.3g' % r['s'] if r['theory'] else '1'}"
             ax.plot(epochs, r["curve_mean"], style, color=color, lw=1.2, label=label)
             ax.fill_between(epochs, lo, hi, color=color, alpha=0.15)
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("validation loss (nats per byte)")
-    ax.set_title("Fig. 7 (ours): mean over seeds, band ±1 std")
-    ax.legend(fontsize=7)
-    return _img(fig, "Figure 7 reproduction: validation loss curves with and without the n_K^1/4 scaling")
+    return _img(fig, ax, "epoch", "validation loss (nats per byte)", "Fig. 7 (ours): mean over seeds, band ±1 std",
+                "Figure 7 reproduction: validation loss curves with and without the n_K^1/4 scaling")
 
 
 def _fig8_plot(payload):
@@ -62,11 +65,9 @@ def _fig8_plot(payload):
         ax.errorbar(s, [r["mean"] for r in w["scales"]], yerr=[r["std"] for r in w["scales"]], fmt="o-", ms=3,
                     lw=1, capsize=2, color=color, label=f"n_K = {w['n_K']}")
         ax.axvline(w["theory_scale"], color=color, ls=":", lw=1)
-    ax.set_xlabel("query/key scale s (dotted: n_K^1/4)")
-    ax.set_ylabel("final validation loss (nats per byte)")
-    ax.set_title("Fig. 8 (ours): mean ± std over seeds")
-    ax.legend(fontsize=7)
-    return _img(fig, "Figure 8 reproduction: final validation loss against the query/key scale")
+    return _img(fig, ax, "query/key scale s (dotted: n_K^1/4)", "final validation loss (nats per byte)",
+                "Fig. 8 (ours): mean ± std over seeds",
+                "Figure 8 reproduction: final validation loss against the query/key scale")
 
 
 #: The GPT-2 figures, in the order the section shows them.

@@ -26,33 +26,22 @@ def _mip_rows(p4) -> list[dict]:
     exact = {(r["init"], r["n"]): r for r in mip["exact_same_sources"]}
     qk_exact = {(r["init"], r["n"]): r for r in mip["exact_qk_same_sources"]}
     missing = {"mean": float("nan"), "median": float("nan")}
-    rows = []
-    for r, q, v in zip(mip["summary"], mip["qk_entry_error"], mip["vo_entry_error"]):
-        e = exact.get((r["init"], r["n"]), missing)
-        qe = qk_exact.get((r["init"], r["n"]), missing)
-        rows.append({**r, "exact_mean": e["mean"], "exact_median": e["median"], "qk": q["mean"], "qk_exact": qe["mean"],
-                     "vo": v["mean"]})
-    return rows
+    return [{**r, "exact_mean": e["mean"], "exact_median": e["median"], "qk": q["mean"], "qk_exact": qe["mean"],
+             "vo": v["mean"]} for r, q, v in zip(mip["summary"], mip["qk_entry_error"], mip["vo_entry_error"])
+            for e, qe in [(exact.get((r["init"], r["n"]), missing), qk_exact.get((r["init"], r["n"]), missing))]]
 
 
 def _fig6_rows(p6) -> list[dict]:
-    rows = []
-    for init, by_space in p6["fits"].items():
-        for space in FIT_KINDS:
-            fits = by_space[space]
-            label = f"{init}, {FIT_KINDS[space]}"
-            rows.append({"label": label, "error": fits.get("error")} if isinstance(fits, dict)
-                        else {"label": label, "fits": fits})
-    return rows
+    return [{"label": f"{init}, {kind}", **({"error": fits.get("error")} if isinstance(fits, dict) else {"fits": fits})}
+            for init, by_space in p6["fits"].items() for space, kind in FIT_KINDS.items() for fits in [by_space[space]]]
 
 
 def render(record: dict) -> Section | None:
     figures = record.get("figures") or {}
     if not all(f in figures for f in FIGURES):
         return None
-    payloads = {f: figures[f]["payload"] for f in FIGURES}
     sources = {f: figures[f]["source"] for f in FIGURES}
-    p4, p5, p6 = (payloads[f] for f in FIGURES)
+    p4, p5, p6 = (figures[f]["payload"] for f in FIGURES)
     # The verdict and the findings are decided by slt.figures and stored in the summaries; rendered here.
     verdict = p4.get("verdict") or {}
     verdict_lines = verdict.get("lines", [])

@@ -78,20 +78,16 @@ def rows(record: dict) -> list[dict]:
         cal = calib.get(name)
         large = ((record["calibration"].get("large") or {}).get("statements") or {}).get(name) or {}
         below = (large.get("checks") or {}).get("covers") is False
-        findings = []
-        for i, f in enumerate((record.get("findings") or {}).get("items", []), 1):
-            if name in f.get("statements", ()) and f["status"] != "not in this record":
-                findings.append({"text": f"Finding {i}", "title": f["title"], "link": f"#findings-{f['id']}"})
-        for v in record["variants"] or []:
-            if v["statement"] == name and v["broken"]:
-                n = len(v["broken"])
-                findings.append({"text": f"reading '{v['variant']}': {n} step{'s fail' if n > 1 else ' fails'}",
-                                 "title": v["description"],
-                                 "link": f"#variant-{v['statement']}-{v['variant']}"})
-        for key in claim.printed_refuted(record):
-            if key.startswith(name + ":"):
-                findings.append({"text": f"{claim.reading_words(record, key)}: violated by a measured counterexample",
-                                 "title": "", "link": "#empirical"})
+        findings = [{"text": f"Finding {i}", "title": f["title"], "link": f"#findings-{f['id']}"}
+                    for i, f in enumerate((record.get("findings") or {}).get("items", []), 1)
+                    if name in f.get("statements", ()) and f["status"] != "not in this record"]
+        findings += [{"text": f"reading '{v['variant']}': {n} step{'s fail' if n > 1 else ' fails'}",
+                      "title": v["description"], "link": f"#variant-{v['statement']}-{v['variant']}"}
+                     for v in record["variants"] or [] if v["statement"] == name and v["broken"]
+                     for n in [len(v["broken"])]]
+        findings += [{"text": f"{claim.reading_words(record, key)}: violated by a measured counterexample",
+                      "title": "", "link": "#empirical"} for key in claim.printed_refuted(record)
+                     if key.startswith(name + ":")]
         out.append({"name": name, "heading": heading(st["numbering"], name), "title": st["title"],
                     "probabilistic": st["probability"] is not None,
                     "proof": _proof_cell(words[name], steps, (record.get("findings") or {}).get("notes", {}).get(name)),

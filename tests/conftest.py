@@ -5,11 +5,21 @@ import pytest
 
 
 @pytest.fixture(scope="session")
-def proofs_record():
-    """One proof-only run record of the working tree (``slth run --proofs-only``), built once per session."""
+def proofs_record(tmp_path_factory):
+    """One proof-only run record of the working tree (``slth run --proofs-only``), built once per session: by the
+    first xdist worker that asks, under a lock in the folder the workers share (``tests.coq_shared.shared_root``), and
+    read back by the others through ``reports.record.load`` (validated; the record is plain JSON, so the copy read
+    back equals the one built)."""
+    from reports import record
     from reports.record import assemble
+    from tests.coq_shared import locked, shared_root
 
-    return assemble.build("proofs", seed=0, command="pytest", log=lambda msg: None)
+    root = shared_root(tmp_path_factory)
+    path = root / "proofs-record.json"
+    with locked(root / "proofs-record.lock"):
+        if not path.exists():
+            record.write(path, assemble.build("proofs", seed=0, command="pytest", log=lambda msg: None))
+    return record.load(path)
 
 
 @pytest.fixture(scope="session")

@@ -26,7 +26,7 @@ from bounds.prove import coq_math
 SHARED = "coq-math-shared"
 
 
-def _root(factory) -> Path:
+def shared_root(factory) -> Path:
     """The folder every worker of this session shares: the parent of a worker's base temporary folder under
     pytest-xdist (``.../pytest-N/popen-gw0``), the base temporary folder itself in one process."""
     base = Path(factory.getbasetemp())
@@ -34,7 +34,7 @@ def _root(factory) -> Path:
 
 
 @contextmanager
-def _locked(path: Path):
+def locked(path: Path):
     with open(path, "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -48,9 +48,9 @@ def shared_build(factory) -> Path:
     from tests.test_coq_math import needs_coq
 
     needs_coq()
-    root = _root(factory)
+    root = shared_root(factory)
     folder = root / SHARED
-    with _locked(root / f"{SHARED}.lock"):
+    with locked(root / f"{SHARED}.lock"):
         folder.mkdir(exist_ok=True)
         ok, why = coq_math.compile(folder, coq_math.with_statements())
     assert ok, why
@@ -63,7 +63,7 @@ def private_copy(factory, name: str) -> Path:
     shared = shared_build(factory)
     dest = Path(factory.mktemp(name))
     stems = set(coq_math.with_statements())
-    with _locked(_root(factory) / f"{SHARED}.lock"):  # never a library file shared_build is writing
+    with locked(shared_root(factory) / f"{SHARED}.lock"):  # never a library file shared_build is writing
         for f in shared.iterdir():
             if f.suffix in (".v", ".vo") and f.stem in stems:
                 shutil.copy(f, dest / f.name)
@@ -80,7 +80,7 @@ def _cached(factory, kind: str, compute, extra: str = ""):
     files = coq_math.with_statements()
     key = hashlib.sha256(json.dumps([sorted(files.items()), extra]).encode()).hexdigest()[:20]
     path = folder / f"{kind}-{key}.json"
-    with _locked(_root(factory) / f"{SHARED}-{kind}.lock"):
+    with locked(shared_root(factory) / f"{SHARED}-{kind}.lock"):
         if path.exists():
             return json.loads(path.read_text())
         result = compute(folder)

@@ -17,7 +17,10 @@ import importlib
 import math
 import os
 import re
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from reports.terminal import escaped_streams, safe
@@ -168,28 +171,71 @@ def _where(exc: SyntaxError) -> str:
         return f"{exc.filename}, line {exc.lineno}"
 
 
+@contextmanager
+def _noting_sigint():
+    """SIGINT raises ``KeyboardInterrupt`` as Python's own handler does, and is noted in the list yielded. A library
+    may catch the interrupt (SymPy's bare ``except``, an import cut half-way) and then fail another way or read a
+    wrong value; the command still ends as interrupted, never with that failure. Off the main thread, or where SIGINT
+    is not Python's default handler (ignored, or the caller's own), nothing changes."""
+    seen: list = []
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield seen
+        return
+
+    def noted(signum, frame):
+        seen.append(signum)
+        raise KeyboardInterrupt
+    old = signal.signal(signal.SIGINT, noted)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     name = f"slth {command}" if command in COMMANDS else "slth"
-    with escaped_streams():  # every line that reaches the terminal, through reports.terminal.safe
-        return _main(argv, name, command)
+    with escaped_streams(), _noting_sigint() as seen:  # every terminal line through reports.terminal.safe
+        try:
+            rc = _main(argv, name, command, seen)
+        except BaseException:
+            if not seen:
+                raise
+            rc = None
+        if seen and rc != INTERRUPTED:  # an interrupt that a library turned into another failure
+            rc = _interrupted(name)
+        return rc
 
 
-def _main(argv: list[str], name: str, command: str | None) -> int:
+def _interrupted(name: str) -> int:
+    print(f"{name}: interrupted; nothing half-written was kept (every output is written atomically)", file=sys.stderr)
+    return INTERRUPTED
+
+
+def _main(argv: list[str], name: str, command: str | None, seen: list = ()) -> int:
     try:
         # every environment variable, checked like an option before the command's module is imported (some read
         # theirs at import): one line naming the variable, the value and what is allowed (exit 2)
         check_all()
         args = build_parser(command if command in COMMANDS else "").parse_args(argv)
         return int(importlib.import_module(args._module).main(args) or 0)
+    except KeyboardInterrupt:
+        return _interrupted(name)
+    except BaseException:
+        if seen:  # an interrupt that a library turned into another failure: interrupted, not that failure
+            return _interrupted(name)
+        return _failure(name)
+
+
+def _failure(name: str) -> int:
+    """The exit status and one line for the exception being handled (re-raised when it is none of these)."""
+    try:
+        raise
     except InputError as exc:  # a bad file or argument found by a reader or a check: one line, exit 2
         print(f"{name}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"{name}: interrupted; nothing half-written was kept (every output is written atomically)",
-              file=sys.stderr)
-        return INTERRUPTED
     except SyntaxError as exc:  # the harness's own code (bounds/, slt/, reports/) does not parse
         print(f"{name}: error: the harness's code does not parse: {_where(exc)}: {exc.msg} (exit {BROKEN_CODE}: "
               "broken code, not a failed proof step)", file=sys.stderr)

@@ -222,6 +222,38 @@ def test_ctrl_c_exits_130(tmp_path):
     assert len(lines) == 1 and "interrupted" in lines[0], err
 
 
+@pytest.mark.parametrize("then", ["fails another way", "returns as if done"])
+def test_an_interrupt_a_library_swallows_still_ends_the_command_as_interrupted(monkeypatch, capsys, then):
+    """A Ctrl-C inside a library that catches the interrupt (SymPy's bare ``except``, an import cut half-way) and then
+    raises another error or reads a wrong value and returns: exit 130 and the one interrupted line, never that
+    failure or a traceback. Without an interrupt the same error is raised as it was."""
+    from reports import proofs
+
+    def library(args):
+        try:
+            signal.raise_signal(signal.SIGINT)  # the user's Ctrl-C, while the library runs
+            time.sleep(5)
+        except KeyboardInterrupt:  # caught by the library
+            pass
+        if then == "fails another way":
+            raise ValueError("lueker: hypothesis 'eps < 1' violated (eps=0.5)")
+        return 0
+
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal (an xdist worker ignores it)
+    try:
+        monkeypatch.setattr(proofs, "main", library)
+        assert cli.main(["proofs"]) == cli.INTERRUPTED
+        err = capsys.readouterr().err
+        assert err.strip().splitlines() == [
+            "slth proofs: interrupted; nothing half-written was kept (every output is written atomically)"], err
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the command's handler is gone
+        monkeypatch.setattr(proofs, "main", lambda args: (_ for _ in ()).throw(ValueError("not interrupted")))
+        with pytest.raises(ValueError, match="not interrupted"):
+            cli.main(["proofs"])
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 # ------------------------------------------------------------------ outputs: checked before work, inputs untouched
 
 def test_fixed_c_checks_its_output_before_any_trial(capsys, tmp_path, no_trials, cal_file):

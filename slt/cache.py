@@ -129,16 +129,12 @@ def nonfinite_path(value, where="result", bad=lambda x: not math.isfinite(x)):
     if isinstance(value, float) and bad(value):
         return where
     if isinstance(value, dict):
-        for k, v in value.items():
-            found = nonfinite_path(v, f"{where}.{k}" if where else str(k), bad)
-            if found:
-                return found
-    if isinstance(value, list):
-        for i, v in enumerate(value):
-            found = nonfinite_path(v, f"{where}[{i}]", bad)
-            if found:
-                return found
-    return None
+        children = ((f"{where}.{k}" if where else str(k), v) for k, v in value.items())
+    elif isinstance(value, list):
+        children = ((f"{where}[{i}]", v) for i, v in enumerate(value))
+    else:
+        return None
+    return next((found for at, v in children if (found := nonfinite_path(v, at, bad))), None)
 
 
 def _checksum(result) -> str:
@@ -160,8 +156,6 @@ def read_record(path) -> dict:
     path = Path(path)
     try:
         raw = read_bounded(path, "cache file", regular=True)  # a FIFO or a link planted in a store: refused, not read
-    except CorruptRecord:
-        raise
     except InputError as exc:  # larger than any cache file the harness writes
         raise CorruptRecord(str(exc)) from None
     try:

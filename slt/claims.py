@@ -88,9 +88,7 @@ def proof_word(steps: list[dict]) -> str:
     if not steps:
         return "cited"
     words = [step_word(s) for s in steps]
-    if "refuted" in words:
-        return "refuted"
-    return "not proved" if "not proved" in words else "certified"
+    return "refuted" if "refuted" in words else "not proved" if "not proved" in words else "certified"
 
 
 def proof_verdicts(record: dict) -> dict:
@@ -195,11 +193,6 @@ def proof_sentence(record: dict, items: list | None = None) -> str:
     return out + f" ({certified_scope(record, items)})"
 
 
-def step_counts(record: dict) -> dict:
-    words = [step_word(s) for s in record["steps"]]
-    return {w: words.count(w) for w in STEP_WORDS}
-
-
 NO_KERNEL_SOURCE = "no kernel verdict in this record"
 
 
@@ -226,8 +219,9 @@ def step_units(record: dict) -> str:
 def step_counts_sentence(record: dict) -> str:
     """"71 proof steps (66 steps of the encoded proofs and 5 scalar facts): 71 certified, 0 refuted, 0 not proved
     (...)": the counts every page states (the README and docs print it through ``slth docs``)."""
-    c = step_counts(record)
     steps = record["steps"]
+    words = [step_word(s) for s in steps]
+    c = {w: words.count(w) for w in STEP_WORDS}
     out = f"{step_units(record)}: {c['certified']} certified, {c['refuted']} refuted, {c['not proved']} not proved"
     if any("kind" in s for s in steps):  # identities (equal sides by construction) counted apart
         ident = sum(step_word(s) == "certified" and s.get("kind") == "identity" for s in steps)

@@ -34,6 +34,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from slt import claims
 from slt.measure import verdicts
 
 DEFAULT_TOLERANCE = 0.01
@@ -92,9 +93,7 @@ def _key(row, *fields) -> tuple:
 def _moved(a, b, tol: float) -> bool:
     if a is None or b is None:
         return (a is None) != (b is None)
-    if math.isinf(a) or math.isinf(b) or a == 0:
-        return a != b
-    return abs(b - a) / abs(a) > tol
+    return a != b if math.isinf(a) or math.isinf(b) or a == 0 else abs(b - a) / abs(a) > tol
 
 
 def compare(old: dict, new: dict, tolerance: float = DEFAULT_TOLERANCE) -> Diff:
@@ -120,21 +119,12 @@ _DOMAIN_RANK = {"whole": 0, "box": 1, "sampled": 2}
 
 
 def verdict(row: dict | None) -> str:
-    """A step row's verdict: certified / refuted / not proved (also of a record from before the three verdicts)."""
-    if row is None:
-        return ABSENT
-    v = row["verdict"]
-    if v in _RANK:
-        return v
-    if row["ok"]:  # "ok": certified only when symbolic or interval on the whole domain
-        return CERTIFIED if row["domain"] == "whole" and row["method"] in ("symbolic", "interval") else NOT_PROVED
-    return REFUTED if row.get("counterexample") else NOT_PROVED
+    """A step row's verdict (``slt.claims.step_word``: a record from before the three verdicts too), or absent."""
+    return ABSENT if row is None else claims.step_word(row)
 
 
 def domain_kind(row: dict | None) -> str:
-    if row is None:
-        return ABSENT
-    return "box" if row["domain"].startswith("box") else row["domain"]
+    return ABSENT if row is None else "box" if row["domain"].startswith("box") else row["domain"]
 
 
 def _relying(record: dict, statement: str) -> list[str]:
@@ -191,10 +181,17 @@ def _widths(d: Diff) -> None:
                          "new": None, "ratio": None})
 
 
+def _both(d: Diff, key: str, what: str) -> bool:
+    """Whether both records hold ``key``; a note (``what`` in only one ...) when only one does."""
+    if d.old[key] is None or d.new[key] is None:
+        if (d.old[key] is None) != (d.new[key] is None):
+            d.notes.append(f"{what} in only one of the records; not compared")
+        return False
+    return True
+
+
 def _variants(d: Diff) -> None:
-    if d.old["variants"] is None or d.new["variants"] is None:
-        if (d.old["variants"] is None) != (d.new["variants"] is None):
-            d.notes.append("the printed variants are in only one of the records; not compared")
+    if not _both(d, "variants", "the printed variants are"):
         return
     old = {_key(v, "statement", "variant"): v for v in d.old["variants"]}
     for v in d.new["variants"]:
@@ -207,9 +204,7 @@ def _variants(d: Diff) -> None:
 
 
 def _mutations(d: Diff) -> None:
-    if d.old["mutations"] is None or d.new["mutations"] is None:
-        if (d.old["mutations"] is None) != (d.new["mutations"] is None):
-            d.notes.append("the mutation suite is in only one of the records; not compared")
+    if not _both(d, "mutations", "the mutation suite is"):
         return
     old = {m["name"]: m for m in d.old["mutations"]}
     for m in d.new["mutations"]:
@@ -220,12 +215,10 @@ def _mutations(d: Diff) -> None:
 
 
 def _empirical(d: Diff) -> None:
-    a, b = d.old["empirical"], d.new["empirical"]
-    if a is None or b is None:
-        if (a is None) != (b is None):
-            d.notes.append("empirical measurements are in only one of the records; not compared")
+    if not _both(d, "empirical", "empirical measurements are"):
         return
-    a, b = verdicts.normalise(a), verdicts.normalise(b)  # a record older than slt.measure.verdicts: its words
+    # a record older than slt.measure.verdicts: its words
+    a, b = verdicts.normalise(d.old["empirical"]), verdicts.normalise(d.new["empirical"])
     for name in sorted(set(a["verdicts"]) | set(b["verdicts"])):
         va, vb = a["verdicts"].get(name, "absent"), b["verdicts"].get(name, "absent")
         if va != vb:

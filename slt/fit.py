@@ -91,21 +91,17 @@ def fit_exponential(n, eps, floor: float | None = None, level: float = 0.95, spa
         raise ValueError(f"need at least 3 points above the floor {floor!r} to fit gamma and delta, got {n_used.size}")
     start = np.polyfit(n_used, np.log(eps_used), 1)
     t = _t(level, n_used.size - 2)
-    if space == "linear":
-        curve = lambda x, gamma, delta: gamma * np.exp(-delta * x)  # noqa: E731
-        (gamma, delta), cov = curve_fit(curve, n_used, eps_used, p0=(np.exp(start[1]), -start[0]), maxfev=20000)
-        se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-        return Fit(gamma=float(gamma), delta=float(delta),
-                   gamma_ci=(float(gamma - t * se[0]), float(gamma + t * se[0])),
-                   delta_ci=(float(delta - t * se[1]), float(delta + t * se[1])),
-                   n_used=tuple(float(x) for x in n_used), level=level, space="linear")
-    line = lambda x, log_gamma, delta: log_gamma - delta * x  # noqa: E731
-    (log_gamma, delta), cov = curve_fit(line, n_used, np.log(eps_used), p0=(start[1], -start[0]))
+    log = space == "log"  # log space: a = log gamma; linear: a = gamma
+    model = (lambda x, a, delta: a - delta * x) if log else (lambda x, a, delta: a * np.exp(-delta * x))
+    (a, delta), cov = curve_fit(model, n_used, np.log(eps_used) if log else eps_used,
+                                p0=(start[1] if log else np.exp(start[1]), -start[0]),
+                                **({} if log else {"maxfev": 20000}))
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    return Fit(gamma=float(np.exp(log_gamma)), delta=float(delta),
-               gamma_ci=(float(np.exp(log_gamma - t * se[0])), float(np.exp(log_gamma + t * se[0]))),
+    gamma = np.exp if log else float
+    return Fit(gamma=float(gamma(a)), delta=float(delta),
+               gamma_ci=(float(gamma(a - t * se[0])), float(gamma(a + t * se[0]))),
                delta_ci=(float(delta - t * se[1]), float(delta + t * se[1])),
-               n_used=tuple(float(x) for x in n_used), level=level)
+               n_used=tuple(float(x) for x in n_used), level=level, space=space)
 
 
 def fit_shared_delta(n, eps_by_block, floor: float | None = None, level: float = 0.95, space: str = "log") -> list[Fit]:
@@ -125,17 +121,14 @@ def fit_shared_delta(n, eps_by_block, floor: float | None = None, level: float =
             raise ValueError(f"need at least 2 points above the floor {floor!r} to fit a block's gamma, got {n_used.size}")
         start = float(np.mean(np.log(eps_used) + first.delta * n_used))
         t = _t(level, n_used.size - 1)
-        if space == "linear":
-            curve = lambda x, gamma: gamma * np.exp(-first.delta * x)  # noqa: E731
-            (gamma,), cov = curve_fit(curve, n_used, eps_used, p0=(np.exp(start),))
-            half = t * float(np.sqrt(max(cov[0, 0], 0.0)))
-            ci = (float(gamma - half), float(gamma + half))
-        else:
-            offset = lambda x, log_gamma: log_gamma - first.delta * x  # noqa: E731
-            (log_gamma,), cov = curve_fit(offset, n_used, np.log(eps_used), p0=(start,))
-            half = t * float(np.sqrt(max(cov[0, 0], 0.0)))
-            gamma, ci = np.exp(log_gamma), (float(np.exp(log_gamma - half)), float(np.exp(log_gamma + half)))
-        fits.append(Fit(gamma=float(gamma), delta=first.delta, gamma_ci=ci, delta_ci=first.delta_ci,
+        log = space == "log"  # log space: a = log gamma; linear: a = gamma
+        model = (lambda x, a: a - first.delta * x) if log else (lambda x, a: a * np.exp(-first.delta * x))
+        (a,), cov = curve_fit(model, n_used, np.log(eps_used) if log else eps_used,
+                              p0=(start if log else np.exp(start),))
+        half = t * float(np.sqrt(max(cov[0, 0], 0.0)))
+        gamma = np.exp if log else float
+        fits.append(Fit(gamma=float(gamma(a)), delta=first.delta,
+                        gamma_ci=(float(gamma(a - half)), float(gamma(a + half))), delta_ci=first.delta_ci,
                         n_used=tuple(float(x) for x in n_used), level=level, delta_fixed=True, space=space))
     return fits
 

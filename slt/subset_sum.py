@@ -191,10 +191,8 @@ def solve(items, targets, tol=None, threads=None, *, best_effort=False, return_l
     items, targets, tols = _validate(items, targets, tol, best_effort, _window)
     m, n = items.shape
     q, tq, inv_scale, stop = _fixed_point(items, targets, tols)
-    if n > _window:
-        orders = np.argsort(-np.abs(items), axis=1, kind="stable").astype(np.int64)
-    else:
-        orders = np.zeros((0, 0), np.int64)
+    orders = (np.argsort(-np.abs(items), axis=1, kind="stable").astype(np.int64) if n > _window
+              else np.zeros((0, 0), np.int64))
     masks = np.zeros((m, n), np.bool_)
     errors = np.empty(m)
     lower = np.empty(m)
@@ -204,6 +202,4 @@ def solve(items, targets, tol=None, threads=None, *, best_effort=False, return_l
             bufs = _buffers(nchunks, (1 << ((min(n, _window) + 1) // 2)) + 2)
             _k.solve_batch(items, targets, q, tq, inv_scale, stop, _window, orders, bufs[:nchunks],
                            masks, errors, lower)
-    if return_lower_bound:
-        return masks, errors, lower
-    return masks, errors
+    return (masks, errors, lower) if return_lower_bound else (masks, errors)

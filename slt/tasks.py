@@ -27,6 +27,7 @@ as its name ``"package.module:function"``, which is what is fingerprinted and se
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import functools
@@ -50,7 +51,7 @@ from slt.cache import CorruptRecord, fingerprint, nonfinite_path, read_record, w
 from slt.inputs import THREADS_ENV, InputError, numba_threads
 
 __all__ = ["Task", "execute", "function_name", "resolve", "fingerprint", "code_fingerprint", "returns", "cluster",
-           "CacheWarning", "default_cache_dir", "task_path", "SCHEDULER_ENV", "set_worker_threads"]
+           "CacheWarning", "task_path", "SCHEDULER_ENV", "set_worker_threads"]
 
 SCHEDULER_ENV = "SLTH_SCHEDULER"
 FORMAT = 1
@@ -194,10 +195,6 @@ def _value_problem(result: dict) -> str | None:
 
 # --------------------------------------------------------------------------------------------------- cache
 
-def default_cache_dir() -> Path:
-    return settings.task_cache() or Path("results/tasks")  # checked: a folder, never a file
-
-
 def task_path(cache_dir, task: Task, key: str | None = None) -> Path:
     kind = re.sub(r"[^A-Za-z0-9_.-]+", "_", task.kind) or "task"
     return Path(cache_dir) / kind / f"{key or task.fingerprint()}.json"
@@ -233,16 +230,14 @@ def _load(path: Path, task: Task, key: str, fn):
 def _set_threads(threads: int | None = None) -> int:
     """Numba threads of this process: ``threads``, else $SLTH_NUMBA_THREADS, else cores / worker threads."""
     if threads is None:
-        env = numba_threads()
-        if env:
-            threads = env
-        else:
-            try:
-                from distributed import get_worker  # dask: heavy (0.7 s to import, -X importtime, loaded machine)
+        threads = numba_threads() or None
+    if threads is None:
+        try:
+            from distributed import get_worker  # dask: heavy (0.7 s to import, -X importtime, loaded machine)
 
-                threads = max(1, (os.cpu_count() or 1) // max(1, get_worker().state.nthreads))
-            except (ImportError, ValueError, AttributeError):
-                return 0
+            threads = max(1, (os.cpu_count() or 1) // max(1, get_worker().state.nthreads))
+        except (ImportError, ValueError, AttributeError):
+            return 0
     try:
         import numba  # imported by the task's own code when it needs kernels; not every task does
 
@@ -264,11 +259,6 @@ def _call(fn: str, params: dict, seed: int, threads_per_task: int | None = None)
 
 
 _ACTIVE: list = []  # the client of the innermost ``with cluster(...)``
-
-
-def _worker_env(threads: int) -> dict:
-    return {"NUMBA_NUM_THREADS": str(threads), THREADS_ENV: str(threads), "OMP_NUM_THREADS": "1",
-            "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 _ADDRESS = re.compile(r"(tcp|tls)://(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9_.-]+):([0-9]{1,5})/?")
@@ -358,15 +348,17 @@ def cluster(scheduler: str | None = None, workers: int | None = None):
         n = workers or (os.cpu_count() or 1)
         threads = max(1, (os.cpu_count() or 1) // n)
         local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                             dashboard_address=":0", silence_logs=logging.ERROR, env=_worker_env(threads))
+                             dashboard_address=":0", silence_logs=logging.ERROR,
+                             env={"NUMBA_NUM_THREADS": str(threads), THREADS_ENV: str(threads), "OMP_NUM_THREADS": "1",
+                                  "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"})
         client = Client(local)
     try:
         if scheduler:  # a running cluster: Numba threads = cores of the host / worker threads on that host
             info = client.scheduler_info()["workers"]
             cores = client.run(os.cpu_count)
-            per_host = {}
-            for addr, w in info.items():
-                per_host[w["host"]] = per_host.get(w["host"], 0) + w["nthreads"]
+            per_host = collections.Counter()
+            for w in info.values():
+                per_host[w["host"]] += w["nthreads"]
             for addr, w in info.items():
                 client.run(set_worker_threads, max(1, (cores.get(addr) or 1) // per_host[w["host"]]), workers=[addr])
         _ACTIVE.append(client)
@@ -397,7 +389,9 @@ def execute(tasks, *, cache_dir=None, scheduler=None, workers=None, progress=Tru
             raise TypeError(f"execute takes Task objects, got {type(t).__name__}")
     keys = [t.fingerprint() for t in tasks]
     fns = {t.fn: t.function() for t in tasks}
-    root = None if cache_dir is False else Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    # $SLTH_CACHE_DIR is checked: a folder, never a file
+    root = None if cache_dir is False else Path(cache_dir) if cache_dir is not None else (
+        settings.task_cache() or Path("results/tasks"))
     results: dict[str, dict] = {}
     todo: dict[str, Task] = {}
     for task, key in zip(tasks, keys):

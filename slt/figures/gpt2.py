@@ -48,11 +48,8 @@ class GPT2Figure(Figure):
         """The next look's plan (``slt.gpt2.figures.next_look``) when this look left a width undecided."""
         return gpt2.next_look(plan, payload["summary"])
 
-    def findings(self, payload):
-        return gpt2.findings(payload)
-
-    def format_summary(self, payload) -> str:
-        return gpt2.format_summary(payload)
+    findings = staticmethod(gpt2.findings)
+    format_summary = staticmethod(gpt2.format_summary)
 
 
 class Fig7(GPT2Figure):

@@ -28,11 +28,9 @@ __all__ = ["mha_target", "transformer_target", "weights_hash", "evaluation_input
 
 def weights_hash(model) -> str:
     """The fingerprint of a model's weight arrays: part of the target tag, so items follow the weights themselves."""
-    parts = []
-    for mha_weights, fc in ([(model, ())] if isinstance(model, MHAWeights) else [(b.mha, b.fc.layers) for b in model.blocks]):
-        for array in (mha_weights.WQ, mha_weights.WK, mha_weights.WV, mha_weights.WO, np.float64(mha_weights.scale), *fc):
-            parts.append(np.ascontiguousarray(array, dtype=np.float64).tobytes())
-    return fingerprint(*parts)[:10]
+    pairs = [(model, ())] if isinstance(model, MHAWeights) else [(b.mha, b.fc.layers) for b in model.blocks]
+    return fingerprint(*(np.ascontiguousarray(a, dtype=np.float64).tobytes() for w, fc in pairs
+                         for a in (w.WQ, w.WK, w.WV, w.WO, np.float64(w.scale), *fc)))[:10]
 
 
 def mha_target(results_dir, train=True, seed=0, log=None, regression_token="zero"):

@@ -64,10 +64,8 @@ __all__ = ["Plan", "PLANS", "GPU_PLAN", "SCALES", "STAGES", "plan", "tasks", "su
 
 SCALES = (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0)
 STAGES = (12, 48)
-"""The looks of the CPU plan (a group-sequential design, stated before any seed beyond the first look ran): the
-verdict is tested at 12 paired seeds per (width, scale) and, where it is undecided there, once more at 48. Each look
-tests at ``LOOK_ALPHA`` = 5% / len(STAGES) (Bonferroni across the looks), so the chance that either look reads a
-false verdict is at most 5%."""
+"""The looks of the CPU plan (paired seeds per (width, scale); see the module docstring), stated before any seed
+beyond the first look ran."""
 SEEDS = STAGES[0]
 """Paired seeds per (width, scale) of the CPU plan's first look."""
 ALPHA = 0.05
@@ -77,22 +75,19 @@ DIFF_CONF = 1 - LOOK_ALPHA
 TOST_CONF = 1 - 2 * LOOK_ALPHA
 """The equivalence test at each look: two one-sided t-tests at ``LOOK_ALPHA`` each, i.e. its ``TOST_CONF`` interval."""
 MARGIN = 0.01
-"""The equivalence margin in nats per byte, stated before the seeds ran: a paired difference whose ``TOST_CONF``
-interval lies inside (-MARGIN, +MARGIN) is no effect at this scale (two one-sided t-tests at ``LOOK_ALPHA``)."""
+"""The equivalence margin in nats per byte, stated before the seeds ran (see the module docstring)."""
 NO_EFFECT = "no effect larger than the margin at this scale"
 SPLIT = "undecided: every scale decided, no figure verdict fits"
-"""Fig. 8 when each scale is decided on its own (a difference or an equivalence) but none of supported, contradicted
-and no effect holds: for example the loss within the margin of n_K^{1/4} at one end of the grid and above it at the
-other. More seeds resolve only effects smaller than the margin, so no next look is planned."""
+"""Fig. 8 when each scale is decided on its own but no figure verdict fits (see the module docstring): more seeds
+resolve only effects smaller than the margin, so no next look is planned."""
 RULES = {
     "two-ends": "the loss at s = 1 and at s = 5 significantly above the loss at n_K^1/4, no scale significantly below it",
     "one-side": ("a scale at least 1.5x away from n_K^1/4 significantly above it by an effect the equivalence test "
                  "does not put inside the margin, no scale significantly below it"),
 }
-"""Figure 8's rules for ``supported`` (``contradicted`` and no effect are the same under both): ``two-ends`` is the
-rule of Figures 7-8's two-look design and of the replication; ``one-side`` is the rule of the confirmation
-(``slt.gpt2.replication``), whose pilot is the replication's outcome that ``two-ends`` reads ``SPLIT`` (the loss within
-the margin on one side of n_K^{1/4} and above it on the other)."""
+"""Figure 8's rules for ``supported`` (``contradicted`` and no effect are the same under both): ``two-ends``, the
+rule of Figures 7-8's two-look design and of the replication; ``one-side``, the confirmation's (``slt.gpt2.replication``
+says why)."""
 RULE = "two-ends"
 _SHORT = {"two-ends": "both ends above", "one-side": "a scale 1.5x away above beyond the margin, none below"}
 PAPER_CLAIM = {
@@ -146,10 +141,6 @@ def plan(quick: bool = False, device: str = "cpu") -> Plan:
     return dataclasses.replace(GPU_PLAN, device=device)
 
 
-def _n_K(model):
-    return model["d_model"] // model["n_head"]
-
-
 def tasks(figure: str, p: Plan):
     """The ``slt.tasks.Task`` items of a figure: Fig. 7 needs s = 1 and s = n_K^{1/4}, Fig. 8 every scale too."""
     from slt.gpt2.model import GPTConfig  # imports torch (optional [torch] extra)
@@ -159,7 +150,7 @@ def tasks(figure: str, p: Plan):
     sha = corpus_mod.load().sha256
     out = []
     for model in p.widths:
-        star = theory_scale(_n_K(model))
+        star = theory_scale(model["d_model"] // model["n_head"])
         scales = (1.0, star) if figure == "fig7" else tuple(sorted(set(p.scales) | {star}))
         for s in scales:
             cfg = dataclasses.asdict(GPTConfig(vocab=corpus_mod.VOCAB, qk_scale=float(s), **model))
@@ -204,9 +195,7 @@ def paired_stats(paired, alpha=LOOK_ALPHA) -> dict:
 def _sig(ci, side):
     """True when the difference test's interval lies entirely below (side=-1) or above (side=+1) zero."""
     lo, hi = ci
-    if math.isnan(lo):
-        return False
-    return hi < 0 if side < 0 else lo > 0
+    return not math.isnan(lo) and (hi < 0 if side < 0 else lo > 0)
 
 
 def summarise(figure, rows, planned: int | None = None, alpha=LOOK_ALPHA, looks=STAGES, rule=RULE):
@@ -325,9 +314,7 @@ def _verdict7(per_scale, star, alpha=LOOK_ALPHA):
             f"{ci[1]:+.4f}] over {one['seeds']} paired seeds")
     if _sig(ci, -1):
         return "supported", text
-    if _sig(ci, +1):
-        return "contradicted", text
-    return "open", text
+    return ("contradicted" if _sig(ci, +1) else "open"), text
 
 
 def _far(r, star) -> bool:
@@ -353,9 +340,7 @@ def _verdict8(per_scale, star, alpha=LOOK_ALPHA, rule=RULE):
                  f"{[round(r['s'], 3) for r in rising] or 'none'}")
     if far_below:
         return "contradicted", text
-    if rises and not below:
-        return "supported", text
-    return "open", text
+    return ("supported" if rises and not below else "open"), text
 
 
 def require_torch(figure: str) -> None:

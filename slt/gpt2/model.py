@@ -114,9 +114,7 @@ class Block(nn.Module):
         self.cfg = cfg
         self.ln1 = nn.LayerNorm(d, elementwise_affine=False, dtype=torch.float64)
         self.ln2 = nn.LayerNorm(d, elementwise_affine=False, dtype=torch.float64)
-        self.q = Masked((d, d), std, d, keep, gen)
-        self.k = Masked((d, d), std, d, keep, gen)
-        self.v = Masked((d, d), std, d, keep, gen)
+        self.q, self.k, self.v = (Masked((d, d), std, d, keep, gen) for _ in range(3))  # drawn in this order
         self.o = Masked((d, d), proj_std, d, keep, gen)
         self.fc = Masked((d, 4 * d), std, d, keep, gen)
         self.proj = Masked((4 * d, d), proj_std, 4 * d, keep, gen)

@@ -17,9 +17,8 @@ from scipy.optimize import minimize
 
 from slt import targets
 from slt.measure import catalogue
-from slt.measure.calibrate import row_tasks
+from slt.measure.calibrate import row_tasks, run_rows
 from slt.measure.stats import LEVEL, clopper_pearson, excess_test, power_at, upper_bound
-from slt.tasks import execute
 
 SEED_STRIDE = 1_000_003
 """Seed offset between grid values of C (independent seeds per C)."""
@@ -34,31 +33,13 @@ def random_draw(statement: str, params: dict):
     return lambda seed: numerics.target_draw(seed, params)
 
 
-def _rows(tasks_of, *, cache_dir=None, workers=None, progress=True, desc=""):
-    """Execute the row tasks ``[(key, [Task])]``; returns ``{key: {failures, trials, worst_ratio, cpu_s, ...}}``."""
-    tasks, index = [], []
-    for key, ts in tasks_of:
-        index.append((key, len(ts)))
-        tasks += ts
-    results = execute(tasks, cache_dir=cache_dir, workers=workers, progress=progress, desc=desc)
-    out, at = {}, 0
-    for key, m in index:
-        blocks = results[at:at + m]
-        at += m
-        ratios = [b["worst_ratio"] for b in blocks if b["worst_ratio"] is not None]
-        out[key] = {"failures": sum(b["failures"] for b in blocks), "trials": sum(b["trials"] for b in blocks),
-                    "worst_ratio": max(ratios) if ratios else None, "widths": blocks[0]["widths"],
-                    "cpu_s": sum(b["cpu_s"] for b in blocks), "seconds": sum(b["seconds"] for b in blocks)}
-    return out
-
-
 def family_rates(statement: str, C: float, point: dict, trials: int, seed: int, families=None, *, level=LEVEL,
                  cache_dir=None, workers=None, progress=True) -> list[dict]:
     """Failure rate of every target family of ``statement`` at constant C and ``point`` (the same seeds for every
     family), each with its one-sided binomial test against eps at ``level``; rows sorted worst first."""
     fams = list(families or targets.families(statement))
-    rows = _rows([(f, row_tasks(statement, {**point, "target": f}, C, trials, seed)) for f in fams],
-                 cache_dir=cache_dir, workers=workers, progress=progress, desc=f"{statement} target families")
+    rows = run_rows([(f, row_tasks(statement, {**point, "target": f}, C, trials, seed)) for f in fams],
+                    cache_dir=cache_dir, workers=workers, progress=progress, desc=f"{statement} target families")
     out = []
     for f in fams:
         r = rows[f]
@@ -162,8 +143,8 @@ def calibrate_worst(statement: str, points: list[dict], target, grid_C, start_C:
                 continue
             todo.append((k, row_tasks(statement, s["point"], s["grid"][i], trials_of(s["point"]["eps"]),
                                       s["seed"] + SEED_STRIDE * i)))
-        rows = _rows(todo, cache_dir=cache_dir, workers=workers, progress=progress,
-                     desc=f"{statement} worst-target C, round {rounds}")
+        rows = run_rows(todo, cache_dir=cache_dir, workers=workers, progress=progress,
+                        desc=f"{statement} worst-target C, round {rounds}")
         for k, row in rows.items():
             s = state[k]
             i = s["next"]
@@ -193,7 +174,7 @@ def fixed_C(statement: str, C: float, point: dict, eps_values, trials_per_invers
     for j, eps in enumerate(eps_values):
         n = max(1, math.ceil(trials_per_inverse_eps / eps))
         todo.append((eps, row_tasks(statement, {**point, "eps": eps}, C, n, seed + SEED_STRIDE * j, chunk=50)))
-    rows = _rows(todo, cache_dir=cache_dir, workers=workers, progress=progress, desc=f"{statement} fixed C={C}")
+    rows = run_rows(todo, cache_dir=cache_dir, workers=workers, progress=progress, desc=f"{statement} fixed C={C}")
     out = []
     for eps, r in rows.items():
         test = excess_test(r["failures"], r["trials"], eps, level)

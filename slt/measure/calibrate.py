@@ -17,11 +17,8 @@ runs for every point at once, in rounds: each round submits the next C of every 
 criterion flips, then bisects: a few C per point instead of the whole grid (failure counts of the same seeds are
 non-increasing in C up to noise, the assumption of every search here).
 
-Grids (declared by each statement's ``Numerics``, found through ``slt.measure.catalogue``): ``checks``
-(``calibration``: what ``pytest checks`` reads) and ``large`` (``large``: the values of d1, d2, H, eps, L
-and B, as a one-factor-at-a-time design around a base point plus corners when the full factorial does not fit:
-``large_points``). After a large grid, ``trend`` fits
-log C against log d1, log d2, log H, log L, log 1/eps (and B) with 95% intervals and states a verdict per factor.
+Grids (each statement's ``Numerics``): ``checks`` (what ``pytest checks`` reads) and ``large`` (``large_points``).
+After a large grid, ``trend`` fits log C against the logs of the factors and states a verdict per factor.
 """
 from __future__ import annotations
 
@@ -133,12 +130,9 @@ def trial_block(seed: int, statement: str, point: dict, C: float, trials: int) -
     cases = [trial(seed + k, C, **point) for k in range(trials)]
     ratios = [c.ratio for c in cases if math.isfinite(c.ratio)]
     return {"failures": int(sum(bool(c.violated) for c in cases)), "trials": len(cases),
-            "worst_ratio": max(ratios) if ratios else None, "widths": _plain(cases[0].widths),
+            "worst_ratio": max(ratios) if ratios else None,
+            "widths": {k: list(v) if isinstance(v, tuple) else v for k, v in dict(cases[0].widths).items()},
             "seconds": time.perf_counter() - start, "cpu_s": time.process_time() - cpu}
-
-
-def _plain(widths):
-    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in dict(widths).items()}
 
 
 def row_tasks(statement: str, point: dict, C: float, trials: int, seed: int, chunk: int = CHUNK) -> list[Task]:
@@ -147,12 +141,19 @@ def row_tasks(statement: str, point: dict, C: float, trials: int, seed: int, chu
             for start in range(0, trials, chunk)]
 
 
-def _row(C, blocks, trials) -> dict:
-    failures = sum(b["failures"] for b in blocks)
-    ratios = [b["worst_ratio"] for b in blocks if b["worst_ratio"] is not None]
-    return {"C": C, "failures": failures, "trials": trials, "upper": upper_bound(failures, trials),
-            "worst_ratio": max(ratios) if ratios else None, "widths": blocks[0]["widths"],
-            "seconds": sum(b["seconds"] for b in blocks), "cpu_s": sum(b["cpu_s"] for b in blocks)}
+def run_rows(tasks_of, *, cache_dir=None, workers=None, progress=True, desc="") -> dict:
+    """Execute the row tasks ``[(key, [Task])]`` (``row_tasks``) in one call; per key its blocks summed:
+    ``{failures, trials, worst_ratio, widths, cpu_s, seconds}``."""
+    results = iter(execute([t for _, ts in tasks_of for t in ts], cache_dir=cache_dir, workers=workers,
+                           progress=progress, desc=desc))
+    out = {}
+    for key, ts in tasks_of:
+        blocks = [next(results) for _ in ts]
+        ratios = [b["worst_ratio"] for b in blocks if b["worst_ratio"] is not None]
+        out[key] = {"failures": sum(b["failures"] for b in blocks), "trials": sum(b["trials"] for b in blocks),
+                    "worst_ratio": max(ratios) if ratios else None, "widths": blocks[0]["widths"],
+                    "cpu_s": sum(b["cpu_s"] for b in blocks), "seconds": sum(b["seconds"] for b in blocks)}
+    return out
 
 
 # ----------------------------------------------------------------------------------------------------- search
@@ -276,20 +277,15 @@ def calibrate(points: list[dict], *, cache_dir=None, scheduler=None, workers=Non
     with cluster(scheduler, workers):
         while pending:
             rounds += 1
-            tasks, index = [], []
-            for k, i in pending.items():
-                p = points[k]
-                ts = row_tasks(p["statement"], p["point"], p["grid_C"][i], p["trials"], p["seed"], chunk)
-                tasks += ts
-                index.append((k, i, len(ts)))
-            results = execute(tasks, cache_dir=cache_dir, progress=progress,
-                              desc=f"calibrate round {rounds} ({len(pending)} points)")
-            at, nxt = 0, {}
-            for k, i, m in index:
-                p = points[k]
-                row = _row(p["grid_C"][i], results[at:at + m], p["trials"])
-                at += m
-                rows_of[k][i] = row
+            todo = [((k, i), row_tasks(points[k]["statement"], points[k]["point"], points[k]["grid_C"][i],
+                                       points[k]["trials"], points[k]["seed"], chunk)) for k, i in pending.items()]
+            rows = run_rows(todo, cache_dir=cache_dir, progress=progress,
+                            desc=f"calibrate round {rounds} ({len(pending)} points)")
+            nxt = {}
+            for (k, i), r in rows.items():
+                rows_of[k][i] = row = {"C": points[k]["grid_C"][i], "failures": r["failures"], "trials": r["trials"],
+                                       "upper": upper_bound(r["failures"], r["trials"]),
+                                       **{f: r[f] for f in ("worst_ratio", "widths", "seconds", "cpu_s")}}
                 try:
                     nxt[k] = searches[k].send(row)
                 except StopIteration as stop:

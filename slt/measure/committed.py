@@ -53,8 +53,7 @@ def merge_rate(check: dict, extra: dict) -> dict:
     worse = extra if extra["ratio"] > check["ratio"] else check
     out = {**check, "failures": failures, "trials": trials, "rate": test.rate, "interval": list(test.interval),
            "pvalue": test.pvalue, "passed": test.passed,
-           "power": {"power": test.power, "detectable_rate": test.detectable_rate, "target_rate": test.target_rate,
-                     "meets_target": test.meets_target},
+           "power": emp.power_record(test),
            "worst": worse["worst"], "bound": worse["bound"], "ratio": worse["ratio"], "command": worse["command"],
            "failing_commands": check.get("failing_commands", []) + extra.get("failing_commands", [])}
     out["decision"] = verdicts.rate_decision(out)
@@ -190,19 +189,15 @@ def select(own: dict | None, profile: str, calibration: dict, path: Path = PATH)
         return own, {**base, "why": f"the committed full-power record is not used: {exc}"}
     if doc is None:
         return own, {**base, "why": f"no committed full-power record ({shown(path)})"}
-    now = emp.constants(calibration)
-    made = doc["provenance"]["constants"]
-    differ = sorted(k for k in set(now) | set(made) if now.get(k) != made.get(k))
-    if differ:
-        return own, {**base, "why": "the committed full-power record was made at other constants ("
-                     + ", ".join(f"{k}: {made.get(k)} then, {now.get(k)} now" for k in differ) + "); not used"}
-    now_t = {k: v for k, v in emp.worst_targets(calibration).items() if v}
-    made_t = {k: v for k, v in (doc["provenance"].get("targets") or {}).items() if v}
-    differ = sorted(k for k in set(now_t) | set(made_t) if now_t.get(k) != made_t.get(k))
-    if differ:
-        return own, {**base, "why": "the committed full-power record was made at other target families ("
-                     + ", ".join(f"{k}: {made_t.get(k) or 'random'} then, {now_t.get(k) or 'random'} now"
-                                 for k in differ) + "); not used"}
+    for what, now, made, word in (
+            ("constants", emp.constants(calibration), doc["provenance"]["constants"], str),
+            ("target families", {k: v for k, v in emp.worst_targets(calibration).items() if v},
+             {k: v for k, v in (doc["provenance"].get("targets") or {}).items() if v}, lambda v: v or "random")):
+        differ = sorted(k for k in set(now) | set(made) if now.get(k) != made.get(k))
+        if differ:
+            return own, {**base, "why": f"the committed full-power record was made at other {what} ("
+                         + ", ".join(f"{k}: {word(made.get(k))} then, {word(now.get(k))} now" for k in differ)
+                         + "); not used"}
     p = doc["provenance"]
     own_counts = verdicts.counts(v for k, v in own["verdicts"].items() if ":" not in k
                                  and any(c["statement"] == k and c["kind"] == "rate" for c in own["checks"]))

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from slt.measure import catalogue, findings, verdicts
+from slt.measure.verdicts import deterministic_word
 from slt.measure.calibration import build_constant
 from slt.measure.checking import rate_level
 from slt.measure.numerics import PROFILES
@@ -35,13 +36,10 @@ TASK_DEPENDS = ("bounds", "slt.measure", "slt.construct", "slt.models", "slt.sam
 # --------------------------------------------------------------------------------------------- task functions
 
 
-def _power(test) -> dict | None:
-    """The power of a rate test, where ``slt.measure.stats`` states it: the smallest true failure rate the test
+def power_record(test) -> dict:
+    """The power of a rate test (``stats.RateTest``) as the record stores it: the smallest true failure rate it
     detects with probability ``power``, the rate the checks must detect, and whether it does."""
-    detectable = getattr(test, "detectable_rate", None)
-    if detectable is None:
-        return None
-    return {"power": float(getattr(test, "power", float("nan"))), "detectable_rate": float(detectable),
+    return {"power": float(test.power), "detectable_rate": float(test.detectable_rate),
             "target_rate": float(test.target_rate), "meets_target": bool(test.meets_target)}
 
 
@@ -51,7 +49,7 @@ def rate(seed: int, statement: str, C: float, params: dict, trials: int) -> dict
     worst = max(cases, key=lambda c: c.ratio)
     return {"statement": statement, "params": params, "C": C, "widths": cases[0].widths, "failures": test.failures,
             "trials": test.trials, "rate": test.rate, "interval": list(test.interval), "pvalue": test.pvalue,
-            "level": test.level, "power": _power(test), "passed": test.passed, "worst": float(worst.measured),
+            "level": test.level, "power": power_record(test), "passed": test.passed, "worst": float(worst.measured),
             "bound": float(worst.bound), "ratio": float(worst.ratio), "command": worst.command,
             "failing_commands": [c.command for c in cases if c.violated]}
 
@@ -156,22 +154,8 @@ def commit_tasks(seed: int, calibration: dict, committed: Path = COMMITTED_TASKS
 
 # ------------------------------------------------------------------------------------------------- decisions
 
-def _verdict(violated: bool) -> str:
-    return verdicts.deterministic_word(violated)
-
-
 rate_decision = verdicts.rate_decision
 """A failure-rate check's verdict ``{"word", "text"}`` (``slt.measure.verdicts.rate_decision``)."""
-
-
-def statement_decisions(checks: list[dict]) -> dict:
-    """Per probabilistic statement, the verdict of its rate checks together (``verdicts.combine``): "fails" if one
-    fails, else "undecided at this power" if one is undecided, else "holds"."""
-    out: dict[str, list] = {}
-    for c in checks:
-        if c["kind"] == "rate":
-            out.setdefault(c["statement"], []).append(c["decision"]["word"])
-    return {k: verdicts.combine(v) for k, v in out.items()}
 
 
 def titles() -> dict:
@@ -194,14 +178,8 @@ def rate_tightness(checks: list[dict]) -> list[dict]:
 def decide(task_list: list, results: list[dict]) -> dict:
     """The record's empirical decisions from the raw task results (same order as ``task_list``); each search's
     check and length sweep carries its ``title`` (the report's heading) where its ``Search`` declares one."""
-    checks, tightness, lengths = [], [], {}
+    checks, tightness, lengths, findings_data = [], [], {}, {}
     headings = titles()
-    words: dict[str, list] = {}
-
-    def mark(key, word):
-        words.setdefault(key, []).append(word)
-
-    findings_data: dict = {}
     for task, res in zip(task_list, results):
         _, family, *rest = task.kind.split(":")
         name = rest[0]
@@ -218,20 +196,17 @@ def decide(task_list: list, results: list[dict]) -> dict:
             decision = rate_decision(res)
             checks.append({"id": check_id, "statement": name, "kind": "rate", **res,
                            "verdict": decision["word"], "decision": decision})
-            mark(name, decision["word"])
             continue
         if family == "length":
             lengths[name] = {**res, **title}
             rows = res["rows"]
             worst = max(rows, key=lambda r: max(r["random"], r["adversarial"]) / r["bound"])
             ratio = max(worst["random"], worst["adversarial"]) / worst["bound"]
-            violated = any(r["violated"] for r in rows)
-            checks.append({"id": f"length:{name}", "statement": name, "kind": "length", "verdict": _verdict(violated),
+            checks.append({"id": f"length:{name}", "statement": name, "kind": "length",
+                           "verdict": deterministic_word(any(r["violated"] for r in rows)),
                            "ratio": ratio, "worst": max(worst["random"], worst["adversarial"]),
                            "bound": worst["bound"], "where": {**res["info"], "T": worst["T"]},
                            "T_max": max(r["T"] for r in rows), "command": None, **title})
-            if name != "theorem9":  # Theorem 9's sweep is one ticket: its verdict is its rate checks
-                mark(name, _verdict(violated))
             tightness.append({"check": f"length:{name}", "statement": name, "ratio": ratio,
                               "where": {k: v for k, v in {**res["info"], "T": worst["T"]}.items() if k != "widths"}})
             continue
@@ -239,17 +214,15 @@ def decide(task_list: list, results: list[dict]) -> dict:
         key = name + (":printed" if "printed" in rest[1:] else "")
         cases = res["cases"]
         worst = max(cases, key=lambda c: c["ratio"])
-        violated = any(c["violated"] for c in cases)
         checks.append({"id": ":".join([family, *rest]), "statement": key, "kind": family,
-                       "verdict": _verdict(violated), "ratio": worst["ratio"], "worst": worst["measured"],
-                       "bound": worst["bound"], "where": worst["parameters"], "command": worst["command"],
-                       "cases": cases, **title})
-        mark(key, _verdict(violated))
+                       "verdict": deterministic_word(any(c["violated"] for c in cases)), "ratio": worst["ratio"],
+                       "worst": worst["measured"], "bound": worst["bound"], "where": worst["parameters"],
+                       "command": worst["command"], "cases": cases, **title})
         tightness.append({"check": ":".join([family, *rest]), "statement": key, "ratio": worst["ratio"],
                           "where": worst["parameters"]})
+    decided = verdicts.redecide({"checks": checks})  # per statement (a length sweep of one ticket left out)
     return {"checks": checks, "tightness": rate_tightness(checks) + tightness, "length_sweeps": lengths,
-            "verdicts": {k: verdicts.combine(v) for k, v in words.items()}, "findings_data": findings_data,
-            "decisions": statement_decisions(checks)}
+            "verdicts": decided["verdicts"], "findings_data": findings_data, "decisions": decided["decisions"]}
 
 
 def measure(profile: str, seed: int, calibration: dict, *, progress=None, cache_dir=None, workers=None,

@@ -96,9 +96,7 @@ def rerun_command(statement: str, seed: int | None, parameters: dict) -> str:
 def report_failures(cases, header: str = "") -> str:
     """Message listing every violated case (empty string when none)."""
     bad = [c for c in cases if c.violated]
-    if not bad:
-        return ""
-    return "\n".join([header or f"{len(bad)} violated case(s):"] + [c.describe() for c in bad])
+    return "\n".join([header or f"{len(bad)} violated case(s):"] + [c.describe() for c in bad]) if bad else ""
 
 
 def case_row(case: Case) -> dict:
@@ -116,9 +114,7 @@ def cases_result(cases) -> dict:
 def _fmt(value) -> str:
     if isinstance(value, float):
         return repr(value)
-    if isinstance(value, (list, tuple)):
-        return ",".join(_fmt(v) for v in value)
-    return str(value)
+    return ",".join(_fmt(v) for v in value) if isinstance(value, (list, tuple)) else str(value)
 
 
 def bound_mp(statement: str, expression=None, dps: int = 40, **params):

@@ -11,11 +11,7 @@ small counterexample table (``{"columns", "rows"}``), the test that reproduces i
 one exists, and the anchor of its evidence in the report. A finding whose data this record does not hold (a
 proofs-only record has no printed variants) says so instead of asserting anything.
 
-One finding is decided from Coq: the record's ``coq_lemma12`` (``bounds.prove.coq_math.lemma12_logit_kernel``, part
-of every record, the proof-only one too) says whether Coq rejects the paper's proof of Lemma 12's logit step without
-``||x'_i|| <= alpha``, accepts it with that hypothesis, and proves the printed step false.
-
-Two findings need their own measurement, run as cached tasks of the empirical plan (``tasks()``): Theorem 14's
+One finding is decided from Coq (``lemma12_kernel``, from the record's ``coq_lemma12``). Two findings need their own measurement, run as cached tasks of the empirical plan (``tasks()``): Theorem 14's
 constant under each reading of its block step (``bounds.prove.readings``: the smallest kappa, certified at both ends;
 about 2 min CPU, cached by the source of ``bounds``), and what the mixed-integer solver reports against the true
 error of the subset it returns (``slt.mip``).
@@ -46,9 +42,7 @@ MIP_POINT = {"n": 40, "m": 4}
 
 
 def _num(x):
-    if isinstance(x, bool) or x is None:
-        return x
-    if isinstance(x, (int, float)):
+    if x is None or isinstance(x, (int, float)):  # bool included
         return x
     try:
         return float(x)
@@ -177,6 +171,8 @@ def theorem14_kappa(record) -> dict:
                         "min CPU, cached).", test)
     printed_kappa = rows[0]["printed_kappa"]
     table_rows, closes = [], []
+    table = {"columns": ["reading", f"fails at kappa = {printed_kappa}", "block step closes from",
+                         "every step closes from"], "rows": table_rows}
     for r in rows:
         if r.get("undecided"):  # the verifier neither certified nor refuted a step: said, not guessed
             table_rows.append([f"({r['label'].strip('()')}) {r['reading']}", "not decided",
@@ -193,9 +189,8 @@ def theorem14_kappa(record) -> dict:
         return {"id": "theorem14-kappa", "status": "not decided", "title": f"{name}'s constant kappa: not decided",
                 "sentences": ["The verifier neither certified nor refuted a step of the harness's reading: "
                               + "; ".join(r["undecided"] for r in rows if r.get("undecided")) + "."],
-                "table": {"columns": ["reading", f"fails at kappa = {printed_kappa}", "block step closes from",
-                                      "every step closes from"], "rows": table_rows},
-                "counterexample": None, "test": test, "command": None, "evidence": "#variant-theorem14-printed"}
+                "table": table, "counterexample": None, "test": test, "command": None,
+                "evidence": "#variant-theorem14-printed"}
     first = encoded["printed"][0] if encoded["printed"] else None
     sentences = [f"At the printed kappa = {printed_kappa} a step of the written proof fails under "
                  + ("every" if not closes else "all but " + str(len(closes))) + f" of the {len(rows)} readings of "
@@ -212,14 +207,18 @@ def theorem14_kappa(record) -> dict:
              f"{name}'s printed constant kappa = {printed_kappa}: every step of the harness's reading verifies.")
     return {"id": "theorem14-kappa", "status": "proof step fails" if first else "no step fails", "title": title,
             "sentences": sentences,
-            "table": {"columns": [f"reading", f"fails at kappa = {printed_kappa}", "block step closes from",
-                                  "every step closes from"], "rows": table_rows},
+            "table": table,
             "counterexample": _table(first["counterexample"]) if first else None,
             "test": test, "command": "python -m pytest checks/test_variants.py -m slow -k full_bisection",
             "evidence": "#variant-theorem14-printed",
             "repair": {"statement": "theorem14", "what": f"kappa = {encoded['proof']['kappa']} for the printed "
                        f"{printed_kappa}", "why": f"step {first['step']} of the written proof fails at the printed "
                        "kappa", "kind": "step", "step": f"step {first['step']} at kappa = {printed_kappa}"} if first else None}
+
+
+def _no_variants(fid: str, what: str, test: str) -> dict:
+    return _missing(fid, f"{what}: the printed variants were not run in this record",
+                    "slth run --quick runs the printed variants.", test)
 
 
 def _broken_rows(variant) -> dict:
@@ -233,12 +232,11 @@ def sqrt_d1(record) -> dict:
     test = "checks/test_variants.py::test_lemma8_with_d1_breaks_theorem9_S2c_for_every_d1_at_least_2"
     found = [v for v in (_variant(record, s, "d1") for s in ("lemma8", "theorem11", "lemma12", "lemma13")) if v]
     if not found:
-        return _missing("sqrt-d1", "sqrt(d1), not d1: the printed variants were not run in this record",
-                        "slth run --quick runs the printed variants.", test)
+        return _no_variants("sqrt-d1", "sqrt(d1), not d1", test)
     broken = [v for v in found if v["broken"]]
-    table = {"columns": ["variant", "step", "counterexample"], "rows": []}
-    for v in broken:  # every step each reading breaks, with the verifier's counterexample
-        table["rows"] += _broken_rows(v)["rows"]
+    # every step each reading breaks, with the verifier's counterexample
+    table = {"columns": ["variant", "step", "counterexample"],
+             "rows": [r for v in broken for r in _broken_rows(v)["rows"]]}
     steps = sorted({f"{_heading(record, b['statement'])} step {b['step']}" for v in broken for b in v["broken"]})
     hit = [b for v in broken for b in v["broken"]]  # in the readings' order; a theorem's step first
     lead = next((b for b in hit if b["statement"].startswith("theorem")), hit[0]) if hit else None
@@ -259,8 +257,7 @@ def lemma12_logit(record) -> dict:
     v = _variant(record, "lemma12", "printed")
     name = _heading(record, "lemma12")
     if v is None:
-        return _missing("lemma12-logit", f"{name}'s logit step: the printed variants were not run in this record",
-                        "slth run --quick runs the printed variants.", test)
+        return _no_variants("lemma12-logit", f"{name}'s logit step", test)
     search = _check(record, "search:lemma12:printed")
     tail = (f" The lemma's conclusion itself was not violated by the adversarial search at that reading (worst "
             f"ratio {claims.ratio_text(search['ratio'])})." if search and search["verdict"] == verdicts.HOLDS else
@@ -282,8 +279,7 @@ def theorem11_budget(record) -> dict:
     v = _variant(record, "theorem11", "mha-eps/3")
     name = _heading(record, "theorem11")
     if v is None:
-        return _missing("theorem11-budget", f"{name}'s error budget: the printed variants were not run in this "
-                        "record", "slth run --quick runs the printed variants.", test)
+        return _no_variants("theorem11-budget", f"{name}'s error budget", test)
     return {"id": "theorem11-budget", "status": "no step fails" if not v["broken"] else "proof step fails",
             "title": (f"{name}: the eps/4 -> eps/3 edit of the MHA budget alone leaves a valid proof." if not v["broken"]
                       else f"{name}: the eps/4 -> eps/3 edit of the MHA budget alone breaks the proof."),
@@ -316,8 +312,7 @@ def theorem10_alpha(record) -> dict:
     v = _variant(record, "theorem10", "printed")
     name = _heading(record, "theorem10")
     if v is None:
-        return _missing("theorem10-alpha", f"{name} for alpha < 1: the printed variants were not run in this record",
-                        "slth run --quick runs the printed variants.", test)
+        return _no_variants("theorem10-alpha", f"{name} for alpha < 1", test)
     cx = t10.reachable_counterexample()
     pt = {k: float(val) for k, val in cx["point"].items()}
     fails = cx["lhs"] > cx["rhs"]
@@ -521,9 +516,8 @@ FINDINGS = (lemma13_printed, theorem14_kappa, sqrt_d1, lemma12_logit, theorem11_
 
 ABOUT_PAPER, ABOUT_HARNESS, ABOUT_SOLVER = claims.ABOUT_PAPER, claims.ABOUT_HARNESS, claims.ABOUT_SOLVER
 ABOUT = {"worst_targets": ABOUT_HARNESS, "fixed_c_growth": ABOUT_HARNESS, "mip": ABOUT_SOLVER}
-"""What each finding is about (``slt.claims.ABOUT_ORDER``): the paper (its statements, proofs and experiments), the
-universal constants C this harness calibrates for itself (the paper gives none), or a solver it uses (HiGHS's
-tolerances, not the paper's subset-sum claim); every finding not named here is about the paper."""
+"""What each finding is about (``slt.claims.ABOUT_ORDER`` says what each means; HiGHS's tolerances are a solver's,
+not the paper's subset-sum claim); every finding not named here is about the paper."""
 
 
 proof_word = claims.proof_word

@@ -11,9 +11,7 @@ def fmt(x) -> str:
     if isinstance(x, bool):
         return "yes" if x else "no"
     if isinstance(x, float):
-        if math.isfinite(x) and x == int(x) and abs(x) < 1e6:
-            return str(int(x))
-        return f"{x:.4g}"
+        return str(int(x)) if math.isfinite(x) and x == int(x) and abs(x) < 1e6 else f"{x:.4g}"
     return str(x)
 
 

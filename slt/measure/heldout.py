@@ -296,11 +296,11 @@ def point_decisions(design: dict, result: dict | None) -> dict:
     return out
 
 
-def verdicts(design: dict | None = None, result: dict | None = None, *, load: bool = True) -> dict:
+def verdicts(design: dict | None = None, result: dict | None = None) -> dict:
     """The held-out verdict per statement (the one function every page and test calls): ``{name: {"word":
     "holds" | "fails" | "undecided", "sentence": str, "points": [...], "decided": k, "total": n}}``, plus the
-    statements of ``EXCLUDED`` with their reason. ``load``: read the committed design and result when not given."""
-    if design is None and load:
+    statements of ``EXCLUDED`` with their reason; of the committed design and result when not given."""
+    if design is None:
         design = load_design()
         result = load_result() if result is None else result
     decisions = point_decisions(design, result)

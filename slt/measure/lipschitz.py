@@ -27,11 +27,6 @@ def _unit_norm(M):
     return M / max(1.0, float(np.linalg.norm(M, 2)))
 
 
-def _project(X, alpha):
-    n = np.linalg.norm(X, axis=-1, keepdims=True)
-    return X * np.minimum(1.0, alpha / np.where(n > 0, n, 1.0))
-
-
 class Layout:
     """Unpacks a flat parameter vector into (X, X', target) for given dimensions."""
 
@@ -53,7 +48,8 @@ class Layout:
         X = ball(parts["X"], alpha)
         Xp = X + ball(parts["D"], eps_max)
         if inside:
-            Xp = _project(Xp, alpha)
+            n = np.linalg.norm(Xp, axis=-1, keepdims=True)  # projected onto the alpha-ball
+            Xp = Xp * np.minimum(1.0, alpha / np.where(n > 0, n, 1.0))
         stack = {w: np.stack([_unit_norm(parts[f"{w}{h}"]) for h in range(self.H)]) for w in "QKVO"}
         mha = MHAWeights(stack["Q"], stack["K"], stack["V"], stack["O"])
         if self.kind == "mha":
@@ -119,8 +115,6 @@ def searches(statement: str, task, printed_points: list, titles: tuple[str, str]
 def search_result(measure, printed_search, seed: int, form: str, points: list, restarts: int, module: str) -> dict:
     """A run-record search task of Lemma 12 / 13: ``form`` "proof" (``measure`` at each point, the reading the proofs
     support) or "printed" (``printed_search``); the cases with the measuring module's name."""
-    if form == "proof":
-        found = [measure(seed, **p, restarts=restarts) for p in points]
-    else:
-        found = printed_search(seed, points, restarts=restarts)
+    found = ([measure(seed, **p, restarts=restarts) for p in points] if form == "proof"
+             else printed_search(seed, points, restarts=restarts))
     return {**cases_result(found), "module": module}

@@ -1,16 +1,12 @@
-"""What one statement declares about its numerics: ``Numerics``, one object per ``slt/measure/statements/<name>.py``.
-
-Everything numeric about a statement sits in that one declaration: its measurement functions (callables, never
-``"module:function"`` strings), the parameter windows its checks draw from, the failure-rate points of the run
-record with their quick and full trial counts, the checks' calibration grid, the large calibration grid, the
-deterministic searches of the run record, the hypothesis example counts of its checks, and which C its calibration
-may try. ``slt.measure.catalogue`` lists the declarations; the run record (``slt.measure.empirical``), the
-calibration (``slt.measure.calibrate``), the checks (``slt.measure.checking``, ``checks/test_statements.py``), the
-re-run command and ``slth rate`` read them from there.
+"""What one statement declares about its numerics: ``Numerics``, one object per ``slt/measure/statements/<name>.py``
+(its docstring lists what it holds). ``slt.measure.catalogue`` lists the declarations; the run record
+(``slt.measure.empirical``), the calibration (``slt.measure.calibrate``), the checks (``slt.measure.checking``,
+``checks/test_statements.py``), the re-run command and ``slth rate`` read them from there.
 """
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from typing import Callable
 
 PROFILES = ("quick", "full")
@@ -83,14 +79,31 @@ class Property:
         return self.fn.__name__
 
 
+HOOKS = ("tol", "solver")
+"""A trial's arguments that no re-run command sets (the tests' hooks that weaken a construction)."""
+
+
+def rerun_of(measure: Callable, hooks: tuple = HOOKS) -> Callable:
+    """``rerun(seed, **parameters) -> [measure(seed, **parameters)]``, whose signature (what ``slt.measure.rerun``
+    reads to name the parameters) is ``measure``'s less its ``hooks``."""
+    def rerun(*args, **kwargs):
+        return [measure(*args, **kwargs)]
+
+    sig = inspect.signature(measure)
+    rerun.__signature__ = sig.replace(parameters=[p for n, p in sig.parameters.items() if n not in hooks],
+                                      return_annotation=list)
+    return rerun
+
+
 @dataclasses.dataclass(frozen=True)
 class Numerics:
-    """Everything numeric about one statement (see the module docstring).
+    """Everything numeric about one statement: one declaration per statement module.
 
     Measurement functions: ``trial(seed, C, **point) -> Case`` (probabilistic statements: one independent source),
     ``holds(point, bound_scale=1.0) -> [Case]`` (deterministic ones: the cases measured at one drawn point, the
     bound times ``bound_scale``), ``chain(seed, C, **point, bound_scale=1.0) -> [Case]`` (an a-posteriori chain on
-    one ticket), ``rerun(seed, **parameters) -> [Case]`` (what the printed re-run command calls),
+    one ticket), ``rerun(seed, **parameters) -> [Case]`` (what the printed re-run command calls; with a trial and
+    none given, the trial's case: ``rerun_of``),
     ``feasible(C, **point) -> bool`` (which C the calibration may try).
 
     Failure-rate checks: ``rate`` (the ``RateCheck`` of the checks: eps window and trials per drawn eps), or
@@ -129,6 +142,8 @@ class Numerics:
             raise ValueError(f"{self.statement}: rate_trials must give a count for each of {PROFILES}")
         if (self.rate_points or self.calibration) and self.trial is None:
             raise ValueError(f"{self.statement}: failure-rate points or a calibration grid need a trial")
+        if self.rerun is None and self.trial is not None:
+            object.__setattr__(self, "rerun", rerun_of(self.trial))
 
     def rate_check(self, C: float):
         """The checks' ``RateCheck`` at constant C."""

@@ -1,14 +1,10 @@
-"""Failure rates of probabilistic statements ("with probability >= 1 - eps", docs/checks.md) and calibration of C.
+"""Failure rates of probabilistic statements ("with probability >= 1 - eps", docs/checks.md) and the C grid.
 
 A statement module provides ``trial(seed, C, **params) -> Case``: ONE independent random source (seeded), the
 ticket built by the proof's construction at the widths ``bounds`` requires for that C, and the measured error
 against the bound; ``Case.violated`` marks a failure. Trials with seeds ``seed, seed+1, ...`` are independent.
 
-Calibration (``slt.measure.calibrate``): over an ascending grid of C, the failure count of ``trials`` fixed seeds
-(common random numbers across C). Two estimates per grid point:
-- ``C_point``: the smallest grid C whose observed failure rate is <= eps;
-- ``C_upper``: the smallest grid C whose one-sided 95% Clopper-Pearson upper bound on the rate is <= eps
-  (the C the observations SUPPORT; the value used, with ``C_point`` as its lower uncertainty end).
+``C_GRID`` is the grid of C the calibration (``slt.measure.calibrate``, which says how C is estimated) searches.
 
 A check of a statement is a ``RateCheck``: the statement, the eps window its strategy draws from, and how many
 trials each drawn eps gets (by default the fewest that detect ``stats.target_rate(eps) = 2 eps`` with power

@@ -33,3 +33,8 @@ def lemma7_pair(rng, d1: int, d2: int, n: int, target=None, hypothesis: str = "s
     seed, rng = rng, as_rng(rng)
     W = targets.apply(spectral_matrices(rng, (d2, d1)), target, seed, hypothesis)
     return W, rng.uniform(-1, 1, (n, d1)), rng.uniform(-1, 1, (d2, n))
+
+
+def matrix_target(seed: int, params: dict):
+    """The harness's random target W (d2, d1) of one trial of Lemma 2 or Lemma 7 (their ``target_draw``)."""
+    return spectral_matrices(as_rng(seed), (params["d2"], params["d1"]))

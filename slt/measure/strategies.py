@@ -39,13 +39,9 @@ def _value(expr, values):
     return None if expr is None else value(expr, {k: v for k, v in values.items() if k in PARAMETER})
 
 
-def _interval(dom, values):
-    lo, hi = _value(dom["lo"], values), _value(dom["hi"], values)
-    return (-math.inf if lo is None else lo), (math.inf if hi is None else hi)
-
-
 def _one(name, dom, window, values):
-    lo, hi = _interval(dom, values)
+    lo, hi = _value(dom["lo"], values), _value(dom["hi"], values)
+    lo, hi = (-math.inf if lo is None else lo), (math.inf if hi is None else hi)
     if isinstance(window, list):
         choices = [v for v in window if (lo < v or (v == lo and not dom["lo_open"]))
                    and (v < hi or (v == hi and not dom["hi_open"]))]

@@ -193,13 +193,9 @@ def _argument(value):
 
 def _modules(description) -> set[str]:
     if isinstance(description, dict):
-        out = {description["fn"].split(":")[0]} if isinstance(description.get("fn"), str) else set()
-        for v in description.values():
-            out |= _modules(v)
-        return out
-    if isinstance(description, list):
-        return set().union(*map(_modules, description)) if description else set()
-    return set()
+        own = {description["fn"].split(":")[0]} if isinstance(description.get("fn"), str) else set()
+        return own.union(*map(_modules, description.values()))
+    return set().union(*map(_modules, description)) if isinstance(description, list) else set()
 
 
 def key(fn, *args, **kwargs) -> str | None:
@@ -264,13 +260,11 @@ def call(fn, *args, **kwargs) -> list:
     folder = directory()
     k = key(fn, *args, **kwargs) if folder is not None else None
     if k is not None:
-        path = _path(folder, k)
+        path, raw, problem, out = _path(folder, k), None, None, None
         try:
             raw = read_regular(path)
         except OSError as exc:
-            raw, problem, out = None, f"unreadable ({exc.strerror or exc})", None
-        else:
-            problem, out = None, None
+            problem = f"unreadable ({exc.strerror or exc})"
         if raw is not None:
             problem, stored = unseal(raw, KIND)  # the seal, then the key, before anything of the entry is used
             if problem is None:

@@ -32,9 +32,7 @@ def rate_word(rejected: bool, upper: float, eps: float) -> str:
     if not (isinstance(upper, (int, float)) and math.isfinite(upper) and isinstance(eps, (int, float))
             and math.isfinite(eps)):
         raise ValueError(f"a rate verdict needs a finite upper end and eps, got upper={upper!r}, eps={eps!r}")
-    if rejected:
-        return FAILS
-    return HOLDS if upper <= eps else UNDECIDED
+    return FAILS if rejected else HOLDS if upper <= eps else UNDECIDED
 
 
 def deterministic_word(violated: bool) -> str:

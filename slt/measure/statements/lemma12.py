@@ -13,7 +13,7 @@ import bounds
 from slt.measure import strategies
 from slt.measure.evidence import Case, exceeds
 from slt.measure.lipschitz import counterexample, drawn_cases, search, search_result, searches
-from slt.measure.numerics import Numerics
+from slt.measure.numerics import Numerics, rerun_of
 
 STATEMENT = "lemma12"
 KIND = "mha"
@@ -38,11 +38,6 @@ def printed_search(seed: int, points, restarts: int = 4, maxiter: int = 80) -> l
     return [measure(seed, **p, inside=False, restarts=restarts, maxiter=maxiter) for p in points]
 
 
-def rerun(seed: int, d1: int, H: int, alpha: float, eps_max: float, T: int, inside: bool = True,
-          restarts: int = 2, maxiter: int = 40):
-    return [measure(seed, d1, H, alpha, eps_max, T, inside, restarts, maxiter)]
-
-
 PRINTED_POINTS = [{"d1": 1, "H": 1, "alpha": 1.0, "eps_max": e, "T": T} for e in (0.01, 0.1, 0.5) for T in (2, 3)]
 
 
@@ -53,7 +48,8 @@ def search_task(seed: int, form: str, points: list, restarts: int) -> dict:
 
 ORDER = 100
 NUMERICS = Numerics(
-    STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, measure), rerun=rerun,
+    STATEMENT, windows=WINDOWS, holds=functools.partial(drawn_cases, measure),
+    rerun=rerun_of(measure, hooks=("bound_scale",)),
     searches=searches(STATEMENT, search_task, PRINTED_POINTS,
                       ("Lemma 12 (||x'|| <= alpha): adversarial search",
                        "Lemma 12 as printed (||x'|| up to alpha + eps_max)")),

@@ -13,8 +13,7 @@ from slt.measure.evidence import Case, exceeds
 from slt.measure.networks import vector_error
 from slt.measure.numerics import LARGE_VALUES, Large, Numerics, trials
 from slt.measure.probabilistic import RateCheck
-from slt.measure.sources import TOL, block_widths, lemma7_pair, solve_options
-from slt.samplers import as_rng, spectral_matrices
+from slt.measure.sources import TOL, block_widths, lemma7_pair, matrix_target, solve_options
 from slt.models import relu_net
 
 STATEMENT = "lemma2"
@@ -32,24 +31,16 @@ def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=TOL, solver=Non
                 what="sup_{||x||<=1} ||Wx - F_S(x)||", violated=exceeds(err, eps), widths=widths)
 
 
-def rerun(seed: int, C: float, d1: int, d2: int, eps: float, target=None):
-    return [trial(seed, C, d1, d2, eps, target=target)]
-
-
 CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 4)) for eps in (0.1, 0.3)]
-
-
-def target_draw(seed: int, params: dict):
-    return spectral_matrices(as_rng(seed), (params["d2"], params["d1"]))
 
 
 ORDER = 30
 NUMERICS = Numerics(
-    STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
+    STATEMENT, windows=WINDOWS, trial=trial, rate=RATE,
     rate_points=({"d1": 2, "d2": 2, "eps": 0.1}, {"d1": 4, "d2": 3, "eps": 0.2}),
     rate_trials=trials(quick=12, full=80),
     calibration=CALIBRATION_GRID,
     large=Large(factors={k: LARGE_VALUES[k] for k in ("d1", "d2", "eps")}),
     examples={"rate": 2},
-    target_draw=target_draw,
+    target_draw=matrix_target,
 )

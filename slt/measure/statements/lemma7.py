@@ -13,8 +13,7 @@ from slt.measure import strategies
 from slt.measure.evidence import Case, exceeds
 from slt.measure.numerics import LARGE_VALUES, Large, Numerics, trials
 from slt.measure.probabilistic import RateCheck
-from slt.measure.sources import TOL, block_widths, lemma7_pair, solve_options
-from slt.samplers import as_rng, spectral_matrices
+from slt.measure.sources import TOL, block_widths, lemma7_pair, matrix_target, solve_options
 
 STATEMENT = "lemma7"
 WINDOWS = dict(d1=(1, 8), d2=(1, 8), eps=strategies.LogUniform(0.05, 0.5))
@@ -30,24 +29,16 @@ def trial(seed: int, C: float, d1: int, d2: int, eps: float, tol=TOL, solver=Non
                 what="||W - product||_max", violated=exceeds(ticket.max_error, bound), widths=widths)
 
 
-def rerun(seed: int, C: float, d1: int, d2: int, eps: float, target=None):
-    return [trial(seed, C, d1, d2, eps, target=target)]
-
-
 CALIBRATION_GRID = [{"d1": d1, "d2": d2, "eps": eps} for d1, d2 in ((2, 2), (4, 4), (8, 4)) for eps in (0.1, 0.3)]
-
-
-def target_draw(seed: int, params: dict):
-    return spectral_matrices(as_rng(seed), (params["d2"], params["d1"]))
 
 
 ORDER = 20
 NUMERICS = Numerics(
-    STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
+    STATEMENT, windows=WINDOWS, trial=trial, rate=RATE,
     rate_points=({"d1": 2, "d2": 2, "eps": 0.1}, {"d1": 4, "d2": 4, "eps": 0.1}, {"d1": 8, "d2": 8, "eps": 0.2}),
     rate_trials=trials(quick=20, full=200),
     calibration=CALIBRATION_GRID,
     large=Large(factors={k: LARGE_VALUES[k] for k in ("d1", "d2", "eps")}),
     examples={"rate": 3},
-    target_draw=target_draw,
+    target_draw=matrix_target,
 )

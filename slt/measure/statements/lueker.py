@@ -61,10 +61,6 @@ def width(C: float, eps: float) -> int:
     return bounds.get(STATEMENT).width("n", C=C, eps=eps)
 
 
-def rerun(seed: int, C: float, eps: float) -> list[Case]:
-    return [trial(seed, C, eps)]
-
-
 def eps_floor(C: float) -> float:
     """Smallest eps (to 1e-12, by bisection on ``feasible``, which is monotone in eps) whose width at C is exact
     (<= MAX_ITEMS): the check's eps window starts there."""
@@ -118,7 +114,7 @@ def covering_radius_is_exact_on_a_known_set():
 
 ORDER = 10
 NUMERICS = Numerics(
-    STATEMENT, trial=trial, rerun=rerun, rate_at=rate_check, feasible=feasible,
+    STATEMENT, trial=trial, rate_at=rate_check, feasible=feasible,
     rate_points=tuple({"eps": e} for e in (0.9, 0.7, 0.5, 0.4, 0.3)),
     rate_trials=trials(quick=20, full=200),
     rate_floor=eps_floor,

@@ -41,10 +41,6 @@ def trial(seed: int, C: float, d1: int, L: int, eps: float, alpha: float, tol=TO
                 what="sup ||F_S(x) - F_T(x)||", violated=exceeds(err, bound), widths=widths)
 
 
-def rerun(seed: int, C: float, d1: int, L: int, eps: float, alpha: float, target=None):
-    return [trial(seed, C, d1, L, eps, alpha, target=target)]
-
-
 CALIBRATION_GRID = [{"d1": 2, "L": 2, "eps": 0.3, "alpha": 1.0}, {"d1": 3, "L": 1, "eps": 0.3, "alpha": 2.0},
                     {"d1": 1, "L": 1, "eps": 0.3, "alpha": 1.0}, {"d1": 1, "L": 1, "eps": 0.1, "alpha": 1.0}]
 """The checks grid. The two d1 = 1 points are there because at the worst-target C = 10 calibrated on the first
@@ -59,7 +55,7 @@ def target_draw(seed: int, params: dict):
 
 ORDER = 50
 NUMERICS = Numerics(
-    STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
+    STATEMENT, windows=WINDOWS, trial=trial, rate=RATE,
     rate_points=({"d1": 2, "L": 2, "eps": 0.2, "alpha": 1.5},),
     rate_trials=trials(quick=12, full=80),
     calibration=CALIBRATION_GRID,

@@ -39,10 +39,6 @@ def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float
                 what="max_i ||Blk_S - Blk_T||", violated=exceeds(err, eps), detail=f"worst at {where}", widths=widths)
 
 
-def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, target=None):
-    return [trial(seed, C, d1, H, L, alpha, eps, target=target)]
-
-
 CALIBRATION_GRID = [{"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.3},
                     {"d1": 2, "H": 2, "L": 1, "alpha": 2 ** 0.5, "eps": 0.2}]
 
@@ -53,7 +49,7 @@ def target_draw(seed: int, params: dict):
 
 ORDER = 60
 NUMERICS = Numerics(
-    STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE,
+    STATEMENT, windows=WINDOWS, trial=trial, rate=RATE,
     rate_points=({"d1": 2, "H": 2, "L": 1, "alpha": 2 ** 0.5, "eps": 0.2},),
     rate_trials=trials(quick=6, full=40),
     calibration=CALIBRATION_GRID,

@@ -48,10 +48,6 @@ def trial(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float
                 what="max_i ||Tf_S - Tf_T||", violated=exceeds(err, eps), detail=f"worst at {where}", widths=w)
 
 
-def rerun(seed: int, C: float, d1: int, H: int, L: int, alpha: float, eps: float, B: int, target=None):
-    return [trial(seed, C, d1, H, L, alpha, eps, B, target=target)]
-
-
 CALIBRATION_GRID = [{"d1": 2, "H": 1, "L": 1, "alpha": 2 ** 0.5, "eps": 0.3, "B": B} for B in (2, 3, 4)]
 
 
@@ -66,7 +62,7 @@ def target_draw(seed: int, params: dict):
 
 ORDER = 70
 NUMERICS = Numerics(
-    STATEMENT, windows=WINDOWS, trial=trial, rerun=rerun, rate=RATE, feasible=feasible,
+    STATEMENT, windows=WINDOWS, trial=trial, rate=RATE, feasible=feasible,
     rate_points=tuple({"d1": 2, "H": 1, "L": 1, "alpha": 1.5, "eps": 0.2, "B": B} for B in (2, 3, 4)),
     rate_trials=trials(quick=3, full=20),
     calibration=CALIBRATION_GRID,

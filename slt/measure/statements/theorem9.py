@@ -135,10 +135,6 @@ def length_task(seed: int, C: float, point: dict, lengths: list) -> dict:
     return {"info": {**point, "C": C, "widths": widths}, "rows": rows}
 
 
-def _params(point):
-    return {k: point[k] for k in ("d1", "d2", "H", "alpha", "eps")}
-
-
 def long_cases(seed: int, d2: int, H: int, eps: float, lengths, C: float | None = None):
     """Tickets (d1 = 2, alpha = sqrt(max(d1, d2)), built by the proof's construction at ``C``, default the checks'
     constant) evaluated on unit-sphere inputs scaled to alpha at every T in ``lengths``, in O(T) memory
@@ -165,7 +161,8 @@ def long_inputs_up_to_4096():
     C = calibration.check_constant(STATEMENT)
 
     def hold(point):
-        LONG_RATE.run(C, _params(point), lambda s, c, **p: trial(s, c, lengths=(1024, 4096), **p), point["seed"])
+        params = {k: point[k] for k in ("d1", "d2", "H", "alpha", "eps")}
+        LONG_RATE.run(C, params, lambda s, c, **p: trial(s, c, lengths=(1024, 4096), **p), point["seed"])
 
     strategies.hold(STATEMENT, LONG_WINDOWS, 4, hold, key="long")
 

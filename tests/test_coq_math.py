@@ -665,7 +665,7 @@ def test_the_statements_page_shows_each_coq_theorem_from_the_generated_file(monk
     assert coq_math.printed_bound("lemma8") != coq_math.printed_bound("lemma8", {"lemma8": st})
 
 
-def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated, monkeypatch):
+def test_statements_rests_reports_the_counts_and_a_rejected_theorem(built, stated, monkeypatch):
     import dataclasses
 
     from bounds.catalogue import STATEMENTS
@@ -683,15 +683,15 @@ def test_statements_text_reports_the_counts_and_a_rejected_theorem(built, stated
     asked = coq_math.rests_on
     monkeypatch.setattr(coq_math, "rests_on", lambda d, *a: stated if not a and (Path(d) / "Statements.v").read_text()
                         == coq_math.statements_file() else asked(d, *a))
-    rc, text = coq_math.statements_text()
-    assert rc == 0, text
-    assert text.splitlines()[-1] == _expected_counts(stated)
+    rc, rests, errors = coq_math.statements_rests()
+    assert rc == 0, errors
+    assert coq_math.statements_report(rests).splitlines()[-1] == _expected_counts(stated)
     st = STATEMENTS["lemma7"]
     monkeypatch.setitem(STATEMENTS, "lemma7", dataclasses.replace(st, conclusion=st.conclusion / 2))
-    rc, text = coq_math.statements_text()
-    assert rc == 1 and text.startswith("rejected: Statements.v line"), text
+    rc, rests, errors = coq_math.statements_rests()
+    assert rc == 1 and rests is None and errors[0].startswith("rejected: Statements.v line"), errors
     monkeypatch.setattr(coq_math, "missing_reason", lambda: "coqc not found")
-    assert coq_math.statements_text() == (2, "error: coqc not found")
+    assert coq_math.statements_rests() == (2, None, ["error: coqc not found"])
 
 
 # --- Theorem 10: the layers composed, from Lemma 2's conclusion per layer ----------------------------------------

@@ -521,9 +521,9 @@ def _no_half_written(tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_the_mathematics_build_interrupted_leaves_no_coqc_and_no_half_written_file(tmp_path, fake_coqc, sig):
-    """bounds.prove.coq_math.statements_text (the build `slth proofs --axioms --coq` ends with), stopped while its
+    """bounds.prove.coq_math.statements_rests (the build `slth proofs --axioms --coq` ends with), stopped while its
     coqc runs: the coqc is killed, nothing is half written, and it does not go on to the next file."""
-    code = "from bounds.prove import coq_math\ncoq_math.statements_text()\n"
+    code = "from bounds.prove import coq_math\ncoq_math.statements_rests()\n"
     rc, err, pids = _interrupt(tmp_path, fake_coqc, code, sig, 1)
     assert len(pids) >= 1, err
     assert rc != 0, err

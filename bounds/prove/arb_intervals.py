@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import functools
 import operator
+from contextlib import contextmanager
 from fractions import Fraction
 
+import flint
 import sympy as sp
 from flint import arb, fmpq
 
@@ -17,6 +19,17 @@ from .certificate import INF
 
 class Undefined(ArithmeticError):
     """An operation without a value on the interval (log of a negative number, inf - inf, 1/0)."""
+
+
+@contextmanager
+def precision(bits: int):
+    """Arb's working precision set to ``bits`` inside the block, restored after it."""
+    old = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
 
 
 # ----- intervals with Arb endpoints ---------------------------------------------------------------
@@ -157,8 +170,7 @@ def _frac(q) -> arb:
 
 
 def constant(q) -> Iv:
-    ball = _frac(q)
-    return Iv(_end(ball, True), _end(ball, False))
+    return _ball(_frac(q))
 
 
 def _ball(ball) -> Iv:
@@ -178,10 +190,7 @@ def show(pair) -> str:
 
 
 def show_iv(v) -> str:
-    if v is None:
-        return "undefined"
-    return "[" + ", ".join(("inf" if x > 0 else "-inf") if is_inf(x) else f"{float(x):.6g}"
-                           for x in (v.lo, v.hi)) + "]"
+    return "undefined" if v is None else show((v.lo, v.hi))
 
 
 # ----- elementary functions on intervals ----------------------------------------------------------

@@ -167,18 +167,15 @@ def axioms(name: str, catalogue: dict | None = None) -> list[Axiom]:
                 premises[p.name] = p
             for dep in s.relies_on:
                 key = _statement_name(dep, cat)
-                if key is not None:
-                    if get(key).steps(get):
-                        todo.append(key)
-                    else:
-                        cited.setdefault(("statement", key), []).append((st.name, s.name))
-                elif dep in scalar:
-                    cited.setdefault(("scalar fact", dep), []).append((st.name, s.name))
-                elif dep in STRUCTURAL:
-                    cited.setdefault(("structural fact", dep), []).append((st.name, s.name))
-                else:
+                if key is not None and get(key).steps(get):  # a proved statement: its own steps' dependencies
+                    todo.append(key)
+                    continue
+                kind = ("statement" if key is not None else "scalar fact" if dep in scalar else
+                        "structural fact" if dep in STRUCTURAL else None)
+                if kind is None:
                     raise ValueError(f"{st.name}:{s.name} relies on {dep!r}, which is no statement and no fact "
                                      f"(bounds.facts)")
+                cited.setdefault((kind, key or dep), []).append((st.name, s.name))
     out = []
     for (kind, dep), by in cited.items():
         if kind == "statement":

@@ -27,7 +27,6 @@ from fractions import Fraction
 import sympy as sp
 
 INF = float("inf")
-TESTS = {"upper <= 1", "lower >= 0"}
 
 
 @dataclass(frozen=True)

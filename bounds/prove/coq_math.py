@@ -30,7 +30,7 @@ from slth_base.files import holds
 from . import coq_text, external
 from .coq.assumed import (declarations, family, locate_source, parse_assumptions, qualify,  # noqa: F401 (the API)
                           read_assumptions, strip_comments)
-from .coq.build import build_lock, build_root, load_state, now, save_state, sha, write_atomic
+from .coq.build import build_lock, build_root, current, load_state, now, save_state, sha, write_atomic
 from .coq.runner import QUERY_GC, WORKERS, CoqcFailure, coqc_version, first_error, missing_reason, run_coqc
 from .coq_statements import blueprint, counts, counts_line, declared_rests, statements_report  # noqa: F401 (the API)
 from .coq_text import (CITED, CITED_COQ, FORMAL, LOGICAL, LUEKER_COQ, LUEKER_ITEMS, LUEKER_PREMISE, MATH,  # noqa: F401
@@ -126,8 +126,7 @@ def compile(directory, files: dict[str, str] | None = None) -> tuple[bool, str]:
         if not holds(path, files[stem]):
             write_atomic(path, files[stem])
     digest = keys(files, version)
-    fresh = {s for s in stems if isinstance(done.get(s), dict) and done[s].get("digest") == digest[s]
-             and done[s].get("vo") and sha(directory / f"{s}.vo") == done[s]["vo"]}
+    fresh = {s for s in stems if current(done.get(s), digest[s], directory / f"{s}.vo")}
     record = {s: done[s] for s in fresh}
     failed: dict = {}
     lock = threading.Lock()
@@ -321,12 +320,6 @@ def printed_logit_check(directory, text: str = PRINTED_LOGIT_STEP) -> dict:
             "theorem": stated["lemma12"][0] if not unexpected(stated["lemma12"][1]) else None}
 
 
-def lemma12_logit_kernel() -> dict:
-    """``printed_logit_check`` on the committed files and the generated ``Statements.v`` (``lemma12_logit_run``'s
-    result, without saying where it came from)."""
-    return lemma12_logit_run()[0]
-
-
 def lemma12_logit_run() -> tuple[dict, dict | None]:
     """``(result, cached)``: ``printed_logit_check`` on the committed files and the generated ``Statements.v``,
     compiled in ``build_folder()`` (only what changed since the last compile there, under its lock), cached under
@@ -447,16 +440,6 @@ def statements_rests() -> tuple[int, dict | None, list[str]]:
            if unexpected(ax)]
     errors = odd + premise_table_errors() + declared_errors(stated)
     return (1 if errors else 0), stated, [f"error: {e}" for e in errors]
-
-
-def statements_text() -> tuple[int, str]:
-    """``(exit status, text)``: ``statements_rests()`` in words, per statement what its Coq theorem is and the two
-    counts (``statements_report``), then the error lines."""
-    rc, stated, errors = statements_rests()
-    if stated is None:
-        return rc, "\n".join(errors)
-    text = "== the statements in Coq (bounds.prove.coq_math)\n" + statements_report(stated)
-    return rc, "\n".join([text] + errors)
 
 
 def declared_errors(stated: dict) -> list[str]:

@@ -145,23 +145,18 @@ def fill(name: str, text: str, catalogue: dict | None = None) -> str:
             if int(index) >= len(bounds_):
                 raise KeyError(f"{name} has no {kind} bound {index} of {param!r}")
             return _naturals(name, coq(sp.sympify(bounds_[int(index)])))
-        if kind == "c":
-            if what not in st.constants:
-                raise KeyError(f"{name} has no constant {what!r}")
-            return _naturals(name, coq(st.constants[what]))
-        if kind in ("w", "t"):
+        if kind in ("w", "t", "c"):
             what, _, piece = what.partition("#")
-            table, label = (st.widths, "width") if kind == "w" else (st.terms, "term")
+            table, label = {"w": (st.widths, "width"), "t": (st.terms, "term"), "c": (st.constants, "constant")}[kind]
             if what not in table:
                 raise KeyError(f"{name} has no {label} {what!r}")
             expr = table[what]
             return _naturals(name, coq(expr.args[int(piece)].expr if piece else expr))
         if not proof:
             proof.update({s.name: s for s in st.steps(lookup(cat))})
-        steps = proof
-        if what not in steps:
+        if what not in proof:
             raise KeyError(f"{name} has no step {what!r}")
-        lem = lemma(name, steps[what], st.params)
+        lem = lemma(name, proof[what], st.params)
         args = [f"(INR {b})" if b in FORMAL[name][0] else b for b in lem.binders]
         return f"({' '.join([lem.name] + args)})" if args else lem.name
 

@@ -33,11 +33,10 @@ from . import recheck
 from ..evaluate import compile_expr
 from ..symbols import NAME, PARAMETER, text
 from .verify_domain import TimeLimit, charge, time_limit, work_done
-from .verify_search import admissible, number, round_up, upper_bound
+from .verify_search import admissible, mp_env, number, round_up, upper_bound
 
 SCAN_J = range(2, 15)  # X = 2^(2^j): 16 .. 2^16384 (about 10^4932)
 DECIDE_J = range(15, 21)  # after a negative limit: up to 2^(2^20) (about 10^315652)
-RATES = (1, 2)
 LIMIT_CALLS = 2_000_000  # per SymPy limit (a ray whose limit takes more is left undecided)
 SLOW_CALLS = 300_000  # a ray whose point takes more to evaluate is not followed further out
 PHASE_CALLS = 6_000_000  # the budget of the scan, of the scan between doublings, and of the decision by limits
@@ -89,16 +88,9 @@ def _search(lhs, rhs, params) -> Refutation | None:
     fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
     deadline = work_done() + PHASE_CALLS
     for ray in rays:  # (the budget is spent on the smaller combinations first: rays are ordered by size)
-        for j in SCAN_J:
-            start = work_done()
-            if start > deadline:
-                return None
-            found = _try(lhs, rhs, fl, fr, table, ray, j)
-            if not found and work_done() - start > SLOW_CALLS:
-                break  # evaluating this far out is too slow (e.g. exponents that grow with X): the next ray
-            if found:
-                return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray),
-                                  _leading(lhs, rhs, table, ray))
+        found = _doubling(lhs, rhs, fl, fr, table, ray, SCAN_J, deadline)
+        if found is not None:
+            return found or None  # (False: the budget is spent)
     deadline = work_done() + PHASE_CALLS
     for ray in rays:  # between the doubling points (a window bounded far out)
         for X in _between():
@@ -119,15 +111,26 @@ def _search(lhs, rhs, params) -> Refutation | None:
         lead = _leading(lhs, rhs, table, ray)
         if not lead.startswith("fails"):
             continue
-        for j in DECIDE_J:
-            start = work_done()
-            if start > deadline:
-                return None
-            found = _try(lhs, rhs, fl, fr, table, ray, j)
-            if not found and work_done() - start > SLOW_CALLS:
-                break
-            if found:
-                return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray), lead)
+        found = _doubling(lhs, rhs, fl, fr, table, ray, DECIDE_J, deadline, lead)
+        if found is not None:
+            return found or None  # (False: the budget is spent)
+    return None
+
+
+def _doubling(lhs, rhs, fl, fr, table, ray, js, deadline, lead=None):
+    """The refutation at the first X = 2^(2^j), j in ``js``, along ``ray`` where the step fails (``lead``: the leading
+    behaviour along the ray, found by ``_leading`` when not given); None when there is none, or evaluating further
+    out is too slow (e.g. exponents that grow with X: the next ray); False once the work passes ``deadline``."""
+    for j in js:
+        start = work_done()
+        if start > deadline:
+            return False
+        found = _try(lhs, rhs, fl, fr, table, ray, j)
+        if found:
+            return Refutation(*_smallest(lhs, rhs, fl, fr, table, ray, j, found), _describe(table, ray),
+                              lead or _leading(lhs, rhs, table, ray))
+        if work_done() - start > SLOW_CALLS:
+            return None
     return None
 
 
@@ -301,7 +304,7 @@ def _try(lhs, rhs, fl, fr, table, ray, j, X=None):
     finally:  # Arb's work, which the meter does not see: its precisions times the sides' operations
         charge(sum(precisions) * _ops(lhs, rhs) // ARB_BITS_PER_CALL)
     with mpmath.workdps(30):
-        env = _mp_env(values)
+        env = mp_env(values)
         l, r = fl(env), fr(env)
     cex = {n: number(values[n], table[n].param.integer) for n in table}  # exact: admissible as reported
     cex.update(lhs=_number(l), rhs=_number(r))
@@ -314,14 +317,10 @@ def _ops(lhs, rhs) -> int:
     return sp.count_ops(lhs) + sp.count_ops(rhs) + 2
 
 
-def _mp_env(values):
-    return {PARAMETER[n]: mpmath.mpf(v.numerator) / v.denominator for n, v in values.items()}
-
-
 def _violated(fl, fr, values, dps) -> bool:
     with mpmath.workdps(dps):
         try:
-            env = _mp_env(values)
+            env = mp_env(values)
             l, r = fl(env), fr(env)
         except (ZeroDivisionError, ValueError, OverflowError, TypeError):
             return False

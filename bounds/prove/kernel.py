@@ -102,20 +102,16 @@ def replay(results, directory=None, searching: bool = True, log=None, committed:
     ``folder()``); ``({}, "no proof kernel ...")`` without coqc or CoqInterval.
 
     Each lemma's verdict (kernel-checked, or rejected with Coq's reason) is stored by ``bounds.prove.verdict_cache``
-    under ``lemma_keys``: what Coq compiles for it (its statement, as the exporter prints it from both sides and the
-    declared domain, with its tactic and its definedness lemma; its file's header and the facts' file it imports),
-    the exporter's code and the versions of Coq and its libraries.  When every pre-checked step of ``results`` has
-    a stored verdict, they are read back and no Coq file is written or compiled; otherwise (and always when the
-    caller names ``directory``: its files are wanted there) the files are checked (``bounds.prove.coq.check.check``:
-    unchanged files are not recompiled) and the verdicts stored.
+    under ``lemma_keys`` (with the exporter's code).  When every pre-checked step of ``results`` has a stored verdict,
+    they are read back and no Coq file is written or compiled; otherwise (and always when the caller names
+    ``directory``: its files are wanted there) the files are checked (``bounds.prove.coq.check.check``: unchanged files
+    are not recompiled) and the verdicts stored.
 
-    ``committed``: the committed kernel result of another tree (``{"result": {step: verdict}, "lemmas": {step:
-    digest}, "source": its label}``, ``reports.record.verified.kernel``).  A step whose ``committed_keys`` digest
-    (its exact exported statement, definedness lemma, proof text, file header, the facts' file, the judge's code
-    and Coq's and its libraries' versions) equals the committed one takes the committed verdict and is not given to
-    Coq; only the others are replayed, in ``folder()/CHANGED`` (files holding only those steps, beside the whole
-    facts' file they import).  The source is then a dict, per step: the committed label, or where its verdict
-    was found in this run."""
+    ``committed``: the committed kernel result of another tree (``{"result": {step: verdict}, "lemmas": {step: digest},
+    "source": its label}``, ``reports.record.verified.kernel``).  A step whose ``committed_keys`` digest equals the
+    committed one takes the committed verdict and is not given to Coq; only the others are replayed, in
+    ``folder()/CHANGED`` (files holding only those steps, beside the whole facts' file they import).  The source is then
+    a dict, per step: the committed label, or where its verdict was found in this run."""
     why = missing()
     if why:
         return {}, why

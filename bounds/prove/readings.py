@@ -187,7 +187,3 @@ def verdict(reading: str) -> Verdict:
     if proof.kappa is not None and proof.kappa == block.kappa:  # kappa - 1 fails the block steps, part of the proof
         proof = Threshold(proof.kappa, block.below)
     return Verdict(reading, label, description, printed, block, proof, below)
-
-
-def verdicts() -> list[Verdict]:
-    return [verdict(name) for name in owner().readings.table]

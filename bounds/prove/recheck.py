@@ -27,7 +27,7 @@ import flint
 import sympy as sp
 
 from .arb_intervals import (Iv, Undefined, box_env, compile_expr, constant, end_max, gt, is_inf, iv_log, le, lt, neg,
-                            overlap, proves, safe, show, show_iv, stored)
+                            overlap, precision, proves, safe, show, show_iv, stored)
 from .certificate import Certificate
 
 PREC = 128  # bits for the enclosures (mpmath's iv works at 53)
@@ -51,14 +51,11 @@ class Recheck:
 
 def recheck(cert: Certificate) -> Recheck:
     """Accept ``cert`` only if Arb re-proves every box of a cover of the domain (see the module docstring)."""
-    old = flint.ctx.prec
-    flint.ctx.prec = PREC
     try:
-        return _recheck(cert)
+        with precision(PREC):
+            return _recheck(cert)
     except Undefined as e:
         return Recheck(False, f"undefined in Arb: {e}")
-    finally:
-        flint.ctx.prec = old
 
 
 def status(certificates) -> str:
@@ -189,7 +186,8 @@ def _recheck(cert: Certificate) -> Recheck:
 
 
 # ----- the cover ----------------------------------------------------------------------------------
-def _root(cert):
+def root(cert):
+    """The compact coordinates' box of ``cert`` (anything with ``coords``): [0, 1] for a coordinate unbounded above."""
     return [(Fraction(0), Fraction(1)) if c.hi is None else (Fraction(c.lo), Fraction(c.hi)) for c in cert.coords]
 
 
@@ -198,20 +196,20 @@ def _volume(box):
 
 
 def _cover_gap(cert) -> str:
-    root = _root(cert)
+    whole = root(cert)
     boxes = []
     for i, leaf in enumerate(cert.cover):
         box = [(Fraction(a), Fraction(b)) for a, b in leaf.box]
-        if len(box) != len(root) or any(not (lo <= a <= b <= hi) for (a, b), (lo, hi) in zip(box, root)):
+        if len(box) != len(whole) or any(not (lo <= a <= b <= hi) for (a, b), (lo, hi) in zip(box, whole)):
             return f"box {i} is not inside the domain's compact coordinates"
         boxes.append(box)
     for i in range(len(boxes)):
         for j in range(i):
-            if all(max(p[0], q[0]) < min(p[1], q[1]) for p, q in zip(boxes[i], boxes[j])) and root:
+            if all(max(p[0], q[0]) < min(p[1], q[1]) for p, q in zip(boxes[i], boxes[j])) and whole:
                 return f"boxes {j} and {i} overlap"
     total = sum((_volume(b) for b in boxes), Fraction(0))
-    if not boxes or total != _volume(root):
-        return f"the boxes do not cover the domain (volume {float(total):.6g} of {float(_volume(root)):.6g})"
+    if not boxes or total != _volume(whole):
+        return f"the boxes do not cover the domain (volume {float(total):.6g} of {float(_volume(whole)):.6g})"
     return ""
 
 
@@ -264,12 +262,8 @@ MAX_POINT_PREC = 2**17  # bits: beyond this a point is left unconfirmed
 
 def enclose(expr, values: dict, prec: int = POINT_PREC) -> Iv:
     """An Arb enclosure of ``expr`` at ``values`` (symbol -> Fraction or int), at ``prec`` bits."""
-    old = flint.ctx.prec
-    flint.ctx.prec = prec
-    try:
+    with precision(prec):
         return compile_expr(expr)({s: constant(Fraction(v)) for s, v in values.items()})
-    finally:
-        flint.ctx.prec = old
 
 
 def to_fraction(end) -> Fraction:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.metadata
+import importlib.util
 import datetime
 import warnings
 from pathlib import Path
@@ -73,26 +74,19 @@ def default_directory() -> Path:
 def _imports(path: Path, root: Path = HERE) -> set[str]:
     """The dotted names (under ``bounds``) of the modules of ``bounds`` that the module at ``path`` (a module of
     ``bounds``) imports, anywhere in it (lazy imports inside functions too), relatively or as ``bounds.<name>``."""
-    package = list(path.resolve().relative_to(root).parts[:-1])
+    package = ".".join(["bounds", *path.resolve().relative_to(root).parts[:-1]])
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level >= 1:
-                base = package[: len(package) - (node.level - 1)] if node.level - 1 <= len(package) else None
-                if base is None:
-                    continue
-                if module:
-                    found.add(".".join(base + module.split(".")))
-                else:
-                    found.update(".".join(base + [a.name]) for a in node.names)
-            elif module == "bounds":
-                found.update(a.name for a in node.names)
-            elif module.startswith("bounds."):
-                found.add(module[len("bounds."):])
+            try:  # the module imported from, by its absolute name
+                module = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+            except ImportError:  # relative beyond the package
+                continue
+            by_name = not node.module or module == "bounds"  # ``from . import x``, ``from bounds import x``: modules
+            found.update([f"{module}.{a.name}" for a in node.names] if by_name else [module])
         elif isinstance(node, ast.Import):
-            found.update(a.name[len("bounds."):] for a in node.names if a.name.startswith("bounds."))
-    return found
+            found.update(a.name for a in node.names)
+    return {name[len("bounds."):] for name in found if name.startswith("bounds.")}
 
 
 def verifier_files(root: Path = HERE, entry: str = ENTRY) -> list[Path]:
@@ -279,10 +273,9 @@ def coq_directory() -> Path | None:
 
 
 def coq_digest(material: tuple, code: str | None = None) -> str:
-    """The file name of a kernel verdict: a SHA-256 of ``material`` (what Coq compiles for the lemma: its file's
-    header, the facts' file it imports, its definedness lemma and its lemma with the tactic, the exported statement,
-    Coq's and CoqInterval's versions; ``bounds.prove.kernel.lemma_keys``) and of the exporter's code
-    (``verifier_hash(entry=COQ_ENTRY)``, or ``code``)."""
+    """The file name of a kernel verdict: a SHA-256 of ``material`` (what Coq compiles for the lemma and Coq's
+    versions: ``bounds.prove.kernel.lemma_keys``) and of the exporter's code (``verifier_hash(entry=COQ_ENTRY)``, or
+    ``code``)."""
     text = repr(("slth-coq-verdict", FORMAT, material, verifier_hash(entry=COQ_ENTRY) if code is None else code))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

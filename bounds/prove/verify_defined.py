@@ -20,7 +20,6 @@ import itertools
 import random
 from dataclasses import dataclass
 from types import SimpleNamespace
-from fractions import Fraction
 
 import mpmath
 import sympy as sp
@@ -28,7 +27,7 @@ import sympy as sp
 from . import arb_intervals, recheck
 from .certificate import Coord
 from ..symbols import NAME, text
-from .verify_domain import STAGE_CALLS, Domain, TimeLimit, declared, time_limit
+from .verify_domain import STAGE_CALLS, Domain, TimeLimit, bisect, declared, time_limit
 
 NONZERO, POSITIVE, NONNEGATIVE = "nonzero", "positive", "nonnegative"
 SYMPY_CALLS = STAGE_CALLS // 5  # work budget (Python calls) per SymPy query of one condition
@@ -188,31 +187,16 @@ def _by_arb(c: Condition, dom: Domain) -> bool:
 
 
 def _bisect(f, cs, kind) -> bool:
-    root = [(Fraction(0), Fraction(1)) if k.hi is None else (k.lo, k.hi) for k in cs.coords]
-    stack, count = [root], 0
-    old = recheck.flint.ctx.prec
-    recheck.flint.ctx.prec = recheck.PREC
-    try:
-        while stack:
-            box = stack.pop()
-            count += 1
-            try:
-                v = f(arb_intervals.box_env(cs, box))
-                ok = arb_intervals.gt(v.lo, 0) if kind == POSITIVE else arb_intervals.ge(v.lo, 0) if kind == NONNEGATIVE \
-                    else arb_intervals.gt(v.lo, 0) or arb_intervals.lt(v.hi, 0)
-            except recheck.Undefined:
-                ok = False
-            if ok:
-                continue
-            if count >= BUDGET or not box:
-                return False
-            k = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
-            a, b = box[k]
-            m = (a + b) / 2
-            stack += [box[:k] + [(a, m)] + box[k + 1:], box[:k] + [(m, b)] + box[k + 1:]]
-        return True
-    finally:
-        recheck.flint.ctx.prec = old
+    def closes(box) -> bool:
+        try:
+            v = f(arb_intervals.box_env(cs, box))
+            return arb_intervals.gt(v.lo, 0) if kind == POSITIVE else arb_intervals.ge(v.lo, 0) if kind == NONNEGATIVE \
+                else arb_intervals.gt(v.lo, 0) or arb_intervals.lt(v.hi, 0)
+        except recheck.Undefined:
+            return False
+
+    with arb_intervals.precision(recheck.PREC):
+        return bisect(recheck.root(cs), closes, BUDGET)[0]
 
 
 # ----- a point where a condition fails --------------------------------------------------------------------------
@@ -291,12 +275,11 @@ def _solved(c: Condition, dom: Domain, p):
     return None
 
 
-def _searched(c: Condition, dom: Domain, free):
+def _searched(c: Condition, dom: Domain, params):
     """The ends of each parameter and seeded points: Arb proves a negative value, SymPy an exact zero."""
     from .verify_search import end_points, exact_point  # (the search imports the verifier's other methods)
-    if any(p.dependent for p in free):
+    if any(p.dependent for p in params):
         return None
-    params = [p for p in dom.params if p.symbol in c.arg.free_symbols]
     root = [(mpmath.mpf(p.box[0]), mpmath.mpf(p.box[1])) for p in params]
     points = list(itertools.islice(itertools.product(*(end_points(p, box) for p, box in zip(params, root))), 64))
     rng = random.Random(20251107)

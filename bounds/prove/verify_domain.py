@@ -127,6 +127,30 @@ def num(v):
     return f"{v:g}"
 
 
+def midpoint(lo, hi, log: bool):
+    """Where a box's coordinate is split: the geometric mean on a log scale (a positive range), else the middle."""
+    return mpmath.sqrt(lo * hi) if log and lo > 0 else (lo + hi) / 2
+
+
+def bisect(root: list, closes, budget: int, size=lambda k, a, b: b - a, middle=lambda k, a, b: (a + b) / 2):
+    """(every box closed, boxes evaluated, the first box left open or None): from the box ``root`` ([(lo, hi)] per
+    coordinate), depth first, each box closed by ``closes(box)`` or halved at ``middle`` of its coordinate of largest
+    ``size`` (both given the coordinate's index and ends), until ``budget`` boxes have been evaluated."""
+    stack, count = [root], 0
+    while stack:
+        box = stack.pop()
+        count += 1
+        if closes(box):
+            continue
+        if count >= budget or not box:
+            return False, count, box
+        k = max(range(len(box)), key=lambda i: size(i, *box[i]))
+        a, b = box[k]
+        m = middle(k, a, b)
+        stack += [box[:k] + [(a, m)] + box[k + 1:], box[:k] + [(m, b)] + box[k + 1:]]
+    return True, count, None
+
+
 # ----- assumptions derived from the declaration ---------------------------------------------------
 _ASSUMED = ("positive", "nonnegative", "integer")
 

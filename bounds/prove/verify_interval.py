@@ -9,15 +9,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import mpmath
 import sympy as sp
 
 from .certificate import INF, Certificate, Coord, Leaf
 from ..evaluate import compile_expr
-from .verify_domain import OFFSET, Domain, TimeLimit, time_limit
-from .verify_search import check_point
+from .verify_domain import OFFSET, Domain, TimeLimit, bisect, midpoint, time_limit
+from .verify_search import check_point, exact_value
 from .verify_symbolic import SMALL, TIMED_OUT, positive_args, simplify
 
 BOX_BUDGET = 600
@@ -88,9 +87,7 @@ def whole_cases(lhs, rhs, dom: "Domain"):
         return None
     (mx,) = maxes
     base = [a.args[0] if a.is_Pow and a.exp == sp.Rational(1, 2) else a for a in mx.args]
-    if not all(v in coords for v in base) or len({coords[v].lo for v in base}) > 1:
-        return None
-    if len(base) != 2:
+    if len(base) != 2 or not all(v in coords for v in base) or len({coords[v].lo for v in base}) > 1:
         return None
     cases = []
     for i, di in enumerate(base):  # case: the Max is its i-th argument, d_i = d_j / w with w in (0, 1] (exact)
@@ -200,11 +197,7 @@ def _certificate(lhs, rhs, sub, label, expr, coords, used, cover, dom, defined=F
     a coordinate the form does not use spans its whole range in every box; the declared domain it covers."""
     def frac(v):
         v = mpmath.mpf(v)
-        if mpmath.isinf(v):
-            return INF if v > 0 else -INF
-        sign, man, exp, _ = v._mpf_  # (man_exp drops the sign)
-        q = Fraction(int(man)) * Fraction(2) ** int(exp)
-        return -q if sign else q
+        return (INF if v > 0 else -INF) if mpmath.isinf(v) else exact_value(v)
 
     test = "upper <= 1" if label.endswith("<= 1") else "lower >= 0"
     cs = tuple(Coord(c.symbol, frac(c.lo), None if c.hi is None else frac(c.hi),
@@ -225,7 +218,7 @@ def _bisect_whole(expr, f, test, coords, budget, mono, defined=False):
     """(certified, evaluations, cover): the cover is [(box, enclosure, None or (k, face, derivative))], the
     boxes that closed and how (the data of the certificate, bounds.prove.certificate)."""
     iv = mpmath.iv
-    stack, count, derivs, cover = [[c.root() for c in coords]], 0, {}, []
+    derivs, cover = {}, []
 
     def env_of(box):
         env = {c.symbol: c.image(a, b) for c, (a, b) in zip(coords, box)}
@@ -268,24 +261,15 @@ def _bisect_whole(expr, f, test, coords, budget, mono, defined=False):
                 return v, (k, "hi", dv)
         return None
 
-    while stack:
-        box = stack.pop()
-        count += 1
+    def closes(box) -> bool:
         v = holds(box)
-        if v is not None:
-            cover.append((box, v, None))
-            continue
-        closed = monotone(box) if mono else None
+        closed = (v, None) if v is not None else monotone(box) if mono else None
         if closed is not None:
             cover.append((box, *closed))
-            continue
-        if count >= budget or not box:
-            return False, count, None
-        k = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
-        a, b = box[k]
-        m = (a + b) / 2
-        stack += [box[:k] + [(a, m)] + box[k + 1:], box[:k] + [(m, b)] + box[k + 1:]]
-    return True, count, cover
+        return closed is not None
+
+    ok, count, _ = bisect([c.root() for c in coords], closes, budget)
+    return ok, count, cover if ok else None
 
 
 # ----- 2. interval certificate --------------------------------------------------------------------
@@ -349,35 +333,25 @@ def _tidy(expr, sub):
 def _bisect(check, dom, budget):
     iv = mpmath.iv
     root = dom.root()
-    widths = [(mpmath.log(hi / lo) if p.log else hi - lo) or 1 for p, (lo, hi) in zip(dom.params, root)]
-    stack, count = [root], 0
-    while stack:
-        box = stack.pop()
-        count += 1
+
+    def width(k, lo, hi):
+        return mpmath.log(hi / lo) if dom.params[k].log else hi - lo
+
+    def closes(box) -> bool:
         try:
-            ok = bool(check(dom.env([iv.mpf([lo, hi]) for lo, hi in box], iv)))
+            return bool(check(dom.env([iv.mpf([lo, hi]) for lo, hi in box], iv)))
         except (ZeroDivisionError, ValueError, OverflowError):
-            ok = False
-        if ok:
-            continue
-        if count >= budget or not box:
-            return False, count, box
-        k = max(range(len(box)), key=lambda i: ((mpmath.log(box[i][1] / box[i][0]) if dom.params[i].log
-                                                 else box[i][1] - box[i][0]) / widths[i]))
-        lo, hi = box[k]
-        m = _mid(lo, hi, dom.params[k].log)
-        stack += [box[:k] + [(lo, m)] + box[k + 1:], box[:k] + [(m, hi)] + box[k + 1:]]
-    return True, count, None
+            return False
+
+    widths = [width(k, lo, hi) or 1 for k, (lo, hi) in enumerate(root)]
+    return bisect(root, closes, budget, lambda k, lo, hi: width(k, lo, hi) / widths[k],
+                  lambda k, lo, hi: midpoint(lo, hi, dom.params[k].log))
 
 
 def _full_point(full: "Domain", part: "Domain", box) -> list:
     """Midpoint of ``box`` (coordinates of ``part``) completed by box midpoints of ``full``'s other parameters."""
-    mids = {p.name.removesuffix(OFFSET): _mid(lo, hi, p.log) for p, (lo, hi) in zip(part.params, box)}
-    return [mids.get(p.name, _mid(mpmath.mpf(p.box[0]), mpmath.mpf(p.box[1]), p.log)) for p in full.params]
-
-
-def _mid(lo, hi, log):
-    return mpmath.sqrt(lo * hi) if log and lo > 0 else (lo + hi) / 2
+    mids = {p.name.removesuffix(OFFSET): midpoint(lo, hi, p.log) for p, (lo, hi) in zip(part.params, box)}
+    return [mids.get(p.name, midpoint(mpmath.mpf(p.box[0]), mpmath.mpf(p.box[1]), p.log)) for p in full.params]
 
 
 def _show(box, dom):

@@ -26,7 +26,7 @@ from . import recheck
 from ..core import Step
 from ..evaluate import compile_expr
 from ..symbols import PARAMETER
-from .verify_domain import Domain
+from .verify_domain import Domain, midpoint
 
 SAMPLES = 400
 WHOLE_SAMPLES = 200
@@ -66,32 +66,34 @@ def sample_whole(lhs, rhs, dom: "Domain", n: int = 200, real: bool = False):
     10^30 out), then seeded points with every unbounded parameter drawn log-uniformly up to 10^30 times its lower
     bound (and bounded ones down to 10^-300 of their range near an open lower end 0)."""
     rng = random.Random(SEED + 1)
+    ends = itertools.product(*(end_points(p, box) for p, box in zip(dom.params, dom.root())))
+    far = ([_far(p, rng) for p in dom.params] for _ in range(n))
+    return _worst(lhs, rhs, dom, itertools.chain(itertools.islice(ends, ENDS), far), real)
+
+
+def _far(p, rng):
+    """A seeded coordinate of parameter ``p`` anywhere in its domain (see ``sample_whole``)."""
+    if p.dependent:
+        v = mpmath.mpf(10) ** (30 * rng.random() * rng.random())  # ratio r >= 1, or offset v - 1 >= 0
+        v = v if p.log else v - 1
+    else:
+        numeric_hi = [v for v in p.hi if not sp.sympify(v).free_symbols]
+        lo = mpmath.mpf(sp.Rational(sp.sympify(p.lo[0]))) if p.lo else mpmath.mpf(0)
+        hi = mpmath.mpf(sp.Rational(sp.sympify(numeric_hi[0]))) if numeric_hi else None
+        if lo > 0:
+            top = hi if hi is not None else lo * mpmath.mpf(10) ** (30 * rng.random())
+            v = lo * (top / lo) ** rng.random()
+        else:
+            top = hi if hi is not None else mpmath.mpf(10) ** (30 * rng.random() - 5)
+            v = top * mpmath.mpf(10) ** (-300 * rng.random() ** 3)
+    return mpmath.ceil(v) if p.integer else v
+
+
+def _worst(lhs, rhs, dom, points, real: bool):
+    """The counterexample of ``check_point`` with the largest violation (``excess``) among ``points``; None if none."""
     worst = None
-    for point in itertools.islice(itertools.product(*(end_points(p, box) for p, box in zip(dom.params, dom.root()))),
-                                  ENDS):
+    for point in points:
         cex = check_point(lhs, rhs, dom, list(point), real)
-        if cex and (worst is None or excess(cex) > excess(worst)):
-            worst = cex
-    for _ in range(n):
-        point = []
-        for p, (blo, bhi) in zip(dom.params, dom.root()):
-            numeric_hi = [v for v in p.hi if not sp.sympify(v).free_symbols]
-            if p.dependent:
-                v = mpmath.mpf(10) ** (30 * rng.random() * rng.random())  # ratio r >= 1, or offset v - 1 >= 0
-                v = v if p.log else v - 1
-            else:
-                lo = mpmath.mpf(sp.Rational(sp.sympify(p.lo[0]))) if p.lo else mpmath.mpf(0)
-                hi = mpmath.mpf(sp.Rational(sp.sympify(numeric_hi[0]))) if numeric_hi else None
-                if lo > 0:
-                    top = hi if hi is not None else lo * mpmath.mpf(10) ** (30 * rng.random())
-                    v = lo * (top / lo) ** rng.random()
-                else:
-                    top = hi if hi is not None else mpmath.mpf(10) ** (30 * rng.random() - 5)
-                    v = top * mpmath.mpf(10) ** (-300 * rng.random() ** 3)
-            if p.integer:
-                v = mpmath.ceil(v)
-            point.append(v)
-        cex = check_point(lhs, rhs, dom, point, real)
         if cex and (worst is None or excess(cex) > excess(worst)):
             worst = cex
     return worst
@@ -110,15 +112,13 @@ def end_points(p, box) -> list:
     """The coordinates at the ends of parameter ``p``'s domain: its lower end (ratio 1 / offset 0 for a dependent
     one), its finite upper end or a point far out, and the middle of its box (``check_point`` moves a coordinate on
     an open end inside)."""
-    blo, bhi = box
+    mid = midpoint(*box, p.log)
     if p.dependent:
-        low = mpmath.mpf(1) if p.log else mpmath.mpf(0)
-        return [low, FAR, mpmath.sqrt(blo * bhi) if p.log and blo > 0 else (blo + bhi) / 2]  # (ratio, offset)
+        return [mpmath.mpf(1) if p.log else mpmath.mpf(0), FAR, mid]  # (ratio, offset)
     lo, hi = _numeric(p.lo), _numeric(p.hi)
-    low = max(lo) if lo else exact_value(blo)
+    low = max(lo) if lo else exact_value(box[0])
     high = min(hi) if hi else max(low, Fraction(1)) * 10**30
-    mid = exact_value(mpmath.sqrt(blo * bhi) if p.log and blo > 0 else (blo + bhi) / 2)
-    return list(dict.fromkeys([low, high, mid]))
+    return list(dict.fromkeys([low, high, exact_value(mid)]))
 
 
 def _inside(p, v: Fraction) -> Fraction | None:
@@ -128,47 +128,49 @@ def _inside(p, v: Fraction) -> Fraction | None:
     lo, hi = (max(lo) if lo else None), (min(hi) if hi else None)
     if p.integer:
         v = Fraction(math.ceil(v)) if v.denominator != 1 else v
-        if lo is not None and (v < lo or (p.lo_open and v <= lo)):
+        if _below(v, lo, p.lo_open):
             v = Fraction(math.floor(lo) + 1) if p.lo_open or lo.denominator != 1 else lo
-        if hi is not None and (v > hi or (p.hi_open and v >= hi)):
+        if _above(v, hi, p.hi_open):
             v = Fraction(math.ceil(hi) - 1) if p.hi_open or hi.denominator != 1 else hi
     else:
         span = (hi - lo) if lo is not None and hi is not None else None
-        if lo is not None and (v < lo or (p.lo_open and v <= lo)):
+        if _below(v, lo, p.lo_open):
             v = lo + NUDGE * (span if span is not None else max(abs(lo), 1))
-        if hi is not None and (v > hi or (p.hi_open and v >= hi)):
+        if _above(v, hi, p.hi_open):
             v = hi - NUDGE * (span if span is not None else max(abs(hi), 1))
-        v = _float_inside(v, lo, hi, p.lo_open, p.hi_open)
-    if v is None or (lo is not None and (v < lo or (p.lo_open and v <= lo))) or \
-            (hi is not None and (v > hi or (p.hi_open and v >= hi))):
+        f = _float(v)  # the nearest float where it is still inside the bounds
+        if f is not None and not _below(Fraction(f), lo, p.lo_open) and not _above(Fraction(f), hi, p.hi_open):
+            v = Fraction(f)
+    if v is None or _below(v, lo, p.lo_open) or _above(v, hi, p.hi_open):
         return None
     return v
 
 
-def _float_inside(v: Fraction, lo, hi, lo_open, hi_open) -> Fraction | None:
-    """The nearest float to ``v`` if it is still inside the bounds, else ``v`` itself."""
+def _below(v, lo, open_: bool) -> bool:
+    """``v`` is below the lower end ``lo`` (or on it, an open end); never below no end (None)."""
+    return lo is not None and (v < lo or (open_ and v <= lo))
+
+
+def _above(v, hi, open_: bool) -> bool:
+    """``v`` is above the upper end ``hi`` (or on it, an open end); never above no end (None)."""
+    return hi is not None and (v > hi or (open_ and v >= hi))
+
+
+def _float(v: Fraction) -> float | None:
+    """The float nearest ``v``; None beyond a float's range (or where a nonzero ``v`` rounds to 0)."""
     try:
         f = float(v)
     except OverflowError:
-        return v
-    if f == 0.0 and v != 0 or math.isinf(f):
-        return v
-    q = Fraction(f)
-    if (lo is not None and (q < lo or (lo_open and q <= lo))) or (hi is not None and (q > hi or (hi_open and q >= hi))):
-        return v
-    return q
+        return None
+    return None if math.isinf(f) or (f == 0.0 and v != 0) else f
 
 
 def round_up(v: Fraction) -> Fraction:
     """The smallest float >= ``v`` (``v`` itself beyond a float's range)."""
-    try:
-        f = float(v)
-    except OverflowError:
+    f = _float(v)
+    if f is None:
         return v
-    if math.isinf(f) or (f == 0.0 and v != 0):
-        return v
-    q = Fraction(f)
-    return q if q >= v else Fraction(math.nextafter(f, math.inf))
+    return Fraction(f) if Fraction(f) >= v else Fraction(math.nextafter(f, math.inf))
 
 
 def exact_point(dom: Domain, point) -> dict | None:
@@ -184,9 +186,8 @@ def exact_point(dom: Domain, point) -> dict | None:
                 return None
             v = lo * max(v, Fraction(1)) if p.log else lo + max(v, Fraction(0))
             v = Fraction(math.ceil(v)) if p.integer else round_up(v)
-            for h in _numeric(p.hi):
-                if v > h or (p.hi_open and v >= h):
-                    return None
+            if any(_above(v, h, p.hi_open) for h in _numeric(p.hi)):
+                return None
         else:
             v = _inside(p, v)
             if v is None:
@@ -217,6 +218,11 @@ def upper_bound(expr, values) -> Fraction:
 
 def _symbols(values) -> dict:
     return {PARAMETER[n]: v for n, v in values.items()}
+
+
+def mp_env(values) -> dict:
+    """Exact ``values`` (name -> Fraction) as mpmath numbers at the working precision, by symbol."""
+    return {PARAMETER[n]: mpmath.mpf(v.numerator) / v.denominator for n, v in values.items()}
 
 
 def admissible(params, values) -> bool:
@@ -281,7 +287,7 @@ def check_point(lhs, rhs, dom, point, real: bool = False):
     fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
     with mpmath.workdps(50):
         try:
-            env = {PARAMETER[n]: mpmath.mpf(v.numerator) / v.denominator for n, v in values.items()}
+            env = mp_env(values)
             l, r = fl(env), fr(env)
         except (ZeroDivisionError, ValueError, OverflowError):
             return None
@@ -314,21 +320,15 @@ def sample_box(lhs, rhs, dom: Domain, n: int, real: bool = False):
     """The sampled counterexample with the largest violation lhs/rhs (None if no violation)."""
     rng = random.Random(SEED)
     root = dom.root()
-    corners = list(itertools.islice(itertools.product(*root), 256))
-    worst = None
-    for i in range(n + len(corners)):
-        if i < len(corners):
-            point = list(corners[i])
-        else:
-            point = []
-            for p, (lo, hi) in zip(dom.params, root):
-                u = rng.random()
-                v = lo * (hi / lo) ** u if p.log else lo + (hi - lo) * u
-                point.append(mpmath.mpf(round(v)) if p.integer else v)
-        cex = check_point(lhs, rhs, dom, point, real)
-        if cex and (worst is None or excess(cex) > excess(worst)):
-            worst = cex
-    return worst
+    drawn = ([_drawn(p, lo, hi, rng.random()) for p, (lo, hi) in zip(dom.params, root)] for _ in range(n))
+    return _worst(lhs, rhs, dom, itertools.chain(itertools.islice(itertools.product(*root), 256), drawn), real)
+
+
+def _drawn(p, lo, hi, u):
+    """The point at ``u`` in [0, 1] of parameter ``p``'s box [lo, hi] (log scale for a log-scale one; integers
+    rounded)."""
+    v = lo * (hi / lo) ** u if p.log else lo + (hi - lo) * u
+    return mpmath.mpf(round(v)) if p.integer else v
 
 
 def excess(cex):

@@ -201,7 +201,7 @@ def lemma12(log=lambda msg: None, committed: Path = COMMITTED) -> dict:
 def write_lemma12(folder: Path = COMMITTED, log=print) -> None:
     """Check Lemma 12's printed logit step in Coq (a fresh build) and write it as the committed result
     (``verified-lemma12.json``, keyed by ``lemma12_key()``, with Coq's version)."""
-    result = coq_math.lemma12_logit_kernel()
+    result = coq_math.lemma12_logit_run()[0]
     if "undecided" in result:
         log(f"[verified] lemma12: {result['undecided']}; the committed result is left as it is")
         return

@@ -11,8 +11,8 @@ small counterexample table (``{"columns", "rows"}``), the test that reproduces i
 one exists, and the anchor of its evidence in the report. A finding whose data this record does not hold (a
 proofs-only record has no printed variants) says so instead of asserting anything.
 
-One finding is decided from Coq (``lemma12_kernel``, from the record's ``coq_lemma12``). Two findings need their own measurement, run as cached tasks of the empirical plan (``tasks()``): Theorem 14's
-constant under each reading of its block step (``bounds.prove.readings``: the smallest kappa, certified at both ends;
+One finding is decided from Coq (``lemma12_kernel``, from the record's ``coq_lemma12``). Two findings need their
+own measurement, run as cached tasks of the empirical plan (``tasks()``): Theorem 14's constant under each reading of its block step (``bounds.prove.readings``: the smallest kappa, certified at both ends;
 about 2 min CPU, cached by the source of ``bounds``), and what the mixed-integer solver reports against the true
 error of the subset it returns (``slt.mip``).
 """
@@ -400,7 +400,7 @@ KERNEL_TEST = "tests/test_coq_math.py::test_finding10_coq_rejects_lemma12s_print
 
 def lemma12_kernel(record) -> dict:
     """Lemma 12's printed logit step in Coq, from the record's ``coq_lemma12`` (``bounds.prove.coq_math.
-    lemma12_logit_kernel``, part of every record, the proof-only one too): the paper's argument without
+    lemma12_logit_run``, part of every record, the proof-only one too): the paper's argument without
     ``||x'_i|| <= alpha`` rejected by Coq at the line that needs it and accepted with it, the printed step proved
     false, and the Coq theorem of Lemma 12 resting on that hypothesis.  "not decided" without coqc; "not reproduced"
     when Coq says otherwise."""

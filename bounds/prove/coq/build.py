@@ -68,6 +68,11 @@ def write_atomic(path: Path, text: str) -> None:
     replace_file(path, text)
 
 
+def current(rec, digest: str, vo: Path) -> bool:
+    """Whether a file's record ``rec`` still vouches for it: its key is ``digest`` and ``vo`` is the .vo coqc wrote."""
+    return isinstance(rec, dict) and rec.get("digest") == digest and bool(rec.get("vo")) and sha(vo) == rec["vo"]
+
+
 def sha(path: Path) -> str | None:
     """The sha256 of a compiled file (a regular file only), None when there is none to read."""
     try:

@@ -38,7 +38,7 @@ from slth_base.files import holds
 
 from .. import external
 from .assumed import declarations, family, parse_assumptions  # noqa: F401 (the API)
-from .build import (build_dir, build_lock, load_state, output_dir, save_state, sha,  # noqa: F401
+from .build import (build_dir, build_lock, current, load_state, output_dir, save_state, sha,  # noqa: F401
                     writable_dir, write_atomic)
 from .export import Lemma, definedness
 from .files import (KERNEL, NOT_CHECKED, NOT_EXPORTED, REJECTED, entries, entries_of, file_key, text,  # noqa: F401
@@ -181,8 +181,8 @@ def _static(ents, tactics, status):
 
 
 def _recorded(build: Path, ents, tactics, status) -> dict:
-    """The verdicts of the last compiling run, believed only where the record matches the texts and .vo files now."""
-    _static(ents, tactics, status)
+    """The verdicts of the last compiling run, believed only where the record matches the texts and .vo files now
+    (``status``: the verdicts ``_static`` knew before)."""
     state = load_state(build / "state.json")
     files = state.get("files", {}) if isinstance(state.get("files"), dict) else {}
     version = coqc_version()
@@ -194,7 +194,7 @@ def _recorded(build: Path, ents, tactics, status) -> dict:
         dropped = rec.get("dropped", {}) if isinstance(rec.get("dropped"), dict) else {}
         full = text(stem, items, tactics)
         digest = file_key(full, version, "" if stem == "Common" else common)
-        vo_ok = rec.get("digest") == digest and rec.get("vo") and sha(build / f"{stem}.vo") == rec.get("vo")
+        vo_ok = current(rec, digest, build / f"{stem}.vo")
         checked = state.get("checked", {}) if isinstance(state.get("checked"), dict) else {}
         LAST["checked_at"] = str(state.get("check", {}).get("at", "")) if isinstance(state.get("check"), dict) else ""
         for statement, step, l in items:
@@ -228,7 +228,6 @@ def _lemma_at(source: str, line: int) -> str | None:
 
 
 def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log) -> dict:
-    _static(ents, tactics, status)
     state_path = build / "state.json"
     state = load_state(state_path, log)
     version = coqc_version()
@@ -260,8 +259,7 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
         key = file_key(full, version, common)  # Common's too: it is imported
         rec = files.get(stem) if isinstance(files.get(stem), dict) else {}
         dropped: dict = {}
-        if rec.get("digest") == key and rec.get("vo") and isinstance(rec.get("dropped"), dict) \
-                and sha(build / f"{stem}.vo") == rec["vo"]:
+        if current(rec, key, build / f"{stem}.vo") and isinstance(rec.get("dropped"), dict):
             dropped = rec["dropped"]
         else:
             files.pop(stem, None)

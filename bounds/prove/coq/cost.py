@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .build import build_dir, build_root, load_state, sha
+from .build import build_dir, build_root, current, load_state
 from .files import entries, file_key, text
 from .runner import JOBS_ENV, coqc_version
 from .tactics import load_tactics
@@ -56,8 +56,7 @@ def plan(directory, axioms: bool = True, math: bool = True) -> list[str]:
     for stem in ents:  # Common first: every other file's key includes Common's
         full = text(stem, ents[stem], tactics)
         keys[stem] = file_key(full, version, "" if stem == "Common" else keys["Common"])
-        rec = files.get(stem) if isinstance(files.get(stem), dict) else {}
-        if not (rec.get("digest") == keys[stem] and rec.get("vo") and sha(build / f"{stem}.vo") == rec["vo"]):
+        if not current(files.get(stem), keys[stem], build / f"{stem}.vo"):
             stages.append(f"compile:{stem}")
     if stages or not isinstance(state.get("check"), dict):
         stages.append("check")
@@ -79,8 +78,7 @@ def math_plan(version: str) -> list[str]:
     done = rec.get("files", {}) if rec.get("version") == version and isinstance(rec.get("files"), dict) else {}
     digest, out = coq_math.keys(files, version), []
     for stem in coq_math.order(files):
-        r = done.get(stem) if isinstance(done.get(stem), dict) else {}
-        if not (r.get("digest") == digest[stem] and r.get("vo") and sha(folder / f"{stem}.vo") == r["vo"]):
+        if not current(done.get(stem), digest[stem], folder / f"{stem}.vo"):
             out.append(f"math:{stem}")
     if out or not (build_root() / "math" / coq_math.RESTS).exists():
         out.append("math:StatementAssumptions")

@@ -6,6 +6,7 @@ integer powers (``^``), square roots and half-integer powers (``sqrt``), other r
 and ``pi``.  Anything else is refused with a one-line ``CoqExportError`` naming the construct."""
 from __future__ import annotations
 
+import functools
 import re
 
 import sympy as sp
@@ -86,9 +87,5 @@ def coq(expr) -> str:
         return f"(ln {coq(e.args[0])})"
     if isinstance(e, (sp.Min, sp.Max)):
         op = "Rmin" if isinstance(e, sp.Min) else "Rmax"
-        args = [coq(a) for a in e.args]
-        out = args[0]
-        for a in args[1:]:
-            out = f"({op} {out} {a})"
-        return out
+        return functools.reduce(lambda out, a: f"({op} {out} {a})", [coq(a) for a in e.args])
     raise CoqExportError(f"cannot print {sp.sstr(e)} to Coq: unsupported construct {type(e).__name__}")

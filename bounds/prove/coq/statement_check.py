@@ -114,10 +114,8 @@ def print_assumptions(build: Path, consts: list, together: bool = False) -> dict
         by.setdefault(stem, []).append(c)
     if not by:
         return {}
-    if together:
-        queries = [("slth_all", [c for stem in by for c in by[stem]])]
-    else:
-        queries = [(f"slth_const_{k}", [c]) for k, c in enumerate(c for stem in by for c in by[stem])]
+    flat = [c for cs in by.values() for c in cs]  # by file, in the order given
+    queries = [("slth_all", flat)] if together else [(f"slth_const_{k}", [c]) for k, c in enumerate(flat)]
     src = (f"From {LOGICAL} Require {' '.join(by)}.\n{locate_source()}"
            + "".join(f"Definition {name} := ({', '.join(cs)}, tt).\n" for name, cs in queries)
            + "".join(f"Print Assumptions {name}.\n" for name, _ in queries))

@@ -12,9 +12,10 @@ one exists, and the anchor of its evidence in the report. A finding whose data t
 proofs-only record has no printed variants) says so instead of asserting anything.
 
 One finding is decided from Coq (``lemma12_kernel``, from the record's ``coq_lemma12``). Two findings need their
-own measurement, run as cached tasks of the empirical plan (``tasks()``): Theorem 14's constant under each reading of its block step (``bounds.prove.readings``: the smallest kappa, certified at both ends;
-about 2 min CPU, cached by the source of ``bounds``), and what the mixed-integer solver reports against the true
-error of the subset it returns (``slt.mip``).
+own measurement, run as cached tasks of the empirical plan (``tasks()``): Theorem 14's constant under each reading
+of its block step (``bounds.prove.readings``: the smallest kappa, certified at both ends; about 2 min CPU, cached by
+the source of ``bounds``), and what the mixed-integer solver reports against the true error of the subset it returns
+(``slt.mip``).
 """
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from slt.measure.stats import CONFIDENCE, LEVEL
 
 from slt.measure.resources import check_trials
 
-from reports.cli import check_cluster, count, positive_int, workers
+from reports.cli import count, positive_int, workers
 from reports.paths import check_outputs
 from reports.sections.calibration_trend import markdown_table
 
@@ -106,6 +106,7 @@ def _main(args: argparse.Namespace, held: contextlib.ExitStack) -> int:
     if args.refit:
         return _refit(path, args.grid, args.statements and names)
     if not args.estimate:
+        from reports.record.assemble import check_cluster
         check_cluster(args.scheduler)
     for item in args.where:  # select() names a malformed item; a value that is no finite number is refused here
         for value in item.partition("=")[2].split(","):

@@ -138,14 +138,6 @@ def probabilities(text: str) -> list[float]:
         raise argparse.ArgumentTypeError(f"{text!r}: {exc} (a comma separates values; use a decimal point)") from None
 
 
-def check_cluster(given: str | None = None) -> None:
-    """``InputError`` (one line, exit 2) before any work when ``--scheduler`` ``given``, or else $SLTH_SCHEDULER,
-    names no running Dask scheduler (``slt.tasks.check_scheduler``)."""
-    from slt.tasks import SCHEDULER_ENV, check_scheduler  # imported by the commands that measure, when they run
-
-    check_scheduler(given or os.environ.get(SCHEDULER_ENV) or None, "--scheduler" if given else f"${SCHEDULER_ENV}")
-
-
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every subcommand; only ``command``'s module is imported for its arguments (all of them when
     None), since importing every command's module costs 2.5 s (measured: the run record's assembling, SymPy, the

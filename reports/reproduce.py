@@ -15,7 +15,7 @@ import time
 
 from slt import figures
 
-from reports.cli import check_cluster, workers
+from reports.cli import workers
 from reports.paths import check_outputs
 from slt.inputs import InputError
 
@@ -103,6 +103,7 @@ def main(args: argparse.Namespace) -> int:
     # before any work: the summary file can be written, the cluster named exists (one line, exit 2)
     check_outputs(("summary file", figures.summary_path(args.results, args.figure, args.quick)),
                   create=("summary file",))
+    from reports.record.assemble import check_cluster
     check_cluster(args.scheduler)
     log = lambda msg: print(msg, file=sys.stderr)  # noqa: E731
     try:  # an optional extra the figure needs (the message names it): checked before any work starts

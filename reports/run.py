@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from reports import record
-from reports.cli import check_cluster, count
+from reports.cli import count
 from reports.paths import announce, check_outputs
 from slt.cache import writing
 from slt.inputs import InputError
@@ -57,7 +57,7 @@ def preflight(args: argparse.Namespace) -> str | None:
     try:
         assembler().calibration(args.results)
         if args.profile != "proofs":
-            check_cluster()  # $SLTH_SCHEDULER: before any work, not after minutes of proofs
+            assembler().check_cluster()  # $SLTH_SCHEDULER: before any work, not after minutes of proofs
     except (OSError, ValueError) as exc:
         return str(exc)
     return None

@@ -31,7 +31,7 @@ import sys
 import time
 from pathlib import Path
 
-from reports.cli import check_cluster, count, positive, positive_int, probabilities, workers
+from reports.cli import count, positive, positive_int, probabilities, workers
 
 WITH_TARGETS = ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14")
 
@@ -126,6 +126,7 @@ def _main(args) -> int:
                    writes=[("--output", output), ("--file", path if writes_file else None)])
     data = calibration.read(path) if args.mode != "search" or args.C is None else None
     if args.mode != "refit" and args.workers != 0:  # the cluster named before the first trial, not after it
+        from reports.record.assemble import check_cluster
         check_cluster()
     with writing(path if writes_file else None, output):
         return _run(args, path, names, data, output)

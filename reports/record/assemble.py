@@ -11,6 +11,7 @@ import itertools
 import json
 import re
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -185,6 +186,14 @@ def _target_columns(rec: dict) -> dict:
                             {k: f.get(k) for k in ("family", "failures", "trials", "rate", "pvalue", "passed")}
                             for f in t.get("families", [])]}
     return out
+
+
+def check_cluster(given: str | None = None) -> None:
+    """``InputError`` (one line, exit 2) before any work when ``--scheduler`` ``given``, or else $SLTH_SCHEDULER,
+    names no running Dask scheduler (``slt.tasks.check_scheduler``)."""
+    from slt.tasks import SCHEDULER_ENV, check_scheduler
+
+    check_scheduler(given or os.environ.get(SCHEDULER_ENV) or None, "--scheduler" if given else f"${SCHEDULER_ENV}")
 
 
 def calibration(results_dir: Path | None = None) -> dict:

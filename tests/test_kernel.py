@@ -214,6 +214,25 @@ def test_lemma12s_check_compiles_in_the_build_folder_under_its_lock_and_is_read_
     assert coq_math.lemma12_logit_run()[0] == {"undecided": "rejected: Statements.v line 1: an error"}  # read back
 
 
+def test_the_committed_lemma12_result_says_when_coqc_gave_its_answer(monkeypatch, tmp_path):
+    """``write_lemma12`` stamps the committed result with when coqc answered: now for a fresh check, the stored
+    check's time for an answer read back, never now for an old answer."""
+    from bounds.prove import coq_math
+    from slt.cache import read_record
+
+    answer = {"proof": "rejected", "error": "e", "gap_line": True, "with_hypothesis": "accepted", "refuted": True,
+              "theorem": ["p"]}
+    monkeypatch.setattr(coq_math, "lemma12_logit_run",
+                        lambda: (dict(answer), {"coq": "8.16.1", "checked": "2026-01-02T03:04:05Z"}))
+    verified.write_lemma12(tmp_path, log=lambda m: None)
+    rec = read_record(tmp_path / "verified-lemma12.json")
+    assert rec["checked"] == "checked at 2026-01-02T03:04:05Z" and rec["result"] == answer
+    monkeypatch.setattr(coq_math, "lemma12_logit_run", lambda: (dict(answer), None))
+    monkeypatch.setattr(verified.judge, "now", lambda: "2026-11-29T00:00:00Z")
+    verified.write_lemma12(tmp_path, log=lambda m: None)
+    assert read_record(tmp_path / "verified-lemma12.json")["checked"] == "checked at 2026-11-29T00:00:00Z"
+
+
 def test_the_report_names_where_the_kernel_verdict_comes_from(proofs_record):
     from reports.sections import proofs as section
     from slt import claims

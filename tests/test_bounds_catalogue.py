@@ -10,7 +10,7 @@ import sympy as sp
 import bounds
 from bounds.catalogue import STATEMENTS, constants, dependents, mutations, proved
 from bounds.core import Constant, Mutation, Param, Statement, Step
-from bounds.prove.mutations import MUTATIONS, verify_all
+from bounds.prove.mutations import MUTATIONS, run, verify_all
 from bounds.prove.slack import CONSTANTS
 from bounds.symbols import d1, d2, eps
 
@@ -95,3 +95,14 @@ def test_users_is_the_transitive_closure_of_relies_on():
     assert users(uses, {"y"}) == {"y", "c", "d"}
     assert users(uses, {"z"}) == {"z"}
     assert "theorem14" in dependents(["lueker"]) and "lemma8" not in dependents(["lueker"])
+
+
+def test_the_mutation_run_without_search_refutes_a_subset_of_the_full_run_and_can_miss_a_catch():
+    """``run(m, search=False)`` (what checks/test_mutations.py asks) refutes only what the full run refutes, with the
+    full run's results; an edit that leaves every step true (Lemma 5's 4 -> 8: a weaker conclusion) survives it, so
+    that test can fail."""
+    m = next(m for m in MUTATIONS if m.name == "lemma5: 4 -> 2")
+    quick, full = run(m, search=False), run(m)
+    assert quick and all(q in full for q in quick), (quick, full)
+    assert m.caught_by in {(r.statement, r.step) for r in quick}
+    assert run(dataclasses.replace(m, name="weaker", new=8), search=False) == []

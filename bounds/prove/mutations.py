@@ -19,12 +19,13 @@ def catalogue_with(*edits: Edit) -> dict:
     return cat
 
 
-def verify_all(catalogue: dict) -> list[StepResult]:
-    """Every step of every encoded proof, in ``catalogue``."""
-    return [r for name in proved(catalogue) for r in verify(name, catalogue)]
+def verify_all(catalogue: dict, search: bool = True) -> list[StepResult]:
+    """Every step of every encoded proof, in ``catalogue`` (``search`` as ``verify.verify_step``'s)."""
+    return [r for name in proved(catalogue) for r in verify(name, catalogue, search=search)]
 
 
-def run(mutation: Mutation) -> list[StepResult]:
+def run(mutation: Mutation, search: bool = True) -> list[StepResult]:
     """The steps of all proofs refuted after applying ``mutation`` (what catches it; a step the edit leaves true but
-    not certifiable is not proved, no catch)."""
-    return [r for r in verify_all(catalogue_with(mutation.edit)) if r.verdict == "refuted"]
+    not certifiable is not proved, no catch).  ``search=False``: only those the first pass refutes without its
+    counterexample search (by its quick sample), a subset of the full run's, each with the full run's result."""
+    return [r for r in verify_all(catalogue_with(mutation.edit), search) if r.verdict == "refuted"]

@@ -88,15 +88,16 @@ class StepResult:
     status = verdict
 
 
-def verify(name: str, catalogue: dict | None = None, on_step=None) -> list[StepResult]:
+def verify(name: str, catalogue: dict | None = None, on_step=None, search: bool = True) -> list[StepResult]:
     """Verify every step of the proof of statement ``name`` (in ``catalogue``, default the bounds catalogue);
-    ``on_step(result, steps)`` after each (a progress bar), ``steps`` the statement's number of steps."""
+    ``on_step(result, steps)`` after each (a progress bar), ``steps`` the statement's number of steps; ``search`` as
+    ``verify_step``'s."""
     get = lookup(catalogue)
     st = get(name)
     steps = st.steps(get)
     results = []
     for s in steps:
-        results.append(verify_step(st.name, s, st.params))
+        results.append(verify_step(st.name, s, st.params, search))
         if on_step is not None:
             on_step(results[-1], len(steps))
     return results

@@ -75,14 +75,20 @@ def masked_softmax(z, mask):
         raise ValueError(f"mask of shape {mask.shape} does not broadcast to logits of shape {z.shape}") from None
     mask = np.broadcast_to(mask, shape)
     _require_kept(mask)
+    with np.errstate(over="ignore"):
+        return _softmax(z, mask)
+
+
+def _softmax(z, mask):
+    """``masked_softmax``'s arithmetic on logits and a mask it has checked (or ``_attend`` has: finite logits, a
+    bool mask whose every row keeps a position); a row whose kept logits are all ``-inf`` still raises."""
     zm = np.where(mask, z, -np.inf)
     top = zm.max(axis=-1, keepdims=True)
     dead = np.isneginf(top[..., 0])
     if dead.any():
         row = tuple(int(i) for i in np.argwhere(dead)[0])
         raise ValueError(f"logit row {row} has -inf at every kept position")
-    with np.errstate(over="ignore"):
-        np.subtract(zm, top, out=zm)  # zm is a fresh array: work in place (the T^2 arrays dominate memory)
+    np.subtract(zm, top, out=zm)  # zm is a fresh array: work in place (the T^2 arrays dominate memory)
     np.exp(zm, out=zm)
     zm /= zm.sum(axis=-1, keepdims=True)
     return zm
@@ -259,7 +265,8 @@ def _attend(X, mask, heads):
             Kt = np.swapaxes(K, -1, -2)
             for a in range(0, T, rows):
                 rs = slice(a, a + rows)
-                out[..., rs, :] += masked_softmax(Q[..., rs, :] @ Kt, mask[..., rs, :]) @ V
+                z, m = Q[..., rs, :] @ Kt, mask[..., rs, :]  # the mask was checked by _inputs
+                out[..., rs, :] += (_softmax(z, m) if np.isfinite(z).all() else masked_softmax(z, m)) @ V
         if not np.isfinite(out).all():
             raise ValueError("the attention output is not finite (float64 overflow in the sum over heads)")
     return out

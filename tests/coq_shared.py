@@ -70,6 +70,26 @@ def private_copy(factory, name: str) -> Path:
     return dest
 
 
+def seeded_build_env(factory, name: str) -> dict:
+    """``{"SLTH_COQ_BUILD": seeded_build_root(...)}`` with coqc and CoqInterval, else ``{}`` (nothing to seed: the
+    command's Coq parts say why they are undecided)."""
+    return {"SLTH_COQ_BUILD": str(seeded_build_root(factory, name))} if coq_math.missing_reason() is None else {}
+
+
+def seeded_build_root(factory, name: str) -> Path:
+    """A new Coq build root (for ``$SLTH_COQ_BUILD``) whose ``math`` folder is a private copy of the shared library
+    with its build record (``coq_math.STATE``, sealed with this session's key): a command started there compiles
+    only the files that differ from the ones the shared library was compiled from (a Statements.v after an edit of
+    ``bounds/``), not the whole library again."""
+    root = Path(factory.mktemp(name))
+    copy = private_copy(factory, f"{name}-math")
+    shared = shared_build(factory)
+    with locked(shared_root(factory) / f"{SHARED}.lock"):  # never a record shared_build is writing
+        shutil.copy(shared / coq_math.STATE, copy / coq_math.STATE)
+    copy.rename(root / "math")
+    return root
+
+
 def _cached(factory, kind: str, compute, extra: str = ""):
     """``compute(shared folder)``, asked of Coq once per session and per text of the files it reads (and ``extra``,
     the text of any other file it compiles): stored as JSON beside the shared build under a lock of its own kind.

@@ -131,8 +131,8 @@ def _add_toy(repo: Path) -> None:
           'STATEMENTS = [\n    "toy",        # failure rate at the calibrated width (a toy: Lueker at half the error)\n')
 
 
-def _run(repo: Path, *argv, check=True):
-    env = dict(os.environ, PYTHONPATH=str(repo), SLTH_CACHE_DIR=str(repo / "results" / "tasks"))
+def _run(repo: Path, *argv, check=True, coq=None):
+    env = dict(os.environ, PYTHONPATH=str(repo), SLTH_CACHE_DIR=str(repo / "results" / "tasks"), **(coq or {}))
     env.pop("PYTEST_ADDOPTS", None)
     out = subprocess.run([sys.executable, *argv], cwd=repo, env=env, capture_output=True, text=True, timeout=900)
     if check:
@@ -141,15 +141,18 @@ def _run(repo: Path, *argv, check=True):
 
 
 @pytest.mark.slow
-def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path):
+def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path, tmp_path_factory):
     """CI's slow tier (about two minutes cold). The default run covers its parts more cheaply: a statement module
     added alone is verified by `slth proofs`, `slth run`, `slth diff` and `pytest checks` in a copy
     (tests/test_proofs_new_statement.py), and the two modules are discovered in their declared place, either alone a
     missing half (the in-process tests below)."""
+    from tests.coq_shared import seeded_build_env
+
     repo = _copy(tmp_path / "repo")
     _add_toy(repo)
+    coq = seeded_build_env(tmp_path_factory, "toy-coq-build")  # Coq starts from the session's compiled library
 
-    proofs = _run(repo, "-m", "reports.cli", "proofs", "--statement", "toy")
+    proofs = _run(repo, "-m", "reports.cli", "proofs", "--statement", "toy", coq=coq)
     rows = [line.split() for line in proofs.stdout.splitlines() if line.startswith("toy ")]
     # statement, step, verdict (the kernel's), first pass, method, domain, ...
     assert [(r[1], r[2], r[3], r[5]) for r in rows] == [("Y1", "certified", "pre-checked", "whole"),
@@ -173,7 +176,7 @@ def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path):
             in checks.stdout, checks.stdout[-3000:]
 
     report = tmp_path / "report.html"
-    _run(repo, "-m", "reports.cli", "report", "--proofs-only", "-o", str(report))
+    _run(repo, "-m", "reports.cli", "report", "--proofs-only", "-o", str(report), coq=coq)
     html = report.read_text()
     assert 'id="st-toy"' in html and "Toy: Lueker at half the error" in html
 

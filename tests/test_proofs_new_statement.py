@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 
+from tests.coq_shared import seeded_build_env
 from tests.test_diff import _clone
 
 TOY = '''"""A toy lemma with a false step, planted by tests/test_proofs_new_statement.py."""
@@ -31,11 +32,12 @@ DECLARED = ((120, toylemma),)
 '''
 
 
-def test_a_new_statement_with_a_false_step_fails_all_four(tmp_path):
+def test_a_new_statement_with_a_false_step_fails_all_four(tmp_path, tmp_path_factory):
     clone = _clone(tmp_path)
     (clone / "bounds" / "toylemma.py").write_text(TOY)
     store = str(tmp_path / "verdicts")
     env = {**os.environ, "PYTHONPATH": str(clone), "SLTH_VERDICT_CACHE": store, "SLTH_VERDICT_CACHE_GIVEN": store}
+    env.update(seeded_build_env(tmp_path_factory, "new-statement-coq-build"))  # Coq starts from the session's library
 
     def _slth(clone, *args):
         return subprocess.run([sys.executable, "-m", "reports.cli", *args], cwd=clone, env=env, capture_output=True,

@@ -3,6 +3,7 @@ and that a deliberately weakened construction makes the checks FAIL."""
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -29,6 +30,46 @@ def test_excess_test_fails_only_on_significant_excess():
     assert not stats.excess_test(20, 50, 0.1).passed     # 40% observed
     with pytest.raises(ValueError, match="failures"):
         stats.excess_test(11, 10, 0.1)
+
+
+@given(trials=st.integers(5, 400), p0=st.floats(0.01, 0.39), level=st.sampled_from([0.01, 8.47e-4, 1e-5]))
+def test_a_check_stops_where_its_failures_reject_whatever_the_rest_give(trials, p0, level):
+    """``stopping_failures``: one failure fewer passes, that count rejects, and so does every larger count (the
+    p-value only falls), so a check stopped there has the full run's verdict."""
+    try:
+        k = stats.stopping_failures(trials, p0, level)
+    except stats.Unrejectable:
+        assert p0 ** trials > level
+        return
+    assert stats.excess_test(k - 1, trials, p0, level).passed if k > 0 else True
+    assert not any(stats.excess_test(f, trials, p0, level).passed for f in range(k, trials + 1))
+    if k < trials:
+        stopped = stats.excess_test(k, trials, p0, level, run=k)
+        assert not stopped.passed and stopped.verdict == "fails"
+        assert f"in the first {k} of {trials} trials" in stopped.describe() and "p <= " in stopped.describe()
+
+
+def test_a_stopped_test_that_has_not_rejected_is_refused():
+    assert stats.stopping_failures(50, 0.1) == 11  # at level 0.01: 10 of 50 pass
+    with pytest.raises(ValueError, match="must have rejected already"):
+        stats.excess_test(10, 50, 0.1, run=30)
+
+
+def test_a_failing_rate_check_stops_with_the_full_runs_verdict():
+    """Lemma 7 at a tenth of its checked C: the check stops at the trial whose failure rejects; the whole block of
+    the same seeds also fails, with at least as many failures; at the checked C the same point runs every trial."""
+    from slt.measure import calibration, probabilistic, trial_cache
+    from slt.measure.statements import lemma7
+
+    point, C = {"d1": 2, "d2": 2, "eps": 0.2}, calibration.check_constant("lemma7")
+    with pytest.raises(AssertionError, match="significant excess") as info:
+        probabilistic.assert_rate("lemma7", C / 10, point, lemma7.trial, 78, 1, 0.01)
+    failures, run = map(int, re.search(r"(\d+)/(\d+) failures in the first \2 of 78 trials", str(info.value)).groups())
+    assert failures == stats.stopping_failures(78, 0.2, 0.01) and run < 78
+    whole = trial_cache.block(lemma7.trial, 1, C / 10, point, 78)
+    assert not stats.excess_test(sum(c.violated for c in whole), 78, 0.2, 0.01).passed
+    test = probabilistic.assert_rate("lemma7", C, point, lemma7.trial, 78, 1, 0.01)
+    assert test.run is None and test.trials == 78 and test.passed
 
 
 def test_critical_counts_of_five_trials():

@@ -18,8 +18,8 @@ import dataclasses
 
 from hypothesis import settings
 
-from slt.measure.stats import (CONFIDENCE, LEVEL, detectable_rate, excess_test, trials_for_power,
-                               upper_bound)
+from slt.measure.stats import (CONFIDENCE, LEVEL, detectable_rate, excess_test, stopping_failures,
+                               trials_for_power, upper_bound)
 
 C_GRID = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0)
 
@@ -51,10 +51,16 @@ def assert_rate(statement: str, C: float, params: dict, trial, trials: int, seed
     """The check: no significant excess of failures over eps at constant C at ``level`` (message carries the
     evidence).
 
+    The trials run in seed order and stop once their failures reject whatever the others would give
+    (``stats.stopping_failures``): the verdict is the full run's, and a check that fails says after how many.
     Returns the ``RateTest`` (its ``detectable_rate`` is the power, as a number); raises ``stats.Unrejectable``
     before running anything when ``trials`` could not reject even if every trial failed."""
+    from slt.measure import trial_cache
+
     detectable_rate(trials, params["eps"], level)  # refuse a test that cannot fail before spending any trial
-    test, cases = failure_rate(trial, C, params, trials, seed, level)
+    stop = stopping_failures(trials, params["eps"], level)  # from there on the rest cannot change the verdict
+    cases = trial_cache.cases(trial, C, params, seed, trials, stop_at=stop)
+    test = excess_test(sum(c.violated for c in cases), trials, params["eps"], level, run=len(cases))
     line = f"{statement} at C={C:.4g} " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                                    for k, v in params.items()) + f" (seed {seed}): {test.describe()}"
     RATE_TESTS.append({"line": line, "pvalue": test.pvalue, "level": level, "passed": test.passed})

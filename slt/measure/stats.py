@@ -176,6 +176,9 @@ class RateTest:
     detectable_rate: float
     """Smallest true failure rate this test detects with probability >= ``power`` (``stats.detectable_rate``)."""
     power: float = POWER
+    run: int | None = None
+    """Trials run when fewer than ``trials``: the check stopped once its failures rejected whatever the other
+    trials give (``stopping_failures``); ``failures`` counts those of the trials run."""
 
     @property
     def target_rate(self) -> float:
@@ -188,7 +191,7 @@ class RateTest:
 
     @property
     def rate(self) -> float:
-        return self.failures / self.trials
+        return self.failures / (self.run or self.trials)
 
     @property
     def passed(self) -> bool:
@@ -205,9 +208,13 @@ class RateTest:
         why = {"fails": " (a significant excess over eps)",
                "holds": " (the interval's upper end is at most eps)",
                }.get(verdict, " (no significant excess, but the interval reaches above eps)")
+        counted = f"{self.failures}/{self.trials} failures" if self.run is None else \
+            f"{self.failures}/{self.run} failures in the first {self.run} of {self.trials} trials (stopped there: " \
+            f"{self.failures} of {self.trials} reject whatever the other {self.trials - self.run} give)"
         return (
-            f"{self.failures}/{self.trials} failures (rate {self.rate:.4g}, {CONFIDENCE:.0%} CI [{lo:.4g}, {hi:.4g}]) "
-            f"vs allowed {self.p0:.4g}: one-sided binomial p = {self.pvalue:.3g} at level {self.level} -> "
+            f"{counted} (rate {self.rate:.4g}, {CONFIDENCE:.0%} CI [{lo:.4g}, {hi:.4g}]) "
+            f"vs allowed {self.p0:.4g}: one-sided binomial p {'=' if self.run is None else '<='} {self.pvalue:.3g} "
+            f"at level {self.level} -> "
             + verdict + why
             + f"; the test detects a failure rate of {self.detectable_rate:.3g} or more with probability "
             + f"{self.power:g} (the checks' target, {self.target_rate:.3g}, is "
@@ -215,14 +222,38 @@ class RateTest:
         )
 
 
-def excess_test(failures: int, trials: int, p0: float, level: float = LEVEL) -> RateTest:
-    """One-sided exact binomial test of an excess of failures over ``p0`` (scipy.stats.binomtest)."""
+def excess_test(failures: int, trials: int, p0: float, level: float = LEVEL, run: int | None = None) -> RateTest:
+    """One-sided exact binomial test of an excess of failures over ``p0`` (scipy.stats.binomtest).
+
+    ``run``: the trials run when the test stopped early with ``failures`` of them failing, which reject at any
+    outcome of the others (``stopping_failures``); the p-value is then that of ``failures`` in ``trials``, at
+    least the full run's, and the interval that of the trials run."""
     _validate(failures, trials)
     if not 0.0 <= p0 <= 1.0:
         raise ValueError(f"allowed failure probability p0 must lie in [0, 1], got {p0}")
     detectable = detectable_rate(trials, p0, level)  # raises Unrejectable for a test that can never fail
-    pvalue = float(_scipy().binomtest(failures, trials, p0, alternative="greater").pvalue)
-    return RateTest(failures, trials, float(p0), level, pvalue, clopper_pearson(failures, trials), detectable)
+    pvalue = _excess_pvalue(failures, trials, p0)
+    if run is None or run == trials:
+        return RateTest(failures, trials, float(p0), level, pvalue, clopper_pearson(failures, trials), detectable)
+    _validate(failures, run)
+    if not run < trials or pvalue >= level:
+        raise ValueError(f"a test stopped after {run} of {trials} trials must have rejected already "
+                         f"({failures} failures give p = {pvalue:.3g} at level {level})")
+    return RateTest(failures, trials, float(p0), level, pvalue, clopper_pearson(failures, run), detectable, run=run)
+
+
+def _excess_pvalue(failures: int, trials: int, p0: float) -> float:
+    return float(_scipy().binomtest(failures, trials, p0, alternative="greater").pvalue)
+
+
+def stopping_failures(trials: int, p0: float, level: float = LEVEL) -> int:
+    """The fewest failures among ``trials`` at which ``excess_test`` rejects at ``level`` whatever the others give
+    (its p-value only falls as failures are added): a check may stop there with the verdict of the full run.
+    Raises ``Unrejectable`` when no count rejects."""
+    k = critical_failures(trials, p0, level)
+    while _excess_pvalue(k, trials, p0) >= level:  # RateTest.passed is p >= level: the first k it rejects
+        k += 1
+    return k
 
 
 def _probability(name: str, value: float) -> None:

@@ -257,6 +257,12 @@ def _decode(stored: dict, k: str):
 def call(fn, *args, **kwargs) -> list:
     """``fn(*args, **kwargs)`` (a list of ``Case``), read back from the folder when stored there, else computed
     (and stored when it reads back exactly)."""
+    return _call(fn, args, kwargs, None)
+
+
+def _call(fn, args: tuple, kwargs: dict, compute) -> list:
+    """``call``; ``compute()``, when given, computes instead of ``fn``: ``(cases, whether they are fn's whole
+    result)``, stored only when whole."""
     folder = directory()
     k = key(fn, *args, **kwargs) if folder is not None else None
     if k is not None:
@@ -277,9 +283,9 @@ def call(fn, *args, **kwargs) -> list:
         if out is not None:
             STATS["hits"] += 1
             return out
-    out = fn(*args, **kwargs)
+    out, whole = compute() if compute is not None else (fn(*args, **kwargs), True)
     STATS["computed"] += 1
-    if k is not None and isinstance(out, list) and all(isinstance(c, Case) for c in out):
+    if k is not None and whole and isinstance(out, list) and all(isinstance(c, Case) for c in out):
         rows = [_encode({f: getattr(c, f) for f in FIELDS}) for c in out]
         try:
             if [Case(**_decoded(r)) for r in json.loads(json.dumps(rows, allow_nan=True))] == out:  # reads back exactly
@@ -296,6 +302,20 @@ def block(trial, seed: int, C: float, params: dict, trials: int) -> list:
     return [trial(seed + k, C, **params) for k in range(trials)]
 
 
-def cases(trial, C: float, params: dict, seed: int, trials: int) -> list:
-    """The block ``block(trial, seed, C, params, trials)``, read back when stored (``call``)."""
-    return call(functools.partial(block, trial), seed, C, params, trials)
+def cases(trial, C: float, params: dict, seed: int, trials: int, stop_at: int | None = None) -> list:
+    """The block ``block(trial, seed, C, params, trials)``, read back when stored (``call``).  ``stop_at``: when the
+    block is computed, it stops at the trial that brings the failures to ``stop_at`` (the others are not run, and
+    that shorter block is not stored)."""
+    fn = functools.partial(block, trial)
+    if stop_at is None:
+        return call(fn, seed, C, params, trials)
+
+    def until():
+        out, failures = [], 0
+        for k in range(trials):
+            out.append(trial(seed + k, C, **params))
+            failures += out[-1].violated
+            if failures >= stop_at:
+                break
+        return out, len(out) == trials
+    return _call(fn, (seed, C, params, trials), {}, until)

@@ -18,6 +18,8 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -128,3 +130,34 @@ def shared_model(factory) -> dict:
     text = coq_model.MODEL.read_text()
     copy = private_copy(factory, "coq_model_shared")
     return _cached(factory, "model", lambda _shared: coq_model.model_check(copy, text), extra=text)
+
+
+VERDICTS = "verdicts-shared"
+
+
+def shared_verdicts(factory) -> Path:
+    """A verdict store (``bounds.prove.verdict_cache``) holding the first-pass verdict of every step of the working
+    tree as it is now, made once per session (``slth proofs`` with ``$SLTH_VERDICT_CACHE`` naming it, under a lock
+    the workers share): the store a user's second run reads."""
+    root = shared_root(factory)
+    folder = root / VERDICTS
+    with locked(root / f"{VERDICTS}.lock"):
+        if not (folder / ".complete").exists():
+            root_dir = Path(__file__).resolve().parents[1]
+            env = {**os.environ, "SLTH_VERDICT_CACHE": str(folder), "PYTHONPATH": str(root_dir)}
+            done = subprocess.run([sys.executable, "-m", "reports.cli", "proofs", "--no-progress"], cwd=root_dir,
+                                  env=env, capture_output=True, text=True, timeout=900)
+            assert any(folder.rglob("*.json")), f"slth proofs stored no verdict (exit {done.returncode}):\n" \
+                                                 + done.stderr[-2000:]
+            (folder / ".complete").write_text("")
+    return folder
+
+
+def seeded_verdicts(factory, name: str) -> dict:
+    """``{"SLTH_VERDICT_CACHE": a private copy of shared_verdicts}``: a command started with it reads back the
+    verdict of every step an edit left unchanged and verifies the others (and stores them in its copy only)."""
+    shared = shared_verdicts(factory)
+    dest = Path(factory.mktemp(name)) / "verdicts"
+    with locked(shared_root(factory) / f"{VERDICTS}.lock"):
+        shutil.copytree(shared, dest)
+    return {"SLTH_VERDICT_CACHE": str(dest)}

@@ -146,11 +146,12 @@ def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path, t
     added alone is verified by `slth proofs`, `slth run`, `slth diff` and `pytest checks` in a copy
     (tests/test_proofs_new_statement.py), and the two modules are discovered in their declared place, either alone a
     missing half (the in-process tests below)."""
-    from tests.coq_shared import seeded_build_env
+    from tests.coq_shared import seeded_build_env, seeded_verdicts
 
     repo = _copy(tmp_path / "repo")
     _add_toy(repo)
-    coq = seeded_build_env(tmp_path_factory, "toy-coq-build")  # Coq starts from the session's compiled library
+    # Coq starts from the session's compiled library, the verdict store from a copy of the session's
+    coq = {**seeded_build_env(tmp_path_factory, "toy-coq-build"), **seeded_verdicts(tmp_path_factory, "toy")}
 
     proofs = _run(repo, "-m", "reports.cli", "proofs", "--statement", "toy", coq=coq)
     rows = [line.split() for line in proofs.stdout.splitlines() if line.startswith("toy ")]

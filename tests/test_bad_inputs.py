@@ -76,8 +76,13 @@ def test_proofs_an_unknown_statement(capsys):
     _one_line_error(err, "nosuch")
 
 
-def test_proofs_variants_honour_the_statement_filter(capsys):
-    """Theorem 11: two variants, each verified in about a second (Lemma 13's take half a minute)."""
+def test_proofs_variants_honour_the_statement_filter(capsys, monkeypatch, tmp_path_factory):
+    """Theorem 11: two variants, each verified in about a second with a warm verdict store (a copy of the session's:
+    the variants' unchanged steps are read back; Lemma 13's take half a minute)."""
+    from tests.coq_shared import seeded_verdicts
+
+    for k, v in seeded_verdicts(tmp_path_factory, "variants-filter").items():
+        monkeypatch.setenv(k, v)
     rc = cli.main(["proofs", "--statement", "theorem11", "--variants"])
     out = capsys.readouterr().out
     headers = [line for line in out.splitlines() if line.startswith("== variant")]

@@ -182,11 +182,12 @@ def test_editing_theorem10s_forced_width_constant_is_named_by_slth_diff_against_
     """The 4 of n_l (forced in the slack table) edited to 3 in bounds/subset_sum.py is
     refuted by the verifier (T10a, with a counterexample) and named by `slth diff --against HEAD` (exit 1).
 
-    CI's slow tier (a clone and two cold verifications, about 40 s): in the default run the verifier refutes T10a
+    CI's slow tier (a clone, the edited steps verified, the others read back from a copy of the session's verdict
+    store, ``tests.coq_shared.seeded_verdicts``): in the default run the verifier refutes T10a
     under the n_l edit 4 -> 2 (``test_planted_mutations_of_the_new_proofs_are_caught_where_declared[theorem10]``) and
     `slth diff --against HEAD` names an edited constant's refuted step and requirement
     (tests/test_diff.py::test_edit_a_constant_then_diff_against_head)."""
-    from tests.coq_shared import seeded_build_env
+    from tests.coq_shared import seeded_build_env, seeded_verdicts
     from tests.test_diff import _clone, _slth
 
     clone = _clone(tmp_path)
@@ -195,7 +196,8 @@ def test_editing_theorem10s_forced_width_constant_is_named_by_slth_diff_against_
     old = "sp.log(4 * L * d1 * d2 / eps)"
     assert text.count(old) == 1, "the edit site of this test moved; update the test"
     source.write_text(text.replace(old, "sp.log(3 * L * d1 * d2 / eps)"))
-    done = _slth(clone, "diff", "--against", "HEAD", env=seeded_build_env(tmp_path_factory, "cited-coq-build"))
+    done = _slth(clone, "diff", "--against", "HEAD", env={**seeded_build_env(tmp_path_factory, "cited-coq-build"),
+                                                          **seeded_verdicts(tmp_path_factory, "cited")})
     assert done.returncode == 1, done.stdout + done.stderr
     assert "theorem10:T10a  certified -> refuted" in done.stdout and "counterexample:" in done.stdout
     assert "theorem10.n_l  at" in done.stdout

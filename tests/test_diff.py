@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -142,11 +143,13 @@ def test_edit_a_constant_then_diff_against_head(tmp_path, tmp_path_factory):
     """Theorem 9's n_K logarithm 8 H alpha^3 ... -> 4 H alpha^3 ... (the mutation suite's first edit): step S2a
     newly fails and every n_K requirement on the default grid (and Theorem 11's, which uses it) is named.  With
     coqc, its Coq build folders start from a copy of the session's compiled mathematics library
-    (``tests.coq_shared.seeded_build_root``): the edit's Lemma 12 check compiles the edited Statements.v, not all."""
-    from tests.coq_shared import seeded_build_env
+    (``tests.coq_shared.seeded_build_root``): the edit's Lemma 12 check compiles the edited Statements.v, not all.
+    Its verdict store is a copy of the session's (``tests.coq_shared.seeded_verdicts``), as a user's second run
+    finds it: the steps the edit changed are verified again, the others read back."""
+    from tests.coq_shared import seeded_build_env, seeded_verdicts
 
     clone = _clone(tmp_path)
-    coq = seeded_build_env(tmp_path_factory, "diff-coq-build")
+    coq = {**seeded_build_env(tmp_path_factory, "diff-coq-build"), **seeded_verdicts(tmp_path_factory, "diff")}
     source = clone / "bounds" / "attention.py"
     text = source.read_text()
     old = "sp.log(8 * H * alpha**3"
@@ -162,7 +165,9 @@ def test_edit_a_constant_then_diff_against_head(tmp_path, tmp_path_factory):
     assert "theorem9.n_V" not in out  # only the edited requirement moved
     assert "downgrade(s) of a supported form: theorem9:S2a certified -> refuted" in out
     assert "theorem9" in page.read_text()
-    assert "verification(s) run" in done.stderr and "SLTH_VERDICT_CACHE=off" in done.stderr  # tests store none
+    run, read = map(int, re.search(r"working tree: (\d+) verification\(s\) run \(sub-steps included\), (\d+) "
+                                   r"verdict\(s\) of unchanged steps read back", done.stderr).groups())
+    assert 1 <= run < 20 and read >= 50, done.stderr  # the edited steps verified again, the others read back
     sha = _git(clone, "rev-parse", "HEAD").strip()
     assert (clone / "results" / "records" / f"{sha}-proofs.json").exists()  # REF's record, cached by commit
     assert not _git(clone, "worktree", "list").strip().count("\n")  # the temporary worktree is gone

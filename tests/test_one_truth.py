@@ -33,10 +33,13 @@ def _pages() -> dict[str, str]:
     return out
 
 
-def proofs_terminal() -> str:
-    """What ``slth proofs`` prints on a terminal, run as a reader runs it (a subprocess with the user's caches, so
-    warm where they are: the verdict store is not switched off as the unit tests switch it off for themselves)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("SLTH_VERDICT_CACHE", "SLTH_TRIAL_CACHE")}
+def proofs_terminal(factory) -> str:
+    """What ``slth proofs`` prints on a terminal, run as a reader runs it the second time (a subprocess with a warm
+    verdict store, a copy of the session's: ``tests.coq_shared.seeded_verdicts``)."""
+    from tests.coq_shared import seeded_verdicts
+
+    env = {k: v for k, v in os.environ.items() if k != "SLTH_TRIAL_CACHE"}
+    env.update(seeded_verdicts(factory, "one-truth"))
     done = subprocess.run([sys.executable, "-m", "reports.cli", "proofs", "--no-progress"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -65,7 +68,7 @@ def help_texts() -> str:
 
 
 @pytest.fixture(scope="module")
-def surfaces(docs_record):
+def surfaces(docs_record, tmp_path_factory):
     """``(record, {surface: text})``: the report of the record the pages describe (its visible text), each page
     with its newlines folded, the real terminal output of ``slth proofs``, the text of ``slth proofs --axioms
     --coq`` and the help of every command."""
@@ -74,7 +77,7 @@ def surfaces(docs_record):
     page = render_html(render_sections(docs_record), docs_record)
     out = {"report": _text(page)}
     out.update({name: " ".join(text.split()) for name, text in _pages().items()})
-    out["slth proofs"] = " ".join(proofs_terminal().split())
+    out["slth proofs"] = " ".join(proofs_terminal(tmp_path_factory).split())
     out["slth proofs --axioms --coq"] = " ".join(axioms_coq_text().split())
     out["--help"] = " ".join(help_texts().split())
     return docs_record, out

@@ -1,15 +1,16 @@
 """End to end: a statement added to bounds/ as one module declaring it (the catalogue discovers it), with a false
 proof step, is verified with no list to keep in sync: `slth proofs`, `slth run --proofs-only`,
 `slth diff --against HEAD` and `pytest checks/test_proofs.py` all fail on it, in a temporary copy of the
-repository.  The four share one verdict store in that copy: the first verifies every step, the others read back
-what is unchanged (as a user's store would), and each must still fail on the toy step."""
+repository.  The four share one verdict store, a copy of the session's store of the unchanged tree
+(``tests.coq_shared.seeded_verdicts``, as a user's store would be): each command reads back what is unchanged, the
+toy step is verified, and each must still fail on it."""
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
 
-from tests.coq_shared import seeded_build_env
+from tests.coq_shared import seeded_build_env, seeded_verdicts
 from tests.test_diff import _clone
 
 TOY = '''"""A toy lemma with a false step, planted by tests/test_proofs_new_statement.py."""
@@ -35,7 +36,7 @@ DECLARED = ((120, toylemma),)
 def test_a_new_statement_with_a_false_step_fails_all_four(tmp_path, tmp_path_factory):
     clone = _clone(tmp_path)
     (clone / "bounds" / "toylemma.py").write_text(TOY)
-    store = str(tmp_path / "verdicts")
+    store = seeded_verdicts(tmp_path_factory, "new-statement")["SLTH_VERDICT_CACHE"]
     env = {**os.environ, "PYTHONPATH": str(clone), "SLTH_VERDICT_CACHE": store, "SLTH_VERDICT_CACHE_GIVEN": store}
     env.update(seeded_build_env(tmp_path_factory, "new-statement-coq-build"))  # Coq starts from the session's library
 

@@ -59,9 +59,11 @@ def shared_build(factory) -> Path:
     return folder
 
 
-def private_copy(factory, name: str) -> Path:
+def private_copy(factory, name: str, record: bool = False) -> Path:
     """A new folder of this worker holding the shared library's sources and compiled files, to write into: the
-    library's files only, never a query's (``_cached``), which another worker may be writing."""
+    library's files only, never a query's (``_cached``), which another worker may be writing.  ``record``: with the
+    build record too (``coq_math.STATE``, sealed with this session's key), so that ``coq_math.compile`` there compiles
+    only the files that differ from the shared library's."""
     shared = shared_build(factory)
     dest = Path(factory.mktemp(name))
     stems = set(coq_math.with_statements())
@@ -69,6 +71,8 @@ def private_copy(factory, name: str) -> Path:
         for f in shared.iterdir():
             if f.suffix in (".v", ".vo") and f.stem in stems:
                 shutil.copy(f, dest / f.name)
+        if record:
+            shutil.copy(shared / coq_math.STATE, dest / coq_math.STATE)
     return dest
 
 
@@ -84,10 +88,7 @@ def seeded_build_root(factory, name: str) -> Path:
     only the files that differ from the ones the shared library was compiled from (a Statements.v after an edit of
     ``bounds/``), not the whole library again."""
     root = Path(factory.mktemp(name))
-    copy = private_copy(factory, f"{name}-math")
-    shared = shared_build(factory)
-    with locked(shared_root(factory) / f"{SHARED}.lock"):  # never a record shared_build is writing
-        shutil.copy(shared / coq_math.STATE, copy / coq_math.STATE)
+    copy = private_copy(factory, f"{name}-math", record=True)
     copy.rename(root / "math")
     return root
 

@@ -39,7 +39,7 @@ def built(tmp_path_factory):
     """The compiled library (once per session, ``tests/coq_shared.py``), in a private copy."""
     from tests.coq_shared import private_copy
 
-    return private_copy(tmp_path_factory, "compositions")
+    return private_copy(tmp_path_factory, "compositions", record=True)
 
 
 def test_the_compositions_are_reported_and_rest_only_on_the_standard_axioms(built, tmp_path_factory):
@@ -125,7 +125,7 @@ def test_a_planted_defect_breaks_the_composition(built, tmp_path, mutation):
     fs = files()
     assert fs[stem].count(old) == 1, f"{stem}.v no longer contains {old!r}"
     fs[stem] = fs[stem].replace(old, new)
-    for f in built.iterdir():  # the unchanged files are not compiled again
+    for f in built.iterdir():  # with the build record: the unchanged files are not compiled again
         if f.is_file():
             shutil.copy(f, tmp_path)
     ok, why = coq_math.compile(tmp_path, fs)

@@ -49,6 +49,7 @@ reads ``SPLIT`` with each scale's outcome, and no next look is planned.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import numpy as np
@@ -166,8 +167,15 @@ def _t_interval(values, confidence=0.95):
     if v.size < 2:
         return mean, float("nan"), (float("nan"), float("nan"))
     std = float(v.std(ddof=1))
-    half = float(stats.t.ppf(0.5 + confidence / 2, v.size - 1) * std / math.sqrt(v.size))
+    half = float(_t_quantile(0.5 + confidence / 2, v.size - 1) * std / math.sqrt(v.size))
     return mean, std, (mean - half, mean + half)
+
+
+@functools.lru_cache(maxsize=256)
+def _t_quantile(q: float, df: int):
+    """Student's t quantile (``scipy.stats.t.ppf``), kept per (q, df): a power analysis asks the same few thousands
+    of times."""
+    return stats.t.ppf(q, df)
 
 
 def _pct(conf) -> str:

@@ -150,8 +150,10 @@ def test_a_toy_statement_is_verified_checked_calibrated_and_reported(tmp_path, t
 
     repo = _copy(tmp_path / "repo")
     _add_toy(repo)
-    # Coq starts from the session's compiled library, the verdict store from a copy of the session's
-    coq = {**seeded_build_env(tmp_path_factory, "toy-coq-build"), **seeded_verdicts(tmp_path_factory, "toy")}
+    # The verdict store starts from a copy of the session's, Coq from the session's compiled library (asked in this
+    # order, the reverse of the slow tier's other edit test, so that two workers make the two at once)
+    verdicts = seeded_verdicts(tmp_path_factory, "toy")
+    coq = {**seeded_build_env(tmp_path_factory, "toy-coq-build"), **verdicts}
 
     proofs = _run(repo, "-m", "reports.cli", "proofs", "--statement", "toy", coq=coq)
     rows = [line.split() for line in proofs.stdout.splitlines() if line.startswith("toy ")]

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import pytest
 
+import tests.coq_shared  # noqa: F401  (imported first: it keeps the environment as pytest started, coq_shared.STARTED)
+
 
 @pytest.fixture(scope="session")
 def proofs_record(tmp_path_factory):

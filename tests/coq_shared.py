@@ -22,6 +22,7 @@ import subprocess
 import sys
 from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 from bounds.prove import coq_math
 
@@ -45,16 +46,43 @@ def locked(path: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+STARTED = dict(os.environ)
+"""The environment as this module found it: ``tests/conftest.py`` imports it before any test runs (a test may point
+``$SLTH_COQ_BUILD`` elsewhere while it runs)."""
+
+
+def user_build() -> Path:
+    """The mathematics' build folder of this user's commands (``coq_math.build_folder()`` in the environment pytest
+    started with): ``slth``, ``python -m bounds.prove.coq_math`` and CI's coqchk step compile there."""
+    with mock.patch.dict(os.environ, STARTED, clear=True):
+        return coq_math.build_folder()
+
+
 def shared_build(factory) -> Path:
-    """The shared compiled library (compiled by the first test that asks, in this session)."""
+    """The shared compiled library (compiled by the first test that asks, in this session): the first call compiles
+    the library in the user's build folder (``user_build``, under its lock: only what changed since the last compile
+    there, as the user's commands do) and copies it with its build record, which ``coq_math.compile`` then checks
+    here (every ``.vo`` against the sha256 coqc's output had), so a second session or CI's coqchk step finds the
+    library compiled."""
     from tests.test_coq_math import needs_coq
 
     needs_coq()
     root = shared_root(factory)
     folder = root / SHARED
+    files = coq_math.with_statements()
     with locked(root / f"{SHARED}.lock"):
-        folder.mkdir(exist_ok=True)
-        ok, why = coq_math.compile(folder, coq_math.with_statements())
+        if not folder.exists():
+            user = user_build()
+            with coq_math.build_lock(user):
+                ok, why = coq_math.compile(user, files)
+                assert ok, why
+                stage = root / f"{SHARED}.new"
+                stage.mkdir()
+                for f in user.iterdir():
+                    if f.name == coq_math.STATE or f.suffix in (".v", ".vo") and f.stem in files:
+                        shutil.copy(f, stage / f.name)
+            stage.rename(folder)
+        ok, why = coq_math.compile(folder, files)
     assert ok, why
     return folder
 

@@ -1,8 +1,9 @@
 """One compiled Coq mathematics library per test session, shared by every test module and every xdist worker.
 
 The committed files of ``proofs/coq/math/``, the scalar step files and the generated ``Statements.v`` are compiled
-once (``bounds.prove.coq_math.compile``, incremental: a second call only checks the build record), under a lock in the
-session's base temporary folder, which the workers of one ``pytest -n`` run share.  What every statement's theorem
+once (``bounds.prove.coq_math.compile``, incremental: a second call only checks the build record) in the user's build
+folder and copied, with the build record, into the session's base temporary folder, which the workers of one
+``pytest -n`` run share (under a lock there).  What every statement's theorem
 rests on (``rests_on``) and what the named theorems of the files rest on (``assumptions``) are asked of Coq once too,
 and kept beside the build, keyed by the text they were asked of (each kind under a lock of its own, so one worker's
 query never keeps the other from the library); so is the model of the statements' hypotheses
@@ -10,7 +11,10 @@ query never keeps the other from the library); so is the model of the statements
 
 The shared folder is read-only to the tests: a test that writes files (a planted axiom, a mutated ``Statements.v``,
 a model) works in a private copy (``private_copy``), so no test sees another's files and no coqc reads a file that
-another is writing."""
+another is writing.
+
+The session also keeps one verdict store of the working tree (``shared_verdicts``): the tests that run ``slth`` on an
+edited copy start from a copy of it (``seeded_verdicts``), as a user's second run would."""
 from __future__ import annotations
 
 import fcntl
@@ -77,6 +81,7 @@ def shared_build(factory) -> Path:
                 ok, why = coq_math.compile(user, files)
                 assert ok, why
                 stage = root / f"{SHARED}.new"
+                shutil.rmtree(stage, ignore_errors=True)  # a copy an earlier call of this session left unfinished
                 stage.mkdir()
                 for f in user.iterdir():
                     if f.name == coq_math.STATE or f.suffix in (".v", ".vo") and f.stem in files:

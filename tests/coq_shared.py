@@ -183,8 +183,33 @@ def shared_verdicts(factory) -> Path:
                                   env=env, capture_output=True, text=True, timeout=900)
             assert any(folder.rglob("*.json")), f"slth proofs stored no verdict (exit {done.returncode}):\n" \
                                                  + done.stderr[-2000:]
+            _share_with_the_checks(folder)
             (folder / ".complete").write_text("")
     return folder
+
+
+def _share_with_the_checks(folder: Path) -> None:
+    """The verdicts of ``folder`` added to the store the checks of this session read and write
+    (``checks/conftest.py``: ``$SLTH_VERDICT_CACHE`` as pytest was given it, else the user's store; none when
+    ``off``), each entry that store lacks copied whole under a temporary name and renamed: sealed entries keyed by
+    what they verify, as the checks would have stored them."""
+    from bounds.prove import verdict_cache
+
+    given = STARTED.get("SLTH_VERDICT_CACHE_GIVEN", "")  # set by the root conftest.py from what pytest was given
+    env = {k: v for k, v in STARTED.items() if k != verdict_cache.ENV}
+    if given:
+        env[verdict_cache.ENV] = given
+    with mock.patch.dict(os.environ, env, clear=True):
+        store = verdict_cache.directory()
+    if store is None:
+        return
+    for entry in folder.rglob("*.json"):
+        dest = store / entry.relative_to(folder)
+        if not dest.exists():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+            shutil.copy(entry, tmp)
+            os.replace(tmp, dest)
 
 
 def seeded_verdicts(factory, name: str) -> dict:

@@ -9,19 +9,13 @@ import tests.coq_shared  # noqa: F401  (imported first: it keeps the environment
 @pytest.fixture(scope="session")
 def proofs_record(tmp_path_factory):
     """One proof-only run record of the working tree (``slth run --proofs-only``), built once per session: by the
-    first xdist worker that asks, under a lock in the folder the workers share (``tests.coq_shared.shared_root``), and
-    read back by the others through ``reports.record.load`` (validated; the record is plain JSON, so the copy read
-    back equals the one built)."""
+    first xdist worker that asks, in a process of its own that also fills the session's verdict store
+    (``tests.coq_shared.shared_record``), and read back through ``reports.record.load`` (validated; the record is
+    plain JSON, so the copy read back equals the one built)."""
     from reports import record
-    from reports.record import assemble
-    from tests.coq_shared import locked, shared_root
+    from tests.coq_shared import shared_record
 
-    root = shared_root(tmp_path_factory)
-    path = root / "proofs-record.json"
-    with locked(root / "proofs-record.lock"):
-        if not path.exists():
-            record.write(path, assemble.build("proofs", seed=0, command="pytest", log=lambda msg: None))
-    return record.load(path)
+    return record.load(shared_record(tmp_path_factory))
 
 
 @pytest.fixture(scope="session")

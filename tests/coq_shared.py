@@ -169,23 +169,37 @@ def shared_model(factory) -> dict:
 VERDICTS = "verdicts-shared"
 
 
+RECORD = "proofs-record.json"
+
+_BUILD = ("import sys; from reports import record; from reports.record import assemble; "
+          "record.write(sys.argv[1], assemble.build('proofs', seed=0, command='pytest', log=lambda msg: None))")
+"""The proof-only run record of the working tree (``slth run --proofs-only``), written to the path given."""
+
+
 def shared_verdicts(factory) -> Path:
     """A verdict store (``bounds.prove.verdict_cache``) holding the first-pass verdict of every step of the working
-    tree as it is now, made once per session (``slth proofs`` with ``$SLTH_VERDICT_CACHE`` naming it, under a lock
-    the workers share): the store a user's second run reads."""
+    tree as it is now: the store a user's second run reads.  Made once per session, under a lock the workers share,
+    by the one build of the session's proof-only run record (``shared_record``), in a process of its own with
+    ``$SLTH_VERDICT_CACHE`` naming the store."""
     root = shared_root(factory)
     folder = root / VERDICTS
     with locked(root / f"{VERDICTS}.lock"):
         if not (folder / ".complete").exists():
             root_dir = Path(__file__).resolve().parents[1]
             env = {**os.environ, "SLTH_VERDICT_CACHE": str(folder), "PYTHONPATH": str(root_dir)}
-            done = subprocess.run([sys.executable, "-m", "reports.cli", "proofs", "--no-progress"], cwd=root_dir,
-                                  env=env, capture_output=True, text=True, timeout=900)
-            assert any(folder.rglob("*.json")), f"slth proofs stored no verdict (exit {done.returncode}):\n" \
-                                                 + done.stderr[-2000:]
+            done = subprocess.run([sys.executable, "-c", _BUILD, str(root / RECORD)], cwd=root_dir, env=env,
+                                  capture_output=True, text=True, timeout=900)
+            assert done.returncode == 0 and any(folder.rglob("*.json")), \
+                f"the proof-only record was not built (exit {done.returncode}):\n" + done.stderr[-2000:]
             _share_with_the_checks(folder)
             (folder / ".complete").write_text("")
     return folder
+
+
+def shared_record(factory) -> Path:
+    """The session's proof-only run record of the working tree (built with ``shared_verdicts``)."""
+    shared_verdicts(factory)
+    return shared_root(factory) / RECORD
 
 
 def _share_with_the_checks(folder: Path) -> None:

@@ -1,9 +1,20 @@
 """Fixtures shared by the unit tests."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
-import tests.coq_shared  # noqa: F401  (imported first: it keeps the environment as pytest started, coq_shared.STARTED)
+
+@pytest.fixture(scope="session", autouse=True)
+def _started_environment():
+    """The environment as the session starts (``tests.coq_shared.STARTED``), set up before any test's own fixtures:
+    a test may point ``$SLTH_COQ_BUILD`` elsewhere while it runs, never the user's build folder the shared library
+    is compiled in."""
+    from tests import coq_shared
+
+    coq_shared.STARTED.clear()
+    coq_shared.STARTED.update(os.environ)
 
 
 @pytest.fixture(scope="session")

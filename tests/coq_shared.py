@@ -51,8 +51,8 @@ def locked(path: Path):
 
 
 STARTED = dict(os.environ)
-"""The environment as this module found it: ``tests/conftest.py`` imports it before any test runs (a test may point
-``$SLTH_COQ_BUILD`` elsewhere while it runs)."""
+"""The environment as the test session started (set again by ``tests/conftest.py``'s session fixture before any
+test's own fixtures run; a test may point ``$SLTH_COQ_BUILD`` elsewhere while it runs)."""
 
 
 def user_build() -> Path:

@@ -45,14 +45,15 @@ def _span(s: float) -> str:
 
 
 def _conditions(fig: dict, data: dict) -> str:
-    """"load L, N cores" of a figure: its own ``machine``, else what its file recorded for it."""
+    """"load L, N cores" of a figure: its own ``machine``, else what its file recorded for it (a load no file
+    recorded is left out)."""
     load = next((x for x in (_get(fig, "machine", "load", 0), fig.get("load_before"),
                              _get(data, "load_average_before", 0)) if _num(x)), None)
     m = re.search(r"(\d+) CPUs", data["machine"]) if isinstance(data.get("machine"), str) else None
     cores = next((x for x in (_get(fig, "machine", "cores"), fig.get("cores"), data.get("cores"),
                               m and int(m.group(1))) if _num(x)), None)
-    return ", ".join([f"load {load:.1f}" if _num(load) else "load not recorded",
-                      f"{cores} cores" if _num(cores) else "cores not recorded"])
+    return ", ".join(([f"load {load:.1f}"] if _num(load) else [])
+                     + [f"{cores} cores" if _num(cores) else "cores not recorded"])
 
 
 def figure(data, fig, how: str = "") -> str:

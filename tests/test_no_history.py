@@ -15,8 +15,12 @@ between), and a bare ``#`` with two digits; an HTML entity (``&#39;``) is not on
 
 
 def _skipped(path: Path, root: Path) -> bool:
+    """Whether ``path`` lies in a skipped folder: one named in ``SKIPPED``, egg-info, or a virtual environment
+    whatever its name (a folder holding ``pyvenv.cfg``)."""
     parts = path.relative_to(root).parts[:-1]
-    return any(p in SKIPPED or p.startswith(".venv") or p.endswith(".egg-info") for p in parts)
+    if any(p in SKIPPED or p.endswith(".egg-info") for p in parts):
+        return True
+    return any((root.joinpath(*parts[:i]) / "pyvenv.cfg").is_file() for i in range(1, len(parts) + 1))
 
 
 def history_references(root: Path = ROOT) -> list[str]:
@@ -52,7 +56,8 @@ def test_what_is_not_a_reference_passes_and_skipped_folders_are_not_read(tmp_pat
     (tmp_path / "style.css").write_text("a { color: #123 }\n")
     (tmp_path / "plot.py").write_text('FILL = "#555"  # a grey\n')
     (tmp_path / "mod.py").write_text('"""The issue of scale: 21 trials, 0.05 at Holm\'s level."""\n')
-    for folder in (".venv-ci", ".git", "build", "results"):
-        (tmp_path / folder).mkdir()
+    for folder in (".git", "build", "results", "env/lib/site"):
+        (tmp_path / folder).mkdir(parents=True)
         (tmp_path / folder / "old.py").write_text("# iss" "ue 7\n")
+    (tmp_path / "env" / "pyvenv.cfg").write_text("home = /usr/bin\n")  # a virtual environment of any name
     assert history_references(tmp_path) == []

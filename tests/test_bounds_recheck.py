@@ -169,3 +169,38 @@ def test_each_case_of_a_max_split_needs_the_other():
     ratio = next(c for c in first.coords if c.symbol.name == "alpha_ratio")
     moved = tuple(dataclasses.replace(c, lo=Fraction(2)) if c is ratio else c for c in first.coords)
     assert "not as its lower bound" in status((dataclasses.replace(first, coords=moved), r.certificate[1]))
+
+
+def test_a_stored_ball_is_the_ball_arb_computes_and_costs_the_meter_nothing(monkeypatch):
+    """``arb_intervals._monotone`` keeps Arb's ball of exp, expm1, log and sqrt by (function, exact endpoint,
+    precision): the endpoint it returns is the one a fresh Arb call gives at that precision, a changed precision is
+    another entry, and the work meter (which decides verdicts) counts the same Python calls with the store as
+    without it."""
+    import flint
+    from flint import arb
+
+    from bounds.prove import arb_intervals as ai
+    from bounds.prove.verify_domain import time_limit, work_done
+
+    def ends():
+        out = []
+        with time_limit(stage="test", seconds=100):
+            start = work_done()
+            for bits in (64, 256, 4096, 256):
+                with ai.precision(bits):
+                    for k in range(1, 9):
+                        x = ai._end(arb(k) / 3, k % 2 == 0)
+                        for f in (arb.exp, arb.expm1, arb.log, arb.sqrt):
+                            out.append((ai._monotone(x, f, True), ai._monotone(x, f, False)))
+            return out, work_done() - start
+
+    monkeypatch.setattr(ai, "_BALLS", {})
+    stored, stored_calls = ends()
+    assert len(ai._BALLS) == 3 * 8 * 4  # three precisions: the second run at 256 bits read what the first stored
+    again, again_calls = ends()  # every ball read back
+    monkeypatch.setattr(ai, "_ARB_FUNCTIONS", frozenset())
+    fresh, fresh_calls = ends()
+    assert stored_calls == again_calls == fresh_calls
+    for (a_lo, a_hi), (b_lo, b_hi), (f_lo, f_hi) in zip(stored, again, fresh):
+        assert a_lo.mid() == b_lo.mid() == f_lo.mid() and a_hi.mid() == b_hi.mid() == f_hi.mid()
+    assert flint.ctx.prec == 53

@@ -149,13 +149,31 @@ def _mul(x, y, lower):
     return _end(x * y, lower)
 
 
+_ARB_FUNCTIONS = frozenset((arb.exp, arb.expm1, arb.log, arb.sqrt))
+_BALLS: dict = {}
+"""Arb's ball of f(x) by (f, x, working precision), for the functions of ``_ARB_FUNCTIONS`` at an exact x: the same
+endpoint is enclosed again and again at every precision a comparison climbs through (in a far-corner search, two
+thirds of the high-precision exp and log calls repeat one).  Arb's functions are deterministic in their ball and
+precision, so a stored ball is the one a new call returns; the lookup makes no Python call, so the work meter
+(``verify_domain``) counts the same with or without it."""
+_BALLS_MAX = 4096
+
+
 def _monotone(x, f, lower, at_inf=None):
     """f(x) of an increasing (or, via at_inf, any monotone) function at an endpoint, rounded outward."""
     if is_inf(x):
         if at_inf and x in at_inf:
             return at_inf[x]
         return x
-    return _end(f(arb(x)), lower)
+    key = (f, x, flint.ctx.prec) if f in _ARB_FUNCTIONS and type(x) is arb and x.is_exact() else None
+    ball = None if key is None else _BALLS.get(key)
+    if ball is None:
+        ball = f(arb(x))
+        if key is not None:
+            if len(_BALLS) >= _BALLS_MAX:
+                _BALLS.clear()
+            _BALLS[key] = ball
+    return _end(ball, lower)
 
 
 def stored(pair) -> Iv:

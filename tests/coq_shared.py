@@ -17,18 +17,17 @@ The session also keeps one verdict store of the working tree (``shared_verdicts`
 edited copy start from a copy of it (``seeded_verdicts``), as a user's second run would."""
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
 
 from bounds.prove import coq_math
+from slth_base.files import locked
 
 SHARED = "coq-math-shared"
 
@@ -38,16 +37,6 @@ def shared_root(factory) -> Path:
     pytest-xdist (``.../pytest-N/popen-gw0``), the base temporary folder itself in one process."""
     base = Path(factory.getbasetemp())
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-
-
-@contextmanager
-def locked(path: Path):
-    with open(path, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 STARTED = dict(os.environ)

@@ -182,3 +182,39 @@ def test_coqchk_rejects_a_damaged_vo(tmp_path):
     vo.write_bytes(bytes(raw))
     rc, out = coqchk.run(lib, "Slth", ["Planted"])
     assert rc != 0, out
+
+
+def test_coqchk_reads_each_library_holding_its_build_folder(tmp_path, monkeypatch):
+    """The mathematics is compiled and each folder checked while this process holds the folder's lock (the lock
+    ``slth`` and ``python -m bounds.prove.coq_math`` compile under), so no other process rewrites a ``.vo`` file
+    between its compile and coqchk's reading of it."""
+    from contextlib import contextmanager
+
+    from bounds.prove import coq_math, kernel
+    from bounds.prove.coq import check, coqchk
+
+    events, held = [], set()
+
+    @contextmanager
+    def lock(folder):
+        held.add(folder)
+        events.append(("lock", folder.name))
+        yield
+        held.discard(folder)
+        events.append(("unlock", folder.name))
+
+    steps, math = tmp_path / "steps", tmp_path / "math"
+    monkeypatch.setattr(check, "missing_reason", lambda: None)
+    monkeypatch.setattr(coqchk.shutil, "which", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr(kernel, "folder", lambda: tmp_path / "out")
+    monkeypatch.setattr(check, "check", lambda directory, searching: {})
+    monkeypatch.setattr(check, "build_dir", lambda directory: steps)
+    monkeypatch.setattr(coq_math, "build_folder", lambda: math)
+    monkeypatch.setattr(coqchk, "build_lock", lock)
+    monkeypatch.setattr(coq_math, "compile", lambda folder, files: (
+        events.append(("compile", folder.name, folder in held)), (True, ""))[-1])
+    monkeypatch.setattr(coqchk, "run", lambda folder, logical, names: (
+        events.append(("coqchk", folder.name, folder in held)), (0, ""))[-1])
+    assert coqchk.main([]) == 0
+    assert events == [("lock", "steps"), ("coqchk", "steps", True), ("unlock", "steps"),
+                      ("lock", "math"), ("compile", "math", True), ("coqchk", "math", True), ("unlock", "math")]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import external
 from . import check
+from .build import build_lock
 
 
 def axioms(out: str) -> list[str]:
@@ -52,15 +53,17 @@ def main(argv=None) -> int:
     status.pop(None, None)
     build = check.build_dir(directory)
     stems = sorted(p.stem for p in build.glob("*.vo") if not p.stem.startswith("Slth"))
-    ok, why = coq_math.compile(coq_math.build_folder(), coq_math.with_statements())
-    if not ok:
-        print(f"coqchk: the mathematics does not compile: {why}", file=sys.stderr)
-        return 1
     math = coq_math.build_folder()
     math_stems = sorted(coq_math.with_statements())
     failed = 0
     for folder, logical, names in ((build, check.LOGICAL, stems), (math, coq_math.LOGICAL, math_stems)):
-        rc, out = run(folder, logical, names)
+        with build_lock(folder):  # no other process compiles into the folder while coqchk reads it
+            if folder == math:
+                ok, why = coq_math.compile(math, coq_math.with_statements())
+                if not ok:
+                    print(f"coqchk: the mathematics does not compile: {why}", file=sys.stderr)
+                    return 1
+            rc, out = run(folder, logical, names)
         odd = own_axioms(out, coq_math.PREMISES)
         print(f"coqchk {logical} ({len(names)} modules): {'accepted' if rc == 0 else 'REJECTED'}"
               + (f"; axioms declared in the library: {', '.join(odd)}" if odd else ""))

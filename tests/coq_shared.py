@@ -27,7 +27,7 @@ from pathlib import Path
 from unittest import mock
 
 from bounds.prove import coq_math
-from slth_base.files import locked
+from slth_base.files import locked, replace_file
 
 SHARED = "coq-math-shared"
 
@@ -194,8 +194,8 @@ def shared_record(factory) -> Path:
 def _share_with_the_checks(folder: Path) -> None:
     """The verdicts of ``folder`` added to the store the checks of this session read and write
     (``checks/conftest.py``: ``$SLTH_VERDICT_CACHE`` as pytest was given it, else the user's store; none when
-    ``off``), each entry that store lacks copied whole under a temporary name and renamed: sealed entries keyed by
-    what they verify, as the checks would have stored them."""
+    ``off``), each entry that store lacks written whole and atomically (``slth_base.files.replace_file``): sealed
+    entries keyed by what they verify, as the checks would have stored them."""
     from bounds.prove import verdict_cache
 
     given = STARTED.get("SLTH_VERDICT_CACHE_GIVEN", "")  # set by the root conftest.py from what pytest was given
@@ -210,9 +210,7 @@ def _share_with_the_checks(folder: Path) -> None:
         dest = store / entry.relative_to(folder)
         if not dest.exists():
             dest.parent.mkdir(parents=True, exist_ok=True)
-            tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-            shutil.copy(entry, tmp)
-            os.replace(tmp, dest)
+            replace_file(dest, entry.read_bytes(), within=store)
 
 
 def seeded_verdicts(factory, name: str) -> dict:

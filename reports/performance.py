@@ -162,9 +162,10 @@ def table() -> str:
     rows = md_table(["command", "goal", "cold", "warm", "measured by"],
                     [[command, cell(goal), cell(cold()), cell(warm()), f"`{script}`" if script else "no script"]
                      for command, goal, cold, warm, script in GOALS])
-    return "\n".join(rows + ["", others()]) + ("\n\nCold: empty caches; warm: the same command again with nothing changed. Each figure "
-                              "is the one its benchmark last committed (the file keeps its load average, cores and "
-                              f"commit); \"{NOT_MEASURED}\": no committed benchmark holds it.")
+    note = ("Cold: empty caches; warm: the same command again with nothing changed. Each figure is the one its "
+            "benchmark last committed, with the cores it ran on and the commit it measured (in its file); "
+            f"\"{NOT_MEASURED}\": no committed benchmark holds it.")
+    return "\n".join(rows + ["", others()]) + "\n\n" + note
 
 
 # --- the measurements the README and docs quote in sentences -----------------------------------------------------

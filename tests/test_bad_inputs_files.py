@@ -295,6 +295,7 @@ def _bench(script: str, *argv, timeout: float = HANG) -> subprocess.CompletedPro
     ("bench_diff.py", ["--write", "--runs", "0"], "--runs"),
     ("bench_checks.py", ["--write", "--workers", "-1"], "--workers"),
     ("bench_recheck.py", ["--write", "--bogus"], "--bogus"),
+    ("bench_suite.py", ["--write", "--bogus"], "--bogus"),
 ])
 def test_a_benchmark_refuses_bad_arguments_in_one_line_before_any_work(tmp_path, script, argv, needle):
     out = tmp_path / "out.json"

@@ -61,20 +61,25 @@ def measure(where: bool) -> dict:
             env.update(PYTHONPATH=f"{hook}{os.pathsep}{clone}", **{suite_where.ENV: str(tmp / "where.jsonl")})
         junit = tmp / "junit.xml"
         taken = {**common.machine(), "commit": commit}
-        print(f"running `python {' '.join(COMMAND)}` in a fresh clone of {commit} (about 25 minutes on 2 cores) ...",
-              file=sys.stderr, flush=True)
+        print(f"running `python {' '.join(COMMAND)}` in a fresh clone of {commit} (about 25 minutes on 2 cores; "
+              "pytest's progress follows) ...", file=sys.stderr, flush=True)
         before, t0 = cpu(), time.perf_counter()
-        proc = subprocess.run([sys.executable, *COMMAND, "-q", "-p", "no:cacheprovider", f"--junitxml={junit}"],
-                              cwd=clone, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        with subprocess.Popen([sys.executable, *COMMAND, "-q", "-p", "no:cacheprovider", f"--junitxml={junit}"],
+                              cwd=clone, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
+            lines = []
+            for line in proc.stdout:  # pytest's progress, passed on as it comes (standard error)
+                sys.stderr.write(line)
+                lines.append(line)
         wall, cpu_s = time.perf_counter() - t0, cpu() - before
-        summary = next((line for line in reversed(proc.stdout.splitlines()) if " in " in line and "=" in line), "")
+        text = "".join(lines)
+        summary = next((line for line in reversed(lines) if " in " in line and "=" in line), "").strip()
         out = {"wall_s": round(wall, 1), "cpu_s": round(cpu_s, 1), "exit": proc.returncode,
                "summary": summary.strip("= "), "commit": commit, "machine": taken,
                "slowest_files": slowest_files(junit) if junit.exists() else []}
         if where and (tmp / "where.jsonl").exists():
             out["where"] = suite_where.summary(tmp / "where.jsonl")
         if proc.returncode != 0:
-            out["output_tail"] = proc.stdout[-3000:]
+            out["output_tail"] = text[-3000:]
         return out
 
 

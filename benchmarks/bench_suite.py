@@ -15,6 +15,7 @@ profile ``default`` of ``benchmarks/test-suite-time.json``, which the README and
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -72,7 +73,7 @@ def measure(where: bool) -> dict:
                 lines.append(line)
         wall, cpu_s = time.perf_counter() - t0, cpu() - before
         text = "".join(lines)
-        summary = next((line for line in reversed(lines) if " in " in line and "=" in line), "").strip()
+        summary = next((line for line in reversed(lines) if re.search(r"\d+ (passed|failed|error)", line)), "").strip()
         out = {"wall_s": round(wall, 1), "cpu_s": round(cpu_s, 1), "exit": proc.returncode,
                "summary": summary.strip("= "), "commit": commit, "machine": taken,
                "slowest_files": slowest_files(junit) if junit.exists() else []}

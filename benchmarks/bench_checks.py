@@ -53,9 +53,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="slth-bench-checks-") as tmp:
         clone, cache = Path(tmp) / "clone", Path(tmp) / "cache"
-        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone, capture_output=True, text=True,
-                                check=True).stdout.strip()
+        commit = common.fresh_clone(clone)
         runs = {}
         for name in ("checks-cold", "checks-warm"):
             taken = {**common.machine(), "commit": commit}  # the clone's HEAD: what was measured

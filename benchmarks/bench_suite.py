@@ -28,8 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "test-suite-time.json"
 sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
-from benchmarks import common, suite_where  # noqa: E402
-from benchmarks.common import cpu  # noqa: E402
+from benchmarks import common, suite_where  # noqa: E402  (after the path above: the repository's packages)
 
 COMMAND = ["-m", "pytest", "-n", "auto"]
 """The README's test command after its install, run with the interpreter of this process."""
@@ -50,9 +49,7 @@ def measure(where: bool) -> dict:
     with tempfile.TemporaryDirectory(prefix="slth-bench-suite-") as tmp:
         tmp = Path(tmp)
         clone, home, hook = tmp / "clone", tmp / "home", tmp / "hook"
-        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone, capture_output=True, text=True,
-                                check=True).stdout.strip()
+        commit = common.fresh_clone(clone)
         home.mkdir()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SLTH_", "PYTEST_", "XDG_"))}
         env.update(HOME=str(home), CI="true", PYTHONPATH=str(clone))
@@ -64,14 +61,14 @@ def measure(where: bool) -> dict:
         taken = {**common.machine(), "commit": commit}
         print(f"running `python {' '.join(COMMAND)}` in a fresh clone of {commit} (about 25 minutes on 2 cores; "
               "pytest's progress follows) ...", file=sys.stderr, flush=True)
-        before, t0 = cpu(), time.perf_counter()
+        before, t0 = common.cpu(), time.perf_counter()
         with subprocess.Popen([sys.executable, *COMMAND, "-q", "-p", "no:cacheprovider", f"--junitxml={junit}"],
                               cwd=clone, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
             lines = []
             for line in proc.stdout:  # pytest's progress, passed on as it comes (standard error)
                 sys.stderr.write(line)
                 lines.append(line)
-        wall, cpu_s = time.perf_counter() - t0, cpu() - before
+        wall, cpu_s = time.perf_counter() - t0, common.cpu() - before
         text = "".join(lines)
         summary = next((line for line in reversed(lines) if re.search(r"\d+ (passed|failed|error)", line)), "").strip()
         out = {"wall_s": round(wall, 1), "cpu_s": round(cpu_s, 1), "exit": proc.returncode,

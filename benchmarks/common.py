@@ -20,7 +20,7 @@ from reports.cli import INTERRUPTED, Parser, checked, count, positive_int  # noq
 from slth_base.files import InputError, replace_file, write_atomic  # noqa: E402
 from slth_base.settings import SettingError, check_all  # noqa: E402
 
-__all__ = ["ROOT", "parser", "positive_int", "count", "bounded", "cpu", "machine", "write", "run"]
+__all__ = ["ROOT", "parser", "positive_int", "count", "bounded", "cpu", "machine", "fresh_clone", "write", "run"]
 
 
 def cpu(*who: int) -> float:
@@ -58,6 +58,13 @@ def machine() -> dict:
         commit += "+changes"
     return {"load": [round(x, 2) for x in os.getloadavg()], "cores": os.cpu_count(), "commit": commit,
             "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def fresh_clone(dest: Path) -> str:
+    """A clone of this repository's HEAD at ``dest`` (what a new user gets: committed files only); its short commit."""
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(dest)], check=True)
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=dest, capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 def write(path, data) -> None:

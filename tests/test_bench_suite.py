@@ -64,3 +64,14 @@ def test_the_slowest_files_are_summed_over_their_tests(tmp_path):
                      '<testcase classname="tests.test_a" name="t2" time="2.5"/>'
                      '<testcase classname="checks.test_b" name="t" time="3.0"/></testsuite></testsuites>')
     assert slowest_files(junit) == [["tests/test_a.py", 4.0, 2], ["checks/test_b.py", 3.0, 1]]
+
+
+def test_a_fresh_clone_holds_the_committed_head_and_nothing_uncommitted(tmp_path):
+    from benchmarks import common
+
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.strip()
+    assert common.fresh_clone(tmp_path / "clone") == head
+    tracked = subprocess.run(["git", "ls-files"], cwd=tmp_path / "clone", capture_output=True, text=True).stdout
+    assert "benchmarks/bench_suite.py" in tracked.splitlines()
+    assert not (tmp_path / "clone" / ".venv").exists() and not list((tmp_path / "clone").glob("results/records/*"))

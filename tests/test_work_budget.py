@@ -189,3 +189,83 @@ def test_a_cut_waits_until_a_finaliser_or_an_import_has_finished(tmp_path, monke
     assert done[:1] == ["finaliser"]
     assert sys.modules["slow_import_for_budget"].FINISHED
     assert not [e for e in seen if isinstance(e, TimeLimit)], seen
+
+
+def _generations(n: int) -> int:
+    def gen():
+        for i in range(n):
+            yield _noop() or i
+    return sum(gen())
+
+
+def test_the_meter_counts_what_a_trace_function_sees_as_calls():
+    """The meter (a profile function in C) counts each Python call and each resumption of a generator, as a
+    ``sys.settrace`` function sees ``"call"`` events, and no builtin's call; a profiler in place before the stage
+    sees the calls outside it again after."""
+    import sys
+
+    def work():
+        _calls(500)
+        _generations(300)
+
+    seen = []
+
+    def trace(frame, event, arg):
+        seen.append(event)
+
+    sys.settrace(trace)
+    work()
+    sys.settrace(None)
+    traced = seen.count("call")
+    with time_limit(stage="count"):
+        before = work_done()
+        reading = work_done() - before  # the calls of reading the meter itself
+        before = work_done()
+        work()
+        counted = work_done() - before - reading
+    assert counted == traced == 1 + 1 + 500 + 1 + 301 + 300  # work, _calls, _noop x500, _generations, gen() started
+    # and resumed 300 times, _noop x300 (abs and sum are builtins: not counted)
+    profiled = []
+    sys.setprofile(lambda frame, event, arg: profiled.append(frame.f_code.co_name) if event == "call" else None)
+    try:
+        with time_limit(stage="count"):
+            _calls(10)
+        _noop()
+    finally:
+        sys.setprofile(None)
+    assert "_calls" not in profiled and profiled.count("_noop") == 1, profiled  # only the _noop after the stage
+
+
+def test_the_meter_keeps_counting_after_a_cut_inside_the_stage():
+    """A stage cut inside another (a SymPy limit inside the far-corner search) leaves the outer stage counted: the
+    outer stage's own budget still cuts it after, at the same count every time."""
+    def run():
+        with pytest.raises(WorkBudget):
+            with time_limit(stage="outer", calls=20_000):
+                start = work_done()
+                with pytest.raises(WorkBudget):
+                    with time_limit(stage="inner", calls=1000):
+                        _calls(5000)
+                after_inner = work_done() - start
+                _calls(5000)
+                assert work_done() - start >= after_inner + 5000  # counted after the inner cut
+                _calls(100_000)
+                pytest.fail("the outer stage was never cut")
+        return work_done() - start
+
+    assert run() == run()
+
+
+def test_a_stage_spent_with_the_one_around_it_cleans_up_both():
+    """The inner stage's budget ends where the outer one's does: one cut ends both, and no second cut is raised while
+    it unwinds (inside a stage's clean-up or a ``with`` statement's exit, where it would skip the clean-up); no limit
+    is left behind."""
+    for _ in range(3):
+        with pytest.raises(WorkBudget) as cut:
+            with time_limit(stage="outer", calls=2000):
+                with time_limit(stage="inner", calls=10**9):  # capped by the outer budget
+                    _calls(10_000)
+        assert cut.value.__context__ is None, "a second cut was raised while the first one unwound"
+        assert not verify_domain._LIMITS and not verify_domain._DEADLINES
+        with time_limit(stage="after", calls=10**6):  # a later stage runs with its own budget
+            _calls(1000)

@@ -207,7 +207,8 @@ def stage_seconds() -> float:
 
 
 STAGE_CALLS = 16_000_000
-"""The work budget of one stage: Python function calls made in it (counted by a trace function on the main thread).
+"""The work budget of one stage: Python function calls made in it (counted on the main thread by ``meter``'s profile
+function in C).
 The same count on every machine and at any load (it moves by about 1 % with what the process computed before: SymPy's
 caches), so a stage cut by it is cut everywhere: this decides verdicts.  The largest count of a stage that finishes
 in `slth proofs` and the readings of ``checks/test_variants.py`` is 9.1 million (Theorem 14's block step T14d-x in the
@@ -233,28 +234,28 @@ CUTS: list = []
 
 _DEADLINES: list = []  # CPU-time guards, innermost last
 _LIMITS: list = []  # call-count limits, innermost last
-_CALLS = 0  # Python calls counted while a stage runs
-_LIMIT = None  # the innermost call limit (None: no stage)
-_PREVIOUS = None  # the trace function in place when the outermost stage began (a coverage tool's), called on
+_STATE = None  # meter.STATE once a stage has run: [calls counted in stages, innermost limit (0: none), signal pending]
+_PROFILER = None  # the profile function in place when the outermost stage began, set again when it ends
 _REPEAT = 0.05
 """Seconds between alarms once a guard has passed: an alarm whose exception is swallowed (raised inside a
 ``__del__`` or a weakref callback during garbage collection, where Python only prints it) is followed by another."""
 
 
-def _count(frame, event, arg):
-    global _CALLS
-    _CALLS += 1
-    if _LIMIT is not None and _CALLS >= _LIMIT:
-        signal.raise_signal(signal.SIGPROF)  # the handler raises at the next instruction (a trace function that
-        # raises is removed by Python), and again at every call until the stage ends
-    return _PREVIOUS(frame, event, arg) if _PREVIOUS is not None else None
+def _state():
+    global _STATE
+    if _STATE is None:
+        from . import meter
+        _STATE = meter.STATE
+    return _STATE
 
 
-_UNSAFE_CODE = {"__del__", "unraisable_hook", "_quiet_hook", "_find_and_load", "_call_with_frames_removed"}
+_UNSAFE_CODE = {"__del__", "unraisable_hook", "_quiet_hook", "_find_and_load", "_call_with_frames_removed",
+                "__exit__", "time_limit"}
 """Code names of frames an exception must not be raised in: a finaliser or weakref callback run by the garbage
 collector (Python only prints what it raises, through ``sys.unraisablehook``: pytest's hook turns a second exception
-raised inside itself into a failed test), the unraisable hook itself, and an import under way (a module left half
-initialised).  An alarm that finds one of these on the stack is deferred: the call counter raises the signal again at
+raised inside itself into a failed test), the unraisable hook itself, an import under way (a module left half
+initialised), and a context manager entered or left (a stage's own set-up and clean-up above all: an enclosing stage
+whose budget is spent too is cut after the inner stage's clean-up, not inside it).  An alarm that finds one of these on the stack is deferred: the call counter raises the signal again at
 the next call, and the time guard's repeating timer (``_REPEAT``) fires again."""
 
 
@@ -282,31 +283,32 @@ _HOOKS: list = []  # the unraisable hook in place when the outermost stage began
 
 _SOON = 0.005
 """CPU seconds to the next alarm once a cut is due: a cut that was deferred (``_unsafe``) or swallowed (raised in a
-generator closed by the garbage collector; raised inside the call counter, which Python then removes, so no call
-raises the signal again) is raised again this soon, by the timer alone."""
+generator closed by the garbage collector) is raised again this soon, by the timer alone (a deferred cut also at the
+meter's next call)."""
 
 
 def _alarm(signum, frame):
-    due = (WorkBudget if _LIMITS and _CALLS >= _LIMITS[-1] else
+    due = (WorkBudget if _LIMITS and _STATE[0] >= _LIMITS[-1] else
            TooSlow if _DEADLINES and time.process_time() >= _DEADLINES[-1] - 1e-3 else None)
-    if due is None:
-        return
-    signal.setitimer(signal.ITIMER_PROF, _SOON, _REPEAT)
-    if not _unsafe(frame):
-        raise due()
+    if due is not None:
+        signal.setitimer(signal.ITIMER_PROF, _SOON, _REPEAT)
+        if not _unsafe(frame):
+            raise due()  # (the signal stays marked pending until the stage ends: no second cut while this one unwinds)
+    _STATE[2] = 0  # the meter raises the signal again at the next call past the limit (a deferred cut)
 
 
 def work_done() -> int:
     """Python calls counted so far in stages (a work meter: the same on every machine)."""
-    return _CALLS
+    return int(_state()[0])
 
 
 def charge(calls: int) -> None:
     """Count ``calls`` on the work meter for work it cannot see (Arb's arithmetic in C: ``corners`` charges each
     confirmation by its precision and the size of the sides), as if that many Python calls had run."""
-    global _CALLS
-    _CALLS += max(int(calls), 0)
-    if _LIMIT is not None and _CALLS >= _LIMIT:
+    state = _state()
+    state[0] += max(int(calls), 0)
+    if 0 < state[1] <= state[0] and not state[2]:
+        state[2] = 1
         signal.raise_signal(signal.SIGPROF)
 
 
@@ -316,23 +318,25 @@ def time_limit(seconds: float | None = None, stage: str = "", calls: int | None 
     on every machine) or, as a guard only, ``seconds`` of this process's CPU time (default ``STAGE_SECONDS``:
     ``TooSlow``); an enclosing limit that ends sooner still applies.  A cut is recorded in ``CUTS`` with ``stage``.
     Outside the main thread nothing can interrupt SymPy: no limit is set."""
-    global _LIMIT, _PREVIOUS
+    global _PROFILER
     seconds = stage_seconds() if seconds is None else seconds
     calls = STAGE_CALLS if calls is None else calls
     if threading.current_thread() is not threading.main_thread() or seconds <= 0:
         yield
         return
+    state = _state()
     now = time.process_time()
     deadline = min([now + seconds] + _DEADLINES[-1:])
-    limit = min([_CALLS + max(int(calls), 1)] + _LIMITS[-1:])
+    limit = min([int(state[0]) + max(int(calls), 1)] + _LIMITS[-1:])
     outermost = not _LIMITS
     _DEADLINES.append(deadline)
     _LIMITS.append(limit)
-    _LIMIT = limit
+    state[1] = limit
     old = signal.signal(signal.SIGPROF, _alarm)
     if outermost:
-        _PREVIOUS = sys.gettrace()
-        sys.settrace(_count)
+        from . import meter
+        state[2], _PROFILER = 0, sys.getprofile()  # a profiler sees none of a stage's calls: the meter holds its hook
+        meter.start()
         _HOOKS.append(sys.unraisablehook)
         sys.unraisablehook = _quiet_hook
     signal.setitimer(signal.ITIMER_PROF, max(deadline - now, 1e-4), _REPEAT)
@@ -347,10 +351,14 @@ def time_limit(seconds: float | None = None, stage: str = "", calls: int | None 
         signal.setitimer(signal.ITIMER_PROF, 0)
         _DEADLINES.pop()
         _LIMITS.pop()
-        _LIMIT = _LIMITS[-1] if _LIMITS else None
+        state[1], state[2] = (_LIMITS[-1] if _LIMITS else 0), 0
         if outermost:
-            sys.settrace(_PREVIOUS)
-            _PREVIOUS = None
+            if callable(_PROFILER) or _PROFILER is None:
+                sys.setprofile(_PROFILER)
+            else:  # cProfile's profiler: its own C function, set again by enable()
+                sys.setprofile(None)
+                _PROFILER.enable()
+            _PROFILER = None
             sys.unraisablehook = _HOOKS.pop()
         signal.signal(signal.SIGPROF, old)
         if _DEADLINES:  # the enclosing limit goes on

@@ -153,3 +153,17 @@ def test_the_committed_rows_live_beside_the_committed_empirical_record():
     assert verified.COMMITTED == committed.PATH.parent == empirical.COMMITTED_TASKS.parent
     assert (verified.COMMITTED / "verified-variants.json").exists()
     assert (verified.COMMITTED / "verified-mutations.json").exists()
+
+
+def test_the_committed_rows_are_those_of_this_tree():
+    """A fresh clone's report reads the committed variants and mutation rows only under this tree's key (bounds/, the
+    libraries, the code that makes them): rows made from another bounds/ would be verified again, minutes of CPU
+    without a word.  After an edit of bounds/, ``python -m reports.record.verified`` makes them again."""
+    from reports.record.suites import mutations, variants
+    from slt.cache import read_record
+
+    for part, fn in (("variants", variants), ("mutations", mutations)):
+        stored = read_record(verified.COMMITTED / f"verified-{part}.json")
+        assert stored["key"] == verified.key(part, fn), (
+            f"slt/measure/committed/verified-{part}.json was made from another bounds/ (or libraries): run "
+            "python -m reports.record.verified")

@@ -236,6 +236,24 @@ def test_the_meter_counts_what_a_trace_function_sees_as_calls():
     assert "_calls" not in profiled and profiled.count("_noop") == 1, profiled  # only the _noop after the stage
 
 
+def test_cprofile_in_place_gets_its_hook_back_after_a_stage():
+    """cProfile's profiler (a C profile function, set again by its ``enable``) sees the calls after a stage, none of
+    the stage's."""
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        with time_limit(stage="profiled"):
+            _calls(10)
+        _noop()
+    finally:
+        profiler.disable()
+    calls = {name: stats[1] for (_, _, name), stats in pstats.Stats(profiler).stats.items()}
+    assert "_calls" not in calls and calls.get("_noop") == 1, calls
+
+
 def test_the_meter_keeps_counting_after_a_cut_inside_the_stage():
     """A stage cut inside another (a SymPy limit inside the far-corner search) leaves the outer stage counted: the
     outer stage's own budget still cuts it after, at the same count every time."""

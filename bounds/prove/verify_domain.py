@@ -255,8 +255,9 @@ _UNSAFE_CODE = {"__del__", "unraisable_hook", "_quiet_hook", "_find_and_load", "
 collector (Python only prints what it raises, through ``sys.unraisablehook``: pytest's hook turns a second exception
 raised inside itself into a failed test), the unraisable hook itself, an import under way (a module left half
 initialised), and a context manager entered or left (a stage's own set-up and clean-up above all: an enclosing stage
-whose budget is spent too is cut after the inner stage's clean-up, not inside it).  An alarm that finds one of these on the stack is deferred: the call counter raises the signal again at
-the next call, and the time guard's repeating timer (``_REPEAT``) fires again."""
+whose budget is spent too is cut after the inner stage's clean-up, not inside it).  An alarm that finds one of these
+on the stack is deferred: the meter raises the signal again at the next call, and the time guard's repeating timer
+(``_REPEAT``) fires again."""
 
 
 def _unsafe(frame) -> bool:

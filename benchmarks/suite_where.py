@@ -65,8 +65,8 @@ def _prover(module) -> None:
                 try:
                     with open(os.path.join(str(cwd or "."), str(a)), "rb") as fh:
                         digest.update(fh.read())
-                except OSError:
-                    pass
+                except OSError as exc:  # a file the prover will not find either: its name and why, not nothing
+                    digest.update(f"unreadable {a}: {exc.strerror}".encode())
         start = time.perf_counter()
         try:
             return run(name, argv, cwd, *args, **kwargs)

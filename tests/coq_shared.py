@@ -155,6 +155,19 @@ def shared_model(factory) -> dict:
     return _cached(factory, "model", lambda _shared: coq_model.model_check(copy, text), extra=text)
 
 
+def without_interval(ents: dict, stems) -> dict:
+    """The entries of ``stems`` without the lemmas whose recorded tactic calls CoqInterval: a statement check of
+    them walks none of CoqInterval's proofs (``Print Assumptions`` of a lemma ``interval`` proves walks them, about
+    8 s of every coqc that asks), for the tests of the check's mechanics, which are the same for every lemma."""
+    from bounds.prove.coq import check
+
+    tactics = check.load_tactics()
+
+    def plain(item):
+        return not isinstance(item[2], check.Lemma) or "interval" not in (tactics.get(item[2].key) or "")
+    return {stem: [e for e in ents[stem] if plain(e)] for stem in stems}
+
+
 VERDICTS = "verdicts-shared"
 
 

@@ -288,8 +288,11 @@ def test_a_relative_folder_is_checked_where_it_is(tmp_path, monkeypatch):
     """coqc runs inside the folder: a relative DIR (as ``slth proofs --coq`` defaults to) must not be read twice
     relative."""
     needs_coq()
+    from tests.coq_shared import without_interval
+
     monkeypatch.chdir(tmp_path)
-    status = check.check("results/coq", certified={("lemma2", "L2b")}, searching=False)
+    ents = without_interval(check.entries(certified={("lemma2", "L2b")}), ("Common", "lemma2"))
+    status = check.check("results/coq", certified={("lemma2", "L2b")}, searching=False, ents=ents)
     assert status[("lemma2", "L2b")] == check.KERNEL
     assert (tmp_path / "results" / "coq" / "lemma2.v").exists()
 

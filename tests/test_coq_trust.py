@@ -21,6 +21,7 @@ import sympy as sp
 from bounds.prove.coq import check, tactics as coq_tactics
 from bounds.core import Param, Step
 from bounds.symbols import d1, eps, x
+from tests.coq_shared import without_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,16 +41,19 @@ def _build(tmp_path, monkeypatch):
 
 
 def _lemma2():
-    """Common and lemma2 only: one small file."""
-    ents = check.entries()
-    return {"Common": ents["Common"], "lemma2": ents["lemma2"]}
+    """Common and lemma2 only, without the lemmas CoqInterval proves (``tests.coq_shared.without_interval``: Common's
+    facts, lemma2's L2b-eps and L2d): one small file.  What these tests judge (the tactic filter, the statement
+    check, the build record, the coqc runs) is the same for every lemma; tests/test_coq.py replays the others."""
+    small = without_interval(check.entries(), ("Common", "lemma2"))
+    assert [t for _, t, _ in small["lemma2"]] == ["L2a", "L2b", "L2c", "L2e"], small["lemma2"]
+    return small
 
 
-def _key(stem="lemma2", step="L2b-eps"):
+def _key(stem="lemma2", step="L2b"):
     return next(l for s, t, l in check.entries()[stem] if t == step).key
 
 
-ABORT = "idtac. Abort. Lemma step_lemma2_L2b_eps : True. Proof. exact I"
+ABORT = "idtac. Abort. Lemma step_lemma2_L2b : True. Proof. exact I"
 
 
 # --- a tactic is a sentence of the proof language -----------------------------------------------------------------
@@ -72,7 +76,7 @@ def test_a_refused_recorded_tactic_is_rejected_before_coqc(tmp_path):
     path.write_text(json.dumps({_key(): ABORT}))
     tactics = check.load_tactics(path)
     st = check.check(tmp_path / "nowhere", tactics=tactics, searching=False, compiling=False, ents=_lemma2())
-    assert st[("lemma2", "L2b-eps")].startswith("rejected: the recorded tactic is not a proof script")
+    assert st[("lemma2", "L2b")].startswith("rejected: the recorded tactic is not a proof script")
     assert "Abort" not in check.text("lemma2", _lemma2()["lemma2"], tactics)
 
 
@@ -82,7 +86,7 @@ def test_the_abort_trick_is_rejected_by_coq(tmp_path, checked):
     out, _ = _checked_copy(tmp_path, checked)
     tactics = {**check.load_tactics(), _key(): ABORT}
     st = check.check(out, tactics=tactics, searching=False, ents=_lemma2())
-    assert st[("lemma2", "L2b-eps")].startswith("rejected")
+    assert st[("lemma2", "L2b")].startswith("rejected")
     assert st[("lemma2", "L2c")] == check.KERNEL
 
 
@@ -94,7 +98,7 @@ def test_the_statement_check_rejects_the_abort_trick_without_the_tactic_filter(t
     monkeypatch.setattr(coq_tactics, "tactic_problem", lambda t: None)  # the filter every tactic is read through
     tactics = {**check.load_tactics(), _key(): ABORT}
     st = check.check(out, tactics=tactics, searching=False, ents=_lemma2())
-    assert st[("lemma2", "L2b-eps")].startswith("rejected: the compiled constant is not the exported statement")
+    assert st[("lemma2", "L2b")].startswith("rejected: the compiled constant is not the exported statement")
     assert st[("lemma2", "L2c")] == check.KERNEL
 
 
@@ -118,14 +122,17 @@ def test_a_forged_cache_without_coqc_is_not_kernel_checked(tmp_path):
 def test_an_admitted_folder_is_rewritten_and_compiled_from_the_exporter(tmp_path):
     needs_coq()
     out = tmp_path / "out"
-    check.write(out)
+    out.mkdir()
+    tactics = check.load_tactics()
+    for stem, items in _lemma2().items():  # what the exporter writes for these entries
+        (out / f"{stem}.v").write_text(check.text(stem, items, tactics))
     src = (out / "lemma2.v").read_text()
     admitted = src.replace("Qed.", "Admitted.")
     (out / "lemma2.v").write_text(admitted)
     subprocess.run(["coqc", "-Q", str(out), "Slth", "Common.v"], cwd=out, check=True, capture_output=True)
     subprocess.run(["coqc", "-Q", str(out), "Slth", "lemma2.v"], cwd=out, check=True, capture_output=True)
     st = check.check(out, searching=False, ents=_lemma2())
-    assert st[("lemma2", "L2b-eps")] == check.KERNEL
+    assert st[("lemma2", "L2b")] == check.KERNEL
     assert (out / "lemma2.v").read_text() == src  # the edited file is rewritten
 
 
@@ -165,7 +172,7 @@ def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path, checked):
     .vo hashes) and Print Assumptions shows the admitted lemma as an axiom."""
     needs_coq()
     out, st = _checked_copy(tmp_path, checked)
-    assert st[("lemma2", "L2b-eps")] == check.KERNEL
+    assert st[("lemma2", "L2b")] == check.KERNEL
     b = check.build_dir(out)
     (b / "lemma2.v").write_text((b / "lemma2.v").read_text().replace("Qed.", "Admitted."))
     subprocess.run(["coqc", "-Q", str(b), "Slth", "lemma2.v"], cwd=b, check=True, capture_output=True)
@@ -173,38 +180,38 @@ def test_an_admitted_vo_in_the_build_folder_is_caught(tmp_path, checked):
     state["files"]["lemma2"]["vo"] = check.sha(b / "lemma2.vo")
     check.save_state(b / "state.json", state)
     st = check.check(out, searching=False, ents=_lemma2())
-    assert st[("lemma2", "L2b-eps")].startswith("rejected: rests on axioms beyond Coq's standard ones")
+    assert st[("lemma2", "L2b")].startswith("rejected: rests on axioms beyond Coq's standard ones")
 
 
 def test_print_assumptions_is_one_coqc_for_all_lemmas_and_an_odd_axiom_is_traced_to_its_lemma(tmp_path, checked):
-    """Common and lemma2 compiled, then lemma2.vo compiled again from Admitted proofs: one coqc asks every query
-    (``statement_check.print_assumptions``). Asked together (one query for the tuple of every lemma), every lemma is
-    given the admitted lemma (the list of all of them: a superset of each one's own); asked one by one, only
+    """Common, lemma2 and lemma7 compiled, then lemma2.vo compiled again from Admitted proofs: one coqc asks every
+    query (``statement_check.print_assumptions``). Asked together (one query for the tuple of every lemma), every
+    lemma is given the admitted lemma (the list of all of them: a superset of each one's own); asked one by one, only
     lemma2's lemmas name it, which is what ``statement_check.assumptions`` falls back to when the list together
     names an axiom beyond Coq's standard ones."""
     from bounds.prove.coq import runner, statement_check
-    from bounds.prove.coq.export import Lemma
 
     needs_coq()
-    out, st = _checked_copy(tmp_path, checked)  # Common and lemma2 compiled and checked
-    assert st[("lemma2", "L2b-eps")] == check.KERNEL
+    out, _ = _checked_copy(tmp_path, checked)  # Common and lemma2 compiled and checked
+    ents = {**_lemma2(), "lemma7": check.entries()["lemma7"]}
+    st = check.check(out, searching=False, ents=ents)  # lemma7 compiled and checked too
+    assert st[("lemma2", "L2b")] == check.KERNEL and st[("lemma7", "L7a")] == check.KERNEL
     b = check.build_dir(out)
     (b / "lemma2.v").write_text((b / "lemma2.v").read_text().replace("Qed.", "Admitted."))
     subprocess.run(["coqc", "-Q", str(b), "Slth", "lemma2.v"], cwd=b, check=True, capture_output=True)
-    consts = [(stem, f"Slth.{stem}.{l.name}") for stem, items in _lemma2().items() for s, t, l in items
-              if isinstance(l, Lemma) and st.get((s, t)) == check.KERNEL]
-    assert {stem for stem, _ in consts} == {"Common", "lemma2"}
-    # one lemma of Common and the admitted step of lemma2: one by one, each query walks CoqInterval's proofs again
-    consts = [next(c for c in consts if c[0] == "Common"), next(c for c in consts if c[1].endswith("L2b_eps"))]
+    # a lemma of lemma7 and the admitted step of lemma2: two files' queries
+    consts = [(stem, f"Slth.{stem}.{l.name}") for stem, items in ents.items() for s, t, l in items
+              if (s, t) in (("lemma7", "L7a"), ("lemma2", "L2b"))]
+    assert [stem for stem, _ in consts] == ["lemma2", "lemma7"], consts
     for together in (True, False):
         runs = runner.RUNS[0]
         per = statement_check.print_assumptions(b, consts, together=together)
         assert runner.RUNS[0] == runs + 1, together  # one coqc for both files' queries
         assert set(per) == {c for _, c in consts}
         odd = {c: [n for n in names if check.family(n) is None] for c, names in per.items()}
-        assert any("step_lemma2_L2b_eps" in " ".join(odd[c]) for stem, c in consts if stem == "lemma2"), odd
-        common_clean = all(not odd[c] for stem, c in consts if stem == "Common")
-        assert common_clean != together, odd  # together: the union names it for Common's lemmas too
+        assert any("step_lemma2_L2b" in " ".join(odd[c]) for stem, c in consts if stem == "lemma2"), odd
+        other_clean = all(not odd[c] for stem, c in consts if stem == "lemma7")
+        assert other_clean != together, odd  # together: the union names it for lemma7's lemma too
 
 
 @pytest.mark.parametrize("seal", [pytest.param("plain JSON", marks=pytest.mark.slow), "re-signed by its SHA-256"])
@@ -220,7 +227,7 @@ def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path,
     refuses plain JSON where a sealed record is read."""
     needs_coq()
     out, st = _checked_copy(tmp_path, checked)
-    assert st[("lemma2", "L2b-eps")] == check.KERNEL
+    assert st[("lemma2", "L2b")] == check.KERNEL
     b = check.build_dir(out)
     tactics = {**check.load_tactics(), _key(): "idtac"}  # a tactic that proves nothing
     state = _record(b)
@@ -237,10 +244,10 @@ def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path,
         (b / "state.json").write_bytes(b"SLTH-SEALED 1 coq-build " + hashlib.sha256(body).hexdigest().encode()
                                        + b"\n" + body)
     assert check.check(out, tactics=tactics, searching=False, compiling=False, ents=_lemma2())[
-        ("lemma2", "L2b-eps")].startswith("not checked")
+        ("lemma2", "L2b")].startswith("not checked")
     notes = []
     st = check.check(out, tactics=tactics, searching=False, ents=_lemma2(), log=notes.append)
-    assert st[("lemma2", "L2b-eps")].startswith("rejected"), st[("lemma2", "L2b-eps")]
+    assert st[("lemma2", "L2b")].startswith("rejected"), st[("lemma2", "L2b")]
     assert st[("lemma2", "L2c")] == check.KERNEL
     assert any("ignored the build record" in n and "state.json" in n for n in notes), notes
 
@@ -257,15 +264,15 @@ def test_a_changed_vo_is_compiled_again(tmp_path, checked):
 
 
 def test_the_statement_check_runs_again_for_a_changed_file_only(tmp_path, monkeypatch, checked):
-    """The statement check is recorded per file: with Common and lemma2 checked, lemma8 added is checked alone (the
-    check file requires lemma8, not lemma2); nothing changed runs no statement check; a .vo compiled again to the
-    same bytes keeps its record; a record of lemma8 that no longer matches (its key: the .vo hashes, the constants'
+    """The statement check is recorded per file: with lemma2 checked, lemma7 added is checked alone (the
+    check file requires lemma7, not lemma2); nothing changed runs no statement check; a .vo compiled again to the
+    same bytes keeps its record; a record of lemma7 that no longer matches (its key: the .vo hashes, the constants'
     types) is checked again, alone, and lemma2 keeps its verdicts."""
     needs_coq()
-    ents = {**_lemma2(), "lemma8": check.entries()["lemma8"]}
+    ents = {**_lemma2(), "lemma7": check.entries()["lemma7"]}
     out, _ = _checked_copy(tmp_path, checked)  # Common and lemma2 compiled and checked
     b = check.build_dir(out)
-    assert sorted(_record(b)["check"]["files"]) == ["Common", "lemma2"]
+    assert sorted(_record(b)["check"]["files"]) == ["lemma2"]  # Common has no lemma here
 
     def verdicts(st):
         return {v for k, v in st.items() if k is not None}
@@ -279,19 +286,19 @@ def test_the_statement_check_runs_again_for_a_changed_file_only(tmp_path, monkey
         return real(args, *a, **k)
     monkeypatch.setattr(statement_check, "run_coqc", spy)
     assert verdicts(check.check(out, searching=False, ents=ents)) == {check.KERNEL}
-    assert sorted(_record(b)["check"]["files"]) == ["Common", "lemma2", "lemma8"]
-    assert seen == ["From Slth Require Common lemma8."], seen
+    assert sorted(_record(b)["check"]["files"]) == ["lemma2", "lemma7"]
+    assert seen == ["From Slth Require Common lemma7."], seen
     seen.clear()
     assert verdicts(check.check(out, searching=False, ents=ents)) == {check.KERNEL} and seen == []
-    (b / "lemma8.vo").write_bytes(b"garbage")
+    (b / "lemma7.vo").write_bytes(b"garbage")
     assert verdicts(check.check(out, searching=False, ents=ents)) == {check.KERNEL} and seen == []
     from bounds.prove.coq.build import load_state, save_state
     state = load_state(b / "state.json")
-    state["check"]["files"]["lemma8"]["key"] = "a key of other .vo files"
+    state["check"]["files"]["lemma7"]["key"] = "a key of other .vo files"
     save_state(b / "state.json", state)
     st = check.check(out, searching=False, ents=ents)
     assert verdicts(st) == {check.KERNEL}, st
-    assert seen == ["From Slth Require Common lemma8."], seen
+    assert seen == ["From Slth Require Common lemma7."], seen
 
 
 def test_a_garbage_record_is_ignored_with_a_note(tmp_path):
@@ -445,12 +452,12 @@ def test_a_step_undefined_somewhere_on_its_domain_is_not_kernel_checked(tmp_path
     """Coq's totalised sqrt, / 0, ln and Rpower make some of these true Coq theorems ("lra" and the cascade prove
     nothing here on purpose: the definedness lemma must fail first); the true twin is kernel-checked."""
     needs_coq()
-    twin = Step("sqrt-twin", sp.sqrt(eps + sp.Rational(1, 2)), sp.Integer(2))
+    twin = Step("sqrt-twin", sp.sqrt(eps + sp.Rational(1, 2)), sp.sqrt(2))
     steps = [("plant", s, p) for s, p, _ in UNDEFINED] + [("plant", twin, (EPS,))]
-    ents = check.entries_of(steps)
+    ents = {**check.entries_of(steps), **without_interval(check.entries(), ("Common",))}
     tactics = check.load_tactics()
     for _, _, l in ents["Steps"]:
-        tactics[l.key] = "apply Rminus_le; interval" if l.step == "sqrt-twin" else "lra"
+        tactics[l.key] = "apply sqrt_le_1_alt; lra" if l.step == "sqrt-twin" else "lra"
     st = check.check(tmp_path / "out", tactics=tactics, searching=False, ents=ents)
     for s, _, where in UNDEFINED:
         assert st[("plant", s.name)].startswith(f"not checked: undefined at {where}"), (s.name, st[("plant", s.name)])

@@ -156,14 +156,17 @@ def test_the_committed_rows_live_beside_the_committed_empirical_record():
 
 
 def test_the_committed_rows_are_those_of_this_tree():
-    """A fresh clone's report reads the committed variants and mutation rows only under this tree's key (bounds/, the
-    libraries, the code that makes them): rows made from another bounds/ would be verified again, minutes of CPU
-    without a word.  After an edit of bounds/, ``python -m reports.record.verified`` makes them again."""
+    """A fresh clone's report reads the committed rows only under this tree's key (bounds/, the libraries, the code
+    that makes them, and for Coq the exported and compiled texts): rows made from another tree would be verified or
+    compiled again, minutes of CPU without a word, and the Coq replay tests (tests/test_coq.py,
+    tests/test_coq_math.py) compare with the committed kernel and Lemma 12 results only when those keys match.  After
+    an edit of bounds/, ``python -m reports.record.verified`` makes them again."""
     from reports.record.suites import mutations, variants
     from slt.cache import read_record
 
-    for part, fn in (("variants", variants), ("mutations", mutations)):
+    want = {"variants": verified.key("variants", variants), "mutations": verified.key("mutations", mutations),
+            "kernel": verified.kernel_key(), "lemma12": verified.lemma12_key()}
+    for part, key in want.items():
         stored = read_record(verified.COMMITTED / f"verified-{part}.json")
-        assert stored["key"] == verified.key(part, fn), (
-            f"slt/measure/committed/verified-{part}.json was made from another bounds/ (or libraries): run "
-            "python -m reports.record.verified")
+        assert stored["key"] == key, (f"slt/measure/committed/verified-{part}.json was made from another tree: "
+                                      "run python -m reports.record.verified")

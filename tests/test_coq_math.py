@@ -74,22 +74,20 @@ def test_every_file_compiles_and_nothing_is_left_in_the_repository(built):
 
 
 def test_lemma8_and_lemma5_rest_only_on_the_standard_axioms(built, tmp_path_factory):
-    from tests.coq_shared import shared_assumptions
+    """Every theorem of ``coq_math.THEOREMS``, asked together, rests on Coq's standard axioms only (one ``Print
+    Assumptions`` of their tuple: an odd axiom of any one would be in it, ``test_a_planted_axiom_is_reported``);
+    Lemma 8 and the plain theorems (``REAL_ONLY``) on the classical reals only, Lemma 5 (CoqInterval) also on the
+    primitive integers and floats."""
+    from tests.coq_shared import REAL_ONLY, shared_assumptions
 
-    rests = shared_assumptions(tmp_path_factory)  # coq_math.assumptions of the compiled files, once per session
-    assert set(rests) == {n for names in coq_math.THEOREMS.values() for n in names}
-    for name, axioms in rests.items():
-        assert coq_math.unexpected(axioms) == [], name
+    rests = shared_assumptions(tmp_path_factory)  # coq_math.assumptions in groups, once per session
+    assert set(rests) == {"every", "lemma8", "lemma5", "real only"}
+    assert coq_math.unexpected(rests["every"]) == []
+    assert coq_math.families(rests["every"]) == ["classical reals", "primitive 63-bit integers", "primitive floats"]
     assert coq_math.families(rests["lemma8"]) == ["classical reals"]
     assert coq_math.families(rests["lemma5"]) == ["classical reals", "primitive 63-bit integers", "primitive floats"]
-    for name in ("softmax_shift", "Z_bounds", "ratio_bound", "hoelder", "entry_le_op", "logit_bound", "uniform_in_x",
-                 "block_entry", "head_merged_eq", "norm_triangle", "lemma8_rows", "softmax_rows_norm",
-                 "layers_induction", "relu_layer_lipschitz", "relu_layer_norm", "lemma12_logit",
-                 "lemma12_logit_needs_x'_bound", "uniform_in_inputs", "relu_split_norm", "matvec_relu_split",
-                 "pair_error_scaled", "deep_relu_net", "blocks_induction", "vecmat_le_op", "WQK_op",
-                 "lemma12_head", "lemma12_mha", "relu_net_lipschitz", "lemma13_block",
-                 "op_transpose", "head_gap", "mha_gap", "mha_norm", "src_QK", "one_layer_gap"):
-        assert coq_math.families(rests[name]) == ["classical reals"], name
+    assert coq_math.families(rests["real only"]) == ["classical reals"]
+    assert set(REAL_ONLY) < {n for names in coq_math.THEOREMS.values() for n in names}
 
 
 def test_a_planted_axiom_is_reported(built, tmp_path, monkeypatch):
@@ -98,11 +96,19 @@ def test_a_planted_axiom_is_reported(built, tmp_path, monkeypatch):
     (tmp_path / "Planted.v").write_text(
         "From Coq Require Import Reals.\nFrom SlthMath Require Import Objects.\nOpen Scope R_scope.\n"
         "Axiom cheat : forall x : R, x <= 0.\nLemma planted : norm 1 (fun _ => 1) <= 0.\n"
-        "Proof. apply cheat. Qed.\n")
+        "Proof. apply cheat. Qed.\nLemma clean : norm 1 (fun _ => 0) = norm 1 (fun _ => 0).\nProof. reflexivity. Qed.\n")
     ok, why = coq_math.compile_file(tmp_path, "Planted")
     assert ok, why
-    rests = coq_math.assumptions(tmp_path, {"Planted": ("planted",)})
+    rests = coq_math.assumptions(tmp_path, {"Planted": ("planted", "clean")})
     assert [a.split(".")[-1] for a in coq_math.unexpected(rests["planted"])] == ["cheat"]
+    assert coq_math.unexpected(rests["clean"]) == []
+    together = coq_math.assumptions(tmp_path, {"Planted": ("planted", "clean")},
+                                    groups={"both": ("clean", "planted"), "clean": ("clean",)})
+    assert [a.split(".")[-1] for a in coq_math.unexpected(together["both"])] == ["cheat"]  # asked together: found
+    assert coq_math.unexpected(together["clean"]) == []
+    for groups in ({"x": ("lemma8",)}, {"x": ()}):
+        with pytest.raises(ValueError):
+            coq_math.assumptions(tmp_path, {"Planted": ("planted", "clean")}, groups=groups)
     assert coq_math.unexpected(rests["planted"], premises=("cheat",)) != []  # a premise is named in full
     monkeypatch.setattr(coq_math, "PREMISES", ("SlthMath.Planted.cheat",))  # declared in the one allow-list
     rests = coq_math.assumptions(tmp_path, {"Planted": ("planted",)})

@@ -52,3 +52,17 @@ def test_pytest_as_typed_runs_on_two_workers_and_no_xdist_still_works(tmp_path):
     for flags in (("-p", "no:xdist"), ("-n", "0")):
         out = _run(tmp_path, *flags)
         assert "workers" not in out and "worker none" in out and "1 passed" in out, (flags, out)
+
+
+def test_a_worker_gets_its_share_of_the_cores_as_numba_threads():
+    import numba
+
+    before = numba.get_num_threads()
+    cores = len(os.sched_getaffinity(0))
+    try:
+        conftest._share_numba_threads(2)
+        assert numba.get_num_threads() == max(1, min(numba.config.NUMBA_NUM_THREADS, cores // 2))
+        conftest._share_numba_threads(10 * cores)
+        assert numba.get_num_threads() == 1
+    finally:
+        numba.set_num_threads(before)

@@ -66,3 +66,16 @@ def test_a_worker_gets_its_share_of_the_cores_as_numba_threads():
         assert numba.get_num_threads() == 1
     finally:
         numba.set_num_threads(before)
+
+
+def test_the_session_and_the_processes_it_starts_keep_freed_memory():
+    """The root conftest's allocator settings reach this process's environment, so every process a test starts (an
+    xdist worker, a command) reads them at its start; glibc accepts each (mallopt returns 1)."""
+    import ctypes
+    import ctypes.util
+
+    for name, value in conftest.MALLOC.items():
+        assert int(os.environ[name]) > 0, name
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    for option, name in ((-1, "MALLOC_TRIM_THRESHOLD_"), (-2, "MALLOC_TOP_PAD_"), (-3, "MALLOC_MMAP_THRESHOLD_")):
+        assert libc.mallopt(option, int(os.environ[name])) == 1, name

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 
 # One BLAS thread, set before numpy loads: scipy's L-BFGS-B (every adversarial search) calls BLAS on tiny vectors,
@@ -49,7 +50,6 @@ def _keep_freed_memory() -> None:
     """``mallopt`` of ``MALLOC`` in this process (glibc only; elsewhere nothing)."""
     import ctypes
     import ctypes.util
-    import sys
 
     if not sys.platform.startswith("linux"):
         return
@@ -138,7 +138,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     settings.load_profile(config.getoption("--slth-profile"))
     if hasattr(config, "workerinput"):  # an xdist worker: the cores shared out, Numba's threads with them
-        _share_numba_threads(int(config.workerinput.get("workercount") or 1))
+        _NUMBA_WORKERS[0] = int(config.workerinput.get("workercount") or 1)
     # Verdicts stored on disk (bounds.prove.verdict_cache): the checks read and write them (checks/conftest.py: the folder
     # given here, else the user's cache folder), the unit tests never (tests/conftest.py); every other part of the
     # session (fixtures, the commands tests start) runs with the store off.
@@ -150,6 +150,21 @@ def pytest_configure(config):
     os.environ["SLTH_VERDICT_CACHE"] = "off"
     if not os.environ.get("SLTH_CACHE_DIR"):
         os.environ["SLTH_CACHE_DIR"] = config._slth_cache = tempfile.mkdtemp(prefix=f"slth-tasks-{_WORKER}-")
+
+
+_NUMBA_WORKERS = [0]
+"""The number of xdist workers of this run when this process is one of them (else 0)."""
+
+
+@pytest.fixture(autouse=True)
+def _numba_threads_shared():
+    """In an xdist worker, once Numba is imported (by a test module or a trial; a run that reads every trial back
+    never imports it, and importing it here would cost every worker its start-up), its threads set by
+    ``_share_numba_threads``."""
+    if _NUMBA_WORKERS[0] and "numba" in sys.modules:
+        _share_numba_threads(_NUMBA_WORKERS[0])
+        _NUMBA_WORKERS[0] = 0
+    yield
 
 
 def _share_numba_threads(workers: int) -> None:

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import numba  # at collection: the root conftest's fixture finds Numba imported before this module's first test
+
 import conftest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,8 +57,6 @@ def test_pytest_as_typed_runs_on_two_workers_and_no_xdist_still_works(tmp_path):
 
 
 def test_a_worker_gets_its_share_of_the_cores_as_numba_threads():
-    import numba
-
     before = numba.get_num_threads()
     cores = len(os.sched_getaffinity(0))
     try:
@@ -79,3 +79,12 @@ def test_the_session_and_the_processes_it_starts_keep_freed_memory():
     libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
     for option, name in ((-1, "MALLOC_TRIM_THRESHOLD_"), (-2, "MALLOC_TOP_PAD_"), (-3, "MALLOC_MMAP_THRESHOLD_")):
         assert libc.mallopt(option, int(os.environ[name])) == 1, name
+
+
+def test_this_run_gives_numba_the_share_of_the_cores_of_its_process():
+    """In an xdist worker, Numba runs on cores // workers threads (the root conftest's fixture, which ran before this
+    test, Numba being imported); in one process, on all of them."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0) if os.environ.get("PYTEST_XDIST_WORKER") else 0
+    cores = len(os.sched_getaffinity(0))
+    share = max(1, min(numba.config.NUMBA_NUM_THREADS, cores // workers)) if workers else numba.config.NUMBA_NUM_THREADS
+    assert numba.get_num_threads() == share, (workers, cores)

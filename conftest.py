@@ -42,6 +42,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # kernel with glibc's defaults, 0.6 s with these). For this process (mallopt) and every process it starts (the
 # variables, read by glibc at a process's start: the xdist workers, the commands the tests run).
 MALLOC = {"MALLOC_TRIM_THRESHOLD_": 256 << 20, "MALLOC_TOP_PAD_": 64 << 20, "MALLOC_MMAP_THRESHOLD_": 32 << 20}
+MALLOPT = ((-1, "MALLOC_TRIM_THRESHOLD_"), (-2, "MALLOC_TOP_PAD_"), (-3, "MALLOC_MMAP_THRESHOLD_"))
+"""glibc's ``mallopt`` option of each variable (M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD)."""
 for _name, _value in MALLOC.items():
     os.environ.setdefault(_name, str(_value))
 
@@ -55,8 +57,8 @@ def _keep_freed_memory() -> None:
         return
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        for option, name in ((-1, "MALLOC_TRIM_THRESHOLD_"), (-2, "MALLOC_TOP_PAD_"), (-3, "MALLOC_MMAP_THRESHOLD_")):
-            libc.mallopt(option, int(os.environ[name]))  # M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD
+        for option, name in MALLOPT:
+            libc.mallopt(option, int(os.environ[name]))
     except (OSError, AttributeError, ValueError):  # not glibc, or a value the user set that is not a number
         pass
 

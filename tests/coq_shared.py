@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -138,6 +139,84 @@ def _cached(factory, kind: str, compute, extra: str = ""):
 def shared_rests(factory) -> dict:
     """``coq_math.rests_on`` of the shared build: ``{statement: (premises, axioms)}`` for every formalized statement."""
     return {n: (p, a) for n, (p, a) in _cached(factory, "rests", coq_math.rests_on).items()}
+
+
+CHAIN = "coq-statements-chain"
+
+
+def statement_cuts(text: str) -> list[int]:
+    """Where a ``Statements.v`` text is cut into chunks: 0, then the end of each formalized statement's line
+    ``End <name>.`` (chunk k holds statement k's Section and what stands between it and the Section before)."""
+    cuts = [0]
+    for name in coq_math.FORMAL:
+        end = text.index(f"\nEnd {name}.") + len(f"\nEnd {name}.")
+        cuts.append(text.find("\n", end) + 1 or len(text))
+    return cuts
+
+
+def _chain_head(k: int) -> str:
+    """What a chunk after the first starts with: the chunk before it, exported, and the scope the file opens."""
+    return f"From {coq_math.LOGICAL} Require Export StmtChunk{k - 1}.\nOpen Scope R_scope.\n" if k else ""
+
+
+def statements_chain(factory) -> Path:
+    """A copy of the shared library in which the committed ``Statements.v`` (the one the library was compiled with)
+    is compiled again as a chain, once per session under a lock: ``StmtChunk<k>.v`` is chunk k (``statement_cuts``)
+    on top of ``StmtChunk<k-1>``, every ``Require Import`` of the file made ``Require Export`` so that the next chunk
+    sees what the whole file saw there.  Every chunk compiles: the control of ``compile_statements``.  Call it from a
+    fixture, before a test patches the catalogue (the library is checked against ``statements_file()``)."""
+    root = shared_root(factory)
+    folder = root / CHAIN
+    with locked(root / f"{CHAIN}.lock"):
+        if not (folder / ".complete").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            stage = private_copy(factory, "statements-chain")
+            text = (stage / "Statements.v").read_text()
+            cuts = statement_cuts(text)
+            for k in range(len(cuts) - 1):
+                chunk = re.sub(r"\bRequire Import\b", "Require Export", text[cuts[k]:cuts[k + 1]])
+                (stage / f"StmtChunk{k}.v").write_text(_chain_head(k) + chunk)
+                ok, why = coq_math.compile_file(stage, f"StmtChunk{k}")
+                assert ok, f"the committed Statements.v does not compile as a chain: {why}"
+            (stage / ".complete").write_text("")
+            shutil.move(str(stage), folder)
+    return folder
+
+
+def compile_statements(chain: Path, dest: Path, text: str) -> tuple[bool, str]:
+    """``text`` compiled as ``Statements.v`` in ``dest`` beside the library of ``chain`` (``statements_chain``):
+    ``coq_math.compile_file``'s answer, its line numbers those of ``text``.  The chunks of ``text`` before the first
+    that differs from the committed file's are not compiled again: the rest of ``text`` is compiled on top of the
+    committed chunks (``StmtChunk<k-1>``), where the committed chunk k compiled, so a failure is the edit's own."""
+    base = (chain / "Statements.v").read_text()
+    bc, tc = statement_cuts(base), statement_cuts(text)
+    n = len(bc) - 1
+    k = next((i for i in range(n) if text[tc[i]:tc[i + 1]] != base[bc[i]:bc[i + 1]]), n)
+    for f in chain.iterdir():
+        if f.stem.startswith("StmtChunk"):
+            keep = f.suffix == ".vo" and int(f.stem[len("StmtChunk"):]) < k  # the committed chunks it is compiled on
+        else:
+            keep = f.suffix in (".v", ".vo") and f.stem != "Statements"
+        if keep:
+            shutil.copy(f, dest / f.name)
+    head = _chain_head(k)
+    (dest / "Statements.v").write_text(head + text[tc[k]:])
+    ok, why = coq_math.compile_file(dest, "Statements")
+    shift = text.count("\n", 0, tc[k]) - head.count("\n")
+    if not ok:
+        why = re.sub(r"^Statements\.v line (\d+)", lambda m: f"Statements.v line {int(m.group(1)) + shift}", why)
+    return ok, why
+
+
+def fails_in(chain: Path, dest: Path, text: str, begins: str, name: str) -> str:
+    """``text`` compiled as ``compile_statements`` does: Coq's error, which must lie inside Section ``name``, from the
+    line holding ``begins`` to the Section's end."""
+    ok, why = compile_statements(chain, dest, text)
+    assert not ok, f"stmt_{name} still compiles"
+    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
+    start, end = text.index(begins), text.index(f"End {name}.")
+    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
+    return why
 
 
 REAL_ONLY = ("softmax_shift", "Z_bounds", "ratio_bound", "hoelder", "entry_le_op", "logit_bound", "uniform_in_x",

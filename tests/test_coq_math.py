@@ -37,6 +37,7 @@ from bounds import catalogue
 from bounds.prove import coq_math, coq_statements, coq_text
 from bounds.prove.coq.check import missing_reason
 from slt import models
+from tests.coq_shared import compile_statements, fails_in
 
 T, D1, DK, DV, H, HIDDEN = 3, 2, 2, 2, 2, 3
 TOL = {"softmax": Fraction(1, 10**12), "head": Fraction(1, 10**12), "mha": Fraction(1, 10**12),
@@ -454,6 +455,15 @@ def test_the_generated_statements_have_no_admitted_or_axiom():
 
 
 @pytest.fixture(scope="module")
+def chain(built, tmp_path_factory):
+    """The committed Statements.v compiled as a chain of its chunks, once per session (``tests/coq_shared.py``): a
+    mutated Statements.v is compiled from its first changed chunk on (``coq_shared.compile_statements``)."""
+    from tests.coq_shared import statements_chain
+
+    return statements_chain(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
 def stated(built, tmp_path_factory):
     """What each theorem of ``Statements.v`` (generated from the catalogue, compiled beside the committed files in
     ``built``) rests on: ``coq_math.rests_on``, asked of Coq once per session (``tests/coq_shared.py``)."""
@@ -547,7 +557,7 @@ def test_the_report_counts_what_coq_says(stated):
 
 
 @pytest.mark.parametrize("name", list(coq_math.FORMAL))
-def test_a_halved_bound_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, monkeypatch, name):
+def test_a_halved_bound_in_bounds_fails_its_coq_theorem(chain, stated, tmp_path, monkeypatch, name):
     import dataclasses
 
     from bounds.catalogue import STATEMENTS
@@ -555,39 +565,47 @@ def test_a_halved_bound_in_bounds_fails_its_coq_theorem(built, stated, tmp_path,
     monkeypatch.setitem(STATEMENTS, name, dataclasses.replace(st, conclusion=st.conclusion / 2))
     text = coq_math.statements_file()
     assert text != coq_math.statements_file({**STATEMENTS, name: st})
-    for f in built.iterdir():
-        if f.suffix in (".vo", ".v") and f.stem != "Statements":
-            shutil.copy(f, tmp_path / f.name)
-    (tmp_path / "Statements.v").write_text(text)
-    ok, why = coq_math.compile_file(tmp_path, "Statements")
-    assert not ok
-    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
-    start = text.index(f"Theorem stmt_{name} ")
-    end = text.index(f"End {name}.")
-    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
+    fails_in(chain, tmp_path, text, f"Theorem stmt_{name} ", name)
 
 
-def _rejected_in_its_theorem(built, tmp_path, name, catalogue, begins: str = "Theorem stmt_{name} ") -> str:
-    """Statements.v generated from ``catalogue``, compiled beside the committed files: Coq's error, which must lie
-    inside ``stmt_<name>`` (from the line ``begins`` to the end of its Section)."""
-    text = coq_math.statements_file(catalogue)
+def test_a_chained_compile_answers_as_the_whole_file(built, chain, tmp_path):
+    """``coq_shared.compile_statements`` compiles a mutated Statements.v from its first changed chunk on: a harmless
+    edit of a late Section (a comment) compiles there, and a mutation of an early one is rejected with the message and
+    the line the whole file's compile gives."""
+    from bounds.catalogue import STATEMENTS
+    text = coq_math.statements_file()
+    at = text.index("Section theorem11.") + len("Section theorem11.")
+    harmless = tmp_path / "harmless"
+    harmless.mkdir()
+    ok, why = compile_statements(chain, harmless, text[:at] + "\n(* a comment *)" + text[at:])
+    assert ok, why
+    assert not (harmless / "StmtChunk8.vo").exists() and (harmless / "StmtChunk7.vo").exists()  # theorem11 is chunk 8
+    width = "lemma7 width: log(d1 d2/eps) -> log(d1/eps)"
+    (mutation,) = [m for m in catalogue.get("lemma7").mutations if m.name == width]
+    mutated = coq_math.statements_file({**STATEMENTS, "lemma7": mutation.edit.apply(STATEMENTS["lemma7"])})
+    chained = tmp_path / "chained"
+    chained.mkdir()
+    whole = tmp_path / "whole"
+    whole.mkdir()
     for f in built.iterdir():
         if f.suffix in (".vo", ".v") and f.stem != "Statements":
-            shutil.copy(f, tmp_path / f.name)
-    (tmp_path / "Statements.v").write_text(text)
-    ok, why = coq_math.compile_file(tmp_path, "Statements")
-    assert not ok, f"stmt_{name} still compiles"
-    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
-    start, end = text.index(begins.format(name=name)), text.index(f"End {name}.")
-    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
-    return why
+            shutil.copy(f, whole / f.name)
+    (whole / "Statements.v").write_text(mutated)
+    expected = coq_math.compile_file(whole, "Statements")
+    assert not expected[0] and compile_statements(chain, chained, mutated) == expected
+
+
+def _rejected_in_its_theorem(chain, tmp_path, name, catalogue, begins: str = "Theorem stmt_{name} ") -> str:
+    """Statements.v generated from ``catalogue``, compiled beside the committed files (``coq_shared.fails_in``):
+    Coq's error, which must lie inside ``stmt_<name>`` (from the line ``begins`` to the end of its Section)."""
+    return fails_in(chain, tmp_path, coq_math.statements_file(catalogue), begins.format(name=name), name)
 
 
 @pytest.mark.parametrize("name, edit", [
     ("lemma12", "lemma12: exp(4 alpha eps_max) -> exp(2 alpha eps_max)"),  # the statement's declared mutation
     ("lemma13", "printed"),  # the printed statement: half the bound its proof ends with
 ])
-def test_a_mutated_bound_of_lemma12_or_13_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, name, edit):
+def test_a_mutated_bound_of_lemma12_or_13_in_bounds_fails_its_coq_theorem(chain, stated, tmp_path, name, edit):
     import dataclasses
 
     from bounds.catalogue import STATEMENTS
@@ -599,10 +617,10 @@ def test_a_mutated_bound_of_lemma12_or_13_in_bounds_fails_its_coq_theorem(built,
         wrong = dataclasses.replace(st, conclusion=st.conclusion.subs(mut.old, mut.new))
     assert wrong.conclusion != st.conclusion
     assert coq_math.printed_bound(name, {**STATEMENTS, name: wrong}) != coq_math.printed_bound(name)
-    _rejected_in_its_theorem(built, tmp_path, name, {**STATEMENTS, name: wrong})
+    _rejected_in_its_theorem(chain, tmp_path, name, {**STATEMENTS, name: wrong})
 
 
-def test_lemma12s_theorem_needs_its_premise(built, stated, tmp_path):
+def test_lemma12s_theorem_needs_its_premise(chain, stated, tmp_path):
     """Without the Section hypothesis premise_lemma12_x' the proof of stmt_lemma12 (and of stmt_lemma13) has no
     bound on the perturbed tokens and is rejected."""
     from bounds.catalogue import STATEMENTS
@@ -613,7 +631,7 @@ def test_lemma12s_theorem_needs_its_premise(built, stated, tmp_path):
         saved = coq_math.FORMAL[name]
         try:
             coq_math.FORMAL[name] = (saved[0], saved[1], text.replace(hyp, ""))
-            why = _rejected_in_its_theorem(built, tmp_path, name, STATEMENTS)
+            why = _rejected_in_its_theorem(chain, tmp_path, name, STATEMENTS)
         finally:
             coq_math.FORMAL[name] = saved
         assert "x'_in_ball" in why, why
@@ -702,12 +720,6 @@ def test_statements_rests_reports_the_counts_and_a_rejected_theorem(built, state
 
 # --- Theorem 10: the layers composed, from Lemma 2's conclusion per layer ----------------------------------------
 
-def _compile_statements(built, tmp_path, text):
-    for f in built.iterdir():
-        if f.suffix in (".vo", ".v") and f.stem not in ("Statements", "StatementAssumptions"):
-            shutil.copy(f, tmp_path / f.name)
-    (tmp_path / "Statements.v").write_text(text)
-    return coq_math.compile_file(tmp_path, "Statements")
 
 
 def test_theorem10s_printed_bound_and_budget_mutations_are_compiled_by_the_printed_field_test():
@@ -738,13 +750,13 @@ def test_theorems_10_and_11_rest_on_lueker_alone_and_cite_no_conclusion(built, s
      "theorem9_masks H d1 dK dV (n_MHA / d1) (s w) t alpha (e9 / 2)) e9)."),
     ("apply Rle_trans with (e9 + e10); [assert", "apply Rle_trans with (e10); [assert"),
 ], ids=["mha-budget-halved", "union-bound-without-the-mha"])
-def test_a_wrong_step_of_theorem11s_proof_fails(built, stated, tmp_path, monkeypatch, old, new):
+def test_a_wrong_step_of_theorem11s_proof_fails(chain, stated, tmp_path, monkeypatch, old, new):
     """The proof is the paper's chain: Theorem 9's error at a smaller budget than it gives, or the union bound B5
     without the MHA's failure, does not go through."""
     saved = coq_math.FORMAL["theorem11"]
     assert old in saved[2]
     monkeypatch.setitem(coq_math.FORMAL, "theorem11", (saved[0], saved[1], saved[2].replace(old, new)))
-    _rejected_in_its_theorem(built, tmp_path, "theorem11", None)
+    _rejected_in_its_theorem(chain, tmp_path, "theorem11", None)
 
 
 @pytest.mark.parametrize("old, new, lemma", [
@@ -910,10 +922,10 @@ def test_each_cited_step_is_a_lemma_of_the_committed_scalar_file():
     assert {"lemma2", "theorem9"} <= set(coq_math.scalar_stems())
 
 
-def _fails_in_its_theorem(built, tmp_path, name, catalogue_) -> str:
+def _fails_in_its_theorem(chain, tmp_path, name, catalogue_) -> str:
     """Statements.v generated from ``catalogue_`` compiled beside the committed files: the error, which must lie in
     ``stmt_<name>``'s Section."""
-    return _rejected_in_its_theorem(built, tmp_path, name, catalogue_, begins="Section {name}.")
+    return _rejected_in_its_theorem(chain, tmp_path, name, catalogue_, begins="Section {name}.")
 
 
 def _cited_mutations():
@@ -928,10 +940,10 @@ def _cited_mutations():
 
 
 @pytest.mark.parametrize("mutation", _cited_mutations(), ids=lambda m: m.name)
-def test_a_planted_mutation_of_a_printed_field_fails_its_coq_theorem(built, stated, tmp_path, mutation):
+def test_a_planted_mutation_of_a_printed_field_fails_its_coq_theorem(chain, stated, tmp_path, mutation):
     from bounds.catalogue import STATEMENTS
     mutated = {**STATEMENTS, mutation.statement: mutation.edit.apply(STATEMENTS[mutation.statement])}
-    _fails_in_its_theorem(built, tmp_path, mutation.statement, mutated)
+    _fails_in_its_theorem(chain, tmp_path, mutation.statement, mutated)
 
 
 def test_lemma2_and_theorem9_are_among_the_mutated_statements():
@@ -957,7 +969,7 @@ def test_theorem14s_printed_constant_mutations_are_compiled_by_the_printed_field
 
 @pytest.mark.parametrize("mutation", ["theorem14 n_MHA closed form: f1 -> f1 - 1",
                                       "theorem14 block-1 n_FC: 2^(2B^2-B+2) -> 2^(2B^2-B+1)"])
-def test_a_mutation_of_theorem14_in_bounds_fails_its_coq_theorem(built, stated, tmp_path, mutation):
+def test_a_mutation_of_theorem14_in_bounds_fails_its_coq_theorem(chain, stated, tmp_path, mutation):
     """stmt_theorem14's printed widths are printed from bounds/; the steps it chains are the committed ones, so each of
     these mutations of the catalogue makes the theorem fail inside its Section (the growth factor, the input norm of
     Theorem 11 and Lemma 13 at a block and the union bound's total: ``THEOREM14_PRINTED``)."""
@@ -966,20 +978,16 @@ def test_a_mutation_of_theorem14_in_bounds_fails_its_coq_theorem(built, stated, 
     st = STATEMENTS["theorem14"]
     (mut,) = [m for m in st.mutations if m.name == mutation]
     wrong = Edit("theorem14", mut.where, mut.old, mut.new).apply(st)
-    _theorem14_fails(built, tmp_path, {**STATEMENTS, "theorem14": wrong})
+    _theorem14_fails(chain, tmp_path, {**STATEMENTS, "theorem14": wrong})
 
 
-def _theorem14_fails(built, tmp_path, catalogue):
+def _theorem14_fails(chain, tmp_path, catalogue):
     text = coq_math.statements_file(catalogue)
     assert text != coq_math.statements_file()
-    ok, why = _compile_statements(built, tmp_path, text)
-    assert not ok
-    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
-    assert text[:text.index("Section theorem14.")].count("\n") < line <= text[:text.index("End theorem14.")].count(
-        "\n") + 1, why
+    fails_in(chain, tmp_path, text, "Section theorem14.", "theorem14")
 
 
-def test_kappa_64_in_bounds_fails_theorem14s_coq_theorem(built, stated, tmp_path):
+def test_kappa_64_in_bounds_fails_theorem14s_coq_theorem(chain, stated, tmp_path):
     """kappa = 65 is the smallest integer that closes the block step with Lemma 13's factor 2: kappa = 64 in bounds/
     (the constant and the closed-form widths) makes stmt_theorem14 fail inside its Section."""
     from bounds.catalogue import STATEMENTS
@@ -987,7 +995,7 @@ def test_kappa_64_in_bounds_fails_theorem14s_coq_theorem(built, stated, tmp_path
     st = STATEMENTS["theorem14"]
     for edit in kappa_edits(64):
         st = edit.apply(st)
-    _theorem14_fails(built, tmp_path, {**STATEMENTS, "theorem14": st})
+    _theorem14_fails(chain, tmp_path, {**STATEMENTS, "theorem14": st})
 
 
 def test_theorem14_rests_on_lueker_alone(built, stated):
@@ -1003,7 +1011,7 @@ def test_theorem14_rests_on_lueker_alone(built, stated):
 
 # --- Lueker's corollary as printed is unsatisfiable for a class with a one-item family -----------------------------
 
-def test_lueker_as_printed_fails_for_one_item_and_coq_proves_it(built, stated, tmp_path, monkeypatch):
+def test_lueker_as_printed_fails_for_one_item_and_coq_proves_it(built, chain, stated, tmp_path, monkeypatch):
     """Finding: with the printed width n >= C log(1/eps), for every C > 0 the width at eps = exp(-1/C) is exactly 1,
     and one item x (subset sums 0 and x) never covers both -1 and 1 within eps < 1; so the corollary as printed
     (every 0 < eps < 1) holds for no item law and no C, and Coq proves it (``lueker_as_printed_fails_one_item``,
@@ -1042,7 +1050,7 @@ def test_lueker_as_printed_fails_for_one_item_and_coq_proves_it(built, stated, t
     doubled = tmp_path / "doubled"
     doubled.mkdir()
     text = coq_math.statements_file()
-    ok, why = _compile_statements(built, doubled, text)
+    ok, why = compile_statements(chain, doubled, text)
     line = int(re.search(r"Statements\.v line (\d+)", why).group(1)) if not ok else 0
     proof = text.index("Theorem lueker_as_printed_fails_one_item")
     assert not ok and text.count("\n", 0, proof) < line <= text.count("\n", 0, text.index("Qed.", proof)) + 1, why

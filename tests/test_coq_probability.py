@@ -13,7 +13,6 @@ corollary.
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 import sympy as sp
@@ -38,18 +37,20 @@ def folder(tmp_path_factory):
     return private_copy(tmp_path_factory, "coq_probability")
 
 
-def _fails_in(folder, tmp_path, name, text) -> str:
-    """``text`` as Statements.v compiled beside the files of ``folder``: Coq's error, inside Section ``name``."""
-    for f in folder.iterdir():
-        if f.suffix in (".vo", ".v") and f.stem not in ("Statements", "Model"):
-            shutil.copy(f, tmp_path / f.name)
-    (tmp_path / "Statements.v").write_text(text)
-    ok, why = coq_math.compile_file(tmp_path, "Statements")
-    assert not ok, f"{name}: still compiles"
-    line = int(re.match(r"Statements\.v line (\d+)", why).group(1))
-    start, end = text.index(f"Section {name}."), text.index(f"End {name}.")
-    assert text[:start].count("\n") < line <= text[:end].count("\n") + 1, why
-    return why
+@pytest.fixture(scope="module")
+def chain(folder, tmp_path_factory):
+    """The committed Statements.v compiled as a chain of its chunks, once per session (``tests/coq_shared.py``)."""
+    from tests.coq_shared import statements_chain
+
+    return statements_chain(tmp_path_factory)
+
+
+def _fails_in(chain, tmp_path, name, text) -> str:
+    """``text`` as Statements.v compiled beside the library (``coq_shared.fails_in``): Coq's error, inside Section
+    ``name``."""
+    from tests.coq_shared import fails_in
+
+    return fails_in(chain, tmp_path, text, f"Section {name}.", name)
 
 
 def test_the_model_instantiates_every_hypothesis_of_each_statement_theorem(tmp_path_factory):
@@ -109,7 +110,7 @@ def test_the_composed_theorems_model_fails_on_a_false_hypothesis(folder, old, ne
     assert not result["ok"] and result["error"].startswith("Model.v line"), result
 
 
-def test_lueker_is_a_hypothesis_of_each_probabilistic_theorem_and_the_conclusion_of_none(folder, tmp_path,
+def test_lueker_is_a_hypothesis_of_each_probabilistic_theorem_and_the_conclusion_of_none(chain, tmp_path,
                                                                                           tmp_path_factory):
     from tests.coq_shared import shared_rests
 
@@ -123,7 +124,7 @@ def test_lueker_is_a_hypothesis_of_each_probabilistic_theorem_and_the_conclusion
     assert text.count(hyp) == len(PROBABILISTIC + COMPOSED)
     cut = text.replace(hyp, "", 1)  # Lemma 7's Section comes first among them
     assert text.index(hyp) > text.index("Section lemma7.")
-    assert "lueker" in _fails_in(folder, tmp_path, "lemma7", cut)
+    assert "lueker" in _fails_in(chain, tmp_path, "lemma7", cut)
 
 
 @pytest.mark.parametrize("name, edit", [
@@ -133,12 +134,12 @@ def test_lueker_is_a_hypothesis_of_each_probabilistic_theorem_and_the_conclusion
     ("lemma5", Edit("lemma5", "params.eps_max.hi", sp.Rational(1, 2), 1)),
     ("theorem9", Edit("theorem9", "params.alpha.lo", sp.sqrt(d2), sp.sqrt(d2) / 2)),
 ], ids=["lemma7 C halved", "lemma2 C halved", "theorem9 n_K C halved", "lemma5 eps_max <= 1", "theorem9 alpha >= sqrt(d2)/2"])
-def test_a_mutated_hypothesis_in_bounds_fails_its_coq_theorem(folder, tmp_path, name, edit):
+def test_a_mutated_hypothesis_in_bounds_fails_its_coq_theorem(chain, tmp_path, name, edit):
     from bounds.catalogue import STATEMENTS
     mutated = {**STATEMENTS, name: edit.apply(STATEMENTS[name])}
     text = coq_math.statements_file(mutated)
     assert text != coq_math.statements_file()
-    _fails_in(folder, tmp_path, name, text)
+    _fails_in(chain, tmp_path, name, text)
 
 
 def test_print_assumptions_lists_only_the_standard_axioms(folder, tmp_path_factory):

@@ -109,16 +109,12 @@ def main(argv=None) -> int:
         print(f"{PROG}: the test run failed (exit {r['exit']}); nothing written", file=sys.stderr)
         return 1
     if args.write:
-        from slt.inputs import read_json
-
-        data = read_json(OUT, "benchmark file") if OUT.exists() else {"profiles": {}}
-        data["profiles"]["default"] = {
+        where = {"where": r["where"]} if "where" in r else {}
+        common.add_profiles(OUT, {"default": {
             "wall_s": r["wall_s"], "cpu_s": r["cpu_s"], "cores": os.cpu_count(), "command": "python -m pytest -n auto",
-            "label": "fresh clone, CI=true, empty caches" + (", its work logged (--where)" if "where" in r else ""),
-            "commit": r["commit"], "machine": r["machine"],
-            "slowest_files": r["slowest_files"], **({"where": r["where"]} if "where" in r else {}),
-            "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        common.write(OUT, data)
+            "label": "fresh clone, CI=true, empty caches" + (", its work logged (--where)" if where else ""),
+            "commit": r["commit"], "machine": r["machine"], "slowest_files": r["slowest_files"], **where,
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}})
     return 0
 
 

@@ -178,10 +178,8 @@ def _rename_into(path: Path, payload: bytes, given) -> None:
             fh.write(payload)
         os.replace(tmp, path)
     except BaseException as exc:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         if isinstance(exc, OSError):
             raise OSError(exc.errno, exc.strerror, str(given)) from None
         raise

@@ -152,9 +152,7 @@ def _landing(path: Path, given) -> tuple[Path, bool]:
             if exc.errno == errno.ELOOP:
                 raise OSError(errno.ELOOP, "a loop of symbolic links", str(given)) from None
         real = Path(os.path.realpath(path))
-        if real.exists() and not real.is_file():
-            return real, False
-        return real, True
+        return real, real.is_file() or not real.exists()
     return path, True
 
 

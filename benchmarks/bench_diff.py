@@ -74,8 +74,9 @@ def timed(args, repo: Path, cache: Path, limit: float | None = None) -> tuple[di
 
     (proc, err, timed_out), wall, cpu_s = common.timed(call)
     return {"command": "slth " + " ".join(args), "wall_s": round(wall, 1), "cpu_s": round(cpu_s, 1),
-            "exit": proc.returncode, "timed_out": timed_out, "limit_s": limit, "load_before": round(taken["load"][0], 2),
-            "machine": taken, "stderr_last": (err or "").strip().splitlines()[-1:]}, err or ""
+            "exit": proc.returncode, "timed_out": timed_out, "limit_s": limit,
+            "load_before": round(taken["load"][0], 2), "machine": taken,
+            "stderr_last": (err or "").strip().splitlines()[-1:]}, err or ""
 
 
 def measure(runs: int = 3, with_changes: bool = False, log=print) -> dict:

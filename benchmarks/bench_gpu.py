@@ -37,7 +37,7 @@ def junit_tests(path) -> list[dict]:
     for case in ET.parse(path).getroot().iter("testcase"):
         name = f"{case.get('classname', '').replace('.', '/')}.py::{case.get('name')}"
         node = next((n for n in map(case.find, ("failure", "error", "skipped")) if n is not None), None)
-        outcome = {"failure": "failed", "error": "error", "skipped": "skipped"}[node.tag] if node is not None else "passed"
+        outcome = "passed" if node is None else {"failure": "failed", "error": "error", "skipped": "skipped"}[node.tag]
         out.append({"test": name, "outcome": outcome, "seconds": round(float(case.get("time", 0)), 2),
                     "reason": "" if node is None else node.get("message", "")})
     return out

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages firs
 
 from reports.cli import INTERRUPTED, Parser, checked, count, positive_int  # noqa: E402
 from slth_base.files import InputError, replace_file, write_atomic  # noqa: E402
-from slth_base.settings import SettingError, check_all  # noqa: E402
+from slth_base.settings import check_all  # noqa: E402
 
 __all__ = ["ROOT", "parser", "positive_int", "count", "bounded", "cpu", "timed", "now", "machine", "fresh_clone",
            "write", "add_profiles", "run"]
@@ -107,7 +107,7 @@ def run(main, prog: str, argv=None) -> int:
     try:
         check_all()
         return int(main(argv) or 0)
-    except (InputError, SettingError) as exc:
+    except InputError as exc:  # a SettingError too
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

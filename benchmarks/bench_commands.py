@@ -49,16 +49,12 @@ def measure(only=NAMES, limit: float = 1200.0, log=print) -> dict:
         path, old, new = EDIT
         edited = (repo / path).read_text()
         (repo / path).write_text(edited.replace(new, old))  # the clone as committed; the edit comes later
-        if "report" in only:
-            cache = tmp / "cache-report"
-            out["report-cold"] = timed(["report"], repo, cache, limit, log, "report cold")
-            out["report-warm"] = timed(["report"], repo, cache, limit, log, "report warm")
+        for name in ("report", "proofs"):
+            for when in ("cold", "warm") if name in only else ():
+                out[f"{name}-{when}"] = timed([name], repo, tmp / f"cache-{name}", limit, log, f"{name} {when}")
         if "proofs" in only:
-            cache = tmp / "cache-proofs"
-            out["proofs-cold"] = timed(["proofs"], repo, cache, limit, log, "proofs cold")
-            out["proofs-warm"] = timed(["proofs"], repo, cache, limit, log, "proofs warm")
             (repo / path).write_text(edited)
-            out["proofs-edit"] = timed(["proofs"], repo, cache, limit, log, "proofs edit")
+            out["proofs-edit"] = timed(["proofs"], repo, tmp / "cache-proofs", limit, log, "proofs edit")
             out["proofs-edit"]["edit"] = EDIT_WORDS
             (repo / path).write_text(edited.replace(new, old))
         if "slack" in only:

@@ -73,10 +73,7 @@ def read_bounded(path, what: str = "file", limit: int | None = None, regular: bo
             raise InputError(f"{what} {path}: {st.st_size:,} bytes, larger than the {_size(limit)} the harness "
                              "reads at most (not a file the harness wrote?)")
         chunks, total = [], 0
-        while True:
-            chunk = fh.read(min(2 ** 20, limit + 1 - total))
-            if not chunk:
-                break
+        while chunk := fh.read(min(2 ** 20, limit + 1 - total)):
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:

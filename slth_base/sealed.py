@@ -147,10 +147,7 @@ def read_regular(path: Path, limit: int = LIMIT) -> bytes | None:
         if st.st_size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
         chunks, left = [], limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
             chunks.append(chunk)
             left -= len(chunk)
         data = b"".join(chunks)

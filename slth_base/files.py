@@ -214,11 +214,9 @@ def replace_file(path, data: str | bytes, within=None) -> None:
         root = os.path.realpath(within)
         if not _inside(os.path.realpath(path.parent), root):
             raise InputError(f"{given}: its folder leads outside {within} (a symbolic link?); not written")
-    try:
+    with contextlib.suppress(FileNotFoundError):
         if stat.S_ISDIR(os.lstat(path).st_mode):
             raise OSError(errno.EISDIR, "Is a directory", str(given))
-    except FileNotFoundError:
-        pass
     _rename_into(path, data.encode("utf-8") if isinstance(data, str) else data, given)
 
 
@@ -231,14 +229,12 @@ def locked(path):
     path.parent.mkdir(parents=True, exist_ok=True)
     flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     for _ in range(3):
-        try:
+        with contextlib.suppress(FileNotFoundError):
             st = os.lstat(path)
             if not stat.S_ISREG(st.st_mode):
                 if stat.S_ISDIR(st.st_mode):
                     raise OSError(errno.EISDIR, "Is a directory", str(path))
                 os.unlink(path)
-        except FileNotFoundError:
-            pass
         try:
             fd = os.open(path, flags, 0o666)
         except OSError as exc:

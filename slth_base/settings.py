@@ -97,8 +97,7 @@ def folder(name, what, environ=None, off: bool = False):
         return "off"
     path = Path(text.strip()).expanduser()
     allowed = f"a folder for {what}" + (" or off" if off else "")
-    probe = path
-    while True:
+    for probe in (path, *path.parents):
         try:
             if probe.is_dir():
                 break
@@ -107,9 +106,6 @@ def folder(name, what, environ=None, off: bool = False):
                 raise _refuse(name, text, f"{allowed}, not a file or a device{where}")
         except OSError as exc:  # a name too long, a loop of links
             raise _refuse(name, text, f"{allowed} ({exc.strerror or exc})") from None
-        if probe.parent == probe:
-            break
-        probe = probe.parent
     return path
 
 

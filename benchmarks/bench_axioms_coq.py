@@ -60,10 +60,7 @@ def parse_log(text: str) -> dict:
     out: dict = {}
     for line in text.splitlines():
         m = re.match(r"COQC ([\d.]+) ([\d.]+) (\d+) :: (.*)", line)
-        if not m:
-            continue
-        name = stage(m.group(4))
-        if name is None:
+        if not m or (name := stage(m.group(4))) is None:
             continue
         cpu, rss = float(m.group(1)) + float(m.group(2)), int(m.group(3)) / 1024
         old = out.get(name, {"cpu_s": 0.0, "rss_mb": 0.0})

@@ -65,7 +65,8 @@ def timed(args, repo: Path, cache: Path, limit: float | None = None) -> tuple[di
 
     def call():
         proc = subprocess.Popen([sys.executable, "-m", "reports.cli", *args], cwd=repo, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                start_new_session=limit is not None)  # a group of its own, killed at the limit
         try:
             return proc, proc.communicate(timeout=limit)[1], False
         except subprocess.TimeoutExpired:

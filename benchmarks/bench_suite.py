@@ -69,7 +69,6 @@ def measure(where: bool) -> dict:
                 sys.stderr.write(line)
                 lines.append(line)
         wall, cpu_s = time.perf_counter() - t0, common.cpu() - before
-        text = "".join(lines)
         summary = next((line for line in reversed(lines) if re.search(r"\d+ (passed|failed|error)", line)), "").strip()
         out = {"wall_s": round(wall, 1), "cpu_s": round(cpu_s, 1), "exit": proc.returncode,
                "summary": summary.strip("= "), "commit": commit, "machine": taken,
@@ -77,7 +76,7 @@ def measure(where: bool) -> dict:
         if where and (tmp / "where.jsonl").exists():
             out["where"] = suite_where.summary(tmp / "where.jsonl")
         if proc.returncode != 0:
-            out["output_tail"] = text[-3000:]
+            out["output_tail"] = "".join(lines)[-3000:]
         return out
 
 

@@ -199,10 +199,6 @@ def write_atomic(path, data: str | bytes) -> None:
     _rename_into(path, payload, given)
 
 
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def replace_file(path, data: str | bytes, within=None) -> None:
     """Write ``data`` as the regular file ``path`` in one of the harness's own folders, atomically, never through
     what is there: a symbolic link, a FIFO or a device at ``path`` is replaced by the file (what a link pointed at
@@ -211,8 +207,7 @@ def replace_file(path, data: str | bytes, within=None) -> None:
     given = path
     path = Path(os.path.abspath(path))
     if within is not None:
-        root = os.path.realpath(within)
-        if not _inside(os.path.realpath(path.parent), root):
+        if not Path(os.path.realpath(path.parent)).is_relative_to(os.path.realpath(within)):
             raise InputError(f"{given}: its folder leads outside {within} (a symbolic link?); not written")
     with contextlib.suppress(FileNotFoundError):
         if stat.S_ISDIR(os.lstat(path).st_mode):

@@ -38,7 +38,7 @@ def timed(fn, *who: int):
 
 
 def now() -> str:
-    """The time in UTC, to the second (``2026-01-31T12:00:00Z``)."""
+    """The time in UTC, to the second (``YYYY-MM-DDTHH:MM:SSZ``)."""
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

@@ -80,15 +80,11 @@ settings.register_profile("thorough", max_examples=2000,
 def default_workers(option, env=os.environ):
     """``"auto"`` when a run given ``option`` (pytest's parsed options) should get xdist's workers by default, else
     None (the command chose, or the run cannot use workers: see the module's docstring)."""
-    if getattr(option, "numprocesses", 0) is not None:  # -n given (0 included), or xdist not loaded (no attribute)
-        return None
-    if "PYTEST_CURRENT_TEST" in env or "PYTEST_XDIST_WORKER" in env:
-        return None
-    if getattr(option, "collectonly", False) or getattr(option, "usepdb", False) or getattr(option, "trace", False):
-        return None
-    if getattr(option, "capture", "fd") == "no":
-        return None
-    return "auto"
+    chosen = (getattr(option, "numprocesses", 0) is not None  # -n given (0 included), or xdist not loaded
+              or "PYTEST_CURRENT_TEST" in env or "PYTEST_XDIST_WORKER" in env
+              or any(getattr(option, flag, False) for flag in ("collectonly", "usepdb", "trace"))
+              or getattr(option, "capture", "fd") == "no")
+    return None if chosen else "auto"
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -5,8 +5,9 @@
 Runs the command twice into a fresh ``XDG_CACHE_HOME`` (nothing compiled: cold; then everything compiled: warm),
 with a ``coqc`` on ``PATH`` that runs the real one under ``/usr/bin/time`` and logs each call's CPU time (user +
 system) and peak resident memory.  CPU time, not wall time, is what it records: the machine it runs on may be
-shared.  ``benchmarks/coq-cold.json`` (``--write``: with the load, cores and commit of each run, once both succeeded) is what ``bounds.prove.coq.cost`` estimates a run from before it
-starts; each coqc call is named by its stage (``compile:<file>``, ``check``, ``axioms``, ``math:<file>``)."""
+shared.  ``benchmarks/coq-cold.json`` (``--write``: with the load, cores and commit of each run, once both
+succeeded) is what ``bounds.prove.coq.cost`` estimates a run from before it starts; each coqc call is named by its
+stage (``compile:<file>``, ``check``, ``axioms``, ``math:<file>``)."""
 from __future__ import annotations
 
 import json
@@ -59,10 +60,7 @@ def parse_log(text: str) -> dict:
     out: dict = {}
     for line in text.splitlines():
         m = re.match(r"COQC ([\d.]+) ([\d.]+) (\d+) :: (.*)", line)
-        if not m:
-            continue
-        name = stage(m.group(4))
-        if name is None:
+        if not m or (name := stage(m.group(4))) is None:
             continue
         cpu, rss = float(m.group(1)) + float(m.group(2)), int(m.group(3)) / 1024
         old = out.get(name, {"cpu_s": 0.0, "rss_mb": 0.0})
@@ -72,10 +70,9 @@ def parse_log(text: str) -> dict:
 
 def run_once(cache: Path, log: Path, shim_dir: Path) -> dict:
     """One run of the command: its total CPU (this process's children), peak memory of Python itself, exit status."""
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(ROOT), "SLTH_BENCH_LOG": str(log),
-           "PATH": f"{shim_dir}:{os.environ['PATH']}"}
-    env.pop("SLTH_COQ_DIR", None)
-    env.pop("SLTH_COQ_BUILD", None)
+    env = {k: v for k, v in os.environ.items() if k not in ("SLTH_COQ_DIR", "SLTH_COQ_BUILD")}
+    env.update(XDG_CACHE_HOME=str(cache), PYTHONPATH=str(ROOT), SLTH_BENCH_LOG=str(log),
+               PATH=f"{shim_dir}:{os.environ['PATH']}")
     timing = log.with_suffix(".time")
     t = time.time()
     r = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", str(timing), sys.executable, "-m", "reports.cli",

@@ -16,7 +16,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -25,7 +24,6 @@ OUT = ROOT / "benchmarks" / "test-suite-time.json"
 sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
 from benchmarks import common  # noqa: E402
-from benchmarks.common import cpu  # noqa: E402
 
 
 def run(clone: Path, cache: Path, workers: int) -> dict:
@@ -34,9 +32,7 @@ def run(clone: Path, cache: Path, workers: int) -> dict:
     cmd = [sys.executable, "-m", "pytest", "checks", "-q", "-p", "no:cacheprovider"]
     cmd += ["-n", str(workers) if workers > 1 else "0"]  # -n 0: one process (without -n the conftest takes every core)
     load = os.getloadavg()[0]
-    before, t0 = cpu(), time.perf_counter()
-    proc = subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True)
-    wall, cpu_s = time.perf_counter() - t0, cpu() - before
+    proc, wall, cpu_s = common.timed(lambda: subprocess.run(cmd, cwd=clone, env=env, capture_output=True, text=True))
     tail = (proc.stdout.strip().splitlines() or [""])[-1]
     return {"wall_s": round(wall, 1), "cpu_s": round(cpu_s, 1), "exit": proc.returncode,
             "load_before": round(load, 2), "summary": tail}
@@ -65,17 +61,12 @@ def main(argv=None) -> int:
         print(f"{PROG}: a run failed; nothing written", file=sys.stderr)
         return 1
     if args.write:
-        from slt.inputs import read_json
-
-        data = read_json(OUT, "benchmark file") if OUT.exists() else {"profiles": {}}
         command = "python -m pytest checks" + (f" -n {args.workers}" if args.workers > 1 else "")
-        for name, r in runs.items():
-            data["profiles"][name] = {"wall_s": r["wall_s"], "cpu_s": r["cpu_s"], "cores": os.cpu_count(),
-                                      "command": command,
-                                      "label": "cold, empty cache" if name.endswith("cold") else "warm, code unchanged",
-                                      "load_before": r["load_before"], "commit": commit, "machine": r["machine"],
-                                      "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        common.write(OUT, data)
+        common.add_profiles(OUT, {name: {
+            "wall_s": r["wall_s"], "cpu_s": r["cpu_s"], "cores": os.cpu_count(), "command": command,
+            "label": "cold, empty cache" if name.endswith("cold") else "warm, code unchanged",
+            "load_before": r["load_before"], "commit": commit, "machine": r["machine"],
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds")} for name, r in runs.items()})
     return 0
 
 

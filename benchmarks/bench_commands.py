@@ -17,20 +17,16 @@ numbers depend on the machine and its load.  ``--write`` stores them in ``benchm
 Usage: ``python benchmarks/bench_commands.py [--only NAME ...] [--limit SECONDS] [--write]``."""
 from __future__ import annotations
 
-import datetime
 import os
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
-from benchmarks import common  # noqa: E402
-from benchmarks.bench_diff import CLEAN, EDIT, EDIT_WORDS, clone  # noqa: E402
-from benchmarks.common import cpu, machine  # noqa: E402
+from benchmarks import bench_diff, common  # noqa: E402
+from benchmarks.bench_diff import EDIT, EDIT_WORDS, clone  # noqa: E402
 
 OUTPUT = ROOT / "benchmarks" / "commands-time.json"
 NAMES = ("report", "proofs", "slack")
@@ -38,27 +34,10 @@ PROG = "python benchmarks/bench_commands.py"
 
 
 def timed(args, repo: Path, cache: Path, limit: float, log=print, label: str = "") -> dict:
-    """``python -m reports.cli ARGS`` in ``repo`` with the cache folder ``cache``: wall and CPU seconds, exit status,
-    load before; ``timed_out`` when it ran past ``limit`` seconds (killed, its process group with it)."""
-    env = {k: v for k, v in os.environ.items() if k not in CLEAN}
-    env.update(XDG_CACHE_HOME=str(cache), PYTHONPATH=str(repo))
-    taken = machine()
-    cpu0, wall = cpu(), time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "reports.cli", *args], cwd=repo, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        _, err = proc.communicate(timeout=limit)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        _, err = proc.communicate()
-        timed_out = True
-    row = {"command": "slth " + " ".join(args), "wall_s": round(time.perf_counter() - wall, 1),
-           "cpu_s": round(cpu() - cpu0, 1), "exit": proc.returncode, "timed_out": timed_out,
-           "limit_s": limit, "load_before": round(taken["load"][0], 2), "machine": taken,
-           "stderr_last": (err or "").strip().splitlines()[-1:]}
+    """``bench_diff.timed``'s row of ``python -m reports.cli ARGS``, logged in one line."""
+    row = bench_diff.timed(args, repo, cache, limit)[0]
     log(f"{label:12s} wall {row['wall_s']:7.1f} s  CPU {row['cpu_s']:7.1f} s  exit {row['exit']}"
-        f"{'  (stopped at the limit)' if timed_out else ''}  load {row['load_before']:.2f}")
+        f"{'  (stopped at the limit)' if row['timed_out'] else ''}  load {row['load_before']:.2f}")
     return row
 
 
@@ -70,22 +49,17 @@ def measure(only=NAMES, limit: float = 1200.0, log=print) -> dict:
         path, old, new = EDIT
         edited = (repo / path).read_text()
         (repo / path).write_text(edited.replace(new, old))  # the clone as committed; the edit comes later
-        if "report" in only:
-            cache = tmp / "cache-report"
-            out["report-cold"] = timed(["report"], repo, cache, limit, log, "report cold")
-            out["report-warm"] = timed(["report"], repo, cache, limit, log, "report warm")
+        for name in ("report", "proofs"):
+            for when in ("cold", "warm") if name in only else ():
+                out[f"{name}-{when}"] = timed([name], repo, tmp / f"cache-{name}", limit, log, f"{name} {when}")
         if "proofs" in only:
-            cache = tmp / "cache-proofs"
-            out["proofs-cold"] = timed(["proofs"], repo, cache, limit, log, "proofs cold")
-            out["proofs-warm"] = timed(["proofs"], repo, cache, limit, log, "proofs warm")
             (repo / path).write_text(edited)
-            out["proofs-edit"] = timed(["proofs"], repo, cache, limit, log, "proofs edit")
+            out["proofs-edit"] = timed(["proofs"], repo, tmp / "cache-proofs", limit, log, "proofs edit")
             out["proofs-edit"]["edit"] = EDIT_WORDS
             (repo / path).write_text(edited.replace(new, old))
         if "slack" in only:
             out["slack-cold"] = timed(["proofs", "--slack"], repo, tmp / "cache-slack", limit, log, "slack cold")
-    return {"command": f"{PROG} --write", "cores": os.cpu_count(), "runs": out,
-            "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    return {"command": f"{PROG} --write", "cores": os.cpu_count(), "runs": out, "created": common.now()}
 
 
 def main(argv=None) -> int:

@@ -16,7 +16,6 @@ import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,10 +28,8 @@ PROG = "python benchmarks/bench_coq.py"
 
 
 def timed(rows: list, key: str, label: str, fn):
-    taken, who = common.machine(), (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
-    w, c = time.perf_counter(), common.cpu(*who)
-    out = fn()
-    wall, cpu = time.perf_counter() - w, common.cpu(*who) - c
+    taken = common.machine()
+    out, wall, cpu = common.timed(fn, resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
     print(f"{label:32s} wall {wall:7.1f} s   CPU {cpu:7.1f} s", flush=True)
     rows.append({"key": key, "label": label, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "machine": taken})
     return out

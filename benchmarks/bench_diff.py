@@ -14,19 +14,17 @@ docs/proofs.md.
 Usage: ``python benchmarks/bench_diff.py [--runs N] [--with-changes] [--write]``."""
 from __future__ import annotations
 
-import datetime
 import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
 from benchmarks import common  # noqa: E402
-from benchmarks.common import cpu, machine  # noqa: E402
+from benchmarks.common import machine  # noqa: E402
 
 OUTPUT = ROOT / "benchmarks" / "diff-time.json"
 EDIT = ("bounds/attention.py", '"split": sp.Rational(1, 4)', '"split": sp.Rational(1, 5)')
@@ -57,30 +55,48 @@ def clone(dest: Path, with_changes: bool) -> Path:
     return dest
 
 
+def timed(args, repo: Path, cache: Path, limit: float | None = None) -> tuple[dict, str]:
+    """``python -m reports.cli ARGS`` in ``repo`` with the cache folder ``cache``: ``(row, its standard error)``, the
+    row holding wall and CPU seconds (the command and every process it waited for), exit status, load before and
+    ``timed_out`` when it ran past ``limit`` seconds (killed, its process group with it)."""
+    env = {k: v for k, v in os.environ.items() if k not in CLEAN}
+    env.update(XDG_CACHE_HOME=str(cache), PYTHONPATH=str(repo))
+    taken = machine()
+
+    def call():
+        proc = subprocess.Popen([sys.executable, "-m", "reports.cli", *args], cwd=repo, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                start_new_session=limit is not None)  # a group of its own, killed at the limit
+        try:
+            return proc, proc.communicate(timeout=limit)[1], False
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            return proc, proc.communicate()[1], True
+
+    (proc, err, timed_out), wall, cpu_s = common.timed(call)
+    return {"command": "slth " + " ".join(args), "wall_s": round(wall, 1), "cpu_s": round(cpu_s, 1),
+            "exit": proc.returncode, "timed_out": timed_out, "limit_s": limit,
+            "load_before": round(taken["load"][0], 2), "machine": taken,
+            "stderr_last": (err or "").strip().splitlines()[-1:]}, err or ""
+
+
 def measure(runs: int = 3, with_changes: bool = False, log=print) -> dict:
     with tempfile.TemporaryDirectory(prefix="slth-bench-diff-") as tmp:
         repo = clone(Path(tmp) / "repo", with_changes)
-        env = {k: v for k, v in os.environ.items() if k not in CLEAN}
-        env.update(XDG_CACHE_HOME=str(Path(tmp) / "cache"), PYTHONPATH=str(repo))
         rows = []
         for i in range(1, runs + 1):
-            taken = machine()
-            cpu0, wall = cpu(), time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "reports.cli", "diff", "--against", "HEAD"], cwd=repo,
-                                  env=env, capture_output=True, text=True)
-            row = {"run": i, "wall_s": round(time.perf_counter() - wall, 1), "cpu_s": round(cpu() - cpu0, 1),
-                   "exit": done.returncode, "load_before": round(taken["load"][0], 2),
-                   "verified": next((ln for ln in done.stderr.splitlines() if ln.startswith("[diff] working tree:")),
-                                    ""), "machine": taken}
+            r, err = timed(["diff", "--against", "HEAD"], repo, Path(tmp) / "cache")
+            row = {"run": i, **{k: r[k] for k in ("wall_s", "cpu_s", "exit", "load_before")},
+                   "verified": next((ln for ln in err.splitlines() if ln.startswith("[diff] working tree:")), ""),
+                   "machine": r["machine"]}
             rows.append(row)
             log(f"run {i}: wall {row['wall_s']:6.1f} s  CPU {row['cpu_s']:6.1f} s  exit {row['exit']}  "
                 f"load {row['load_before']:.2f}  {row['verified']}")
-            if done.returncode not in (0, 1):
-                log(done.stderr[-2000:])
+            if row["exit"] not in (0, 1):
+                log(err[-2000:])
                 break
     return {"edit": EDIT_WORDS, "command": "python benchmarks/bench_diff.py --write", "cores": os.cpu_count(),
-            "with_changes": with_changes, "runs": rows,
-            "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+            "with_changes": with_changes, "runs": rows, "created": common.now()}
 
 
 PROG = "python benchmarks/bench_diff.py"

@@ -36,14 +36,10 @@ def junit_tests(path) -> list[dict]:
     out = []
     for case in ET.parse(path).getroot().iter("testcase"):
         name = f"{case.get('classname', '').replace('.', '/')}.py::{case.get('name')}"
-        outcome, reason = "passed", ""
-        for tag in ("failure", "error", "skipped"):
-            node = case.find(tag)
-            if node is not None:
-                outcome, reason = {"failure": "failed", "error": "error", "skipped": "skipped"}[tag], node.get("message", "")
-                break
+        node = next((n for n in map(case.find, ("failure", "error", "skipped")) if n is not None), None)
+        outcome = "passed" if node is None else {"failure": "failed", "error": "error", "skipped": "skipped"}[node.tag]
         out.append({"test": name, "outcome": outcome, "seconds": round(float(case.get("time", 0)), 2),
-                    "reason": reason})
+                    "reason": "" if node is None else node.get("message", "")})
     return out
 
 

@@ -21,7 +21,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages first
 
 from benchmarks import common  # noqa: E402
-from benchmarks.common import cpu  # noqa: E402
 
 OUTPUT = ROOT / "benchmarks" / "recheck-time.json"
 PROG = "python -m benchmarks.bench_recheck"
@@ -30,9 +29,8 @@ PROG = "python -m benchmarks.bench_recheck"
 def main(argv=None) -> int:
     args = common.parser(PROG, __doc__.split("\n")[0], OUTPUT).parse_args(argv)
     taken = common.machine()
-    before, wall = cpu(), time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "reports.cli", "proofs"], capture_output=True, text=True, cwd=ROOT)
-    proofs_cpu, proofs_wall = cpu() - before, time.perf_counter() - wall
+    proc, proofs_wall, proofs_cpu = common.timed(lambda: subprocess.run([sys.executable, "-m", "reports.cli", "proofs"],
+                                                                       capture_output=True, text=True, cwd=ROOT))
     if proc.returncode != 0:
         print(proc.stdout[-2000:] + proc.stderr[-2000:], file=sys.stderr)
         print(f"{PROG}: `slth proofs` ended with exit {proc.returncode}; nothing written", file=sys.stderr)

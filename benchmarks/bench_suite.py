@@ -69,7 +69,6 @@ def measure(where: bool) -> dict:
                 sys.stderr.write(line)
                 lines.append(line)
         wall, cpu_s = time.perf_counter() - t0, common.cpu() - before
-        text = "".join(lines)
         summary = next((line for line in reversed(lines) if re.search(r"\d+ (passed|failed|error)", line)), "").strip()
         out = {"wall_s": round(wall, 1), "cpu_s": round(cpu_s, 1), "exit": proc.returncode,
                "summary": summary.strip("= "), "commit": commit, "machine": taken,
@@ -77,7 +76,7 @@ def measure(where: bool) -> dict:
         if where and (tmp / "where.jsonl").exists():
             out["where"] = suite_where.summary(tmp / "where.jsonl")
         if proc.returncode != 0:
-            out["output_tail"] = text[-3000:]
+            out["output_tail"] = "".join(lines)[-3000:]
         return out
 
 
@@ -109,16 +108,12 @@ def main(argv=None) -> int:
         print(f"{PROG}: the test run failed (exit {r['exit']}); nothing written", file=sys.stderr)
         return 1
     if args.write:
-        from slt.inputs import read_json
-
-        data = read_json(OUT, "benchmark file") if OUT.exists() else {"profiles": {}}
-        data["profiles"]["default"] = {
+        where = {"where": r["where"]} if "where" in r else {}
+        common.add_profiles(OUT, {"default": {
             "wall_s": r["wall_s"], "cpu_s": r["cpu_s"], "cores": os.cpu_count(), "command": "python -m pytest -n auto",
-            "label": "fresh clone, CI=true, empty caches" + (", its work logged (--where)" if "where" in r else ""),
-            "commit": r["commit"], "machine": r["machine"],
-            "slowest_files": r["slowest_files"], **({"where": r["where"]} if "where" in r else {}),
-            "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        common.write(OUT, data)
+            "label": "fresh clone, CI=true, empty caches" + (", its work logged (--where)" if where else ""),
+            "commit": r["commit"], "machine": r["machine"], "slowest_files": r["slowest_files"], **where,
+            "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}})
     return 0
 
 

@@ -10,6 +10,7 @@ import os
 import resource
 import subprocess
 import sys
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -18,14 +19,27 @@ sys.path.insert(0, str(ROOT))  # run as a script: the repository's packages firs
 
 from reports.cli import INTERRUPTED, Parser, checked, count, positive_int  # noqa: E402
 from slth_base.files import InputError, replace_file, write_atomic  # noqa: E402
-from slth_base.settings import SettingError, check_all  # noqa: E402
+from slth_base.settings import check_all  # noqa: E402
 
-__all__ = ["ROOT", "parser", "positive_int", "count", "bounded", "cpu", "machine", "fresh_clone", "write", "run"]
+__all__ = ["ROOT", "parser", "positive_int", "count", "bounded", "cpu", "timed", "now", "machine", "fresh_clone",
+           "write", "add_profiles", "run"]
 
 
 def cpu(*who: int) -> float:
     """User + system CPU seconds so far of ``who`` (``resource.RUSAGE_*``; default: the finished child processes)."""
     return sum(r.ru_utime + r.ru_stime for r in map(resource.getrusage, who or (resource.RUSAGE_CHILDREN,)))
+
+
+def timed(fn, *who: int):
+    """``(fn(), wall seconds, CPU seconds of who)`` (``who`` as for ``cpu``)."""
+    c, w = cpu(*who), time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - w, cpu(*who) - c
+
+
+def now() -> str:
+    """The time in UTC, to the second (``YYYY-MM-DDTHH:MM:SSZ``)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def bounded(most: int):
@@ -56,8 +70,7 @@ def machine() -> dict:
     commit = _git("rev-parse", "--short", "HEAD") or "unknown"
     if commit != "unknown" and _git("status", "--porcelain", "--untracked-files=no"):
         commit += "+changes"
-    return {"load": [round(x, 2) for x in os.getloadavg()], "cores": os.cpu_count(), "commit": commit,
-            "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    return {"load": [round(x, 2) for x in os.getloadavg()], "cores": os.cpu_count(), "commit": commit, "created": now()}
 
 
 def fresh_clone(dest: Path) -> str:
@@ -79,12 +92,22 @@ def write(path, data) -> None:
     print(f"wrote {path}", flush=True)
 
 
+def add_profiles(path: Path, profiles: dict) -> None:
+    """``profiles`` written into the ``profiles`` of the benchmark file at ``path`` (made when missing), the others
+    kept."""
+    from slt.inputs import read_json
+
+    data = read_json(path, "benchmark file") if path.exists() else {"profiles": {}}
+    data["profiles"].update(profiles)
+    write(path, data)
+
+
 def run(main, prog: str, argv=None) -> int:
     """``main(argv)`` as a command: settings first, a bad one or a bad file one line (exit 2), Ctrl-C 130."""
     try:
         check_all()
         return int(main(argv) or 0)
-    except (InputError, SettingError) as exc:
+    except InputError as exc:  # a SettingError too
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -81,22 +81,19 @@ PATCHES = {"bounds.prove.verify": _verify, "slt.measure.trial_cache": _trials, "
 def install() -> None:
     """Wrap the three functions as their modules are first imported (nothing is imported here)."""
     import importlib.abc
+    import importlib.machinery
 
     class Finder(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if name not in PATCHES:
-                return None
-            for finder in sys.meta_path:
-                spec = None if finder is self else getattr(finder, "find_spec", lambda *a: None)(name, path, target)
-                if spec is not None:
-                    load = spec.loader.exec_module
+        def find_spec(self, name, path, target=None):  # the three are submodules: found on their package's path
+            spec = importlib.machinery.PathFinder.find_spec(name, path, target) if name in PATCHES else None
+            if spec is not None:
+                load = spec.loader.exec_module
 
-                    def exec_module(module, load=load):
-                        load(module)
-                        PATCHES[name](module)
-                    spec.loader.exec_module = exec_module
-                    return spec
-            return None
+                def exec_module(module, load=load):
+                    load(module)
+                    PATCHES[name](module)
+                spec.loader.exec_module = exec_module
+            return spec
 
     if os.environ.get(ENV):
         sys.meta_path.insert(0, Finder())

@@ -73,10 +73,7 @@ def read_bounded(path, what: str = "file", limit: int | None = None, regular: bo
             raise InputError(f"{what} {path}: {st.st_size:,} bytes, larger than the {_size(limit)} the harness "
                              "reads at most (not a file the harness wrote?)")
         chunks, total = [], 0
-        while True:
-            chunk = fh.read(min(2 ** 20, limit + 1 - total))
-            if not chunk:
-                break
+        while chunk := fh.read(min(2 ** 20, limit + 1 - total)):
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
@@ -152,9 +149,7 @@ def _landing(path: Path, given) -> tuple[Path, bool]:
             if exc.errno == errno.ELOOP:
                 raise OSError(errno.ELOOP, "a loop of symbolic links", str(given)) from None
         real = Path(os.path.realpath(path))
-        if real.exists() and not real.is_file():
-            return real, False
-        return real, True
+        return real, real.is_file() or not real.exists()
     return path, True
 
 
@@ -178,10 +173,8 @@ def _rename_into(path: Path, payload: bytes, given) -> None:
             fh.write(payload)
         os.replace(tmp, path)
     except BaseException as exc:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         if isinstance(exc, OSError):
             raise OSError(exc.errno, exc.strerror, str(given)) from None
         raise
@@ -206,10 +199,6 @@ def write_atomic(path, data: str | bytes) -> None:
     _rename_into(path, payload, given)
 
 
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def replace_file(path, data: str | bytes, within=None) -> None:
     """Write ``data`` as the regular file ``path`` in one of the harness's own folders, atomically, never through
     what is there: a symbolic link, a FIFO or a device at ``path`` is replaced by the file (what a link pointed at
@@ -218,14 +207,11 @@ def replace_file(path, data: str | bytes, within=None) -> None:
     given = path
     path = Path(os.path.abspath(path))
     if within is not None:
-        root = os.path.realpath(within)
-        if not _inside(os.path.realpath(path.parent), root):
+        if not Path(os.path.realpath(path.parent)).is_relative_to(os.path.realpath(within)):
             raise InputError(f"{given}: its folder leads outside {within} (a symbolic link?); not written")
-    try:
+    with contextlib.suppress(FileNotFoundError):
         if stat.S_ISDIR(os.lstat(path).st_mode):
             raise OSError(errno.EISDIR, "Is a directory", str(given))
-    except FileNotFoundError:
-        pass
     _rename_into(path, data.encode("utf-8") if isinstance(data, str) else data, given)
 
 
@@ -238,14 +224,12 @@ def locked(path):
     path.parent.mkdir(parents=True, exist_ok=True)
     flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     for _ in range(3):
-        try:
+        with contextlib.suppress(FileNotFoundError):
             st = os.lstat(path)
             if not stat.S_ISREG(st.st_mode):
                 if stat.S_ISDIR(st.st_mode):
                     raise OSError(errno.EISDIR, "Is a directory", str(path))
                 os.unlink(path)
-        except FileNotFoundError:
-            pass
         try:
             fd = os.open(path, flags, 0o666)
         except OSError as exc:

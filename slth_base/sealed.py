@@ -8,11 +8,7 @@ record's JSON text.  The HMAC covers the kind and the text and is keyed by ``sec
 from elsewhere) but cannot read that file cannot make a record this harness reads back: a SHA-256 of the body, which
 anyone can compute, proves nothing.  A key file that is not a regular file of this user readable by this user only
 is not used: the process then signs with a key of its own (records live for this process only) and says so once.
-
-``unseal(raw, kind)`` returns ``(problem, record)``: the problem (one phrase) when the header, the kind, the
-signature or the JSON is wrong, else the parsed JSON object.  ``read_regular(path, limit)`` reads a store's file
-without following a link and without blocking on a FIFO: ``None`` when there is no file, else bytes, or an
-``OSError`` naming what it is."""
+``unseal`` checks a record read back; ``read_regular`` reads a store's file."""
 from __future__ import annotations
 
 import errno
@@ -151,10 +147,7 @@ def read_regular(path: Path, limit: int = LIMIT) -> bytes | None:
         if st.st_size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
         chunks, left = [], limit + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
-            if not chunk:
-                break
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
             chunks.append(chunk)
             left -= len(chunk)
         data = b"".join(chunks)

@@ -17,10 +17,9 @@ from pathlib import Path
 
 from .files import InputError
 
-__all__ = ["SettingError", "SYMPY_SECONDS_ENV", "MAX_SYMPY_SECONDS", "COQC_SECONDS_ENV", "COQ_JOBS_ENV",
-           "THREADS_ENV", "OFF", "number", "integer", "folder", "sympy_seconds", "coqc_seconds", "coq_jobs",
-           "numba_threads", "cache_home", "coq_dir", "coq_build", "verdict_cache", "trial_cache", "task_cache",
-           "coqc_on_path", "check_all"]
+__all__ = ["SettingError", "SYMPY_SECONDS_ENV", "COQC_SECONDS_ENV", "COQ_JOBS_ENV", "THREADS_ENV", "OFF", "number",
+           "integer", "folder", "sympy_seconds", "coqc_seconds", "coq_jobs", "numba_threads", "cache_home", "coq_dir",
+           "coq_build", "verdict_cache", "trial_cache", "task_cache", "coqc_on_path", "check_all"]
 
 PER_CORE = 4
 """The most threads or processes a setting may ask for per core of this machine (more only queue for the cores and
@@ -30,7 +29,6 @@ MAX_SECONDS = 86400.0
 
 SYMPY_SECONDS_ENV = "SLTH_SYMPY_SECONDS"
 DEFAULT_SYMPY_SECONDS = 60.0
-MAX_SYMPY_SECONDS = MAX_SECONDS
 COQC_SECONDS_ENV = "SLTH_COQC_SECONDS"
 DEFAULT_COQC_SECONDS, MIN_COQC_SECONDS = 600.0, 1.0
 COQ_JOBS_ENV = "SLTH_COQ_JOBS"
@@ -99,8 +97,7 @@ def folder(name, what, environ=None, off: bool = False):
         return "off"
     path = Path(text.strip()).expanduser()
     allowed = f"a folder for {what}" + (" or off" if off else "")
-    probe = path
-    while True:
+    for probe in (path, *path.parents):
         try:
             if probe.is_dir():
                 break
@@ -109,9 +106,6 @@ def folder(name, what, environ=None, off: bool = False):
                 raise _refuse(name, text, f"{allowed}, not a file or a device{where}")
         except OSError as exc:  # a name too long, a loop of links
             raise _refuse(name, text, f"{allowed} ({exc.strerror or exc})") from None
-        if probe.parent == probe:
-            break
-        probe = probe.parent
     return path
 
 
@@ -120,7 +114,7 @@ def folder(name, what, environ=None, off: bool = False):
 def sympy_seconds(environ=None) -> float:
     """``$SLTH_SYMPY_SECONDS``: the CPU seconds after which a SymPy stage of the verifier is cut as "machine too slow"
     (default 60; a guard only: each stage's work budget, a count of calls, cuts it first)."""
-    return number(SYMPY_SECONDS_ENV, "the seconds per SymPy stage", 0, MAX_SYMPY_SECONDS, DEFAULT_SYMPY_SECONDS,
+    return number(SYMPY_SECONDS_ENV, "the seconds per SymPy stage", 0, MAX_SECONDS, DEFAULT_SYMPY_SECONDS,
                   environ)
 
 

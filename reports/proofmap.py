@@ -148,21 +148,14 @@ def _width(d: dict) -> float:
     return len(d["label"]) * CHAR + pad + extra
 
 
-def _dot(arg: str, text: str | None = None, timeout: int = 60):
-    """``dot ARG`` run on ``text`` (its completed process), or None when ``dot`` is not installed or cannot run."""
+def dot_version() -> str | None:
+    """Graphviz's version line (``dot - graphviz version 2.43.0 (0)``) or None when ``dot`` is not installed."""
     exe = shutil.which("dot")
     if exe is None:
         return None
     try:
-        return subprocess.run([exe, arg], input=text, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run([exe, "-V"], capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
-        return None
-
-
-def dot_version() -> str | None:
-    """Graphviz's version line (``dot - graphviz version 2.43.0 (0)``) or None when ``dot`` is not installed."""
-    done = _dot("-V", timeout=30)
-    if done is None:
         return None
     m = re.search(r"graphviz version (\S+)", done.stderr + done.stdout)
     return f"Graphviz dot {m.group(1)}" if m else "Graphviz dot"
@@ -182,10 +175,16 @@ def _dot_text(g: nx.DiGraph, ids: dict) -> str:
 
 def _dot_layout(g: nx.DiGraph):
     """Positions and edge paths from ``dot -Tplain``, or None when ``dot`` is missing or fails."""
+    exe = shutil.which("dot")
+    if exe is None:
+        return None
     ids = {n: f"n{k}" for k, n in enumerate(g)}
     back = {v: k for k, v in ids.items()}
-    done = _dot("-Tplain", _dot_text(g, ids))
-    if done is None or done.returncode != 0:
+    try:
+        done = subprocess.run([exe, "-Tplain"], input=_dot_text(g, ids), capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
         return None
     xy, paths, size = {}, {}, None
     for line in done.stdout.splitlines():

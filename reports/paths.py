@@ -29,12 +29,6 @@ class OutputError(InputError):
     """An output path that cannot be written (one line naming the path and the reason)."""
 
 
-def _writable_kind(p: Path) -> bool:
-    """A device a write may go into (a terminal, ``/dev/null``, ``/dev/stdout``) or a pipe: never replaced."""
-    mode = os.stat(p).st_mode
-    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
-
-
 def output_problem(path, what: str = "output file", create: bool = False) -> str | None:
     """``None`` when ``path`` can be written as a file, else one line naming ``what``, the path and the reason. A
     folder that does not exist is a problem (a misspelt path is never created silently) unless ``create`` (a
@@ -43,7 +37,8 @@ def output_problem(path, what: str = "output file", create: bool = False) -> str
     if str(path) == "":
         return f"{what}: empty path"
     p = Path(path)
-    if os.path.exists(p) and _writable_kind(p):  # a terminal, /dev/null, a pipe: through any links to them
+    mode = os.stat(p).st_mode if os.path.exists(p) else 0
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):  # a terminal, /dev/null, a pipe (through any links): never replaced
         return None if os.access(p, os.W_OK) else f"{what} {path} is not writable"
     if p.is_symlink():
         try:
@@ -97,19 +92,15 @@ def check_outputs(*named, create=()) -> None:
             raise OutputError(problem)
 
 
-def is_stdout(path) -> bool:
-    """Whether ``path`` is this process's standard output (``-o /dev/stdout``): the command's own "wrote ..." line
-    then goes to stderr, so that the page is all that stdout holds."""
+def announce(path, line: str) -> None:
+    """Print ``line`` (what was written to ``path``) on stdout, or on stderr when ``path`` is this process's standard
+    output (``-o /dev/stdout``), so that the page is all that stdout holds."""
     try:
         a, b = os.stat(path), os.fstat(1)
+        to_stdout = (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
     except (OSError, ValueError):
-        return False
-    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
-
-
-def announce(path, line: str) -> None:
-    """Print ``line`` (what was written to ``path``) on stdout, or on stderr when ``path`` is stdout."""
-    print(line, file=sys.stderr if is_stdout(path) else sys.stdout)
+        to_stdout = False
+    print(line, file=sys.stderr if to_stdout else sys.stdout)
 
 
 def same_file(a, b) -> bool:

@@ -142,7 +142,7 @@ def svg_plot(series: list[dict], *, title: str, xlabel: str, ylabel: str, xlog: 
             y = ay.px(value)
             out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{width - RIGHT}" y2="{y:.1f}" stroke="{color}" '
                        f'stroke-width="1.5" stroke-dasharray="6 3"><title>{_e(label)}: {_num(value)}</title></line>')
-            legend.append(("hline", label, color, None, None, None))
+            legend.append(("hline", label, color))
     for value, label, color, *shown in vlines:
         if ax.ok(value):
             x = ax.px(value)
@@ -150,8 +150,8 @@ def svg_plot(series: list[dict], *, title: str, xlabel: str, ylabel: str, xlog: 
                        f'stroke-width="2" stroke-dasharray="2 3" data-tip="{_e(label)}: {_num(value)}">'
                        f'<title>{_e(label)}: {_num(value)}</title></line>')
             if not shown or shown[0]:
-                legend.append(("vline", label, color, None, None, None))
-    legend += [(kind, label, color, None, None, None) for kind, label, color in legend_extra]
+                legend.append(("vline", label, color))
+    legend += legend_extra
     for i, s in enumerate(series):
         color = s.get("color") or PALETTE[i % len(PALETTE)]
         pts = [(x, y, k) for k, (x, y) in enumerate(zip(s["x"], s["y"])) if ax.ok(x) and ay.ok(y)]

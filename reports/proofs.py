@@ -115,8 +115,9 @@ def _row(r, boxes: bool) -> list[str]:
         info = f"{r.detail}; {r.domain}"
     else:
         info = r.detail
+    coq = getattr(r, "coq", "not exported")  # the Coq column: its word; why there is no kernel is printed below
     return [r.statement, r.step, r.verdict, first_column(r), r.method, domain_kind(r.domain), arb_column(r),
-            coq_column(getattr(r, "coq", "not exported")), info]
+            "no proof kernel" if coq.startswith(kernel.NO_KERNEL) else coq.split(":")[0], info]
 
 
 def first_column(r) -> str:
@@ -156,12 +157,6 @@ def _aligned(rows: list[list[str]]) -> list[str]:
     """The rows as lines, every column but the last padded to its widest cell."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
-
-
-def coq_column(status: str) -> str:
-    """The Coq column: kernel-checked, rejected, not exported, not checked or no proof kernel (the reason is
-    printed below the table)."""
-    return "no proof kernel" if status.startswith(kernel.NO_KERNEL) else status.split(":")[0]
 
 
 def coq_summary(judged) -> str:
@@ -269,12 +264,8 @@ def _print_axioms(name: str) -> int:
 
 
 def _print_coq_axioms(name: str, directory: str) -> int:
-    """With ``--coq``: per statement, first what its Coq theorem is (``Print Assumptions``, the premises its type
-    assumes, its probability, and whether it is proved from Lueker's corollary alone: ``bounds.prove.coq_math.
-    statement_lines``), then what the kernel-checked lemmas of its scalar steps rest on, then every result its
-    written proof's steps cite with its real status (``bounds.prove.axioms``: a structural fact proved in Coq names
-    its theorem); last the counts line.  First one line on stderr: the coqc calls the run needs, with their CPU time
-    and memory as measured (``bounds.prove.coq.cost``).  The mathematics build runs beside the steps' (at most
+    """With ``--coq``: ``coq_axioms_text``, after one line on stderr: the coqc calls the run needs, with their CPU
+    time and memory as measured (``bounds.prove.coq.cost``).  The mathematics build runs beside the steps' (at most
     ``SLTH_COQ_JOBS`` coqc at once, all of them killed on Ctrl-C or SIGTERM)."""
     from bounds.prove import external
     from bounds.prove.coq import cost
@@ -303,8 +294,11 @@ def _print_coq_axioms(name: str, directory: str) -> int:
 
 
 def coq_axioms_text(names: list[str], stated: dict | None, scalar: dict) -> str:
-    """The text of ``--axioms --coq`` (``_print_coq_axioms``): per statement its Coq theorem first, the scalar
-    lemmas' axioms, the cited results with their status; then the counts line (``coq_math.counts_line``)."""
+    """The text of ``--axioms --coq``: per statement, first what its Coq theorem is (``Print Assumptions``, the
+    premises its type assumes, its probability, whether it is proved from Lueker's corollary alone:
+    ``bounds.prove.coq_statements.statement_lines``), then what the kernel-checked lemmas of its scalar steps rest on,
+    then every result its written proof's steps cite with its real status (``bounds.prove.axioms``: a structural fact
+    proved in Coq names its theorem); last the counts line (``coq_math.counts_line``)."""
     blocks = []
     files = coq_math.with_statements() if stated else None
     for n in names:

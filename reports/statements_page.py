@@ -283,13 +283,6 @@ def finding_items(record: dict) -> list[dict]:
     return findings.decide(record)["items"]
 
 
-def finding_line(n: int, item: dict) -> str:
-    """One finding as the README lists it: its number, its title (the claim, with its numbers, as the report words
-    it), the link to its evidence in docs/findings.md and the test that reproduces it."""
-    return (f"{n}. **{item['title'].rstrip('.')}** ([{item['id']}](docs/findings.md#{item['id']})). "
-            f"Test: `{item['test']}`")
-
-
 def _md_table(table: dict | None) -> list[str]:
     if not table or not table.get("rows"):
         return []
@@ -323,13 +316,16 @@ def finding_detail(record: dict, fid: str) -> str:
 
 
 def findings_list(record: dict) -> str:
-    """The README's findings: one line per finding of ``slt.measure.findings`` (``finding_line``), numbered as the
-    report numbers them, grouped by what each is about as the report groups them (``slt.claims.findings_by_about``:
-    the paper, this harness's own calibrated constants, a solver it uses)."""
+    """The README's findings: one line per finding of ``slt.measure.findings`` (its number, its title: the claim, with
+    its numbers, as the report words it; the link to its evidence in docs/findings.md and the test that reproduces
+    it), numbered as the report numbers them, grouped by what each is about as the report groups them
+    (``slt.claims.findings_by_about``: the paper, this harness's own calibrated constants, a solver it uses)."""
     record = {**record, "findings": {**(record.get("findings") or {}), "items": finding_items(record)}}
     out = []
     for about, group in claims.findings_by_about(record):
-        out += ([""] if out else []) + [f"About {about}:", ""] + [finding_line(n, f) for n, f in group]
+        out += ([""] if out else []) + [f"About {about}:", ""] + [
+            f"{n}. **{f['title'].rstrip('.')}** ([{f['id']}](docs/findings.md#{f['id']})). Test: `{f['test']}`"
+            for n, f in group]
     return "\n".join(out)
 
 

@@ -139,7 +139,7 @@ def _run(args, path, names, data, output) -> int:
     from slt.measure.resources import check_request, check_trials, user_parameters
 
     kw = dict(cache_dir=args.cache_dir, workers=args.workers, progress=not args.no_progress)
-    argv = " ".join(sys_argv())
+    argv = " ".join(["slth", "targets"] + sys.argv[2:] if sys.argv[1:2] == ["targets"] else ["slth"] + sys.argv[1:])
 
     def record(name):
         if data is None or name not in data["statements"]:
@@ -234,9 +234,10 @@ def _run(args, path, names, data, output) -> int:
         eps_values = args.eps if isinstance(args.eps, list) else [float(e) for e in args.eps.split(",")]
         if "eps" in params:
             raise ValueError("fixed-c: give eps with --eps, not eps=")
-        if args.target not in targets_of(name):
+        allowed = list(dict.fromkeys(["random", *targets.families(name)]))
+        if args.target not in allowed:
             raise ValueError(f"--target {args.target!r}: not a target family of {name} "
-                             f"(choose from {', '.join(targets_of(name))})")
+                             f"(choose from {', '.join(allowed)})")
         check_request(name, C, {**params, "eps": min(eps_values)})
         check_trials(sum(max(1, math.ceil(args.per / e)) for e in eps_values), "--per")
         kept, earlier = _kept_growth(record(name), name, C, params, args.target, eps_values, path)
@@ -270,12 +271,6 @@ def _run(args, path, names, data, output) -> int:
     if args.output:
         _write(Path(args.output), result)
     return 0
-
-
-def targets_of(name):
-    from slt import targets
-
-    return list(dict.fromkeys(["random", *targets.families(name)]))
 
 
 def _large(name, rec, args, kw, argv, out_path):
@@ -372,7 +367,3 @@ def _point_keys(name):
     return {"lemma7": ("d1", "d2", "eps"), "lemma2": ("d1", "d2", "eps"),
             "theorem9": ("d1", "d2", "H", "alpha", "eps"), "theorem10": ("d1", "L", "eps", "alpha"),
             "theorem11": ("d1", "H", "L", "alpha", "eps"), "theorem14": ("d1", "H", "L", "alpha", "eps", "B")}[name]
-
-
-def sys_argv():
-    return ["slth", "targets"] + sys.argv[2:] if len(sys.argv) > 1 and sys.argv[1] == "targets" else ["slth"] + sys.argv[1:]

@@ -31,15 +31,13 @@ class RecordError(InputError):
 
 # The structure is a JSON Schema (draft 2020-12), validated by ``jsonschema``. Each node carries the words of its
 # message: ``x-expected`` ("expected ..."), and ``x-shown`` when the message shows the value rather than its type.
-_WORDS = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean", "object": "object",
-          "array": "list", "null": "null"}
 _FINITE = sys.float_info.max
 """The largest finite float: ``maximum: _FINITE`` refuses infinity."""
 
 
 def _t(*types: str) -> dict:
     """A value of one of ``types`` (JSON Schema's names)."""
-    return {"type": list(types), "x-expected": " or ".join(_WORDS[t] for t in types)}
+    return {"type": list(types), "x-expected": " or ".join("list" if t == "array" else t for t in types)}
 
 
 def _value(expected: str, *types: str, **bounds) -> dict:

@@ -302,9 +302,9 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
             list(pool.map(one, sorted((s for s in ents if s != "Common"), key=lambda s: -size[s])))
         checked = check_statements(build, ents, tactics, drops, files, state, version)
     except CoqSetupError as e:
-        _save(state_path, version, files, state)
+        save_state(state_path, {**state, "version": version, "files": files})
         return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)
-    _save(state_path, version, files, state)
+    save_state(state_path, {**state, "version": version, "files": files})
     for stem, items in ents.items():
         for statement, step, l in items:
             if isinstance(l, Lemma) and (statement, step) not in status:
@@ -312,10 +312,6 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
                                              or drops.get(stem) else f"{REJECTED}: the file does not compile")
     status[None] = tactics
     return status
-
-
-def _save(path: Path, version: str, files: dict, state: dict) -> None:
-    save_state(path, {**state, "version": version, "files": files})
 
 
 def kernel(steps=None, directory=None, tactics: dict | None = None, searching: bool = False, log=None) -> dict:

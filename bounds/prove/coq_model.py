@@ -1,13 +1,9 @@
 """The model of the probabilistic statements' hypotheses (``proofs/coq/model/Model.v``): the Dirac probability at one
 sample, a class of items for which Lueker's corollary holds there, and widths, budgets and weights meeting every
 hypothesis of every probabilistic statement theorem (``stmt_lemma7``, ``stmt_lemma2``, ``stmt_theorem9``,
-``stmt_theorem10``, ``stmt_theorem11``, ``stmt_theorem14``), each theorem applied to them; and one token, mask and
-zero targets meeting every premise of ``stmt_lemma8``, ``stmt_lemma5``, ``stmt_lemma12`` and ``stmt_lemma13``.  That the model
-compiles shows that no one of these theorems holds because its hypotheses contradict one another.
-
-``model_check(directory)`` compiles ``Model.v`` in a folder where the files and ``Statements.v`` are compiled
-(``bounds.prove.coq_math.compile``) and reads ``Print Assumptions`` of the ten applications: ``{"ok", "error",
-"applied", "axioms", "instances"}``; ``assumptions=False`` compiles only."""
+``stmt_theorem10``, ``stmt_theorem11``, ``stmt_theorem14``), each theorem applied to them; and one token, mask and zero
+targets meeting every premise of ``stmt_lemma8``, ``stmt_lemma5``, ``stmt_lemma12`` and ``stmt_lemma13``.  That the
+model compiles shows that no one of these theorems holds because its hypotheses contradict one another."""
 from __future__ import annotations
 
 import shutil

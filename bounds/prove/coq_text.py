@@ -111,11 +111,11 @@ def printed_bound(name: str, catalogue: dict | None = None, expr=None) -> str:
 
 
 PLACEHOLDER = re.compile(r"\{(bound|fail|c:[\w-]+|w:[\w#-]+|t:[\w#-]+|lo:\w+:\d+|hi:\w+:\d+|step:[\w-]+)\}")
-"""What a statement's text may leave to the exporter: ``{bound}`` (its conclusion), ``{fail}`` (its failure
-probability, 1 - probability), ``{w:NAME}`` (its width NAME), ``{lo:P:I}``/``{hi:P:I}`` (the I-th lower/upper bound
-of its parameter P, a hypothesis), ``{c:NAME}`` (its constant NAME),
-``{t:NAME}`` (its term NAME, an expression of its parameters; ``{t:NAME#k}``, ``{w:NAME#k}``: piece k of a piecewise
-term or width, e.g. Theorem 14's block 1 and blocks b >= 2) and ``{step:NAME}`` (its exported scalar step NAME applied to the statement's parameters, the lemma of
+"""What a statement's text may leave to the exporter: ``{bound}`` (its conclusion), ``{fail}`` (its failure probability,
+1 - probability), ``{w:NAME}`` (its width NAME), ``{lo:P:I}``/``{hi:P:I}`` (the I-th lower/upper bound of its parameter
+P, a hypothesis), ``{c:NAME}`` (its constant NAME), ``{t:NAME}`` (its term NAME, an expression of its parameters;
+``{t:NAME#k}``, ``{w:NAME#k}``: piece k of a piecewise term or width, e.g. Theorem 14's block 1 and blocks b >= 2) and
+``{step:NAME}`` (its exported scalar step NAME applied to the statement's parameters, the lemma of
 ``proofs/coq/<statement>.v``)."""
 
 

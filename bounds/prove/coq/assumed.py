@@ -9,10 +9,8 @@ and ``qualify`` turns each printed name into the fully qualified names of every 
 name when it is unambiguous, else the printed name as it stands (which ``family`` refuses).  ``family`` accepts a
 name only when it is, exactly, one of ``STANDARD``'s, never by a prefix.
 
-``declarations(text)`` lists the axiom-declaring forms outside comments: ``Axiom(s)``, ``Parameter(s)``,
-``Conjecture(s)``, ``Hypothesis``/``Hypotheses``, ``Variable(s)`` and ``Context`` outside a ``Section``,
-``Admitted``, ``admit`` (and ``give_up``); a name in ``allowed`` (the premises a development still assumes,
-declared in one list) may be declared by ``Axiom``."""
+``declarations(text)`` lists the axiom-declaring forms (``FORMS``) outside comments; only the premises a development
+still assumes, declared in one list, may be declared by ``Axiom``."""
 from __future__ import annotations
 
 import re

@@ -136,10 +136,9 @@ the stage ``axioms``)."""
 
 
 def assumptions(directory, status: dict) -> dict:
-    """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files compiled by ``check`` into the
-    build folder of ``directory``): ``Print Assumptions`` of the tuple of every lemma (what the lemmas rest on
-    together, given to each), and per lemma when that list names an axiom beyond Coq's standard ones; one coqc
-    (``print_assumptions``);
+    """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files compiled by ``check`` into the build
+    folder of ``directory``): ``Print Assumptions`` of the tuple of every lemma (what the lemmas rest on together, given
+    to each), and per lemma when that list names an axiom beyond Coq's standard ones; one coqc (``print_assumptions``);
     recorded in the build folder's state with the ``.vo`` hashes it ran against."""
     directory = Path(directory).resolve()
     build = build_dir(directory)

@@ -17,15 +17,13 @@ fact), ``{(statement, step): verdict}``, each verdict one line starting with one
   N``; ``folder not writable: DIR``; ``run slth proofs --coq`` (``compiling`` False and nothing compiled matches);
 - ``not exported: <why>``: the harness does not certify it, or the printer refuses a construct.
 
-Nothing in an output folder is believed: the ``.v`` files
-are written to ``DIR`` for reading (an edited one is rewritten) and compiled from their text as the exporter writes it
-now in a build folder outside it (``build_dir(DIR)``: under ``$SLTH_COQ_BUILD``, else ``$XDG_CACHE_HOME/slth/coq``
-or ``~/.cache/slth/coq``), whose record (``state.json``) binds each file's text and coqc version to the sha256 of the
-``.vo`` coqc wrote; a ``.vo`` that does not match is compiled again.  Every coqc call runs (``bounds.prove.external``) in its
-own process group under a time limit (``SLTH_COQC_SECONDS``, default 600; a search batch gets that per lemma), is killed with its
-group on a timeout, an exception, SIGINT or SIGTERM, and dies with this process (``PR_SET_PDEATHSIG``).  Files are
-written atomically.  ``python -m bounds.prove.coq`` writes the committed files; ``tactics.json`` records the search's
-winners, each accepted only when it is a tactic expression (``tactic_problem``)."""
+Nothing in an output folder is believed: the ``.v`` files are written to ``DIR`` for reading (an edited one is
+rewritten) and compiled from their text as the exporter writes it now in a build folder outside it (``build_dir(DIR)``:
+under ``$SLTH_COQ_BUILD``, else ``$XDG_CACHE_HOME/slth/coq`` or ``~/.cache/slth/coq``), whose record (``state.json``)
+binds each file's text and coqc version to the sha256 of the ``.vo`` coqc wrote; a ``.vo`` that does not match is
+compiled again.  Every coqc call runs through ``bounds.prove.external`` under ``SLTH_COQC_SECONDS`` (default 600; a
+search batch gets that per lemma).  ``python -m bounds.prove.coq`` writes the committed files; ``tactics.json``
+records the search's winners, each accepted only when it is a tactic expression (``tactic_problem``)."""
 from __future__ import annotations
 
 import re
@@ -72,9 +70,8 @@ def undefined_point(lem: Lemma) -> str:
     for end in ("lo", "hi"):
         point = {}
         for p in dom.params:
-            vals = [sp.sympify(v).xreplace(point) for v in (p.lo if end == "lo" or not p.hi else p.hi)]
-            if not vals:
-                vals = [sp.Integer(1)] if not p.lo else [sp.sympify(p.lo[0]).xreplace(point)]
+            ends = p.lo if end == "lo" or not p.hi else p.hi  # no upper bound: the lower ones; none at all: 1
+            vals = [sp.sympify(v).xreplace(point) for v in ends] or [sp.Integer(1)]
             v = max(vals) if end == "lo" else min(vals)
             if v.free_symbols:
                 break

@@ -161,9 +161,8 @@ def assumptions(directory, status: dict) -> dict:
                     # the lemmas together rest on an axiom beyond the standard ones: which, one at a time
                     per = print_assumptions(build, consts)
             found = {f"{s}\t{t}": per.get(f"{LOGICAL}.{stem}.{l.name}", []) for s, t, l, stem in lems}
-            state["axioms"] = prev = {"key": key, "lemmas": found}
-            state = {**load_state(state_path), "axioms": prev}  # the record as it is now, with the axioms
-            save_state(state_path, state)
+            prev = {"key": key, "lemmas": found}
+            save_state(state_path, {**load_state(state_path), "axioms": prev})  # the record as it is now, with these
     got = prev["lemmas"]  # in the catalogue's order, read from the record or just found
     return {(s, t): got[f"{s}\t{t}"] for s, t, _, _ in lems if f"{s}\t{t}" in got}
 

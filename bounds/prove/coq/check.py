@@ -218,12 +218,6 @@ def _verdict(l: Lemma, dropped: dict, checked: dict) -> str:
     return f"{NOT_CHECKED}: run slth proofs --coq"
 
 
-def _lemma_at(source: str, line: int) -> str | None:
-    """The last lemma declared at or before ``line``."""
-    names = re.findall(r"^Lemma (\w+) :", "\n".join(source.splitlines()[:line]), re.M)
-    return names[-1] if names else None
-
-
 def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log) -> dict:
     state_path = build / "state.json"
     state = load_state(state_path, log)
@@ -273,7 +267,8 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
                         files[stem] = {"digest": key, "vo": sha(build / f"{stem}.vo"), "dropped": dropped}
                     break
                 line, msg = first_error(out, src)
-                name = _lemma_at(src, line)
+                names = re.findall(r"^Lemma (\w+) :", "\n".join(src.splitlines()[:line]), re.M)
+                name = names[-1] if names else None  # the last lemma declared at or before the error's line
                 if name is None or name in dropped:
                     for _, _, l in items:
                         if isinstance(l, Lemma):

@@ -293,7 +293,6 @@ def _statement_query(directory: Path, names, together: bool) -> dict:
     return result
 
 
-
 # ------------------------------------------------------------------- Lemma 12's printed logit step in Coq
 
 PRINTED_LOGIT_STEP = part("PrintedLogit")

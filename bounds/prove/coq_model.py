@@ -1,13 +1,9 @@
 """The model of the probabilistic statements' hypotheses (``proofs/coq/model/Model.v``): the Dirac probability at one
 sample, a class of items for which Lueker's corollary holds there, and widths, budgets and weights meeting every
 hypothesis of every probabilistic statement theorem (``stmt_lemma7``, ``stmt_lemma2``, ``stmt_theorem9``,
-``stmt_theorem10``, ``stmt_theorem11``, ``stmt_theorem14``), each theorem applied to them; and one token, mask and
-zero targets meeting every premise of ``stmt_lemma8``, ``stmt_lemma5``, ``stmt_lemma12`` and ``stmt_lemma13``.  That the model
-compiles shows that no one of these theorems holds because its hypotheses contradict one another.
-
-``model_check(directory)`` compiles ``Model.v`` in a folder where the files and ``Statements.v`` are compiled
-(``bounds.prove.coq_math.compile``) and reads ``Print Assumptions`` of the ten applications: ``{"ok", "error",
-"applied", "axioms", "instances"}``; ``assumptions=False`` compiles only."""
+``stmt_theorem10``, ``stmt_theorem11``, ``stmt_theorem14``), each theorem applied to them; and one token, mask and zero
+targets meeting every premise of ``stmt_lemma8``, ``stmt_lemma5``, ``stmt_lemma12`` and ``stmt_lemma13``.  That the
+model compiles shows that no one of these theorems holds because its hypotheses contradict one another."""
 from __future__ import annotations
 
 import shutil
@@ -19,18 +15,9 @@ from .coq.build import write_atomic
 from .coq.runner import QUERY_GC
 
 MODEL = coq_math.ROOT / "proofs" / "coq" / "model" / "Model.v"
-INSTANCES = {  # statement -> the definition of Model.v that applies its theorem to the model
-    "lemma7": "lemma7_in_the_model",
-    "lemma2": "lemma2_in_the_model",
-    "theorem9": "theorem9_in_the_model",
-    "theorem10": "theorem10_in_the_model",
-    "theorem11": "theorem11_in_the_model",
-    "theorem14": "theorem14_in_the_model",
-    "lemma8": "lemma8_in_the_model",
-    "lemma5": "lemma5_in_the_model",
-    "lemma12": "lemma12_in_the_model",
-    "lemma13": "lemma13_in_the_model",
-}
+INSTANCES = {n: f"{n}_in_the_model" for n in ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14",
+                                                "lemma8", "lemma5", "lemma12", "lemma13")}
+"""Statement -> the definition of ``Model.v`` that applies its theorem to the model."""
 
 
 def model_check(directory, text: str | None = None, assumptions: bool = True) -> dict:

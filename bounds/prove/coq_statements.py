@@ -43,9 +43,9 @@ def states_probability(name: str, catalogue: dict | None = None, files: dict[str
 
 def proved_alone(name: str, premises, catalogue: dict | None = None, files: dict[str, str] | None = None) -> bool:
     """Whether statement ``name``'s Coq theorem, resting on ``premises``, proves it from Lueker's corollary alone,
-    probabilities included: it rests on no premise but Lueker's corollary (with its hypothesis that the construction's items are in its
-    class) and the hypotheses of its own encoded
-    (repaired) form (``OWN_HYPOTHESES``), and it states the statement's probability (``states_probability``)."""
+    probabilities included: it rests on no premise but Lueker's corollary (with its hypothesis that the construction's
+    items are in its class) and the hypotheses of its own encoded (repaired) form (``OWN_HYPOTHESES``), and it states
+    the statement's probability (``states_probability``)."""
     own = {p for p, names in OWN_HYPOTHESES.items() if name in names}
     return set(premises) <= {LUEKER_PREMISE, LUEKER_ITEMS} | own and states_probability(name, catalogue, files)
 
@@ -200,10 +200,11 @@ def blueprint(catalogue: dict | None = None, text: str | None = None) -> dict:
     ``{"statements": {name: {"formalized", "theorem", "rests_on", "lueker_alone", "probability", "cites"}},
       "premises": {name: {"proved", "coq", "by", "says"}}, "counts": counts(), "line": counts_line(...)}``
 
-    ``rests_on``: the premises its Coq theorem rests on (None when not formalized); ``lueker_alone``: a statement
-    with an encoded proof that its Coq theorem proves from Lueker's corollary alone, probabilities included
-    (``proved_alone``); ``probability``: its Coq theorem states the statement's probability; ``cites``: the premises its proof steps cite; ``proved``: the premise
-    is proved in ``Premises.v`` (else it is assumed), ``by``: the theorems that prove it."""
+    ``rests_on``: the premises its Coq theorem rests on (None when not formalized); ``lueker_alone``: a statement with
+    an encoded proof that its Coq theorem proves from Lueker's corollary alone, probabilities included
+    (``proved_alone``); ``probability``: its Coq theorem states the statement's probability; ``cites``: the premises its
+    proof steps cite; ``proved``: the premise is proved in ``Premises.v`` (else it is assumed), ``by``: the theorems
+    that prove it."""
     cat = STATEMENTS if catalogue is None else catalogue
     rests = declared_rests()
     done = set(coq_text.proved_premises(text))

@@ -31,12 +31,10 @@ def part(stem: str) -> str:
     return read_text(PARTS / f"{stem}.v", "Coq source")
 
 
-
 def sources(folder: Path = MATH) -> dict[str, str]:
     """``{stem: text}`` of every ``.v`` file of ``folder``: each a regular UTF-8 file of bounded size
     (``slth_base.files.read_text``: a link, a FIFO or bytes that are not UTF-8 are refused in one line)."""
     return {p.stem: read_text(p, "Coq source") for p in sorted(Path(folder).glob("*.v"))}
-
 
 
 PREMISE_COQ = {  # a premise of bounds.premises -> its Coq proposition in Premises.v
@@ -113,11 +111,11 @@ def printed_bound(name: str, catalogue: dict | None = None, expr=None) -> str:
 
 
 PLACEHOLDER = re.compile(r"\{(bound|fail|c:[\w-]+|w:[\w#-]+|t:[\w#-]+|lo:\w+:\d+|hi:\w+:\d+|step:[\w-]+)\}")
-"""What a statement's text may leave to the exporter: ``{bound}`` (its conclusion), ``{fail}`` (its failure
-probability, 1 - probability), ``{w:NAME}`` (its width NAME), ``{lo:P:I}``/``{hi:P:I}`` (the I-th lower/upper bound
-of its parameter P, a hypothesis), ``{c:NAME}`` (its constant NAME),
-``{t:NAME}`` (its term NAME, an expression of its parameters; ``{t:NAME#k}``, ``{w:NAME#k}``: piece k of a piecewise
-term or width, e.g. Theorem 14's block 1 and blocks b >= 2) and ``{step:NAME}`` (its exported scalar step NAME applied to the statement's parameters, the lemma of
+"""What a statement's text may leave to the exporter: ``{bound}`` (its conclusion), ``{fail}`` (its failure probability,
+1 - probability), ``{w:NAME}`` (its width NAME), ``{lo:P:I}``/``{hi:P:I}`` (the I-th lower/upper bound of its parameter
+P, a hypothesis), ``{c:NAME}`` (its constant NAME), ``{t:NAME}`` (its term NAME, an expression of its parameters;
+``{t:NAME#k}``, ``{w:NAME#k}``: piece k of a piecewise term or width, e.g. Theorem 14's block 1 and blocks b >= 2) and
+``{step:NAME}`` (its exported scalar step NAME applied to the statement's parameters, the lemma of
 ``proofs/coq/<statement>.v``)."""
 
 
@@ -227,7 +225,6 @@ def premise_table_errors(table: dict = PREMISE_COQ, text: str | None = None) -> 
     return ([f"premise {p!r} has no Coq statement" for p in BY_NAME if p not in table]
             + [f"{p!r} is not a premise of bounds.premises" for p in table if p not in BY_NAME]
             + [f"{p!r}: {c} is not defined in Premises.v" for p, c in table.items() if c not in defined])
-
 
 
 def cited_premises(name: str, catalogue: dict | None = None) -> list[str]:

@@ -146,6 +146,7 @@ def replay(results, directory=None, searching: bool = True, log=None, committed:
         if stored is not None:
             found = stored.values()
             source = stored_source({v["coq"] for v in found}, [v["checked_at"] for v in found])
+            status = {k: v["verdict"] for k, v in stored.items()}
         else:
             verdict_cache.COQ_STATS["checked"] += 1
             runs = coq_check.RUNS[0]
@@ -162,8 +163,6 @@ def replay(results, directory=None, searching: bool = True, log=None, committed:
                 if k in status and _lemma_verdict(k, status, ents):
                     verdict_cache.store_coq(digest, status[k], release, when or None)
             source = REPLAYED if ran else stored_source({release}, [when])
-    if stored is not None:
-        status = {k: v["verdict"] for k, v in stored.items()}
     if not reused:
         return status, source
     status = {**{k: v for k, v in status.items() if k not in reused}, **reused}

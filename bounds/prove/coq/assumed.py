@@ -9,15 +9,19 @@ and ``qualify`` turns each printed name into the fully qualified names of every 
 name when it is unambiguous, else the printed name as it stands (which ``family`` refuses).  ``family`` accepts a
 name only when it is, exactly, one of ``STANDARD``'s, never by a prefix.
 
-``declarations(text)`` lists the axiom-declaring forms outside comments: ``Axiom(s)``, ``Parameter(s)``,
-``Conjecture(s)``, ``Hypothesis``/``Hypotheses``, ``Variable(s)`` and ``Context`` outside a ``Section``,
-``Admitted``, ``admit`` (and ``give_up``); a name in ``allowed`` (the premises a development still assumes,
-declared in one list) may be declared by ``Axiom``."""
+``declarations(text)`` lists the axiom-declaring forms (``FORMS``) outside comments; only the premises a development
+still assumes, declared in one list, may be declared by ``Axiom``."""
 from __future__ import annotations
 
 import re
 
 __all__ = ["STANDARD", "family", "locate_source", "qualify", "declarations", "strip_comments", "MARK"]
+
+
+def _names(root: str, **modules: str) -> tuple[str, ...]:
+    """``<root>.<module>.<name>`` for each name of each module (its names separated by spaces), in order."""
+    return tuple(f"{root}.{m}.{n}" for m, names in modules.items() for n in names.split())
+
 
 STANDARD = {  # Coq's standard axioms, by family: the exact fully qualified names Coq 8.16 and CoqInterval rest on
     "classical reals": (
@@ -26,32 +30,19 @@ STANDARD = {  # Coq's standard axioms, by family: the exact fully qualified name
         "Coq.Logic.FunctionalExtensionality.functional_extensionality_dep",
         "Coq.Logic.Classical_Prop.classic",
     ),
-    "primitive 63-bit integers": tuple(f"Coq.Numbers.Cyclic.Int63.{n}" for n in (
-        "PrimInt63.int", "PrimInt63.lsl", "PrimInt63.lsr", "PrimInt63.land", "PrimInt63.lor", "PrimInt63.lxor",
-        "PrimInt63.add", "PrimInt63.sub", "PrimInt63.mul", "PrimInt63.mulc", "PrimInt63.div", "PrimInt63.mod",
-        "PrimInt63.eqb", "PrimInt63.ltb", "PrimInt63.leb", "PrimInt63.addc", "PrimInt63.addcarryc",
-        "PrimInt63.subc", "PrimInt63.subcarryc", "PrimInt63.diveucl", "PrimInt63.diveucl_21",
-        "PrimInt63.addmuldiv", "PrimInt63.compare", "PrimInt63.head0", "PrimInt63.tail0", "PrimInt63.divs",
-        "PrimInt63.mods", "PrimInt63.asr", "PrimInt63.ltsb", "PrimInt63.lesb", "PrimInt63.compares",
-        "Uint63.of_to_Z", "Uint63.lsl_spec", "Uint63.lsr_spec", "Uint63.land_spec", "Uint63.lor_spec",
-        "Uint63.lxor_spec", "Uint63.add_spec", "Uint63.sub_spec", "Uint63.mul_spec", "Uint63.mulc_spec",
-        "Uint63.div_spec", "Uint63.mod_spec", "Uint63.eqb_correct", "Uint63.eqb_refl", "Uint63.ltb_spec",
-        "Uint63.leb_spec", "Uint63.compare_def_spec", "Uint63.head0_spec", "Uint63.tail0_spec",
-        "Uint63.addc_def_spec", "Uint63.addcarryc_def_spec", "Uint63.subc_def_spec", "Uint63.subcarryc_def_spec",
-        "Uint63.diveucl_def_spec", "Uint63.diveucl_21_spec", "Uint63.addmuldiv_def_spec", "Uint63.land_spec'",
-        "Uint63.lor_spec'", "Uint63.lxor_spec'", "Uint63.lsr_spec'")),
-    "primitive floats": tuple(f"Coq.Floats.{n}" for n in (
-        "PrimFloat.float", "PrimFloat.opp", "PrimFloat.abs", "PrimFloat.eqb", "PrimFloat.ltb", "PrimFloat.leb",
-        "PrimFloat.compare", "PrimFloat.mul", "PrimFloat.add", "PrimFloat.sub", "PrimFloat.div", "PrimFloat.sqrt",
-        "PrimFloat.of_uint63", "PrimFloat.normfr_mantissa", "PrimFloat.frshiftexp", "PrimFloat.ldshiftexp",
-        "PrimFloat.next_up", "PrimFloat.next_down", "PrimFloat.classify", "PrimFloat.Leibniz.eqb",
-        "FloatAxioms.Leibniz.eqb_spec",
-        "FloatAxioms.Prim2SF_valid", "FloatAxioms.SF2Prim_Prim2SF", "FloatAxioms.Prim2SF_SF2Prim",
-        "FloatAxioms.opp_spec", "FloatAxioms.abs_spec", "FloatAxioms.eqb_spec", "FloatAxioms.ltb_spec",
-        "FloatAxioms.leb_spec", "FloatAxioms.compare_spec", "FloatAxioms.classify_spec", "FloatAxioms.mul_spec",
-        "FloatAxioms.add_spec", "FloatAxioms.sub_spec", "FloatAxioms.div_spec", "FloatAxioms.sqrt_spec",
-        "FloatAxioms.of_uint63_spec", "FloatAxioms.normfr_mantissa_spec", "FloatAxioms.frshiftexp_spec",
-        "FloatAxioms.ldshiftexp_spec", "FloatAxioms.next_up_spec", "FloatAxioms.next_down_spec")),
+    "primitive 63-bit integers": _names("Coq.Numbers.Cyclic.Int63",
+        PrimInt63="int lsl lsr land lor lxor add sub mul mulc div mod eqb ltb leb addc addcarryc subc subcarryc "
+                  "diveucl diveucl_21 addmuldiv compare head0 tail0 divs mods asr ltsb lesb compares",
+        Uint63="of_to_Z lsl_spec lsr_spec land_spec lor_spec lxor_spec add_spec sub_spec mul_spec mulc_spec div_spec "
+               "mod_spec eqb_correct eqb_refl ltb_spec leb_spec compare_def_spec head0_spec tail0_spec addc_def_spec "
+               "addcarryc_def_spec subc_def_spec subcarryc_def_spec diveucl_def_spec diveucl_21_spec "
+               "addmuldiv_def_spec land_spec' lor_spec' lxor_spec' lsr_spec'"),
+    "primitive floats": _names("Coq.Floats",
+        PrimFloat="float opp abs eqb ltb leb compare mul add sub div sqrt of_uint63 normfr_mantissa frshiftexp "
+                  "ldshiftexp next_up next_down classify Leibniz.eqb",
+        FloatAxioms="Leibniz.eqb_spec Prim2SF_valid SF2Prim_Prim2SF Prim2SF_SF2Prim opp_spec abs_spec eqb_spec "
+                    "ltb_spec leb_spec compare_spec classify_spec mul_spec add_spec sub_spec div_spec sqrt_spec "
+                    "of_uint63_spec normfr_mantissa_spec frshiftexp_spec ldshiftexp_spec next_up_spec next_down_spec"),
 }
 _FAMILY = {name: fam for fam, names in STANDARD.items() for name in names}
 MARK = "slth_locate_mark"

@@ -61,11 +61,9 @@ def build_dir(directory) -> Path:
     return build_root() / key
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` as the file ``path`` of an output or build folder, atomically and never through what is there
-    (a symbolic link or a FIFO planted at ``path`` is replaced, what it points at untouched:
-    ``slth_base.files.replace_file``)."""
-    replace_file(path, text)
+write_atomic = replace_file
+"""``write_atomic(path, text)``: a file of an output or build folder written atomically, never through what is there
+(a link or a FIFO planted at ``path`` is replaced, what it points at untouched)."""
 
 
 def current(rec, digest: str, vo: Path) -> bool:

@@ -56,10 +56,6 @@ def _interval_opts(free: list[str]) -> list[str]:
     return opts
 
 
-def _sym(name: str, **assumptions) -> sp.Symbol:
-    return sp.Symbol(name, **assumptions)
-
-
 def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain, extra: tuple = ()) -> list[tuple]:
     """Changes of variables, each as (Coq tactic prefix, lhs, rhs after it): none (constant lower bounds derived
     for the dependent parameters); a dimension under a square root written d = s^2; then each dependent
@@ -78,7 +74,7 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain, extra: tuple = ()) -> list
             continue
         name = f"s_{ident(v)}"
         c = sp.Rational(sp.floor(sp.sqrt(exact(p.lo[0])) * 2**20), 2**20)
-        sub[v] = _sym(name, positive=True) ** 2
+        sub[v] = sp.Symbol(name, positive=True) ** 2
         tac.append(f"set ({name} := sqrt {ident(v)}) in *; assert (Hsq_{name} : {ident(v)} = {name} * {name}) by "
                    f"(unfold {name}; rewrite sqrt_sqrt; lra); assert ({coq(c)} <= {name}) by (unfold {name}; slth_lo); "
                    f"clearbody {name}; subst {ident(v)}")
@@ -93,41 +89,39 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain, extra: tuple = ()) -> list
             v = ident(p.symbol)
             if p.log:
                 name = f"r_{v}"
-                new = _sym(name, positive=True) * lo_s
+                new = sp.Symbol(name, positive=True) * lo_s
                 t = (f"assert (0 < {coq(lo_s)}) by slth_lo; set ({name} := {v} / {coq(lo_s)}); assert (Hr_{name} : {v} = "
                      f"{name} * {coq(lo_s)}) by (unfold {name}; field; apply Rgt_not_eq; slth_lo); assert (1 <= {name}) "
                      f"by (unfold {name}; apply slth_ge1; [slth_lo | lra]); clearbody {name}; subst {v}")
             else:
                 name = f"m_{v}"
-                new = lo_s + _sym(name, nonnegative=True)
+                new = lo_s + sp.Symbol(name, nonnegative=True)
                 t = (f"set ({name} := {v} - {coq(lo_s)}); assert (Hm_{name} : {v} = {coq(lo_s)} + {name}) by "
                      f"(unfold {name}; ring); assert (0 <= {name}) by (unfold {name}; lra); clearbody {name}; subst {v}")
             for pre_, *es_ in base:
                 grown.append((pre_ + t + "; ", *(e.xreplace({p.symbol: new}) for e in es_)))
         base = grown or base
     # every lower bound of a log-scale dependent parameter, when it is one variable, written as w p with 0 < w <= 1
-    normal = []
-    for pre_, *es_ in (squared,):
-        t, rep = [], {}
-        for p in dom.params:
-            if not (p.dependent and p.log):
+    pre_, *es_ = squared
+    t, rep = [], {}
+    for p in dom.params:
+        if not (p.dependent and p.log):
+            continue
+        v = ident(p.symbol)
+        los = [exact(sp.sympify(lo)).xreplace(sub) for lo in p.lo]
+        c = _constant_lower(p, dom)
+        if c is not None:
+            t.append(f"assert ({coq(c)} <= {v}) by (apply Rle_trans with ({coq(los[0])}); [slth_lo | lra])")
+        for k, lo in enumerate(los):
+            if not isinstance(lo, sp.Symbol):
                 continue
-            v = ident(p.symbol)
-            los = [exact(sp.sympify(lo)).xreplace(sub) for lo in p.lo]
-            c = _constant_lower(p, dom)
-            if c is not None:
-                t.append(f"assert ({coq(c)} <= {v}) by (apply Rle_trans with ({coq(los[0])}); [slth_lo | lra])")
-            for k, lo in enumerate(los):
-                if not isinstance(lo, sp.Symbol):
-                    continue
-                name = f"w{k}_{v}"
-                rep[lo] = _sym(name, positive=True) * p.symbol
-                t.append(f"set ({name} := {coq(lo)} / {v}); assert (Hw_{name} : {coq(lo)} = {name} * {v}) by "
-                         f"(unfold {name}; field; apply Rgt_not_eq; lra); assert (0 < {name}) by (unfold {name}; "
-                         f"apply Rdiv_lt_0_compat; lra); assert ({name} <= 1) by (unfold {name}; apply slth_le1; lra); "
-                         f"clearbody {name}; subst {coq(lo)}")
-        if rep:
-            normal.append((pre_ + "".join(x + "; " for x in t), *(e.xreplace(rep) for e in es_)))
+            name = f"w{k}_{v}"
+            rep[lo] = sp.Symbol(name, positive=True) * p.symbol
+            t.append(f"set ({name} := {coq(lo)} / {v}); assert (Hw_{name} : {coq(lo)} = {name} * {v}) by "
+                     f"(unfold {name}; field; apply Rgt_not_eq; lra); assert (0 < {name}) by (unfold {name}; "
+                     f"apply Rdiv_lt_0_compat; lra); assert ({name} <= 1) by (unfold {name}; apply slth_le1; lra); "
+                     f"clearbody {name}; subst {coq(lo)}")
+    normal = [(pre_ + "".join(x + "; " for x in t), *(e.xreplace(rep) for e in es_))] if rep else []
     return out + [b for b in base if b[0]] + normal
 
 
@@ -175,12 +169,9 @@ def _common_log(lhs, rhs, dom) -> list[str]:
     if not fl or not fr or sp.simplify(fl[0] - fr[0]) != 0 or fl[1] == fr[1]:
         return []
     (c, a), b = fl, fr[1]
-    try:
-        pre = variants(lhs, rhs, dom)[0][0]  # the constant lower bounds of the dependent parameters
-        head = (f"{pre}apply (slth_ln _ _ {coq(c)} {coq(a)} {coq(b)}); [ ring | ring | slth_lo | slth_lo | ")
-        return [head + sub + " ]" for sub in candidates(a, b, dom)]
-    except CoqExportError:
-        return []
+    pre = variants(lhs, rhs, dom)[0][0]  # the constant lower bounds of the dependent parameters
+    head = (f"{pre}apply (slth_ln _ _ {coq(c)} {coq(a)} {coq(b)}); [ ring | ring | slth_lo | slth_lo | ")
+    return [head + sub + " ]" for sub in candidates(a, b, dom)]
 
 
 def _ratio(lhs, rhs, pre, unfold):
@@ -208,10 +199,7 @@ def _difference_powers(lhs, rhs) -> list[str]:
     d = sp.expand(rhs - lhs, power_exp=True)
     if d == sp.expand(rhs - lhs) and d.is_Add:
         return []
-    try:
-        head = f"apply (slth_diff _ _ ({coq(d)})); [ slth_pw; field; repeat split; slth_nz | "
-    except CoqExportError:
-        return []
+    head = f"apply (slth_diff _ _ ({coq(d)})); [ slth_pw; field; repeat split; slth_nz | "
     return [head + tail + " ]" for tail in ("left; slth_ppos", "apply Rle_refl", "unfold Rpower; interval")]
 
 
@@ -248,7 +236,7 @@ def _shift_exponents(l, r, dom: Domain):
         if lo == 0:
             continue
         v, name = ident(p.symbol), f"a_{ident(p.symbol)}"
-        sub[p.symbol] = lo + _sym(name, nonnegative=True)
+        sub[p.symbol] = lo + sp.Symbol(name, nonnegative=True)
         tac.append(f"set ({name} := {v} - {coq(lo)}); assert (Ha_{name} : {v} = {coq(lo)} + {name}) by "
                    f"(unfold {name}; ring); assert (0 <= {name}) by (unfold {name}; lra); clearbody {name}; subst {v}")
     return "".join(t + "; " for t in tac), l.xreplace(sub), r.xreplace(sub)
@@ -389,7 +377,7 @@ def _named_forms(lhs, rhs, dom: Domain) -> list[tuple]:
             t += (f"assert (ln {coq(k)} <= ln {name}) by (apply (slth_ln _ _ 1 {coq(k)} {name}); "
                   f"[ ring | ring | lra | lra | lra ]); ")
         tac.append(t + f"clearbody {name}; ")
-        sub[u] = _sym(name, positive=True)
+        sub[u] = sp.Symbol(name, positive=True)
     if not sub:
         return [("", lhs, rhs)]
     return [("", lhs, rhs), ("".join(tac), lhs.xreplace(sub), rhs.xreplace(sub))]
@@ -441,15 +429,12 @@ def _terms_log_space(lhs, rhs, dom: Domain) -> list[str]:
     terms = sp.Add.make_args(sp.expand(lhs, power_base=False, power_exp=False, log=False, multinomial=False))
     if len(terms) < 2 or any(t.as_coeff_Mul()[0] <= 0 for t in terms):
         return []
-    try:
-        found = [_log_difference(rhs, t, dom) for t in terms]  # ln t_k - ln rhs
-        if any(f is None for f in found):
-            return []
-        eqs = "".join(f"assert (T{k} : {coq(t)} = exp ({f[0]}) * {coq(rhs)}) by (apply slth_term; "
-                      f"[ slth_ppos | slth_ppos | {f[1]} ]); " for k, (t, f) in enumerate(zip(terms, found)))
-        split = f"assert (T : {coq(lhs)} = {' + '.join(f'({coq(t)})' for t in terms)}) by ring; "
-    except CoqExportError:
+    found = [_log_difference(rhs, t, dom) for t in terms]  # ln t_k - ln rhs
+    if any(f is None for f in found):
         return []
+    eqs = "".join(f"assert (T{k} : {coq(t)} = exp ({f[0]}) * {coq(rhs)}) by (apply slth_term; "
+                  f"[ slth_ppos | slth_ppos | {f[1]} ]); " for k, (t, f) in enumerate(zip(terms, found)))
+    split = f"assert (T : {coq(lhs)} = {' + '.join(f'({coq(t)})' for t in terms)}) by ring; "
     rewrites = "rewrite T; " + "".join(f"rewrite T{k}; " for k in range(len(terms)))
     pre0 = variants(lhs, rhs, dom)[0][0]  # constant lower bounds of the dependent parameters (for positivity)
     head = f"{pre0}{eqs}{split}apply (slth_scaled _ _ ({' + '.join(f'exp ({f[0]})' for f in found)})); [ slth_ppos | {rewrites}ring | "

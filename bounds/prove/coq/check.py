@@ -17,15 +17,13 @@ fact), ``{(statement, step): verdict}``, each verdict one line starting with one
   N``; ``folder not writable: DIR``; ``run slth proofs --coq`` (``compiling`` False and nothing compiled matches);
 - ``not exported: <why>``: the harness does not certify it, or the printer refuses a construct.
 
-Nothing in an output folder is believed: the ``.v`` files
-are written to ``DIR`` for reading (an edited one is rewritten) and compiled from their text as the exporter writes it
-now in a build folder outside it (``build_dir(DIR)``: under ``$SLTH_COQ_BUILD``, else ``$XDG_CACHE_HOME/slth/coq``
-or ``~/.cache/slth/coq``), whose record (``state.json``) binds each file's text and coqc version to the sha256 of the
-``.vo`` coqc wrote; a ``.vo`` that does not match is compiled again.  Every coqc call runs (``bounds.prove.external``) in its
-own process group under a time limit (``SLTH_COQC_SECONDS``, default 600; a search batch gets that per lemma), is killed with its
-group on a timeout, an exception, SIGINT or SIGTERM, and dies with this process (``PR_SET_PDEATHSIG``).  Files are
-written atomically.  ``python -m bounds.prove.coq`` writes the committed files; ``tactics.json`` records the search's
-winners, each accepted only when it is a tactic expression (``tactic_problem``)."""
+Nothing in an output folder is believed: the ``.v`` files are written to ``DIR`` for reading (an edited one is
+rewritten) and compiled from their text as the exporter writes it now in a build folder outside it (``build_dir(DIR)``:
+under ``$SLTH_COQ_BUILD``, else ``$XDG_CACHE_HOME/slth/coq`` or ``~/.cache/slth/coq``), whose record (``state.json``)
+binds each file's text and coqc version to the sha256 of the ``.vo`` coqc wrote; a ``.vo`` that does not match is
+compiled again.  Every coqc call runs through ``bounds.prove.external`` under ``SLTH_COQC_SECONDS`` (default 600; a
+search batch gets that per lemma).  ``python -m bounds.prove.coq`` writes the committed files; ``tactics.json``
+records the search's winners, each accepted only when it is a tactic expression (``tactic_problem``)."""
 from __future__ import annotations
 
 import re
@@ -72,9 +70,8 @@ def undefined_point(lem: Lemma) -> str:
     for end in ("lo", "hi"):
         point = {}
         for p in dom.params:
-            vals = [sp.sympify(v).xreplace(point) for v in (p.lo if end == "lo" or not p.hi else p.hi)]
-            if not vals:
-                vals = [sp.Integer(1)] if not p.lo else [sp.sympify(p.lo[0]).xreplace(point)]
+            ends = p.lo if end == "lo" or not p.hi else p.hi  # no upper bound: the lower ones; none at all: 1
+            vals = [sp.sympify(v).xreplace(point) for v in ends] or [sp.Integer(1)]
             v = max(vals) if end == "lo" else min(vals)
             if v.free_symbols:
                 break
@@ -221,12 +218,6 @@ def _verdict(l: Lemma, dropped: dict, checked: dict) -> str:
     return f"{NOT_CHECKED}: run slth proofs --coq"
 
 
-def _lemma_at(source: str, line: int) -> str | None:
-    """The last lemma declared at or before ``line``."""
-    names = re.findall(r"^Lemma (\w+) :", "\n".join(source.splitlines()[:line]), re.M)
-    return names[-1] if names else None
-
-
 def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log) -> dict:
     state_path = build / "state.json"
     state = load_state(state_path, log)
@@ -276,7 +267,8 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
                         files[stem] = {"digest": key, "vo": sha(build / f"{stem}.vo"), "dropped": dropped}
                     break
                 line, msg = first_error(out, src)
-                name = _lemma_at(src, line)
+                names = re.findall(r"^Lemma (\w+) :", "\n".join(src.splitlines()[:line]), re.M)
+                name = names[-1] if names else None  # the last lemma declared at or before the error's line
                 if name is None or name in dropped:
                     for _, _, l in items:
                         if isinstance(l, Lemma):
@@ -302,9 +294,9 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
             list(pool.map(one, sorted((s for s in ents if s != "Common"), key=lambda s: -size[s])))
         checked = check_statements(build, ents, tactics, drops, files, state, version)
     except CoqSetupError as e:
-        _save(state_path, version, files, state)
+        save_state(state_path, {**state, "version": version, "files": files})
         return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)
-    _save(state_path, version, files, state)
+    save_state(state_path, {**state, "version": version, "files": files})
     for stem, items in ents.items():
         for statement, step, l in items:
             if isinstance(l, Lemma) and (statement, step) not in status:
@@ -312,10 +304,6 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
                                              or drops.get(stem) else f"{REJECTED}: the file does not compile")
     status[None] = tactics
     return status
-
-
-def _save(path: Path, version: str, files: dict, state: dict) -> None:
-    save_state(path, {**state, "version": version, "files": files})
 
 
 def kernel(steps=None, directory=None, tactics: dict | None = None, searching: bool = False, log=None) -> dict:

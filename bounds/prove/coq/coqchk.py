@@ -28,8 +28,7 @@ def axioms(out: str) -> list[str]:
 def run(folder: Path, logical: str, stems: list[str]) -> tuple[int, str]:
     """(exit status, output) of ``coqchk -silent -o -Q folder logical -norec logical.<stem> ...``."""
     args = ["coqchk", "-silent", "-o", "-Q", str(folder), logical]
-    for stem in stems:
-        args += ["-norec", f"{logical}.{stem}"]
+    args += [a for stem in stems for a in ("-norec", f"{logical}.{stem}")]
     return external.run("coqchk", args, folder, check.coqc_seconds(), check.jobs())
 
 
@@ -49,8 +48,7 @@ def main(argv=None) -> int:
         return 2
     from .. import coq_math, kernel
     directory = kernel.folder()
-    status = check.check(directory, searching=False)
-    status.pop(None, None)
+    check.check(directory, searching=False)  # compiled, or found compiled: the verdicts are not coqchk's
     build = check.build_dir(directory)
     stems = sorted(p.stem for p in build.glob("*.vo") if not p.stem.startswith("Slth"))
     math = coq_math.build_folder()

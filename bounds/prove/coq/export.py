@@ -1,10 +1,7 @@
 """Per proof step, a Coq lemma: its premises are the hypotheses of the step's domain, read from the ``Param``
 declarations (``Domain(step, params).params``: lower and upper bounds, strict where open, dependent lower bounds,
-integrality), never from SymPy's symbol assumptions; its proof is generated: a cascade of candidate tactics
-(reflexivity, ``lra``/``field``/``nra``, ``interval`` on ``rhs - lhs`` with bisection and derivatives, and the
-reformulations ``lhs / rhs`` compared with 1 and ``rhs - lhs`` simplified by SymPy, each equation re-proved by Coq's
-``field``).  The cascade is ``cascade``'s; the search picks the first candidate Coq accepts; ``proofs/coq/tactics.json``
-records it."""
+integrality), never from SymPy's symbol assumptions; its proof is the first candidate of the generated cascade
+(``cascade``) that Coq accepts (``search``), recorded in ``proofs/coq/tactics.json``."""
 from __future__ import annotations
 
 import hashlib

@@ -2,6 +2,7 @@
 ``jobs()`` at once, killed on Ctrl-C or SIGTERM), and its first error read from its output."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -77,19 +78,15 @@ def coqc() -> str | None:
     return shutil.which("coqc")
 
 
-_RELEASE: list = []
-
-
+@functools.cache
 def coq_release() -> str:
     """``Coq 8.16.1`` (``coqc --print-version``), once per process; "" without coqc."""
-    if not _RELEASE:
-        try:
-            rc, out = run_coqc(["--print-version"], None, timeout=min(60.0, coqc_seconds())) if coqc() else (1, "")
-        except CoqcFailure:
-            rc, out = 1, ""
-        words = out.split()
-        _RELEASE.append(f"Coq {words[0]}" if rc == 0 and words else "")
-    return _RELEASE[0]
+    try:
+        rc, out = run_coqc(["--print-version"], None, timeout=min(60.0, coqc_seconds())) if coqc() else (1, "")
+    except CoqcFailure:
+        rc, out = 1, ""
+    words = out.split()
+    return f"Coq {words[0]}" if rc == 0 and words else ""
 
 
 def coqc_version() -> str:

@@ -136,10 +136,9 @@ the stage ``axioms``)."""
 
 
 def assumptions(directory, status: dict) -> dict:
-    """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files compiled by ``check`` into the
-    build folder of ``directory``): ``Print Assumptions`` of the tuple of every lemma (what the lemmas rest on
-    together, given to each), and per lemma when that list names an axiom beyond Coq's standard ones; one coqc
-    (``print_assumptions``);
+    """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files compiled by ``check`` into the build
+    folder of ``directory``): ``Print Assumptions`` of the tuple of every lemma (what the lemmas rest on together, given
+    to each), and per lemma when that list names an axiom beyond Coq's standard ones; one coqc (``print_assumptions``);
     recorded in the build folder's state with the ``.vo`` hashes it ran against."""
     directory = Path(directory).resolve()
     build = build_dir(directory)
@@ -162,9 +161,8 @@ def assumptions(directory, status: dict) -> dict:
                     # the lemmas together rest on an axiom beyond the standard ones: which, one at a time
                     per = print_assumptions(build, consts)
             found = {f"{s}\t{t}": per.get(f"{LOGICAL}.{stem}.{l.name}", []) for s, t, l, stem in lems}
-            state["axioms"] = prev = {"key": key, "lemmas": found}
-            state = {**load_state(state_path), "axioms": prev}  # the record as it is now, with the axioms
-            save_state(state_path, state)
+            prev = {"key": key, "lemmas": found}
+            save_state(state_path, {**load_state(state_path), "axioms": prev})  # the record as it is now, with these
     got = prev["lemmas"]  # in the catalogue's order, read from the record or just found
     return {(s, t): got[f"{s}\t{t}"] for s, t, _, _ in lems if f"{s}\t{t}" in got}
 

@@ -68,10 +68,7 @@ def tactic(tactics: dict, key: str):
     t = tactics.get(key)
     if isinstance(t, dict):
         return None, t.get("refused", "not a tactic")
-    if t is not None:
-        why = tactic_problem(t)
-        if why:
-            return None, why
-    return t, None
+    why = None if t is None else tactic_problem(t)
+    return (None, why) if why else (t, None)
 
 

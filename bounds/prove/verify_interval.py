@@ -146,26 +146,21 @@ def on_whole(lhs, rhs, dom: "Domain", defined: bool = False):
         return False, "no certificate on the whole declared domain (its forms were cut)", None
     iv, labels, certs = mpmath.iv, [], []
     for case_lhs, case_rhs, coords, case_sub, forms in cases:
-        done = False
         # quick pass without, then a deeper pass with the monotonicity test (on small differences only)
-        for budget, mono in ((WHOLE_BUDGET // 4, False), (WHOLE_BUDGET, True)):
-            for label, expr, test in forms:
-                use_mono = mono and label.endswith("rhs - lhs >= 0") and sp.count_ops(expr) <= SMALL
-                try:
-                    f = compile_expr(expr, iv)
-                except TypeError:
-                    continue
-                used = [c for c in coords if {c.symbol, _above(c.symbol)} & expr.free_symbols]
-                ok, count, cover = _bisect_whole(expr, f, test, used, budget, use_mono, defined)
-                if ok:
-                    certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover, dom, defined))
-                    labels.append(f"{label} by {count} interval evaluations" + (" with monotonicity" if use_mono
-                                                                                 else ""))
-                    done = True
-                    break
-            if done:
+        tries = ((label, expr, test, budget, mono and label.endswith("rhs - lhs >= 0") and sp.count_ops(expr) <= SMALL)
+                 for budget, mono in ((WHOLE_BUDGET // 4, False), (WHOLE_BUDGET, True)) for label, expr, test in forms)
+        for label, expr, test, budget, use_mono in tries:
+            try:
+                f = compile_expr(expr, iv)
+            except TypeError:
+                continue
+            used = [c for c in coords if {c.symbol, _above(c.symbol)} & expr.free_symbols]
+            ok, count, cover = _bisect_whole(expr, f, test, used, budget, use_mono, defined)
+            if ok:
+                certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover, dom, defined))
+                labels.append(f"{label} by {count} interval evaluations" + (" with monotonicity" if use_mono else ""))
                 break
-        if not done:
+        else:
             return False, "no certificate on the whole declared domain", None
     how = labels[0] if len(labels) == 1 else f"{len(labels)} cases of the Max: " + "; ".join(labels)
     return True, how + " on the whole declared domain (unbounded parameters compactified)", tuple(certs)

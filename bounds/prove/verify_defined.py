@@ -141,12 +141,10 @@ def _by_coordinates(c: Condition, dom: Domain) -> bool:
         if p.integer:
             first = sp.floor(lo) + 1 if p.lo_open else sp.ceiling(lo)
             subs[s] = first + sp.Dummy(f"t_{p.name}", nonnegative=True, integer=True)
-        elif not hi:
-            subs[s] = lo + sp.Dummy(f"t_{p.name}", **({"positive": True} if p.lo_open else {"nonnegative": True}))
         else:
             t = sp.Dummy(f"t_{p.name}", **({"positive": True} if p.lo_open else {"nonnegative": True}))
-            subs[s] = lo + (hi[0] - lo) * t / (1 + t)
-            if not p.hi_open:
+            subs[s] = lo + (hi[0] - lo) * t / (1 + t) if hi else lo + t
+            if hi and not p.hi_open:
                 ends.append((s, hi[0]))
     if not subs:
         return False

@@ -281,9 +281,8 @@ def _searched(c: Condition, dom: Domain, params):
     root = [(mpmath.mpf(p.box[0]), mpmath.mpf(p.box[1])) for p in params]
     points = list(itertools.islice(itertools.product(*(end_points(p, box) for p, box in zip(params, root))), 64))
     rng = random.Random(20251107)
-    for _ in range(SEARCH):
-        points.append([lo * (hi / lo) ** rng.random() if p.log and lo > 0 else lo + (hi - lo) * rng.random()
-                       for p, (lo, hi) in zip(params, root)])
+    points += [[lo * (hi / lo) ** rng.random() if p.log and lo > 0 else lo + (hi - lo) * rng.random()
+                for p, (lo, hi) in zip(params, root)] for _ in range(SEARCH)]
     small = sp.count_ops(c.arg) <= 60
     sub = Domain(dom.step, tuple(params), (c.arg,)) if params else None
     for point in points:

@@ -227,8 +227,7 @@ def _decode_verdict(data):
 
 
 def load(key: tuple):
-    """The stored verdict under ``key``, or None (none stored, the cache off, or the file unusable: then a
-    ``VerdictCacheWarning`` names it and the problem)."""
+    """The stored verdict under ``key``, or None (as ``_read``)."""
     value = _read(KIND, directory(), key_digest(key), _decode_verdict, "verified")
     if value is not None:
         STATS["hits"] += 1
@@ -287,8 +286,7 @@ def _decode_coq(data):
 
 def load_coq(digest: str) -> dict | None:
     """The kernel verdict stored under ``digest``: ``{"verdict": "kernel-checked" or "rejected: ...", "coq": Coq's
-    version, "checked_at": when coqc checked it (UTC, ISO 8601)}``, or None (none stored, the cache off, or an
-    unusable file: then a ``VerdictCacheWarning`` names it and the problem)."""
+    version, "checked_at": when coqc checked it (UTC, ISO 8601)}``, or None (as ``_read``)."""
     found = _read(COQ_KIND, coq_directory(), digest, _decode_coq, "checked")
     if found is not None:
         COQ_STATS["hits"] += 1

@@ -200,8 +200,7 @@ so a bad value is reported by the command's own check of its settings, never by 
 
 
 def stage_seconds() -> float:
-    """The time guard per stage: ``STAGE_SECONDS`` when set (a test sets it), else ``$SLTH_SYMPY_SECONDS``
-    (``slth_base.settings.sympy_seconds``, checked)."""
+    """``STAGE_SECONDS`` when set (a test sets it), else ``$SLTH_SYMPY_SECONDS`` (checked by its settings)."""
     from slth_base.settings import sympy_seconds
     return STAGE_SECONDS if STAGE_SECONDS is not None else sympy_seconds()
 

@@ -254,15 +254,14 @@ def _beside(lhs, rhs, dom: Domain, point):
     other parameters at their box's middle; None if none."""
     if not point or not all(sp.sympify(v).is_Rational for v in point.values()) or dom.lo:
         return None  # (a parameter bounded by others is set from its ratio or offset: not moved here)
-    mid = {p.name: (p.box[0] + p.box[1]) / 2 for p in dom.params}
+    mid = {p.name: sp.Rational((p.box[0] + p.box[1]) / 2) for p in dom.params}
     for name, v in point.items():
         p = dom.table[name]
         v = Fraction(int(sp.sympify(v).p), int(sp.sympify(v).q))
         steps = [Fraction(1)] if p.integer else [Fraction(1, 2**k) * max(abs(v), 1) for k in (10, 20, 30, 40)]
         for h in steps:
             for w in (v - h, v + h):
-                coords = [w if q.name == name else Fraction(sp.Rational(mid[q.name]).p, sp.Rational(mid[q.name]).q)
-                          for q in dom.params]
+                coords = [w if q.name == name else Fraction(mid[q.name].p, mid[q.name].q) for q in dom.params]
                 cex = check_point(lhs, rhs, dom, coords, real=True)
                 if cex:
                     return cex

@@ -291,7 +291,8 @@ def on_box(lhs, rhs, dom: Domain, whole_only: bool = False):
             cex = check_point(lhs, rhs, dom, _full_point(dom, d, box))
             if cex:
                 return False, f"interval search ({label}) hit a violating point", cex, d.describe()
-            notes.append(f"{label}: uncertified {_show(box, d)}")
+            shown = ", ".join(f"{p.name}:[{float(lo):.4g},{float(hi):.4g}]" for p, (lo, hi) in zip(d.params, box))
+            notes.append(f"{label}: uncertified {shown}")
     return False, f"no interval certificate within {BOX_BUDGET} boxes per form ({'; '.join(notes)})", None, {}
 
 
@@ -348,6 +349,3 @@ def _full_point(full: "Domain", part: "Domain", box) -> list:
     mids = {p.name.removesuffix(OFFSET): midpoint(lo, hi, p.log) for p, (lo, hi) in zip(part.params, box)}
     return [mids.get(p.name, midpoint(mpmath.mpf(p.box[0]), mpmath.mpf(p.box[1]), p.log)) for p in full.params]
 
-
-def _show(box, dom):
-    return ", ".join(f"{p.name}:[{float(lo):.4g},{float(hi):.4g}]" for p, (lo, hi) in zip(dom.params, box))

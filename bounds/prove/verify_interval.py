@@ -281,7 +281,6 @@ def on_box(lhs, rhs, dom: Domain, whole_only: bool = False):
         return False, "no interval certificate (its forms were cut)", None, {}
     if whole_only and all(d.params for _, _, d in forms):
         return False, "no interval certificate on the whole domain (every box form has parameters)", None, {}
-    notes = []
     for budget in (40, BOX_BUDGET):  # iterative deepening: quick certificates first
         notes = []
         for label, check, d in forms:

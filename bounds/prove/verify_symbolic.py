@@ -64,8 +64,7 @@ def small(e) -> bool:
 
 def symbolic(lhs, rhs, dom: Domain) -> str:
     """A proof of ``lhs <= rhs`` on the declared domain of ``dom``, or ""."""
-    lhs, _ = declared(lhs, dom)
-    rhs, _ = declared(rhs, dom)
+    lhs, rhs = declared(lhs, dom)[0], declared(rhs, dom)[0]
     diff = timed("symbolic: simplify", simplify, rhs - lhs)
     if diff is None:
         return ""

@@ -170,10 +170,8 @@ def load(path: Path = PATH) -> dict | None:
 
 
 def shown(path: Path) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(ROOT))
-    except ValueError:
-        return Path(path).name
+    full = Path(path).resolve()
+    return str(full.relative_to(ROOT)) if full.is_relative_to(ROOT) else Path(path).name
 
 
 def select(own: dict | None, profile: str, calibration: dict, path: Path = PATH) -> tuple[dict | None, dict]:

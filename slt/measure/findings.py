@@ -28,7 +28,7 @@ from slt import targets as target_families
 from slt.measure import verdicts
 
 from slt import claims
-from slt.measure.findings_constants import FIXED_C_TEST, fixed_c_growth, worst_targets  # noqa: F401
+from slt.measure.findings_constants import fixed_c_growth, worst_targets
 from slt.measure.findings_format import fmt as _fmt, heading as _heading, missing as _missing
 
 TASK_DEPENDS = ("bounds", "slt.mip", "slt.subset_sum", "slt._subset_sum_kernels")
@@ -519,10 +519,6 @@ ABOUT_PAPER, ABOUT_HARNESS, ABOUT_SOLVER = claims.ABOUT_PAPER, claims.ABOUT_HARN
 ABOUT = {"worst_targets": ABOUT_HARNESS, "fixed_c_growth": ABOUT_HARNESS, "mip": ABOUT_SOLVER}
 """What each finding is about (``slt.claims.ABOUT_ORDER`` says what each means; HiGHS's tolerances are a solver's,
 not the paper's subset-sum claim); every finding not named here is about the paper."""
-
-
-proof_word = claims.proof_word
-"""A statement's proof verdict from its supported steps (``slt.claims.proof_word``)."""
 
 
 def banner(record: dict, items: list | None = None) -> dict:

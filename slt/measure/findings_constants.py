@@ -83,15 +83,12 @@ def worst_targets(record) -> dict:
             "counterexample": None, "test": test, "command": None, "evidence": "#evidence", "statements": names, "random_only": random_only}
 
 
-FIXED_C_TEST = "tests/test_targets.py::test_a_stored_fixed_C_row_reproduces"
-
-
 def fixed_c_growth(record) -> dict:
     """"Does C grow?": per statement the answer of ``slt.claims.growth`` (the fixed-C tests over eps at the worst
     target, ``calibration.statements.<name>.growth``, and the large grid's trends), the same sentences the report's
     calibration section shows; the table holds the fixed-C rows. Its status is "C grows" when a fixed-C test
     rejects."""
-    test = FIXED_C_TEST
+    test = "tests/test_targets.py::test_a_stored_fixed_C_row_reproduces"
     cal = (record.get("calibration") or {}).get("statements") or {}
     names = [n for n in target_families.HYPOTHESIS if isinstance((cal.get(n) or {}).get("growth"), dict)]
     if record.get("empirical") is None:

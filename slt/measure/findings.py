@@ -28,8 +28,8 @@ from slt import targets as target_families
 from slt.measure import verdicts
 
 from slt import claims
-from slt.measure.findings_constants import fixed_c_growth, worst_targets
-from slt.measure.findings_format import fmt as _fmt, heading as _heading, missing as _missing
+from slt.measure.findings_constants import (fixed_c_growth, fmt as _fmt, heading as _heading, missing as _missing,
+                                           worst_targets)
 
 TASK_DEPENDS = ("bounds", "slt.mip", "slt.subset_sum", "slt._subset_sum_kernels")
 """The code the findings' tasks depend on (part of each cached result's fingerprint in ``slt.tasks``)."""
@@ -71,9 +71,8 @@ def theorem14_reading(seed: int, reading: str) -> dict:
                 "printed": None, "block": None, "proof": None, "undecided": str(exc)}
 
     def threshold(t):
-        return {"kappa": t.kappa,
-                "below": [{"statement": r.statement, "step": r.step, "counterexample": _cex(r)} for r in t.below],
-                "never": [{"statement": r.statement, "step": r.step, "counterexample": _cex(r)} for r in t.never]}
+        return {"kappa": t.kappa, **{k: [{"statement": r.statement, "step": r.step, "counterexample": _cex(r)}
+                                         for r in getattr(t, k)] for k in ("below", "never")}}
 
     return {"reading": reading, "label": v.label, "description": v.description, "printed_kappa": printed_kappa,
             "printed": [{"statement": r.statement, "step": r.step, "method": r.method, "counterexample": _cex(r)}

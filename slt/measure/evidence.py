@@ -59,12 +59,6 @@ class Case:
             text += "\n  counterexample: " + json.dumps(self.counterexample)
         return text
 
-    def as_dict(self) -> dict:
-        out = dataclasses.asdict(self)
-        out["ratio"] = self.ratio
-        out["command"] = self.command
-        return out
-
 
 def exceeds(measured: float, bound: float, exact: Callable[[], tuple] | None = None) -> bool:
     """Whether ``measured > bound``; within ``ULPS`` ulps, decided by ``exact() -> (lhs, rhs)`` in mpmath.

@@ -201,10 +201,6 @@ def key(fn, *args, **kwargs) -> str | None:
         return None
 
 
-def _path(folder: Path, k: str) -> Path:
-    return folder / k[:2] / f"{k}.json"
-
-
 FIELDS = tuple(f.name for f in dataclasses.fields(Case))
 TUPLE = "__tuple__"
 
@@ -259,7 +255,7 @@ def _call(fn, args: tuple, kwargs: dict, compute) -> list:
     folder = directory()
     k = key(fn, *args, **kwargs) if folder is not None else None
     if k is not None:
-        path, raw, problem, out = _path(folder, k), None, None, None
+        path, raw, problem, out = folder / k[:2] / f"{k}.json", None, None, None
         try:
             raw = read_regular(path)
         except OSError as exc:

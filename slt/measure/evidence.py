@@ -93,16 +93,12 @@ def report_failures(cases, header: str = "") -> str:
     return "\n".join([header or f"{len(bad)} violated case(s):"] + [c.describe() for c in bad]) if bad else ""
 
 
-def case_row(case: Case) -> dict:
-    """A case as a JSON-able row of the run record (parameters, seed, measured, bound, ratio, verdict, command)."""
-    return {"parameters": dict(case.parameters), "seed": case.seed, "measured": float(case.measured),
-            "bound": float(case.bound), "ratio": float(case.ratio), "violated": bool(case.violated),
-            "command": case.command, "detail": case.detail, "counterexample": case.counterexample}
-
-
 def cases_result(cases) -> dict:
-    """The result of a task that measures a list of cases: ``{"cases": [case_row, ...]}``."""
-    return {"cases": [case_row(c) for c in cases]}
+    """The result of a task that measures a list of cases: ``{"cases": [row, ...]}``, each case a JSON-able row of
+    the run record (parameters, seed, measured, bound, ratio, verdict, command)."""
+    return {"cases": [{"parameters": dict(c.parameters), "seed": c.seed, "measured": float(c.measured),
+                       "bound": float(c.bound), "ratio": float(c.ratio), "violated": bool(c.violated),
+                       "command": c.command, "detail": c.detail, "counterexample": c.counterexample} for c in cases]}
 
 
 def _fmt(value) -> str:

@@ -174,14 +174,14 @@ def theorem14_kappa(record) -> dict:
     table = {"columns": ["reading", f"fails at kappa = {printed_kappa}", "block step closes from",
                          "every step closes from"], "rows": table_rows}
     for r in rows:
+        label = f"({r['label'].strip('()')}) {r['reading']}"
         if r.get("undecided"):  # the verifier neither certified nor refuted a step: said, not guessed
-            table_rows.append([f"({r['label'].strip('()')}) {r['reading']}", "not decided",
-                               f"not decided ({r['undecided']})", "not decided"])
+            table_rows.append([label, "not decided", f"not decided ({r['undecided']})", "not decided"])
             continue
         failing = ", ".join(f"{f['step']}" for f in r["printed"]) or "every step verifies"
         block, proof = r["block"]["kappa"], r["proof"]["kappa"]
-        table_rows.append([f"({r['label'].strip('()')}) {r['reading']}", failing,
-                           "never" if block is None else str(block), "never" if proof is None else str(proof)])
+        table_rows.append([label, failing, "never" if block is None else str(block),
+                           "never" if proof is None else str(proof)])
         if not r["printed"]:
             closes.append(r)
     encoded = next((r for r in rows if r["reading"] == "printed" and not r.get("undecided")), None)

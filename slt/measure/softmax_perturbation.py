@@ -136,20 +136,6 @@ def cases(statement: str, T: int, d1: int, alpha: float, eps_max: float, seed: i
     return out
 
 
-def length_sweep(statement: str, Ts, d1: int, alpha: float, eps_max: float, seed: int, n_random: int = 64,
-                 progress=None):
-    """Per T: the worst observed left side (random and adversarial), the bound and the Lipschitz term (√T)."""
-    rows = []
-    for T in Ts:
-        found = cases(statement, T, d1, alpha, eps_max, seed + T, n_random)
-        rows.append({"T": T, "random": found[0].measured, "adversarial": found[1].measured, "bound": found[0].bound,
-                     "lipschitz": bounds.get("lemma8").term("lipschitz", d1=d1, alpha=alpha, eps_max=eps_max, T=T),
-                     "violated": any(c.violated for c in found)})
-        if progress:
-            progress(f"{statement} T={T}: worst {max(rows[-1]['random'], rows[-1]['adversarial']):.4g}")
-    return rows
-
-
 def drawn_cases(statement: str, point: dict, bound_scale: float = 1.0) -> list:
     """The deterministic check's cases at one drawn point (``T``, ``d1``, ``alpha``, ``eps_max``, ``seed``): the worst
     random and adversarial case, against the bound times ``bound_scale`` (1 in the checks)."""
@@ -158,12 +144,16 @@ def drawn_cases(statement: str, point: dict, bound_scale: float = 1.0) -> list:
 
 
 def length_task(seed: int, statement: str, lengths: list, d1: int, alpha: float, eps_max: float) -> dict:
-    """The run record's length sweep of Lemma 8 / Lemma 5 (a task): worst random and adversarial left side per T,
-    the bound, and the Lipschitz term through ||X|| (grows like sqrt T)."""
-    rows = length_sweep(statement, lengths, d1, alpha, eps_max, seed)
-    return {"info": {"d1": d1, "alpha": alpha, "eps_max": eps_max},
-            "rows": [{k: (bool(v) if k == "violated" else float(v) if k != "T" else int(v)) for k, v in r.items()}
-                     for r in rows]}
+    """The run record's length sweep of Lemma 8 / Lemma 5 (a task): per T the worst random and adversarial left side
+    (seed ``seed + T``), the bound, and the Lipschitz term through ||X|| (grows like sqrt T)."""
+    rows = []
+    for T in lengths:
+        found = cases(statement, T, d1, alpha, eps_max, seed + T)
+        rows.append({"T": int(T), "random": float(found[0].measured), "adversarial": float(found[1].measured),
+                     "bound": float(found[0].bound), "lipschitz": float(bounds.get("lemma8").term(
+                         "lipschitz", d1=d1, alpha=alpha, eps_max=eps_max, T=T)),
+                     "violated": any(c.violated for c in found)})
+    return {"info": {"d1": d1, "alpha": alpha, "eps_max": eps_max}, "rows": rows}
 
 
 SWEEP_LENGTHS = {"quick": [2**k for k in range(1, 15)], "full": [2**k for k in range(1, 15)]}

@@ -42,7 +42,11 @@ class Case:
 
     @property
     def command(self) -> str:
-        return rerun_command(self.statement, self.seed, self.parameters)
+        """The one-line shell command that re-runs exactly this case."""
+        parts = ["python", "-m", "slt.measure.rerun", self.statement]
+        parts += ["--seed", str(self.seed)] if self.seed is not None else []
+        parts += [f"{k}={_fmt(v)}" for k, v in self.parameters.items()]
+        return " ".join(shlex.quote(p) for p in parts)
 
     def describe(self) -> str:
         params = ", ".join(f"{k}={_fmt(v)}" for k, v in self.parameters.items())
@@ -76,15 +80,6 @@ def exceeds(measured: float, bound: float, exact: Callable[[], tuple] | None = N
         return measured > bound
     lhs, rhs = exact()
     return bool(lhs > rhs)
-
-
-def rerun_command(statement: str, seed: int | None, parameters: dict) -> str:
-    """The one-line shell command that re-runs exactly this case."""
-    parts = ["python", "-m", "slt.measure.rerun", statement]
-    if seed is not None:
-        parts += ["--seed", str(seed)]
-    parts += [f"{k}={_fmt(v)}" for k, v in parameters.items()]
-    return " ".join(shlex.quote(p) for p in parts)
 
 
 def report_failures(cases, header: str = "") -> str:

@@ -81,14 +81,6 @@ def mask_rows(rng, T: int, n: int) -> np.ndarray:
     return a
 
 
-def _groups(T: int) -> list[np.ndarray]:
-    """Group label patterns used by the lifted search (each a length-T label array)."""
-    patterns = [np.r_[0, np.ones(T - 1, int)], np.arange(T) % 2]
-    if T >= 3:
-        patterns.append(np.arange(T) % 3)
-    return patterns
-
-
 def adversarial_case(rng, T: int, d1: int, alpha: float, eps_max: float, restarts: int = 3, maxiter: int = 40):
     """Best (value, (z, e, X, a)) found by the full (T <= FULL_T) and the lifted adversarial searches."""
     rng = np.random.default_rng(rng)
@@ -104,7 +96,8 @@ def adversarial_case(rng, T: int, d1: int, alpha: float, eps_max: float, restart
         return value
 
     searches = [(lambda th: (th[:T], box(th[T:], eps_max)), 2 * T)] if T <= FULL_T else []
-    for labels in _groups(T):
+    groups = [np.r_[0, np.ones(T - 1, int)], np.arange(T) % 2] + ([np.arange(T) % 3] if T >= 3 else [])
+    for labels in groups:  # the lifted searches: one label per token, the tokens of a label moving together
         k = labels.max() + 1
         searches.append((lambda th, lab=labels, k=k: (th[:k][lab], box(th[k:], eps_max)[lab]), 2 * k))
     for unpack, dim in searches:

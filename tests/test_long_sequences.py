@@ -1,11 +1,11 @@
-"""slt.measure.long_sequences: Theorem 9 at long inputs in O(T) memory (the thorough profile's T = 2^16 check)."""
+"""theorem9.long_mha: Theorem 9 at long inputs in O(T) memory (the thorough profile's T = 2^16 check)."""
 from __future__ import annotations
 
 import numpy as np
 
 
 def test_long_mha_matches_the_dense_forward_pass():
-    from slt.measure.long_sequences import long_mha
+    from slt.measure.statements.theorem9 import long_mha
     from slt.models import mha
     from slt.samplers import inputs, target_mha
 

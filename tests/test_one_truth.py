@@ -268,7 +268,7 @@ def growth_disagrees(record: dict, surfaces: dict) -> list[str]:
     pattern = re.compile(r"at the C the checks use(?:, except [^:]*?\))?(?=: )")
     out = [f"{name}: {m.group(0)!r}, expected {want!r}" for name, text in surfaces.items()
            for m in pattern.finditer(text) if m.group(0) != want]
-    from slt.measure.findings_format import fmt
+    from slt.measure.findings_constants import fmt
     for n, rec in ((record.get("calibration") or {}).get("statements") or {}).items():
         v = rec.get("targets_verify") if isinstance(rec.get("targets_verify"), dict) else None
         if v and v.get("C") is not None and float(v["C"]) != float(rec["C"]):  # every family run at another C

@@ -27,7 +27,6 @@ def ball(v: np.ndarray, radius: float) -> np.ndarray:
 class SearchResult:
     value: float
     theta: np.ndarray
-    evaluations: int
 
 
 def maximise(objective, dim: int, rng, restarts: int = 4, maxiter: int = 60, scale: float = 1.0,
@@ -37,11 +36,10 @@ def maximise(objective, dim: int, rng, restarts: int = 4, maxiter: int = 60, sca
     ``theta`` is unconstrained (use ``box``/``ball`` inside ``objective``); ``rng`` a numpy Generator or seed.
     """
     rng = np.random.default_rng(rng)
-    best = SearchResult(-np.inf, np.zeros(dim), 0)
+    best = SearchResult(-np.inf, np.zeros(dim))
 
     def negative(theta):
         value = float(objective(theta))
-        best.evaluations += 1
         if not np.isfinite(value):
             raise ValueError(f"objective returned {value} at theta={theta.tolist()}")
         if value > best.value:

@@ -136,13 +136,9 @@ def calibrate_worst(statement: str, points: list[dict], target, grid_C, start_C:
     rounds = 0
     while any(s["next"] is not None for s in state):
         rounds += 1
-        todo = []
-        for k, s in enumerate(state):
-            i = s["next"]
-            if i is None:
-                continue
-            todo.append((k, row_tasks(statement, s["point"], s["grid"][i], trials_of(s["point"]["eps"]),
-                                      s["seed"] + SEED_STRIDE * i)))
+        todo = [(k, row_tasks(statement, s["point"], s["grid"][s["next"]], trials_of(s["point"]["eps"]),
+                              s["seed"] + SEED_STRIDE * s["next"]))
+                for k, s in enumerate(state) if s["next"] is not None]
         rows = run_rows(todo, cache_dir=cache_dir, workers=workers, progress=progress,
                         desc=f"{statement} worst-target C, round {rounds}")
         for k, row in rows.items():

@@ -460,10 +460,8 @@ def trend_summary(path=None) -> dict | None:
                      "trend": {k: trend_.get(k) for k in ("verdict", "verdicts", "coefficients", "dof", "residual_sd",
                                                           "points_used", "points_left_out", "censoring_note",
                                                           "error", "confidence", "sensitivity")}}
-    try:
-        shown = str(path.relative_to(Path(__file__).resolve().parents[2]))
-    except ValueError:
-        shown = str(path)
+    root = Path(__file__).resolve().parents[2]
+    shown = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
     not_run = {name: len(large_points(name, "ofat")) for name in large
                if not data.get("statements", {}).get(name, {}).get("points")}
     return {"file": shown, "command": data.get("command", ""), "cost": data.get("cost", {}),

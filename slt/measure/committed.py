@@ -150,11 +150,10 @@ def validate(doc, file: str) -> dict:
             if not (math.isfinite(c["ratio"]) and c["ratio"] >= 0):
                 raise CommittedError(f"{file}: field 'empirical.checks[{i}].ratio' is {c['ratio']!r}, expected a "
                                      "number >= 0")
-            f, n, iv = c.get("failures"), c.get("trials"), c.get("interval")
-            if not (isinstance(f, int) and isinstance(n, int) and 0 <= f <= n and n > 0):
+            f, n, iv = c["failures"], c["trials"], c["interval"]  # of their types: _RATE_FIELDS above
+            if not 0 <= f <= n or n <= 0:
                 raise CommittedError(f"{file}: field 'empirical.checks[{i}]' has failures {f!r} of trials {n!r}")
-            if not (isinstance(iv, list) and len(iv) == 2 and all(isinstance(x, (int, float)) and math.isfinite(x)
-                                                                  and 0 <= x <= 1 for x in iv)):
+            if not (len(iv) == 2 and all(isinstance(x, (int, float)) and math.isfinite(x) and 0 <= x <= 1 for x in iv)):
                 raise CommittedError(f"{file}: field 'empirical.checks[{i}].interval' is not an interval in [0, 1]")
             if verdicts.rate_decision(c)["word"] != c["verdict"]:
                 raise CommittedError(f"{file}: field 'empirical.checks[{i}].verdict' disagrees with its counts")
@@ -170,10 +169,8 @@ def load(path: Path = PATH) -> dict | None:
 
 
 def shown(path: Path) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(ROOT))
-    except ValueError:
-        return Path(path).name
+    full = Path(path).resolve()
+    return str(full.relative_to(ROOT)) if full.is_relative_to(ROOT) else Path(path).name
 
 
 def select(own: dict | None, profile: str, calibration: dict, path: Path = PATH) -> tuple[dict | None, dict]:

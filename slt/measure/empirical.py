@@ -26,7 +26,7 @@ from slt.measure.checking import rate_level
 from slt.measure.numerics import PROFILES
 from slt.measure.probabilistic import failure_rate
 from slt.measure.stats import LEVEL, min_trials
-from slt.tasks import Task, execute as execute_tasks, task_path
+from slt.tasks import Task, execute, task_path
 
 TASK_DEPENDS = ("bounds", "slt.measure", "slt.construct", "slt.models", "slt.samplers", "slt.subset_sum",
                 "slt._subset_sum_kernels")
@@ -114,13 +114,6 @@ def tasks(profile: str, seed: int, C: dict, targets: dict | None = None) -> list
     out += findings.tasks(seed, lambda kind, fn, params, s: Task(kind=kind, fn=fn, params=params, seed=s,
                                                                  deps=findings.TASK_DEPENDS))
     return out
-
-
-def execute(task_list: list, *, progress=None, cache_dir=None, workers=None, scheduler=None) -> list[dict]:
-    """Results of ``task_list`` in order, by ``slt.tasks.execute`` (cached per task, on a dask cluster;
-    ``workers=0`` runs in this process)."""
-    return execute_tasks(task_list, cache_dir=cache_dir, progress=progress is not None, desc="empirical",
-                         workers=workers, scheduler=scheduler)
 
 
 COMMITTED_TASKS = Path(__file__).with_name("committed") / "tasks"
@@ -239,7 +232,8 @@ def measure(profile: str, seed: int, calibration: dict, *, progress=None, cache_
             progress(f"[run] empirical: {seeded} task result(s) of identical tasks taken from {COMMITTED_TASKS.name}/ "
                      "(same kind, function, parameters, seed and code)")
     start = time.perf_counter()
-    results = execute(task_list, progress=progress, cache_dir=cache_dir, workers=workers, scheduler=scheduler)
+    results = execute(task_list, cache_dir=cache_dir, progress=progress is not None, desc="empirical",
+                      workers=workers, scheduler=scheduler)
     out = decide(task_list, results)
     out["wall_s"] = time.perf_counter() - start
     out["tasks"] = len(task_list)

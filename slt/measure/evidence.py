@@ -42,7 +42,11 @@ class Case:
 
     @property
     def command(self) -> str:
-        return rerun_command(self.statement, self.seed, self.parameters)
+        """The one-line shell command that re-runs exactly this case."""
+        parts = ["python", "-m", "slt.measure.rerun", self.statement]
+        parts += ["--seed", str(self.seed)] if self.seed is not None else []
+        parts += [f"{k}={_fmt(v)}" for k, v in self.parameters.items()]
+        return " ".join(shlex.quote(p) for p in parts)
 
     def describe(self) -> str:
         params = ", ".join(f"{k}={_fmt(v)}" for k, v in self.parameters.items())
@@ -58,12 +62,6 @@ class Case:
         if self.counterexample is not None:
             text += "\n  counterexample: " + json.dumps(self.counterexample)
         return text
-
-    def as_dict(self) -> dict:
-        out = dataclasses.asdict(self)
-        out["ratio"] = self.ratio
-        out["command"] = self.command
-        return out
 
 
 def exceeds(measured: float, bound: float, exact: Callable[[], tuple] | None = None) -> bool:
@@ -84,31 +82,18 @@ def exceeds(measured: float, bound: float, exact: Callable[[], tuple] | None = N
     return bool(lhs > rhs)
 
 
-def rerun_command(statement: str, seed: int | None, parameters: dict) -> str:
-    """The one-line shell command that re-runs exactly this case."""
-    parts = ["python", "-m", "slt.measure.rerun", statement]
-    if seed is not None:
-        parts += ["--seed", str(seed)]
-    parts += [f"{k}={_fmt(v)}" for k, v in parameters.items()]
-    return " ".join(shlex.quote(p) for p in parts)
-
-
 def report_failures(cases, header: str = "") -> str:
     """Message listing every violated case (empty string when none)."""
     bad = [c for c in cases if c.violated]
     return "\n".join([header or f"{len(bad)} violated case(s):"] + [c.describe() for c in bad]) if bad else ""
 
 
-def case_row(case: Case) -> dict:
-    """A case as a JSON-able row of the run record (parameters, seed, measured, bound, ratio, verdict, command)."""
-    return {"parameters": dict(case.parameters), "seed": case.seed, "measured": float(case.measured),
-            "bound": float(case.bound), "ratio": float(case.ratio), "violated": bool(case.violated),
-            "command": case.command, "detail": case.detail, "counterexample": case.counterexample}
-
-
 def cases_result(cases) -> dict:
-    """The result of a task that measures a list of cases: ``{"cases": [case_row, ...]}``."""
-    return {"cases": [case_row(c) for c in cases]}
+    """The result of a task that measures a list of cases: ``{"cases": [row, ...]}``, each case a JSON-able row of
+    the run record (parameters, seed, measured, bound, ratio, verdict, command)."""
+    return {"cases": [{"parameters": dict(c.parameters), "seed": c.seed, "measured": float(c.measured),
+                       "bound": float(c.bound), "ratio": float(c.ratio), "violated": bool(c.violated),
+                       "command": c.command, "detail": c.detail, "counterexample": c.counterexample} for c in cases]}
 
 
 def _fmt(value) -> str:

@@ -28,8 +28,8 @@ from slt import targets as target_families
 from slt.measure import verdicts
 
 from slt import claims
-from slt.measure.findings_constants import FIXED_C_TEST, fixed_c_growth, worst_targets  # noqa: F401
-from slt.measure.findings_format import fmt as _fmt, heading as _heading, missing as _missing
+from slt.measure.findings_constants import (fixed_c_growth, fmt as _fmt, heading as _heading, missing as _missing,
+                                           worst_targets)
 
 TASK_DEPENDS = ("bounds", "slt.mip", "slt.subset_sum", "slt._subset_sum_kernels")
 """The code the findings' tasks depend on (part of each cached result's fingerprint in ``slt.tasks``)."""
@@ -71,9 +71,8 @@ def theorem14_reading(seed: int, reading: str) -> dict:
                 "printed": None, "block": None, "proof": None, "undecided": str(exc)}
 
     def threshold(t):
-        return {"kappa": t.kappa,
-                "below": [{"statement": r.statement, "step": r.step, "counterexample": _cex(r)} for r in t.below],
-                "never": [{"statement": r.statement, "step": r.step, "counterexample": _cex(r)} for r in t.never]}
+        return {"kappa": t.kappa, **{k: [{"statement": r.statement, "step": r.step, "counterexample": _cex(r)}
+                                         for r in getattr(t, k)] for k in ("below", "never")}}
 
     return {"reading": reading, "label": v.label, "description": v.description, "printed_kappa": printed_kappa,
             "printed": [{"statement": r.statement, "step": r.step, "method": r.method, "counterexample": _cex(r)}
@@ -175,14 +174,14 @@ def theorem14_kappa(record) -> dict:
     table = {"columns": ["reading", f"fails at kappa = {printed_kappa}", "block step closes from",
                          "every step closes from"], "rows": table_rows}
     for r in rows:
+        label = f"({r['label'].strip('()')}) {r['reading']}"
         if r.get("undecided"):  # the verifier neither certified nor refuted a step: said, not guessed
-            table_rows.append([f"({r['label'].strip('()')}) {r['reading']}", "not decided",
-                               f"not decided ({r['undecided']})", "not decided"])
+            table_rows.append([label, "not decided", f"not decided ({r['undecided']})", "not decided"])
             continue
         failing = ", ".join(f"{f['step']}" for f in r["printed"]) or "every step verifies"
         block, proof = r["block"]["kappa"], r["proof"]["kappa"]
-        table_rows.append([f"({r['label'].strip('()')}) {r['reading']}", failing,
-                           "never" if block is None else str(block), "never" if proof is None else str(proof)])
+        table_rows.append([label, failing, "never" if block is None else str(block),
+                           "never" if proof is None else str(proof)])
         if not r["printed"]:
             closes.append(r)
     encoded = next((r for r in rows if r["reading"] == "printed" and not r.get("undecided")), None)
@@ -519,10 +518,6 @@ ABOUT_PAPER, ABOUT_HARNESS, ABOUT_SOLVER = claims.ABOUT_PAPER, claims.ABOUT_HARN
 ABOUT = {"worst_targets": ABOUT_HARNESS, "fixed_c_growth": ABOUT_HARNESS, "mip": ABOUT_SOLVER}
 """What each finding is about (``slt.claims.ABOUT_ORDER`` says what each means; HiGHS's tolerances are a solver's,
 not the paper's subset-sum claim); every finding not named here is about the paper."""
-
-
-proof_word = claims.proof_word
-"""A statement's proof verdict from its supported steps (``slt.claims.proof_word``)."""
 
 
 def banner(record: dict, items: list | None = None) -> dict:

@@ -116,10 +116,8 @@ def sha256(path) -> str:
 
 
 def shown(path) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)
+    full = Path(path).resolve()
+    return str(full.relative_to(ROOT)) if full.is_relative_to(ROOT) else str(path)
 
 
 def grid_extent(statement: str) -> dict:

@@ -79,13 +79,10 @@ class Property:
         return self.fn.__name__
 
 
-HOOKS = ("tol", "solver")
-"""A trial's arguments that no re-run command sets (the tests' hooks that weaken a construction)."""
-
-
-def rerun_of(measure: Callable, hooks: tuple = HOOKS) -> Callable:
+def rerun_of(measure: Callable, hooks: tuple = ("tol", "solver")) -> Callable:
     """``rerun(seed, **parameters) -> [measure(seed, **parameters)]``, whose signature (what ``slt.measure.rerun``
-    reads to name the parameters) is ``measure``'s less its ``hooks``."""
+    reads to name the parameters) is ``measure``'s less its ``hooks`` (arguments no re-run command sets: the tests'
+    hooks that weaken a construction)."""
     def rerun(*args, **kwargs):
         return [measure(*args, **kwargs)]
 

@@ -87,7 +87,10 @@ class RateCheck:
     trials: int | None = None
 
     def __post_init__(self):
-        lo, hi = _bounds(self.eps)
+        w = self.eps  # a window (lo, hi), a LogUniform, or a list of choices
+        lo, hi = ((w.lo, w.hi) if hasattr(w, "lo") and hasattr(w, "hi") else (min(w), max(w)) if isinstance(w, list)
+                  else w)
+        lo, hi = float(lo), float(hi)
         if not 0.0 < lo <= hi < 1.0:
             raise ValueError(f"{self.statement}: eps window must lie in (0, 1), got [{lo}, {hi}]")
         object.__setattr__(self, "eps", (lo, hi))
@@ -114,13 +117,3 @@ class RateCheck:
 def current_profile() -> str:
     """The loaded hypothesis profile: "thorough" when loaded, else "ci" (the default of every run)."""
     return "thorough" if getattr(settings, "_current_profile", None) == "thorough" else "ci"
-
-
-def _bounds(window) -> tuple[float, float]:
-    if hasattr(window, "lo") and hasattr(window, "hi"):
-        return float(window.lo), float(window.hi)
-    if isinstance(window, list):
-        return float(min(window)), float(max(window))
-    lo, hi = window
-    return float(lo), float(hi)
-

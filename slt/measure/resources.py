@@ -55,19 +55,10 @@ def source_floats(widths: dict, params: dict) -> int:
     d1 = int(params.get("d1", 1))
     d2 = int(params.get("d2", d1))
     H, L, B = (int(params.get(k, 1)) for k in ("H", "L", "B"))
-    total = 0
-    for name, n in widths.items():
-        if name == "n_K":
-            total += 2 * H * d1 * n
-        elif name == "n_V":
-            total += H * n * (d1 + d2)
-        elif name == "n_MHA":
-            total += H * n * (3 * d1 + d2)
-        elif name in ("n_FC", "n_l"):
-            total += 2 * L * d1 * n
-        else:
-            total += n * (d1 + d2) if "d1" in params else n
-    return total * B
+    per_unit = {"n_K": 2 * H * d1, "n_V": H * (d1 + d2), "n_MHA": H * (3 * d1 + d2), "n_FC": 2 * L * d1,
+                "n_l": 2 * L * d1}
+    other = d1 + d2 if "d1" in params else 1
+    return sum(n * per_unit.get(name, other) for name, n in widths.items()) * B
 
 
 def available_bytes() -> int | None:

@@ -81,14 +81,6 @@ def mask_rows(rng, T: int, n: int) -> np.ndarray:
     return a
 
 
-def _groups(T: int) -> list[np.ndarray]:
-    """Group label patterns used by the lifted search (each a length-T label array)."""
-    patterns = [np.r_[0, np.ones(T - 1, int)], np.arange(T) % 2]
-    if T >= 3:
-        patterns.append(np.arange(T) % 3)
-    return patterns
-
-
 def adversarial_case(rng, T: int, d1: int, alpha: float, eps_max: float, restarts: int = 3, maxiter: int = 40):
     """Best (value, (z, e, X, a)) found by the full (T <= FULL_T) and the lifted adversarial searches."""
     rng = np.random.default_rng(rng)
@@ -104,7 +96,8 @@ def adversarial_case(rng, T: int, d1: int, alpha: float, eps_max: float, restart
         return value
 
     searches = [(lambda th: (th[:T], box(th[T:], eps_max)), 2 * T)] if T <= FULL_T else []
-    for labels in _groups(T):
+    groups = [np.r_[0, np.ones(T - 1, int)], np.arange(T) % 2] + ([np.arange(T) % 3] if T >= 3 else [])
+    for labels in groups:  # the lifted searches: one label per token, the tokens of a label moving together
         k = labels.max() + 1
         searches.append((lambda th, lab=labels, k=k: (th[:k][lab], box(th[k:], eps_max)[lab]), 2 * k))
     for unpack, dim in searches:
@@ -136,20 +129,6 @@ def cases(statement: str, T: int, d1: int, alpha: float, eps_max: float, seed: i
     return out
 
 
-def length_sweep(statement: str, Ts, d1: int, alpha: float, eps_max: float, seed: int, n_random: int = 64,
-                 progress=None):
-    """Per T: the worst observed left side (random and adversarial), the bound and the Lipschitz term (√T)."""
-    rows = []
-    for T in Ts:
-        found = cases(statement, T, d1, alpha, eps_max, seed + T, n_random)
-        rows.append({"T": T, "random": found[0].measured, "adversarial": found[1].measured, "bound": found[0].bound,
-                     "lipschitz": bounds.get("lemma8").term("lipschitz", d1=d1, alpha=alpha, eps_max=eps_max, T=T),
-                     "violated": any(c.violated for c in found)})
-        if progress:
-            progress(f"{statement} T={T}: worst {max(rows[-1]['random'], rows[-1]['adversarial']):.4g}")
-    return rows
-
-
 def drawn_cases(statement: str, point: dict, bound_scale: float = 1.0) -> list:
     """The deterministic check's cases at one drawn point (``T``, ``d1``, ``alpha``, ``eps_max``, ``seed``): the worst
     random and adversarial case, against the bound times ``bound_scale`` (1 in the checks)."""
@@ -158,12 +137,16 @@ def drawn_cases(statement: str, point: dict, bound_scale: float = 1.0) -> list:
 
 
 def length_task(seed: int, statement: str, lengths: list, d1: int, alpha: float, eps_max: float) -> dict:
-    """The run record's length sweep of Lemma 8 / Lemma 5 (a task): worst random and adversarial left side per T,
-    the bound, and the Lipschitz term through ||X|| (grows like sqrt T)."""
-    rows = length_sweep(statement, lengths, d1, alpha, eps_max, seed)
-    return {"info": {"d1": d1, "alpha": alpha, "eps_max": eps_max},
-            "rows": [{k: (bool(v) if k == "violated" else float(v) if k != "T" else int(v)) for k, v in r.items()}
-                     for r in rows]}
+    """The run record's length sweep of Lemma 8 / Lemma 5 (a task): per T the worst random and adversarial left side
+    (seed ``seed + T``), the bound, and the Lipschitz term through ||X|| (grows like sqrt T)."""
+    rows = []
+    for T in lengths:
+        found = cases(statement, T, d1, alpha, eps_max, seed + T)
+        rows.append({"T": int(T), "random": float(found[0].measured), "adversarial": float(found[1].measured),
+                     "bound": float(found[0].bound), "lipschitz": float(bounds.get("lemma8").term(
+                         "lipschitz", d1=d1, alpha=alpha, eps_max=eps_max, T=T)),
+                     "violated": any(c.violated for c in found)})
+    return {"info": {"d1": d1, "alpha": alpha, "eps_max": eps_max}, "rows": rows}
 
 
 SWEEP_LENGTHS = {"quick": [2**k for k in range(1, 15)], "full": [2**k for k in range(1, 15)]}

@@ -68,14 +68,6 @@ def directory() -> Path | None:
     return None if where in (None, "off") else where
 
 
-def _file(module: str, root: Path) -> Path | None:
-    parts = module.split(".")
-    for path in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):
-        if path.is_file():
-            return path
-    return None
-
-
 def _imported(path: Path, module: str) -> set[str]:
     """Dotted names ``path`` (the source of ``module``) imports from ``PACKAGES``, as modules or as names that may
     be modules (``from slt.measure import calibration``)."""
@@ -112,7 +104,8 @@ def closure(module: str, root: Path = ROOT) -> tuple[Path, ...]:
             if init.is_file() and init not in files:
                 files.add(init)
                 todo.extend(_imported(init, ".".join(parts[:k])))
-        path = _file(name, root)
+        path = next((p for p in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py"))
+                     if p.is_file()), None)
         if path is not None and path not in files:
             files.add(path)
             todo.extend(_imported(path, name))
@@ -208,10 +201,6 @@ def key(fn, *args, **kwargs) -> str | None:
         return None
 
 
-def _path(folder: Path, k: str) -> Path:
-    return folder / k[:2] / f"{k}.json"
-
-
 FIELDS = tuple(f.name for f in dataclasses.fields(Case))
 TUPLE = "__tuple__"
 
@@ -266,7 +255,7 @@ def _call(fn, args: tuple, kwargs: dict, compute) -> list:
     folder = directory()
     k = key(fn, *args, **kwargs) if folder is not None else None
     if k is not None:
-        path, raw, problem, out = _path(folder, k), None, None, None
+        path, raw, problem, out = folder / k[:2] / f"{k}.json", None, None, None
         try:
             raw = read_regular(path)
         except OSError as exc:

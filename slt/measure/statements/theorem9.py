@@ -19,7 +19,6 @@ from slt.measure.adversarial import ball, maximise
 from slt.measure.attention import (CHAIN, chain, chain_terms, input_battery, output_error, worst_adversarial,
                                    worst_random)
 from slt.measure.evidence import Case, cases_result, exceeds, report_failures
-from slt.measure.long_sequences import long_mha
 from slt.measure.numerics import LARGE_VALUES, Large, Numerics, Property, Search, trials
 from slt.measure.probabilistic import RateCheck
 from slt.measure.sources import TOL, block_widths, solve_options
@@ -135,10 +134,20 @@ def length_task(seed: int, C: float, point: dict, lengths: list) -> dict:
     return {"info": {**point, "C": C, "widths": widths}, "rows": rows}
 
 
+def long_mha(X, weights) -> np.ndarray:
+    """``slt.models.mha(X, weights)`` with the full mask for d1 = 2 in O(T) memory, time O(H T^2): per head the
+    Numba kernel ``slt._sweep_kernels.merged_attention`` (merged form; row maximum, then exponentials), with no
+    (T, T) matrix, which at T = 2^16 would take 34 GB per head."""
+    QK, VO = weights.merged()
+    from slt._sweep_kernels import merged_attention  # Numba: imported when a long sequence is evaluated
+
+    return sum(merged_attention(X, QK[h], VO[h]) for h in range(QK.shape[0]))
+
+
 def long_cases(seed: int, d2: int, H: int, eps: float, lengths, C: float | None = None):
     """Tickets (d1 = 2, alpha = sqrt(max(d1, d2)), built by the proof's construction at ``C``, default the checks'
     constant) evaluated on unit-sphere inputs scaled to alpha at every T in ``lengths``, in O(T) memory
-    (``slt.measure.long_sequences``); returns ``(cases, agreement)`` (agreement: the largest difference from
+    (``long_mha``); returns ``(cases, agreement)`` (agreement: the largest difference from
     ``slt.models.mha`` on a T = 16 input)."""
     d1 = 2
     alpha = float(np.sqrt(max(d1, d2)))

@@ -59,15 +59,12 @@ def writing(*paths, what: str = "output"):
         reason = "a file, not a folder" if isinstance(exc, FileExistsError) else (exc.strerror or str(exc))
         raise InputError(f"the lock folder {LOCKS} cannot be used ({reason}); remove it or set TMPDIR to "
                          "another folder") from None
+    locks: dict = {}
+    for p in paths:
+        if p is not None:
+            locks.setdefault(lock_key(p), p)
     with contextlib.ExitStack() as stack:
-        seen = set()
-        for p in paths:
-            if p is None:
-                continue
-            key = lock_key(p)
-            if key in seen:
-                continue
-            seen.add(key)
+        for key, p in locks.items():
             lock = FileLock(str(LOCKS / f"{key}.lock"), timeout=0)
             try:
                 stack.enter_context(lock)

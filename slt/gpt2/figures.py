@@ -182,22 +182,15 @@ def _pct(conf) -> str:
     return f"{100 * conf:.4g}%"
 
 
-def equivalent(paired, margin=MARGIN, alpha=LOOK_ALPHA) -> bool:
-    """Two one-sided t-tests at ``alpha`` each (TOST; ``LOOK_ALPHA`` by default): the mean paired difference lies
-    inside (-margin, +margin), i.e. its ``1 - 2 alpha`` (``TOST_CONF``) t-interval does."""
-    if len(paired) < 2:
-        return False
-    lo, hi = _t_interval(paired, 1 - 2 * alpha)[2]
-    return -margin < lo and hi < margin
-
-
 def paired_stats(paired, alpha=LOOK_ALPHA) -> dict:
     """The paired differences to n_K^{1/4} of one scale: mean, the difference test's interval (``1 - alpha``,
-    ``DIFF_CONF`` by default), the equivalence test's interval (``1 - 2 alpha``, ``TOST_CONF``) and its outcome."""
+    ``DIFF_CONF`` by default), the equivalence test's interval (``1 - 2 alpha``, ``TOST_CONF``) and its outcome:
+    ``equivalent`` when two one-sided t-tests at ``alpha`` each (TOST) put the mean inside (-MARGIN, +MARGIN), i.e.
+    that interval lies inside it (never with fewer than two seeds)."""
     dmean, _, dci = _t_interval(paired, 1 - alpha)
     tost = _t_interval(paired, 1 - 2 * alpha)[2] if len(paired) > 1 else (float("nan"), float("nan"))
     return {"diff_to_theory": dmean, "diff_ci": list(dci), "diff_ci_tost": list(tost),
-            "equivalent": equivalent(paired, alpha=alpha)}
+            "equivalent": len(paired) > 1 and -MARGIN < tost[0] and tost[1] < MARGIN}
 
 
 def _sig(ci, side):

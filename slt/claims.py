@@ -370,8 +370,7 @@ def growth(record: dict) -> dict:
         if isinstance(g, dict) and g.get("rows"):
             rows = sorted(g["rows"], key=lambda r: -r["eps"])
             fixed = {"C": g["C"], "target": g.get("target"), "eps": [r["eps"] for r in rows],
-                     "rejected": [r["eps"] for r in rows if not r.get("passed")],
-                     "failures": [f"{r['failures']}/{r['trials']}" for r in rows], "params": g.get("params") or {},
+                     "rejected": [r["eps"] for r in rows if not r.get("passed")], "params": g.get("params") or {},
                      "model": g.get("verdict") or "",
                      "power": min((r.get("power_2eps") for r in rows if r.get("power_2eps") is not None), default=None)}
             fixed["grows"] = bool(fixed["rejected"]) or fixed["model"].startswith("grows")

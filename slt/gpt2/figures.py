@@ -295,10 +295,8 @@ def redecide(payload: dict, seeds: int | None = None) -> dict:
     out = dict(payload, summary=[])
     for w in payload["summary"]:
         ref = next(r for r in w["scales"] if r["theory"])["final"]
-        scales = []
-        for r in w["scales"]:
-            paired = [a - b for a, b in zip(r["final"], ref)]
-            scales.append({**{k: v for k, v in r.items() if k != "diff_ci90"}, **paired_stats(paired, alpha)})
+        scales = [{**{k: v for k, v in r.items() if k != "diff_ci90"},
+                   **paired_stats([a - b for a, b in zip(r["final"], ref)], alpha)} for r in w["scales"]]
         word, text = verdict(payload["figure"], scales, w["theory_scale"], seeds, alpha, looks, rule)
         out["summary"].append(dict(w, scales=scales, verdict=word, reason=text))
     out["verdict"], out["findings"] = findings(out)

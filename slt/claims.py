@@ -59,13 +59,10 @@ PRECHECKED_MEANS = ("the first pass holds the step on its whole declared domain 
 def domain_words(domain: str) -> str:
     """A step's domain in words: "whole" -> "on the whole declared domain", "box: ..." -> "on the stated box only:
     ...", "sampled" -> "at sampled points only (evidence, never a proof)"."""
-    if domain == "whole":
-        return "on the whole declared domain"
     if domain.startswith("box"):
         return "on the stated box only" + domain[3:]
-    if domain == "sampled":
-        return "at sampled points only (evidence, never a proof)"
-    return domain
+    return {"whole": "on the whole declared domain",
+            "sampled": "at sampled points only (evidence, never a proof)"}.get(domain, domain)
 
 
 def step_word(step: dict) -> str:

@@ -311,9 +311,7 @@ def _verdict7(per_scale, star, alpha=LOOK_ALPHA):
     d, ci = -one["diff_to_theory"], [-one["diff_ci"][1], -one["diff_ci"][0]]
     text = (f"loss(n_K^1/4 = {star:.3g}) - loss(1) = {d:+.4f} nats, {_pct(1 - alpha)} CI [{ci[0]:+.4f}, "
             f"{ci[1]:+.4f}] over {one['seeds']} paired seeds")
-    if _sig(ci, -1):
-        return "supported", text
-    return ("contradicted" if _sig(ci, +1) else "open"), text
+    return ("supported" if _sig(ci, -1) else "contradicted" if _sig(ci, +1) else "open"), text
 
 
 def _far(r, star) -> bool:
@@ -337,9 +335,7 @@ def _verdict8(per_scale, star, alpha=LOOK_ALPHA, rule=RULE):
         rises = bool(rising)
         text += (f"scales 1.5x away significantly above and not within the margin: "
                  f"{[round(r['s'], 3) for r in rising] or 'none'}")
-    if far_below:
-        return "contradicted", text
-    return ("supported" if rises and not below else "open"), text
+    return ("contradicted" if far_below else "supported" if rises and not below else "open"), text
 
 
 def require_torch(figure: str) -> None:

@@ -151,15 +151,11 @@ def write_record(path, record: dict) -> None:
 def read_record(path) -> dict:
     """The record stored at ``path``; ``FileNotFoundError`` when there is none, ``CorruptRecord`` when it is unusable."""
     path = Path(path)
-    try:
-        raw = read_bounded(path, "cache file", regular=True)  # a FIFO or a link planted in a store: refused, not read
-    except InputError as exc:  # larger than any cache file the harness writes
-        raise CorruptRecord(str(exc)) from None
-    try:
-        record = parse_json(raw.decode("utf-8"), str(path))
+    try:  # read_bounded refuses a FIFO or a link planted in a store, and a file larger than any cache file
+        record = parse_json(read_bounded(path, "cache file", regular=True).decode("utf-8"), str(path))
     except UnicodeDecodeError as exc:
         raise CorruptRecord(f"{path}: not JSON ({exc})") from None
-    except InputError as exc:  # not JSON, truncated, empty, nested too deep
+    except InputError as exc:  # too large, not JSON, truncated, empty, nested too deep
         raise CorruptRecord(str(exc)) from None
     if not isinstance(record, dict):
         raise CorruptRecord(f"{path}: a record must be a JSON object, found {type(record).__name__}")

@@ -59,15 +59,12 @@ def writing(*paths, what: str = "output"):
         reason = "a file, not a folder" if isinstance(exc, FileExistsError) else (exc.strerror or str(exc))
         raise InputError(f"the lock folder {LOCKS} cannot be used ({reason}); remove it or set TMPDIR to "
                          "another folder") from None
+    locks: dict = {}
+    for p in paths:
+        if p is not None:
+            locks.setdefault(lock_key(p), p)
     with contextlib.ExitStack() as stack:
-        seen = set()
-        for p in paths:
-            if p is None:
-                continue
-            key = lock_key(p)
-            if key in seen:
-                continue
-            seen.add(key)
+        for key, p in locks.items():
             lock = FileLock(str(LOCKS / f"{key}.lock"), timeout=0)
             try:
                 stack.enter_context(lock)
@@ -154,15 +151,11 @@ def write_record(path, record: dict) -> None:
 def read_record(path) -> dict:
     """The record stored at ``path``; ``FileNotFoundError`` when there is none, ``CorruptRecord`` when it is unusable."""
     path = Path(path)
-    try:
-        raw = read_bounded(path, "cache file", regular=True)  # a FIFO or a link planted in a store: refused, not read
-    except InputError as exc:  # larger than any cache file the harness writes
-        raise CorruptRecord(str(exc)) from None
-    try:
-        record = parse_json(raw.decode("utf-8"), str(path))
+    try:  # read_bounded refuses a FIFO or a link planted in a store, and a file larger than any cache file
+        record = parse_json(read_bounded(path, "cache file", regular=True).decode("utf-8"), str(path))
     except UnicodeDecodeError as exc:
         raise CorruptRecord(f"{path}: not JSON ({exc})") from None
-    except InputError as exc:  # not JSON, truncated, empty, nested too deep
+    except InputError as exc:  # too large, not JSON, truncated, empty, nested too deep
         raise CorruptRecord(str(exc)) from None
     if not isinstance(record, dict):
         raise CorruptRecord(f"{path}: a record must be a JSON object, found {type(record).__name__}")

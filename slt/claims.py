@@ -59,13 +59,10 @@ PRECHECKED_MEANS = ("the first pass holds the step on its whole declared domain 
 def domain_words(domain: str) -> str:
     """A step's domain in words: "whole" -> "on the whole declared domain", "box: ..." -> "on the stated box only:
     ...", "sampled" -> "at sampled points only (evidence, never a proof)"."""
-    if domain == "whole":
-        return "on the whole declared domain"
     if domain.startswith("box"):
         return "on the stated box only" + domain[3:]
-    if domain == "sampled":
-        return "at sampled points only (evidence, never a proof)"
-    return domain
+    return {"whole": "on the whole declared domain",
+            "sampled": "at sampled points only (evidence, never a proof)"}.get(domain, domain)
 
 
 def step_word(step: dict) -> str:
@@ -370,8 +367,7 @@ def growth(record: dict) -> dict:
         if isinstance(g, dict) and g.get("rows"):
             rows = sorted(g["rows"], key=lambda r: -r["eps"])
             fixed = {"C": g["C"], "target": g.get("target"), "eps": [r["eps"] for r in rows],
-                     "rejected": [r["eps"] for r in rows if not r.get("passed")],
-                     "failures": [f"{r['failures']}/{r['trials']}" for r in rows], "params": g.get("params") or {},
+                     "rejected": [r["eps"] for r in rows if not r.get("passed")], "params": g.get("params") or {},
                      "model": g.get("verdict") or "",
                      "power": min((r.get("power_2eps") for r in rows if r.get("power_2eps") is not None), default=None)}
             fixed["grows"] = bool(fixed["rejected"]) or fixed["model"].startswith("grows")

@@ -37,16 +37,11 @@ def point_parts(cx: dict | None, open_ends: dict | None = None) -> list[tuple[st
         for bound, words in ends:
             if isinstance(v, (int, float)) and abs(v - bound) <= 1e-6 * max(1.0, abs(bound)):
                 near[k] = f" (open end {words})"
-    out = []
     sides = {k: cx[k] for k in ("lhs", "rhs") if isinstance(cx.get(k), float)}
     digits = 6
     if len(sides) == 2:
         while digits < 17 and f"{sides['lhs']:.{digits}g}" == f"{sides['rhs']:.{digits}g}":
             digits += 1
-    for k in sorted(cx, key=lambda k: (k in ("lhs", "rhs"), k)):  # one order, however the point was built
-        v = cx[k]
-        if k in sides:
-            out.append((k, f"{v:.{digits}g}"))
-        elif not isinstance(v, (list, dict)):
-            out.append((k, exact_number(v) + near.get(k, "")))
-    return out
+    order = sorted(cx, key=lambda k: (k in ("lhs", "rhs"), k))  # one order, however the point was built
+    return [(k, f"{cx[k]:.{digits}g}" if k in sides else exact_number(cx[k]) + near.get(k, ""))
+            for k in order if k in sides or not isinstance(cx[k], (list, dict))]

@@ -64,20 +64,18 @@ class Diff:
 
     @property
     def changed(self) -> bool:
-        return any((self.flipped, self.margins, self.widths, self.variants, self.mutations, self.empirical,
-                    self.checks, self.constants, self.coq))
+        return any(getattr(self, k) for k in _CHANGES)
 
     @property
     def exit_status(self) -> int:
         return 1 if self.newly_failing else 0
 
     def as_dict(self) -> dict:
-        out = {k: getattr(self, k) for k in ("tolerance", "flipped", "margins", "widths", "variants", "mutations",
-                                             "empirical", "checks", "constants", "coq", "coq_counts", "notes")}
-        out["newly_failing"] = self.newly_failing
-        out["old"] = _describe(self.old)
-        out["new"] = _describe(self.new)
-        return out
+        return {**{k: getattr(self, k) for k in ("tolerance", *_CHANGES, "coq_counts", "notes")},
+                "newly_failing": self.newly_failing, "old": _describe(self.old), "new": _describe(self.new)}
+
+
+_CHANGES = ("flipped", "margins", "widths", "variants", "mutations", "empirical", "checks", "constants", "coq")
 
 
 def _describe(record: dict) -> dict:
@@ -240,20 +238,20 @@ def _constants(d: Diff) -> None:
     for name in sorted(set(a) | set(b)):
         o, n = a.get(name), b.get(name)
         if o is None or n is None:
-            d.constants.append({"statement": name, "old": o and o["C"], "new": n and n["C"],
-                                "old_interval": o and [o["C_low"], o["C_high"]],
-                                "new_interval": n and [n["C_low"], n["C_high"]], "why": "calibrated in one record only"})
+            why = "calibrated in one record only"
+        elif o["C"] == n["C"]:
             continue
-        if o["C"] == n["C"]:
-            continue
-        outside = [] if n["C"] is None or o["C"] is None else [
-            why for why, bad in (("new C outside the old interval", not _inside(n["C"], o["C_low"], o["C_high"])),
-                                 ("old C outside the new interval", not _inside(o["C"], n["C_low"], n["C_high"])))
-            if bad]
-        if outside or n["C"] is None or o["C"] is None:
-            d.constants.append({"statement": name, "old": o["C"], "new": n["C"],
-                                "old_interval": [o["C_low"], o["C_high"]], "new_interval": [n["C_low"], n["C_high"]],
-                                "why": "; ".join(outside) or "no constant in one record"})
+        elif n["C"] is None or o["C"] is None:
+            why = "no constant in one record"
+        else:
+            why = "; ".join(w for w, bad in (
+                ("new C outside the old interval", not _inside(n["C"], o["C_low"], o["C_high"])),
+                ("old C outside the new interval", not _inside(o["C"], n["C_low"], n["C_high"]))) if bad)
+            if not why:
+                continue
+        d.constants.append({"statement": name, "old": o and o["C"], "new": n and n["C"],
+                            "old_interval": o and [o["C_low"], o["C_high"]],
+                            "new_interval": n and [n["C_low"], n["C_high"]], "why": why})
 
 
 KERNEL_WORDS = ("kernel-checked", "rejected")

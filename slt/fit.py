@@ -18,14 +18,8 @@ import dataclasses
 
 import numpy as np
 
-# SciPy is imported by the fits themselves (``_stats``, ``curve_fit``), not with this module: the PAPER
+# SciPy is imported by the fits themselves (``_t``, ``curve_fit``), not with this module: the PAPER
 # constants are read by commands (``slth diff``, ``slth proofs``) that fit nothing.
-
-
-def _stats():
-    from scipy import stats
-
-    return stats
 
 
 def curve_fit(*args, **kwargs):
@@ -76,9 +70,11 @@ def _clean(n, eps, floor):
 
 
 def _t(level: float, dof: int) -> float:
+    from scipy import stats
+
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
-    return float(_stats().t.ppf(0.5 + level / 2, dof))
+    return float(stats.t.ppf(0.5 + level / 2, dof))
 
 
 def fit_exponential(n, eps, floor: float | None = None, level: float = 0.95, space: str = "log") -> Fit:
@@ -158,7 +154,7 @@ def power_trend(X: dict, y, confidence: float = 0.95) -> dict:
     sigma2 = float(resid @ resid) / dof
     cov = sigma2 * np.linalg.inv(A.T @ A)
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    t = float(_stats().t.ppf(0.5 + confidence / 2, dof))
+    t = _t(confidence, dof)
     coef = {name: {"estimate": float(beta[j + 1]), "se": float(se[j + 1]),
                    "ci": (float(beta[j + 1] - t * se[j + 1]), float(beta[j + 1] + t * se[j + 1]))}
             for j, name in enumerate(names)}

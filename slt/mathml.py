@@ -14,33 +14,26 @@ __all__ = ["mathml", "presentation"]
 
 
 class _Printer(MathMLPresentationPrinter):
+    def _el(self, tag, *children, text=None, **attrs):
+        """A new ``tag`` element holding ``text`` (a text node) and ``children``, with ``attrs``."""
+        el = self.dom.createElement(tag)
+        for name, value in attrs.items():
+            el.setAttribute(name, value)
+        for child in ([self.dom.createTextNode(text)] if text is not None else []) + list(children):
+            el.appendChild(child)
+        return el
+
     def _print_Piecewise(self, expr):
-        dom = self.dom
-        row = dom.createElement("mrow")
-        brace = dom.createElement("mo")
-        brace.setAttribute("stretchy", "true")
-        brace.appendChild(dom.createTextNode("{"))
-        row.appendChild(brace)
-        table = dom.createElement("mtable")
-        table.setAttribute("columnalign", "left left")
+        rows = []
         for value, cond in expr.args:
-            tr = dom.createElement("mtr")
-            left = dom.createElement("mtd")
-            left.appendChild(self._print(value))
-            right = dom.createElement("mtd")
-            text = dom.createElement("mtext")
+            left = self._el("mtd", self._print(value))
             if cond == True:  # noqa: E712 (SymPy's true)
-                text.appendChild(dom.createTextNode("\u00a0otherwise"))
-                right.appendChild(text)
+                right = self._el("mtd", self._el("mtext", text="\u00a0otherwise"))
             else:
-                text.appendChild(dom.createTextNode("\u00a0if\u00a0"))
-                right.appendChild(text)
-                right.appendChild(self._print(cond))
-            tr.appendChild(left)
-            tr.appendChild(right)
-            table.appendChild(tr)
-        row.appendChild(table)
-        return row
+                right = self._el("mtd", self._el("mtext", text="\u00a0if\u00a0"), self._print(cond))
+            rows.append(self._el("mtr", left, right))
+        return self._el("mrow", self._el("mo", text="{", stretchy="true"),
+                        self._el("mtable", *rows, columnalign="left left"))
 
 
 def presentation(expr, **settings) -> str:

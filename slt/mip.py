@@ -34,7 +34,6 @@ def _missing(package, backend):
 
 
 def _scipy_highs(c, t, options):
-
     n = c.size
     cost = np.r_[np.zeros(n), 1.0]
     rows = LinearConstraint(np.vstack([np.r_[c, 1.0], np.r_[c, -1.0]]), [t, -np.inf], [np.inf, t])

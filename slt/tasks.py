@@ -212,17 +212,16 @@ def _load(path: Path, task: Task, key: str, fn):
     except FileNotFoundError:
         return None
     except (CorruptRecord, OSError) as exc:
-        warnings.warn(f"{exc}; recomputing", CacheWarning, stacklevel=3)
-        return None
-    identity = _identity(task, key)
-    if any(record.get(k) != v for k, v in identity.items()):
-        warnings.warn(f"{path}: the record belongs to another task; recomputing", CacheWarning, stacklevel=3)
-        return None
-    problem = _problem(record["result"], fn)
-    if problem:
-        warnings.warn(f"{path}: {problem}; recomputing", CacheWarning, stacklevel=3)
-        return None
-    return record["result"]
+        problem = str(exc)
+    else:
+        if any(record.get(k) != v for k, v in _identity(task, key).items()):
+            problem = f"{path}: the record belongs to another task"
+        elif bad := _problem(record["result"], fn):
+            problem = f"{path}: {bad}"
+        else:
+            return record["result"]
+    warnings.warn(f"{problem}; recomputing", CacheWarning, stacklevel=3)
+    return None
 
 
 # ------------------------------------------------------------------------------------------------- running

@@ -31,13 +31,10 @@ class Fig4(MHAFigure):
     name = "fig4"
     title = "Figure 4: MHA, error against the source width (T = 4)"
     task_fn = staticmethod(item)
+    paper = PAPER
     plans = {False: Plan("fig4", even(4, 100, 2), (4,), 100, 256, mip_widths=(20, 40, 60), mip_sources=6),
              True: Plan("fig4", even(4, 100, 8), (4,), 20, 64, mip_widths=(20, 28), mip_sources=3)}
     render = {"kind": "decay", "x": "n", "xlabel": "source hidden dimension n = n_K = n_V", "log_y": True}
-
-    @property
-    def paper(self):
-        return PAPER
 
     def summarise(self, plan, rows, info) -> dict:
         summary = summarise(rows)

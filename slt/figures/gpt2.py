@@ -17,10 +17,15 @@ __all__ = ["GPT2Figure", "FIG7", "FIG8", "FIG8_REPLICATION", "FIG8_CONFIRMATION"
 
 
 class GPT2Figure(Figure):
+    """Figure 7 or 8 (``figure``; default: ``name``) registered as ``name``, compared with the paper's claim."""
     task_fn = staticmethod(run_item)
     render = {"kind": "gpt2", "xlabel": "query/key scale s", "ylabel": "final validation loss (nats per byte)"}
     device = "cpu"
     devices = ("cpu", "cuda")
+
+    def __init__(self, name: str, title: str, figure: str | None = None):
+        self.name, self.title, self.figure = name, title, figure or name
+        self.paper = {"claim": gpt2.PAPER_CLAIM[self.figure]}
 
     def preflight(self) -> None:
         """``ModuleNotFoundError`` naming the ``[torch]`` extra when PyTorch is absent (before any work starts)."""
@@ -37,10 +42,10 @@ class GPT2Figure(Figure):
                     "corpus": c.describe(), "device": plan.device}
 
     def tasks(self, plan, target_params, info) -> list:
-        return gpt2.tasks(self.name, plan)
+        return gpt2.tasks(self.figure, plan)
 
     def summarise(self, plan, rows, info) -> dict:
-        return {"summary": gpt2.summarise(self.name, rows, plan.seeds), "scales": list(gpt2.SCALES),
+        return {"summary": gpt2.summarise(self.figure, rows, plan.seeds), "scales": list(gpt2.SCALES),
                 "margin": gpt2.MARGIN, "seeds_planned": plan.seeds, "alpha": gpt2.LOOK_ALPHA,
                 "looks": list(gpt2.STAGES)}
 
@@ -52,35 +57,21 @@ class GPT2Figure(Figure):
     format_summary = staticmethod(gpt2.format_summary)
 
 
-class Fig7(GPT2Figure):
-    name = "fig7"
-    title = "Figure 7: GPT-2 tickets, validation loss with and without the n_K^{1/4} query/key scaling"
-    paper = {"claim": gpt2.PAPER_CLAIM["fig7"]}
+FIG7 = register(GPT2Figure(
+    "fig7", "Figure 7: GPT-2 tickets, validation loss with and without the n_K^{1/4} query/key scaling"))
+FIG8 = register(GPT2Figure("fig8", "Figure 8: GPT-2 tickets, final validation loss against the query/key scale s"))
 
 
-class Fig8(GPT2Figure):
-    name = "fig8"
-    title = "Figure 8: GPT-2 tickets, final validation loss against the query/key scale s"
-    paper = {"claim": gpt2.PAPER_CLAIM["fig8"]}
-
-
-FIG7 = register(Fig7())
-FIG8 = register(Fig8())
-
-
-class Fig8Replication(Fig8):
+class Fig8Replication(GPT2Figure):
     """Figure 8's confirmatory runs at n_K = 16 (``slt.gpt2.replication``): fresh seeds, one look at 5%, the
     design (seeds, rule) registered in a committed file before its seeds ran; ``name`` is the design's."""
     devices = ("cpu",)
 
     def __init__(self, name: str, title: str):
-        self.name, self.title = name, title
+        super().__init__(name, title, "fig8")
 
     def plan(self, quick: bool = False):
         return replication.plan(self.name, quick)
-
-    def tasks(self, plan, target_params, info) -> list:
-        return gpt2.tasks("fig8", plan)
 
     def summarise(self, plan, rows, info) -> dict:
         rule = replication.DESIGNS[self.name].rule

@@ -182,22 +182,15 @@ def _pct(conf) -> str:
     return f"{100 * conf:.4g}%"
 
 
-def equivalent(paired, margin=MARGIN, alpha=LOOK_ALPHA) -> bool:
-    """Two one-sided t-tests at ``alpha`` each (TOST; ``LOOK_ALPHA`` by default): the mean paired difference lies
-    inside (-margin, +margin), i.e. its ``1 - 2 alpha`` (``TOST_CONF``) t-interval does."""
-    if len(paired) < 2:
-        return False
-    lo, hi = _t_interval(paired, 1 - 2 * alpha)[2]
-    return -margin < lo and hi < margin
-
-
 def paired_stats(paired, alpha=LOOK_ALPHA) -> dict:
     """The paired differences to n_K^{1/4} of one scale: mean, the difference test's interval (``1 - alpha``,
-    ``DIFF_CONF`` by default), the equivalence test's interval (``1 - 2 alpha``, ``TOST_CONF``) and its outcome."""
+    ``DIFF_CONF`` by default), the equivalence test's interval (``1 - 2 alpha``, ``TOST_CONF``) and its outcome:
+    ``equivalent`` when two one-sided t-tests at ``alpha`` each (TOST) put the mean inside (-MARGIN, +MARGIN), i.e.
+    that interval lies inside it (never with fewer than two seeds)."""
     dmean, _, dci = _t_interval(paired, 1 - alpha)
     tost = _t_interval(paired, 1 - 2 * alpha)[2] if len(paired) > 1 else (float("nan"), float("nan"))
     return {"diff_to_theory": dmean, "diff_ci": list(dci), "diff_ci_tost": list(tost),
-            "equivalent": equivalent(paired, alpha=alpha)}
+            "equivalent": len(paired) > 1 and -MARGIN < tost[0] and tost[1] < MARGIN}
 
 
 def _sig(ci, side):
@@ -302,10 +295,8 @@ def redecide(payload: dict, seeds: int | None = None) -> dict:
     out = dict(payload, summary=[])
     for w in payload["summary"]:
         ref = next(r for r in w["scales"] if r["theory"])["final"]
-        scales = []
-        for r in w["scales"]:
-            paired = [a - b for a, b in zip(r["final"], ref)]
-            scales.append({**{k: v for k, v in r.items() if k != "diff_ci90"}, **paired_stats(paired, alpha)})
+        scales = [{**{k: v for k, v in r.items() if k != "diff_ci90"},
+                   **paired_stats([a - b for a, b in zip(r["final"], ref)], alpha)} for r in w["scales"]]
         word, text = verdict(payload["figure"], scales, w["theory_scale"], seeds, alpha, looks, rule)
         out["summary"].append(dict(w, scales=scales, verdict=word, reason=text))
     out["verdict"], out["findings"] = findings(out)
@@ -320,9 +311,7 @@ def _verdict7(per_scale, star, alpha=LOOK_ALPHA):
     d, ci = -one["diff_to_theory"], [-one["diff_ci"][1], -one["diff_ci"][0]]
     text = (f"loss(n_K^1/4 = {star:.3g}) - loss(1) = {d:+.4f} nats, {_pct(1 - alpha)} CI [{ci[0]:+.4f}, "
             f"{ci[1]:+.4f}] over {one['seeds']} paired seeds")
-    if _sig(ci, -1):
-        return "supported", text
-    return ("contradicted" if _sig(ci, +1) else "open"), text
+    return ("supported" if _sig(ci, -1) else "contradicted" if _sig(ci, +1) else "open"), text
 
 
 def _far(r, star) -> bool:
@@ -346,9 +335,7 @@ def _verdict8(per_scale, star, alpha=LOOK_ALPHA, rule=RULE):
         rises = bool(rising)
         text += (f"scales 1.5x away significantly above and not within the margin: "
                  f"{[round(r['s'], 3) for r in rising] or 'none'}")
-    if far_below:
-        return "contradicted", text
-    return ("supported" if rises and not below else "open"), text
+    return ("contradicted" if far_below else "supported" if rises and not below else "open"), text
 
 
 def require_torch(figure: str) -> None:

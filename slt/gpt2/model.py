@@ -99,11 +99,8 @@ class Masked(nn.Module):
         self.scores = nn.Parameter((torch.rand(shape, generator=generator, dtype=torch.float64) * 2 - 1) * bound)
         self.keep = keep
 
-    def mask(self):
-        return topk_mask(self.scores, self.keep)
-
     def weight(self):
-        return self.w * self.mask()
+        return self.w * topk_mask(self.scores, self.keep)
 
 
 class Block(nn.Module):

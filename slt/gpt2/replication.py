@@ -19,6 +19,7 @@ verdict (supported, contradicted, or no effect larger than the margin).
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import hashlib
 import json
@@ -93,10 +94,8 @@ def power(pilot: dict, n: int, rule: str = gpt2.RULE, draws: int = POWER_DRAWS, 
     ``rule`` takes."""
     scales, star, finals = pilot_finals(pilot)
     rng = np.random.default_rng(seed)
-    counts: dict = {}
-    for _ in range(draws):
-        word = _decide(scales, star, finals[:, rng.integers(0, finals.shape[1], n)], rule)
-        counts[word] = counts.get(word, 0) + 1
+    counts = collections.Counter(_decide(scales, star, finals[:, rng.integers(0, finals.shape[1], n)], rule)
+                                 for _ in range(draws))
     return {word: counts[word] / draws for word in sorted(counts)}
 
 

@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+import flint
 import sympy as sp
 
 from .arb_intervals import (Iv, Undefined, box_env, compile_expr, constant, end_max, gt, is_inf, iv_log, le, lt, neg,
@@ -127,17 +128,17 @@ def _covers(p, s, coords, sub, siblings) -> str:
                 return ""
         return f"{p.name}: written as {e}, not as its lower bound times (or plus) an unbounded coordinate"
     # the case P >= Q of a Max split: P = Q / w, w in (0, 1], Q a coordinate covering its own domain
-    def unit(c) -> bool:  # a coordinate over (0, 1] at least
-        return c is not None and c.lo <= 0 and c.hi is not None and c.hi >= 1
-
     num, den = e.as_numer_denom()
-    if num in coords and unit(coords.get(den)):
+    if num in coords and den in coords and coords[den].lo <= 0 and coords[den].hi is not None and \
+            coords[den].hi >= 1:
+        pair = (s, num)
         for d in siblings:
             dsub = dict(d.sub)
             n2, d2 = dsub[num].as_numer_denom() if num in dsub else (None, None)
-            if n2 == s and unit({c.symbol: c for c in d.coords}.get(d2)):
+            dc = {c.symbol: c for c in d.coords}
+            if n2 == s and d2 in dc and dc[d2].lo <= 0 and dc[d2].hi is not None and dc[d2].hi >= 1:
                 return ""
-        return f"{p.name}: the case {s} >= {num} of a Max split without the case {num} >= {s}"
+        return f"{p.name}: the case {pair[0]} >= {pair[1]} of a Max split without the case {pair[1]} >= {pair[0]}"
     return f"{p.name}: written as {e}, which the re-check does not read as a cover of its domain"
 
 
@@ -221,26 +222,29 @@ def _derivative(cert, k):
 
 # ----- the form is the stated rewriting of the step -----------------------------------------------
 def _tie(cert, target) -> Recheck:
+    old = flint.ctx.prec
+    flint.ctx.prec = TIE_PREC
     try:
-        with precision(TIE_PREC):
-            f, fl, fr = compile_expr(cert.expr), compile_expr(cert.lhs), compile_expr(cert.rhs)
-            subs = [(s, compile_expr(e)) for s, e in cert.sub]
-            for t in TIE_POINTS:
-                point = [(c.lo + t / (1 - t)) if c.hi is None else c.lo + t * (c.hi - c.lo) for c in cert.coords]
-                env = {c.symbol: constant(v) for c, v in zip(cert.coords, point)}
-                env.update({c.above: constant(v - c.lo) for c, v in zip(cert.coords, point) if c.above is not None})
-                sides = {**env, **{s: g(env) for s, g in subs}}
-                lhs, rhs, form = fl(sides), fr(sides), f(env)
-                want, scale = {"ratio": (lambda: (lhs * rhs.recip(), _mag(lhs * rhs.recip()))),
-                               "log": (lambda: (iv_log(rhs) + -iv_log(lhs), _mag(iv_log(rhs)) + _mag(iv_log(lhs)) + 1)),
-                               "diff": (lambda: (rhs + -lhs, _mag(lhs) + _mag(rhs)))}[target]()
-                gap = max(_mag(form + -want), 0)
-                if not gap <= TIE_TOL * scale:
-                    return Recheck(False, f"the form {cert.form!r} is not the step rewritten: at t = {t} it is "
-                                   f"{show_iv(form)}, the step's {target} is {show_iv(want)}")
-            return Recheck(True, "")
+        f, fl, fr = compile_expr(cert.expr), compile_expr(cert.lhs), compile_expr(cert.rhs)
+        subs = [(s, compile_expr(e)) for s, e in cert.sub]
+        for t in TIE_POINTS:
+            point = [(c.lo + t / (1 - t)) if c.hi is None else c.lo + t * (c.hi - c.lo) for c in cert.coords]
+            env = {c.symbol: constant(v) for c, v in zip(cert.coords, point)}
+            env.update({c.above: constant(v - c.lo) for c, v in zip(cert.coords, point) if c.above is not None})
+            sides = {**env, **{s: g(env) for s, g in subs}}
+            lhs, rhs, form = fl(sides), fr(sides), f(env)
+            want, scale = {"ratio": (lambda: (lhs * rhs.recip(), _mag(lhs * rhs.recip()))),
+                           "log": (lambda: (iv_log(rhs) + -iv_log(lhs), _mag(iv_log(rhs)) + _mag(iv_log(lhs)) + 1)),
+                           "diff": (lambda: (rhs + -lhs, _mag(lhs) + _mag(rhs)))}[target]()
+            gap = max(_mag(form + -want), 0)
+            if not gap <= TIE_TOL * scale:
+                return Recheck(False, f"the form {cert.form!r} is not the step rewritten: at t = {t} it is "
+                               f"{show_iv(form)}, the step's {target} is {show_iv(want)}")
+        return Recheck(True, "")
     except Undefined as e:
         return Recheck(False, f"the form could not be compared with the step: {e}")
+    finally:
+        flint.ctx.prec = old
 
 
 def _mag(v: Iv) -> Fraction:

@@ -34,11 +34,13 @@ __all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "de
            "coq_digest", "load_coq", "store_coq"]
 
 ENV = "SLTH_VERDICT_CACHE"
-FORMAT = 2  # raised when the stored layout changes
+FORMAT = 2
+"""Raised when the stored layout changes."""
 KIND, COQ_KIND = "verdict", "coq-verdict"
 """The two kinds of stored verdict (``slth_base.sealed``: a record of one kind is never read as the other)."""
 LIBRARIES = ("sympy", "mpmath", "python-flint")
-HERE = Path(__file__).resolve().parents[1]  # the ``bounds`` package folder
+HERE = Path(__file__).resolve().parents[1]
+"""The ``bounds`` package folder."""
 ENTRY = "prove.verify"
 """The verifier's top module (dotted, under ``bounds``); its imports inside ``bounds`` (but ``SKIP``) are the
 verifier's code."""
@@ -154,12 +156,15 @@ def _valid(value) -> str | None:
     method, ok, detail, box, counterexample, domain, margin, certificate, arb)."""
     if not isinstance(value, tuple) or len(value) != 9:
         return "not a verdict (a tuple of 9 fields)"
-    bad = [name for name, v, kind in zip(_FIELDS, value, _TYPES) if not isinstance(v, kind)]
+    method, ok, detail, box, cex, domain, margin, cert, arb = value
+    problems = [(not isinstance(method, str), "method"), (not isinstance(ok, bool), "ok"),
+                (not isinstance(detail, str), "detail"), (not isinstance(box, dict), "box"),
+                (cex is not None and not isinstance(cex, dict), "counterexample"),
+                (not isinstance(domain, str), "domain"),
+                (margin is not None and not isinstance(margin, (int, float)), "margin"),
+                (cert is not None and not isinstance(cert, tuple), "certificate"), (not isinstance(arb, str), "arb")]
+    bad = [name for wrong, name in problems if wrong]
     return f"field(s) of the wrong type: {', '.join(bad)}" if bad else None
-
-
-_FIELDS = ("method", "ok", "detail", "box", "counterexample", "domain", "margin", "certificate", "arb")
-_TYPES = (str, bool, str, dict, (dict, type(None)), str, (int, float, type(None)), (tuple, type(None)), str)
 
 
 # --- the one read/write path of both kinds of stored verdict ----------------------------------------------------
@@ -227,7 +232,8 @@ def _decode_verdict(data):
 
 
 def load(key: tuple):
-    """The stored verdict under ``key``, or None (as ``_read``)."""
+    """The stored verdict under ``key``, or None (none stored, the cache off, or the file unusable: then a
+    ``VerdictCacheWarning`` names it and the problem)."""
     value = _read(KIND, directory(), key_digest(key), _decode_verdict, "verified")
     if value is not None:
         STATS["hits"] += 1
@@ -286,7 +292,8 @@ def _decode_coq(data):
 
 def load_coq(digest: str) -> dict | None:
     """The kernel verdict stored under ``digest``: ``{"verdict": "kernel-checked" or "rejected: ...", "coq": Coq's
-    version, "checked_at": when coqc checked it (UTC, ISO 8601)}``, or None (as ``_read``)."""
+    version, "checked_at": when coqc checked it (UTC, ISO 8601)}``, or None (none stored, the cache off, or an
+    unusable file: then a ``VerdictCacheWarning`` names it and the problem)."""
     found = _read(COQ_KIND, coq_directory(), digest, _decode_coq, "checked")
     if found is not None:
         COQ_STATS["hits"] += 1

@@ -38,17 +38,18 @@ from fractions import Fraction
 
 import sympy as sp
 
-from . import corners, recheck, verdict_cache, verify_domain
+from . import corners, recheck, verdict_cache
 from ..catalogue import lookup
 from ..core import Step
 from ..evaluate import CannotEvaluate
 from ..facts import SCALAR
-from ..symbols import text as txt, x
+from ..symbols import text as txt
+from ..symbols import x
+from . import verify_domain
 from .verify_defined import defined
 from .verify_domain import Domain, declared, param_key
 from .verify_interval import on_box, on_whole
-from .verify_search import (SAMPLES, SEED, WHOLE_SAMPLES, check_point, sample_box,  # SEED: part of the API
-                            sample_whole, smallest_ratio)
+from .verify_search import SAMPLES, SEED, WHOLE_SAMPLES, check_point, sample_box, sample_whole, smallest_ratio  # SEED: part of the API
 from .verify_symbolic import TIMED_OUT, simplify, symbolic, timed
 
 VERSION = 6  # part of every verdict's key: raised whenever a change of the verifier may change a verdict
@@ -201,11 +202,16 @@ def _verify(step: Step, dom: "Domain", params: tuple, search: bool = True):
     if not where.ok:  # a side undefined somewhere on the domain: never certified; a violation elsewhere refutes
         cex = _beside(lhs, rhs, dom, where.point) or sample_box(lhs, rhs, dom, 64, real=True) or \
             sample_whole(lhs, rhs, dom, WHOLE_SAMPLES, real=True)
-        found = _refuted(lhs, rhs, dom, where.reason, cex)
-        if not found and (cex := sample_box(lhs, rhs, dom, 64)):  # a side not real there: Arb proves a base < 0
-            found = ("sampled", False, f"a side is not real at a sampled point; {where.reason}", dom.describe(), cex,
-                     "sampled")
-        return found or ("definedness", False, f"not proved ({where.reason})", {}, None, "sampled")
+        if cex:
+            return "sampled", False, f"lhs > rhs at a sampled point; {where.reason}", dom.describe(), cex, "sampled"
+        far = corners.search(lhs, rhs, tuple(dom.table.values()))
+        if far:
+            return "corner", False, f"{far.describe()}; {where.reason}", dom.describe(), far.counterexample, "sampled"
+        cex = sample_box(lhs, rhs, dom, 64)  # a side not real at an admissible point, Arb proving a root's base < 0
+        if cex:
+            return "sampled", False, f"a side is not real at a sampled point; {where.reason}", dom.describe(), cex, \
+                "sampled"
+        return "definedness", False, f"not proved ({where.reason})", {}, None, "sampled"
     proof = symbolic(lhs, rhs, dom)
     if proof:
         return "symbolic", True, proof, {}, None, "whole"
@@ -254,14 +260,15 @@ def _beside(lhs, rhs, dom: Domain, point):
     other parameters at their box's middle; None if none."""
     if not point or not all(sp.sympify(v).is_Rational for v in point.values()) or dom.lo:
         return None  # (a parameter bounded by others is set from its ratio or offset: not moved here)
-    mid = {p.name: sp.Rational((p.box[0] + p.box[1]) / 2) for p in dom.params}
+    mid = {p.name: (p.box[0] + p.box[1]) / 2 for p in dom.params}
     for name, v in point.items():
         p = dom.table[name]
         v = Fraction(int(sp.sympify(v).p), int(sp.sympify(v).q))
         steps = [Fraction(1)] if p.integer else [Fraction(1, 2**k) * max(abs(v), 1) for k in (10, 20, 30, 40)]
         for h in steps:
             for w in (v - h, v + h):
-                coords = [w if q.name == name else Fraction(mid[q.name].p, mid[q.name].q) for q in dom.params]
+                coords = [w if q.name == name else Fraction(sp.Rational(mid[q.name]).p, sp.Rational(mid[q.name]).q)
+                          for q in dom.params]
                 cex = check_point(lhs, rhs, dom, coords, real=True)
                 if cex:
                     return cex
@@ -277,20 +284,15 @@ def _searched(lhs, rhs, dom: Domain, why: str, headline: str | None = None):
     """The counterexample search alone (no certificate given): refuted, or not proved.  ``why`` follows each
     verdict's text; ``headline``, when given, leads the not-proved text instead of ``why``."""
     cex = sample_box(lhs, rhs, dom, SAMPLES) or sample_whole(lhs, rhs, dom, WHOLE_SAMPLES)
-    searched = (f"no violation at {SAMPLES} seeded points of the box and {WHOLE_SAMPLES} of the whole domain nor in "
-                f"its far corners (evidence only)")
-    text = f"not proved: {why}; {searched}" if headline is None else f"not proved: {headline}, and {searched}; {why}"
-    return _refuted(lhs, rhs, dom, why, cex) or ("sampled", False, text, dom.describe(), None, "sampled")
-
-
-def _refuted(lhs, rhs, dom: Domain, why: str, cex):
-    """Refuted at the sampled counterexample ``cex``, else in a far corner (``why`` follows the text); None."""
     if cex:
         return "sampled", False, "lhs > rhs at a sampled point; " + why, dom.describe(), cex, "sampled"
     far = corners.search(lhs, rhs, tuple(dom.table.values()))
     if far:
         return "corner", False, f"{far.describe()}; {why}", dom.describe(), far.counterexample, "sampled"
-    return None
+    searched = (f"no violation at {SAMPLES} seeded points of the box and {WHOLE_SAMPLES} of the whole domain nor in "
+                f"its far corners (evidence only)")
+    text = f"not proved: {why}; {searched}" if headline is None else f"not proved: {headline}, and {searched}; {why}"
+    return "sampled", False, text, dom.describe(), None, "sampled"
 
 
 def _cancel_common_factor(step: Step, params: tuple, search: bool = True):
@@ -332,7 +334,7 @@ def _by_fact(step: Step, params: tuple, dom: Domain, search: bool = True):
         instances = sorted(step.lhs.find(pattern), key=sp.default_sort_key)
         if not instances:
             continue
-        lhs, args = step.lhs, []
+        lhs, rhs, args = step.lhs, step.lhs, []
         for k, inst in enumerate(instances):
             y = sp.Symbol(f"y{k}", nonnegative=True)
             a = inst.match(pattern)[w]

@@ -141,10 +141,12 @@ def _by_coordinates(c: Condition, dom: Domain) -> bool:
         if p.integer:
             first = sp.floor(lo) + 1 if p.lo_open else sp.ceiling(lo)
             subs[s] = first + sp.Dummy(f"t_{p.name}", nonnegative=True, integer=True)
+        elif not hi:
+            subs[s] = lo + sp.Dummy(f"t_{p.name}", **({"positive": True} if p.lo_open else {"nonnegative": True}))
         else:
             t = sp.Dummy(f"t_{p.name}", **({"positive": True} if p.lo_open else {"nonnegative": True}))
-            subs[s] = lo + (hi[0] - lo) * t / (1 + t) if hi else lo + t
-            if hi and not p.hi_open:
+            subs[s] = lo + (hi[0] - lo) * t / (1 + t)
+            if not p.hi_open:
                 ends.append((s, hi[0]))
     if not subs:
         return False
@@ -281,8 +283,9 @@ def _searched(c: Condition, dom: Domain, params):
     root = [(mpmath.mpf(p.box[0]), mpmath.mpf(p.box[1])) for p in params]
     points = list(itertools.islice(itertools.product(*(end_points(p, box) for p, box in zip(params, root))), 64))
     rng = random.Random(20251107)
-    points += [[lo * (hi / lo) ** rng.random() if p.log and lo > 0 else lo + (hi - lo) * rng.random()
-                for p, (lo, hi) in zip(params, root)] for _ in range(SEARCH)]
+    for _ in range(SEARCH):
+        points.append([lo * (hi / lo) ** rng.random() if p.log and lo > 0 else lo + (hi - lo) * rng.random()
+                       for p, (lo, hi) in zip(params, root)])
     small = sp.count_ops(c.arg) <= 60
     sub = Domain(dom.step, tuple(params), (c.arg,)) if params else None
     for point in points:

@@ -113,6 +113,12 @@ class Domain:
                 out[p.name] = f"{SHIFTED.get(p.name, p.name)} in [{num(lo)}, {num(hi)}]"
         return out
 
+    def named(self, env) -> dict:
+        return {NAME[s]: (int(v) if self._integer(NAME[s]) and v == int(v) else float(v)) for s, v in env.items()}
+
+    def _integer(self, name):
+        return any(p.name == name and p.integer for p in self.params)
+
 
 def num(v):
     v = float(v)
@@ -194,7 +200,8 @@ so a bad value is reported by the command's own check of its settings, never by 
 
 
 def stage_seconds() -> float:
-    """``STAGE_SECONDS`` when set (a test sets it), else ``$SLTH_SYMPY_SECONDS`` (checked by its settings)."""
+    """The time guard per stage: ``STAGE_SECONDS`` when set (a test sets it), else ``$SLTH_SYMPY_SECONDS``
+    (``slth_base.settings.sympy_seconds``, checked)."""
     from slth_base.settings import sympy_seconds
     return STAGE_SECONDS if STAGE_SECONDS is not None else sympy_seconds()
 

@@ -146,21 +146,26 @@ def on_whole(lhs, rhs, dom: "Domain", defined: bool = False):
         return False, "no certificate on the whole declared domain (its forms were cut)", None
     iv, labels, certs = mpmath.iv, [], []
     for case_lhs, case_rhs, coords, case_sub, forms in cases:
+        done = False
         # quick pass without, then a deeper pass with the monotonicity test (on small differences only)
-        tries = ((label, expr, test, budget, mono and label.endswith("rhs - lhs >= 0") and sp.count_ops(expr) <= SMALL)
-                 for budget, mono in ((WHOLE_BUDGET // 4, False), (WHOLE_BUDGET, True)) for label, expr, test in forms)
-        for label, expr, test, budget, use_mono in tries:
-            try:
-                f = compile_expr(expr, iv)
-            except TypeError:
-                continue
-            used = [c for c in coords if {c.symbol, _above(c.symbol)} & expr.free_symbols]
-            ok, count, cover = _bisect_whole(expr, f, test, used, budget, use_mono, defined)
-            if ok:
-                certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover, dom, defined))
-                labels.append(f"{label} by {count} interval evaluations" + (" with monotonicity" if use_mono else ""))
+        for budget, mono in ((WHOLE_BUDGET // 4, False), (WHOLE_BUDGET, True)):
+            for label, expr, test in forms:
+                use_mono = mono and label.endswith("rhs - lhs >= 0") and sp.count_ops(expr) <= SMALL
+                try:
+                    f = compile_expr(expr, iv)
+                except TypeError:
+                    continue
+                used = [c for c in coords if {c.symbol, _above(c.symbol)} & expr.free_symbols]
+                ok, count, cover = _bisect_whole(expr, f, test, used, budget, use_mono, defined)
+                if ok:
+                    certs.append(_certificate(lhs, rhs, case_sub, label, expr, coords, used, cover, dom, defined))
+                    labels.append(f"{label} by {count} interval evaluations" + (" with monotonicity" if use_mono
+                                                                                 else ""))
+                    done = True
+                    break
+            if done:
                 break
-        else:
+        if not done:
             return False, "no certificate on the whole declared domain", None
     how = labels[0] if len(labels) == 1 else f"{len(labels)} cases of the Max: " + "; ".join(labels)
     return True, how + " on the whole declared domain (unbounded parameters compactified)", tuple(certs)
@@ -281,6 +286,7 @@ def on_box(lhs, rhs, dom: Domain, whole_only: bool = False):
         return False, "no interval certificate (its forms were cut)", None, {}
     if whole_only and all(d.params for _, _, d in forms):
         return False, "no interval certificate on the whole domain (every box form has parameters)", None, {}
+    notes = []
     for budget in (40, BOX_BUDGET):  # iterative deepening: quick certificates first
         notes = []
         for label, check, d in forms:
@@ -290,8 +296,7 @@ def on_box(lhs, rhs, dom: Domain, whole_only: bool = False):
             cex = check_point(lhs, rhs, dom, _full_point(dom, d, box))
             if cex:
                 return False, f"interval search ({label}) hit a violating point", cex, d.describe()
-            shown = ", ".join(f"{p.name}:[{float(lo):.4g},{float(hi):.4g}]" for p, (lo, hi) in zip(d.params, box))
-            notes.append(f"{label}: uncertified {shown}")
+            notes.append(f"{label}: uncertified {_show(box, d)}")
     return False, f"no interval certificate within {BOX_BUDGET} boxes per form ({'; '.join(notes)})", None, {}
 
 
@@ -348,3 +353,6 @@ def _full_point(full: "Domain", part: "Domain", box) -> list:
     mids = {p.name.removesuffix(OFFSET): midpoint(lo, hi, p.log) for p, (lo, hi) in zip(part.params, box)}
     return [mids.get(p.name, midpoint(mpmath.mpf(p.box[0]), mpmath.mpf(p.box[1]), p.log)) for p in full.params]
 
+
+def _show(box, dom):
+    return ", ".join(f"{p.name}:[{float(lo):.4g},{float(hi):.4g}]" for p, (lo, hi) in zip(dom.params, box))

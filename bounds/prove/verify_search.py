@@ -40,9 +40,10 @@ def smallest_ratio(step: Step, dom: "Domain", detail: str) -> float | None:
     lhs, rhs = sp.sympify(step.lhs), sp.sympify(step.rhs)
     rng = random.Random(SEED)
     root = dom.root()
-    drawn = [[lo * (hi / lo) ** rng.random() if p.log else lo + (hi - lo) * rng.random()
-              for p, (lo, hi) in zip(dom.params, root)] for _ in range(32)]
-    points = [list(c) for c in itertools.islice(itertools.product(*root), 64)] + drawn
+    points = [list(c) for c in itertools.islice(itertools.product(*root), 64)]
+    for _ in range(32):
+        points.append([lo * (hi / lo) ** rng.random() if p.log else lo + (hi - lo) * rng.random()
+                       for p, (lo, hi) in zip(dom.params, root)])
     fl, fr = compile_expr(lhs, mpmath.mp), compile_expr(rhs, mpmath.mp)
     best = None
     with mpmath.workdps(30):
@@ -123,7 +124,8 @@ def end_points(p, box) -> list:
 def _inside(p, v: Fraction) -> Fraction | None:
     """``v`` moved inside the numeric bounds of ``p`` (next to an open end, integers inside for an integral p),
     as a value a float holds where it can; None when no such value is found."""
-    lo, hi = max(_numeric(p.lo), default=None), min(_numeric(p.hi), default=None)
+    lo, hi = _numeric(p.lo), _numeric(p.hi)
+    lo, hi = (max(lo) if lo else None), (min(hi) if hi else None)
     if p.integer:
         v = Fraction(math.ceil(v)) if v.denominator != 1 else v
         if _below(v, lo, p.lo_open):

@@ -64,7 +64,8 @@ def small(e) -> bool:
 
 def symbolic(lhs, rhs, dom: Domain) -> str:
     """A proof of ``lhs <= rhs`` on the declared domain of ``dom``, or ""."""
-    lhs, rhs = declared(lhs, dom)[0], declared(rhs, dom)[0]
+    lhs, _ = declared(lhs, dom)
+    rhs, _ = declared(rhs, dom)
     diff = timed("symbolic: simplify", simplify, rhs - lhs)
     if diff is None:
         return ""

@@ -1343,3 +1343,20 @@ def test_run_names_an_unreachable_scheduler_before_any_work(capsys, tmp_path, mo
     rc, err, _ = _slth(capsys, "run", "--quick", "-o", str(tmp_path / "rec.json"), "--results", str(tmp_path / "r"))
     assert rc == 2
     _one_line(err, "$SLTH_SCHEDULER tcp://127.0.0.1:1", "no scheduler answers")
+
+
+def test_the_committed_rows_are_made_with_the_time_guard_off(committed_copy, monkeypatch):
+    """The verifier's CPU-time guard decides no committed row: while the variants and the mutations are verified it is
+    GUARD_OFF (a stage ends by its work budget, the same on every machine), and it is set back afterwards."""
+    from bounds.prove import verify_domain
+    from reports.record import suites, verified
+    from slt.measure import empirical
+
+    seen = []
+    monkeypatch.setattr(suites, "variants", lambda: seen.append(verify_domain.stage_seconds()) or [{"row": "v"}])
+    monkeypatch.setattr(suites, "mutations", lambda: seen.append(verify_domain.stage_seconds()) or [{"row": "m"}])
+    monkeypatch.setattr(empirical, "commit_tasks", lambda seed, calibration, committed, progress=None: 0)
+    before = verify_domain.stage_seconds()
+    verified.write_committed(committed_copy, log=lambda m: None)
+    assert seen == [verified.GUARD_OFF, verified.GUARD_OFF] and verified.GUARD_OFF > 10 ** 6
+    assert verify_domain.stage_seconds() == before < verified.GUARD_OFF

@@ -6,7 +6,9 @@ mpmath, python-flint), nothing else: no seed, no measurement. ``cached(part, fn,
 ``fn()``'s rows under ``key(part, fn)``: any edit of ``bounds/`` (or a library upgrade) gives another key, so the
 part is verified again. The rows of the committed tree are committed too (``slt/measure/committed/
 verified-<part>.json``, written by ``python -m reports.record.verified``), so a fresh clone verifies nothing that its
-``bounds/`` has not changed.
+``bounds/`` has not changed. They are made with the verifier's CPU-time guard off (``GUARD_OFF``): each stage is cut
+by its work budget alone, a count that is the same on every machine, so the load of the machine that made them
+decides no committed row.
 
 ``kernel(results)`` gives the Coq kernel's statuses of the proof steps and ``lemma12()`` Lemma 12's printed logit
 step in Coq, each from the committed result when it was made for this exact ``bounds/`` (and recorded tactics),
@@ -44,6 +46,11 @@ COMMITTED = Path(__file__).resolve().parents[2] / "slt" / "measure" / "committed
 """Where the committed rows live (beside the committed full-power empirical record): a fresh clone reads them."""
 LIBRARIES = ("sympy", "mpmath", "python-flint")
 """The libraries the verifier in ``bounds/`` calls: their versions are part of the key."""
+
+
+GUARD_OFF = 1e9
+"""The CPU seconds of the verifier's time guard (``bounds.prove.verify_domain.STAGE_SECONDS``) while the committed
+rows are made: none is ever reached, so a stage ends by its work budget (``verify_domain.STAGE_CALLS``) or finishes."""
 
 
 def key(part: str, fn) -> str:
@@ -239,6 +246,7 @@ def write_committed(folder: Path = COMMITTED, log=print) -> None:
     Everything is built in a new folder beside ``folder`` (a copy of it, so the files this refresh does not make,
     the committed empirical record, come along) and swapped in whole at the end, with Ctrl-C held off during the two
     renames: an interrupted or failed refresh leaves the committed files as they were and no half-built folder."""
+    from bounds.prove import verify_domain
     from reports.record.suites import mutations, variants
 
     folder = Path(folder)
@@ -247,12 +255,17 @@ def write_committed(folder: Path = COMMITTED, log=print) -> None:
         stage = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}-new-"))
         try:
             shutil.copytree(folder, stage, dirs_exist_ok=True, symlinks=True)
-            for part, fn in (("variants", variants), ("mutations", mutations)):
-                if _read(stage / f"verified-{part}.json", key(part, fn), log) is not None:
-                    log(f"[verified] {part}: the committed rows are this tree's already")
-                    continue
-                log(f"[verified] {part} ...")
-                write_record(stage / f"verified-{part}.json", {"part": part, "key": key(part, fn), "result": fn()})
+            guard, verify_domain.STAGE_SECONDS = verify_domain.STAGE_SECONDS, GUARD_OFF
+            try:
+                for part, fn in (("variants", variants), ("mutations", mutations)):
+                    if _read(stage / f"verified-{part}.json", key(part, fn), log) is not None:
+                        log(f"[verified] {part}: the committed rows are this tree's already")
+                        continue
+                    log(f"[verified] {part} ...")
+                    rows = {"part": part, "key": key(part, fn), "result": fn()}
+                    write_record(stage / f"verified-{part}.json", rows)
+            finally:
+                verify_domain.STAGE_SECONDS = guard
             write_kernel(stage, log)
             write_lemma12(stage, log)
             from slt.measure import calibration, empirical

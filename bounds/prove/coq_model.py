@@ -15,9 +15,18 @@ from .coq.build import write_atomic
 from .coq.runner import QUERY_GC
 
 MODEL = coq_math.ROOT / "proofs" / "coq" / "model" / "Model.v"
-INSTANCES = {n: f"{n}_in_the_model" for n in ("lemma7", "lemma2", "theorem9", "theorem10", "theorem11", "theorem14",
-                                                "lemma8", "lemma5", "lemma12", "lemma13")}
-"""Statement -> the definition of ``Model.v`` that applies its theorem to the model."""
+INSTANCES = {  # statement -> the definition of Model.v that applies its theorem to the model
+    "lemma7": "lemma7_in_the_model",
+    "lemma2": "lemma2_in_the_model",
+    "theorem9": "theorem9_in_the_model",
+    "theorem10": "theorem10_in_the_model",
+    "theorem11": "theorem11_in_the_model",
+    "theorem14": "theorem14_in_the_model",
+    "lemma8": "lemma8_in_the_model",
+    "lemma5": "lemma5_in_the_model",
+    "lemma12": "lemma12_in_the_model",
+    "lemma13": "lemma13_in_the_model",
+}
 
 
 def model_check(directory, text: str | None = None, assumptions: bool = True) -> dict:

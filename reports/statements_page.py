@@ -277,10 +277,21 @@ _SOURCES = {"heldout": ROOT / "slt" / "measure" / "heldout-design.json", "consta
 
 
 def finding_items(record: dict) -> list[dict]:
-    """The record's findings, decided from it by ``slt.measure.findings.decide`` (what the report stores and shows)."""
+    """The record's findings, decided from it by ``slt.measure.findings.decide`` (what the report stores and shows);
+    decided once per record while ``fill`` prints every block of every page (``_DECIDED``)."""
     from slt.measure import findings
 
-    return findings.decide(record)["items"]
+    if _DECIDED and _DECIDED[0][0] is record:
+        return _DECIDED[0][1]
+    items = findings.decide(record)["items"]
+    if _DECIDED:
+        _DECIDED[0] = (record, items)
+    return items
+
+
+_DECIDED: list = []
+"""While ``pages`` runs: ``[(record, its findings)]``, the last record whose findings were decided (held, so that a
+record is never mistaken for another at the same address); empty otherwise, so nothing is kept between calls."""
 
 
 def _md_table(table: dict | None) -> list[str]:
@@ -443,11 +454,15 @@ def pages(record=None) -> dict:
     theorems, ``bounds.prove.coq_math.statements_file``), the README and each page of docs/ with generated blocks; ``record``: the run record the record blocks are printed from (default: built once, when needed)."""
     out = {STATEMENTS_PAGE: safe(statements_page()), coq_text.STATEMENTS_V: coq_text.statements_file()}
     get = functools.cache(working_record) if record is None else lambda: record
-    for path in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
-        if path != STATEMENTS_PAGE:
-            text = read_text(path, "page")  # a regular file of the repository, UTF-8: else one line, exit 2
-            if blocks(text):
-                out[path] = fill(text, get)
+    _DECIDED[:] = [(None, None)]  # each record's findings decided once for all its blocks (finding_items)
+    try:
+        for path in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
+            if path != STATEMENTS_PAGE:
+                text = read_text(path, "page")  # a regular file of the repository, UTF-8: else one line, exit 2
+                if blocks(text):
+                    out[path] = fill(text, get)
+    finally:
+        _DECIDED.clear()
     return out
 
 

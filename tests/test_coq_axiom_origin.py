@@ -57,6 +57,20 @@ def test_section_variables_comments_and_names_are_not_declarations():
     assert coq_math.forbidden(text) == []
 
 
+@pytest.mark.parametrize("text, stripped", [
+    ("a (* b *) c", "a         c"), ("(* (* nested *) still *)x", " " * 24 + "x"),
+    ("(* one\ntwo *)\nAxiom a.", "      \n      \nAxiom a."), ("x *) y", "x *) y"), ("(*)*)z", "     z"),
+    ("a (* b *) *) (* c *)", "a         *)        ")])
+def test_comments_are_blanked_with_their_delimiters_and_line_breaks_kept(text, stripped):
+    assert coq_math.strip_comments(text) == stripped
+
+
+@pytest.mark.parametrize("text", ["(* open", "(* (* one closed *) not the outer", "a *) (* b"])
+def test_an_unclosed_comment_is_an_error(text):
+    with pytest.raises(ValueError, match="unclosed comment"):
+        coq_math.strip_comments(text)
+
+
 def test_a_declared_premise_is_the_one_allowed_axiom_in_its_own_file():
     premises = ("SlthMath.Premises.lueker",)
     assert coq_math.forbidden("Axiom lueker : True.", premises, stem="Premises") == []

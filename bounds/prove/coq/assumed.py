@@ -106,22 +106,24 @@ a ``Section`` they declare an axiom)."""
 SECTION_ONLY = frozenset({"Hypothesis", "Hypotheses", "Variable", "Variables", "Context"})
 
 
+_DELIMITER = re.compile(r"\(\*|\*\)")
+_VISIBLE = re.compile(r"[^\n]")
+
+
 def strip_comments(text: str) -> str:
-    """``text`` with Coq's (nested) comments blanked out; an unclosed comment is a ValueError."""
-    out, depth, k = [], 0, 0
-    while k < len(text):
-        two = text[k:k + 2]
-        if two == "(*":
-            depth, k = depth + 1, k + 2
-            out.append("  ")
-        elif two == "*)" and depth:
-            depth, k = depth - 1, k + 2
-            out.append("  ")
-        else:
-            out.append(text[k] if depth == 0 or text[k] == "\n" else " ")
-            k += 1
+    """``text`` with Coq's (nested) comments blanked out (each character of a comment, its delimiters included, a
+    space; its line breaks kept); an unclosed comment is a ValueError.  A ``*)`` outside every comment is text."""
+    out, depth, last = [], 0, 0
+    for m in _DELIMITER.finditer(text):
+        opens = m.group() == "(*"
+        if not opens and not depth:
+            continue
+        between = text[last:m.start()]
+        out += [_VISIBLE.sub(" ", between) if depth else between, "  "]
+        depth, last = depth + (1 if opens else -1), m.end()
     if depth:
         raise ValueError("unclosed comment")
+    out.append(text[last:])
     return "".join(out)
 
 

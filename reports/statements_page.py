@@ -278,7 +278,7 @@ _SOURCES = {"heldout": ROOT / "slt" / "measure" / "heldout-design.json", "consta
 
 def finding_items(record: dict) -> list[dict]:
     """The record's findings, decided from it by ``slt.measure.findings.decide`` (what the report stores and shows);
-    decided once per record while ``fill`` prints every block of every page (``_DECIDED``)."""
+    decided once per record while ``pages`` prints every block of every page (``_DECIDED``)."""
     from slt.measure import findings
 
     if _DECIDED and _DECIDED[0][0] is record:

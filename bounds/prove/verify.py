@@ -334,7 +334,7 @@ def _by_fact(step: Step, params: tuple, dom: Domain, search: bool = True):
         instances = sorted(step.lhs.find(pattern), key=sp.default_sort_key)
         if not instances:
             continue
-        lhs, rhs, args = step.lhs, step.lhs, []
+        lhs, args = step.lhs, []
         for k, inst in enumerate(instances):
             y = sp.Symbol(f"y{k}", nonnegative=True)
             a = inst.match(pattern)[w]

@@ -113,12 +113,6 @@ class Domain:
                 out[p.name] = f"{SHIFTED.get(p.name, p.name)} in [{num(lo)}, {num(hi)}]"
         return out
 
-    def named(self, env) -> dict:
-        return {NAME[s]: (int(v) if self._integer(NAME[s]) and v == int(v) else float(v)) for s, v in env.items()}
-
-    def _integer(self, name):
-        return any(p.name == name and p.integer for p in self.params)
-
 
 def num(v):
     v = float(v)

@@ -20,7 +20,6 @@ import functools
 import os
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import bounds
 from bounds.prove import coq_math, kernel
@@ -279,8 +278,9 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     directory = directory or str(kernel.folder())
     print(f"slth proofs --axioms --coq: {cost.message(cost.plan(directory), coq_check.jobs())}", file=sys.stderr,
           flush=True)
-    # Ctrl-C or SIGTERM anywhere below: every coqc killed, none started after; the thread is joined either way
-    with external.reaped(), ThreadPoolExecutor(1, thread_name_prefix="slth-coq-math") as pool:
+    # Ctrl-C or SIGTERM anywhere below, in a coqc call or between them: every coqc killed (the mathematics build's
+    # too, before its thread is joined), none started after
+    with external.reaped(), external.pool(1) as pool:
         built = pool.submit(coq_math.statements_rests)  # each statement's own Coq theorem and what it rests on
         status = coq_check.check(directory, searching=False)
         status.pop(None)

@@ -554,3 +554,24 @@ def test_axioms_coq_interrupted_leaves_no_coqc_and_no_half_written_file(tmp_path
     assert not [p for p in pids if _alive(p)], pids
     assert len(fake_coqc.read_text().split()) == len(pids)
     assert not _no_half_written(tmp_path)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_axioms_coq_interrupted_between_coqc_calls_does_not_wait_for_the_mathematics_build(tmp_path, fake_coqc, sig):
+    """The signal may come while the main thread runs Python (here: the steps' check stands still in Python) and only
+    the mathematics build's coqc runs: that coqc is killed before its thread is joined (else the run waits for it)."""
+    code = textwrap.dedent(f"""\
+        import sys, time
+        from bounds.prove.coq import check
+        check.check = lambda *a, **k: time.sleep(300)
+        from reports import cli
+        sys.exit(cli.main(["proofs", "--axioms", "--coq", {str(tmp_path / "out")!r}]))
+        """)
+    t0 = time.monotonic()
+    rc, err, pids = _interrupt(tmp_path, fake_coqc, code, sig, 1)
+    assert len(pids) >= 1, err  # the mathematics build's own (it runs up to two at once)
+    assert rc == (130 if sig == signal.SIGINT else 128 + signal.SIGTERM), (rc, err)
+    assert time.monotonic() - t0 < 60, err
+    assert not [p for p in pids if _alive(p)], pids
+    assert len(fake_coqc.read_text().split()) == len(pids)
+    assert not _no_half_written(tmp_path)

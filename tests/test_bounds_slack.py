@@ -95,19 +95,29 @@ def test_a_toy_constant_printed_below_its_threshold_does_not_close(toy):
     assert row["fails_at"] == "toyslack:TOY1"
 
 
-def test_the_certificates_alone_decide_as_the_full_verifier_does(toy, monkeypatch):
+def test_the_certificates_alone_decide_as_the_full_verifier_does(toy, monkeypatch, tmp_path):
     """``_certified`` (no counterexample search) agrees with ``_closes`` (the full verifier) on both sides of the
-    threshold, and its not-certified result is never kept on disk as a verdict."""
+    threshold, and its not-certified result is never kept as a verdict: it is kept on disk apart, read back by a
+    later ``search=False`` without verifying again, and never by the full verifier."""
     from bounds.prove import verify
 
+    monkeypatch.setenv("SLTH_VERDICT_CACHE", str(tmp_path / "verdicts"))
+    monkeypatch.setattr(verify, "_UNSEARCHED_RESULTS", {})
     c = toy(sp.Integer(3))
     # 1.97 fails only outside the search box: not certified, and left unsearched (the full verifier's search of
     # the whole domain refutes it)
-    stored = []
-    monkeypatch.setattr(verify.verdict_cache, "store", lambda key, value, *a, **k: stored.append(value[0]))
+    stored, real_store = [], verify.verdict_cache.store
+    monkeypatch.setattr(verify.verdict_cache, "store",
+                        lambda key, value, *a, **k: (stored.append(value[0]), real_store(key, value, *a, **k)))
     quick = _certified(c, _catalogue(c, sp.Rational(197, 100)))
     assert quick.method == verify.UNSEARCHED and quick.counterexample is None
     assert verify.UNSEARCHED not in stored
+    for key in verify._UNSEARCHED_RESULTS:  # this step's, and those of any sub-steps it was split into
+        assert verify.verdict_cache.load(key) is None and verify.verdict_cache.load_unsearched(key) is not None
+    monkeypatch.setattr(verify, "_UNSEARCHED_RESULTS", {})  # a new process: read back, not verified again
+    with monkeypatch.context() as m:
+        m.setattr(verify, "_verify", lambda *a, **k: pytest.fail("verified again"))
+        assert _certified(c, _catalogue(c, sp.Rational(197, 100))) == quick
     assert _closes(c, _catalogue(c, sp.Rational(197, 100)))[1].verdict == verify.REFUTED
     for value in (sp.Rational(199, 100), sp.Rational(201, 100), sp.Rational(3, 2), sp.Integer(2)):
         cat = _catalogue(c, value)

@@ -181,6 +181,34 @@ def test_a_forged_entry_runs_no_code_and_never_certifies_a_false_step(store, mon
     assert not ran.exists(), "the stored entry ran code"
 
 
+def test_an_unsearched_result_is_kept_apart_and_never_read_as_a_verdict(store, monkeypatch):
+    """``verify_step(search=False)`` on a step no certificate proves stores its result as a kind of its own: read
+    back by the next ``search=False`` (nothing verified again), never by the full verifier, not even when its sealed
+    file is put where the verdict would be; and a record of that kind that says certified or refuted is refused."""
+    unsearched = ("unsearched", False, "not certified (planted); no counterexample searched for", {}, None, "sampled",
+                  None, None, "")
+    dom = verify.Domain(FALSE, DOMAIN)
+    key = verify.verdict_key(FALSE, dom)
+    verdict_cache.store_unsearched(key, unsearched)
+    (path,) = store.rglob("*.json")
+    monkeypatch.setattr(verify, "_UNSEARCHED_RESULTS", {})
+    with monkeypatch.context() as m:
+        m.setattr(verify, "_verify", lambda *a, **k: pytest.fail("verified again"))
+        assert verify.verify_step("toy", FALSE, DOMAIN, search=False).method == verify.UNSEARCHED
+    assert verdict_cache.load(key) is None and verdict_cache.STATS["hits"] == 0
+    as_verdict = store / (d := verdict_cache.key_digest(key))[:2] / f"{d}.json"
+    as_verdict.parent.mkdir(exist_ok=True)
+    shutil.copy(path, as_verdict)
+    with pytest.warns(verdict_cache.VerdictCacheWarning, match=d):
+        assert verify.verify_step("toy", FALSE, DOMAIN).verdict == "refuted"
+    for claim in (("symbolic", True, "forged", {}, None, "whole", 1.0, None, ""),
+                  ("unsearched", False, "forged", {}, {"eps": "1/2", "d1": "2"}, "sampled", None, None, "")):
+        value = {"format": verdict_cache.FORMAT, "key": path.stem, "value": verdict_json.encode(claim)}
+        path.write_bytes(sealed.seal(verdict_cache.UNSEARCHED_KIND, value))
+        with pytest.warns(verdict_cache.VerdictCacheWarning, match="not an unsearched result"):
+            assert verdict_cache.load_unsearched(key) is None
+
+
 def test_a_verdict_round_trips_through_json_exactly():
     """Every verdict of a statement with interval certificates comes back from its JSON form equal, and decoding
     accepts no class outside SymPy's expressions and the certificate's."""

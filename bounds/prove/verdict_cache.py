@@ -11,7 +11,9 @@ file per verdict: JSON data, never code (``bounds.prove.verdict_json``), sealed 
 (``slth_base.sealed``) and written atomically.  A file is validated on read before anything in it is used
 (``_read``); one that fails is ignored with one ``VerdictCacheWarning`` naming the file and the problem, and the
 verdict is computed again.  The first-pass verdicts and the Coq kernel's (``load_coq``/``store_coq``) share that
-one read/write path.  The folder may be deleted at any time.  ``STATS`` counts, per process, the verdicts read
+one read/write path, and so do the results of ``verify_step(search=False)`` on a step no certificate proves
+(``load_unsearched``: a kind of their own, read only where no counterexample is searched for, never as a verdict).
+The folder may be deleted at any time.  ``STATS`` counts, per process, the verdicts read
 back (``hits``) and those computed (``verified``, with the steps' names in ``steps``).
 """
 from __future__ import annotations
@@ -30,14 +32,15 @@ from slth_base import settings
 from slth_base.versions import python_release
 
 __all__ = ["ENV", "FORMAT", "LIBRARIES", "VerdictCacheWarning", "directory", "default_directory", "verifier_files", "verifier_hash",
-           "key_digest", "load", "store", "STATS", "reset_stats", "COQ_ENTRY", "COQ_STATS", "coq_directory",
+           "key_digest", "load", "store", "load_unsearched", "store_unsearched", "STATS", "reset_stats", "COQ_ENTRY", "COQ_STATS", "coq_directory",
            "coq_digest", "load_coq", "store_coq"]
 
 ENV = "SLTH_VERDICT_CACHE"
 FORMAT = 2
 """Raised when the stored layout changes."""
-KIND, COQ_KIND = "verdict", "coq-verdict"
-"""The two kinds of stored verdict (``slth_base.sealed``: a record of one kind is never read as the other)."""
+KIND, COQ_KIND, UNSEARCHED_KIND = "verdict", "coq-verdict", "unsearched"
+"""The two kinds of stored verdict and the one kind of stored non-verdict (``slth_base.sealed``: a record of one kind
+is never read as another)."""
 LIBRARIES = ("sympy", "mpmath", "python-flint")
 HERE = Path(__file__).resolve().parents[1]
 """The ``bounds`` package folder."""
@@ -253,6 +256,31 @@ def store(key: tuple, value: tuple, name: str = "", keep: bool = True) -> None:
     data = roundtrip(value)
     if data is not None:
         _write(KIND, folder, key_digest(key), data)
+
+
+def _decode_unsearched(data):
+    problem, value = _decode_verdict(data)
+    if problem is None and (value[0] != "unsearched" or value[1] or value[4] is not None):
+        problem, value = "not an unsearched result (method unsearched, not ok, no counterexample)", None
+    return problem, value
+
+
+def _unsearched_digest(key: tuple) -> str:
+    return key_digest(("unsearched", key))
+
+
+def load_unsearched(key: tuple):
+    """The stored result of ``verify_step(search=False)`` under ``key`` where no certificate proved the step (method
+    ``unsearched``, not ok, no counterexample), or None.  Never a verdict: the full verifier does not read it."""
+    return _read(UNSEARCHED_KIND, directory(), _unsearched_digest(key), _decode_unsearched, "certified")
+
+
+def store_unsearched(key: tuple, value: tuple, keep: bool = True) -> None:
+    """Store such a result (``keep`` False: a stage was cut by the time guard, so it depends on the machine)."""
+    folder = directory()
+    data = roundtrip(value) if keep and folder is not None else None
+    if data is not None and _decode_unsearched(data)[0] is None:
+        _write(UNSEARCHED_KIND, folder, _unsearched_digest(key), data)
 
 
 # --- the Coq kernel's verdicts per lemma ------------------------------------------------------------------------

@@ -54,7 +54,7 @@ from .verify_symbolic import TIMED_OUT, simplify, symbolic, timed
 
 VERSION = 6  # part of every verdict's key: raised whenever a change of the verifier may change a verdict
 _RESULTS: dict = {}
-_UNSEARCHED_RESULTS: dict = {}  # verify_step(search=False) on a step no certificate proves (never stored on disk)
+_UNSEARCHED_RESULTS: dict = {}  # verify_step(search=False) on a step no certificate proves (on disk: never a verdict)
 UNSEARCHED = "unsearched"  # the method of such a result: not certified, no counterexample searched for
 CERTIFIED, REFUTED, NOT_PROVED = "certified", "refuted", "not proved"
 VERDICTS = (CERTIFIED, REFUTED, NOT_PROVED)
@@ -113,14 +113,16 @@ def verify_step(statement: str, step: Step, params: tuple = (), search: bool = T
 
     ``search=False`` asks only whether the step is certified (``ok``, the same answer as the full verifier): a step
     no certificate proves is not searched for a counterexample (no sampling beyond the quick 64 points, no far
-    corners) and comes back not ok with the method ``UNSEARCHED``, kept only in this process and never on disk; a
-    certified step, or one refuted by the quick sample, is the full verifier's result and kept as such."""
+    corners) and comes back not ok with the method ``UNSEARCHED``, kept apart from the verdicts (on disk too:
+    ``verdict_cache.load_unsearched``, read only here and never by the full verifier); a certified step, or one
+    refuted by the quick sample, is the full verifier's result and kept as such."""
     dom = Domain(step, params)
     key = verdict_key(step, dom)
     if key not in _RESULTS and (stored := verdict_cache.load(key)) is not None:  # kept on disk by an earlier run
         _RESULTS[key] = stored
-    if key not in _RESULTS and not search and key in _UNSEARCHED_RESULTS:
-        return StepResult(statement, step.name, *_UNSEARCHED_RESULTS[key])
+    if key not in _RESULTS and not search and (key in _UNSEARCHED_RESULTS or (
+            stored := verdict_cache.load_unsearched(key)) is not None):
+        return StepResult(statement, step.name, *_UNSEARCHED_RESULTS.setdefault(key, stored))
     if key not in _RESULTS:
         outer, outer_cuts = list(TIMED_OUT), list(verify_domain.CUTS)
         TIMED_OUT.clear()
@@ -137,10 +139,11 @@ def verify_step(statement: str, step: Step, params: tuple = (), search: bool = T
             TIMED_OUT[:] = outer
             verify_domain.CUTS[:] = outer_cuts
         too_slow = any(reason == verify_domain.TooSlow.reason for _, reason in cuts)
-        if method == UNSEARCHED:  # not certified, and not searched further: this process only
+        if method == UNSEARCHED:  # not certified, and not searched further: never a verdict
             if cuts:
                 detail = f"{detail} ({cut_text(cuts)})"
             _UNSEARCHED_RESULTS[key] = (method, False, detail, box, None, "sampled", None, None, "")
+            verdict_cache.store_unsearched(key, _UNSEARCHED_RESULTS[key], keep=not too_slow)
             return StepResult(statement, step.name, *_UNSEARCHED_RESULTS[key])
         if cuts and not ok:
             detail = f"not proved ({cut_text(cuts)}); {detail}" if not cex else f"{detail} ({cut_text(cuts)})"

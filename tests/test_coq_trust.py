@@ -567,11 +567,9 @@ def test_axioms_coq_interrupted_between_coqc_calls_does_not_wait_for_the_mathema
         from reports import cli
         sys.exit(cli.main(["proofs", "--axioms", "--coq", {str(tmp_path / "out")!r}]))
         """)
-    t0 = time.monotonic()
-    rc, err, pids = _interrupt(tmp_path, fake_coqc, code, sig, 1)
+    rc, err, pids = _interrupt(tmp_path, fake_coqc, code, sig, 1)  # its wait after the signal: 60 s at most
     assert len(pids) >= 1, err  # the mathematics build's own (it runs up to two at once)
     assert rc == (130 if sig == signal.SIGINT else 128 + signal.SIGTERM), (rc, err)
-    assert time.monotonic() - t0 < 60, err
     assert not [p for p in pids if _alive(p)], pids
     assert len(fake_coqc.read_text().split()) == len(pids)
     assert not _no_half_written(tmp_path)

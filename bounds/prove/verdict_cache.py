@@ -272,7 +272,7 @@ def _unsearched_digest(key: tuple) -> str:
 def load_unsearched(key: tuple):
     """The stored result of ``verify_step(search=False)`` under ``key`` where no certificate proved the step (method
     ``unsearched``, not ok, no counterexample), or None.  Never a verdict: the full verifier does not read it."""
-    return _read(UNSEARCHED_KIND, directory(), _unsearched_digest(key), _decode_unsearched, "certified")
+    return _read(UNSEARCHED_KIND, directory(), _unsearched_digest(key), _decode_unsearched, "verified")
 
 
 def store_unsearched(key: tuple, value: tuple, keep: bool = True) -> None:

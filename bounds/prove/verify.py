@@ -120,9 +120,11 @@ def verify_step(statement: str, step: Step, params: tuple = (), search: bool = T
     key = verdict_key(step, dom)
     if key not in _RESULTS and (stored := verdict_cache.load(key)) is not None:  # kept on disk by an earlier run
         _RESULTS[key] = stored
-    if key not in _RESULTS and not search and (key in _UNSEARCHED_RESULTS or (
-            stored := verdict_cache.load_unsearched(key)) is not None):
-        return StepResult(statement, step.name, *_UNSEARCHED_RESULTS.setdefault(key, stored))
+    if key not in _RESULTS and not search:  # an unsearched result (never a verdict) answers only this question
+        if key not in _UNSEARCHED_RESULTS and (found := verdict_cache.load_unsearched(key)) is not None:
+            _UNSEARCHED_RESULTS[key] = found
+        if key in _UNSEARCHED_RESULTS:
+            return StepResult(statement, step.name, *_UNSEARCHED_RESULTS[key])
     if key not in _RESULTS:
         outer, outer_cuts = list(TIMED_OUT), list(verify_domain.CUTS)
         TIMED_OUT.clear()

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 import pytest
 import sympy as sp
+from sympy.core import random as sympy_random
 from sympy.core.cache import clear_cache
 
 from bounds.core import Param, Step
@@ -65,6 +66,34 @@ def test_a_stage_counts_the_same_work_when_throttled():
     # the throttle is real: the sibling's CPU seconds went onto the clock a CPU-time limit reads (its share depends on
     # how the machine's other load schedules the two threads, so the test asks for a tenth of the work's own seconds)
     assert sibling["cpu"] > 0.1 * cpu, (cpu, loaded_cpu, sibling)
+
+
+def test_a_stage_counts_the_same_work_whatever_sympy_drew_before():
+    """SymPy draws from its own random generators inside a stage: Wang's multivariate factorisation picks random
+    evaluation points, and how many it tries is work.  A stage seeds them, so its count does not depend on what the
+    process drew before (without the seed these five counts differ by up to 10 %, and Theorem 14's block step T14d-x
+    cost from 5 to 14 million calls in fresh processes); and it sets their state back, so a caller's draws go on as
+    if the stage had not run."""
+    x, y, z = sp.symbols("x y z")
+    poly = sp.expand((x * y + z + 1) * (x + y * z ** 2 + 3) * (x ** 2 - y + z))
+
+    def work(seed: int) -> int:
+        sympy_random.seed(seed)
+        clear_cache()
+        with time_limit(stage="test"):
+            before = work_done()
+            sp.factor(poly)
+            return work_done() - before
+
+    work(0)  # first-use costs (lazy imports) paid before the counts compared
+    counts = [work(seed) for seed in (1, 2, 3, 4, 5)]
+    assert counts[0] > 10_000 and len(set(counts)) == 1, counts
+    sympy_random.seed(7)
+    expected = [sympy_random.rng.random(), sympy_random._assumptions_rng.random()]
+    sympy_random.seed(7)
+    with time_limit(stage="test"):
+        sp.factor(poly)
+    assert [sympy_random.rng.random(), sympy_random._assumptions_rng.random()] == expected
 
 
 def _fresh(monkeypatch) -> verify.StepResult:

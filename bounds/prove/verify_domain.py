@@ -202,11 +202,13 @@ def stage_seconds() -> float:
 
 STAGE_CALLS = 16_000_000
 """The work budget of one stage: Python function calls made in it (counted on the main thread by ``meter``'s profile
-function in C).
-The same count on every machine and at any load (it moves by about 1 % with what the process computed before: SymPy's
-caches), so a stage cut by it is cut everywhere: this decides verdicts.  The largest count of a stage that finishes
-in `slth proofs` and the readings of ``checks/test_variants.py`` is 9.1 million (Theorem 14's block step T14d-x in the
-perturbed-logit reading), under 60 % of it."""
+function in C), and what ``charge`` adds for Arb's arithmetic.
+The same count on every machine and at any load. SymPy's random generators are seeded at each stage (``_seed_sympy``);
+what moves the count is what the process computed before (SymPy's caches) and Python's hash seed: under 1 % on the
+stages that cost millions of calls, up to 8 % on stages under 100,000. Unseeded, Theorem 14's block step T14d-x in
+the perturbed-logit reading costs from 5.1 to 14.2 million calls in fresh processes. The largest stages of the
+committed rows, none cut: the far-corner scan of Theorem 14's ``U2b[/eps]`` under the growth mutation, 15.6 million
+(97 % of the budget), a common factor cancelled, 10.3 million, and T14d-x's whole-domain forms, 10.0 million."""
 
 
 class TimeLimit(BaseException):
@@ -233,6 +235,26 @@ _PROFILER = None  # the profile function in place when the outermost stage began
 _REPEAT = 0.05
 """Seconds between alarms once a guard has passed: an alarm whose exception is swallowed (raised inside a
 ``__del__`` or a weakref callback during garbage collection, where Python only prints it) is followed by another."""
+
+
+def _seed_sympy(states=None):
+    """SymPy's two random generators (``sympy.core.random``: Wang's factorisation draws its evaluation points from
+    one, the assumptions system shuffles its handlers with the other) seeded with ``SYMPY_SEED`` for a stage, so that
+    its work is a function of what it computes, not of the process's draws before it; returns their states before.
+    ``states``: set those back (the stage is over: a caller's own SymPy draws go on as if it had not run)."""
+    from sympy.core import random as sympy_random
+    gens = (sympy_random.rng, sympy_random._assumptions_rng)
+    if states is not None:
+        for gen, st in zip(gens, states):
+            gen.setstate(st)
+        return None
+    before = tuple(gen.getstate() for gen in gens)
+    sympy_random.seed(SYMPY_SEED)
+    return before
+
+
+SYMPY_SEED = 0
+"""The seed of SymPy's random generators in every stage (``_seed_sympy``)."""
 
 
 def _state():
@@ -330,6 +352,7 @@ def time_limit(seconds: float | None = None, stage: str = "", calls: int | None 
     old = signal.signal(signal.SIGPROF, _alarm)
     if outermost:
         from . import meter
+        drawn = _seed_sympy()
         state[2], _PROFILER = 0, sys.getprofile()  # a profiler sees none of a stage's calls: the meter holds its hook
         meter.start()
         _HOOKS.append(sys.unraisablehook)
@@ -355,6 +378,7 @@ def time_limit(seconds: float | None = None, stage: str = "", calls: int | None 
                 _PROFILER.enable()
             _PROFILER = None
             sys.unraisablehook = _HOOKS.pop()
+            _seed_sympy(drawn)
         signal.signal(signal.SIGPROF, old)
         if _DEADLINES:  # the enclosing limit goes on
             signal.setitimer(signal.ITIMER_PROF, max(_DEADLINES[-1] - time.process_time(), 1e-4), _REPEAT)

@@ -88,9 +88,16 @@ class Fact:
 
     def apply(self, expr: sp.Expr) -> sp.Expr:
         """Replace every instance of ``lhs`` (pattern in x) in ``expr`` by the matching ``rhs``."""
-        w = sp.Wild("w")
-        pat, rep = self.lhs.xreplace({PARAMETER["x"]: w}), self.rhs.xreplace({PARAMETER["x"]: w})
-        return expr.replace(pat, rep)
+        return _replaced(self.lhs, self.rhs, expr)
+
+
+@functools.lru_cache(maxsize=1024)
+def _replaced(lhs: sp.Expr, rhs: sp.Expr, expr: sp.Expr) -> sp.Expr:
+    """``Fact.apply``, kept per (fact, expression): SymPy's pattern replace is a tenth of a second on Theorem 14's
+    block step, whose proof is composed again for every lookup (``bounds.catalogue.proof``)."""
+    w = sp.Wild("w")
+    pat, rep = lhs.xreplace({PARAMETER["x"]: w}), rhs.xreplace({PARAMETER["x"]: w})
+    return expr.replace(pat, rep)
 
 
 IDENTITY, INEQUALITY = "identity", "inequality"

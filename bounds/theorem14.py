@@ -20,6 +20,8 @@ small arguments certifies it);  (c) ``perturbed-logit``: Lemma 12's logit step r
 """
 from __future__ import annotations
 
+import functools
+
 import sympy as sp
 
 from .attention import theorem11
@@ -37,6 +39,13 @@ _i, _j = sp.symbols("i j", positive=True, integer=True)
 
 def recursion(kappa_value=kappa, growth=4 * H * sp.sqrt(d1)) -> dict:
     """The block recursion as functions of the block index (SymPy Lambdas in j)."""
+    return dict(_recursion(sp.sympify(kappa_value), sp.sympify(growth)))
+
+
+@functools.lru_cache(maxsize=64)
+def _recursion(kappa_value, growth) -> dict:
+    """``recursion``, kept per (kappa, growth): SymPy's symbolic product costs tens of milliseconds a call, and the
+    proof and the declaration ask for the same recursion again and again."""
     beta = sp.Lambda(_j, alpha * growth ** (_j - 1))
     P = sp.Lambda(_j, sp.product(kappa_value * H * sp.sqrt(d1) * beta(_i) ** 2, (_i, _j, B)))
     return {

@@ -204,9 +204,10 @@ STAGE_CALLS = 16_000_000
 """The work budget of one stage: Python function calls made in it (counted on the main thread by ``meter``'s profile
 function in C), and what ``charge`` adds for Arb's arithmetic.
 The same count on every machine and at any load. SymPy's random generators are seeded at each stage (``_seed_sympy``);
-what moves the count is what the process computed before (SymPy's caches) and Python's hash seed: under 1 % on the
-stages that cost millions of calls, up to 8 % on stages under 100,000. Unseeded, Theorem 14's block step T14d-x in
-the perturbed-logit reading costs from 5.1 to 14.2 million calls in fresh processes. The largest stages of the
+what moves the count is what the process computed before (SymPy's caches) and Python's hash seed, measured on whole
+steps: under 1 % on a step of millions of calls (Theorem 14's block step T14d-x in the perturbed-logit reading, 10.318
+and 10.327 million under two hash seeds), up to 8 % on steps under 100,000. Unseeded, that step's whole-domain forms
+cost from 5.6 to 10.8 million calls in fresh processes, the whole step up to 14.2 million. The largest stages of the
 committed rows, none cut: the far-corner scan of Theorem 14's ``U2b[/eps]`` under the growth mutation, 15.6 million
 (97 % of the budget), a common factor cancelled, 10.3 million, and T14d-x's whole-domain forms, 10.0 million."""
 

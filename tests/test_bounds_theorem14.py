@@ -156,23 +156,25 @@ def test_width_steps_compare_two_derivations():
 def test_the_kept_recursion_is_a_fresh_dict_per_call_and_follows_its_arguments():
     """``recursion`` is kept per (kappa, growth): a caller that edits the dict it got leaves the next caller's alone,
     and another kappa or growth is another recursion, not the kept one."""
-    from bounds.symbols import H, d1, eps
+    from bounds.symbols import H, d1
+    from bounds.theorem14 import _recursion
 
     first = recursion(16)
     first["P"] = None
     again = recursion(16)
     assert again["P"] is not None and again is not first
-    assert recursion(16)["eps_first"] == eps / (2 ** (B - 1) * again["P"](2))
+    assert again == _recursion.__wrapped__(sp.Integer(16), 4 * H * sp.sqrt(d1))  # the kept one is the one computed
     assert recursion(32)["P"](B) != again["P"](B)
     assert recursion(16, 2 * H * sp.sqrt(d1))["beta"](2) != again["beta"](2)
 
 
 def test_a_kept_fact_application_is_the_replacement_of_each_expression():
-    """``Fact.apply`` is kept per (fact, expression): two expressions, each replaced as a fresh pattern match."""
-    from bounds.facts import EXP_LINEAR
+    """``Fact.apply`` is kept per (fact, expression): two expressions, each replaced as a fresh pattern match, and
+    another fact applied to the same expression is that fact's replacement, not the kept one."""
+    from bounds.facts import EXP_LINEAR, EXP_RATIO
     from bounds.symbols import alpha, eps
 
     one, two = sp.exp(eps) - 1, alpha * (sp.exp(4 * alpha * eps) - 1)
     assert EXP_LINEAR.apply(one) == EXP_LINEAR.rhs.xreplace({bounds.core.PARAMETER["x"]: eps})
     assert EXP_LINEAR.apply(two) == alpha * EXP_LINEAR.rhs.xreplace({bounds.core.PARAMETER["x"]: 4 * alpha * eps})
-    assert EXP_LINEAR.apply(one) == EXP_LINEAR.apply(one) and EXP_LINEAR.apply(alpha) == alpha
+    assert EXP_RATIO.apply(one) == one and EXP_LINEAR.apply(alpha) == alpha  # no instance of their lhs

@@ -7,7 +7,6 @@
      |(pX - p'X)_j| <= alpha sum_k |p_k - p'_k|                                   (hoelder)
      ||v|| <= sqrt d1 max_j |v_j|                                                 (norm_le_sqrt_dim) *)
 From Coq Require Import Reals Lra Lia.
-From Interval Require Import Tactic.
 From SlthMath Require Import Objects Sums.
 Open Scope R_scope.
 
@@ -177,7 +176,8 @@ Proof.
   rewrite <- (Rinv_inv (exp y)). apply Rinv_le_contravar; lra.
 Qed.
 
-(* exp(2x) - 1 <= 4x on [0, 1/2]: by exp y <= 1/(1-y) on [0, 1/4] (tight at 0), by CoqInterval on [1/4, 1/2] *)
+(* exp(2x) - 1 <= 4x on [0, 1/2]: by exp y <= 1/(1-y) on [0, 1/4] (tight at 0); on [1/4, 1/2], with y = 1 - 2x,
+   exp(2x) = e / exp(y/2)^2 <= 3 / (1 + y/2)^2 (e <= 3, 1 + y/2 <= exp(y/2)), and 3 <= (1 + 4x)(1 + y/2)^2 there *)
 Lemma exp_two_le : forall x, 0 <= x -> x <= 1/2 -> exp (2 * x) - 1 <= 4 * x.
 Proof.
   intros x H0 H1. destruct (Rle_lt_dec x (1/4)) as [Hs|Hl].
@@ -185,7 +185,20 @@ Proof.
     assert (/ (1 - 2 * x) <= 1 + 4 * x).
     { apply (Rmult_le_reg_r (1 - 2 * x)); [lra|]. rewrite Rinv_l by lra. nra. }
     lra.
-  - apply Rminus_le. interval with (i_bisect x).
+  - set (h := (1 - 2 * x) / 2).
+    assert (E : exp (2 * x) = exp 1 * / (exp h * exp h)).
+    { rewrite <- exp_plus, <- exp_Ropp, <- exp_plus. f_equal. unfold h. field. }
+    pose proof (exp_ineq1_le h) as Hh. pose proof exp_le_3 as H3. pose proof (exp_pos 1) as Hp.
+    assert (Hq : 0 < 1 + h) by (unfold h; lra).
+    assert (Hi : / (exp h * exp h) <= / ((1 + h) * (1 + h))).
+    { apply Rinv_le_contravar; [nra | apply Rmult_le_compat; lra]. }
+    assert (Hb : 3 * / ((1 + h) * (1 + h)) <= 1 + 4 * x).
+    { apply (Rmult_le_reg_r ((1 + h) * (1 + h))); [nra|].
+      rewrite Rmult_assoc, Rinv_l by nra. unfold h.
+      assert (0 <= (1 - 2 * x) * ((2 * x - 1/2) * (4 - 2 * x))) by (repeat apply Rmult_le_pos; lra).
+      nra. }
+    assert (0 < / (exp h * exp h)) by (apply Rinv_0_lt_compat; pose proof (exp_pos h); nra).
+    rewrite E. nra.
 Qed.
 
 Theorem lemma5 : forall (T d1 : nat) (a z e : vec) (X : mat) (alpha eps : R),

@@ -49,6 +49,13 @@ def jobs() -> int:
         raise CoqSetupError(str(exc)) from None
 
 
+GC = {"OCAMLRUNPARAM": "o=400"}
+"""OCaml's collector for every coqc run that names none (unless ``OCAMLRUNPARAM`` is set: the user's choice): a lazier
+major collection (``o=400``: space overhead 400 %, OCaml's default 120 %).  Most of a short compile is loading the
+``.vo`` files of Coq's reals and CoqInterval, and the major collector marks that growing heap again and again:
+``Mha.v`` took 2.1 s of CPU with the defaults and 1.5 s with ``o=400``, ``theorem14.v`` 11.0 s and 9.8 s, at up to
+0.8 GB of peak memory instead of 0.56 GB."""
+
 QUERY_GC = {"OCAMLRUNPARAM": "s=8M,o=200"}
 """OCaml's collector for the coqc runs of ``Print Assumptions`` (each walks CoqInterval's proofs): a 64 MB minor heap
 and a lazier major collection spend about a third less CPU than OCaml's defaults (the one query of every theorem of
@@ -65,7 +72,8 @@ def run_coqc(args: list, cwd, timeout: float | None = None, env: dict | None = N
     if any(str(a).endswith(".v") for a in args):
         with _RUNS_LOCK:
             RUNS[0] += 1
-    return external.run("coqc", [exe, *args], cwd, limit, jobs(), env)
+    gc = {} if "OCAMLRUNPARAM" in os.environ else GC
+    return external.run("coqc", [exe, *args], cwd, limit, jobs(), {**gc, **(env or {})})
 
 
 RUNS = [0]

@@ -112,3 +112,20 @@ def test_the_benchmark_judges_the_printed_estimate_against_the_cpu_spent():
     assert estimate_check(line.format(170), 403.0)["estimate_within_25"] is False  # 58% under what it spent
     assert estimate_check(line.format(600), 403.0)["estimate_within_25"] is False  # 49% over
     assert estimate_check("slth proofs --axioms --coq: warm: ...; no coqc to run", 4.4) == {}
+
+
+def test_coqc_gets_the_lazier_collector_unless_the_user_or_the_caller_chose_one(monkeypatch):
+    """Every coqc run gets ``runner.GC`` (OCaml's space overhead at 400 %); a caller's own ``OCAMLRUNPARAM`` (the
+    queries' ``QUERY_GC``) wins over it, and a user's ``OCAMLRUNPARAM`` in the environment is left to coqc."""
+    from bounds.prove.coq import runner
+
+    seen = []
+    monkeypatch.setattr(runner, "coqc", lambda: "/bin/true")
+    monkeypatch.setattr(runner.external, "run", lambda name, argv, cwd, limit, jobs, env: seen.append(env) or (0, ""))
+    monkeypatch.delenv("OCAMLRUNPARAM", raising=False)
+    runner.run_coqc(["A.v"], None)
+    runner.run_coqc(["A.v"], None, env=runner.QUERY_GC)
+    runner.run_coqc(["A.v"], None, env={"OTHER": "1"})
+    monkeypatch.setenv("OCAMLRUNPARAM", "v=0x400")
+    runner.run_coqc(["A.v"], None)
+    assert seen == [{"OCAMLRUNPARAM": "o=400"}, runner.QUERY_GC, {"OCAMLRUNPARAM": "o=400", "OTHER": "1"}, {}]

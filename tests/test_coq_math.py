@@ -1,8 +1,8 @@
 """The hand-written Coq mathematics (``proofs/coq/math/``, built and checked by ``bounds.prove.coq_math``).
 
 - Every file compiles (in a temporary folder); Lemma 8 and Lemma 5 (and the other named theorems) rest only on
-  Coq's standard axioms: the classical reals, and for Lemma 5 the primitive integers and floats of CoqInterval.
-  A planted axiom is reported.
+  the classical axioms of Coq's reals (none on CoqInterval's primitive integers and floats). A planted axiom is
+  reported.
 - No ``Admitted``, ``admit``, ``Axiom``, ``Parameter`` or ``Conjecture`` in the files; the scan finds each word
   when it is planted, and ignores it in a comment.
 - Faithfulness: at rational inputs drawn here (seeded; T = 3, d1 = 2, H = 2), Coq proves with CoqInterval that its

@@ -214,6 +214,54 @@ def test_print_assumptions_is_one_coqc_for_all_lemmas_and_an_odd_axiom_is_traced
         assert other_clean != together, odd  # together: the union names it for lemma7's lemma too
 
 
+def test_what_the_lemmas_rest_on_is_read_from_the_statement_check_and_asked_again_when_that_record_cannot_say(
+        tmp_path, checked):
+    """After the statement check, ``statement_check.assumptions`` runs no coqc: the check's record says what the
+    constants of its run rest on together (its ``Print Assumptions`` of their tuple, made against the ``.vo`` files
+    there now), a superset of what one query for the lemmas' tuple answers.  A record made against other ``.vo``
+    hashes, and one whose list names an axiom beyond Coq's standard ones, are not taken: one coqc asks again (the
+    tuple's query, or for the odd axiom the lemmas' queries one by one, which do not name it: the real ``.vo`` does
+    not rest on it)."""
+    from bounds.prove.coq import runner, statement_check
+    from bounds.prove.coq.build import load_state, save_state
+
+    needs_coq()
+    out, st = _checked_copy(tmp_path, checked)
+    status = {k: v for k, v in st.items() if k is not None}
+    b = check.build_dir(out)
+    rec = _record(b)["check"]["files"]["lemma2"]
+    assert rec["vo"] == {"lemma2": check.sha(b / "lemma2.vo"), "Common": check.sha(b / "Common.vo")}
+    runs = runner.RUNS[0]
+    got = statement_check.assumptions(out, status)
+    assert runner.RUNS[0] == runs, "a coqc ran although the check's record says what the lemmas rest on"
+    assert set(got) == {k for k, v in status.items() if v == check.KERNEL} and len(got) == 4
+    consts = [("lemma2", f"Slth.lemma2.{l.name}") for s, t, l in check.entries()["lemma2"]
+              if status.get((s, t)) == check.KERNEL]
+    asked = statement_check.print_assumptions(b, consts, together=True)[consts[0][1]]
+    assert asked and set(asked) <= set(got[("lemma2", "L2a")]) == set(rec["axioms"]), (asked, rec["axioms"])
+    assert all(check.family(n) for n in rec["axioms"])
+
+    kept = load_state(b / "state.json")
+    for spoil in ("other .vo", "odd axiom"):
+        state = json.loads(json.dumps(kept))
+        state.pop("axioms")
+        r = state["check"]["files"]["lemma2"]
+        if spoil == "other .vo":
+            r["vo"]["lemma2"] = "the hash of another lemma2.vo"
+        else:
+            r["axioms"] = r["axioms"] + ["Slth.lemma2.slth_odd"]
+        save_state(b / "state.json", state)
+        runs = runner.RUNS[0]
+        again = statement_check.assumptions(out, status)
+        assert runner.RUNS[0] == runs + 1, spoil
+        assert "Slth.lemma2.slth_odd" not in str(again), spoil
+        if spoil == "other .vo":  # the tuple's query
+            assert all(set(v) == set(asked) for v in again.values()), again
+        else:  # one by one: each lemma its own, within the tuple's, and not all the same
+            assert all(v and set(v) <= set(asked) for v in again.values()), again
+            assert len({tuple(sorted(v)) for v in again.values()}) > 1, again
+
+
 @pytest.mark.parametrize("seal", [pytest.param("plain JSON", marks=pytest.mark.slow), "re-signed by its SHA-256"])
 def test_a_rewritten_build_record_with_correct_digests_is_not_believed(tmp_path, seal, checked):
     """The record rewritten by someone who can write the build folder, with digests anyone can compute: the file's

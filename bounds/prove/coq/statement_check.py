@@ -22,7 +22,9 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version) -
     prints what the constants rest on (``Print Assumptions`` of their tuple); a constant whose type differs or a
     file resting on an axiom beyond Coq's standard ones fails.  Recorded per file in the build folder's state with
     the ``.vo`` hashes it ran against (the file's and ``Common``'s, the only file an exported file requires): a file
-    whose record still matches keeps its verdicts, and only the others are checked again."""
+    whose record still matches keeps its verdicts, and only the others are checked again.  Each file's record also
+    keeps what the constants of its run rest on together (``axioms``) and the ``.vo`` hashes that run loaded
+    (``vo``): ``assumptions`` reads what the lemmas rest on from there instead of walking the proofs again."""
     by_stem: dict = {}  # stem -> [(stem, lemma, [(constant, type)])]
     for stem, items in ents.items():
         if stem not in files:
@@ -50,9 +52,12 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version) -
         else:
             pending += rows
     at = now()
-    fresh = _check(build, pending) if pending else {}
+    fresh, union = _check(build, pending) if pending else ({}, None)
     for stem in {s for s, _, _ in pending}:
-        records[stem] = {"key": key(stem), "result": {l.name: fresh[l.name] for _, l, _ in by_stem[stem]}, "at": at}
+        records[stem] = {"key": key(stem), "result": {l.name: fresh[l.name] for _, l, _ in by_stem[stem]}, "at": at,
+                         "vo": {s: (files.get(s) or {}).get("vo") for s in (stem, "Common")}}
+        if union is not None:
+            records[stem]["axioms"] = union
     result = {name: verdict for rec in records.values() for name, verdict in rec["result"].items()}
     LAST["checked_at"] = max((str(rec.get("at", "")) for rec in records.values()), default=at)
     state["check"] = {"files": records, "at": LAST["checked_at"]}
@@ -60,9 +65,12 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version) -
     return result
 
 
-def _check(build: Path, pending: list) -> dict:
-    """The statement check of ``pending`` rows in one coqc (and, where that fails, again without the culprit)."""
+def _check(build: Path, pending: list) -> tuple[dict, list | None]:
+    """The statement check of ``pending`` rows in one coqc (and, where that fails, again without the culprit):
+    ``({lemma name: verdict}, what the constants of the run that compiled rest on together)``, the second None when
+    no run compiled."""
     result: dict = {}
+    union = None
     while pending:
         stems = sorted({s for s, _, _ in pending} | {"Common"})
         src = [f"From Coq Require Import Reals.\nOpen Scope R_scope.\nFrom {LOGICAL} Require {' '.join(stems)}.\n"
@@ -87,7 +95,8 @@ def _check(build: Path, pending: list) -> dict:
             pending = [r for r in pending if r is not culprit]
             continue
         blocks = read_assumptions(out)
-        other = [n for n in (blocks[-1] if blocks else ["(no Print Assumptions output)"]) if family(n) is None]
+        union = blocks[-1] if blocks else None
+        other = [n for n in (union or ["(no Print Assumptions output)"]) if family(n) is None]
         if not other:
             result.update({l.name: "ok" for _, l, _ in pending})
         else:  # the union rests on an axiom beyond the standard ones: find the lemmas, one at a time
@@ -96,7 +105,7 @@ def _check(build: Path, pending: list) -> dict:
                 odd = sorted({n for c, _ in cs for n in per.get(c, []) if family(n) is None})
                 result[l.name] = "ok" if not odd else f"rests on axioms beyond Coq's standard ones: {', '.join(odd)}"
         break
-    return result
+    return result, union
 
 
 LAST: dict = {}
@@ -137,9 +146,12 @@ the stage ``axioms``)."""
 
 def assumptions(directory, status: dict) -> dict:
     """``{(statement, step): [axiom names]}`` for every kernel-checked lemma (files compiled by ``check`` into the build
-    folder of ``directory``): ``Print Assumptions`` of the tuple of every lemma (what the lemmas rest on together, given
-    to each), and per lemma when that list names an axiom beyond Coq's standard ones; one coqc (``print_assumptions``);
-    recorded in the build folder's state with the ``.vo`` hashes it ran against."""
+    folder of ``directory``): what the lemmas rest on together, given to each (a superset of each one's own), and per
+    lemma when that list names an axiom beyond Coq's standard ones.  The list together is read from the statement
+    check's records when each lemma's file has one made against the ``.vo`` files now in the build folder (each
+    record: ``Print Assumptions`` of the tuple of the constants checked in its run, the lemmas' definitions included;
+    their union, sorted); else, and for the lemmas one by one, one coqc (``print_assumptions``).  Recorded in the
+    build folder's state with the ``.vo`` hashes it stands for."""
     directory = Path(directory).resolve()
     build = build_dir(directory)
     state_path = build / "state.json"
@@ -155,8 +167,10 @@ def assumptions(directory, status: dict) -> dict:
         prev = state.get("axioms", {}) if isinstance(state.get("axioms"), dict) else {}
         if prev.get("key") != key or not isinstance(prev.get("lemmas"), dict):
             consts = [(stem, f"{LOGICAL}.{stem}.{l.name}") for *_, l, stem in lems]
+            union = checked_union(state, files, lems)
             with external.reaped():
-                per = print_assumptions(build, consts, together=True)
+                per = ({c: union for _, c in consts} if union is not None
+                       else print_assumptions(build, consts, together=True))
                 if any(family(n) is None for names in per.values() for n in names):
                     # the lemmas together rest on an axiom beyond the standard ones: which, one at a time
                     per = print_assumptions(build, consts)
@@ -165,6 +179,28 @@ def assumptions(directory, status: dict) -> dict:
             save_state(state_path, {**load_state(state_path), "axioms": prev})  # the record as it is now, with these
     got = prev["lemmas"]  # in the catalogue's order, read from the record or just found
     return {(s, t): got[f"{s}\t{t}"] for s, t, _, _ in lems if f"{s}\t{t}" in got}
+
+
+def checked_union(state: dict, files: dict, lems: list) -> list | None:
+    """What ``lems`` (rows ``(statement, step, lemma, stem)``) rest on together, as the statement check's records
+    say: the sorted union of the lists recorded for their files, when every file's record passed its lemmas and was
+    made against the ``.vo`` hashes ``files`` records now (the file's and ``Common``'s); else None."""
+    recs = (state.get("check") or {}).get("files") if isinstance(state.get("check"), dict) else None
+    if not isinstance(recs, dict) or not lems:
+        return None
+    names: set = set()
+    for stem in {stem for *_, stem in lems}:
+        rec = recs.get(stem)
+        if not isinstance(rec, dict) or not isinstance(rec.get("axioms"), list) or not isinstance(
+                rec.get("result"), dict):
+            return None
+        now_vo = {s: (files.get(s) or {}).get("vo") for s in (stem, "Common")}
+        if rec.get("vo") != now_vo or None in now_vo.values():
+            return None
+        if any(rec["result"].get(l.name) != "ok" for *_, l, s in lems if s == stem):
+            return None
+        names.update(n for n in rec["axioms"] if isinstance(n, str))
+    return sorted(names)
 
 
 def assumptions_text(axioms: dict, statements=None) -> str:

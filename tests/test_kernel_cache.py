@@ -410,39 +410,3 @@ def test_a_changed_step_is_first_tried_with_the_tactic_that_proved_it_before_the
     assert tried[0] == {lem.key: [seen[lem.key]] for lem in changed}
     assert tried[1] == {changed[0].key: ["cascade of " + changed[0].key]} and len(tried) == 2
     assert found == {**{lem.key: seen[lem.key] for lem in changed[1:]}, changed[0].key: "cascade of " + changed[0].key}
-
-
-def test_the_cascade_tries_the_candidates_of_the_hints_shape_first():
-    """A hint that no longer closes its lemma (its expressions are the old ones) still says which tactic proved the
-    step: the cascade's candidates of its shape (every parenthesised group blanked) go first, each group in the
-    cascade's order, and nothing is dropped."""
-    from bounds.prove.coq import search
-
-    assert search.shape("apply (f (a (b)) c); [ lra | interval with (i_prec 53) ]") == "apply @; [ lra | interval with @ ]"
-    cands = ["lra", "apply (g x)", "nra", "apply (f (y))", "apply (f z); lra"]
-    assert search.hinted_first(cands, "apply (f old)") == ["apply (g x)", "apply (f (y))", "lra", "nra",
-                                                           "apply (f z); lra"]
-    assert search.hinted_first(cands, None) == cands and search.hinted_first(cands, "ring") == cands
-
-
-def test_after_the_edit_the_step_whose_hint_fails_is_closed_by_the_first_candidate_of_its_shape(monkeypatch):
-    """Theorem 11's split eps/4 -> eps/5: B1b's committed tactic names the old expressions and fails; of its 200-odd
-    candidates one has the hint's shape, and it closes the lemma (in the cascade's own order it is far down)."""
-    from bounds.prove.coq import search
-
-    reason = coq_check.missing_reason()
-    if reason:
-        pytest.skip(reason)
-    old = {(s, t): lem for s, t, lem in coq_check.entries()["theorem11"] if isinstance(lem, Lemma)}
-    hint = coq_check.load_tactics()[old[("theorem11", "B1b")].key]
-    monkeypatch.setitem(catalogue.STATEMENTS, "theorem11", _split().apply(catalogue.get("theorem11")))
-    lem = next(l for s, t, l in coq_check.entries()["theorem11"] if t == "B1b")
-    cands = [c for c in lem.candidates if coq_check.tactic_problem(c) is None]
-    ordered = search.hinted_first(cands, hint)
-    same = [c for c in cands if search.shape(c) == search.shape(hint)]
-    assert len(same) == 1 and cands.index(same[0]) > 100 and ordered[0] == same[0] and hint not in cands
-    tried = []
-    real = search._tried
-    monkeypatch.setattr(search, "_tried", lambda lems, cascades, *a: tried.append(cascades) or real(lems, cascades, *a))
-    found = search.search([lem], tactics=coq_check.load_tactics(), hints={lem.key: hint})
-    assert tried[0] == {lem.key: [hint]} and found == {lem.key: same[0]}

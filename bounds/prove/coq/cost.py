@@ -5,8 +5,9 @@ as measured (``benchmarks/coq-cold.json``, written by ``benchmarks/bench_axioms_
 A step file needs coqc when its text (with Common's and coqc's version) or its ``.vo`` differs from the build
 folder's record (``build_dir``); then the statement check runs again (keyed by every ``.vo``), and its records say
 what the lemmas rest on (``statement_check.assumptions``): the ``axioms`` call is needed only for a build folder
-whose check records lack that list, or where it names an axiom beyond Coq's standard ones.  A mathematics file needs coqc when its text, a file it imports or its ``.vo`` changed
-(``coq_math.compile``'s record), and ``rests_on`` when any of them did.  A call the table does not know costs the
+whose check records lack that list, or where it names an axiom beyond Coq's standard ones.  A mathematics file
+needs coqc when its text, a file it imports or its ``.vo`` changed (``coq_math.compile``'s record), and
+``rests_on`` when any of them did.  A call the table does not know costs the
 largest figure of its kind."""
 from __future__ import annotations
 

@@ -26,8 +26,7 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
 
     ``hints``: ``{key: tactic}``, a tactic to try first, alone (the one that proved the same step of the committed
     tree before an edit changed its statement): a lemma it closes is not searched further, and the cascade (SymPy's
-    seconds per lemma) is generated only for the others, its candidates of the hint's shape first (``hinted_first``:
-    the same tactic written for the edited expressions).  Coq checks whatever tactic wins, as it checks every
+    seconds per lemma) is generated only for the others.  Coq checks whatever tactic wins, as it checks every
     candidate."""
     tactics = dict(load_tactics() if tactics is None else tactics)
     facts = [l for l in lems if l.statement == FACTS]
@@ -49,25 +48,8 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
         lems = [l for l in lems if l.key not in found]
         if not lems:
             return found
-    cascades = {lem.key: hinted_first([c for c in lem.candidates if tactic_problem(c) is None],
-                                      (hints or {}).get(lem.key)) for lem in lems}
+    cascades = {lem.key: [c for c in lem.candidates if tactic_problem(c) is None] for lem in lems}
     return {**found, **_tried(lems, cascades, facts, tactics, log)}
-
-
-def shape(tac: str) -> str:
-    """A tactic with every parenthesised group blanked (``@``): what stays when its expressions change."""
-    prev = None
-    while prev != tac:
-        prev, tac = tac, re.sub(r"\([^()]*\)", "@", tac)
-    return tac
-
-
-def hinted_first(candidates: list[str], hint: str | None) -> list[str]:
-    """The candidates with those of ``hint``'s ``shape`` first, each group in the cascade's order."""
-    if not hint:
-        return candidates
-    want = shape(hint)
-    return sorted(candidates, key=lambda c: shape(c) != want)
 
 
 def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log) -> dict:

@@ -401,7 +401,7 @@ def test_a_changed_step_is_first_tried_with_the_tactic_that_proved_it_before_the
     changed = [lem for _, _, lem in coq_check.entries()["theorem11"] if isinstance(lem, Lemma) and lem.key in seen]
     tried = []
 
-    def fake(lems, cascades, facts, tactics, log):
+    def fake(lems, cascades, facts, tactics, log, *numbered):
         tried.append({l.key: list(cascades[l.key]) for l in lems})
         return {l.key: None if l is changed[0] and cascades[l.key] == [seen[l.key]] else cascades[l.key][0] for l in lems}
     monkeypatch.setattr(search, "_tried", fake)
@@ -410,3 +410,42 @@ def test_a_changed_step_is_first_tried_with_the_tactic_that_proved_it_before_the
     assert tried[0] == {lem.key: [seen[lem.key]] for lem in changed}
     assert tried[1] == {changed[0].key: ["cascade of " + changed[0].key]} and len(tried) == 2
     assert found == {**{lem.key: seen[lem.key] for lem in changed[1:]}, changed[0].key: "cascade of " + changed[0].key}
+
+
+def test_the_cascade_tries_first_the_one_candidate_that_is_the_hint_with_other_numerals():
+    """A hint that no longer closes its lemma names the tactic that proved the step, written for the old constants:
+    the one candidate that differs from it in numerals alone goes first, the rest keep the cascade's order, nothing
+    is dropped, and the hint itself is not tried again first."""
+    from bounds.prove.coq import search
+
+    assert search.numerals("apply (f 8 (d1 ^ 3)); interval with (i_prec 53)") == "apply (f # (d1 ^ #)); interval with (i_prec #)"
+    cands = ["lra", "apply (f 5 x)", "apply (g 10 x)", "apply (g 5 x)", "apply (g 10 x); lra"]
+    assert search.rebuilt(cands, "apply (g 8 x)") == ["apply (g 10 x)", "lra", "apply (f 5 x)", "apply (g 5 x)",
+                                                      "apply (g 10 x); lra"]
+    assert search.rebuilt(cands, "apply (g 10 x)") == ["apply (g 5 x)", "lra", "apply (f 5 x)", "apply (g 10 x)",
+                                                       "apply (g 10 x); lra"]
+    assert search.rebuilt(cands, None) == cands and search.rebuilt(cands, "apply (g y)") == cands
+
+
+def test_after_the_edit_the_step_whose_hint_fails_is_closed_by_the_hint_rebuilt(monkeypatch):
+    """Theorem 11's split eps/4 -> eps/5: B1b's committed tactic names the old constants and fails; the candidate
+    that is the same tactic with the new constants (far down the cascade's own order) is tried next, alone ahead of
+    the rest, and closes the lemma; the log numbers it by its place in the cascade."""
+    from bounds.prove.coq import search
+
+    reason = coq_check.missing_reason()
+    if reason:
+        pytest.skip(reason)
+    old = {(s, t): lem for s, t, lem in coq_check.entries()["theorem11"] if isinstance(lem, Lemma)}
+    hint = coq_check.load_tactics()[old[("theorem11", "B1b")].key]
+    monkeypatch.setitem(catalogue.STATEMENTS, "theorem11", _split().apply(catalogue.get("theorem11")))
+    lem = next(l for s, t, l in coq_check.entries()["theorem11"] if t == "B1b")
+    cands = [c for c in lem.candidates if coq_check.tactic_problem(c) is None]
+    same = [c for c in cands if search.numerals(c) == search.numerals(hint)]
+    assert len(same) == 1 and cands.index(same[0]) > 100 and hint not in cands
+    tried, said = [], []
+    real = search._tried
+    monkeypatch.setattr(search, "_tried", lambda lems, cascades, *a: tried.append(cascades) or real(lems, cascades, *a))
+    found = search.search([lem], said.append, tactics=coq_check.load_tactics(), hints={lem.key: hint})
+    assert tried[0] == {lem.key: [hint]} and tried[1][lem.key][0] == same[0] and sorted(tried[1][lem.key]) == sorted(cands)
+    assert found == {lem.key: same[0]} and said[-1] == f"theorem11:B1b: candidate {cands.index(same[0])}"

@@ -26,8 +26,8 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
 
     ``hints``: ``{key: tactic}``, a tactic to try first, alone (the one that proved the same step of the committed
     tree before an edit changed its statement): a lemma it closes is not searched further, and the cascade (SymPy's
-    seconds per lemma) is generated only for the others.  Coq checks whatever tactic wins, as it checks every
-    candidate."""
+    seconds per lemma) is generated only for the others, the hint ``rebuilt`` for the edited expressions first.  Coq
+    checks whatever tactic wins, as it checks every candidate."""
     tactics = dict(load_tactics() if tactics is None else tactics)
     facts = [l for l in lems if l.statement == FACTS]
     if facts and len(facts) < len(lems):
@@ -49,11 +49,26 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
         if not lems:
             return found
     cascades = {lem.key: [c for c in lem.candidates if tactic_problem(c) is None] for lem in lems}
-    return {**found, **_tried(lems, cascades, facts, tactics, log)}
+    order = {k: rebuilt(c, (hints or {}).get(k)) for k, c in cascades.items()}
+    return {**found, **_tried(lems, order, facts, tactics, log, cascades)}
 
 
-def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log) -> dict:
-    """``{key: the first of cascades[key] that closes the lemma, or None}``, in one coqc per batch."""
+def numerals(tac: str) -> str:
+    """A tactic with every numeral blanked (``#``): what stays of it when an edit changes a constant."""
+    return re.sub(r"\b\d+\b", "#", tac)
+
+
+def rebuilt(candidates: list[str], hint: str | None) -> list[str]:
+    """The candidates with one moved first: the first that differs from ``hint`` in its numerals alone (the tactic
+    that proved the step, written by the cascade for the edited expressions); the rest in the cascade's order."""
+    want = numerals(hint) if hint else None
+    i = next((i for i, c in enumerate(candidates) if c != hint and numerals(c) == want), None)
+    return candidates if i is None else [candidates[i]] + candidates[:i] + candidates[i + 1:]
+
+
+def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log, numbered: dict | None = None) -> dict:
+    """``{key: the first of cascades[key] that closes the lemma, or None}``, in one coqc per batch; the log numbers
+    a winner by its place in ``numbered[key]`` (default: in ``cascades[key]``)."""
     found: dict = {}
     batches = [b for b in (lems[i::WORKERS] for i in range(WORKERS)) if b]
     with tempfile.TemporaryDirectory() as tmp, external.reaped(), external.pool(WORKERS) as pool:
@@ -74,7 +89,8 @@ def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log) -
                 lem = next(l for l in lems if l.key == key)
                 found[key] = cascades[key][int(i)] if int(i) >= 0 else None
                 if log:
-                    log(f"{lem.statement}:{lem.step}: " + (f"candidate {i}" if int(i) >= 0 else "no candidate closes it"))
+                    n = (numbered or cascades)[key].index(found[key]) if found[key] is not None else None
+                    log(f"{lem.statement}:{lem.step}: " + (f"candidate {n}" if n is not None else "no candidate closes it"))
     return found
 
 

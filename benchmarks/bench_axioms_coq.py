@@ -7,7 +7,10 @@ with a ``coqc`` on ``PATH`` that runs the real one under ``/usr/bin/time`` and l
 system) and peak resident memory.  CPU time, not wall time, is what it records: the machine it runs on may be
 shared.  ``benchmarks/coq-cold.json`` (``--write``: with the load, cores and commit of each run, once both
 succeeded) is what ``bounds.prove.coq.cost`` estimates a run from before it starts; each coqc call is named by its
-stage (``compile:<file>``, ``check``, ``axioms``, ``math:<file>``)."""
+stage (``compile:<file>``, ``check``, ``axioms``, ``math:<file>``).  The file keeps the stages of the last
+``KEPT`` cold runs (``runs``); ``stages`` and ``python_cpu_s`` are their medians, per stage that the newest run
+made: the same coqc work costs up to a quarter more or less CPU from one hour to the next on a shared host, and a
+median of runs made at different hours is nearer what the next run spends than any one run."""
 from __future__ import annotations
 
 import json
@@ -15,6 +18,7 @@ import os
 import platform
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -83,6 +87,31 @@ def run_once(cache: Path, log: Path, shim_dir: Path) -> dict:
             "max_rss_mb": round(int(rss) / 1024), "stderr_first": (r.stderr.splitlines() or [""])[0]}
 
 
+KEPT = 5
+"""How many cold runs the table keeps (the newest first)."""
+
+
+def merged(record: dict, old: dict) -> dict:
+    """``record`` with ``runs`` (its cold run, then those kept in ``old``, a table written before: at most ``KEPT``)
+    and, per stage the newest run made, the median of its figures over the runs that made it (``stages``), and the
+    median of the runs' Python CPU (``python_cpu_s``)."""
+    def run(r: dict) -> dict | None:
+        cold, stages = r.get("cold"), r.get("stages")
+        if not isinstance(cold, dict) or not isinstance(stages, dict) or not stages:
+            return None
+        return {"stages": stages, "cpu_s": cold.get("cpu_s"), "python_cpu_s": cold.get("python_cpu_s"),
+                "machine": cold.get("machine")}
+    kept = old.get("runs") if isinstance(old.get("runs"), list) else [run(old)]
+    runs = [run(record)] + [r for r in kept if isinstance(r, dict) and isinstance(r.get("stages"), dict)]
+    runs = runs[:KEPT]
+    stages = {}
+    for name in record["stages"]:
+        seen = [r["stages"][name] for r in runs if isinstance(r["stages"].get(name), dict)]
+        stages[name] = {k: round(statistics.median(float(x[k]) for x in seen), 2) for k in ("cpu_s", "rss_mb")}
+    python = [float(r["python_cpu_s"]) for r in runs if isinstance(r.get("python_cpu_s"), (int, float))]
+    return {**record, "stages": stages, "python_cpu_s": round(statistics.median(python), 1), "runs": runs}
+
+
 PROG = "python benchmarks/bench_axioms_coq.py"
 
 
@@ -126,7 +155,11 @@ def main(argv=None) -> int:
         print(f"{PROG}: a run ended with exit {cold['rc']}/{warm['rc']}; nothing written", file=sys.stderr)
         return 1
     if args.write:
-        common.write(TABLE, record)
+        try:
+            old = json.loads(TABLE.read_text()) if TABLE.exists() else {}
+        except ValueError:
+            old = {}
+        common.write(TABLE, merged(record, old if isinstance(old, dict) else {}))
     return 0
 
 

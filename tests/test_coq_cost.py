@@ -101,6 +101,29 @@ def test_the_estimate_counts_the_python_process_as_measured(tmp_path):
         path.write_text(json.dumps(bad))
         assert cost.python_cpu(path) == 0.0, bad
     assert cost.python_cpu(tmp_path / "none.json") == 0.0
+    path.write_text(json.dumps({"cold": {"python_cpu_s": 6.5}, "python_cpu_s": 5.0, "stages": {}}))
+    assert cost.python_cpu(path) == 5.0  # the runs' median, where the table keeps several
+
+
+def test_the_table_keeps_the_last_runs_and_estimates_from_their_medians():
+    """``--write`` keeps the newest cold runs (``KEPT``) and writes per stage the median over them; a stage the newest
+    run no longer makes is dropped, a stage new to it stands at its own figure; a table of one run (no ``runs``)
+    counts as that run."""
+    from benchmarks.bench_axioms_coq import KEPT, merged
+
+    def rec(cpu, extra=None, python=5.0):
+        stages = {"check": {"cpu_s": cpu, "rss_mb": 1000}, **(extra or {})}
+        return {"cold": {"cpu_s": cpu + python, "python_cpu_s": python, "machine": {"commit": "x"}}, "stages": stages}
+
+    one = rec(10.0, {"axioms": {"cpu_s": 9.0, "rss_mb": 900}}, python=4.0)  # an older table, of one run
+    new = merged(rec(14.0, {"math:Mha": {"cpu_s": 2.0, "rss_mb": 300}}, python=6.0), one)
+    assert new["stages"] == {"check": {"cpu_s": 12.0, "rss_mb": 1000.0}, "math:Mha": {"cpu_s": 2.0, "rss_mb": 300.0}}
+    assert new["python_cpu_s"] == 5.0 and len(new["runs"]) == 2 and new["cold"]["cpu_s"] == 20.0
+    for cpu in (30.0, 11.0, 13.0, 12.5, 100.0):
+        new = merged(rec(cpu), new)
+    assert len(new["runs"]) == KEPT == 5
+    assert [r["stages"]["check"]["cpu_s"] for r in new["runs"]] == [100.0, 12.5, 13.0, 11.0, 30.0]
+    assert new["stages"]["check"]["cpu_s"] == 13.0  # the median: neither the newest run nor the mean
 
 
 def test_the_benchmark_judges_the_printed_estimate_against_the_cpu_spent():

@@ -1,6 +1,7 @@
 """What a Coq run will cost, said before it starts: which coqc calls it needs (``plan``) and their CPU time and memory
 as measured (``benchmarks/coq-cold.json``, written by ``benchmarks/bench_axioms_coq.py``: one figure per coqc call,
-``compile:<file>``, ``check``, ``axioms`` (one coqc for every step file's ``Print Assumptions``), ``math:<file>``).
+``compile:<file>``, ``check``, ``axioms`` (one coqc for every step file's ``Print Assumptions``), ``math:<file>``;
+the median of the last cold runs measured).
 
 A step file needs coqc when its text (with Common's and coqc's version) or its ``.vo`` differs from the build
 folder's record (``build_dir``); then the statement check runs again (keyed by every ``.vo``), and its records say
@@ -36,10 +37,12 @@ def table(path: Path = TABLE) -> dict:
 
 
 def python_cpu(path: Path = TABLE) -> float:
-    """The CPU seconds of the Python process itself in the measured cold run (``cold.python_cpu_s``: the exporter,
-    the catalogue, the queries' parsing), 0.0 when the file lacks it."""
+    """The CPU seconds of the Python process itself in the measured cold runs (``python_cpu_s``, their median, or
+    ``cold.python_cpu_s`` of a table of one run: the exporter, the catalogue, the queries' parsing), 0.0 when the
+    file lacks it."""
     try:
-        value = json.loads(path.read_text()).get("cold", {}).get("python_cpu_s", 0.0)
+        data = json.loads(path.read_text())
+        value = data.get("python_cpu_s", data.get("cold", {}).get("python_cpu_s", 0.0))
         return float(value) if isinstance(value, (int, float)) and value >= 0 else 0.0
     except (OSError, ValueError, AttributeError):
         return 0.0

@@ -87,6 +87,12 @@ def test_the_docs_paragraph_is_printed_from_the_measurement(tmp_path):
     text = cost.summary()
     data = json.loads(cost.TABLE.read_text())
     assert f"{data['cold']['cpu_s']:.0f} s of CPU in all" in text and f"makes {len(data['stages'])} coqc calls" in text
+    newest, median = data["runs"][0]["stages"], data["stages"]
+    assert f"the statement check ({newest['check']['cpu_s']:.0f} s," in text  # the newest run's own figure
+    assert f"last {len(data['runs'])} cold run(s)" in text and f"({sum(v['cpu_s'] for v in median.values()):.0f} s" in text
+    other = tmp_path / "median.json"  # a median far from the newest run is not what the paragraph calls measured
+    other.write_text(json.dumps({**data, "stages": {k: {**v, "cpu_s": v["cpu_s"] + 50} for k, v in median.items()}}))
+    assert f"the statement check ({newest['check']['cpu_s']:.0f} s," in cost.summary(other)
     broken = tmp_path / "t.json"
     broken.write_text(json.dumps({k: v for k, v in data.items() if k != "warm"}))
     with pytest.raises(KeyError):

@@ -136,9 +136,11 @@ def message(stages: list[str], jobs: int, measured: dict | None = None, python_s
 
 def summary(path: Path = TABLE) -> str:
     """The measured cold and warm cost of ``slth proofs --axioms --coq`` as a paragraph (``slth docs`` prints it
-    into docs/kernel-checked.md); ``KeyError`` or ``TypeError`` when the file lacks a figure."""
+    into docs/kernel-checked.md): the newest cold run's own figures, then what the estimates read (the median per
+    call over the runs the table keeps); ``KeyError`` or ``TypeError`` when the file lacks a figure."""
     data = json.loads(path.read_text())
-    st, cold, warm = data["stages"], data["cold"], data["warm"]
+    runs = data.get("runs") or [{"stages": data["stages"]}]
+    st, cold, warm = runs[0]["stages"], data["cold"], data["warm"]
 
     def part(kind, prefix=None):
         calls = {k: v for k, v in st.items() if k.split(":")[0] == kind and (prefix is None or k.startswith(prefix))}
@@ -165,6 +167,8 @@ def summary(path: Path = TABLE) -> str:
             f"{min(v['rss_mb'] for v in comp.values()) / 1024:.2f} to {max(v['rss_mb'] for v in st.values()) / 1024:.2f}"
             f" GB; two at once about {sum(two) / 1024:.1f} GB. Warm (nothing changed), the same command runs "
             f"{warm.get('coqc_calls', 0)} coqc calls: {warm['cpu_s']:.1f} s of CPU, {warm['max_rss_mb']} MB."
+            f" The estimates add up, per coqc call, the median over the last {len(runs)} cold run(s) the file keeps"
+            f" ({sum(v['cpu_s'] for v in data['stages'].values()):.0f} s of CPU for these calls)."
             + (f" The estimate the command printed before this cold run started: {cold['estimate_cpu_s']:.0f} s of "
                f"CPU, {cold['estimate_off']:+.1%} of what it spent (the benchmark records whether that is within 25%)."
                if "estimate_cpu_s" in cold else ""))

@@ -102,14 +102,16 @@ def merged(record: dict, old: dict) -> dict:
         return {"stages": stages, "cpu_s": cold.get("cpu_s"), "python_cpu_s": cold.get("python_cpu_s"),
                 "machine": cold.get("machine")}
     kept = old.get("runs") if isinstance(old.get("runs"), list) else [run(old)]
-    runs = [run(record)] + [r for r in kept if isinstance(r, dict) and isinstance(r.get("stages"), dict)]
-    runs = runs[:KEPT]
+    runs = [r for r in [run(record), *kept] if isinstance(r, dict) and isinstance(r.get("stages"), dict)][:KEPT]
+    if not runs:  # a cold run that made no coqc call: nothing to keep
+        return record
     stages = {}
     for name in record["stages"]:
         seen = [r["stages"][name] for r in runs if isinstance(r["stages"].get(name), dict)]
         stages[name] = {k: round(statistics.median(float(x[k]) for x in seen), 2) for k in ("cpu_s", "rss_mb")}
     python = [float(r["python_cpu_s"]) for r in runs if isinstance(r.get("python_cpu_s"), (int, float))]
-    return {**record, "stages": stages, "python_cpu_s": round(statistics.median(python), 1), "runs": runs}
+    return {**record, "stages": stages, "runs": runs, **({"python_cpu_s": round(statistics.median(python), 1)}
+                                                          if python else {})}
 
 
 PROG = "python benchmarks/bench_axioms_coq.py"

@@ -130,6 +130,8 @@ def test_the_table_keeps_the_last_runs_and_estimates_from_their_medians():
     assert len(new["runs"]) == KEPT == 5
     assert [r["stages"]["check"]["cpu_s"] for r in new["runs"]] == [100.0, 12.5, 13.0, 11.0, 30.0]
     assert new["stages"]["check"]["cpu_s"] == 13.0  # the median: neither the newest run nor the mean
+    assert merged({"cold": {"cpu_s": 1.0}, "stages": {}}, {}) == {"cold": {"cpu_s": 1.0}, "stages": {}}
+    assert merged(rec(7.0), {"runs": "garbage"})["runs"][0]["stages"]["check"]["cpu_s"] == 7.0
 
 
 def test_the_benchmark_judges_the_printed_estimate_against_the_cpu_spent():

@@ -5,7 +5,9 @@ an empty cache folder (``XDG_CACHE_HOME``: no stored verdict, no compiled Coq fi
   ``pip install`` (the install's time is pip's, not the harness's);
 - ``proofs``: ``python -m reports.cli proofs`` cold, then again (warm);
 - ``proofs-edit``: ``slth proofs`` after a one-constant edit of ``bounds/`` (Theorem 11's split eps/4 -> eps/5, the
-  edit ``bench_diff.py`` makes), the cache as the warm run left it;
+  edit ``bench_diff.py`` makes), the cache as the warm run left it; ``proofs-edit-kappa`` and ``proofs-edit-lemma13``
+  the same after the edits ``EDITS`` names (Theorem 14's kappa 65 -> 64.2, Lemma 13's factor 2 -> 1.99), each
+  from a copy of the cache as the warm run left it;
 - ``slack``: ``python -m reports.cli proofs --slack`` cold, in its own empty cache, stopped after ``--limit``
   seconds (a run stopped there is stored as such, never as a finished figure).
 
@@ -18,6 +20,7 @@ Usage: ``python benchmarks/bench_commands.py [--only NAME ...] [--limit SECONDS]
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -30,6 +33,13 @@ from benchmarks.bench_diff import EDIT, EDIT_WORDS, clone  # noqa: E402
 
 OUTPUT = ROOT / "benchmarks" / "commands-time.json"
 NAMES = ("report", "proofs", "slack")
+EDITS = {
+    "proofs-edit-kappa": ("bounds/theorem14.py", "KAPPA = sp.Integer(65)", "KAPPA = sp.Rational(321, 5)",
+                          "Theorem 14's kappa 65 -> 64.2 (bounds/theorem14.py)"),
+    "proofs-edit-lemma13": ("bounds/perturbation.py", "_L13 = 2 * H", "_L13 = sp.Rational(199, 100) * H",
+                            "Lemma 13's factor 2 -> 1.99 (bounds/perturbation.py)"),
+}
+"""More one-constant edits of ``bounds/``: ``{row: (file, text before, text after, in words)}``."""
 PROG = "python benchmarks/bench_commands.py"
 
 
@@ -53,10 +63,19 @@ def measure(only=NAMES, limit: float = 1200.0, log=print) -> dict:
             for when in ("cold", "warm") if name in only else ():
                 out[f"{name}-{when}"] = timed([name], repo, tmp / f"cache-{name}", limit, log, f"{name} {when}")
         if "proofs" in only:
+            shutil.copytree(tmp / "cache-proofs", tmp / "cache-warm")  # the cache as the warm run left it
             (repo / path).write_text(edited)
             out["proofs-edit"] = timed(["proofs"], repo, tmp / "cache-proofs", limit, log, "proofs edit")
             out["proofs-edit"]["edit"] = EDIT_WORDS
             (repo / path).write_text(edited.replace(new, old))
+            for row, (file, before, after, words) in EDITS.items():
+                text = (repo / file).read_text()
+                if text.count(before) != 1:
+                    raise SystemExit(f"{PROG}: {file} does not hold {before!r} exactly once: the edit cannot be made")
+                shutil.copytree(tmp / "cache-warm", tmp / f"cache-{row}")
+                (repo / file).write_text(text.replace(before, after))
+                out[row] = {**timed(["proofs"], repo, tmp / f"cache-{row}", limit, log, row[7:]), "edit": words}
+                (repo / file).write_text(text)
         if "slack" in only:
             out["slack-cold"] = timed(["proofs", "--slack"], repo, tmp / "cache-slack", limit, log, "slack cold")
     return {"command": f"{PROG} --write", "cores": os.cpu_count(), "runs": out, "created": common.now()}

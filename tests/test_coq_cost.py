@@ -160,3 +160,15 @@ def test_coqc_gets_the_lazier_collector_unless_the_user_or_the_caller_chose_one(
     monkeypatch.setenv("OCAMLRUNPARAM", "v=0x400")
     runner.run_coqc(["A.v"], None)
     assert seen == [{"OCAMLRUNPARAM": "o=400"}, runner.QUERY_GC, {"OCAMLRUNPARAM": "o=400", "OTHER": "1"}, {}]
+
+
+def test_the_benchmarked_edits_apply_to_this_tree():
+    """Each one-constant edit the benchmarks time (``bench_diff.EDIT``, ``bench_commands.EDITS``) finds its text once
+    in its file, so a moved constant fails here rather than minutes into a benchmark; and its new text is not there
+    already (an edit that left the file as it was would time a warm run)."""
+    from benchmarks.bench_commands import EDITS, ROOT
+    from benchmarks.bench_diff import EDIT
+
+    for file, before, after, *_ in [EDIT, *EDITS.values()]:
+        text = (ROOT / file).read_text()
+        assert text.count(before) == 1 and before != after and after not in text, (file, before)

@@ -384,7 +384,7 @@ def test_each_check_finds_a_planted_disagreement(kind, surfaces):
 def test_the_timing_check_finds_a_typed_duration_and_a_short_total(surfaces):
     record, texts = surfaces
     pages = {"docs/x.md": "`slth run --proofs-only` takes seconds.\n`slth diff` runs in 12 s.\n"
-                          "With its defaults, `Mha.v` compiles in 4.1 s.\nA limit of 8 s (default) per candidate.\n"}
+                          "With its defaults, `Mha.v` compiles in 4.1 s.\nA candidate gets 8 s by default.\n"}
     found = timings_disagree(record, texts, pages)
     assert len([f for f in found if f.startswith("docs/x.md")]) == 3  # a setting's "default" excuses its line only
     short = {**record, "provenance": {**record["provenance"],

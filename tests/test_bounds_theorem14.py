@@ -178,3 +178,27 @@ def test_a_kept_fact_application_is_the_replacement_of_each_expression():
     assert EXP_LINEAR.apply(one) == EXP_LINEAR.rhs.xreplace({bounds.core.PARAMETER["x"]: eps})
     assert EXP_LINEAR.apply(two) == alpha * EXP_LINEAR.rhs.xreplace({bounds.core.PARAMETER["x"]: 4 * alpha * eps})
     assert EXP_RATIO.apply(one) == one and EXP_LINEAR.apply(alpha) == alpha  # no instance of their lhs
+
+
+def test_kappa_64_2_breaks_exactly_the_block_step_and_the_rest_stay_certified():
+    """kappa 65 -> 64.2 (321/5, a rational constant): the block step T14d-ii is refuted with a counterexample that
+    satisfies every hypothesis, and T14c, T14d-x, T14d-i stay certified on the whole domain.  Their sides carry
+    5^(B-b) beside (321 ...)^(b-B-1): in log space (B-b) ln 5 and -(B-b) ln 321 with B - b unbounded are bounded as
+    one constant per monomial (``verify_interval._log_form``), where apart they bound the form by (-oo, oo) and the
+    three were not proved."""
+    from bounds.core import Edit
+    from bounds.prove.mutations import catalogue_with
+    from bounds.prove.verify import verify_step
+
+    cat = catalogue_with(Edit("theorem14", "constants.kappa", KAPPA, sp.Rational(321, 5)))
+    steps = {s.name: s for s in (_width_step(cat, n) for n in ("T14c", "T14d-x", "T14d-i", "T14d-ii"))}
+    st = bounds.get("theorem14")
+    for name in ("T14c", "T14d-x", "T14d-i"):
+        r = verify_step("theorem14", steps[name], st.params)
+        assert r.ok and r.domain == "whole", (name, r.detail)
+    r = verify_step("theorem14", steps["T14d-ii"], st.params)
+    assert r.verdict == "refuted"
+    point = {k: v for k, v in r.counterexample.items() if k not in ("lhs", "rhs")}
+    assert point["B"] >= point["b"] >= 2 and 0 < point["eps"] < 1 and point["alpha"] >= math.sqrt(point["d1"])
+    lhs, rhs = steps["T14d-ii"].evaluate(**point)
+    assert lhs > rhs

@@ -412,19 +412,27 @@ def test_a_changed_step_is_first_tried_with_the_tactic_that_proved_it_before_the
     assert found == {**{lem.key: seen[lem.key] for lem in changed[1:]}, changed[0].key: "cascade of " + changed[0].key}
 
 
-def test_the_cascade_tries_first_the_one_candidate_that_is_the_hint_with_other_numerals():
+def test_the_cascade_tries_first_the_candidates_most_like_the_hint():
     """A hint that no longer closes its lemma names the tactic that proved the step, written for the old constants:
-    the one candidate that differs from it in numerals alone goes first, the rest keep the cascade's order, nothing
-    is dropped, and the hint itself is not tried again first."""
+    the candidates go most like it first (its numerals blanked: the same tactic with new numerals is alike in every
+    token), the hint itself last, ties in the cascade's order; nothing is dropped."""
     from bounds.prove.coq import search
 
     assert search.numerals("apply (f 8 (d1 ^ 3)); interval with (i_prec 53)") == "apply (f # (d1 ^ #)); interval with (i_prec #)"
     cands = ["lra", "apply (f 5 x)", "apply (g 10 x)", "apply (g 5 x)", "apply (g 10 x); lra"]
-    assert search.rebuilt(cands, "apply (g 8 x)") == ["apply (g 10 x)", "lra", "apply (f 5 x)", "apply (g 5 x)",
-                                                      "apply (g 10 x); lra"]
-    assert search.rebuilt(cands, "apply (g 10 x)") == ["apply (g 5 x)", "lra", "apply (f 5 x)", "apply (g 10 x)",
-                                                       "apply (g 10 x); lra"]
-    assert search.rebuilt(cands, None) == cands and search.rebuilt(cands, "apply (g y)") == cands
+    assert search.rebuilt(cands, "apply (g 8 x)") == ["apply (g 10 x)", "apply (g 5 x)", "apply (g 10 x); lra",
+                                                      "apply (f 5 x)", "lra"]
+    assert search.rebuilt(cands, "apply (g 10 x)") == ["apply (g 5 x)", "apply (g 10 x); lra", "apply (f 5 x)", "lra",
+                                                       "apply (g 10 x)"]
+    assert search.rebuilt(cands, None) == cands
+    assert sorted(search.rebuilt(cands, "nra")) == sorted(cands)
+    # a rational constant (kappa 65 -> 321/5): the numerals-only match is gone; the same reformulation, its
+    # constant grouped per monomial, is still the most alike
+    hint = "apply (slth_log _ _ ((m * (ln 65)) + (m * (ln H)))); [ slth_ppos | field | interval with (i_prec 53) ]"
+    cands = ["lra", "apply (slth_ratio _ _ (1 / H)); [ slth_lo | interval ]",
+             "apply (slth_log _ _ ((m * (ln 321)) + ((- m) * (ln 5)) + (m * (ln H)))); [ slth_ppos | field | interval ]",
+             "apply (slth_log _ _ ((m * ((ln 321) + (- (ln 5)) + (ln H))))); [ slth_ppos | field | interval ]"]
+    assert sorted(search.rebuilt(cands, hint)[:2]) == sorted(cands[2:])
 
 
 def test_after_the_edit_the_step_whose_hint_fails_is_closed_by_the_hint_rebuilt(monkeypatch):
@@ -448,3 +456,43 @@ def test_after_the_edit_the_step_whose_hint_fails_is_closed_by_the_hint_rebuilt(
     found = search.search([lem], said.append, tactics=coq_check.load_tactics(), hints={lem.key: hint})
     assert tried[0] == {lem.key: [hint]} and tried[1][lem.key][0] == same[0] and sorted(tried[1][lem.key]) == sorted(cands)
     assert found == {lem.key: same[0]} and said[-1] == f"theorem11:B1b: candidate {cands.index(same[0])}"
+
+
+def test_after_kappa_64_2_u2b_is_closed_by_its_log_form_grouped_per_monomial(monkeypatch):
+    """Theorem 14's kappa 65 -> 64.2 (321/5): U2b's log form carries (B - b) ln 321 and -(B - b) ln 5 with B - b
+    unbounded, which Coq's interval tactic bounds by (-oo, oo).  The same form grouped per monomial
+    (``cascade._by_monomial``) closes it: in one ``first [...]``, the form as written fails with every option and
+    the grouped form then wins."""
+    from bounds.prove.coq import cascade, export, search
+    from bounds.theorem14 import KAPPA
+    from tests.test_coq import needs_coq
+
+    needs_coq()  # a failure under CI=true, a skip only where coqc is not installed
+    edit = Edit("theorem14", "constants.kappa", KAPPA, sp.Rational(321, 5))
+    monkeypatch.setitem(catalogue.STATEMENTS, "theorem14", edit.apply(catalogue.get("theorem14")))
+    lem = next(l for s, t, l in coq_check.entries()["theorem14"] if t == "U2b")
+    cands = [c for c in lem.candidates if coq_check.tactic_problem(c) is None]
+    with monkeypatch.context() as m:  # the cascade without the grouped forms
+        m.setattr(cascade, "_by_monomial", lambda parts: None)
+        m.setattr(export, "_CANDIDATES", {})
+        plain = set(lem.candidates)
+    pre = lambda c: c.split("apply (slth_log")[0] if "apply (slth_log" in c and "slth_split" not in c else None  # noqa: E731
+    logs = [c for c in cands if pre(c) is not None]  # every log-space form, as written and grouped, in order
+    won = search._tried([lem], {lem.key: logs}, [], coq_check.load_tactics(), None)[lem.key]
+    assert won is not None and won not in plain
+    written = [c for c in logs if c in plain and pre(c) == pre(won)]
+    assert len(written) >= 2 and all(logs.index(c) < logs.index(won) for c in written)  # tried first, all failed
+
+
+def test_the_search_batches_weigh_each_lemma_by_the_first_candidate_it_tries(monkeypatch):
+    """One coqc per batch, the batches run side by side: a lemma whose first candidate is a long nested tactic gets
+    a batch of its own rather than the next lemmas in turn beside it; every lemma is in one batch, in the order
+    given."""
+    from bounds.prove.coq import search
+
+    monkeypatch.setattr(search, "WORKERS", 2)
+    lems = [SimpleNamespace(key=k) for k in "abcde"]
+    cascades = {"a": ["x" * 10], "b": ["x" * 5000, "lra"], "c": ["x" * 10], "d": ["x" * 10], "e": []}
+    batches = search._batches(lems, cascades)
+    assert [[l.key for l in b] for b in batches] == [["b"], ["a", "c", "d", "e"]]
+    assert [[l.key for l in b] for b in search._batches(lems[:1], cascades)] == [["a"]]

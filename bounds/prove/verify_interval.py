@@ -112,13 +112,22 @@ def _log_form(lhs, rhs, coords=()):
     """log rhs - log lhs, logs expanded and collected; each coefficient (a polynomial in the exponents' parameters)
     written with every parameter shifted to its lower end, v = lo + v_above, when that makes all its coefficients
     of one sign (e.g. 2m^2 + 4mb - m + 2b - 4 with b >= 2 is 2m^2 + 7m + 4m b_above + 2 b_above), else factored,
-    so that intervals keep its sign."""
+    so that intervals keep its sign.  Where the coefficient of a number's logarithm varies, the logarithms of numbers
+    are gathered per monomial of the shifted parameters: m (log 321 - log 5) is bounded as one constant times m,
+    where m log 321 - m log 5 with m in [0, oo) is bounded by (-oo, oo) (a rational constant such as 321/5)."""
     g = sp.log(rhs) - sp.log(lhs)
     g = sp.expand(sp.expand_log(g, force=positive_args(g)))
     logs = sorted(g.atoms(sp.log), key=sp.default_sort_key)
     parts = sp.collect(g, logs, evaluate=False)
     shift = {c.symbol: sp.Rational(sp.nsimplify(c.lo)) + _above(c.symbol) for c in coords if c.lo != 0}
     out = []
+    numeric = [k for k in parts if k != 1 and not k.free_symbols]
+    if any(parts[k].free_symbols for k in numeric):  # logs of numbers with varying coefficients: one per monomial
+        const = sp.Add(parts.pop(sp.S.One, sp.S.Zero), *(parts.pop(k) * k for k in numeric))
+        const = sp.expand(const.xreplace(shift))
+        gens = sorted(const.free_symbols, key=sp.default_sort_key)
+        out += [sp.Mul(coeff, *(v ** e for v, e in zip(gens, mono)))
+                for mono, coeff in sp.Poly(const, *gens).terms()]
     for k, c in parts.items():
         shifted = sp.expand(c.xreplace(shift))
         try:

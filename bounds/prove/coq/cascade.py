@@ -128,10 +128,13 @@ def variants(lhs: sp.Expr, rhs: sp.Expr, dom: Domain, extra: tuple = ()) -> list
 def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
     """The generated cascade of tactic scripts for ``lhs <= rhs`` (after ``intros``).  Each reformulation SymPy
     computes runs under the verifier's stage time limit (``SLTH_SYMPY_SECONDS``); one cut by it, or written with a
-    construct the printer refuses, adds no candidate."""
+    construct the printer refuses, adds no candidate.  Where a side has a power with a symbolic exponent, the ratio
+    and the factored difference (``_ratio``, ``_difference``) are not generated: SymPy spends seconds per lemma on
+    them there, and the interval tactic cannot bound what they print (no recorded tactic is one of them)."""
     out = ["apply Rle_refl", "lra", "right; field; repeat split; slth_nz", "nra"]
     out += _tried(_log_space, lhs, rhs, dom) + _tried(_terms_log_space, lhs, rhs, dom)
-    if any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
+    powers = any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e))
+    if powers:
         out += _tried(_common_log, lhs, rhs, dom)  # a common ln over powers of one base: before the long search
         out += _tried(_split, lhs, rhs, dom) + _tried(_difference_powers, lhs, rhs)
     out += _tried(_instances, lhs, rhs, dom) + _tried(_instances_inside, lhs, rhs, dom)
@@ -141,7 +144,8 @@ def candidates(lhs: sp.Expr, rhs: sp.Expr, dom: Domain) -> list[str]:
         if pre:
             out += [f"{pre}lra", f"{pre}nra"]
         out += [f"{pre}{unfold}apply Rminus_le; interval {o}" for o in _interval_opts(free)]
-        out += _tried(_ratio, l, r, pre, unfold) + _tried(_difference, l, r, pre, unfold)
+        if not powers:  # (SymPy's cancel and factor of powers with symbolic exponents: seconds, and no candidate)
+            out += _tried(_ratio, l, r, pre, unfold) + _tried(_difference, l, r, pre, unfold)
     out += _tried(_common_log, lhs, rhs, dom)
     return list(dict.fromkeys(out))
 
@@ -389,7 +393,9 @@ def _log_space(lhs, rhs, dom: Domain) -> list[str]:
     inside logarithms split into primes, the equation proved by ``field``, and g >= 0 by ``interval`` with every
     exponent's parameter shifted to its lower end (so the exponent polynomials keep their sign).  Each form is tried
     as written and, where a sum sits in a power's base or a logarithm, with the sums named (``_named_forms``): a
-    named form is one candidate, g >= 0 tried first (with g also grouped per monomial) and the equation last."""
+    named form is one candidate, g >= 0 tried first (with g also grouped per monomial) and the equation last; a form
+    as written is followed by g grouped per monomial (``_by_monomial``: a rational constant such as 321/5 puts
+    ln 321 and - ln 5 on the same unbounded monomial)."""
     if not any(isinstance(a, sp.Pow) and not a.exp.is_Rational for e in (lhs, rhs) for a in sp.preorder_traversal(e)):
         return []
     out = []
@@ -415,6 +421,9 @@ def _log_space(lhs, rhs, dom: Domain) -> list[str]:
             continue
         head = f"{pre}{shift}apply (slth_log _ _ ({g})); [ slth_ppos | slth_ppos | {equation} | "
         out += [head + f"{neg}interval {o} ]" for o in opts]
+        if grouped is not None:  # g per monomial: m (ln 321 - ln 5) where m ln 321 - m ln 5 is bounded by (-oo, oo)
+            head = f"{pre}{shift}apply (slth_log _ _ ({grouped})); [ slth_ppos | slth_ppos | {equation} | "
+            out += [head + f"{neg}interval {o} ]" for o in opts[:2]]
     return out
 
 
@@ -494,6 +503,25 @@ def _fact_at(f, x, u) -> tuple[str, str]:
     return tuple(coq(exact(sp.sympify(e)).xreplace({x: ph})).replace("SLTHU", f"({coq(u)})") for e in (f.lhs, f.rhs))
 
 
+def _apart(x, y) -> bool:
+    """True when ``x`` and ``y`` are surely different functions: their values at one generic point (the k-th of n
+    symbols, in name order, at 1 + k/(n pi)), computed with 40 digits, differ by more than 10^-20 of the larger.
+    False where they agree there or either is not a finite real (SymPy then decides)."""
+    import mpmath
+
+    from ...evaluate import compile_expr  # the one numeric evaluator
+    syms = sorted(sp.sympify(x).free_symbols | sp.sympify(y).free_symbols, key=lambda s: s.name)
+    try:
+        with mpmath.workdps(40):
+            env = {s: 1 + mpmath.mpf(k) / (len(syms) * mpmath.pi) for k, s in enumerate(syms)}
+            u, v = (compile_expr(sp.sympify(e), mpmath.mp)(env) for e in (x, y))
+            if not all(isinstance(w, mpmath.mpf) and mpmath.isfinite(w) for w in (u, v)):
+                return False
+            return abs(u - v) > mpmath.mpf(10) ** -20 * max(abs(u), abs(v))
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, KeyError, NotImplementedError):
+        return False
+
+
 def _instances(lhs, rhs, dom: Domain) -> list[str]:
     """A scalar fact f(x) <= g(x) applied at an argument u of an ``exp`` or ``ln`` of the step (u the argument, or
     the argument less 1): lhs = c f(u), rhs = c g(u) with c >= 0 (``slth_inst``, the equations by ``field``), and
@@ -506,6 +534,8 @@ def _instances(lhs, rhs, dom: Domain) -> list[str]:
         for u in sorted(args, key=sp.default_sort_key):
             a, b = exact(sp.sympify(f.lhs)).xreplace({x: u}), exact(sp.sympify(f.rhs)).xreplace({x: u})
             if a == 0:
+                continue
+            if _apart(rhs, lhs / a * b):  # (not rhs = c g(u): SymPy's simplify below would spend seconds to say so)
                 continue
             c = sp.simplify(lhs / a)
             if c.has(sp.exp, sp.log) or sp.simplify(rhs - c * b) != 0:

@@ -2,6 +2,7 @@
 lemma wins."""
 from __future__ import annotations
 
+import difflib
 import re
 import tempfile
 from pathlib import Path
@@ -58,19 +59,43 @@ def numerals(tac: str) -> str:
     return re.sub(r"\b\d+\b", "#", tac)
 
 
+def _tokens(tac: str) -> list[str]:
+    """A tactic's words and signs, every numeral blanked."""
+    return re.findall(r"[A-Za-z_][\w']*|#|\S", numerals(tac))
+
+
 def rebuilt(candidates: list[str], hint: str | None) -> list[str]:
-    """The candidates with one moved first: the first that differs from ``hint`` in its numerals alone (the tactic
-    that proved the step, written by the cascade for the edited expressions); the rest in the cascade's order."""
-    want = numerals(hint) if hint else None
-    i = next((i for i, c in enumerate(candidates) if c != hint and numerals(c) == want), None)
-    return candidates if i is None else [candidates[i]] + candidates[:i] + candidates[i + 1:]
+    """The candidates most like ``hint`` first (the tactic that proved the step before an edit, written for the old
+    constants): by the share of their tokens, numerals blanked, that they have in common with it, counted with their
+    multiplicity (``difflib.SequenceMatcher.quick_ratio``: linear in the tactics' length, where the ordered ratio is
+    quadratic), the hint itself last (it failed); ties keep the cascade's order, nothing is dropped.  The candidate differing from the hint in numerals alone is alike in every token and goes first, then
+    the same reformulation with other options or its constants grouped otherwise, then the rest."""
+    if not hint:
+        return candidates
+    want = _tokens(hint)
+    alike = {c: difflib.SequenceMatcher(None, want, _tokens(c)).quick_ratio() for c in candidates}
+    return sorted(candidates, key=lambda c: (c == hint, -alike[c]))
+
+
+def _batches(lems: list[Lemma], cascades: dict) -> list[list[Lemma]]:
+    """The lemmas in up to ``WORKERS`` batches of about equal weight, one coqc each: a lemma weighs the length of
+    the first candidate it tries (a long tactic, a nested cascade, takes Coq long to run or to fail), the heaviest
+    goes first to the lightest batch so far, and each batch keeps the lemmas in their given order."""
+    weight = {l.key: len(cascades[l.key][0]) if cascades[l.key] else 0 for l in lems}
+    load, out = [0] * WORKERS, [[] for _ in range(WORKERS)]
+    for lem in sorted(lems, key=lambda l: -weight[l.key]):
+        i = load.index(min(load))
+        out[i].append(lem)
+        load[i] += weight[lem.key]
+    place = {l.key: n for n, l in enumerate(lems)}
+    return [sorted(b, key=lambda l: place[l.key]) for b in out if b]
 
 
 def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log, numbered: dict | None = None) -> dict:
     """``{key: the first of cascades[key] that closes the lemma, or None}``, in one coqc per batch; the log numbers
     a winner by its place in ``numbered[key]`` (default: in ``cascades[key]``)."""
     found: dict = {}
-    batches = [b for b in (lems[i::WORKERS] for i in range(WORKERS)) if b]
+    batches = _batches(lems, cascades)
     with tempfile.TemporaryDirectory() as tmp, external.reaped(), external.pool(WORKERS) as pool:
         def run(k, batch):
             searched = {x.key for x in facts}

@@ -437,8 +437,8 @@ def test_the_cascade_tries_first_the_candidates_most_like_the_hint():
 
 def test_after_the_edit_the_step_whose_hint_fails_is_closed_by_the_hint_rebuilt(monkeypatch):
     """Theorem 11's split eps/4 -> eps/5: B1b's committed tactic names the old constants and fails; the candidate
-    that is the same tactic with the new constants (far down the cascade's own order) is tried next, alone ahead of
-    the rest, and closes the lemma; the log numbers it by its place in the cascade."""
+    that is the same tactic with the new constants (far down the cascade's own order) is tried next, the most like it of
+    all candidates, and closes the lemma; the log numbers it by its place in the cascade."""
     from bounds.prove.coq import search
     from tests.test_coq import needs_coq
 

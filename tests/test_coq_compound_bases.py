@@ -99,3 +99,28 @@ def test_the_growth_edit_is_certified_by_both_judges():
     verdicts = check.kernel([("theorem14", steps[n], st.params) for n in FOUR], searching=True)
     assert {k: v for k, v in verdicts.items() if k[0] == "theorem14"} == {("theorem14", n): check.KERNEL
                                                                           for n in FOUR}, verdicts
+
+
+def test_after_lemma13s_factor_1_99_t14d_ii_is_closed_by_field_where_ring_fails():
+    """Lemma 13's factor 2 -> 1.99 (199/100) leaves T14d-ii's terms divided by 50 and 25: the log-space form's split
+    of a side into its terms is an equation ``ring`` cannot close (it takes ``x / 50`` and ``x / 25`` for unrelated
+    atoms) and ``field`` can.  The first log-space candidate closes the lemma with ``cascade.EQ``; the same candidate
+    with ``ring`` alone fails (the weaker construction, before ``EQ``)."""
+    from bounds.perturbation import _L13
+    from bounds.prove.coq import search
+    from bounds.prove.coq.tactics import load_tactics, tactic_problem
+
+    needs_coq()
+    edits = [Edit("lemma13", where, _L13, _L13 * sp.Rational(199, 200)) for where in ("conclusion", "constants.last_line")]
+    cat = catalogue_with(*edits)
+    st = cat["theorem14"]
+    s = {x.name: x for x in st.steps(lambda n: cat[n])}["T14d-ii"]
+    assert verify_step("theorem14", s, st.params).ok
+    lem = lemma("theorem14", s, st.params)
+    assert "199" in lem.text
+    split = f") by {cascade.EQ}; apply (slth_scaled"
+    form = next(c for c in lem.candidates if split in c and tactic_problem(c) is None)
+    assert "/ (50)" in form and "/ (25)" in form
+    weak = form.replace(cascade.EQ, "ring")
+    won = search._tried([lem], {lem.key: [weak, form]}, [], load_tactics(), None)[lem.key]
+    assert won == form

@@ -17,6 +17,11 @@ NESTED: set = set()
 """The candidates that carry a cascade of their own (a fact applied inside a side: its domain tried by every
 log-space form in turn): the search gives each ``search.NESTED_TIMEOUT`` seconds instead of ``search.TIMEOUT``."""
 
+EQ = "first [ ring | field ]"
+"""The tactic of an equation a reformulation rests on (a side split into its terms, a term moved to log space, a
+fact's instance placed inside a side): ``ring``, or ``field`` where a rational constant of the statement divides (an
+edited constant 199/100 leaves ``x / 50`` and ``x / 100`` in the terms, which ``ring`` takes for unrelated atoms)."""
+
 
 def lemma_name(statement: str, step: str) -> str:
     return "step_" + re.sub(r"[^A-Za-z0-9_]", "_", f"{statement}_{step}")
@@ -174,7 +179,7 @@ def _common_log(lhs, rhs, dom) -> list[str]:
         return []
     (c, a), b = fl, fr[1]
     pre = variants(lhs, rhs, dom)[0][0]  # the constant lower bounds of the dependent parameters
-    head = (f"{pre}apply (slth_ln _ _ {coq(c)} {coq(a)} {coq(b)}); [ ring | ring | slth_lo | slth_lo | ")
+    head = (f"{pre}apply (slth_ln _ _ {coq(c)} {coq(a)} {coq(b)}); [ {EQ} | {EQ} | slth_lo | slth_lo | ")
     return [head + sub + " ]" for sub in candidates(a, b, dom)]
 
 
@@ -379,7 +384,7 @@ def _named_forms(lhs, rhs, dom: Domain) -> list[tuple]:
         t = f"set ({name} := {coq(u)}) in *; assert ({coq(k)} <= {name}) by (unfold {name}; slth_lo); "
         if k > 1:
             t += (f"assert (ln {coq(k)} <= ln {name}) by (apply (slth_ln _ _ 1 {coq(k)} {name}); "
-                  f"[ ring | ring | lra | lra | lra ]); ")
+                  f"[ {EQ} | {EQ} | lra | lra | lra ]); ")
         tac.append(t + f"clearbody {name}; ")
         sub[u] = sp.Symbol(name, positive=True)
     if not sub:
@@ -443,10 +448,10 @@ def _terms_log_space(lhs, rhs, dom: Domain) -> list[str]:
         return []
     eqs = "".join(f"assert (T{k} : {coq(t)} = exp ({f[0]}) * {coq(rhs)}) by (apply slth_term; "
                   f"[ slth_ppos | slth_ppos | {f[1]} ]); " for k, (t, f) in enumerate(zip(terms, found)))
-    split = f"assert (T : {coq(lhs)} = {' + '.join(f'({coq(t)})' for t in terms)}) by ring; "
+    split = f"assert (T : {coq(lhs)} = {' + '.join(f'({coq(t)})' for t in terms)}) by {EQ}; "
     rewrites = "rewrite T; " + "".join(f"rewrite T{k}; " for k in range(len(terms)))
     pre0 = variants(lhs, rhs, dom)[0][0]  # constant lower bounds of the dependent parameters (for positivity)
-    head = f"{pre0}{eqs}{split}apply (slth_scaled _ _ ({' + '.join(f'exp ({f[0]})' for f in found)})); [ slth_ppos | {rewrites}ring | "
+    head = f"{pre0}{eqs}{split}apply (slth_scaled _ _ ({' + '.join(f'exp ({f[0]})' for f in found)})); [ slth_ppos | {rewrites}{EQ} | "
     pattern = " + ".join(f"exp ?x{k}" for k in range(len(terms)))
     out = []
     for pre, l, r, *ts in variants(lhs, rhs, dom, extra=terms):
@@ -582,10 +587,10 @@ def _instances_inside(lhs, rhs, dom: Domain) -> list[str]:
             try:
                 pre = variants(lhs, rhs, dom)[0][0]
                 fa, fb = _fact_at(f, x, u)
-                head = (f"{pre}apply (slth_inside _ _ ({coq(m)}) ({coq(a0)}) ({coq(a1)}) ({fa}) ({fb})); [ ring | ring "
+                head = (f"{pre}apply (slth_inside _ _ ({coq(m)}) ({coq(a0)}) ({coq(a1)}) ({fa}) ({fb})); [ {EQ} | {EQ} "
                         f"| left; slth_ppos | apply {lemma_name('facts', f.name)}; first [ "
                         + " | ".join(domain) + " ] | ")
-                tails = (["apply Req_le; ring"] if sp.expand(m - rhs, **flat) == 0 else []) + \
+                tails = ([f"apply Req_le; {EQ}"] if sp.expand(m - rhs, **flat) == 0 else []) + \
                     _split(m, sp.expand(rhs, **flat), dom)
             except CoqExportError:
                 continue

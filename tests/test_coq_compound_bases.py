@@ -124,3 +124,34 @@ def test_after_lemma13s_factor_1_99_t14d_ii_is_closed_by_field_where_ring_fails(
     weak = form.replace(cascade.EQ, "ring")
     won = search._tried([lem], {lem.key: [weak, form]}, [], load_tactics(), None)[lem.key]
     assert won == form
+
+
+def test_candidates_sharing_a_head_are_searched_together_and_the_winner_is_the_tail_that_closed(monkeypatch):
+    """Lemma 13's factor 1.99: T14d-i's nested candidates (a fact inside a side, its domain's own cascade, then one
+    tail) share their head in runs: the search runs the head once and the tails in turn, and names as the winner the
+    candidate of the tail that closed the goal, exactly as that candidate alone; the first tail (the sides equal by
+    ``field``) fails: its Rpower products do not merge, so the second wins.  A run whose tails all fail closes
+    nothing."""
+    from bounds.perturbation import _L13
+    from bounds.prove.coq import search
+    from bounds.prove.coq.tactics import load_tactics, tactic_problem
+
+    needs_coq()
+    edits = [Edit("lemma13", where, _L13, _L13 * sp.Rational(199, 200)) for where in ("conclusion", "constants.last_line")]
+    cat = catalogue_with(*edits)
+    st = cat["theorem14"]
+    lem = lemma("theorem14", {x.name: x for x in st.steps(lambda n: cat[n])}["T14d-i"], st.params)
+    cands = [c for c in lem.candidates if tactic_problem(c) is None]
+    run = [c for c in cands if c in cascade.TAILS]
+    head = cascade.TAILS[run[0]][0]
+    same = [c for c in run if cascade.TAILS[c][0] == head]
+    assert len(same) >= 3 and all(c == head + cascade.TAILS[c][1] + " ]" for c in same)
+    assert same[0].endswith(f"apply Req_le; {cascade.EQ} ]")
+    tries = search._tries(lem.key, same[:3])
+    assert len(tries) == 1 and tries[0].count(head) == 1 and tries[0].count("SLTH-TAIL") == 3
+    tactics = load_tactics()
+    assert search._tried([lem], {lem.key: same[:3]}, [], tactics, None)[lem.key] == same[1]
+    weak = head + "lra ]"  # a tail too weak for the goal, in the same run
+    monkeypatch.setitem(cascade.TAILS, weak, (head, "lra"))
+    assert search._tried([lem], {lem.key: [same[0], weak]}, [], tactics, None)[lem.key] is None
+    assert search._wins('SLTH-TAIL k 4\nSLTH-TAIL k 5\nSLTH-WIN k -2\nSLTH-WIN j 3\n') == [("k", "5"), ("j", "3")]

@@ -17,6 +17,13 @@ NESTED: set = set()
 """The candidates that carry a cascade of their own (a fact applied inside a side: its domain tried by every
 log-space form in turn): the search gives each ``search.NESTED_TIMEOUT`` seconds instead of ``search.TIMEOUT``."""
 
+TAILS: dict = {}
+"""``{candidate: (head, tail)}`` for the candidates that are one head (a fact applied inside a side, its domain's own
+cascade in one slot) and one tail (the last slot: how what remains compares with the right side), the candidate being
+``head + tail + " ]"``.  The tail slot holds exactly one goal, so candidates in a row that share a head are tried
+together (``search``): the head runs once and the tails in turn, the first that closes the goal naming the winner,
+which is exactly the candidate of that tail alone."""
+
 EQ = "first [ ring | field ]"
 """The tactic of an equation a reformulation rests on (a side split into its terms, a term moved to log space, a
 fact's instance placed inside a side): ``ring``, or ``field`` where a rational constant of the statement divides (an
@@ -596,5 +603,6 @@ def _instances_inside(lhs, rhs, dom: Domain) -> list[str]:
                 continue
             found = [head + t + " ]" for t in tails]
             NESTED.update(found)
+            TAILS.update({c: (head, t) for c, t in zip(found, tails)})
             out += found
     return out

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from .. import external
-from .cascade import NESTED
+from .cascade import NESTED, TAILS
 from .export import Lemma
 from .files import FACTS, entries, text
 from .runner import WORKERS, coqc_seconds, run_coqc
@@ -68,8 +68,9 @@ def rebuilt(candidates: list[str], hint: str | None) -> list[str]:
     """The candidates most like ``hint`` first (the tactic that proved the step before an edit, written for the old
     constants): by the share of their tokens, numerals blanked, that they have in common with it, counted with their
     multiplicity (``difflib.SequenceMatcher.quick_ratio``: linear in the tactics' length, where the ordered ratio is
-    quadratic), the hint itself last (it failed); ties keep the cascade's order, nothing is dropped.  The candidate differing from the hint in numerals alone is alike in every token and goes first, then
-    the same reformulation with other options or its constants grouped otherwise, then the rest."""
+    quadratic), the hint itself last (it failed); ties keep the cascade's order, nothing is dropped.  The candidate
+    differing from the hint in numerals alone is alike in every token and goes first, then the same reformulation
+    with other options or its constants grouped otherwise, then the rest."""
     if not hint:
         return candidates
     want = _tokens(hint)
@@ -102,15 +103,13 @@ def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log, n
             common = [(s, t, l) for s, t, l in entries()["Common"] if getattr(l, "key", None) not in searched]
             body = [text("Common", common, tactics, defined=False)]  # the prelude and the facts' lemmas
             for lem in batch:
-                tries = " | ".join(f"assert_succeeds (timeout {NESTED_TIMEOUT if c in NESTED else TIMEOUT} "
-                                   f"(solve [ {c} ])); idtac \"SLTH-WIN {lem.key} {i}\""
-                                   for i, c in enumerate(cascades[lem.key]))
+                tries = " | ".join(_tries(lem.key, cascades[lem.key]))
                 body.append(f"\nGoal {lem.text}.\nProof.\n  intros.\n  first [ {tries} | idtac \"SLTH-WIN {lem.key} -1\" ].\nAbort.\n")
             f = Path(tmp) / f"Search{k}.v"
             f.write_text("".join(body))
             return run_coqc([f], tmp, timeout=coqc_seconds() * len(batch))[1]
         for out in pool.map(lambda kb: run(*kb), enumerate(batches)):
-            for key, i in re.findall(r"SLTH-WIN (\w+) (-?\d+)", out):
+            for key, i in _wins(out):
                 lem = next(l for l in lems if l.key == key)
                 found[key] = cascades[key][int(i)] if int(i) >= 0 else None
                 if log:
@@ -119,3 +118,38 @@ def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log, n
     return found
 
 
+
+
+def _tries(key: str, cands: list) -> list[str]:
+    """The alternatives of one lemma's search, in order: each candidate under its time limit, printing
+    ``SLTH-WIN key i`` when it closes the lemma; a run of candidates sharing one head (``cascade.TAILS``) as one
+    alternative, the head run once and its tails in turn (each printing ``SLTH-TAIL key i`` as it starts), under the
+    sum of their limits, printing ``SLTH-WIN key -2`` when one closes it: the last tail started names the winner."""
+    out, i = [], 0
+    while i < len(cands):
+        head = TAILS.get(cands[i], (None,))[0]
+        j = i + 1
+        while head is not None and j < len(cands) and TAILS.get(cands[j], (None,))[0] == head:
+            j += 1
+        if j - i == 1:
+            limit = NESTED_TIMEOUT if cands[i] in NESTED else TIMEOUT
+            out.append(f"assert_succeeds (timeout {limit} (solve [ {cands[i]} ])); idtac \"SLTH-WIN {key} {i}\"")
+        else:
+            tails = " | ".join(f"idtac \"SLTH-TAIL {key} {k}\"; {TAILS[cands[k]][1]}" for k in range(i, j))
+            out.append(f"assert_succeeds (timeout {NESTED_TIMEOUT * (j - i)} (solve [ {head}first [ {tails} ] ] ])); "
+                       f"idtac \"SLTH-WIN {key} -2\"")
+        i = j
+    return out
+
+
+def _wins(out: str) -> list[tuple[str, str]]:
+    """``[(key, index)]`` from a search's output: the index a ``SLTH-WIN`` line names, or for a run of candidates
+    tried together (``-2``) the last ``SLTH-TAIL`` line of that key before it."""
+    last: dict = {}
+    found = []
+    for kind, key, i in re.findall(r"SLTH-(TAIL|WIN) (\w+) (-?\d+)", out):
+        if kind == "TAIL":
+            last[key] = i
+        else:
+            found.append((key, last[key] if i == "-2" else i))
+    return found

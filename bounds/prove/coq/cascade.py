@@ -13,21 +13,14 @@ from ..verify import exact
 from ..verify_domain import Domain, TimeLimit, time_limit
 from .printer import CoqExportError, coq, ident
 
-NESTED: set = set()
-"""The candidates that carry a cascade of their own (a fact applied inside a side: its domain tried by every
-log-space form in turn): the search gives each ``search.NESTED_TIMEOUT`` seconds instead of ``search.TIMEOUT``."""
-
 TAILS: dict = {}
-"""``{candidate: (head, tail)}`` for the candidates that are one head (a fact applied inside a side, its domain's own
-cascade in one slot) and one tail (the last slot: how what remains compares with the right side), the candidate being
-``head + tail + " ]"``.  The tail slot holds exactly one goal, so candidates in a row that share a head are tried
-together (``search``): the head runs once and the tails in turn, the first that closes the goal naming the winner,
-which is exactly the candidate of that tail alone."""
+"""The candidates that carry a cascade of their own, ``{head + tail + " ]": (head, tail)}``: a fact applied inside a
+side (its domain tried by every log-space form in turn), then one goal left, the tail's.  The search gives each
+``search.NESTED_TIMEOUT`` seconds instead of ``search.TIMEOUT``, and tries a run sharing one head together."""
 
 EQ = "first [ ring | field ]"
-"""The tactic of an equation a reformulation rests on (a side split into its terms, a term moved to log space, a
-fact's instance placed inside a side): ``ring``, or ``field`` where a rational constant of the statement divides (an
-edited constant 199/100 leaves ``x / 50`` and ``x / 100`` in the terms, which ``ring`` takes for unrelated atoms)."""
+"""An equation a reformulation rests on: ``ring``, or ``field`` where a rational constant divides (an edited 199/100
+leaves ``x / 50`` and ``x / 100`` in the terms, which ``ring`` takes for unrelated atoms)."""
 
 
 def lemma_name(statement: str, step: str) -> str:
@@ -602,7 +595,6 @@ def _instances_inside(lhs, rhs, dom: Domain) -> list[str]:
             except CoqExportError:
                 continue
             found = [head + t + " ]" for t in tails]
-            NESTED.update(found)
             TAILS.update({c: (head, t) for c, t in zip(found, tails)})
             out += found
     return out

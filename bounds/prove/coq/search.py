@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from .. import external
-from .cascade import NESTED, TAILS
+from .cascade import TAILS
 from .export import Lemma
 from .files import FACTS, entries, text
 from .runner import WORKERS, coqc_seconds, run_coqc
@@ -132,7 +132,7 @@ def _tries(key: str, cands: list) -> list[str]:
         while head is not None and j < len(cands) and TAILS.get(cands[j], (None,))[0] == head:
             j += 1
         if j - i == 1:
-            limit = NESTED_TIMEOUT if cands[i] in NESTED else TIMEOUT
+            limit = NESTED_TIMEOUT if cands[i] in TAILS else TIMEOUT
             out.append(f"assert_succeeds (timeout {limit} (solve [ {cands[i]} ])); idtac \"SLTH-WIN {key} {i}\"")
         else:
             tails = " | ".join(f"idtac \"SLTH-TAIL {key} {k}\"; {TAILS[cands[k]][1]}" for k in range(i, j))

@@ -101,22 +101,28 @@ def test_the_growth_edit_is_certified_by_both_judges():
                                                                           for n in FOUR}, verdicts
 
 
+def _lemma13_edited(name: str):
+    """Theorem 14's step ``name`` as a lemma after Lemma 13's factor 2 -> 1.99 (in its conclusion and its proof's last
+    line), pre-checked by the first pass."""
+    from bounds.perturbation import _L13
+    edits = [Edit("lemma13", where, _L13, _L13 * sp.Rational(199, 200)) for where in ("conclusion", "constants.last_line")]
+    cat = catalogue_with(*edits)
+    st = cat["theorem14"]
+    s = {x.name: x for x in st.steps(lambda n: cat[n])}[name]
+    assert verify_step("theorem14", s, st.params).ok
+    return lemma("theorem14", s, st.params)
+
+
 def test_after_lemma13s_factor_1_99_t14d_ii_is_closed_by_field_where_ring_fails():
     """Lemma 13's factor 2 -> 1.99 (199/100) leaves T14d-ii's terms divided by 50 and 25: the log-space form's split
     of a side into its terms is an equation ``ring`` cannot close (it takes ``x / 50`` and ``x / 25`` for unrelated
     atoms) and ``field`` can.  The first log-space candidate closes the lemma with ``cascade.EQ``; the same candidate
     with ``ring`` alone fails (the weaker construction, before ``EQ``)."""
-    from bounds.perturbation import _L13
     from bounds.prove.coq import search
     from bounds.prove.coq.tactics import load_tactics, tactic_problem
 
     needs_coq()
-    edits = [Edit("lemma13", where, _L13, _L13 * sp.Rational(199, 200)) for where in ("conclusion", "constants.last_line")]
-    cat = catalogue_with(*edits)
-    st = cat["theorem14"]
-    s = {x.name: x for x in st.steps(lambda n: cat[n])}["T14d-ii"]
-    assert verify_step("theorem14", s, st.params).ok
-    lem = lemma("theorem14", s, st.params)
+    lem = _lemma13_edited("T14d-ii")
     assert "199" in lem.text
     split = f") by {cascade.EQ}; apply (slth_scaled"
     form = next(c for c in lem.candidates if split in c and tactic_problem(c) is None)
@@ -132,15 +138,11 @@ def test_candidates_sharing_a_head_are_searched_together_and_the_winner_is_the_t
     candidate of the tail that closed the goal, exactly as that candidate alone; the first tail (the sides equal by
     ``field``) fails: its Rpower products do not merge, so the second wins.  A run whose tails all fail closes
     nothing."""
-    from bounds.perturbation import _L13
     from bounds.prove.coq import search
     from bounds.prove.coq.tactics import load_tactics, tactic_problem
 
     needs_coq()
-    edits = [Edit("lemma13", where, _L13, _L13 * sp.Rational(199, 200)) for where in ("conclusion", "constants.last_line")]
-    cat = catalogue_with(*edits)
-    st = cat["theorem14"]
-    lem = lemma("theorem14", {x.name: x for x in st.steps(lambda n: cat[n])}["T14d-i"], st.params)
+    lem = _lemma13_edited("T14d-i")
     cands = [c for c in lem.candidates if tactic_problem(c) is None]
     run = [c for c in cands if c in cascade.TAILS]
     head = cascade.TAILS[run[0]][0]

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from .. import external
-from .cascade import TAILS
+from .cascade import EQ, TAILS
 from .export import Lemma
 from .files import FACTS, entries, text
 from .runner import WORKERS, coqc_seconds, run_coqc
@@ -55,8 +55,10 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
 
 
 def numerals(tac: str) -> str:
-    """A tactic with every numeral blanked (``#``): what stays of it when an edit changes a constant."""
-    return re.sub(r"\b\d+\b", "#", tac)
+    """A tactic with every numeral blanked (``#``): what stays of it when an edit changes a constant; an equation's
+    tactic ``cascade.EQ`` read as ``ring``, its first alternative (a tactic recorded with ``ring`` there is the same
+    tactic)."""
+    return re.sub(r"\b\d+\b", "#", tac.replace(EQ, "ring"))
 
 
 def _tokens(tac: str) -> list[str]:
@@ -116,8 +118,6 @@ def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log, n
                     n = (numbered or cascades)[key].index(found[key]) if found[key] is not None else None
                     log(f"{lem.statement}:{lem.step}: " + (f"candidate {n}" if n is not None else "no candidate closes it"))
     return found
-
-
 
 
 def _tries(key: str, cands: list) -> list[str]:

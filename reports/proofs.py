@@ -282,7 +282,7 @@ def _print_coq_axioms(name: str, directory: str) -> int:
     # too, before its thread is joined), none started after
     with external.reaped(), external.pool(1) as pool:
         built = pool.submit(coq_math.statements_rests)  # each statement's own Coq theorem and what it rests on
-        status = coq_check.check(directory, searching=False)
+        status = coq_check.check(directory, searching=False, rests=True)
         status.pop(None)
         axioms = coq_check.assumptions(directory, status)
     rc, stated, errors = built.result()  # its error raised here, in the main thread

@@ -232,3 +232,42 @@ def test_coqchk_reads_each_library_holding_its_build_folder(tmp_path, monkeypatc
     assert coqchk.main([]) == 0
     assert events == [("lock", "steps"), ("coqchk", "steps", True), ("unlock", "steps"),
                       ("lock", "math"), ("compile", "math", True), ("coqchk", "math", True), ("unlock", "math")]
+
+
+def test_a_sealed_field_resting_on_an_axiom_hidden_in_its_implementation_is_caught(tmp_path, monkeypatch):
+    """A library outside the harness's (``Other``, on ``COQPATH``) seals a module behind a signature; the lemma uses
+    its field.  coqchk lists the field as an assumption of the environment, never the axiom its implementation
+    hides; the statement check's ``Print Assumptions`` of the sealed fields looks through and finds it, and the
+    lemma is rejected (each constant asked alone names it).  The same field implemented without an axiom passes.
+    Without the sealed fields' query (``sealed`` answering nothing) the hidden axiom would pass: the query is what
+    catches it."""
+    from types import SimpleNamespace
+
+    from bounds.prove.coq import statement_check
+    needs_coq()
+    root, build = tmp_path / "root" / "Other", tmp_path / "build"
+    root.mkdir(parents=True)
+    build.mkdir()
+    monkeypatch.setenv("COQPATH", str(tmp_path / "root"))
+    monkeypatch.setenv("SLTH_COQ_BUILD", str(tmp_path / "builds"))
+    row = ("Use", SimpleNamespace(name="uses"), [("Slth.Use.uses", "Other.Sealing.M.x = Other.Sealing.M.x")])
+    import subprocess
+    for impl, hidden in (("Definition x := 2.", False), ("Axiom hidden : nat. Definition x := hidden.", True)):
+        (root / "Sealing.v").write_text(f"Module Type T. Parameter x : nat. End T.\nModule M : T. {impl} End M.\n")
+        subprocess.run(["coqc", "-Q", ".", "Other", "Sealing.v"], cwd=root, check=True, capture_output=True)
+        (build / "Common.v").write_text("Definition slth_common := tt.\n")
+        (build / "Use.v").write_text("From Other Require Sealing.\n"
+                                     "Lemma uses : Other.Sealing.M.x = Other.Sealing.M.x. Proof. reflexivity. Qed.\n")
+        for stem in ("Common", "Use"):
+            subprocess.run(["coqc", "-Q", str(build), "Slth", f"{stem}.v"], cwd=build, check=True, capture_output=True)
+        rc, listed, unsafe = statement_check.environment(build, ["Common", "Use"])
+        assert rc == 0 and not unsafe and "Other.Sealing.M.x" in listed, listed
+        assert not [n for n in listed if "hidden" in n], listed  # coqchk cannot see it
+        verdict = statement_check._check(build, [row])[0]["uses"]
+        if hidden:
+            assert verdict.startswith("rests on axioms beyond Coq's standard ones") and "hidden" in verdict, verdict
+        else:
+            assert verdict == "ok", verdict
+    monkeypatch.setattr(statement_check, "sealed", lambda *a: [])
+    monkeypatch.setattr(statement_check, "known_fields", lambda: [])
+    assert statement_check._check(build, [row])[0]["uses"] == "ok"

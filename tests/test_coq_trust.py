@@ -214,14 +214,16 @@ def test_print_assumptions_is_one_coqc_for_all_lemmas_and_an_odd_axiom_is_traced
         assert other_clean != together, odd  # together: the union names it for lemma7's lemma too
 
 
-def test_what_the_lemmas_rest_on_is_read_from_the_statement_check_and_asked_again_when_that_record_cannot_say(
+def test_what_the_lemmas_rest_on_is_asked_once_and_read_from_a_record_made_against_the_vo_files_there_now(
         tmp_path, checked):
-    """After the statement check, ``statement_check.assumptions`` runs no coqc: the check's record says what the
-    constants of its run rest on together (its ``Print Assumptions`` of their tuple, made against the ``.vo`` files
-    there now), a superset of what one query for the lemmas' tuple answers.  A record made against other ``.vo``
-    hashes, and one whose list names an axiom beyond Coq's standard ones, are not taken: one coqc asks again (the
-    tuple's query, or for the odd axiom the lemmas' queries one by one, which do not name it: the real ``.vo`` does
-    not rest on it)."""
+    """The statement check records nothing of what the lemmas rest on when every list it reads is standard (coqchk's
+    list of the environment's assumptions is a superset, not what they rest on): ``statement_check.assumptions``
+    asks once (one coqc, the tuple's query) and records it; asked again, no coqc.  A check told the caller will ask
+    (``rests``, as ``slth proofs --axioms --coq`` does) prints it in its own file and records it, and a check record
+    that says it is read instead of asking, unless it was made
+    against other ``.vo`` hashes or names an axiom beyond Coq's standard ones: then one coqc asks again (the tuple's
+    query, or for the odd axiom the lemmas' queries one by one, which do not name it: the real ``.vo`` does not rest
+    on it)."""
     from bounds.prove.coq import runner, statement_check
     from bounds.prove.coq.build import load_state, save_state
 
@@ -231,20 +233,39 @@ def test_what_the_lemmas_rest_on_is_read_from_the_statement_check_and_asked_agai
     b = check.build_dir(out)
     rec = _record(b)["check"]["files"]["lemma2"]
     assert rec["vo"] == {"lemma2": check.sha(b / "lemma2.vo"), "Common": check.sha(b / "Common.vo")}
-    runs = runner.RUNS[0]
-    got = statement_check.assumptions(out, status)
-    assert runner.RUNS[0] == runs, "a coqc ran although the check's record says what the lemmas rest on"
-    assert set(got) == {k for k, v in status.items() if v == check.KERNEL} and len(got) == 4
+    assert "axioms" not in rec, rec
     consts = [("lemma2", f"Slth.lemma2.{l.name}") for s, t, l in check.entries()["lemma2"]
               if status.get((s, t)) == check.KERNEL]
     asked = statement_check.print_assumptions(b, consts, together=True)[consts[0][1]]
-    assert asked and set(asked) <= set(got[("lemma2", "L2a")]) == set(rec["axioms"]), (asked, rec["axioms"])
-    assert all(check.family(n) for n in rec["axioms"])
+    assert asked and all(check.family(n) for n in asked), asked
+    state = load_state(b / "state.json")
+    state.pop("axioms", None)
+    save_state(b / "state.json", state)
+    runs = runner.RUNS[0]
+    got = statement_check.assumptions(out, status)
+    assert runner.RUNS[0] == runs + 1, "the tuple's query, once"
+    assert set(got) == {k for k, v in status.items() if v == check.KERNEL} and len(got) == 4
+    assert set(asked) <= set(got[("lemma2", "L2a")]), (asked, got)
+    runs = runner.RUNS[0]
+    assert statement_check.assumptions(out, status) == got and runner.RUNS[0] == runs, "read from its record"
+
+    fresh = tmp_path / "fresh"  # a check told the caller will ask (``rests``) prints it and records it
+    st2 = {k: v for k, v in check.check(fresh, searching=False, ents=_lemma2(), rests=True).items() if k is not None}
+    rec2 = _record(check.build_dir(fresh))["check"]["files"]["lemma2"]
+    assert set(asked) <= set(rec2["axioms"]) and all(check.family(n) for n in rec2["axioms"]), rec2
+    runs = runner.RUNS[0]
+    assert set(statement_check.assumptions(fresh, st2)[("lemma2", "L2a")]) == set(rec2["axioms"])
+    assert runner.RUNS[0] == runs, "a coqc ran although the check's record says what the lemmas rest on"
 
     kept = load_state(b / "state.json")
+    kept.pop("axioms")
+    kept["check"]["files"]["lemma2"]["axioms"] = sorted(asked)  # as a run with ``rests`` records it
+    save_state(b / "state.json", kept)
+    runs = runner.RUNS[0]
+    assert set(statement_check.assumptions(out, status)[("lemma2", "L2a")]) == set(asked)
+    assert runner.RUNS[0] == runs, "a coqc ran although the check's record says what the lemmas rest on"
     for spoil in ("other .vo", "odd axiom"):
         state = json.loads(json.dumps(kept))
-        state.pop("axioms")
         r = state["check"]["files"]["lemma2"]
         if spoil == "other .vo":
             r["vo"]["lemma2"] = "the hash of another lemma2.vo"

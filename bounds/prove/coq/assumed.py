@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STANDARD", "family", "locate_source", "qualify", "declarations", "strip_comments", "MARK"]
+__all__ = ["STANDARD", "family", "locate_source", "qualify", "declarations", "strip_comments", "MARK", "summary_axioms"]
 
 
 def _names(root: str, **modules: str) -> tuple[str, ...]:
@@ -175,3 +175,11 @@ def read_assumptions(out: str, extra=()) -> list[list[str]]:
     return qualify(parse_assumptions(out), out, extra)
 
 
+
+
+def summary_axioms(out: str) -> list[str]:
+    """The fully qualified names under ``* Axioms:`` of coqchk's ``-o`` summary: every constant of the environment
+    coqchk loaded that has no body (each library's axioms and primitives, and the fields of each module sealed behind
+    a signature), whatever uses them."""
+    m = re.search(r"^\* Axioms:\s*\n((?:[ \t]+\S.*\n?)*)", out, flags=re.M)
+    return [line.strip() for line in (m.group(1).splitlines() if m else []) if line.strip()]

@@ -9,7 +9,9 @@ fact), ``{(statement, step): verdict}``, each verdict one line starting with one
   part of the reals, its definedness lemma (every denominator nonzero, every ``ln``/``Rpower`` argument positive,
   every ``sqrt`` argument nonnegative, on the declared domain); then a separate check file, compiled against the
   ``.vo`` files, found that each compiled constant has exactly the exported statement (``Check (name : statement)``)
-  and that what the constants rest on (``Print Assumptions``) is Coq's standard axioms only;
+  and that what the constants rest on is Coq's standard axioms only (coqchk's list of the environment's
+  assumptions, which re-checks the files with its own kernel, and ``Print Assumptions`` of the sealed fields, or of
+  each constant where those lists name another axiom: ``statement_check``);
 - ``rejected: <Coq's first error>``: no candidate of the generated cascade proves it, a replayed proof fails, the
   recorded tactic is not a sentence of the proof language, or the compiled constant is not the exported statement;
 - ``not checked: <why>``: ``no proof kernel: apt-get install coq libcoq-interval``; ``undefined at <point>`` (or
@@ -112,7 +114,8 @@ def _undefined_at(conds, point: dict, dom) -> str | None:
 
 
 def check(directory, certified=None, tactics: dict | None = None, searching: bool = True, log=None,
-          compiling: bool = True, ents: dict | None = None, build=None, hints: dict | None = None) -> dict:
+          compiling: bool = True, ents: dict | None = None, build=None, hints: dict | None = None,
+          rests: bool = False) -> dict:
     """The kernel's verdict per step: ``{(statement, step): verdict}`` plus the tactics under the key None.
 
     Writes the ``.v`` files into ``directory`` (an edited one is rewritten), searches tactics for lemmas without one
@@ -121,7 +124,9 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
     is written or run: a step is kernel-checked only when its file's text is what the exporter writes now, the
     ``.vo`` in the build folder is the one coqc wrote for it and the statement check passed on it; else ``not
     checked``.  ``ents``: the entries to check (default every step and fact, ``entries(certified)``); ``build``: the
-    build folder (default ``build_dir(directory)``); ``hints``: tactics the search tries first (``search``)."""
+    build folder (default ``build_dir(directory)``); ``hints``: tactics the search tries first (``search``); ``rests``:
+    the caller will ask what the lemmas rest on (``assumptions``), so the statement check prints it
+    (``statement_check``)."""
     tactics = dict(load_tactics() if tactics is None else tactics)
     ents = entries(certified) if ents is None else ents
     status: dict = {}
@@ -149,7 +154,7 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
                         for l in todo:  # "no tactic" was said before the search: a lemma it proved is compiled
                             if tactics.get(l.key) is not None:
                                 status.pop((l.statement, l.step), None)
-                    return _compile_and_check(directory, build, ents, tactics, status, log)
+                    return _compile_and_check(directory, build, ents, tactics, status, log, rests)
             except CoqcFailure as e:
                 return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)
     return _recorded(build, ents, tactics, status)
@@ -218,7 +223,7 @@ def _verdict(l: Lemma, dropped: dict, checked: dict) -> str:
     return f"{NOT_CHECKED}: run slth proofs --coq"
 
 
-def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log) -> dict:
+def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log, rests=False) -> dict:
     state_path = build / "state.json"
     state = load_state(state_path, log)
     version = coqc_version()
@@ -292,7 +297,7 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log)
             size = {stem: sum(len(str(tactics.get(l.key) or "")) for _, _, l in ents[stem] if isinstance(l, Lemma))
                     for stem in ents}
             list(pool.map(one, sorted((s for s in ents if s != "Common"), key=lambda s: -size[s])))
-        checked = check_statements(build, ents, tactics, drops, files, state, version)
+        checked = check_statements(build, ents, tactics, drops, files, state, version, rests)
     except CoqSetupError as e:
         save_state(state_path, {**state, "version": version, "files": files})
         return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)

@@ -9,20 +9,14 @@ an axiom declared inside either library (``Slth.`` or ``SlthMath.``) other than 
 ``coq_math.PREMISES``; exit 2 when coqc, coqchk or CoqInterval is missing."""
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 from pathlib import Path
 
 from .. import external
 from . import check
+from .assumed import summary_axioms as axioms
 from .build import build_lock
-
-
-def axioms(out: str) -> list[str]:
-    """The fully qualified names under ``* Axioms:`` of coqchk's ``-o`` summary."""
-    m = re.search(r"^\* Axioms:\s*\n((?:[ \t]+\S.*\n?)*)", out, flags=re.M)
-    return [line.strip() for line in (m.group(1).splitlines() if m else []) if line.strip()]
 
 
 def run(folder: Path, logical: str, stems: list[str]) -> tuple[int, str]:

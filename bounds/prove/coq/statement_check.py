@@ -5,26 +5,28 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 from pathlib import Path
 
 from .. import external
-from .assumed import family, locate_source, read_assumptions
-from .build import build_dir, build_lock, load_state, now, save_state, write_atomic
+from .assumed import family, locate_source, read_assumptions, summary_axioms
+from .build import build_dir, build_lock, build_root, load_state, now, save_state, write_atomic
 from .export import Lemma
 from .files import KERNEL, entries
-from .runner import LOGICAL, QUERY_GC, CoqcFailure, first_error, run_coqc
+from .runner import LOGICAL, QUERY_GC, CoqcFailure, coqc_seconds, first_error, jobs, run_coqc
 from .tactics import tactic
 
 
-def check_statements(build: Path, ents, tactics, drops, files, state, version) -> dict:
+def check_statements(build: Path, ents, tactics, drops, files, state, version, rests: bool = False) -> dict:
     """``{lemma name: "ok" | why not}``: a separate file, compiled against the ``.vo`` files, states each compiled
-    constant's exported type (``Check (Slth.<file>.<name> : <statement>)``, for the definedness lemma too) and
-    prints what the constants rest on (``Print Assumptions`` of their tuple); a constant whose type differs or a
-    file resting on an axiom beyond Coq's standard ones fails.  Recorded per file in the build folder's state with
-    the ``.vo`` hashes it ran against (the file's and ``Common``'s, the only file an exported file requires): a file
-    whose record still matches keeps its verdicts, and only the others are checked again.  Each file's record also
-    keeps what the constants of its run rest on together (``axioms``) and the ``.vo`` hashes that run loaded
-    (``vo``): ``assumptions`` reads what the lemmas rest on from there instead of walking the proofs again."""
+    constant's exported type (``Check (Slth.<file>.<name> : <statement>)``, for the definedness lemma too), and what
+    the constants rest on is judged from coqchk's list of the environment's assumptions and the sealed fields'
+    ``Print Assumptions``, or with ``rests`` from ``Print Assumptions`` of their tuple (``_check``); a constant whose type differs or that rests on an axiom beyond Coq's standard
+    ones fails.  Recorded per file in the build folder's state with the ``.vo`` hashes it ran against (the file's and
+    ``Common``'s, the only file an exported file requires): a file whose record still matches keeps its verdicts, and
+    only the others are checked again.  A run that had to ask each constant also keeps what the constants rest on
+    together (``axioms``) and the ``.vo`` hashes it loaded (``vo``): ``assumptions`` reads that list instead of
+    walking the proofs again."""
     by_stem: dict = {}  # stem -> [(stem, lemma, [(constant, type)])]
     for stem, items in ents.items():
         if stem not in files:
@@ -52,7 +54,7 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version) -
         else:
             pending += rows
     at = now()
-    fresh, union = _check(build, pending) if pending else ({}, None)
+    fresh, union = _check(build, pending, rests) if pending else ({}, None)
     for stem in {s for s, _, _ in pending}:
         records[stem] = {"key": key(stem), "result": {l.name: fresh[l.name] for _, l, _ in by_stem[stem]}, "at": at,
                          "vo": {s: (files.get(s) or {}).get("vo") for s in (stem, "Common")}}
@@ -65,23 +67,37 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version) -
     return result
 
 
-def _check(build: Path, pending: list) -> tuple[dict, list | None]:
-    """The statement check of ``pending`` rows in one coqc (and, where that fails, again without the culprit):
-    ``({lemma name: verdict}, what the constants of the run that compiled rest on together)``, the second None when
-    no run compiled."""
+def _check(build: Path, pending: list, rests: bool = False) -> tuple[dict, list | None]:
+    """The statement check of ``pending`` rows: ``({lemma name: verdict}, what the constants rest on together or
+    None)``.  A file compiled against the ``.vo`` files states each constant's exported type (``Check``; where that
+    fails, again without the culprit).  What the constants rest on, beside it where the cores allow: ``coqchk``
+    re-checks the files' modules with its own kernel and lists every assumption of the environment they load
+    (``environment``), and ``Print Assumptions`` of the tuple of that list's sealed-module fields says what their
+    implementations rest on (``sealed``); every list of standard axioms only, each constant passes, and nothing is
+    recorded of what it rests on.  With ``rests`` (a caller that will ask what the lemmas rest on anyway), the file
+    itself prints ``Print Assumptions`` of the tuple of every constant instead, and that list is recorded.  Anything
+    else (a list naming another axiom, an unsafe flag, a sealed field resting on another axiom): ``Print
+    Assumptions`` of each constant decides."""
     result: dict = {}
-    union = None
-    while pending:
-        stems = sorted({s for s, _, _ in pending} | {"Common"})
-        src = [f"From Coq Require Import Reals.\nOpen Scope R_scope.\nFrom {LOGICAL} Require {' '.join(stems)}.\n"
-               f"Import {LOGICAL}.Common.\n", locate_source()]
-        src += [f"Check ({c} : {t}).\n" for _, _, consts in pending for c, t in consts]
-        consts = [c for _, _, cs in pending for c, _ in cs]
-        src.append(f"Definition slth_all := ({', '.join(consts)}, tt).\nPrint Assumptions slth_all.\n")
-        path = build / "SlthCheck.v"
-        write_atomic(path, "".join(src))
-        rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=QUERY_GC)
-        if rc != 0:
+    stems = sorted({s for s, _, _ in pending} | {"Common"})
+    with external.pool(2) as pool:
+        env = None if rests else pool.submit(environment, build, stems)
+        hint = [] if rests else known_fields()
+        early = pool.submit(sealed, build, stems, hint) if hint else None
+        compiled, out = False, ""
+        while pending:
+            src = [f"From Coq Require Import Reals.\nOpen Scope R_scope.\nFrom {LOGICAL} Require {' '.join(stems)}.\n"
+                   f"Import {LOGICAL}.Common.\n", locate_source() if rests else ""]
+            src += [f"Check ({c} : {t}).\n" for _, _, consts in pending for c, t in consts]
+            if rests:
+                consts = [c for _, _, cs in pending for c, _ in cs]
+                src.append(f"Definition slth_all := ({', '.join(consts)}, tt).\nPrint Assumptions slth_all.\n")
+            path = build / "SlthCheck.v"
+            write_atomic(path, "".join(src))
+            rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=QUERY_GC)
+            if rc == 0:
+                compiled = True
+                break
             line, msg = first_error(out, "".join(src))
             text_ = "".join(src).splitlines()
             bad = text_[line - 1] if 0 < line <= len(text_) else ""
@@ -93,19 +109,93 @@ def _check(build: Path, pending: list) -> tuple[dict, list | None]:
                 break
             result[culprit[1].name] = f"the compiled constant is not the exported statement: {msg}"
             pending = [r for r in pending if r is not culprit]
-            continue
+        rc_k, listed, unsafe = env.result() if env is not None else (0, [], [])
+        fields = [n for n in listed if family(n) is None and not n.startswith(f"{LOGICAL}.")]
+        found = early.result() if early is not None and set(fields) <= set(hint) else None
+        if found is None and compiled and env is not None and rc_k == 0:
+            found = sealed(build, stems, fields) if fields else []
+    if not compiled:
+        return result, None
+    if rests:
         blocks = read_assumptions(out)
         union = blocks[-1] if blocks else None
-        other = [n for n in (union or ["(no Print Assumptions output)"]) if family(n) is None]
-        if not other:
+        if union is not None and all(family(n) for n in union):
             result.update({l.name: "ok" for _, l, _ in pending})
-        else:  # the union rests on an axiom beyond the standard ones: find the lemmas, one at a time
-            per = print_assumptions(build, [(stem, c) for stem, _, cs in pending for c, _ in cs])
-            for stem, l, cs in pending:
-                odd = sorted({n for c, _ in cs for n in per.get(c, []) if family(n) is None})
-                result[l.name] = "ok" if not odd else f"rests on axioms beyond Coq's standard ones: {', '.join(odd)}"
-        break
-    return result, union
+            return result, union
+    elif rc_k != 0:
+        for _, l, _ in pending:
+            result[l.name] = f"coqchk rejects the compiled files: {unsafe[0] if unsafe else 'no reason printed'}"
+        return result, None
+    else:
+        remember_fields(fields)
+        odd = [n for n in listed if family(n) is None and n not in fields]  # declared in the harness's own files
+        if not unsafe and not odd and found is not None and all(family(n) for n in found):
+            result.update({l.name: "ok" for _, l, _ in pending})
+            return result, None
+    # another axiom somewhere: which constants rest on it, one at a time
+    per = print_assumptions(build, [(stem, c) for stem, _, cs in pending for c, _ in cs])
+    for stem, l, cs in pending:
+        odd_l = sorted({n for c, _ in cs for n in per.get(c, []) if family(n) is None})
+        result[l.name] = "ok" if not odd_l else f"rests on axioms beyond Coq's standard ones: {', '.join(odd_l)}"
+    return result, sorted({n for names in per.values() for n in names})
+
+
+UNSAFE = ("type-in-type", "unsafe (co)fixpoints", "positivity is assumed")
+"""The parts of coqchk's summary (``-o``) that must say ``<none>``: constants relying on type-in-type or on unsafe
+(co)fixpoints, inductives whose positivity is assumed."""
+
+
+def environment(build: Path, stems: list) -> tuple[int, list, list]:
+    """(exit status, every assumption of the environment, what is unsafe) of ``coqchk -o`` on the build's modules
+    ``stems`` (``-norec``: the libraries they load are read, not re-checked).  coqchk lists every constant of the
+    environment without a body: the axioms of every library loaded and the fields of every module sealed behind a
+    signature, whatever uses them; the unsafe list names each part of ``UNSAFE`` not ``<none>`` (or coqchk's last
+    line when it fails)."""
+    exe = shutil.which("coqchk")
+    if not exe:
+        return 1, [], ["coqchk not found (apt-get install coq)"]
+    args = [exe, "-silent", "-o", "-Q", build, LOGICAL] + [a for s in stems for a in ("-norec", f"{LOGICAL}.{s}")]
+    rc, out = external.run("coqchk", args, build, coqc_seconds(), jobs(), QUERY_GC)
+    if rc != 0:
+        return rc, [], [(out.strip().splitlines() or ["coqchk failed"])[-1][:300]]
+    bad = [u for u in UNSAFE if not re.search(rf"{re.escape(u)}:\s*<none>", out)]
+    return rc, summary_axioms(out), bad
+
+
+def sealed(build: Path, stems: list, fields: list) -> list | None:
+    """What the implementations of ``fields`` (sealed-module fields, fully qualified) rest on together: ``Print
+    Assumptions`` of their tuple, looking through each signature (each name as ``assumed.qualify`` reads it); None
+    when the query does not compile (a name not in the environment)."""
+    src = (f"From Coq Require Import Reals.\nFrom {LOGICAL} Require {' '.join(stems)}.\n{locate_source()}"
+           f"Definition slth_sealed := ({', '.join('@' + n for n in fields)}, tt).\nPrint Assumptions slth_sealed.\n")
+    path = build / "SlthSealed.v"
+    write_atomic(path, src)
+    rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=QUERY_GC)
+    blocks = read_assumptions(out) if rc == 0 else []
+    return blocks[-1] if blocks else None
+
+
+def _fields_file() -> Path:
+    return build_root() / "sealed-fields.json"
+
+
+def known_fields() -> list:
+    """The sealed-module fields coqchk listed last time (a hint of what to ask early, never a verdict: a run asks
+    again whatever coqchk lists that the hint lacks); [] when there is none to read."""
+    try:
+        names = json.loads(_fields_file().read_text())
+    except (OSError, ValueError):
+        return []
+    ok = isinstance(names, list) and all(isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.']*", n) for n in names)
+    return names if ok else []
+
+
+def remember_fields(fields: list) -> None:
+    if fields != known_fields():
+        try:
+            write_atomic(_fields_file(), json.dumps(sorted(fields)))
+        except OSError:
+            pass
 
 
 LAST: dict = {}

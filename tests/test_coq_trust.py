@@ -642,3 +642,33 @@ def test_axioms_coq_interrupted_between_coqc_calls_does_not_wait_for_the_mathema
     assert not [p for p in pids if _alive(p)], pids
     assert len(fake_coqc.read_text().split()) == len(pids)
     assert not _no_half_written(tmp_path)
+
+
+def test_a_searched_lemma_is_compiled_from_the_proof_its_search_kept_and_a_damaged_library_is_compiled_again(
+        tmp_path, monkeypatch):
+    """A lemma without a recorded tactic (lemma2's L2c) is searched once Common is compiled: the search's batch is a
+    library in the build folder whose definition keeps the winner's proof, and the step file proves the lemma with
+    it (``exact Found_<hash>.slth_p_<key>``) instead of running the tactic again; the record names the library with
+    the sha256 of its ``.vo`` and the statement check passes.  The output folder shows the winning tactic.  The
+    library's ``.vo`` damaged, the record no longer vouches for the file: the next check compiles the text with the
+    tactic, still kernel-checked, and the library no record names is removed."""
+    needs_coq()
+    monkeypatch.setenv("SLTH_COQ_BUILD", str(tmp_path / "build"))
+    ents = _lemma2()
+    lem = next(l for _, t, l in ents["lemma2"] if t == "L2c")
+    tactics = {k: v for k, v in check.load_tactics().items() if k != lem.key}
+    st = check.check(tmp_path / "out", tactics=tactics, ents=ents)
+    assert st[("lemma2", "L2c")] == check.KERNEL and st[None].get(lem.key), st
+    b = check.build_dir(tmp_path / "out")
+    built = (b / "lemma2.v").read_text()
+    libs = _record(b)["files"]["lemma2"]["libs"]
+    assert len(libs) == 1, libs
+    assert lem.proof(f"exact {next(iter(libs))}.slth_p_{lem.key}").replace("  intros.\n", "") in built, built
+    assert lem.proof(st[None][lem.key]) in (tmp_path / "out" / "lemma2.v").read_text()
+    lib = b / f"{next(iter(libs))}.vo"
+    assert check.sha(lib) == next(iter(libs.values()))
+    lib.write_bytes(b"damaged")
+    again = check.check(tmp_path / "out", tactics=st[None], ents=ents, searching=False)
+    assert again[("lemma2", "L2c")] == check.KERNEL, again
+    assert "Found_" not in (b / "lemma2.v").read_text() and "libs" not in _record(b)["files"]["lemma2"]
+    assert not list(b.glob("Found_*"))

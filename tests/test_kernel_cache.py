@@ -401,7 +401,7 @@ def test_a_changed_step_is_first_tried_with_the_tactic_that_proved_it_before_the
     changed = [lem for _, _, lem in coq_check.entries()["theorem11"] if isinstance(lem, Lemma) and lem.key in seen]
     tried = []
 
-    def fake(lems, cascades, facts, tactics, log, *numbered):
+    def fake(lems, cascades, facts, tactics, log, *numbered, keep=None):
         tried.append({l.key: list(cascades[l.key]) for l in lems})
         return {l.key: None if l is changed[0] and cascades[l.key] == [seen[l.key]] else cascades[l.key][0] for l in lems}
     monkeypatch.setattr(search, "_tried", fake)
@@ -454,7 +454,8 @@ def test_after_the_edit_the_step_whose_hint_fails_is_closed_by_the_hint_rebuilt(
     assert len(same) == 1 and cands.index(same[0]) > 100 and hint not in cands
     tried, said = [], []
     real = search._tried
-    monkeypatch.setattr(search, "_tried", lambda lems, cascades, *a: tried.append(cascades) or real(lems, cascades, *a))
+    monkeypatch.setattr(search, "_tried",
+                        lambda lems, cascades, *a, **k: tried.append(cascades) or real(lems, cascades, *a, **k))
     found = search.search([lem], said.append, tactics=coq_check.load_tactics(), hints={lem.key: hint})
     assert tried[0] == {lem.key: [hint]} and tried[1][lem.key][0] == same[0] and sorted(tried[1][lem.key]) == sorted(cands)
     assert found == {lem.key: same[0]} and said[-1] == f"theorem11:B1b: candidate {cands.index(same[0])}"

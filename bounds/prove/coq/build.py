@@ -67,8 +67,12 @@ write_atomic = replace_file
 
 
 def current(rec, digest: str, vo: Path) -> bool:
-    """Whether a file's record ``rec`` still vouches for it: its key is ``digest`` and ``vo`` is the .vo coqc wrote."""
-    return isinstance(rec, dict) and rec.get("digest") == digest and bool(rec.get("vo")) and sha(vo) == rec["vo"]
+    """Whether a file's record ``rec`` still vouches for it: its key is ``digest``, ``vo`` is the .vo coqc wrote and
+    each library it was compiled against (``libs``: the search's, beside it) is the .vo coqc wrote then."""
+    libs = rec.get("libs", {}) if isinstance(rec, dict) else {}
+    return (isinstance(rec, dict) and rec.get("digest") == digest and bool(rec.get("vo")) and sha(vo) == rec["vo"]
+            and isinstance(libs, dict) and all(isinstance(n, str) and "/" not in n and sha(vo.parent / f"{n}.vo") == h
+                                               for n, h in libs.items()))
 
 
 def sha(path: Path) -> str | None:

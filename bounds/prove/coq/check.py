@@ -41,7 +41,7 @@ from .assumed import declarations, family, parse_assumptions  # noqa: F401 (the 
 from .build import (build_dir, build_lock, current, load_state, output_dir, save_state, sha,  # noqa: F401
                     writable_dir, write_atomic)
 from .export import Lemma, definedness
-from .files import (KERNEL, NOT_CHECKED, NOT_EXPORTED, REJECTED, entries, entries_of, file_key, text,  # noqa: F401
+from .files import (FACTS, KERNEL, NOT_CHECKED, NOT_EXPORTED, REJECTED, entries, entries_of, file_key, text,  # noqa: F401
                     write)
 from .runner import (LOGICAL, NO_KERNEL, RUNS, WORKERS, CoqcFailure, CoqSetupError, compile_file,  # noqa: F401
                      coq_release, coqc, coqc_seconds, coqc_version, first_error, jobs, missing_reason, run_coqc)
@@ -148,13 +148,20 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
         with build_lock(build):
             try:
                 with external.reaped():
-                    todo = [l for l in lems if l.key not in tactics]
-                    if todo and searching:
-                        tactics.update(search(todo, log, tactics, hints))
-                        for l in todo:  # "no tactic" was said before the search: a lemma it proved is compiled
+                    todo = [l for l in lems if l.key not in tactics] if searching else []
+                    kept: dict = {}
+
+                    def searched(ls, into=None):
+                        tactics.update(search(ls, log, tactics, hints, into=into, kept=kept))
+                        for l in ls:  # "no tactic" was said before the search: a lemma it proved is compiled
                             if tactics.get(l.key) is not None:
                                 status.pop((l.statement, l.step), None)
-                    return _compile_and_check(directory, build, ents, tactics, status, log, rests)
+                    facts = [l for l in todo if l.statement == FACTS]  # Common proves them: searched first
+                    if facts:
+                        searched(facts)
+                    rest = [l for l in todo if l.statement != FACTS]
+                    later = (lambda into: searched(rest, into)) if rest else None
+                    return _compile_and_check(directory, build, ents, tactics, status, log, rests, later, kept)
             except CoqcFailure as e:
                 return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)
     return _recorded(build, ents, tactics, status)
@@ -223,7 +230,13 @@ def _verdict(l: Lemma, dropped: dict, checked: dict) -> str:
     return f"{NOT_CHECKED}: run slth proofs --coq"
 
 
-def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log, rests=False) -> dict:
+def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log, rests=False, later=None,
+                       kept: dict | None = None) -> dict:
+    """Compile each file whose text or ``.vo`` changed (Common first), then the statement check.  ``later(into)``:
+    the search of the lemmas without a tactic, run once Common is compiled (``into``: the build folder, where the
+    search keeps its winners' proofs in libraries, ``kept``; None when Common did not compile): a file is compiled
+    with those proofs (``files.text``'s ``found``), its record naming each library with the sha256 of its ``.vo``."""
+    kept = {} if kept is None else kept
     state_path = build / "state.json"
     state = load_state(state_path, log)
     version = coqc_version()
@@ -261,15 +274,18 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log,
             files.pop(stem, None)
             while True:
                 src = text(stem, [(s, t, l) for s, t, l in items
-                                  if not (isinstance(l, Lemma) and l.name in dropped)], tactics)
+                                  if not (isinstance(l, Lemma) and l.name in dropped)], tactics, found=kept)
                 path = build / f"{stem}.v"
                 write_atomic(path, src)
                 for ext in (".vo", ".vok", ".vos", ".glob"):
                     (build / f"{stem}{ext}").unlink(missing_ok=True)
                 ok, out = compile_file(path, build)
                 if ok:
+                    libs = re.findall(rf"^From {LOGICAL} Require (Found_\w+(?: Found_\w+)*)\.$", src, re.M)
                     with lock:
-                        files[stem] = {"digest": key, "vo": sha(build / f"{stem}.vo"), "dropped": dropped}
+                        files[stem] = {"digest": key, "vo": sha(build / f"{stem}.vo"), "dropped": dropped,
+                                       **({"libs": {n: sha(build / f"{n}.vo") for n in libs[0].split()}} if libs
+                                          else {})}
                     break
                 line, msg = first_error(out, src)
                 names = re.findall(r"^Lemma (\w+) :", "\n".join(src.splitlines()[:line]), re.M)
@@ -292,6 +308,8 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log,
     drops: dict = {}
     try:
         one("Common")
+        if later is not None:
+            later(build if "Common" in files and (build / "Common.vo").exists() else None)
         with external.pool(WORKERS) as pool:
             # the longest proofs first (their text's length as the measure): the largest file is the critical path
             size = {stem: sum(len(str(tactics.get(l.key) or "")) for _, _, l in ents[stem] if isinstance(l, Lemma))
@@ -302,6 +320,7 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log,
         save_state(state_path, {**state, "version": version, "files": files})
         return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)
     save_state(state_path, {**state, "version": version, "files": files})
+    _unused_libraries(build, files)
     for stem, items in ents.items():
         for statement, step, l in items:
             if isinstance(l, Lemma) and (statement, step) not in status:
@@ -309,6 +328,14 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log,
                                              or drops.get(stem) else f"{REJECTED}: the file does not compile")
     status[None] = tactics
     return status
+
+
+def _unused_libraries(build: Path, files: dict) -> None:
+    """Remove the search's libraries (``Found_*``) no file's record names."""
+    named = {n for rec in files.values() if isinstance(rec, dict) for n in (rec.get("libs") or {})}
+    for p in build.glob("Found_*.*"):
+        if p.name.split(".")[0] not in named:
+            p.unlink(missing_ok=True)
 
 
 def kernel(steps=None, directory=None, tactics: dict | None = None, searching: bool = False, log=None) -> dict:

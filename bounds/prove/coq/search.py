@@ -3,6 +3,7 @@ lemma wins."""
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 import tempfile
 from pathlib import Path
@@ -10,15 +11,17 @@ from pathlib import Path
 from .. import external
 from .cascade import EQ, TAILS
 from .export import Lemma
-from .files import FACTS, entries, text
-from .runner import WORKERS, coqc_seconds, run_coqc
+from .build import write_atomic
+from .files import FACTS, HEAD, entries, text
+from .runner import LOGICAL, WORKERS, coqc_seconds, run_coqc
 from .tactics import load_tactics, tactic_problem
 
 TIMEOUT = 8  # seconds per candidate tactic in the search (Coq's timeout: wall-clock)
 NESTED_TIMEOUT = 30  # seconds per candidate that carries a cascade of its own (``cascade.NESTED``)
 
 
-def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict | None = None) -> dict:
+def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict | None = None, into=None,
+           kept: dict | None = None) -> dict:
     """``{key: tactic}`` for the lemmas (the first candidate that closes each; None: none does).  One coqc run
     per batch of lemmas, each candidate under a timeout; a candidate that is not a tactic expression
     (``tactic_problem``) is never tried.  The scalar facts' lemmas (which the steps apply) are proved with
@@ -28,19 +31,27 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
     ``hints``: ``{key: tactic}``, a tactic to try first, alone (the one that proved the same step of the committed
     tree before an edit changed its statement): a lemma it closes is not searched further, and the cascade (SymPy's
     seconds per lemma) is generated only for the others, the hint ``rebuilt`` for the edited expressions first.  Coq
-    checks whatever tactic wins, as it checks every candidate."""
+    checks whatever tactic wins, as it checks every candidate.
+
+    ``into``: a build folder with ``Common`` compiled: each batch is then a library there whose definitions keep the
+    winners' proofs (``library``), and ``kept`` receives ``{key: "<library>.<constant>"}`` for each lemma proved, the
+    constant whose type is the lemma's statement once Coq unfolds it (``files.text`` proves the lemma with it
+    instead of running the tactic again).  Not with the facts, which ``Common`` itself proves."""
     tactics = dict(load_tactics() if tactics is None else tactics)
     facts = [l for l in lems if l.statement == FACTS]
+    if facts:
+        into = None
     if facts and len(facts) < len(lems):
         tactics.update(search(facts, log, tactics, hints))
         rest = search([l for l in lems if l.statement != FACTS], log, tactics, hints)
         return {**{l.key: tactics[l.key] for l in facts}, **rest}
+    keep = (into, kept if kept is not None else {}) if into is not None else None
     found: dict = {}
     if not lems:
         return found
     hinted = {l.key: [hints[l.key]] for l in lems if (hints or {}).get(l.key) and tactic_problem(hints[l.key]) is None}
     if hinted:
-        won = _tried([l for l in lems if l.key in hinted], hinted, facts, tactics, None)
+        won = _tried([l for l in lems if l.key in hinted], hinted, facts, tactics, None, keep=keep)
         found = {k: v for k, v in won.items() if v is not None}
         if log:
             for l in lems:
@@ -51,7 +62,7 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
             return found
     cascades = {lem.key: [c for c in lem.candidates if tactic_problem(c) is None] for lem in lems}
     order = {k: rebuilt(c, (hints or {}).get(k)) for k, c in cascades.items()}
-    return {**found, **_tried(lems, order, facts, tactics, log, cascades)}
+    return {**found, **_tried(lems, order, facts, tactics, log, cascades, keep=keep)}
 
 
 def numerals(tac: str) -> str:
@@ -94,13 +105,17 @@ def _batches(lems: list[Lemma], cascades: dict) -> list[list[Lemma]]:
     return [sorted(b, key=lambda l: place[l.key]) for b in out if b]
 
 
-def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log, numbered: dict | None = None) -> dict:
+def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log, numbered: dict | None = None,
+           keep=None) -> dict:
     """``{key: the first of cascades[key] that closes the lemma, or None}``, in one coqc per batch; the log numbers
-    a winner by its place in ``numbered[key]`` (default: in ``cascades[key]``)."""
+    a winner by its place in ``numbered[key]`` (default: in ``cascades[key]``).  ``keep``: ``(build folder, found)``,
+    each batch a library there (``library``), ``found[key]`` the constant holding a winner's proof."""
     found: dict = {}
     batches = _batches(lems, cascades)
     with tempfile.TemporaryDirectory() as tmp, external.reaped(), external.pool(WORKERS) as pool:
         def run(k, batch):
+            if keep is not None:
+                return library(keep[0], batch, cascades)
             searched = {x.key for x in facts}
             common = [(s, t, l) for s, t, l in entries()["Common"] if getattr(l, "key", None) not in searched]
             body = [text("Common", common, tactics, defined=False)]  # the prelude and the facts' lemmas
@@ -111,16 +126,43 @@ def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log, n
             f.write_text("".join(body))
             return run_coqc([f], tmp, timeout=coqc_seconds() * len(batch))[1]
         for out in pool.map(lambda kb: run(*kb), enumerate(batches)):
+            lib, out = out if isinstance(out, tuple) else (None, out)
             for key, i in _wins(out):
                 lem = next(l for l in lems if l.key == key)
                 found[key] = cascades[key][int(i)] if int(i) >= 0 else None
+                if lib and found[key] is not None:
+                    keep[1][key] = f"{lib}.slth_p_{key}"
                 if log:
                     n = (numbered or cascades)[key].index(found[key]) if found[key] is not None else None
                     log(f"{lem.statement}:{lem.step}: " + (f"candidate {n}" if n is not None else "no candidate closes it"))
     return found
 
 
-def _tries(key: str, cands: list) -> list[str]:
+KEEP = ("Ltac slth_keep t m := lazymatch goal with |- option ?T => let p := constr:(ltac:(intros; t) : T) in m; "
+        "exact (Some p) end.\n")
+"""The tactic of a library's alternatives: the proof ``t`` makes of the statement, kept (``Some``) once ``m`` says so."""
+
+
+def library(into: Path, batch: list, cascades: dict) -> tuple[str | None, str]:
+    """(library name or None, coqc's output) of one batch compiled as a library in ``into``: per lemma an ``option``
+    of its statement, ``Some`` proof by the first alternative that closes it (``_tries``, each printing its
+    ``SLTH-WIN`` line) or ``None``, and ``slth_p_<key>``, whose type is the statement when the option is ``Some``
+    (Coq unfolds the definition: ``Defined``).  Named by its text's hash; None when coqc fails."""
+    body = [HEAD, KEEP]
+    for lem in batch:
+        tries = " | ".join(_tries(lem.key, cascades[lem.key], keep=True))
+        w, t = f"slth_w_{lem.key}", f"({lem.text})"
+        body.append(f"\nDefinition {w} : option {t}.\nProof.\n  first [ {tries} | idtac \"SLTH-WIN {lem.key} -1\"; "
+                    f"exact None ].\nDefined.\nDefinition slth_p_{lem.key} := match {w} as o return match o with "
+                    f"Some _ => {t} | None => True end with Some p => p | None => I end.\n")
+    src = "".join(body)
+    name = "Found_" + hashlib.sha256(src.encode()).hexdigest()[:16]
+    write_atomic(into / f"{name}.v", src)
+    rc, out = run_coqc(["-Q", into, LOGICAL, into / f"{name}.v"], into, timeout=coqc_seconds() * len(batch))
+    return (name if rc == 0 else None), out
+
+
+def _tries(key: str, cands: list, keep: bool = False) -> list[str]:
     """The alternatives of one lemma's search, in order: each candidate under its time limit, printing
     ``SLTH-WIN key i`` when it closes the lemma; a run of candidates sharing one head (``cascade.TAILS``) as one
     alternative, the head run once and its tails in turn (each printing ``SLTH-TAIL key i`` as it starts), under the
@@ -133,11 +175,12 @@ def _tries(key: str, cands: list) -> list[str]:
             j += 1
         if j - i == 1:
             limit = NESTED_TIMEOUT if cands[i] in TAILS else TIMEOUT
-            out.append(f"assert_succeeds (timeout {limit} (solve [ {cands[i]} ])); idtac \"SLTH-WIN {key} {i}\"")
+            run, win = f"timeout {limit} (solve [ {cands[i]} ])", f"idtac \"SLTH-WIN {key} {i}\""
         else:
             tails = " | ".join(f"idtac \"SLTH-TAIL {key} {k}\"; {TAILS[cands[k]][1]}" for k in range(i, j))
-            out.append(f"assert_succeeds (timeout {NESTED_TIMEOUT * (j - i)} (solve [ {head}first [ {tails} ] ] ])); "
-                       f"idtac \"SLTH-WIN {key} -2\"")
+            run, win = (f"timeout {NESTED_TIMEOUT * (j - i)} (solve [ {head}first [ {tails} ] ] ])",
+                        f"idtac \"SLTH-WIN {key} -2\"")
+        out.append(f"slth_keep ltac:({run}) ltac:({win})" if keep else f"assert_succeeds ({run}); {win}")
         i = j
     return out
 

@@ -54,7 +54,8 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version, r
         else:
             pending += rows
     at = now()
-    fresh, union = _check(build, pending, rests) if pending else ({}, None)
+    libs = sorted({n for s, _, _ in pending for n in ((files.get(s) or {}).get("libs") or {})})
+    fresh, union = _check(build, pending, rests, libs) if pending else ({}, None)
     for stem in {s for s, _, _ in pending}:
         records[stem] = {"key": key(stem), "result": {l.name: fresh[l.name] for _, l, _ in by_stem[stem]}, "at": at,
                          "vo": {s: (files.get(s) or {}).get("vo") for s in (stem, "Common")}}
@@ -67,11 +68,12 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version, r
     return result
 
 
-def _check(build: Path, pending: list, rests: bool = False) -> tuple[dict, list | None]:
+def _check(build: Path, pending: list, rests: bool = False, libs=()) -> tuple[dict, list | None]:
     """The statement check of ``pending`` rows: ``({lemma name: verdict}, what the constants rest on together or
     None)``.  A file compiled against the ``.vo`` files states each constant's exported type (``Check``; where that
     fails, again without the culprit).  What the constants rest on, beside it where the cores allow: ``coqchk``
-    re-checks the files' modules with its own kernel and lists every assumption of the environment they load
+    re-checks the files' modules (and the search's libraries they were compiled against, ``libs``) with its own kernel
+    and lists every assumption of the environment they load
     (``environment``), and ``Print Assumptions`` of the tuple of that list's sealed-module fields says what their
     implementations rest on (``sealed``); every list of standard axioms only, each constant passes, and nothing is
     recorded of what it rests on.  With ``rests`` (a caller that will ask what the lemmas rest on anyway), the file
@@ -81,7 +83,7 @@ def _check(build: Path, pending: list, rests: bool = False) -> tuple[dict, list 
     result: dict = {}
     stems = sorted({s for s, _, _ in pending} | {"Common"})
     with external.pool(2) as pool:
-        env = None if rests else pool.submit(environment, build, stems)
+        env = None if rests else pool.submit(environment, build, stems + list(libs))
         hint = [] if rests else known_fields()
         early = pool.submit(sealed, build, stems, hint) if hint else None
         compiled, out = False, ""

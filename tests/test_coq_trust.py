@@ -672,3 +672,17 @@ def test_a_searched_lemma_is_compiled_from_the_proof_its_search_kept_and_a_damag
     assert again[("lemma2", "L2c")] == check.KERNEL, again
     assert "Found_" not in (b / "lemma2.v").read_text() and "libs" not in _record(b)["files"]["lemma2"]
     assert not list(b.glob("Found_*"))
+
+
+def test_the_committed_sealed_fields_are_what_coqchk_lists_now(checked):
+    """The committed hint of the sealed fields to ask early (``statement_check.COMMITTED_FIELDS``) is what coqchk lists
+    for the steps' files on this Coq: when the installed libraries change, this fails until the file is written
+    again (a stale hint costs only a second query, never a verdict)."""
+    from bounds.prove.coq import statement_check
+    needs_coq()
+    _, b, _ = checked
+    rc, listed, unsafe = statement_check.environment(b, ["Common", "lemma2"])
+    fields = sorted(n for n in listed if check.family(n) is None and not n.startswith("Slth."))
+    assert rc == 0 and not unsafe and fields
+    committed = json.loads(statement_check.COMMITTED_FIELDS.read_text())
+    assert committed == fields, f"write {statement_check.COMMITTED_FIELDS} again: {sorted(set(fields) ^ set(committed))}"

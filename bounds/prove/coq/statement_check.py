@@ -181,18 +181,27 @@ def _fields_file() -> Path:
     return build_root() / "sealed-fields.json"
 
 
+COMMITTED_FIELDS = Path(__file__).resolve().parents[3] / "proofs" / "coq" / "sealed-fields.json"
+"""The sealed-module fields coqchk lists for the steps' files on the Coq that checked the committed kernel result:
+the hint of a build root that has none of its own (``tests/test_coq_trust.py`` holds it to what coqchk lists)."""
+
+
 def known_fields() -> list:
-    """The sealed-module fields coqchk listed last time (a hint of what to ask early, never a verdict: a run asks
-    again whatever coqchk lists that the hint lacks); [] when there is none to read."""
-    try:
-        names = json.loads(_fields_file().read_text())
-    except (OSError, ValueError):
-        return []
-    ok = isinstance(names, list) and all(isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.']*", n) for n in names)
-    return names if ok else []
+    """The sealed-module fields coqchk listed last time (this build root's, else ``COMMITTED_FIELDS``): a hint of what
+    to ask early, never a verdict (a run asks again whatever coqchk lists that the hint lacks); [] when there is none
+    to read."""
+    for path in (_fields_file(), COMMITTED_FIELDS):
+        try:
+            names = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(names, list) and all(isinstance(n, str) and re.fullmatch(r"[A-Za-z_][\w.']*", n) for n in names):
+            return names
+    return []
 
 
 def remember_fields(fields: list) -> None:
+    """Keep ``fields`` as this build root's hint (when it differs from the hint read now)."""
     if fields != known_fields():
         try:
             write_atomic(_fields_file(), json.dumps(sorted(fields)))

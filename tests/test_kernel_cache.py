@@ -379,8 +379,9 @@ def test_a_changed_or_unproven_committed_step_is_replayed(counting, monkeypatch,
 
 
 def test_a_changed_step_is_first_tried_with_the_tactic_that_proved_it_before_the_edit(counting, monkeypatch):
-    """The replay hands the search, per changed step, the committed tree's tactic of that step; the search tries it
-    alone first and generates the cascade only for a lemma it does not close."""
+    """The replay hands the search, per changed step, the committed tree's tactic of that step; the search starts a
+    first round with it alone, writes the cascades while that round runs (its coqc started first), and tries the
+    cascade only for a lemma the hint does not close."""
     from bounds.prove.coq import search
 
     results = _results()
@@ -399,14 +400,23 @@ def test_a_changed_step_is_first_tried_with_the_tactic_that_proved_it_before_the
     assert seen and all(committed["tactics"][lems[k]] == tac for k, tac in seen.items())
     # the search: a hint that closes its lemma spares the cascade; one that does not, the cascade follows
     changed = [lem for _, _, lem in coq_check.entries()["theorem11"] if isinstance(lem, Lemma) and lem.key in seen]
-    tried = []
+    tried, events = [], []
 
-    def fake(lems, cascades, facts, tactics, log, *numbered, keep=None):
-        tried.append({l.key: list(cascades[l.key]) for l in lems})
-        return {l.key: None if l is changed[0] and cascades[l.key] == [seen[l.key]] else cascades[l.key][0] for l in lems}
-    monkeypatch.setattr(search, "_tried", fake)
-    monkeypatch.setattr(Lemma, "candidates", property(lambda self: ("cascade of " + self.key,)))
+    class Fake:  # one round of the search, no coqc
+        def __init__(self, lems, cascades, *a, **k):
+            self.lems, self.cascades = lems, cascades
+            tried.append({l.key: list(cascades[l.key]) for l in lems})
+            events.append("round started")
+
+        def result(self, log=None, numbered=None):
+            events.append("round read")
+            return {l.key: None if l is changed[0] and self.cascades[l.key] == [seen[l.key]] else self.cascades[l.key][0]
+                    for l in self.lems}
+    monkeypatch.setattr(search, "_Round", Fake)
+    monkeypatch.setattr(Lemma, "candidates",
+                        property(lambda self: events.append("cascade") or ("cascade of " + self.key,)))
     found = search.search(changed, tactics=coq_check.load_tactics(), hints=seen)
+    assert events[:len(changed) + 2] == ["round started"] + ["cascade"] * len(changed) + ["round read"], events
     assert tried[0] == {lem.key: [seen[lem.key]] for lem in changed}
     assert tried[1] == {changed[0].key: ["cascade of " + changed[0].key]} and len(tried) == 2
     assert found == {**{lem.key: seen[lem.key] for lem in changed[1:]}, changed[0].key: "cascade of " + changed[0].key}
@@ -453,8 +463,8 @@ def test_after_the_edit_the_step_whose_hint_fails_is_closed_by_the_hint_rebuilt(
     assert cascade.EQ in same[0] and cascade.EQ not in hint
     assert len(same) == 1 and cands.index(same[0]) > 100 and hint not in cands
     tried, said = [], []
-    real = search._tried
-    monkeypatch.setattr(search, "_tried",
+    real = search._Round
+    monkeypatch.setattr(search, "_Round",
                         lambda lems, cascades, *a, **k: tried.append(cascades) or real(lems, cascades, *a, **k))
     found = search.search([lem], said.append, tactics=coq_check.load_tactics(), hints={lem.key: hint})
     assert tried[0] == {lem.key: [hint]} and tried[1][lem.key][0] == same[0] and sorted(tried[1][lem.key]) == sorted(cands)
@@ -499,6 +509,12 @@ def test_the_search_batches_weigh_each_lemma_by_the_first_candidate_it_tries(mon
     batches = search._batches(lems, cascades)
     assert [[l.key for l in b] for b in batches] == [["b"], ["a", "c", "d", "e"]]
     assert [[l.key for l in b] for b in search._batches(lems[:1], cascades)] == [["a"]]
+    # after kappa 65 -> 64.2: T14d-i's first candidate 44086 characters, eight steps' 1101 to 2122; by length
+    # T14d-i would run alone (10 s) beside the eight (18 s); by the square root of it, one of them joins it
+    kappa = {"t": ["x" * 44086], **{k: ["x" * n] for k, n in zip("ghijklmn", (2122, 1864, 1101, 1464, 1119, 1513,
+                                                                                1139, 1680))}}
+    split = [[l.key for l in b] for b in search._batches([SimpleNamespace(key=k) for k in kappa], kappa)]
+    assert [len(b) for b in split] == [2, 7] and split[0][0] == "t", split
 
 
 def test_a_fact_instance_is_skipped_only_where_its_equation_fails_at_a_generic_point(monkeypatch):

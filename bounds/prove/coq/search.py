@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import math
 import re
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .. import external
@@ -31,7 +33,8 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
     ``hints``: ``{key: tactic}``, a tactic to try first, alone (the one that proved the same step of the committed
     tree before an edit changed its statement): a lemma it closes is not searched further, and the cascade (SymPy's
     seconds per lemma) is generated only for the others, the hint ``rebuilt`` for the edited expressions first.  Coq
-    checks whatever tactic wins, as it checks every candidate.
+    checks whatever tactic wins, as it checks every candidate.  The hints' coqc runs while SymPy writes the
+    cascades (every text written first, so what the cascades add to ``cascade.TAILS`` never reaches a hint's).
 
     ``into``: a build folder with ``Common`` compiled: each batch is then a library there whose definitions keep the
     winners' proofs (``library``), and ``kept`` receives ``{key: "<library>.<constant>"}`` for each lemma proved, the
@@ -46,13 +49,24 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
         rest = search([l for l in lems if l.statement != FACTS], log, tactics, hints)
         return {**{l.key: tactics[l.key] for l in facts}, **rest}
     keep = (into, kept if kept is not None else {}) if into is not None else None
-    found: dict = {}
     if not lems:
-        return found
+        return {}
+    with external.reaped():  # Ctrl-C or SIGTERM: every coqc of the rounds killed
+        return _search(lems, log, tactics, hints, facts, keep)
+
+
+def _search(lems, log, tactics, hints, facts, keep) -> dict:
+    found: dict = {}
     hinted = {l.key: [hints[l.key]] for l in lems if (hints or {}).get(l.key) and tactic_problem(hints[l.key]) is None}
-    if hinted:
-        won = _tried([l for l in lems if l.key in hinted], hinted, facts, tactics, None, keep=keep)
-        found = {k: v for k, v in won.items() if v is not None}
+    first = _Round([l for l in lems if l.key in hinted], hinted, facts, tactics, keep) if hinted else None
+    try:  # SymPy's cascades here, in the main thread (their work budget), while coqc tries the hints
+        cascades = {lem.key: [c for c in lem.candidates if tactic_problem(c) is None] for lem in lems}
+    except BaseException:
+        if first is not None:
+            first.abandon()
+        raise
+    if first is not None:
+        found = {k: v for k, v in first.result().items() if v is not None}
         if log:
             for l in lems:
                 if l.key in found:
@@ -60,7 +74,7 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
         lems = [l for l in lems if l.key not in found]
         if not lems:
             return found
-    cascades = {lem.key: [c for c in lem.candidates if tactic_problem(c) is None] for lem in lems}
+    cascades = {l.key: cascades[l.key] for l in lems}
     order = {k: rebuilt(c, (hints or {}).get(k)) for k, c in cascades.items()}
     return {**found, **_tried(lems, order, facts, tactics, log, cascades, keep=keep)}
 
@@ -92,10 +106,13 @@ def rebuilt(candidates: list[str], hint: str | None) -> list[str]:
 
 
 def _batches(lems: list[Lemma], cascades: dict) -> list[list[Lemma]]:
-    """The lemmas in up to ``WORKERS`` batches of about equal weight, one coqc each: a lemma weighs the length of
-    the first candidate it tries (a long tactic, a nested cascade, takes Coq long to run or to fail), the heaviest
-    goes first to the lightest batch so far, and each batch keeps the lemmas in their given order."""
-    weight = {l.key: len(cascades[l.key][0]) if cascades[l.key] else 0 for l in lems}
+    """The lemmas in up to ``WORKERS`` batches of about equal weight, one coqc each: a lemma weighs the square root
+    of the length of the first candidate it tries (a long tactic, a nested cascade, takes Coq long to run or to fail,
+    but a nested cascade runs only some of its alternatives: after Theorem 14's kappa 65 -> 64.2, T14d-i's first
+    candidate is 29 times as long as the other steps' and took about 4.5 times as long, about the ratio of the
+    square roots), the heaviest goes first to the lightest batch so far, and each batch keeps the lemmas in their
+    given order."""
+    weight = {l.key: math.sqrt(len(cascades[l.key][0])) if cascades[l.key] else 0 for l in lems}
     load, out = [0] * WORKERS, [[] for _ in range(WORKERS)]
     for lem in sorted(lems, key=lambda l: -weight[l.key]):
         i = load.index(min(load))
@@ -110,32 +127,65 @@ def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log, n
     """``{key: the first of cascades[key] that closes the lemma, or None}``, in one coqc per batch; the log numbers
     a winner by its place in ``numbered[key]`` (default: in ``cascades[key]``).  ``keep``: ``(build folder, found)``,
     each batch a library there (``library``), ``found[key]`` the constant holding a winner's proof."""
-    found: dict = {}
-    batches = _batches(lems, cascades)
-    with tempfile.TemporaryDirectory() as tmp, external.reaped(), external.pool(WORKERS) as pool:
-        def run(k, batch):
+    return _Round(lems, cascades, facts, tactics, keep).result(log, numbered)
+
+
+class _Round:
+    """One round of the search: each batch's text written now, in this thread, and its coqc started (at most
+    ``WORKERS`` at once); ``result`` waits for them and reads the winners, ``abandon`` kills them."""
+
+    def __init__(self, lems: list[Lemma], cascades: dict, facts: list, tactics: dict, keep=None):
+        self.lems, self.cascades, self.keep = lems, cascades, keep
+        self.tmp = tempfile.TemporaryDirectory()
+        jobs = []
+        for k, batch in enumerate(_batches(lems, cascades)):
             if keep is not None:
-                return library(keep[0], batch, cascades)
+                name, src = library(batch, cascades)
+                path = Path(keep[0]) / f"{name}.v"
+                write_atomic(path, src)
+                jobs.append((name, ["-Q", keep[0], LOGICAL, path], keep[0], len(batch)))
+                continue
             searched = {x.key for x in facts}
             common = [(s, t, l) for s, t, l in entries()["Common"] if getattr(l, "key", None) not in searched]
             body = [text("Common", common, tactics, defined=False)]  # the prelude and the facts' lemmas
             for lem in batch:
                 tries = " | ".join(_tries(lem.key, cascades[lem.key]))
                 body.append(f"\nGoal {lem.text}.\nProof.\n  intros.\n  first [ {tries} | idtac \"SLTH-WIN {lem.key} -1\" ].\nAbort.\n")
-            f = Path(tmp) / f"Search{k}.v"
-            f.write_text("".join(body))
-            return run_coqc([f], tmp, timeout=coqc_seconds() * len(batch))[1]
-        for out in pool.map(lambda kb: run(*kb), enumerate(batches)):
-            lib, out = out if isinstance(out, tuple) else (None, out)
+            path = Path(self.tmp.name) / f"Search{k}.v"
+            path.write_text("".join(body))
+            jobs.append((None, [path], self.tmp.name, len(batch)))
+        self.pool = ThreadPoolExecutor(WORKERS)
+        self.futures = [self.pool.submit(self._run, *job) for job in jobs]
+
+    @staticmethod
+    def _run(name, args, cwd, n):
+        rc, out = run_coqc(args, cwd, timeout=coqc_seconds() * n)
+        return (name if rc == 0 else None), out
+
+    def abandon(self) -> None:
+        external.kill_all()
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.tmp.cleanup()
+
+    def result(self, log=None, numbered: dict | None = None) -> dict:
+        try:
+            outs = [f.result() for f in self.futures]
+        except BaseException:
+            self.abandon()
+            raise
+        self.pool.shutdown(wait=True)
+        self.tmp.cleanup()
+        found: dict = {}
+        for lib, out in outs:
             for key, i in _wins(out):
-                lem = next(l for l in lems if l.key == key)
-                found[key] = cascades[key][int(i)] if int(i) >= 0 else None
+                lem = next(l for l in self.lems if l.key == key)
+                found[key] = self.cascades[key][int(i)] if int(i) >= 0 else None
                 if lib and found[key] is not None:
-                    keep[1][key] = f"{lib}.slth_p_{key}"
+                    self.keep[1][key] = f"{lib}.slth_p_{key}"
                 if log:
-                    n = (numbered or cascades)[key].index(found[key]) if found[key] is not None else None
+                    n = (numbered or self.cascades)[key].index(found[key]) if found[key] is not None else None
                     log(f"{lem.statement}:{lem.step}: " + (f"candidate {n}" if n is not None else "no candidate closes it"))
-    return found
+        return found
 
 
 KEEP = ("Ltac slth_keep t m := lazymatch goal with |- option ?T => let p := constr:(ltac:(intros; t) : T) in m; "
@@ -143,11 +193,11 @@ KEEP = ("Ltac slth_keep t m := lazymatch goal with |- option ?T => let p := cons
 """The tactic of a library's alternatives: the proof ``t`` makes of the statement, kept (``Some``) once ``m`` says so."""
 
 
-def library(into: Path, batch: list, cascades: dict) -> tuple[str | None, str]:
-    """(library name or None, coqc's output) of one batch compiled as a library in ``into``: per lemma an ``option``
-    of its statement, ``Some`` proof by the first alternative that closes it (``_tries``, each printing its
-    ``SLTH-WIN`` line) or ``None``, and ``slth_p_<key>``, whose type is the statement when the option is ``Some``
-    (Coq unfolds the definition: ``Defined``).  Named by its text's hash; None when coqc fails."""
+def library(batch: list, cascades: dict) -> tuple[str, str]:
+    """(name, text) of one batch as a library: per lemma an ``option`` of its statement, ``Some`` proof by the first
+    alternative that closes it (``_tries``, each printing its ``SLTH-WIN`` line) or ``None``, and ``slth_p_<key>``,
+    whose type is the statement when the option is ``Some`` (Coq unfolds the definition: ``Defined``).  Named by
+    its text's hash."""
     body = [HEAD, KEEP]
     for lem in batch:
         tries = " | ".join(_tries(lem.key, cascades[lem.key], keep=True))
@@ -156,10 +206,7 @@ def library(into: Path, batch: list, cascades: dict) -> tuple[str | None, str]:
                     f"exact None ].\nDefined.\nDefinition slth_p_{lem.key} := match {w} as o return match o with "
                     f"Some _ => {t} | None => True end with Some p => p | None => I end.\n")
     src = "".join(body)
-    name = "Found_" + hashlib.sha256(src.encode()).hexdigest()[:16]
-    write_atomic(into / f"{name}.v", src)
-    rc, out = run_coqc(["-Q", into, LOGICAL, into / f"{name}.v"], into, timeout=coqc_seconds() * len(batch))
-    return (name if rc == 0 else None), out
+    return "Found_" + hashlib.sha256(src.encode()).hexdigest()[:16], src
 
 
 def _tries(key: str, cands: list, keep: bool = False) -> list[str]:

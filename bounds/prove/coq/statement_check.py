@@ -54,8 +54,7 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version, r
         else:
             pending += rows
     at = now()
-    libs = sorted({n for s, _, _ in pending for n in ((files.get(s) or {}).get("libs") or {})})
-    fresh, union = _check(build, pending, rests, libs) if pending else ({}, None)
+    fresh, union = _check(build, pending, rests) if pending else ({}, None)
     for stem in {s for s, _, _ in pending}:
         records[stem] = {"key": key(stem), "result": {l.name: fresh[l.name] for _, l, _ in by_stem[stem]}, "at": at,
                          "vo": {s: (files.get(s) or {}).get("vo") for s in (stem, "Common")}}
@@ -68,39 +67,45 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version, r
     return result
 
 
-def _check(build: Path, pending: list, rests: bool = False, libs=()) -> tuple[dict, list | None]:
+def _check(build: Path, pending: list, rests: bool = False) -> tuple[dict, list | None]:
     """The statement check of ``pending`` rows: ``({lemma name: verdict}, what the constants rest on together or
     None)``.  A file compiled against the ``.vo`` files states each constant's exported type (``Check``; where that
-    fails, again without the culprit).  What the constants rest on, beside it where the cores allow: ``coqchk``
-    re-checks the files' modules (and the search's libraries they were compiled against, ``libs``) with its own kernel
-    and lists every assumption of the environment they load
-    (``environment``), and ``Print Assumptions`` of the tuple of that list's sealed-module fields says what their
-    implementations rest on (``sealed``); every list of standard axioms only, each constant passes, and nothing is
-    recorded of what it rests on.  With ``rests`` (a caller that will ask what the lemmas rest on anyway), the file
+    fails, again without the culprit).  What the constants rest on: beside it, ``coqchk`` re-checks the files'
+    modules with its own kernel (not the search's libraries they load: coqc's kernel checked those when it compiled
+    them, and CI's coqchk step re-checks every library of the build folder) and lists every assumption of the
+    environment they load (``environment``); ``Print Assumptions`` of the tuple of that list's sealed-module fields
+    says what their implementations rest on (asked in the same file for the fields listed last time,
+    ``known_fields``, else afterwards: ``sealed``).  Every list of standard axioms only, each constant passes, and
+    nothing is recorded of what it rests on.  With ``rests`` (a caller that will ask what the lemmas rest on anyway), the file
     itself prints ``Print Assumptions`` of the tuple of every constant instead, and that list is recorded.  Anything
     else (a list naming another axiom, an unsafe flag, a sealed field resting on another axiom): ``Print
     Assumptions`` of each constant decides."""
     result: dict = {}
     stems = sorted({s for s, _, _ in pending} | {"Common"})
-    with external.pool(2) as pool:
-        env = None if rests else pool.submit(environment, build, stems + list(libs))
+    with external.pool(1) as pool:
+        env = None if rests else pool.submit(environment, build, stems)
         hint = [] if rests else known_fields()
-        early = pool.submit(sealed, build, stems, hint) if hint else None
-        compiled, out = False, ""
+        compiled, out, asked = False, "", False
         while pending:
             src = [f"From Coq Require Import Reals.\nOpen Scope R_scope.\nFrom {LOGICAL} Require {' '.join(stems)}.\n"
-                   f"Import {LOGICAL}.Common.\n", locate_source() if rests else ""]
+                   f"Import {LOGICAL}.Common.\n", locate_source() if rests or hint else ""]
             src += [f"Check ({c} : {t}).\n" for _, _, consts in pending for c, t in consts]
+            checks = len("".join(src).splitlines())
             if rests:
                 consts = [c for _, _, cs in pending for c, _ in cs]
                 src.append(f"Definition slth_all := ({', '.join(consts)}, tt).\nPrint Assumptions slth_all.\n")
+            elif hint:  # the sealed fields coqchk listed last time, asked in the same coqc
+                src.append(sealed_query(hint))
             path = build / "SlthCheck.v"
             write_atomic(path, "".join(src))
             rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=QUERY_GC)
             if rc == 0:
-                compiled = True
+                compiled, asked = True, bool(hint)
                 break
             line, msg = first_error(out, "".join(src))
+            if hint and line > checks:  # a field of the hint not in this environment: asked after coqchk instead
+                hint = []
+                continue
             text_ = "".join(src).splitlines()
             bad = text_[line - 1] if 0 < line <= len(text_) else ""
             m = re.match(r"Check \((\S+) :", bad)
@@ -112,10 +117,11 @@ def _check(build: Path, pending: list, rests: bool = False, libs=()) -> tuple[di
             result[culprit[1].name] = f"the compiled constant is not the exported statement: {msg}"
             pending = [r for r in pending if r is not culprit]
         rc_k, listed, unsafe = env.result() if env is not None else (0, [], [])
-        fields = [n for n in listed if family(n) is None and not n.startswith(f"{LOGICAL}.")]
-        found = early.result() if early is not None and set(fields) <= set(hint) else None
-        if found is None and compiled and env is not None and rc_k == 0:
-            found = sealed(build, stems, fields) if fields else []
+    fields = [n for n in listed if family(n) is None and not n.startswith(f"{LOGICAL}.")]
+    blocks = read_assumptions(out) if asked else []
+    found = blocks[-1] if blocks and set(fields) <= set(hint) else None
+    if found is None and compiled and env is not None and rc_k == 0:
+        found = sealed(build, stems, fields) if fields else []
     if not compiled:
         return result, None
     if rests:
@@ -164,12 +170,18 @@ def environment(build: Path, stems: list) -> tuple[int, list, list]:
     return rc, summary_axioms(out), bad
 
 
+def sealed_query(fields: list) -> str:
+    """The sentences asking what the implementations of ``fields`` rest on together (``Print Assumptions`` of their
+    tuple, after ``locate_source``'s answers)."""
+    return (f"Definition slth_sealed := ({', '.join('@' + n for n in fields)}, tt).\n"
+            "Print Assumptions slth_sealed.\n")
+
+
 def sealed(build: Path, stems: list, fields: list) -> list | None:
     """What the implementations of ``fields`` (sealed-module fields, fully qualified) rest on together: ``Print
     Assumptions`` of their tuple, looking through each signature (each name as ``assumed.qualify`` reads it); None
     when the query does not compile (a name not in the environment)."""
-    src = (f"From Coq Require Import Reals.\nFrom {LOGICAL} Require {' '.join(stems)}.\n{locate_source()}"
-           f"Definition slth_sealed := ({', '.join('@' + n for n in fields)}, tt).\nPrint Assumptions slth_sealed.\n")
+    src = f"From Coq Require Import Reals.\nFrom {LOGICAL} Require {' '.join(stems)}.\n{locate_source()}{sealed_query(fields)}"
     path = build / "SlthSealed.v"
     write_atomic(path, src)
     rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=QUERY_GC)

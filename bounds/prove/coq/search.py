@@ -31,10 +31,10 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
     proofs join those of the rest.  ``CoqcFailure`` when a batch's coqc times out or is killed.
 
     ``hints``: ``{key: tactic}``, a tactic to try first, alone (the one that proved the same step of the committed
-    tree before an edit changed its statement): a lemma it closes is not searched further, and the cascade (SymPy's
-    seconds per lemma) is generated only for the others, the hint ``rebuilt`` for the edited expressions first.  Coq
-    checks whatever tactic wins, as it checks every candidate.  The hints' coqc runs while SymPy writes the
-    cascades (every text written first, so what the cascades add to ``cascade.TAILS`` never reaches a hint's).
+    tree before an edit changed its statement): a lemma it closes is not searched further, and the cascade is tried
+    only for the others, the hint ``rebuilt`` for the edited expressions first.  The hints' coqc runs while SymPy
+    writes every lemma's cascade (seconds per lemma; every text of the round written first, so what the cascades add
+    to ``cascade.TAILS`` never reaches a hint's).  Coq checks whatever tactic wins, as it checks every candidate.
 
     ``into``: a build folder with ``Common`` compiled: each batch is then a library there whose definitions keep the
     winners' proofs (``library``), and ``kept`` receives ``{key: "<library>.<constant>"}`` for each lemma proved, the

@@ -21,8 +21,8 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version, r
     """``{lemma name: "ok" | why not}``: a separate file, compiled against the ``.vo`` files, states each compiled
     constant's exported type (``Check (Slth.<file>.<name> : <statement>)``, for the definedness lemma too), and what
     the constants rest on is judged from coqchk's list of the environment's assumptions and the sealed fields'
-    ``Print Assumptions``, or with ``rests`` from ``Print Assumptions`` of their tuple (``_check``); a constant whose type differs or that rests on an axiom beyond Coq's standard
-    ones fails.  Recorded per file in the build folder's state with the ``.vo`` hashes it ran against (the file's and
+    ``Print Assumptions``, or with ``rests`` from ``Print Assumptions`` of their tuple (``_check``); a constant whose
+    type differs or that rests on an axiom beyond Coq's standard ones fails.  Recorded per file in the build folder's state with the ``.vo`` hashes it ran against (the file's and
     ``Common``'s, the only file an exported file requires): a file whose record still matches keeps its verdicts, and
     only the others are checked again.  A run that had to ask each constant also keeps what the constants rest on
     together (``axioms``) and the ``.vo`` hashes it loaded (``vo``): ``assumptions`` reads that list instead of
@@ -76,10 +76,10 @@ def _check(build: Path, pending: list, rests: bool = False) -> tuple[dict, list 
     environment they load (``environment``); ``Print Assumptions`` of the tuple of that list's sealed-module fields
     says what their implementations rest on (asked in the same file for the fields listed last time,
     ``known_fields``, else afterwards: ``sealed``).  Every list of standard axioms only, each constant passes, and
-    nothing is recorded of what it rests on.  With ``rests`` (a caller that will ask what the lemmas rest on anyway), the file
-    itself prints ``Print Assumptions`` of the tuple of every constant instead, and that list is recorded.  Anything
-    else (a list naming another axiom, an unsafe flag, a sealed field resting on another axiom): ``Print
-    Assumptions`` of each constant decides."""
+    nothing is recorded of what it rests on.  With ``rests`` (a caller that will ask what the lemmas rest on
+    anyway), the file itself prints ``Print Assumptions`` of the tuple of every constant instead, and that list is
+    recorded.  Anything else (a list naming another axiom, an unsafe flag, a sealed field resting on another axiom):
+    ``Print Assumptions`` of each constant decides."""
     result: dict = {}
     stems = sorted({s for s, _, _ in pending} | {"Common"})
     with external.pool(1) as pool:
@@ -181,7 +181,8 @@ def sealed(build: Path, stems: list, fields: list) -> list | None:
     """What the implementations of ``fields`` (sealed-module fields, fully qualified) rest on together: ``Print
     Assumptions`` of their tuple, looking through each signature (each name as ``assumed.qualify`` reads it); None
     when the query does not compile (a name not in the environment)."""
-    src = f"From Coq Require Import Reals.\nFrom {LOGICAL} Require {' '.join(stems)}.\n{locate_source()}{sealed_query(fields)}"
+    src = (f"From Coq Require Import Reals.\nFrom {LOGICAL} Require {' '.join(stems)}.\n"
+           f"{locate_source()}{sealed_query(fields)}")
     path = build / "SlthSealed.v"
     write_atomic(path, src)
     rc, out = run_coqc(["-Q", build, LOGICAL, path], build, env=QUERY_GC)

@@ -220,10 +220,9 @@ def test_what_the_lemmas_rest_on_is_asked_once_and_read_from_a_record_made_again
     list of the environment's assumptions is a superset, not what they rest on): ``statement_check.assumptions``
     asks once (one coqc, the tuple's query) and records it; asked again, no coqc.  A check told the caller will ask
     (``rests``, as ``slth proofs --axioms --coq`` does) prints it in its own file and records it, and a check record
-    that says it is read instead of asking, unless it was made
-    against other ``.vo`` hashes or names an axiom beyond Coq's standard ones: then one coqc asks again (the tuple's
-    query, or for the odd axiom the lemmas' queries one by one, which do not name it: the real ``.vo`` does not rest
-    on it)."""
+    that says it is read instead of asking, unless it was made against other ``.vo`` hashes or names an axiom beyond
+    Coq's standard ones: then one coqc asks again (the tuple's query, or for the odd axiom the lemmas' queries one by
+    one, which do not name it: the real ``.vo`` does not rest on it)."""
     from bounds.prove.coq import runner, statement_check
     from bounds.prove.coq.build import load_state, save_state
 

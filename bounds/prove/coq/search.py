@@ -190,7 +190,8 @@ class _Round:
 
 KEEP = ("Ltac slth_keep t m := lazymatch goal with |- option ?T => let p := constr:(ltac:(intros; t) : T) in m; "
         "exact (Some p) end.\n")
-"""The tactic of a library's alternatives: the proof ``t`` makes of the statement, kept (``Some``) once ``m`` says so."""
+"""The tactic of a library's alternatives: the proof ``t`` makes of the statement, kept (``Some``) once ``m`` says
+so."""
 
 
 def library(batch: list, cascades: dict) -> tuple[str, str]:

@@ -22,11 +22,11 @@ def check_statements(build: Path, ents, tactics, drops, files, state, version, r
     constant's exported type (``Check (Slth.<file>.<name> : <statement>)``, for the definedness lemma too), and what
     the constants rest on is judged from coqchk's list of the environment's assumptions and the sealed fields'
     ``Print Assumptions``, or with ``rests`` from ``Print Assumptions`` of their tuple (``_check``); a constant whose
-    type differs or that rests on an axiom beyond Coq's standard ones fails.  Recorded per file in the build folder's state with the ``.vo`` hashes it ran against (the file's and
-    ``Common``'s, the only file an exported file requires): a file whose record still matches keeps its verdicts, and
-    only the others are checked again.  A run that had to ask each constant also keeps what the constants rest on
-    together (``axioms``) and the ``.vo`` hashes it loaded (``vo``): ``assumptions`` reads that list instead of
-    walking the proofs again."""
+    type differs or that rests on an axiom beyond Coq's standard ones fails.  Recorded per file in the build
+    folder's state with the ``.vo`` hashes it ran against (the file's and ``Common``'s, the only file an exported
+    file requires): a file whose record still matches keeps its verdicts, and only the others are checked again.
+    A run that asked ``Print Assumptions`` of the constants also keeps what they rest on together (``axioms``) and
+    the ``.vo`` hashes it loaded (``vo``): ``assumptions`` reads that list instead of walking the proofs again."""
     by_stem: dict = {}  # stem -> [(stem, lemma, [(constant, type)])]
     for stem, items in ents.items():
         if stem not in files:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STANDARD", "family", "locate_source", "qualify", "declarations", "strip_comments", "MARK", "summary_axioms"]
+__all__ = ["STANDARD", "family", "locate_source", "qualify", "declarations", "strip_comments", "MARK",
+           "summary_axioms"]
 
 
 def _names(root: str, **modules: str) -> tuple[str, ...]:
@@ -173,8 +174,6 @@ def read_assumptions(out: str, extra=()) -> list[list[str]]:
     the query's ``Locate`` answers (``assumed.locate_source``) prove it one of the allowed ones, else as printed
     (``assumed.qualify``)."""
     return qualify(parse_assumptions(out), out, extra)
-
-
 
 
 def summary_axioms(out: str) -> list[str]:

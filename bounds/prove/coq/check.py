@@ -41,7 +41,8 @@ from .assumed import declarations, family, parse_assumptions  # noqa: F401 (the 
 from .build import (build_dir, build_lock, current, load_state, output_dir, save_state, sha,  # noqa: F401
                     writable_dir, write_atomic)
 from .export import Lemma, definedness
-from .files import (FACTS, KERNEL, NOT_CHECKED, NOT_EXPORTED, REJECTED, entries, entries_of, file_key, text,  # noqa: F401
+from .files import FACTS, kept_in, libraries
+from .files import (KERNEL, NOT_CHECKED, NOT_EXPORTED, REJECTED, entries, entries_of, file_key, text,  # noqa: F401
                     write)
 from .runner import (LOGICAL, NO_KERNEL, RUNS, WORKERS, CoqcFailure, CoqSetupError, compile_file,  # noqa: F401
                      coq_release, coqc, coqc_seconds, coqc_version, first_error, jobs, missing_reason, run_coqc)
@@ -273,19 +274,18 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log,
         else:
             files.pop(stem, None)
             while True:
-                src = text(stem, [(s, t, l) for s, t, l in items
-                                  if not (isinstance(l, Lemma) and l.name in dropped)], tactics, found=kept)
+                kept_items = [(s, t, l) for s, t, l in items if not (isinstance(l, Lemma) and l.name in dropped)]
+                src = text(stem, kept_items, tactics, found=kept)
                 path = build / f"{stem}.v"
                 write_atomic(path, src)
                 for ext in (".vo", ".vok", ".vos", ".glob"):
                     (build / f"{stem}{ext}").unlink(missing_ok=True)
                 ok, out = compile_file(path, build)
                 if ok:
-                    libs = re.findall(rf"^From {LOGICAL} Require (Found_\w+(?: Found_\w+)*)\.$", src, re.M)
+                    libs = libraries(kept_in(kept_items, kept))
                     with lock:
                         files[stem] = {"digest": key, "vo": sha(build / f"{stem}.vo"), "dropped": dropped,
-                                       **({"libs": {n: sha(build / f"{n}.vo") for n in libs[0].split()}} if libs
-                                          else {})}
+                                       **({"libs": {n: sha(build / f"{n}.vo") for n in libs}} if libs else {})}
                     break
                 line, msg = first_error(out, src)
                 names = re.findall(r"^Lemma (\w+) :", "\n".join(src.splitlines()[:line]), re.M)

@@ -70,6 +70,10 @@ class Lemma:
     def proof(self, tactic: str) -> str:
         return (f"Lemma {self.name} : {self.text}.\nProof.\n  intros.\n  {tactic}.\nQed.\n")
 
+    def proof_by(self, constant: str) -> str:
+        """The lemma proved by a constant whose type is its statement (a proof the search kept)."""
+        return f"Lemma {self.name} : {self.text}.\nProof.\n  exact {constant}.\nQed.\n"
+
     @property
     def def_name(self) -> str:
         return "def_" + self.name

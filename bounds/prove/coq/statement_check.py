@@ -214,12 +214,13 @@ def known_fields() -> list:
 
 
 def remember_fields(fields: list) -> None:
-    """Keep ``fields`` as this build root's hint (when it differs from the hint read now)."""
+    """Keep ``fields`` as this build root's hint (when it differs from the hint read now).  A build root that cannot
+    be written keeps none: the hint only saves a coqc call, and the next run asks after coqchk."""
     if fields != known_fields():
         try:
             write_atomic(_fields_file(), json.dumps(sorted(fields)))
         except OSError:
-            pass
+            return
 
 
 LAST: dict = {}

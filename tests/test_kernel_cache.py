@@ -475,7 +475,8 @@ def test_after_kappa_64_2_u2b_is_closed_by_its_log_form_grouped_per_monomial(mon
     """Theorem 14's kappa 65 -> 64.2 (321/5): U2b's log form carries (B - b) ln 321 and -(B - b) ln 5 with B - b
     unbounded, which Coq's interval tactic bounds by (-oo, oo).  The same form grouped per monomial
     (``cascade._by_monomial``) closes it: in one ``first [...]``, the form as written fails with every option and
-    the grouped form then wins."""
+    the grouped form then wins.  Each form decides g >= 0 before it proves its equation: the equation (marked here
+    to print ``SLTH-EQ`` as it starts) runs once, for the winner, never for a form that fails."""
     from bounds.prove.coq import cascade, export, search
     from bounds.theorem14 import KAPPA
     from tests.test_coq import needs_coq
@@ -491,10 +492,16 @@ def test_after_kappa_64_2_u2b_is_closed_by_its_log_form_grouped_per_monomial(mon
         plain = set(lem.candidates)
     pre = lambda c: c.split("apply (slth_log")[0] if "apply (slth_log" in c and "slth_split" not in c else None  # noqa: E731
     logs = [c for c in cands if pre(c) is not None]  # every log-space form, as written and grouped, in order
-    won = search._tried([lem], {lem.key: logs}, [], coq_check.load_tactics(), None)[lem.key]
+    eq, marked = "unfold Rpower; slth_lnx; ", 'idtac "SLTH-EQ"; unfold Rpower; slth_lnx; '
+    assert all(c.count(eq) == 1 for c in logs)
+    said, run = [], search.run_coqc
+    monkeypatch.setattr(search, "run_coqc", lambda *a, **k: said.append(run(*a, **k)[1]) or (0, said[-1]))
+    won = search._tried([lem], {lem.key: [c.replace(eq, marked) for c in logs]}, [], coq_check.load_tactics(),
+                        None)[lem.key].replace(marked, eq)
     assert won is not None and won not in plain
     written = [c for c in logs if c in plain and pre(c) == pre(won)]
     assert len(written) >= 2 and all(logs.index(c) < logs.index(won) for c in written)  # tried first, all failed
+    assert "".join(said).count("SLTH-EQ") == 1, said  # the winner's equation; the failed forms never reached theirs
 
 
 def test_the_search_batches_weigh_each_lemma_by_the_first_candidate_it_tries(monkeypatch):

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import sympy as sp
@@ -152,8 +153,8 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
                     todo = [l for l in lems if l.key not in tactics] if searching else []
                     kept: dict = {}
 
-                    def searched(ls, into=None):
-                        tactics.update(search(ls, log, tactics, hints, into=into, kept=kept))
+                    def searched(ls, into=None, ready=None):
+                        tactics.update(search(ls, log, tactics, hints, into=into, kept=kept, ready=ready))
                         for l in ls:  # "no tactic" was said before the search: a lemma it proved is compiled
                             if tactics.get(l.key) is not None:
                                 status.pop((l.statement, l.step), None)
@@ -161,7 +162,7 @@ def check(directory, certified=None, tactics: dict | None = None, searching: boo
                     if facts:
                         searched(facts)
                     rest = [l for l in todo if l.statement != FACTS]
-                    later = (lambda into: searched(rest, into)) if rest else None
+                    later = (lambda into, ready: searched(rest, into, ready)) if rest else None
                     return _compile_and_check(directory, build, ents, tactics, status, log, rests, later, kept)
             except CoqcFailure as e:
                 return _all(ents, f"{NOT_CHECKED}: {e}", status, tactics)
@@ -233,10 +234,12 @@ def _verdict(l: Lemma, dropped: dict, checked: dict) -> str:
 
 def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log, rests=False, later=None,
                        kept: dict | None = None) -> dict:
-    """Compile each file whose text or ``.vo`` changed (Common first), then the statement check.  ``later(into)``:
-    the search of the lemmas without a tactic, run once Common is compiled (``into``: the build folder, where the
-    search keeps its winners' proofs in libraries, ``kept``; None when Common did not compile): a file is compiled
-    with those proofs (``files.text``'s ``found``), its record naming each library with the sha256 of its ``.vo``."""
+    """Compile each file whose text or ``.vo`` changed (Common first), then the statement check.  ``later(into,
+    ready)``: the search of the lemmas without a tactic, run while Common compiles (``into``: the build folder, where
+    the search keeps its winners' proofs in libraries, ``kept``; ``ready()`` waits for Common and says whether it
+    compiled: the search writes SymPy's cascades meanwhile, and its coqc runs once Common is there): a file is
+    compiled with those proofs (``files.text``'s ``found``), its record naming each library with the sha256 of its
+    ``.vo``."""
     kept = {} if kept is None else kept
     state_path = build / "state.json"
     state = load_state(state_path, log)
@@ -307,9 +310,17 @@ def _compile_and_check(directory: Path, build: Path, ents, tactics, status, log,
 
     drops: dict = {}
     try:
-        one("Common")
-        if later is not None:
-            later(build if "Common" in files and (build / "Common.vo").exists() else None)
+        if later is None:
+            one("Common")
+        else:
+            with ThreadPoolExecutor(1) as first:
+                common = first.submit(one, "Common")
+
+                def ready() -> bool:
+                    common.result()
+                    return "Common" in files and (build / "Common.vo").exists()
+                later(build, ready)
+                common.result()
         with external.pool(WORKERS) as pool:
             # the longest proofs first (their text's length as the measure): the largest file is the critical path
             size = {stem: sum(len(str(tactics.get(l.key) or "")) for _, _, l in ents[stem] if isinstance(l, Lemma))

@@ -23,7 +23,7 @@ NESTED_TIMEOUT = 30  # seconds per candidate that carries a cascade of its own (
 
 
 def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict | None = None, into=None,
-           kept: dict | None = None) -> dict:
+           kept: dict | None = None, ready=None) -> dict:
     """``{key: tactic}`` for the lemmas (the first candidate that closes each; None: none does).  One coqc run
     per batch of lemmas, each candidate under a timeout; a candidate that is not a tactic expression
     (``tactic_problem``) is never tried.  The scalar facts' lemmas (which the steps apply) are proved with
@@ -39,7 +39,9 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
     ``into``: a build folder with ``Common`` compiled: each batch is then a library there whose definitions keep the
     winners' proofs (``library``), and ``kept`` receives ``{key: "<library>.<constant>"}`` for each lemma proved, the
     constant whose type is the lemma's statement once Coq unfolds it (``files.text`` proves the lemma with it
-    instead of running the tactic again).  Not with the facts, which ``Common`` itself proves."""
+    instead of running the tactic again).  Not with the facts, which ``Common`` itself proves.  ``ready``: with
+    ``into``, a function that waits until ``Common`` is compiled there and says whether it is: the batches' texts
+    are written at once, their coqc waits for it (none runs, and nothing is found, where it did not compile)."""
     tactics = dict(load_tactics() if tactics is None else tactics)
     facts = [l for l in lems if l.statement == FACTS]
     if facts:
@@ -48,7 +50,7 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
         tactics.update(search(facts, log, tactics, hints))
         rest = search([l for l in lems if l.statement != FACTS], log, tactics, hints)
         return {**{l.key: tactics[l.key] for l in facts}, **rest}
-    keep = (into, kept if kept is not None else {}) if into is not None else None
+    keep = (into, kept if kept is not None else {}, ready) if into is not None else None
     if not lems:
         return {}
     with external.reaped():  # Ctrl-C or SIGTERM: every coqc of the rounds killed
@@ -125,8 +127,9 @@ def _batches(lems: list[Lemma], cascades: dict) -> list[list[Lemma]]:
 def _tried(lems: list[Lemma], cascades: dict, facts: list, tactics: dict, log, numbered: dict | None = None,
            keep=None) -> dict:
     """``{key: the first of cascades[key] that closes the lemma, or None}``, in one coqc per batch; the log numbers
-    a winner by its place in ``numbered[key]`` (default: in ``cascades[key]``).  ``keep``: ``(build folder, found)``,
-    each batch a library there (``library``), ``found[key]`` the constant holding a winner's proof."""
+    a winner by its place in ``numbered[key]`` (default: in ``cascades[key]``).  ``keep``: ``(build folder, found,
+    ready)``, each batch a library there (``library``), ``found[key]`` the constant holding a winner's proof, its coqc
+    run once ``ready()`` (None: at once) says Common is compiled there."""
     return _Round(lems, cascades, facts, tactics, keep).result(log, numbered)
 
 
@@ -143,7 +146,7 @@ class _Round:
                 name, src = library(batch, cascades)
                 path = Path(keep[0]) / f"{name}.v"
                 write_atomic(path, src)
-                jobs.append((name, ["-Q", keep[0], LOGICAL, path], keep[0], len(batch)))
+                jobs.append((name, ["-Q", keep[0], LOGICAL, path], keep[0], len(batch), keep[2]))
                 continue
             searched = {x.key for x in facts}
             common = [(s, t, l) for s, t, l in entries()["Common"] if getattr(l, "key", None) not in searched]
@@ -158,7 +161,9 @@ class _Round:
         self.futures = [self.pool.submit(self._run, *job) for job in jobs]
 
     @staticmethod
-    def _run(name, args, cwd, n):
+    def _run(name, args, cwd, n, ready=None):
+        if ready is not None and not ready():  # a library's Common did not compile: nothing to run
+            return None, ""
         rc, out = run_coqc(args, cwd, timeout=coqc_seconds() * n)
         return (name if rc == 0 else None), out
 

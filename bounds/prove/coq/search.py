@@ -36,12 +36,13 @@ def search(lems: list[Lemma], log=None, tactics: dict | None = None, hints: dict
     writes every lemma's cascade (seconds per lemma; every text of the round written first, so what the cascades add
     to ``cascade.TAILS`` never reaches a hint's).  Coq checks whatever tactic wins, as it checks every candidate.
 
-    ``into``: a build folder with ``Common`` compiled: each batch is then a library there whose definitions keep the
-    winners' proofs (``library``), and ``kept`` receives ``{key: "<library>.<constant>"}`` for each lemma proved, the
-    constant whose type is the lemma's statement once Coq unfolds it (``files.text`` proves the lemma with it
-    instead of running the tactic again).  Not with the facts, which ``Common`` itself proves.  ``ready``: with
-    ``into``, a function that waits until ``Common`` is compiled there and says whether it is: the batches' texts
-    are written at once, their coqc waits for it (none runs, and nothing is found, where it did not compile)."""
+    ``into``: a build folder where ``Common`` is compiled (or being compiled: ``ready``): each batch is then a
+    library there whose definitions keep the winners' proofs (``library``), and ``kept`` receives ``{key:
+    "<library>.<constant>"}`` for each lemma proved, the constant whose type is the lemma's statement once Coq
+    unfolds it (``files.text`` proves the lemma with it instead of running the tactic again).  Not with the facts,
+    which ``Common`` itself proves.  ``ready``: with ``into``, a function that waits until ``Common`` is compiled
+    there and says whether it is: the batches' texts are written at once, their coqc waits for it (none runs, and
+    nothing is found, where it did not compile)."""
     tactics = dict(load_tactics() if tactics is None else tactics)
     facts = [l for l in lems if l.statement == FACTS]
     if facts:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bounds.prove.coq import check, export, search
 from tests.coq_shared import without_interval
-from tests.test_coq import needs_coq  # noqa: E402 (skips without Coq, fails under CI=true)
+from tests.test_coq import needs_coq  # skips without Coq, fails under CI=true
 
 
 def test_the_cascades_are_written_while_common_compiles(tmp_path, monkeypatch):
